@@ -1,0 +1,142 @@
+"""Which Kubernetes release serves which workload-aware scheduling API, and which feature gates it has.
+
+Facts from ../shared/reference/api-reference.md §1-2 (upstream: staging/src/k8s.io/api/scheduling/*/types.go,
+pkg/features/kube_features.go). wasplan's default gate profile turns on every gate the workload-aware
+features need, because a team planning for these APIs runs with them enabled; `--feature-gates` says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCHEDULING_GROUP = "scheduling.k8s.io"
+SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
+SUPPORTED_RELEASES = ("1.36", "1.37")
+DEFAULT_RELEASE = "1.37"
+
+
+@dataclass(frozen=True)
+class Gate:
+    name: str
+    stage: str  # Alpha | Beta | GA
+    default: bool  # upstream default
+    summary: str
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str
+    # group/version -> kinds served (besides the Lists, which follow their items)
+    served: dict[str, tuple[str, ...]]
+    gates: dict[str, Gate]
+    # the version `migrate --to-k8s` targets for each kind
+    preferred: dict[str, str] = field(default_factory=dict)
+    # which upstream strict schema directory of kubernetes-validate describes this release
+    upstream_schema_dir: str = ""
+
+    def serves(self, api_version: str, kind: str) -> bool:
+        base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
+        return base in self.served.get(api_version, ())
+
+    def versions_serving(self, kind: str) -> list[str]:
+        base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
+        return [gv for gv, kinds in self.served.items() if base in kinds]
+
+
+def _gates(*rows: Gate) -> dict[str, Gate]:
+    return {g.name: g for g in rows}
+
+
+RELEASES: dict[str, Release] = {
+    "1.36": Release(
+        version="1.36",
+        served={f"{SCHEDULING_GROUP}/v1alpha2": ("Workload", "PodGroup")},
+        gates=_gates(
+            Gate("GenericWorkload", "Alpha", False, "Workload/PodGroup APIs and Pod.spec.schedulingGroup"),
+            Gate("GangScheduling", "Alpha", False, "the GangScheduling scheduler plugin (all-or-nothing)"),
+            Gate("WorkloadAwarePreemption", "Alpha", False,
+                 "disruptionMode/priority/priorityClassName on groups; group preemption (needs GangScheduling)"),
+            Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
+            Gate("DRAWorkloadResourceClaims", "Alpha", False, "resourceClaims on PodGroups and templates"),
+            Gate("WorkloadWithJob", "Alpha", False, "the Job controller creates Workload and PodGroup"),
+        ),
+        preferred={"Workload": f"{SCHEDULING_GROUP}/v1alpha2", "PodGroup": f"{SCHEDULING_GROUP}/v1alpha2"},
+        upstream_schema_dir="v1.36.0-local-strict",
+    ),
+    "1.37": Release(
+        version="1.37",
+        served={
+            f"{SCHEDULING_GROUP}/v1beta1": ("Workload", "PodGroup"),
+            f"{SCHEDULING_GROUP}/v1alpha3": ("Workload", "PodGroup", "CompositePodGroup"),
+        },
+        gates=_gates(
+            Gate("GenericWorkload", "Beta", False,
+                 "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
+            Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
+            Gate("DRAWorkloadResourceClaims", "Beta", False, "resourceClaims on PodGroups and templates"),
+            Gate("WorkloadWithJob", "Alpha", False, "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
+            Gate("CompositePodGroup", "Alpha", False,
+                 "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
+            Gate("PodGroupPreemptionPolicy", "Alpha", False, "preemptionPolicy on groups and templates"),
+        ),
+        preferred={
+            "Workload": f"{SCHEDULING_GROUP}/v1beta1",
+            "PodGroup": f"{SCHEDULING_GROUP}/v1beta1",
+            "CompositePodGroup": f"{SCHEDULING_GROUP}/v1alpha3",
+        },
+        upstream_schema_dir="v1.37.0-local-strict",
+    ),
+}
+
+
+class GateError(ValueError):
+    """A `--feature-gates` value that names an unknown gate or is malformed."""
+
+
+def get_release(version: str) -> Release:
+    v = version.lstrip("v")
+    parts = v.split(".")
+    key = ".".join(parts[:2])
+    if key not in RELEASES:
+        raise KeyError(f"unsupported Kubernetes release {version!r}; supported: {', '.join(SUPPORTED_RELEASES)}")
+    return RELEASES[key]
+
+
+@dataclass(frozen=True)
+class GateSet:
+    """The feature gates in force for one run: a release plus what the user switched."""
+
+    release: Release
+    values: dict[str, bool]
+
+    def enabled(self, name: str) -> bool:
+        return self.values.get(name, False)
+
+    def __getitem__(self, name: str) -> bool:
+        return self.enabled(name)
+
+
+def default_gates(release: Release) -> GateSet:
+    """wasplan's profile: every workload-aware gate of the release on."""
+    return GateSet(release, {name: True for name in release.gates})
+
+
+def parse_gates(release: Release, spec: str | None) -> GateSet:
+    """`Name=true,Other=false` on top of the default profile, as kube components accept it."""
+    values = dict(default_gates(release).values)
+    if not spec:
+        return GateSet(release, values)
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise GateError(f"feature gate {part!r} must be written Name=true or Name=false")
+        name, raw = (s.strip() for s in part.split("=", 1))
+        if name not in release.gates:
+            known = ", ".join(sorted(release.gates))
+            raise GateError(f"unknown feature gate {name!r} for Kubernetes {release.version}; known: {known}")
+        if raw.lower() not in ("true", "false"):
+            raise GateError(f"feature gate {name} must be true or false, not {raw!r}")
+        values[name] = raw.lower() == "true"
+    return GateSet(release, values)

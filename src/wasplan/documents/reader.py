@@ -1,0 +1,264 @@
+"""Read manifests from files, directories and stdin into `Document`s, never raising on bad input.
+
+Reading is the first thing every command does, on inputs of thousands of documents, so the parse is the
+libyaml (C) composer; only the step from nodes to values runs in Python, and it is also where duplicate
+keys are caught. JSON files are decoded with the json module and located lazily, only when a finding needs a
+position.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import yaml
+
+from wasplan.codes import lookup
+from wasplan.diagnostics import Diagnostic, Location
+from wasplan.documents.construct import construct
+from wasplan.documents.model import Document, SourceFile
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+STDIN = "-"
+
+try:  # the C composer; fall back to the pure-Python one where libyaml is missing
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+# Go/Helm template actions: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "x" . }}`. Plain `{{word}}` is left
+# alone because Argo and others legitimately keep such strings in values.
+_TEMPLATE = re.compile(
+    r"\{\{-?\s*(?:\.|\$|/\*|(?:if|else|end|range|with|include|template|define|toYaml|tpl|required|default|printf|quote)\b)"
+)
+
+
+@dataclass
+class ReadResult:
+    documents: list[Document] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+
+    def extend(self, other: "ReadResult") -> None:
+        base = len(self.documents)
+        for i, doc in enumerate(other.documents):
+            doc.order = base + i
+        self.documents.extend(other.documents)
+        self.diagnostics.extend(other.diagnostics)
+        self.sources.update(other.sources)
+
+
+def _diag(code: str, message: str, file: str, line: int | None = None, col: int | None = None,
+          doc: int | None = None, hint: str | None = None, path: tuple = ()) -> Diagnostic:
+    return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
+
+
+def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
+    """Files as given, directories recursively (sorted, hidden entries skipped), `-` for stdin."""
+    files: list[str] = []
+    diags: list[Diagnostic] = []
+    for raw in paths:
+        if raw == STDIN:
+            files.append(STDIN)
+            continue
+        p = Path(raw)
+        if p.is_dir():
+            found = []
+            for root, dirnames, filenames in os.walk(p):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in filenames:
+                    if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
+                        found.append(os.path.join(root, name))
+            files.extend(sorted(found))
+        elif p.exists():
+            files.append(raw)
+        else:
+            diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
+    return files, diags
+
+
+def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResult:
+    result = ReadResult()
+    files, diags = expand_paths(paths)
+    result.diagnostics.extend(diags)
+    for path in files:
+        if path == STDIN:
+            data = stdin_text.encode() if stdin_text is not None else sys.stdin.buffer.read()
+            result.extend(read_bytes("<stdin>", data))
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            result.diagnostics.append(_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
+            continue
+        result.extend(read_bytes(path, data))
+    return result
+
+
+def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
+    if b"\x00" in data:
+        nul = data.index(b"\x00")
+        line = data.count(b"\n", 0, nul) + 1
+        return None, _diag("WAS002", "binary file (NUL byte found); not a manifest", name, line, 1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, _diag("WAS003", f"not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded", name, line, col)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, None
+
+
+def read_bytes(name: str, data: bytes) -> ReadResult:
+    result = ReadResult()
+    text, problem = _decode(name, data)
+    if problem is not None:
+        result.diagnostics.append(problem)
+        return result
+    assert text is not None
+    result.sources[name] = SourceFile(name, text)
+    match = _TEMPLATE.search(text)
+    if match:
+        line = text.count("\n", 0, match.start()) + 1
+        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        result.diagnostics.append(_diag(
+            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
+            hint="render it first (e.g. `helm template ...`) and validate the output"))
+        return result
+    if name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "["))):
+        json_result = _read_json(name, text)
+        if json_result is not None:
+            json_result.sources = result.sources
+            return json_result
+    _read_yaml(name, text, result)
+    return result
+
+
+def _read_json(name: str, text: str) -> ReadResult | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None  # let the YAML path report the syntax error with a position
+    result = ReadResult()
+
+    def locator() -> yaml.Node | None:
+        try:
+            return yaml.compose(text, Loader=_Loader)
+        except yaml.YAMLError:
+            return None
+
+    _add_object(result, name, 0, value, None, locator)
+    return result
+
+
+def _read_yaml(name: str, text: str, result: ReadResult) -> None:
+    loader = _Loader(text)
+    index = 0
+    try:
+        while True:
+            try:
+                if not loader.check_node():
+                    break
+                node = loader.get_node()
+            except yaml.MarkedYAMLError as exc:
+                mark = exc.problem_mark or exc.context_mark
+                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+                problem = exc.problem or "syntax error"
+                context = f" ({exc.context})" if exc.context else ""
+                result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+                return
+            except yaml.YAMLError as exc:
+                result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
+                return
+            doc_index = index
+            index += 1
+
+            def on_duplicate(key_node: yaml.Node, path: tuple, _doc=doc_index) -> None:
+                m = key_node.start_mark
+                result.diagnostics.append(_diag(
+                    "WAS005", f"duplicate key {path[-1]!r}: the later value would silently replace the earlier one",
+                    name, m.line + 1, m.column + 1, doc=_doc, path=path))
+
+            value = construct(node, on_duplicate)
+            _add_object(result, name, doc_index, value, node, None)
+    finally:
+        loader.dispose()
+
+
+def _is_list_kind(value: dict) -> bool:
+    kind = value.get("kind")
+    return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
+
+
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator) -> None:
+    if value is None or value == {} and node is not None and node.id == "scalar":
+        return  # empty document
+    pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
+    if not isinstance(value, dict):
+        kind = "a list" if isinstance(value, list) else f"a {type(value).__name__} scalar"
+        result.diagnostics.append(_diag("WAS006", f"document is {kind}, not a Kubernetes object (mapping)", name, *pos, doc=index))
+        return
+    if not value:
+        return
+    missing = [k for k in ("apiVersion", "kind") if not isinstance(value.get(k), str) or not value.get(k)]
+    if missing:
+        result.diagnostics.append(_diag(
+            "WAS007", f"document has no {' or '.join(missing)}; every Kubernetes object needs both", name, *pos, doc=index,
+            path=(missing[0],)))
+        return
+    if _is_list_kind(value):
+        _expand_list(result, name, index, value, node, locator)
+        return
+    result.documents.append(Document(name, index, value, node, None, locator))
+
+
+def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, locator) -> None:
+    """`kind: List` and every typed `*List`: each item becomes a document of its own."""
+    item_nodes = None
+    if node is not None:
+        for key_node, value_node in node.value:
+            if key_node.value == "items" and value_node.id == "sequence":
+                item_nodes = value_node.value
+    list_kind = value["kind"]
+    default_kind = list_kind[: -len("List")] if list_kind != "List" else None
+    for i, item in enumerate(value["items"]):
+        item_node = item_nodes[i] if item_nodes is not None and i < len(item_nodes) else None
+        item_locator = None
+        if item_node is None and locator is not None:
+            def item_locator(_i=i):
+                root = locator()
+                if root is None:
+                    return None
+                for k, v in root.value:
+                    if k.value == "items":
+                        return v.value[_i]
+                return None
+        pos = (item_node.start_mark.line + 1, item_node.start_mark.column + 1) if item_node is not None else (None, None)
+        if not isinstance(item, dict):
+            result.diagnostics.append(_diag("WAS006", f"items[{i}] of {list_kind} is not an object", name, *pos, doc=index, path=("items", i)))
+            continue
+        if default_kind and ("kind" not in item or "apiVersion" not in item):
+            item = {"apiVersion": value.get("apiVersion"), "kind": default_kind, **item}
+        missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
+        if missing:
+            result.diagnostics.append(_diag(
+                "WAS007", f"items[{i}] of {list_kind} has no {' or '.join(missing)}", name, *pos, doc=index, path=("items", i)))
+            continue
+        result.documents.append(Document(name, index, item, item_node, i, item_locator))
+
+
+def read_text(name: str, text: str) -> ReadResult:
+    """Convenience for tests and library callers holding manifest text in memory."""
+    return read_bytes(name, text.encode("utf-8"))
+
+
+def iter_documents(results: Iterable[ReadResult]) -> Iterable[Document]:
+    for r in results:
+        yield from r.documents
