@@ -1,0 +1,375 @@
+"""Pure conversions between the served versions and the hub model.
+
+`to_hub` reads any known version (1.35 v1alpha1 Workloads included); `from_hub` writes one, and reports what a
+target version cannot express instead of guessing (api-reference §8). Inputs are assumed schema-valid: run
+validation first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wasplan.api import hub as h
+from wasplan.api.releases import SCHEDULING_GROUP
+
+V1ALPHA1 = f"{SCHEDULING_GROUP}/v1alpha1"
+V1ALPHA2 = f"{SCHEDULING_GROUP}/v1alpha2"
+V1ALPHA3 = f"{SCHEDULING_GROUP}/v1alpha3"
+V1BETA1 = f"{SCHEDULING_GROUP}/v1beta1"
+KNOWN_VERSIONS = (V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1)
+CONVERTIBLE_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
+
+_MODE_136_TO_HUB = {"Pod": h.DisruptionMode.SINGLE, "PodGroup": h.DisruptionMode.ALL}
+_MODE_HUB_TO_136 = {v: k for k, v in _MODE_136_TO_HUB.items()}
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Something the target version cannot hold. `droppable` losses may go with `--allow-lossy`."""
+
+    path: tuple
+    message: str
+    droppable: bool
+
+
+class ConversionError(ValueError):
+    def __init__(self, losses: list[Loss]):
+        super().__init__("; ".join(loss.message for loss in losses))
+        self.losses = losses
+
+
+def is_old_style(api_version: str) -> bool:
+    return api_version in (V1ALPHA1, V1ALPHA2)
+
+
+# ----------------------------------------------------------------------------------------- reading
+
+
+def _policy(raw: dict | None) -> h.SchedulingPolicy:
+    raw = raw or {}
+    gang = raw.get("gang")
+    if gang is not None:
+        return h.SchedulingPolicy(kind=h.PolicyKind.GANG, min_count=gang.get("minCount"),
+                                  min_group_count=gang.get("minGroupCount"))
+    return h.SchedulingPolicy(kind=h.PolicyKind.BASIC)
+
+
+def _topology(raw: dict | None) -> tuple[str, ...]:
+    raw = raw or {}
+    return tuple(t.get("key") for t in raw.get("topology") or () if isinstance(t, dict) and t.get("key"))
+
+
+def _mode(raw: Any, old: bool) -> h.DisruptionMode | None:
+    if raw is None:
+        return None
+    if old:
+        return _MODE_136_TO_HUB[raw]
+    if raw.get("all") is not None:
+        return h.DisruptionMode.ALL
+    return h.DisruptionMode.SINGLE
+
+
+def _claims(raw: list | None) -> tuple[h.ResourceClaim, ...]:
+    return tuple(h.ResourceClaim(name=c["name"], resource_claim_name=c.get("resourceClaimName"),
+                                 resource_claim_template_name=c.get("resourceClaimTemplateName"))
+                 for c in raw or ())
+
+
+def _settings(raw: dict, old: bool) -> dict:
+    pp = raw.get("preemptionPolicy")
+    return dict(
+        policy=_policy(raw.get("schedulingPolicy")),
+        topology_keys=_topology(raw.get("schedulingConstraints")),
+        disruption_mode=_mode(raw.get("disruptionMode"), old),
+        priority_class_name=raw.get("priorityClassName"),
+        priority=raw.get("priority"),
+        preemption_policy=h.PreemptionPolicy(pp) if pp else None,
+    )
+
+
+def _pg_template(raw: dict, old: bool) -> h.PodGroupTemplate:
+    return h.PodGroupTemplate(name=raw["name"], resource_claims=_claims(raw.get("resourceClaims")), **_settings(raw, old))
+
+
+def _cpg_template(raw: dict) -> h.CompositePodGroupTemplate:
+    return h.CompositePodGroupTemplate(
+        name=raw["name"],
+        pod_group_templates=tuple(_pg_template(t, False) for t in raw.get("podGroupTemplates") or ()),
+        composite_templates=tuple(_cpg_template(t) for t in raw.get("compositePodGroupTemplates") or ()),
+        **_settings(raw, False),
+    )
+
+
+def _conditions(raw: list | None, old: bool) -> tuple[h.Condition, ...] | None:
+    if raw is None:
+        return None
+    out = []
+    for c in raw:
+        ctype = c.get("type", "")
+        if old:
+            ctype = h.CONDITION_RENAMES_136.get(ctype, ctype)
+        out.append(h.Condition(type=ctype, status=c.get("status", ""), reason=c.get("reason"), message=c.get("message"),
+                               last_transition_time=c.get("lastTransitionTime"),
+                               observed_generation=c.get("observedGeneration")))
+    return tuple(out)
+
+
+def _workload(obj: dict, api_version: str) -> h.Workload:
+    spec = obj.get("spec") or {}
+    cref = spec.get("controllerRef")
+    controller = h.ControllerRef(api_group=cref.get("apiGroup"), kind=cref["kind"], name=cref["name"]) if cref else None
+    if api_version == V1ALPHA1:
+        templates = tuple(
+            h.PodGroupTemplate(name=g["name"], policy=_policy(g.get("policy"))) for g in spec.get("podGroups") or ())
+        return h.Workload(metadata=obj.get("metadata") or {}, controller_ref=controller, pod_group_templates=templates)
+    old = api_version == V1ALPHA2
+    return h.Workload(
+        metadata=obj.get("metadata") or {},
+        controller_ref=controller,
+        pod_group_templates=tuple(_pg_template(t, old) for t in spec.get("podGroupTemplates") or ()),
+        composite_templates=tuple(_cpg_template(t) for t in spec.get("compositePodGroupTemplates") or ()),
+    )
+
+
+def _podgroup(obj: dict, api_version: str) -> h.PodGroup:
+    spec = obj.get("spec") or {}
+    status = obj.get("status") or {}
+    old = api_version == V1ALPHA2
+    if old:
+        ref = ((spec.get("podGroupTemplateRef") or {}).get("workload")) or None
+        wref = h.WorkloadRef(workload_name=ref["workloadName"], template_name=ref["podGroupTemplateName"]) if ref else None
+    else:
+        ref = spec.get("workloadRef")
+        wref = h.WorkloadRef(workload_name=ref["workloadName"], template_name=ref["templateName"]) if ref else None
+    rcs = status.get("resourceClaimStatuses")
+    return h.PodGroup(
+        metadata=obj.get("metadata") or {},
+        workload_ref=wref,
+        parent_composite=spec.get("parentCompositePodGroupName"),
+        resource_claims=_claims(spec.get("resourceClaims")),
+        conditions=_conditions(status.get("conditions"), old),
+        resource_claim_statuses=None if rcs is None else tuple(
+            h.ResourceClaimStatus(name=r["name"], resource_claim_name=r.get("resourceClaimName")) for r in rcs),
+        **_settings(spec, old),
+    )
+
+
+def _composite(obj: dict) -> h.CompositePodGroup:
+    spec = obj.get("spec") or {}
+    ref = spec.get("workloadRef") or {}
+    return h.CompositePodGroup(
+        metadata=obj.get("metadata") or {},
+        workload_ref=h.WorkloadRef(workload_name=ref.get("workloadName", ""), template_name=ref.get("templateName", "")),
+        parent_composite=spec.get("parentCompositePodGroupName"),
+        conditions=_conditions((obj.get("status") or {}).get("conditions"), False),
+        **_settings(spec, False),
+    )
+
+
+def to_hub(obj: dict) -> h.HubObject:
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    if api_version not in KNOWN_VERSIONS:
+        raise ValueError(f"not a workload-aware scheduling version: {api_version}")
+    if kind == "Workload":
+        return _workload(obj, api_version)
+    if kind == "PodGroup" and api_version != V1ALPHA1:
+        return _podgroup(obj, api_version)
+    if kind == "CompositePodGroup" and api_version == V1ALPHA3:
+        return _composite(obj)
+    raise ValueError(f"{api_version} has no kind {kind}")
+
+
+# ----------------------------------------------------------------------------------------- writing
+
+
+class _Writer:
+    """Collects losses while writing, so every problem of an object is reported at once."""
+
+    def __init__(self, api_version: str, allow_lossy: bool):
+        self.api_version = api_version
+        self.old = api_version == V1ALPHA2
+        self.allow_lossy = allow_lossy
+        self.losses: list[Loss] = []
+
+    def lose(self, path: tuple, message: str, droppable: bool) -> None:
+        self.losses.append(Loss(path, message, droppable))
+
+    def policy(self, p: h.SchedulingPolicy) -> dict:
+        if p.kind is h.PolicyKind.BASIC:
+            return {"basic": {}}
+        gang: dict = {}
+        if p.min_count is not None:
+            gang["minCount"] = p.min_count
+        if p.min_group_count is not None:
+            gang["minGroupCount"] = p.min_group_count
+        return {"gang": gang}
+
+    def mode(self, m: h.DisruptionMode) -> Any:
+        if self.old:
+            return _MODE_HUB_TO_136[m]
+        return {m.value: {}}
+
+    def settings(self, s: h.GroupSettings, path: tuple, out: dict) -> None:
+        out["schedulingPolicy"] = self.policy(s.policy)
+        if s.topology_keys:
+            out["schedulingConstraints"] = {"topology": [{"key": k} for k in s.topology_keys]}
+        if s.disruption_mode is not None:
+            out["disruptionMode"] = self.mode(s.disruption_mode)
+        if s.priority_class_name is not None:
+            out["priorityClassName"] = s.priority_class_name
+        if s.priority is not None:
+            out["priority"] = s.priority
+        if s.preemption_policy is not None:
+            if not self.old:
+                out["preemptionPolicy"] = s.preemption_policy.value
+            elif s.preemption_policy is h.PreemptionPolicy.NEVER:
+                self.lose(path + ("preemptionPolicy",),
+                          "preemptionPolicy: Never cannot be expressed in v1alpha2 (1.36 has no group preemption policy)",
+                          droppable=False)
+            else:
+                self.lose(path + ("preemptionPolicy",),
+                          "preemptionPolicy: PreemptLowerPriority does not exist in v1alpha2; it is the default there",
+                          droppable=True)
+
+    def claims(self, claims: tuple[h.ResourceClaim, ...]) -> list[dict]:
+        out = []
+        for c in claims:
+            item = {"name": c.name}
+            if c.resource_claim_name is not None:
+                item["resourceClaimName"] = c.resource_claim_name
+            if c.resource_claim_template_name is not None:
+                item["resourceClaimTemplateName"] = c.resource_claim_template_name
+            out.append(item)
+        return out
+
+    def pg_template(self, t: h.PodGroupTemplate, path: tuple) -> dict:
+        out: dict = {"name": t.name}
+        self.settings(t, path, out)
+        if t.resource_claims:
+            out["resourceClaims"] = self.claims(t.resource_claims)
+        return out
+
+    def cpg_template(self, t: h.CompositePodGroupTemplate, path: tuple) -> dict:
+        out: dict = {"name": t.name}
+        self.settings(t, path, out)
+        if t.pod_group_templates:
+            out["podGroupTemplates"] = [self.pg_template(c, path + ("podGroupTemplates", i))
+                                        for i, c in enumerate(t.pod_group_templates)]
+        if t.composite_templates:
+            out["compositePodGroupTemplates"] = [self.cpg_template(c, path + ("compositePodGroupTemplates", i))
+                                                 for i, c in enumerate(t.composite_templates)]
+        return out
+
+    def conditions(self, conds: tuple[h.Condition, ...]) -> list[dict]:
+        back = {v: k for k, v in h.CONDITION_RENAMES_136.items()} if self.old else {}
+        out = []
+        for c in conds:
+            item: dict = {"type": back.get(c.type, c.type), "status": c.status}
+            for key, value in (("reason", c.reason), ("message", c.message),
+                               ("lastTransitionTime", c.last_transition_time),
+                               ("observedGeneration", c.observed_generation)):
+                if value is not None:
+                    item[key] = value
+            out.append(item)
+        return out
+
+
+def _head(api_version: str, kind: str, metadata: dict) -> dict:
+    out: dict = {"apiVersion": api_version, "kind": kind}
+    if metadata:
+        out["metadata"] = metadata
+    return out
+
+
+def _write_workload(w: _Writer, obj: h.Workload) -> dict:
+    out = _head(w.api_version, "Workload", obj.metadata)
+    spec: dict = {}
+    if obj.controller_ref is not None:
+        ref: dict = {}
+        if obj.controller_ref.api_group is not None:
+            ref["apiGroup"] = obj.controller_ref.api_group
+        ref["kind"] = obj.controller_ref.kind
+        ref["name"] = obj.controller_ref.name
+        spec["controllerRef"] = ref
+    if obj.composite_templates and w.old:
+        w.lose(("spec", "compositePodGroupTemplates"),
+               "compositePodGroupTemplates (CompositePodGroup trees) do not exist in v1alpha2", droppable=False)
+    if obj.pod_group_templates or w.old:
+        spec["podGroupTemplates"] = [w.pg_template(t, ("spec", "podGroupTemplates", i))
+                                     for i, t in enumerate(obj.pod_group_templates)]
+    if obj.composite_templates and not w.old:
+        spec["compositePodGroupTemplates"] = [w.cpg_template(t, ("spec", "compositePodGroupTemplates", i))
+                                              for i, t in enumerate(obj.composite_templates)]
+    out["spec"] = spec
+    return out
+
+
+def _write_podgroup(w: _Writer, obj: h.PodGroup, keep_status: bool) -> dict:
+    out = _head(w.api_version, "PodGroup", obj.metadata)
+    spec: dict = {}
+    if obj.workload_ref is not None:
+        if w.old:
+            spec["podGroupTemplateRef"] = {"workload": {"workloadName": obj.workload_ref.workload_name,
+                                                        "podGroupTemplateName": obj.workload_ref.template_name}}
+        else:
+            spec["workloadRef"] = {"workloadName": obj.workload_ref.workload_name,
+                                   "templateName": obj.workload_ref.template_name}
+    if obj.parent_composite is not None:
+        if w.old:
+            w.lose(("spec", "parentCompositePodGroupName"),
+                   "parentCompositePodGroupName (CompositePodGroup trees) does not exist in v1alpha2", droppable=False)
+        else:
+            spec["parentCompositePodGroupName"] = obj.parent_composite
+    w.settings(obj, ("spec",), spec)
+    if obj.resource_claims:
+        spec["resourceClaims"] = w.claims(obj.resource_claims)
+    out["spec"] = spec
+    if keep_status and (obj.conditions is not None or obj.resource_claim_statuses is not None):
+        status: dict = {}
+        if obj.conditions is not None:
+            status["conditions"] = w.conditions(obj.conditions)
+        if obj.resource_claim_statuses is not None:
+            status["resourceClaimStatuses"] = [
+                {"name": r.name, **({"resourceClaimName": r.resource_claim_name} if r.resource_claim_name else {})}
+                for r in obj.resource_claim_statuses]
+        out["status"] = status
+    return out
+
+
+def _write_composite(w: _Writer, obj: h.CompositePodGroup, keep_status: bool) -> dict:
+    if w.api_version != V1ALPHA3:
+        w.lose((), f"CompositePodGroup is served only as {V1ALPHA3}, not {w.api_version}", droppable=False)
+    out = _head(w.api_version, "CompositePodGroup", obj.metadata)
+    spec: dict = {}
+    if obj.parent_composite is not None:
+        spec["parentCompositePodGroupName"] = obj.parent_composite
+    w.settings(obj, ("spec",), spec)
+    spec["workloadRef"] = {"workloadName": obj.workload_ref.workload_name,
+                           "templateName": obj.workload_ref.template_name}
+    out["spec"] = spec
+    if keep_status and obj.conditions is not None:
+        out["status"] = {"conditions": w.conditions(obj.conditions)}
+    return out
+
+
+def from_hub(obj: h.HubObject, api_version: str, *, allow_lossy: bool = False,
+             keep_status: bool = False) -> tuple[dict, list[Loss]]:
+    """Write `obj` as `api_version`. Returns the object and every loss; raises if a loss is not allowed."""
+    if api_version not in (V1ALPHA2, V1ALPHA3, V1BETA1):
+        raise ValueError(f"cannot write {api_version}")
+    w = _Writer(api_version, allow_lossy)
+    if isinstance(obj, h.Workload):
+        out = _write_workload(w, obj)
+    elif isinstance(obj, h.PodGroup):
+        out = _write_podgroup(w, obj, keep_status)
+    else:
+        out = _write_composite(w, obj, keep_status)
+    refused = [loss for loss in w.losses if not (loss.droppable and allow_lossy)]
+    if refused:
+        raise ConversionError(w.losses)
+    return out, w.losses
+
+
+def convert(obj: dict, api_version: str, **kwargs: Any) -> tuple[dict, list[Loss]]:
+    return from_hub(to_hub(obj), api_version, **kwargs)
