@@ -1,0 +1,56 @@
+"""Options every command shares, and the one way a command reports that it cannot do its job."""
+
+from __future__ import annotations
+
+import enum
+import sys
+from typing import NoReturn
+
+import typer
+
+from wasplan.api.releases import DEFAULT_RELEASE, SUPPORTED_RELEASES, GateError, GateSet, get_release, parse_gates
+from wasplan.exitcodes import ExitCode
+
+
+class OutputFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+    yaml = "yaml"
+    junit = "junit"
+    sarif = "sarif"
+    github = "github"
+
+
+K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)})."
+FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. 'GenericWorkload=true,CompositePodGroup=false'. "
+                      "Default: every workload-aware gate of the release on.")
+
+K8sVersionOpt = typer.Option(DEFAULT_RELEASE, "--k8s-version", help=K8S_VERSION_HELP)
+FeatureGatesOpt = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
+
+
+def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
+    """Print a one-line error to stderr and exit; never a traceback."""
+    typer.echo(f"wasplan: error: {message}", err=True)
+    raise typer.Exit(int(code))
+
+
+def resolve_gates(k8s_version: str, feature_gates: str | None) -> GateSet:
+    try:
+        release = get_release(k8s_version)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+    try:
+        return parse_gates(release, feature_gates)
+    except GateError as exc:
+        fail(str(exc))
+
+
+def check_formats(output: OutputFormat, allowed: tuple[OutputFormat, ...], command: str) -> None:
+    if output not in allowed:
+        names = ", ".join(o.value for o in allowed)
+        fail(f"{command} supports -o {names}, not {output.value}")
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()
