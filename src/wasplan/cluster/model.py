@@ -1,0 +1,209 @@
+"""Parsed, typed records of everything the scheduler looks at.
+
+This is the contract between the parse layer (snapshots, manifests, the Job controller) and the engine: the
+parse layer turns documents into these records once, with quantities already in integer base units, and the
+engine never sees YAML, API versions or raw dicts. Records keep their `source` document so that plan-input
+problems can still point at file:line.
+
+Resource amounts are integers: `cpu` in millicores, every other resource in its base unit rounded up
+(bytes for memory and ephemeral-storage, a count for `pods` and extended resources), matching how upstream
+NodeResourcesFit compares MilliValue() for cpu and Value() for the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from wasplan.api import hub
+
+Resources = dict[str, int]
+CPU, MEMORY, EPHEMERAL, PODS = "cpu", "memory", "ephemeral-storage", "pods"
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One matchExpressions entry (label selectors and node selector terms share the shape)."""
+
+    key: str
+    operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelector:
+    match_labels: tuple[tuple[str, str], ...] = ()
+    match_expressions: tuple[Requirement, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorTerm:
+    match_expressions: tuple[Requirement, ...] = ()
+    match_fields: tuple[Requirement, ...] = ()  # only metadata.name is supported upstream
+
+
+@dataclass(frozen=True, slots=True)
+class PreferredSchedulingTerm:
+    weight: int
+    term: NodeSelectorTerm
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinityTerm:
+    label_selector: LabelSelector | None
+    topology_key: str
+    namespaces: tuple[str, ...] = ()
+    namespace_selector: LabelSelector | None = None
+    match_label_keys: tuple[str, ...] = ()
+    mismatch_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedPodAffinityTerm:
+    weight: int
+    term: PodAffinityTerm
+
+
+@dataclass(frozen=True, slots=True)
+class Affinity:
+    node_required: tuple[NodeSelectorTerm, ...] | None = None  # None = no required node affinity
+    node_preferred: tuple[PreferredSchedulingTerm, ...] = ()
+    pod_required: tuple[PodAffinityTerm, ...] = ()
+    pod_preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+    anti_required: tuple[PodAffinityTerm, ...] = ()
+    anti_preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TopologySpreadConstraint:
+    max_skew: int
+    topology_key: str
+    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"]
+    label_selector: LabelSelector | None = None
+    min_domains: int | None = None
+    node_affinity_policy: Literal["Honor", "Ignore"] = "Honor"
+    node_taints_policy: Literal["Honor", "Ignore"] = "Ignore"
+    match_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    key: str
+    value: str
+    effect: str  # NoSchedule, PreferNoSchedule, NoExecute
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"  # Equal, Exists
+    value: str = ""
+    effect: str = ""  # empty = all effects
+
+
+@dataclass(frozen=True, slots=True)
+class HostPort:
+    port: int
+    protocol: str = "TCP"
+    host_ip: str = "0.0.0.0"
+
+
+@dataclass(slots=True)
+class Node:
+    name: str
+    labels: dict[str, str]
+    allocatable: Resources
+    taints: tuple[Taint, ...] = ()
+    unschedulable: bool = False
+    source: Any = None  # Document
+
+
+@dataclass(slots=True)
+class Owner:
+    kind: str
+    name: str
+
+
+@dataclass(slots=True)
+class Pod:
+    """A pod as the scheduler sees it: the effective request is precomputed (containers, init containers,
+    sidecars, overhead, pod-level resources), as are the non-zero requests used for scoring."""
+
+    namespace: str
+    name: str
+    requests: Resources
+    non_zero_requests: Resources  # cpu/memory with upstream's defaults for containers that request nothing
+    labels: dict[str, str] = field(default_factory=dict)
+    node_name: str | None = None  # bound (running) when set
+    nominated_node_name: str | None = None
+    node_selector: dict[str, str] = field(default_factory=dict)
+    affinity: Affinity | None = None
+    tolerations: tuple[Toleration, ...] = ()
+    topology_spread: tuple[TopologySpreadConstraint, ...] = ()
+    host_ports: tuple[HostPort, ...] = ()
+    scheduling_gates: tuple[str, ...] = ()
+    scheduler_name: str = "default-scheduler"
+    priority_class_name: str | None = None
+    priority: int | None = None  # spec.priority when written explicitly
+    preemption_policy: str | None = None  # spec.preemptionPolicy when written explicitly
+    pod_group: str | None = None  # spec.schedulingGroup.podGroupName (same namespace)
+    owner: Owner | None = None  # the Job that created it, for Job-expanded pods
+    phase: str = "Pending"
+    terminating: bool = False
+    creation_timestamp: str | None = None
+    uid: str | None = None
+    source: Any = None  # Document; None for objects the Job controller creates
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(slots=True)
+class PriorityClass:
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
+    source: Any = None
+
+
+@dataclass(slots=True)
+class PodDisruptionBudget:
+    namespace: str
+    name: str
+    selector: LabelSelector | None
+    min_available: int | str | None = None  # int or "50%"
+    max_unavailable: int | str | None = None
+    disruptions_allowed: int | None = None  # status.disruptionsAllowed when the snapshot has it
+    source: Any = None
+
+
+@dataclass(slots=True)
+class Group:
+    """A Workload, PodGroup or CompositePodGroup with the namespace and source the hub model leaves out."""
+
+    namespace: str
+    name: str
+    obj: hub.HubObject
+    source: Any = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+Record = Node | Pod | PriorityClass | PodDisruptionBudget | Group
+
+
+@dataclass(slots=True)
+class PlanInputs:
+    """Everything a plan starts from.
+
+    `existing` is the cluster as the snapshot shows it (ordered by creation: metadata.creationTimestamp, then
+    input order). `arrivals` are the objects this change creates, in input order (file order, then document
+    order), Job controller output already expanded in place (Workload, PodGroup, then the pods).
+    """
+
+    existing: list[Record] = field(default_factory=list)
+    arrivals: list[Record] = field(default_factory=list)
