@@ -1,0 +1,48 @@
+"""Replace a file's contents so that readers see the old file or the new one, never a half-written mix.
+
+`migrate --in-place` may be interrupted (Ctrl-C, a full disk); a file is therefore written next to its target
+(same directory, so the rename cannot cross file systems), flushed to disk, given the original permissions and
+renamed over it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    target = Path(path)
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".wasplan-tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename itself durable where the platform allows opening directories."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

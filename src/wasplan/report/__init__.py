@@ -1,0 +1,1 @@
+"""Renderers: they turn results into text, JSON or annotations and compute nothing themselves."""
