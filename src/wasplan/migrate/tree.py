@@ -204,13 +204,16 @@ def _append_following(container: Any, key: Any, lines: str) -> None:
 
 
 def pop_entry(m: dict, key: str) -> Any:
-    """Remove `key`; comment lines that followed its value stay where they were (e.g. end-of-file notes)."""
+    """Remove `key`; full-line comments above it and after its value stay where they were (a comment is
+    never lost just because the field it sat next to went away)."""
     if not is_rt(m):
         return m.pop(key)
     keys = list(m)
     pos = keys.index(key)
     following = _take_following(m, key)
-    m.ca.items.pop(key, None)
+    entry = m.ca.items.pop(key, None)
+    above = entry[1] if entry and len(entry) > 1 and entry[1] else []
+    following = "".join(" " * (tok.column or 0) + tok.value for tok in above if isinstance(tok, CommentToken)) + following
     value = m.pop(key)
     if following:
         if pos > 0:
