@@ -51,8 +51,8 @@ def load(name: str) -> Case:
     return Case(name, FIXTURES / name, list(spec["args"]), int(spec["exit"]), list(spec["codes"]))
 
 
-def invoke(*args: str):
-    return CliRunner().invoke(app, ["migrate", *args])
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, ["migrate", *args], input=input)
 
 
 def files_of(path: Path) -> dict[str, bytes]:
