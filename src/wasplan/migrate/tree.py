@@ -59,6 +59,7 @@ def replace_entry(m: dict, old: str, new: str, value: Any = KEEP) -> None:
         m.update(items)
         return
     following = _take_following(m, old)
+    key_col = m.lc.data[old][1] if old in (m.lc.data or {}) else 0
     comment = m.ca.items.pop(old, None)
     del m[old]
     m.insert(pos, new, value)
@@ -67,7 +68,7 @@ def replace_entry(m: dict, old: str, new: str, value: Any = KEEP) -> None:
         _shift_eol(comment[2], delta)
         m.ca.items[new] = comment
     elif isinstance(old_value, (dict, list)) and not isinstance(value, (dict, list)):
-        _adopt_inner_comments(m, new, old_value)
+        _adopt_inner_comments(m, new, old_value, key_col + len(f"{new}: {value}  "))
     _append_following(m, new, following)
 
 
@@ -85,7 +86,7 @@ def _is_flow(node: Any) -> bool:
     return isinstance(node, (CommentedMap, CommentedSeq)) and bool(node.fa.flow_style())
 
 
-def _adopt_inner_comments(m: dict, key: str, old_value: Any) -> None:
+def _adopt_inner_comments(m: dict, key: str, old_value: Any, column: int) -> None:
     """A collection collapsed to a scalar: its end-of-line comments go onto the key's line, not lost."""
     heads = []
     stack = [old_value]
@@ -100,7 +101,7 @@ def _adopt_inner_comments(m: dict, key: str, old_value: Any) -> None:
                             heads.append(head)
             stack.extend(node.values() if isinstance(node, CommentedMap) else node)
     if heads:
-        set_eol(m, key, "  ".join(heads))
+        set_eol(m, key, "  ".join(heads), column)
 
 
 def set_eol(m: dict, key: str, text: str, column: int = 0) -> None:
