@@ -2,7 +2,7 @@
 
 A document invalid for its own version is not converted (the typed conversion assumes valid input), and what
 migrate writes must be valid for the target release. Shapes come from the upstream strict schemas
-(kubernetes-validate); the few server rules the schema cannot express but the conversion depends on (enums,
+(kubernetes-validate's, compiled once in `wasplan.migrate.schemas`); the few server rules the schema cannot express but the conversion depends on (enums,
 unions, 1.37's uniform template priorities) are checked here on the object itself.
 """
 
@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import kubernetes_validate
-
+from wasplan.migrate.schemas import first_error
 from wasplan.migrate.targets import is_scheduling
 
 
@@ -27,18 +26,11 @@ class Finding:
 
 
 def _schema(obj: dict, release: str, code: str) -> list[Finding]:
-    try:
-        kubernetes_validate.validate(obj, release, strict=True)
-    except kubernetes_validate.ValidationError as exc:
-        path = tuple(exc.path)
-        return [Finding(code, path, f"schema ({release}): {exc.message}")]
-    except kubernetes_validate.SchemaNotFoundError:
-        return [Finding(code, ("apiVersion",), f"Kubernetes {release} serves no {obj.get('apiVersion')} {obj.get('kind')}")]
-    return []
-
-
-def _is_empty_member(value: Any) -> bool:
-    return isinstance(value, dict) and not value
+    problem = first_error(release, obj)
+    if problem is None:
+        return []
+    path, message = problem
+    return [Finding(code, path, f"schema ({release}): {message}")]
 
 
 def _union(m: dict, key: str, members: tuple[str, ...], path: tuple, code: str) -> list[Finding]:
