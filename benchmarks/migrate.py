@@ -2,7 +2,8 @@
 
 Generates a corpus (default 2,400 documents in 120 files: 1.36 Workloads, PodGroups and Indexed Jobs that
 need edits, mixed with Services, ConfigMaps and Deployments that do not, plus a few whole files of unrelated
-kinds) and prints documents/s for both and their ratio. The target is migrate <= 1.5x the floor.
+kinds; `--only-scheduling` for the worst case where every document changes) and prints documents/s for both
+and their ratio. The target is migrate <= 1.5x the floor.
 
     PYTHONPATH=src python benchmarks/migrate.py [--files 120] [--docs-per-file 20]
 """
@@ -111,12 +112,13 @@ spec:
 """
 MIXED = [WORKLOAD, PODGROUP, JOB, SERVICE, CONFIGMAP, DEPLOYMENT, SERVICE, CONFIGMAP]
 UNRELATED = [SERVICE, CONFIGMAP, DEPLOYMENT]
+SCHEDULING = [WORKLOAD, PODGROUP, JOB]
 
 
-def generate(root: Path, files: int, per_file: int) -> int:
+def generate(root: Path, files: int, per_file: int, only_scheduling: bool = False) -> int:
     count = 0
     for f in range(files):
-        kinds = UNRELATED if f % 5 == 4 else MIXED
+        kinds = SCHEDULING if only_scheduling else UNRELATED if f % 5 == 4 else MIXED
         docs = [kinds[d % len(kinds)].format(i=f * per_file + d, n=2 + d % 7) for d in range(per_file)]
         (root / f"m{f:04d}.yaml").write_text("---\n".join(docs))
         count += len(docs)
@@ -144,10 +146,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=120)
     parser.add_argument("--docs-per-file", type=int, default=20)
+    parser.add_argument("--only-scheduling", action="store_true",
+                        help="worst case: every document needs an edit (no unrelated kinds)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        docs = generate(root, args.files, args.docs_per_file)
+        docs = generate(root, args.files, args.docs_per_file, args.only_scheduling)
         paths = sorted(root.glob("*.yaml"))
         floor = ruamel_floor(paths)
         ours, changed = wasplan_time(root)

@@ -8,6 +8,7 @@ like their neighbours.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -43,12 +44,18 @@ def load_yaml(text: str) -> Any:
     return _LOADER.load(text)
 
 
-def dump_yaml(tree: Any, indent: Indent, explicit_start: bool = False) -> str:
+@functools.lru_cache(maxsize=32)
+def _dumper(indent: Indent, explicit_start: bool) -> YAML:
+    """Building a YAML instance costs about as much as dumping a small document, so they are reused."""
     y = _yaml()
     y.indent(mapping=indent.mapping, sequence=indent.sequence, offset=indent.offset)
     y.explicit_start = explicit_start
+    return y
+
+
+def dump_yaml(tree: Any, indent: Indent, explicit_start: bool = False) -> str:
     out = io.StringIO()
-    y.dump(tree, out)
+    _dumper(indent, explicit_start).dump(tree, out)
     return out.getvalue()
 
 

@@ -20,12 +20,17 @@ from wasplan.migrate.plan import DocumentPlan, Options, apply_plan
 from wasplan.migrate.selfcheck import self_check
 from wasplan.migrate.spans import Span
 from wasplan.migrate.targets import Target
-from wasplan.migrate.transplant import transplant
+from wasplan.migrate.transplant import splice, transplant
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def edit_yaml(span: Span, plan: DocumentPlan, target: Target, opts: Options) -> tuple[str, list[Finding]]:
+Ranges = tuple[list[tuple[int, int]], list[tuple[int, int]]] | None
+
+
+def edit_yaml(span: Span, plan: DocumentPlan, target: Target, opts: Options,
+              ranges: Ranges) -> tuple[str, list[Finding]]:
+    """Edit one YAML document; one dump and a range-limited splice, the two-dump transplant as fallback."""
     crlf = "\r\n" in span.text
     original = span.text.replace("\r\n", "\n") if crlf else span.text
     try:
@@ -33,10 +38,16 @@ def edit_yaml(span: Span, plan: DocumentPlan, target: Target, opts: Options) -> 
     except Exception as exc:  # ruamel is stricter than libyaml in a few corners; never a traceback
         return span.text, [Finding("WAS504", (), f"the round-trip parser could not read this document: {exc}")]
     indent = detect_indent(tree, original.splitlines())
-    baseline = dump_yaml(tree, indent, span.explicit_start)
     apply_plan(tree, plan, target, opts)
-    edited = transplant(original, baseline, dump_yaml(tree, indent, span.explicit_start))
-    problems = self_check(_reparse_yaml(edited), plan)
+    dumped = dump_yaml(tree, indent, span.explicit_start)
+    problems = ["no ranges"]
+    if ranges is not None:
+        edited = splice(original, dumped, *ranges)
+        problems = self_check(_reparse_yaml(edited), plan)
+    if problems:
+        baseline = dump_yaml(load_yaml(original), indent, span.explicit_start)
+        edited = transplant(original, baseline, dumped)
+        problems = self_check(_reparse_yaml(edited), plan)
     return (edited.replace("\n", "\r\n") if crlf else edited), problems
 
 
@@ -47,12 +58,23 @@ def _reparse_yaml(text: str) -> Any:
         return f"<unparseable output: {exc}>"
 
 
-def edit_json(span: Span, plan: DocumentPlan, target: Target, opts: Options) -> tuple[str, list[Finding]]:
+def edit_json(span: Span, plan: DocumentPlan, target: Target, opts: Options,
+              ranges: Ranges) -> tuple[str, list[Finding]]:
+    """JSON has no comments to keep: the edited value is dumped in the file's style and spliced the same way."""
     style = detect_json_style(span.text)
-    original_value = json.loads(span.text)
-    edited = transplant(span.text, dump_json(original_value, style), dump_json(plan.result, style))
+    dumped = dump_json(plan.result, style)
+    problems = ["no ranges"]
+    if ranges is not None:
+        edited = splice(span.text, dumped, *ranges)
+        problems = self_check(_reparse_json(edited), plan)
+    if problems:
+        edited = transplant(span.text, dump_json(json.loads(span.text), style), dumped)
+        problems = self_check(_reparse_json(edited), plan)
+    return edited, problems
+
+
+def _reparse_json(text: str) -> Any:
     try:
-        reparsed: Any = json.loads(edited)
+        return json.loads(text)
     except ValueError as exc:
-        reparsed = f"<unparseable output: {exc}>"
-    return edited, self_check(reparsed, plan)
+        return f"<unparseable output: {exc}>"

@@ -20,6 +20,7 @@ from wasplan.documents.reader import read_bytes
 from wasplan.migrate.checks import Finding
 from wasplan.migrate.edit import edit_json, edit_yaml
 from wasplan.migrate.plan import DocumentPlan, Options, plan_document, relevant
+from wasplan.migrate.ranges import change_ranges
 from wasplan.migrate.spans import Span, split_spans, span_index
 from wasplan.migrate.targets import Target
 
@@ -107,7 +108,8 @@ def _migrate_span(outcome: FileOutcome, span: Span, doc_index: int, is_json: boo
     _report(outcome, plan, doc_index, locate)
     if plan.refused or not plan.changes:
         return span.text
-    edited, problems = (edit_json if is_json else edit_yaml)(span, plan, target, opts)
+    ranges = change_ranges(root, [c.path for c in plan.changes]) if root is not None else None
+    edited, problems = (edit_json if is_json else edit_yaml)(span, plan, target, opts, ranges)
     outcome.diagnostics += [_diagnostic(outcome.path, doc_index, (), f, locate) for f in problems]
     return span.text if problems else edited
 

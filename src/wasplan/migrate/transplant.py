@@ -1,5 +1,9 @@
 """Carry only the real edits of a round-trip dump back onto the original text.
 
+Two ways, cheap first. `splice` diffs the original with the edited dump and accepts a differing line only
+where a changed field sits (`wasplan.migrate.ranges`), so nothing else can change. `transplant` is the exact
+fallback when that result fails the self-check:
+
 ruamel.yaml keeps comments but still normalises some spelling (spacing before comments, `key:   value`,
 indentation of sequences it did not have to touch). Dumping the document twice -- once unedited, once edited --
 and diffing the two isolates exactly the lines the migration changed, whatever ruamel's normalisation did; those
@@ -58,4 +62,30 @@ def transplant(original: str, baseline: str, edited: str) -> str:
         if new and o2 == len(out) and out and not out[-1].endswith("\n"):
             out[-1] += "\n"
         out[o1:o2] = new
+    return "".join(out)
+
+
+def _inside(line: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(a <= line <= b for a, b in ranges)
+
+
+def splice(original: str, edited: str, changed: list[tuple[int, int]], inserts: list[tuple[int, int]]) -> str:
+    """`original` with the edited dump's lines taken only inside `changed` ranges (insertions also at `inserts`)."""
+    orig_lines = original.splitlines(keepends=True)
+    edit_lines = edited.splitlines(keepends=True)
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, orig_lines, edit_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += orig_lines[i1:i2]
+        elif tag == "insert":
+            ok = any(a <= i1 <= b + 1 for a, b in changed + inserts)
+            out += edit_lines[j1:j2] if ok else []
+        elif tag == "replace" and i2 - i1 == j2 - j1:
+            out += [edit_lines[j1 + k] if _inside(i1 + k, changed) else orig_lines[i1 + k] for k in range(i2 - i1)]
+        elif any(_inside(i, changed) for i in range(i1, i2)):
+            out += edit_lines[j1:j2]
+        else:
+            out += orig_lines[i1:i2]
+    if out and not original.endswith("\n"):
+        out[-1] = out[-1].rstrip("\n")
     return "".join(out)
