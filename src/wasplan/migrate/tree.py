@@ -225,14 +225,14 @@ def pop_entry(m: dict, key: str) -> Any:
 
 
 def _prepend_start(m: CommentedMap, lines: str) -> None:
-    """Comment lines printed before the first key of `m`."""
+    """Comment lines printed before the first key of `m` (after those already there)."""
     token = CommentToken(lines, start_mark=CommentMark(0))
     if m.ca.comment is None:
         m.ca.comment = [None, [token]]
     else:
         while len(m.ca.comment) < 2:
             m.ca.comment.append(None)
-        m.ca.comment[1] = [token] + list(m.ca.comment[1] or [])
+        m.ca.comment[1] = list(m.ca.comment[1] or []) + [token]
 
 
 def insert_entry(m: dict, key: str, value: Any, before: str | None = None) -> None:
