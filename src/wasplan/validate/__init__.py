@@ -1,0 +1,1 @@
+"""Validation beyond reading: schema checks, server-side rules, feature gates, unknown-field hints, lint."""
