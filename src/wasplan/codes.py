@@ -84,7 +84,6 @@ _TABLE: list[Code] = [
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
-    Code("WAS303", "unknown-feature-gate", E, "The feature gate named on the command line is not known for this release."),
     # --- WAS4xx: cross-object lint --------------------------------------------------------------
     Code("WAS401", "workload-not-in-inputs", W,
          "A PodGroup references a Workload that is not among the inputs (it may exist in the cluster)."),
