@@ -1,1 +1,1 @@
-"""The use cases (validate, migrate, plan, explain) as functions that return results and never print."""
+"""The use cases (validate, lint, migrate, plan, explain) as functions that return results and never print."""
