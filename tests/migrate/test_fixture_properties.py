@@ -1,5 +1,5 @@
 """Properties every fixture output must have: only the changed fields' lines differ from the input, and the
-output passes the upstream strict schemas of the target release."""
+output passes `wasplan validate` and the upstream strict schemas of the target release."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import pytest
 import yaml
 
 from tests.migrate.harness import CASES, files_of, load, run_in_place
+from wasplan.api.releases import default_gates, get_release
+from wasplan.diagnostics import Severity
+from wasplan.pipeline.validate import validate_paths
 
 MIGRATING = [c for c in CASES if load(c).exit == 0]
 
@@ -89,3 +92,12 @@ def test_output_passes_upstream_strict_schemas(name):
                 continue
             checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("name", MIGRATING)
+def test_output_passes_wasplan_validate(name):
+    case = load(name)
+    report = validate_paths([str(case.expected)], default_gates(get_release(case.release)))
+    errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+    assert not errors, [(d.code, d.message) for d in errors]
+    assert report.counts()["valid"] > 0

@@ -128,8 +128,7 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, forced: str | None, tar
     if source_release is None:
         plan.findings.append(Finding("WAS505", ("apiVersion",), f"{api_version} is not a version migrate knows"))
         return plan
-    plan.findings += source_problems(typed, source_release)
-    if plan.findings:
+    if _invalid_source(plan, typed, source_release):
         return plan
     expected = _convert(typed, plan, opts)
     if plan.refused:
@@ -140,6 +139,16 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, forced: str | None, tar
     plan.findings += target_problems(_typed(obj, version, kind), target.release)
     plan.expected = expected
     return plan
+
+
+def _invalid_source(plan: ObjectPlan, obj: dict, release: str) -> bool:
+    """Validate the source as `wasplan validate` would; an invalid one is reported and left alone."""
+    problems = source_problems(obj, release)
+    if problems:
+        plan.findings += problems
+        plan.findings.append(Finding("WAS505", (), f"not migrated: this {plan.source} {plan.kind} is invalid for "
+                                     f"Kubernetes {release} ({len(problems)} finding{'s' if len(problems) > 1 else ''})"))
+    return bool(problems)
 
 
 def _convert(obj: dict, plan: ObjectPlan, opts: Options) -> h.HubObject | None:
@@ -165,6 +174,8 @@ def _plan_job(obj: dict, kind: str, target: Target, path: tuple) -> ObjectPlan:
     plan = ObjectPlan(path, kind, "batch/v1", "batch/v1")
     notes = jobs.plan_job(obj, target.release)
     if not notes:
+        return plan
+    if _invalid_source(plan, obj, "1.36" if target.release == "1.37" else "1.37"):
         return plan
     plan.findings += [Finding(n.code, n.path, n.message) for n in notes]
     ctx = StepContext(record=lambda p, action, old, new: plan.changes.append(Change(path + p, action, old, new)))
