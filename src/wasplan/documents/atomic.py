@@ -14,6 +14,7 @@ from pathlib import Path
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to `path` all at once, keeping the file's permission bits; on failure `path` is unchanged."""
     target = Path(path)
     mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".wasplan-tmp", dir=target.parent)

@@ -54,6 +54,7 @@ def _dumper(indent: Indent, explicit_start: bool) -> YAML:
 
 
 def dump_yaml(tree: Any, indent: Indent, explicit_start: bool = False) -> str:
+    """Dump one document in the given indentation (`---` first when the original had one)."""
     out = io.StringIO()
     _dumper(indent, explicit_start).dump(tree, out)
     return out.getvalue()

@@ -63,6 +63,8 @@ def _looks_json(name: str, text: str) -> bool:
 
 
 def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileOutcome:
+    """Read with the fast reader; only spans holding Workload/PodGroup/CompositePodGroup/Job objects are planned,
+    and only those with changes are round-tripped. Unreadable input is `fatal` (exit 2), never an exception."""
     read = read_bytes(name, data)
     text = read.sources[name].text if name in read.sources else ""
     bom = BOM if data.startswith(BOM.encode()) else ""

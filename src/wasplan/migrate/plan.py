@@ -89,6 +89,7 @@ def _typed(obj: dict, api_version: str, kind: str) -> dict:
 
 
 def plan_document(doc: dict, target: Target, opts: Options) -> DocumentPlan:
+    """Plan one top-level document; a List is planned item by item, a typed List also gets one apiVersion."""
     result = copy.deepcopy(doc)
     kind, api_version = doc.get("kind"), doc.get("apiVersion")
     items = doc.get("items")

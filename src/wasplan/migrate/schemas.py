@@ -1,8 +1,8 @@
-"""The upstream strict JSON Schemas (shipped in kubernetes-validate) as compiled, cached validators.
+"""The upstream strict 1.35 JSON Schemas (shipped in kubernetes-validate), compiled once and cached.
 
-kubernetes_validate.validate re-reads and re-compiles a 1.8 MB definitions file on every call (~15 ms); migrate
-checks each edited document twice (at its source and at its target release), so the schemas are compiled
-once per (release, apiVersion, kind) with jsonschema-rs and reused.
+`wasplan validate` supports 1.36 and 1.37 only, but migrate also reads 1.35 `v1alpha1` Workloads and must not
+convert an invalid one. kubernetes_validate.validate would re-read a 1.8 MB definitions file on every call
+(~15 ms), so the schema is compiled once per (release, apiVersion, kind) with jsonschema-rs and reused.
 """
 
 from __future__ import annotations

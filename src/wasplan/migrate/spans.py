@@ -27,6 +27,7 @@ class Span:
 
 
 def split_spans(text: str) -> list[Span]:
+    """Spans in file order; joined they give `text` back exactly. Leading comments belong to the first."""
     lines = text.splitlines(keepends=True)
     cuts = [0] + [i for i, line in enumerate(lines) if i and _MARKER.match(line)] + [len(lines)]
     spans = []

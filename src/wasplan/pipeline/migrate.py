@@ -42,6 +42,7 @@ class MigrateResult:
 
 def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place: bool = False,
             stdin_text: str | None = None) -> MigrateResult:
+    """Migrate every file of `paths`; with `in_place`, write each changed, unrefused file atomically."""
     result = MigrateResult(target)
     files, problems = expand_paths(paths)
     result.diagnostics += problems

@@ -11,6 +11,7 @@ REPORT_API_VERSION = "wasplan.io/v1alpha1"
 
 
 def report(result: MigrateResult, mode: str) -> dict:
+    """The report as plain data; `mode` is stdout, in-place, check or diff."""
     diags = result.all_diagnostics
     files = []
     for f in result.files:
