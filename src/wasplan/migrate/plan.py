@@ -15,6 +15,7 @@ from typing import Any
 
 from wasplan.api import hub as h
 from wasplan.api.convert import ConversionError, from_hub, to_hub
+from wasplan.api.releases import SCHEDULING_KINDS
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
@@ -77,8 +78,13 @@ class DocumentPlan:
 
 
 def relevant(api_version: Any, kind: Any) -> bool:
-    """Documents migrate may touch; everything else is copied through unparsed by the slow parser."""
-    return is_scheduling(api_version) or (api_version == "batch/v1" and kind in ("Job", "JobList"))
+    """Documents migrate may touch; everything else (PriorityClass of scheduling.k8s.io/v1 included) is copied
+    through without ever meeting the slow parser."""
+    if not isinstance(kind, str):
+        return False
+    if is_scheduling(api_version):
+        return base_kind(kind) in SCHEDULING_KINDS
+    return api_version == "batch/v1" and kind in ("Job", "JobList")
 
 
 def _typed(obj: dict, api_version: str, kind: str) -> dict:
