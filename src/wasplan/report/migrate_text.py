@@ -49,14 +49,22 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _describe(action: str, old: object, new: object) -> str:
+    if action == "add":
+        return f"add {_short(new)}"
+    if action == "remove":
+        return f"remove {_short(old)}"
+    return f"{action} {_short(old)} -> {_short(new)}"
+
+
 def render_check(result: MigrateResult) -> str:
     """Like `black --check`: one line per file that would change, its changes under it, a summary."""
     out = []
     for f in result.changed:
         out.append(f"would migrate {f.path} ({len(f.changes)} change{'s' if len(f.changes) != 1 else ''})\n")
-        for c in f.changes:
+        for c in sorted(f.changes, key=lambda c: (c.document, c.line or 0)):
             line = f":{c.line}" if c.line else ""
-            out.append(f"    {f.path}{line}: {c.field}: {c.action} {_short(c.old)} -> {_short(c.new)}\n")
+            out.append(f"    {f.path}{line}: {c.field}: {_describe(c.action, c.old, c.new)}\n")
     return "".join(out) + summary(result, "would be migrated")
 
 
