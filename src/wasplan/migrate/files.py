@@ -92,6 +92,7 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
         doc_index = min(d.index for d in wanted if d.node is None or span_index(spans, d.node.start_mark.line) == i)
         pieces.append(_migrate_span(outcome, span, doc_index, len(spans) == 1 and _looks_json(name, text),
                                     duplicates, target, opts))
+    outcome.changes.sort(key=lambda c: (c.document, c.line or 0))
     if not outcome.refused:
         outcome.migrated = bom + "".join(pieces)
     return outcome
