@@ -93,3 +93,12 @@ def test_atomic_write_replaces_and_cleans_up(tmp_path, monkeypatch):
         atomic_write(path, b"newer\n")
     assert path.read_text() == "new\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.yaml"]
+
+
+def test_atomic_write_follows_symlinks(tmp_path):
+    real = tmp_path / "real.yaml"
+    real.write_text("old\n")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real)
+    atomic_write(link, b"new\n")
+    assert link.is_symlink() and real.read_text() == "new\n"
