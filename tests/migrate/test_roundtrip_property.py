@@ -82,3 +82,36 @@ def test_up_then_down_is_identity(obj, mapping, offset, comment):
     down = invoke("-", "--to-k8s", "1.36", input=up.stdout)
     assert down.exit_code == 0, down.stderr
     assert down.stdout == text
+
+
+@st.composite
+def podgroup_137(draw):
+    spec = CommentedMap()
+    if draw(st.booleans()):
+        spec["workloadRef"] = CommentedMap(workloadName=draw(names), templateName=draw(names))
+    spec["schedulingPolicy"] = draw(st.sampled_from([{"basic": {}}, {"gang": {"minCount": 3}}]))
+    mode = draw(st.sampled_from([None, "single", "all"]))
+    if mode:
+        spec["disruptionMode"] = {mode: {}}
+    if draw(st.booleans()):
+        spec["priority"] = draw(st.integers(-10, 1000))
+    obj = CommentedMap(apiVersion="scheduling.k8s.io/v1beta1", kind="PodGroup", metadata={"name": draw(names)},
+                       spec=spec)
+    if draw(st.booleans()):
+        obj["status"] = {"conditions": [{
+            "type": draw(st.sampled_from(["PodGroupInitiallyScheduled", "DisruptionTarget"])),
+            "status": "True", "reason": "Unschedulable", "message": "m",
+            "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    return obj
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(obj=podgroup_137(), mapping=st.sampled_from([2, 4]), offset=st.sampled_from([0, 2]))
+def test_down_then_up_keeping_status_is_identity(obj, mapping, offset):
+    text = _render(obj, mapping, offset, comment=False)
+    down = invoke("-", "--to-k8s", "1.36", "--keep-status", input=text)
+    assert down.exit_code == 0, down.stderr
+    assert "PodGroupInitiallyScheduled" not in down.stdout
+    up = invoke("-", "--to-k8s", "1.37", "--keep-status", input=down.stdout)
+    assert up.exit_code == 0, up.stderr
+    assert up.stdout == text
