@@ -29,6 +29,12 @@ def test_splice_takes_edited_lines_only_inside_changed_ranges():
     assert splice(original, "a: 1\nb: old\nc: 3\nd: 4\n", [], []) == original
 
 
+def test_splice_gives_up_when_a_neighbour_was_rewrapped():
+    original = '{\n  "a": {"x": 1},\n  "b": "Pod"\n}'
+    edited = '{\n  "a": {\n    "x": 1\n  },\n  "b": {\n    "single": {}\n  }\n}'
+    assert splice(original, edited, [(2, 2)], []) is None
+
+
 def test_transplant_applies_only_the_hunks_between_the_two_dumps():
     original = "a:   1\nb: old\nc: 3\n"
     baseline = "a: 1\nb: old\nc: 3\n"

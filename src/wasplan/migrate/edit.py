@@ -40,10 +40,8 @@ def edit_yaml(span: Span, plan: DocumentPlan, target: Target, opts: Options,
     indent = detect_indent(tree, original.splitlines())
     apply_plan(tree, plan, target, opts)
     dumped = dump_yaml(tree, indent, span.explicit_start)
-    problems = ["no ranges"]
-    if ranges is not None:
-        edited = splice(original, dumped, *ranges)
-        problems = self_check(_reparse_yaml(edited), plan)
+    edited = splice(original, dumped, *ranges) if ranges is not None else None
+    problems = self_check(_reparse_yaml(edited), plan) if edited is not None else ["not spliced"]
     if problems:
         baseline = dump_yaml(load_yaml(original), indent, span.explicit_start)
         edited = transplant(original, baseline, dumped)
@@ -63,10 +61,8 @@ def edit_json(span: Span, plan: DocumentPlan, target: Target, opts: Options,
     """JSON has no comments to keep: the edited value is dumped in the file's style and spliced the same way."""
     style = detect_json_style(span.text)
     dumped = dump_json(plan.result, style)
-    problems = ["no ranges"]
-    if ranges is not None:
-        edited = splice(span.text, dumped, *ranges)
-        problems = self_check(_reparse_json(edited), plan)
+    edited = splice(span.text, dumped, *ranges) if ranges is not None else None
+    problems = self_check(_reparse_json(edited), plan) if edited is not None else ["not spliced"]
     if problems:
         edited = transplant(span.text, dump_json(json.loads(span.text), style), dumped)
         problems = self_check(_reparse_json(edited), plan)

@@ -69,23 +69,29 @@ def _inside(line: int, ranges: list[tuple[int, int]]) -> bool:
     return any(a <= line <= b for a, b in ranges)
 
 
-def splice(original: str, edited: str, changed: list[tuple[int, int]], inserts: list[tuple[int, int]]) -> str:
-    """`original` with the edited dump's lines taken only inside `changed` ranges (insertions also at `inserts`)."""
+def splice(original: str, edited: str, changed: list[tuple[int, int]], inserts: list[tuple[int, int]]) -> str | None:
+    """`original` with the edited dump's lines taken only inside `changed` ranges (insertions also at `inserts`).
+
+    None when a differing block mixes lines of changed fields with other lines it cannot tell apart (the dump
+    re-wrapped a neighbour, as json.dumps does with compact objects): the caller then uses `transplant`."""
     orig_lines = original.splitlines(keepends=True)
     edit_lines = edited.splitlines(keepends=True)
     out: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, orig_lines, edit_lines, autojunk=False).get_opcodes():
+        inside = [_inside(i, changed) for i in range(i1, i2)]
         if tag == "equal":
             out += orig_lines[i1:i2]
         elif tag == "insert":
             ok = any(a <= i1 <= b + 1 for a, b in changed + inserts)
             out += edit_lines[j1:j2] if ok else []
         elif tag == "replace" and i2 - i1 == j2 - j1:
-            out += [edit_lines[j1 + k] if _inside(i1 + k, changed) else orig_lines[i1 + k] for k in range(i2 - i1)]
-        elif any(_inside(i, changed) for i in range(i1, i2)):
+            out += [edit_lines[j1 + k] if inside[k] else orig_lines[i1 + k] for k in range(i2 - i1)]
+        elif all(inside):
             out += edit_lines[j1:j2]
-        else:
+        elif not any(inside):
             out += orig_lines[i1:i2]
+        else:
+            return None
     if out and not original.endswith("\n"):
         out[-1] = out[-1].rstrip("\n")
     return "".join(out)
