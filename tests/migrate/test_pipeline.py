@@ -44,3 +44,18 @@ def test_round_trip_parser_sees_only_documents_that_change(monkeypatch):
     assert len(result.changed) == 1
     assert len(seen) == 2  # the v1alpha2 Workload and PodGroup; not the Service, ConfigMap, Deployment, v1beta1, Job
     assert all("scheduling.k8s.io/v1alpha2" in text for text in seen)
+
+
+def test_an_internal_error_is_a_diagnostic_not_a_traceback(tmp_path, monkeypatch):
+    path = tmp_path / "pg.yaml"
+    text = (FIXTURES / "kubectl-list" / "input.yaml").read_text()
+    path.write_text(text)
+
+    def explode(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(steps, "_ref_to_new", explode)
+    result = migrate([str(path)], Target.parse("1.37", None), Options(), in_place=True)
+    [diag] = result.all_diagnostics
+    assert diag.code == "WAS504" and "RuntimeError: boom" in diag.message and diag.location.line == 1
+    assert path.read_text() == text and exit_code(result, check=False) == 1

@@ -100,7 +100,22 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
 
 def _migrate_span(outcome: FileOutcome, span: Span, doc_index: int, is_json: bool, duplicates: list[Diagnostic],
                   target: Target, opts: Options) -> str:
-    """The new text of one document (its old text when nothing changes or it is refused)."""
+    """The new text of one document (its old text when nothing changes or it is refused).
+
+    An unexpected exception is a wasplan bug; it is reported as WAS504 for this document (which is then left
+    as it was) instead of a traceback that would also abandon every other file of the run."""
+    try:
+        return _migrate_span_checked(outcome, span, doc_index, is_json, duplicates, target, opts)
+    except Exception as exc:  # noqa: BLE001 - deliberately broad, see docstring
+        line = span.start + 1
+        outcome.diagnostics.append(Diagnostic(
+            "WAS504", Severity.ERROR, f"internal error while migrating this document: {type(exc).__name__}: {exc}",
+            Location(outcome.path, doc_index, (), line, 1), "please report this with the document"))
+        return span.text
+
+
+def _migrate_span_checked(outcome: FileOutcome, span: Span, doc_index: int, is_json: bool,
+                          duplicates: list[Diagnostic], target: Target, opts: Options) -> str:
     dups = [d for d in duplicates if d.location.line and span.start < d.location.line <= span.end]
     if dups:
         outcome.diagnostics += [_reclassify(d) for d in dups]
