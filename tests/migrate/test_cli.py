@@ -154,3 +154,14 @@ def test_crlf_and_bom_are_kept(tmp_path):
 
 def test_fixture_directory_has_cases():
     assert any(FIXTURES.iterdir())
+
+
+def test_quoting_style_survives_edits_and_moves(tmp_path):
+    text = ('apiVersion: "scheduling.k8s.io/v1alpha2"\nkind: PodGroup\nmetadata: {name: q}\nspec:\n'
+            "  podGroupTemplateRef:\n    workload:\n      workloadName: 'w'\n      podGroupTemplateName: \"t\"\n"
+            "  schedulingPolicy: {basic: {}}\n")
+    path = _write(tmp_path, "q.yaml", text)
+    out = invoke(str(path)).stdout
+    assert out == ('apiVersion: "scheduling.k8s.io/v1beta1"\nkind: PodGroup\nmetadata: {name: q}\nspec:\n'
+                   "  workloadRef:\n    workloadName: 'w'\n    templateName: \"t\"\n"
+                   "  schedulingPolicy: {basic: {}}\n")
