@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 from wasplan.api.releases import default_gates, get_release, parse_gates
 from wasplan.cluster.issues import Ctx
@@ -10,6 +11,8 @@ from wasplan.cluster.model import PlanInputs
 from wasplan.cluster.parse_core import parse_record
 from wasplan.cluster.snapshot import build_inputs
 from wasplan.documents import ReadResult, read_text
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def read(text: str, name: str = "input.yaml") -> ReadResult:

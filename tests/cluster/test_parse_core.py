@@ -5,7 +5,7 @@ from wasplan.cluster.model import (
     Affinity, HostPort, LabelSelector, NodeSelectorTerm, Owner, PodAffinityTerm, PreferredSchedulingTerm,
     Requirement, Taint, Toleration, TopologySpreadConstraint, WeightedPodAffinityTerm,
 )
-from tests.cluster.helpers import record
+from .helpers import record
 
 FULL_POD = """\
 apiVersion: v1
