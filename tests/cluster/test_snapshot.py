@@ -187,3 +187,31 @@ def test_read_text_documents_work_without_global_order():
     result = read_text("s.yaml", pod("b") + "---\n" + pod("a"))
     plan, _ = build_inputs(result, ReadResult(), gates())
     assert names(plan.existing) == ["Pod:b", "Pod:a"]
+
+
+def test_garbage_collector_state_is_restored():
+    import gc
+
+    assert gc.isenabled()
+    inputs(snapshot=pod("a"))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        inputs(snapshot=pod("a"))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_duplicate_nodes_from_overlapping_pools():
+    plan, diags = inputs(snapshot="""\
+apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+spec:
+  nodePools:
+  - {name: a, count: 2, namePattern: "n-{index}", allocatable: {cpu: 1}}
+  - {name: b, count: 2, namePattern: "n-{index + 1}", allocatable: {cpu: 2}}
+""")
+    assert names(plan.existing) == ["Node:n-0", "Node:n-1", "Node:n-2"]
+    assert plan.existing[1].allocatable["cpu"] == 1000  # the first definition wins
+    assert [d.code for d in diags] == ["WAS606"]

@@ -18,6 +18,7 @@ from wasplan.cluster.selectors import affinity, as_list, as_str, string_map
 
 DEFAULT_SCHEDULER = "default-scheduler"
 _REQUEST_CACHE: dict[str, tuple[Resources, Resources]] = {}
+_CACHE_LIMIT = 100_000
 
 
 def _resources_key(spec: dict) -> str:
@@ -40,7 +41,7 @@ def requests_of(spec: dict, ctx: Ctx) -> tuple[Resources, Resources]:
     if hit is None:
         before = len(ctx.diags)
         hit = pod_requests(spec, ctx)
-        if len(ctx.diags) == before:
+        if len(ctx.diags) == before and len(_REQUEST_CACHE) < _CACHE_LIMIT:
             _REQUEST_CACHE[key] = hit
     return dict(hit[0]), dict(hit[1])
 
