@@ -144,7 +144,9 @@ def _pod_term(raw: Any, ctx: Ctx) -> PodAffinityTerm | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("topologyKey"), str) or not raw.get("topologyKey"):
         ctx.report("WAS602", "a pod affinity term needs a topologyKey", ("topologyKey",))
         return None
-    strings = lambda key: tuple(as_str(v, ctx, (key, i)) for i, v in enumerate(as_list(raw.get(key), ctx, (key,), key)))
+    def strings(key: str) -> tuple[str, ...]:
+        return tuple(as_str(v, ctx, (key, i)) for i, v in enumerate(as_list(raw.get(key), ctx, (key,), key)))
+
     return PodAffinityTerm(
         label_selector=_label_selector(raw.get("labelSelector"), ctx.at("labelSelector")),
         topology_key=raw["topologyKey"],
