@@ -121,6 +121,14 @@ _TABLE: list[Code] = [
     Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 changes how the Job is scheduled."),
     Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
+    Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
+    Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),
+    Code("WAS603", "unnamed-object", E, "An object has no metadata.name, so the planner cannot refer to it; it was skipped."),
+    Code("WAS604", "invalid-timestamp", W, "metadata.creationTimestamp is not RFC 3339; the object is ordered as if it had none."),
+    Code("WAS605", "cluster-template", E, "A Cluster kind template (`{index // 4}`) or pool/pod entry cannot be expanded."),
+    Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
+    Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
+    Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
 ]
 

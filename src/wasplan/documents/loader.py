@@ -1,8 +1,9 @@
 """The YAML loader for the fast read path: libyaml's C parser with a memoising tag resolver.
 
 Profiling showed PyYAML's implicit resolver (a Python regex scan per plain scalar) costing more than the C
-parse itself. Manifests repeat the same scalars endlessly (`cpu`, `gang`, `NoSchedule`, names), so the
-resolved tag is cached per (value, implicit) and the regexes run once per distinct scalar.
+parse itself. Most plain scalars start with a letter that no YAML 1.1 type can start with, so they are
+strings at once; the rest repeat endlessly in manifests (`8`, `true`, `1Gi`), so their resolved tag is cached
+per (value, implicit) and the regexes run once per distinct scalar.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 _MAX_CACHED = 200_000
 _cache: dict[tuple[str, tuple[bool, bool]], str] = {}
+_STR_TAG = "tag:yaml.org,2002:str"
+# First characters with which a plain scalar can resolve to something other than a string in YAML 1.1
+# (bool, null, int, float, merge, value); anything else is a string without running a regex.
+_MAYBE_TYPED = frozenset("0123456789+-.~<=yYnNtTfFoO")
 
 
 class FastLoader(_Parser, Resolver):
@@ -40,6 +45,8 @@ class FastLoader(_Parser, Resolver):
     def resolve(self, kind, value, implicit):  # noqa: D401 - PyYAML's hook name
         if kind is not ScalarNode or not implicit[0]:
             return Resolver.resolve(self, kind, value, implicit)
+        if value and value[0] not in _MAYBE_TYPED:
+            return _STR_TAG
         key = (value, implicit)
         tag = _cache.get(key)
         if tag is None:
