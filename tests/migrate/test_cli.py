@@ -89,7 +89,8 @@ def test_json_report_lists_every_change_and_refusal(tmp_path):
     changes = {c["field"]: c for c in report["files"][0]["changes"]}
     assert changes["apiVersion"]["old"] == "scheduling.k8s.io/v1alpha2"
     assert changes["apiVersion"]["new"] == "scheduling.k8s.io/v1beta1" and changes["apiVersion"]["line"] == 1
-    assert changes["spec.disruptionMode"] == {"document": 0, "line": 9, "field": "spec.disruptionMode", "action": "set",
+    assert changes["spec.disruptionMode"] == {"file": str(good), "document": 0, "line": 9,
+                                              "field": "spec.disruptionMode", "action": "set",
                                               "old": "PodGroup", "new": {"all": {}}}
     bad = _write(tmp_path, "b.yaml", REFUSED_137)
     report = json.loads(invoke(str(bad), "--to-k8s", "1.36", "-o", "json").stdout)

@@ -20,8 +20,8 @@ def report(result: MigrateResult, mode: str) -> dict:
             "changed": f.changed,
             "written": f.path in result.written,
             "refused": f.refused and not f.fatal,
-            "changes": [{"document": c.document, "line": c.line, "field": c.field, "action": c.action,
-                         "old": c.old, "new": c.new} for c in f.changes] if not f.refused else [],
+            "changes": [{"file": c.file, "document": c.document, "line": c.line, "field": c.field,
+                         "action": c.action, "old": c.old, "new": c.new} for c in f.changes] if not f.refused else [],
         })
     return {
         "apiVersion": REPORT_API_VERSION,
