@@ -120,14 +120,14 @@ def plan_document(doc: dict, target: Target, opts: Options) -> DocumentPlan:
     return DocumentPlan(plans, result, list_target)
 
 
-def _plan_object(obj: dict, api_version: Any, kind: Any, forced: str | None, target: Target, opts: Options,
+def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | None, target: Target, opts: Options,
                  path: tuple) -> ObjectPlan | None:
     if not relevant(api_version, kind) or not isinstance(kind, str):
         return None
     if api_version == "batch/v1":
         return _plan_job(obj, kind, target, path) if kind == "Job" else None
     typed = _typed(obj, api_version, kind)
-    version = forced or target.version_for(kind, typed)
+    version = list_version or target.version_for(kind, typed)
     plan = ObjectPlan(path, kind, api_version, version)
     if api_version == version:
         return plan
@@ -165,6 +165,8 @@ def _convert(obj: dict, plan: ObjectPlan, opts: Options) -> h.HubObject | None:
                                      keep_status=opts.keep_status)
     except ConversionError as exc:
         for loss in exc.losses:
+            if loss.droppable and opts.allow_lossy:
+                continue  # would have been dropped; the object is refused for its other losses anyway
             hint = "rerun with --allow-lossy to drop it" if loss.droppable else None
             plan.findings.append(Finding("WAS501", loss.path, f"cannot migrate to {plan.target}: {loss.message}", hint))
         return None
