@@ -17,7 +17,7 @@ def render_stream(result: MigrateResult) -> str:
         return f.migrated if f.migrated is not None else f.original
     parts = []
     for i, f in enumerate(readable):
-        text = f.migrated if f.migrated is not None else f.original
+        text = (f.migrated if f.migrated is not None else f.original).removeprefix("\ufeff")
         if text and not text.endswith("\n"):
             text += "\n"
         sep = "" if i == 0 or text.startswith("---") else "---\n"
