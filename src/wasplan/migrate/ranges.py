@@ -41,5 +41,6 @@ def change_ranges(root: Any, paths: Iterable[tuple]) -> tuple[list[LineRange], l
     for path in paths:
         node, first, found = _find(root, path)
         span = (first, max(_end_line(node), first))
-        (changed if found else inserts).append(span)
+        # a field added to a one-line (flow) parent rewrites that line; elsewhere it only adds lines
+        (changed if found or span[0] == span[1] else inserts).append(span)
     return changed, inserts
