@@ -6,7 +6,7 @@ import json
 import os
 import stat
 
-from tests.migrate.harness import FIXTURES, invoke
+from .harness import FIXTURES, invoke
 
 PODGROUP_136 = """apiVersion: scheduling.k8s.io/v1alpha2
 kind: PodGroup

@@ -11,7 +11,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from tests.migrate.harness import CASES, files_of, load, run_in_place
+from .harness import CASES, files_of, load, run_in_place
 from wasplan.api.releases import default_gates, get_release
 from wasplan.diagnostics import Severity
 from wasplan.pipeline.validate import validate_paths

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.migrate.harness import CASES, files_of, invoke, load, run_in_place
+from .harness import CASES, files_of, invoke, load, run_in_place
 
 
 @pytest.mark.parametrize("name", CASES)

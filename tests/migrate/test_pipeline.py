@@ -9,7 +9,7 @@ from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import Target
 from wasplan.pipeline.migrate import exit_code, migrate
 
-from tests.migrate.harness import FIXTURES
+from .harness import FIXTURES
 
 
 def test_self_check_refuses_a_wrong_round_trip_edit(tmp_path, monkeypatch):

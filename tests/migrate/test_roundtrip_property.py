@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
-from tests.migrate.harness import invoke
+from .harness import invoke
 
 # YAML 1.1 booleans (on, yes, n, ...) are not names to Kubernetes' YAML reader; they are refused as invalid
 names = st.from_regex(r"[a-z][a-z0-9]{0,6}", fullmatch=True).filter(
