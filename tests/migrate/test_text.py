@@ -74,6 +74,8 @@ def test_replace_entry_keeps_position_and_comments():
     assert _edit(text, lambda d: t.replace_entry(d, "old", "new")) == "a: 1\nnew: x   # why\nz: 3\n"
     text = "a: 1\nm:\n  all: {}  # whole\n# next\nz: 3\n"
     assert _edit(text, lambda d: t.replace_entry(d, "m", "m", "PodGroup")) == "a: 1\nm: PodGroup  # whole\n# next\nz: 3\n"
+    text = "a: 1\nm:   # mode\n  all: {}  # whole\nz: 3\n"
+    assert _edit(text, lambda d: t.replace_entry(d, "m", "m", "PodGroup")) == "a: 1\nm: PodGroup   # mode  # whole\nz: 3\n"
 
 
 def test_plain_dicts_get_the_same_edits():

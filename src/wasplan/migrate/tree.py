@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from ruamel.yaml.comments import CommentedBase, CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import ScalarString
 from ruamel.yaml.error import CommentMark
+from ruamel.yaml.scalarstring import ScalarString
 from ruamel.yaml.tokens import CommentToken
 
 KEEP = object()
 
 
 def is_rt(node: Any) -> bool:
+    """True for ruamel's round-trip containers (they carry comments), False for plain data."""
     return isinstance(node, CommentedBase)
 
 
@@ -67,7 +68,7 @@ def replace_entry(m: dict, old: str, new: str, value: Any = KEEP) -> None:
         delta = len(new) - len(old) + _value_width_change(old_value, value)
         _shift_eol(comment[2], delta)
         m.ca.items[new] = comment
-    elif isinstance(old_value, (dict, list)) and not isinstance(value, (dict, list)):
+    if isinstance(old_value, (dict, list)) and not isinstance(value, (dict, list)):
         _adopt_inner_comments(m, new, old_value, key_col + len(f"{new}: {value}  "))
     _append_following(m, new, following)
 
