@@ -1,0 +1,127 @@
+"""NodeResourcesFit filter and score (upstream pkg/scheduler/framework/plugins/noderesources/fit.go,
+least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go, resource_allocation.go).
+
+Filter: a pod needs one more pod slot and, for every resource it requests (> 0), at least that much free
+allocatable; reasons `Too many pods` / `Insufficient <resource>`, UnschedulableAndUnresolvable when the request
+exceeds the node's total allocatable. Score: the configured strategy over the configured resources, using
+non-zero requests for cpu/memory; an extended resource the pod does not request is left out. Everything is a
+vector operation over a set of node rows so callers can score all nodes or only the rows that changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS
+from wasplan.engine.status import REASONS, Code
+
+NAME = "NodeResourcesFit"
+MAX_SCORE = 100
+
+
+@dataclass(frozen=True)
+class ScoringStrategy:
+    type: str = "LeastAllocated"  # LeastAllocated | MostAllocated | RequestedToCapacityRatio
+    resources: tuple[tuple[str, int], ...] = ((CPU, 1), (MEMORY, 1))
+    shape: tuple[tuple[int, int], ...] = ((0, 10), (100, 0))  # (utilization, score 0-10) for RTCR
+
+
+def reason_ids(resource: str, unresolvable: bool) -> int:
+    text = "Too many pods" if resource == PODS else f"Insufficient {resource}"
+    return REASONS.intern(text, Code.UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE)
+
+
+def checked_columns(req: np.ndarray, pods_col: int) -> np.ndarray:
+    """Columns the filter compares: every requested resource plus the pod slot."""
+    cols = np.flatnonzero(req > 0)
+    return cols if pods_col in cols else np.append(cols, pods_col)
+
+
+def fits(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols: np.ndarray, rows) -> np.ndarray:
+    """True for rows where every checked column has room."""
+    free = alloc[rows][:, cols] - requested[rows][:, cols]
+    return (free >= req[cols]).all(axis=1)
+
+
+def insufficient(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols: np.ndarray):
+    """Per checked column: (lacking rows mask, unresolvable rows mask), over all rows."""
+    free = alloc[:, cols] - requested[:, cols]
+    lacking = free < req[cols]
+    unresolvable = alloc[:, cols] < req[cols]
+    return lacking, unresolvable
+
+
+def _scored(resources: tuple[str, ...], strategy: ScoringStrategy, col: dict[str, int], req: np.ndarray):
+    out = []
+    for name, weight in strategy.resources:
+        if name not in col:
+            continue
+        if name not in (CPU, MEMORY, EPHEMERAL) and req[col[name]] == 0:
+            continue  # an extended resource the pod does not request is bypassed
+        out.append((col[name], weight))
+    return out
+
+
+def usage(state, req: np.ndarray, nz: np.ndarray, c: int, rows, use_requested: bool) -> np.ndarray:
+    """Requested amount after placing the pod: non-zero requests for cpu/memory unless `use_requested`."""
+    cpu_mem = (state.col[CPU], state.col[MEMORY])
+    if c in cpu_mem and not use_requested:
+        return state.non_zero[rows, c] + nz[c]
+    return state.requested[rows, c] + req[c]
+
+
+def score(state, req: np.ndarray, nz: np.ndarray, strategy: ScoringStrategy, rows) -> np.ndarray:
+    total = None
+    weight_sum = None
+    for c, weight in _scored(state.resources, strategy, state.col, req):
+        alloc = state.alloc[rows, c]
+        used = usage(state, req, nz, c, rows, use_requested=False)
+        per = _resource_score(strategy, used, alloc)
+        counted = alloc > 0
+        if strategy.type == "RequestedToCapacityRatio":
+            counted = counted & (per > 0)
+        add = np.where(counted, per * weight, 0)
+        wadd = np.where(counted, weight, 0)
+        total = add if total is None else total + add
+        weight_sum = wadd if weight_sum is None else weight_sum + wadd
+    if total is None:
+        return np.zeros(_row_count(state, rows), dtype=np.int64)
+    safe = np.maximum(weight_sum, 1)
+    if strategy.type == "RequestedToCapacityRatio":
+        out = np.floor(total / safe + 0.5).astype(np.int64)
+    else:
+        out = total // safe
+    return np.where(weight_sum > 0, out, 0)
+
+
+def _row_count(state, rows) -> int:
+    return len(state.nodes) if isinstance(rows, slice) else len(rows)
+
+
+def _resource_score(strategy: ScoringStrategy, used: np.ndarray, alloc: np.ndarray) -> np.ndarray:
+    safe = np.maximum(alloc, 1)
+    if strategy.type == "MostAllocated":
+        return np.minimum(used, alloc) * MAX_SCORE // safe
+    if strategy.type == "RequestedToCapacityRatio":
+        util = np.where(used > alloc, MAX_SCORE, used * MAX_SCORE // safe)
+        return _broken_linear(strategy.shape, util)
+    return np.where(used > alloc, 0, (alloc - used) * MAX_SCORE // safe)
+
+
+def _broken_linear(shape: tuple[tuple[int, int], ...], util: np.ndarray) -> np.ndarray:
+    """Piecewise-linear shape, scores scaled from 0-10 to 0-100 as upstream does, integer arithmetic."""
+    points = [(u, s * (MAX_SCORE // 10)) for u, s in shape]
+    out = np.full(util.shape, points[-1][1], dtype=np.int64)
+    done = np.zeros(util.shape, dtype=bool)
+    for i, (u, s) in enumerate(points):
+        hit = ~done & (util <= u)
+        if i == 0:
+            value = np.full(util.shape, s, dtype=np.int64)
+        else:
+            u0, s0 = points[i - 1]
+            value = s0 + (s - s0) * (util - u0) // (u - u0)
+        out = np.where(hit, value, out)
+        done |= hit
+    return out
