@@ -1,0 +1,45 @@
+"""`wasplan schema`: list, print or export the JSON Schemas, e.g. for yaml-language-server in an editor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from wasplan.cli.app import app
+from wasplan.cli.common import fail
+from wasplan.validate import schemas
+
+
+@app.command()
+def schema(
+    kind: Optional[str] = typer.Argument(None, help="Kind to print, e.g. PodGroup. Omit to list every schema."),
+    api_version: Optional[str] = typer.Option(None, "--api-version", help="e.g. scheduling.k8s.io/v1beta1."),
+    export: Optional[Path] = typer.Option(None, "--export", help="Write every schema below this directory."),
+) -> None:
+    """Print or export wasplan's JSON Schemas (draft 2020-12)."""
+    if export is not None:
+        count = 0
+        for (av, k) in schemas.available():
+            target = export / av / f"{k}.json"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(schemas.load_schema(av, k), indent=2) + "\n")
+            count += 1
+        typer.echo(f"wrote {count} schemas below {export}")
+        typer.echo(f"editor modeline: # yaml-language-server: $schema={export}/scheduling.k8s.io/v1beta1/PodGroup.json")
+        return
+    if kind is None:
+        for av, k in schemas.available():
+            typer.echo(f"{av}\t{k}")
+        return
+    matches = [(av, k) for av, k in schemas.available()
+               if k.lower() == kind.lower() and (api_version is None or av == api_version)]
+    if not matches:
+        fail(f"no schema for kind {kind!r}" + (f" in {api_version}" if api_version else "") +
+             "; `wasplan schema` lists them")
+    if len(matches) > 1:
+        fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; choose one with --api-version")
+    av, k = matches[0]
+    typer.echo(json.dumps(schemas.load_schema(av, k), indent=2))

@@ -1,0 +1,72 @@
+"""`wasplan validate` and `wasplan lint` as library calls: read, check, collect a report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from wasplan.api.releases import GateSet
+from wasplan.codes import lookup
+from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.documents.model import SourceFile
+from wasplan.documents.reader import ReadResult, read_paths
+from wasplan.exitcodes import ExitCode, for_findings
+from wasplan.validate.checker import DocumentResult, check_documents
+
+# Input problems after which no verdict about the manifests is possible at all.
+_UNREADABLE = frozenset({"WAS001", "WAS009"})
+
+
+@dataclass
+class ValidationReport:
+    gates: GateSet
+    results: list[DocumentResult] = field(default_factory=list)
+    input_diagnostics: list[Diagnostic] = field(default_factory=list)  # not tied to one parsed document
+    lint_diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        every = list(self.input_diagnostics) + list(self.lint_diagnostics)
+        for result in self.results:
+            every.extend(result.diagnostics)
+        return sort_diagnostics(every)
+
+    def counts(self) -> dict[str, int]:
+        diags = self.diagnostics
+        return {
+            "documents": len(self.results),
+            "valid": sum(1 for r in self.results if r.verdict == "valid"),
+            "invalid": sum(1 for r in self.results if r.verdict == "invalid"),
+            "skipped": sum(1 for r in self.results if r.verdict == "skipped"),
+            "errors": sum(1 for d in diags if d.severity is Severity.ERROR),
+            "warnings": sum(1 for d in diags if d.severity is Severity.WARNING),
+            "infos": sum(1 for d in diags if d.severity is Severity.INFO),
+        }
+
+    def exit_code(self, strict: bool = False) -> ExitCode:
+        if any(d.code in _UNREADABLE for d in self.input_diagnostics):
+            return ExitCode.TOOL_ERROR
+        return for_findings(self.diagnostics, strict)
+
+
+def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
+                  nodes: list | None = None) -> ValidationReport:
+    report = ValidationReport(gates, check_documents(read.documents, gates), list(read.diagnostics),
+                              sources=dict(read.sources))
+    if lint:
+        from wasplan.validate.lint import lint as run_lint
+
+        report.lint_diagnostics = run_lint(read.documents, gates, nodes)
+    return report
+
+
+def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, nodes: list | None = None,
+                   stdin_text: str | None = None) -> ValidationReport:
+    read = read_paths(paths, stdin_text=stdin_text)
+    if not read.documents and not read.diagnostics:
+        shown = ", ".join(paths) or "(nothing)"
+        read.diagnostics.append(Diagnostic("WAS009", lookup("WAS009").severity,
+                                           f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
+                                           Location(shown)))
+    return validate_read(read, gates, lint=lint, nodes=nodes)

@@ -1,0 +1,1 @@
+"""Renderers: they turn results into text, JSON, YAML, JUnit, SARIF or annotations and compute nothing."""

@@ -1,0 +1,87 @@
+"""Validate documents for one Kubernetes release: served versions, schemas, server rules and feature gates.
+
+The order matters for what users see: a version the release does not serve is reported first (with the
+migrate command that fixes it), but the document is still checked against its own version's schema so every
+other mistake shows up in the same run. Server rules only run on documents whose shape is right, because
+they assume the types the schema guarantees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from wasplan.api.releases import SCHEDULING_GROUP, GateSet
+from wasplan.codes import lookup
+from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
+from wasplan.documents.model import Document
+from wasplan.validate import core_schemas, gates as gate_checks, rules, schemas
+from wasplan.validate.schema_errors import SchemaErrorMapper
+
+WASPLAN_GROUP = "wasplan.io"
+# Errors after which the server rules would be reasoning about a malformed object.
+_SHAPE_CODES = frozenset({"WAS102", "WAS103", "WAS108", "WAS110"})
+
+
+@dataclass
+class DocumentResult:
+    doc: Document
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    checked: bool = True  # False when no schema knows the kind
+
+    @property
+    def verdict(self) -> str:
+        if any(d.severity is Severity.ERROR for d in self.diagnostics):
+            return "invalid"
+        return "valid" if self.checked else "skipped"
+
+
+def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
+    release = gates.release
+    if doc.group != SCHEDULING_GROUP or doc.kind in ("PriorityClass", "PriorityClassList"):
+        return []
+    if release.serves(doc.api_version, doc.kind):
+        return []
+    serving = release.versions_serving(doc.kind)
+    if serving:
+        also = f"; it serves {doc.kind} as {' and '.join(serving)}"
+    else:
+        also = f"; no version of {doc.kind} exists in {release.version}"
+    message = f"{doc.api_version} {doc.kind} is not served by Kubernetes {release.version}{also}"
+    hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else None
+    return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
+
+
+def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool]:
+    """Returns the findings and whether any schema knew the kind."""
+    if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP) and schemas.load_schema(doc.api_version, doc.kind) is not None:
+        validator = schemas.validator(doc.api_version, doc.kind)
+        roots = [schemas.load_schema(doc.api_version, doc.kind)]
+    else:
+        validator = core_schemas.core_validator(gates.release.version, doc.api_version, doc.kind)
+        if validator is None:
+            return [], False
+        roots = core_schemas.core_roots(gates.release.version, doc.api_version, doc.kind)
+    errors = validator.iter_errors(doc.obj)
+    return SchemaErrorMapper(doc, roots).map(errors), True
+
+
+def _unknown_kind(doc: Document) -> Diagnostic:
+    return Diagnostic("WAS010", lookup("WAS010").severity,
+                      f"no schema for {doc.api_version} {doc.kind}; not validated", doc.location(("kind",)))
+
+
+def check_document(doc: Document, gates: GateSet) -> DocumentResult:
+    found = _served_check(doc, gates)
+    schema_diags, known = _schema_check(doc, gates)
+    found.extend(schema_diags)
+    if not known:
+        return DocumentResult(doc, [_unknown_kind(doc)], checked=False)
+    if not any(d.code in _SHAPE_CODES for d in schema_diags):
+        found.extend(rules.check(doc, gates))
+    found.extend(gate_checks.check_gates(doc, gates))
+    return DocumentResult(doc, sort_diagnostics(found))
+
+
+def check_documents(docs: Sequence[Document], gates: GateSet) -> list[DocumentResult]:
+    return [check_document(doc, gates) for doc in docs]

@@ -1,0 +1,56 @@
+"""Upstream's strict schemas for the kinds wasplan does not own (Pod, Job, Node, PriorityClass, ...).
+
+This is the one module that knows kubernetes-validate: it reads that package's data files (through
+importlib.resources, never an absolute path) and compiles them with jsonschema_rs. Each kind file refers to
+the release's shared `_definitions.json` (about 1.8 MB) by URI, so that file is parsed once per release and
+handed to a jsonschema_rs Registry under its own `$id`; validators are then cached per
+(release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate itself does.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+import jsonschema_rs
+
+from wasplan.api.releases import get_release
+
+
+def _schema_dir(release_version: str) -> Traversable:
+    release = get_release(release_version)
+    return files("kubernetes_validate") / "kubernetes-json-schema" / release.upstream_schema_dir
+
+
+def schema_file_name(api_version: str, kind: str) -> str:
+    """kubernetes-validate's file name: `<kind>-<first label of group>-<version>.json`, core `<kind>-<v>.json`."""
+    if "/" in api_version:
+        group, version = api_version.split("/", 1)
+        return f"{kind.lower()}-{group.split('.', 1)[0]}-{version}.json"
+    return f"{kind.lower()}-{api_version}.json"
+
+
+@lru_cache(maxsize=None)
+def definitions(release_version: str) -> dict:
+    """The release's parsed `_definitions.json` (loaded once per release)."""
+    return json.loads((_schema_dir(release_version) / "_definitions.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _registry(release_version: str) -> jsonschema_rs.Registry:
+    defs = definitions(release_version)
+    return jsonschema_rs.Registry([(defs["$id"], defs)])
+
+
+@lru_cache(maxsize=None)
+def core_validator(release_version: str, api_version: str, kind: str) -> jsonschema_rs.Validator | None:
+    """A compiled validator for an upstream kind in a release, or None when upstream has no schema for it."""
+    if not kind or not api_version or "/" in kind or kind.startswith("."):
+        return None
+    item = _schema_dir(release_version) / schema_file_name(api_version, kind)
+    if not item.is_file():
+        return None
+    schema = json.loads(item.read_text(encoding="utf-8"))
+    return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)

@@ -1,0 +1,134 @@
+"""One pass over all input documents, building the lookups that cross-object lint needs.
+
+Lint runs on inputs of tens of thousands of documents, so every check reads these dictionaries instead of
+scanning the documents again: the whole lint is linear in the number of documents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.api.releases import SCHEDULING_GROUP
+from wasplan.diagnostics import FieldPath
+from wasplan.documents import Document
+from wasplan.validate.hints import did_you_mean
+from wasplan.validate.walk import TemplateNode, iter_templates, mapping
+
+DEFAULT_NAMESPACE = "default"
+DEFAULT_SCHEDULER = "default-scheduler"
+Key = tuple[str, str]  # (namespace, name)
+
+# Controllers whose pod template can name a PodGroup, and the field giving how many pods they run.
+_CONTROLLERS = {("batch", "Job"): "parallelism", ("apps", "Deployment"): "replicas",
+                ("apps", "StatefulSet"): "replicas", ("apps", "ReplicaSet"): "replicas"}
+
+
+def key_of(doc: Document, name: str | None = None) -> Key:
+    return (doc.namespace or DEFAULT_NAMESPACE, doc.name if name is None else name)
+
+
+@dataclass(slots=True)
+class Member:
+    """Pods that join one PodGroup: a Pod (count 1) or a controller's pod template (count pods)."""
+
+    doc: Document
+    pod_path: FieldPath  # path of the pod spec inside doc
+    pod_spec: dict
+    count: int
+
+    @property
+    def label(self) -> str:
+        return f'pod "{self.doc.name}"' if self.doc.kind == "Pod" else f'{self.doc.kind} "{self.doc.name}" pods'
+
+    @property
+    def scheduler(self) -> str:
+        value = self.pod_spec.get("schedulerName")
+        return value if isinstance(value, str) and value else DEFAULT_SCHEDULER
+
+    @property
+    def priority_class(self) -> str:
+        value = self.pod_spec.get("priorityClassName")
+        return value if isinstance(value, str) else ""
+
+
+@dataclass(slots=True)
+class Index:
+    workloads: dict[Key, Document] = field(default_factory=dict)
+    podgroups: dict[Key, Document] = field(default_factory=dict)
+    composites: dict[Key, Document] = field(default_factory=dict)
+    members: dict[Key, list[Member]] = field(default_factory=dict)
+    _templates: dict[int, dict[str, TemplateNode]] = field(default_factory=dict)
+    _by_name: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    _by_namespace: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+
+    def templates(self, workload: Document) -> dict[str, TemplateNode]:
+        """name -> template node of a Workload (pod and composite templates), built once per Workload."""
+        cached = self._templates.get(id(workload))
+        if cached is None:
+            nodes = iter_templates(mapping(workload.obj.get("spec")), workload.version)
+            cached = {}
+            for node in nodes:
+                if node.name is not None:
+                    cached.setdefault(node.name, node)
+            self._templates[id(workload)] = cached
+        return cached
+
+    def names_in(self, table: dict[Key, Document], namespace: str) -> list[str]:
+        """Names in one namespace of a table, grouped once per table (not rescanned per question)."""
+        grouped = self._by_namespace.get(id(table))
+        if grouped is None:
+            grouped = self._by_namespace[id(table)] = {}
+            for ns, name in table:
+                grouped.setdefault(ns, []).append(name)
+        return grouped.get(namespace, [])
+
+    def namespaces_of(self, table: dict[Key, Document], name: str) -> list[str]:
+        """Namespaces in which a table holds an object called `name`."""
+        grouped = self._by_name.get(id(table))
+        if grouped is None:
+            grouped = self._by_name[id(table)] = {}
+            for ns, n in table:
+                grouped.setdefault(n, []).append(ns)
+        return grouped.get(name, [])
+
+
+# did_you_mean over more names than this per question would make lint quadratic on huge inputs.
+MAX_GUESS_CANDIDATES = 500
+
+
+def guess(name: str, candidates: list[str]) -> str | None:
+    """A spelling suggestion among `candidates`, skipped when there are too many to compare cheaply."""
+    return did_you_mean(name, candidates) if len(candidates) <= MAX_GUESS_CANDIDATES else None
+
+
+def build_index(docs: list[Document]) -> Index:
+    index = Index()
+    tables = {"Workload": index.workloads, "PodGroup": index.podgroups, "CompositePodGroup": index.composites}
+    for doc in docs:
+        if doc.group == SCHEDULING_GROUP and doc.kind in tables:
+            tables[doc.kind].setdefault(key_of(doc), doc)
+            continue
+        member = _member(doc)
+        if member is not None:
+            name = member.pod_spec["schedulingGroup"]["podGroupName"]
+            index.members.setdefault(key_of(doc, name), []).append(member)
+    return index
+
+
+def _member(doc: Document) -> Member | None:
+    if doc.kind == "Pod" and doc.api_version == "v1":
+        path: FieldPath = ("spec",)
+        spec = mapping(doc.obj.get("spec"))
+        count = 1
+    elif (doc.group, doc.kind) in _CONTROLLERS:
+        outer = mapping(doc.obj.get("spec"))
+        path = ("spec", "template", "spec")
+        spec = mapping(mapping(outer.get("template")).get("spec"))
+        raw = outer.get(_CONTROLLERS[(doc.group, doc.kind)])
+        count = raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0 else 1
+    else:
+        return None
+    name = mapping(spec.get("schedulingGroup")).get("podGroupName")
+    if not isinstance(name, str) or not name:
+        return None
+    return Member(doc, path, spec, count)

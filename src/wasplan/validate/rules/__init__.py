@@ -1,0 +1,38 @@
+"""Server-side rules the JSON Schema cannot express, one module per kind.
+
+`check(doc, gates)` runs the rules of the version the document declares. The schema check runs before and
+independently; nothing here repeats what it enforces (unknown fields, types, required fields, enums, minimum,
+maxItems and unions of scheduling.k8s.io kinds, name formats).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from wasplan.api.releases import GateSet
+from wasplan.diagnostics import Diagnostic
+from wasplan.documents import Document
+from wasplan.validate.rules import composite, job, pod, podgroup, workload
+from wasplan.validate.walk import RELEASE_OF_VERSION
+
+Rule = Callable[[Document, GateSet], list[Diagnostic]]
+
+# (group, kind) -> rules; scheduling.k8s.io versions are told apart inside each module.
+_RULES: dict[tuple[str, str], Rule] = {
+    ("scheduling.k8s.io", "Workload"): workload.check,
+    ("scheduling.k8s.io", "PodGroup"): podgroup.check,
+    ("scheduling.k8s.io", "CompositePodGroup"): composite.check,
+    ("batch", "Job"): job.check,
+    ("", "Pod"): pod.check,
+}
+
+
+def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
+    """All server-side rule findings for one document; [] for kinds and versions wasplan has no rules for."""
+    group = doc.group
+    if group == "scheduling.k8s.io" and doc.version not in RELEASE_OF_VERSION:
+        return []
+    if group in ("", "batch") and doc.version != "v1":
+        return []
+    rule = _RULES.get((group, doc.kind))
+    return rule(doc, gates) if rule else []

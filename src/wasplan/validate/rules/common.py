@@ -1,0 +1,107 @@
+"""Helpers shared by the per-kind rule modules: building diagnostics, reading unions, formats, list keys.
+
+Rules run after (not instead of) the schema check and must not crash on input the schema already rejected,
+so every accessor here tolerates the wrong types and simply yields nothing for them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from wasplan.codes import lookup
+from wasplan.diagnostics import Diagnostic, FieldPath, format_path
+from wasplan.documents import Document
+from wasplan.validate.walk import items, mapping
+
+GANG = "gang"
+BASIC = "basic"
+
+INT32_MAX = 2**31 - 1
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+
+
+def make(doc: Document, code: str, message: str, path: FieldPath, hint: str | None = None,
+         **data: Any) -> Diagnostic:
+    """A diagnostic at `path` of `doc`, with the severity the code table gives the code."""
+    return Diagnostic(code, lookup(code).severity, message, doc.location(path), hint, data)
+
+
+def policy_kind(policy: Any) -> str | None:
+    """`gang`, `basic`, or None when neither member is set (the schema reports that union error)."""
+    policy = mapping(policy)
+    if isinstance(policy.get(GANG), dict):
+        return GANG
+    if isinstance(policy.get(BASIC), dict):
+        return BASIC
+    return None
+
+
+def is_disrupt_all(mode: Any) -> bool:
+    """True for 1.36 `disruptionMode: PodGroup` and for 1.37 `disruptionMode: {all: {}}`."""
+    return mode == "PodGroup" or isinstance(mapping(mode).get("all"), dict)
+
+
+def is_dns_label(value: str) -> bool:
+    return len(value) <= 63 and bool(_DNS_LABEL.match(value))
+
+
+def is_dns_subdomain(value: str) -> bool:
+    return 0 < len(value) <= 253 and all(is_dns_label(part) for part in value.split("."))
+
+
+def is_qualified_name(value: str) -> bool:
+    """Label-key / condition-type syntax: `[dns-subdomain/]name`, name ≤ 63 (api-reference §0.1)."""
+    prefix, _, name = value.rpartition("/")
+    if "/" in value and not is_dns_subdomain(prefix):
+        return False
+    return len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
+
+
+def duplicate_keys(doc: Document, entries: Iterable[tuple[FieldPath, Any]], key: str,
+                   what: str) -> list[Diagnostic]:
+    """WAS202 for each entry of a list-map whose `key` repeats an earlier entry's.
+
+    `entries` are (path of the item, item); the finding points at the later item's key field and names
+    where the first one is, which is what a user needs to pick which to rename.
+    """
+    seen: dict[str, FieldPath] = {}
+    out: list[Diagnostic] = []
+    for path, entry in entries:
+        value = mapping(entry).get(key)
+        if not isinstance(value, str) or not value:
+            continue
+        if value in seen:
+            out.append(make(doc, "WAS202", f'{what} "{value}" is used twice (also at {format_path(seen[value])})',
+                            path + (key,), "each entry of this list needs its own " + key, value=value))
+        else:
+            seen[value] = path
+    return out
+
+
+def indexed(base: FieldPath, value: Any) -> list[tuple[FieldPath, Any]]:
+    """(path, item) pairs of a list at `base`, for `duplicate_keys`."""
+    return [(base + (i,), entry) for i, entry in enumerate(items(value))]
+
+
+def claim_names_unique(doc: Document, owner: dict, base: FieldPath) -> list[Diagnostic]:
+    """resourceClaims is a list-map keyed by name on templates, PodGroups and Job scheduling blocks."""
+    path = base + ("resourceClaims",)
+    return duplicate_keys(doc, indexed(path, owner.get("resourceClaims")), "name", "resource claim name")
+
+
+def disrupt_all_with_basic(doc: Document, owner: dict, base: FieldPath, what: str) -> list[Diagnostic]:
+    """WAS207: the API accepts `all` on a basic group (api-reference §4.2, §11) but it makes little sense.
+
+    KEP-5710 intends to forbid it; only the Job path (workloadbuilder) enforces it so far, hence a warning.
+    """
+    mode = owner.get("disruptionMode")
+    if not is_disrupt_all(mode) or policy_kind(owner.get("schedulingPolicy")) != BASIC:
+        return []
+    shown = "PodGroup" if mode == "PodGroup" else "{all: {}}"
+    return [make(doc, "WAS207",
+                 f"{what} has disruptionMode {shown} but a basic scheduling policy: its pods are not a gang, "
+                 "so disrupting them all together is probably not intended",
+                 base + ("disruptionMode",),
+                 "use schedulingPolicy.gang to make the pods one unit, or drop disruptionMode")]

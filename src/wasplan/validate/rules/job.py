@@ -1,0 +1,133 @@
+"""Rules for `batch/v1` Job `spec.scheduling` (Kubernetes 1.37, gate WorkloadWithJob); api-reference §4.6, §6.3.
+
+The upstream strict Job schema knows the block's shape only, so the unions, bounds, formats and list limits of
+the reusable `WorkloadPodGroup*` types are checked here (with the WAS1xx codes that mean the same thing for
+scheduling.k8s.io kinds), plus the Job-specific rules: minCount ≤ parallelism, no `all` disruption on a basic
+policy (workloadbuilder), and `scheduling` being ignored when the pod template brings its own PodGroup.
+"""
+
+from __future__ import annotations
+
+from wasplan.api.releases import GateSet
+from wasplan.diagnostics import Diagnostic, FieldPath
+from wasplan.documents import Document
+from wasplan.validate.rules.common import (
+    BASIC, GANG, INT32_MAX, claim_names_unique, is_dns_label, is_dns_subdomain, is_qualified_name, make, policy_kind)
+from wasplan.validate.rules.pod import check_scheduling_group
+from wasplan.validate.walk import items, mapping
+
+BASE: FieldPath = ("spec", "scheduling")
+
+
+def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
+    spec = mapping(doc.obj.get("spec"))
+    template_spec = mapping(mapping(spec.get("template")).get("spec"))
+    out = check_scheduling_group(doc, template_spec, ("spec", "template", "spec"))
+    scheduling = spec.get("scheduling")
+    # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.
+    if not isinstance(scheduling, dict) or gates.release.version == "1.36":
+        return out
+    out += _policy(doc, scheduling, _parallelism(spec))
+    out += _disruption(doc, scheduling)
+    out += _topology(doc, scheduling)
+    out += _claims(doc, scheduling)
+    if isinstance(template_spec.get("schedulingGroup"), dict):
+        out.append(make(doc, "WAS211", "spec.scheduling is ignored: the pod template sets schedulingGroup, so the "
+                        "Job controller creates no Workload or PodGroup and uses the named PodGroup as it is",
+                        BASE, "remove spec.scheduling, or remove spec.template.spec.schedulingGroup to let the "
+                        "Job controller create the PodGroup"))
+    return out
+
+
+def _parallelism(spec: dict) -> int:
+    value = spec.get("parallelism")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+
+def _union(doc: Document, value: dict, path: FieldPath, members: tuple[str, str]) -> list[Diagnostic]:
+    present = [m for m in members if isinstance(value.get(m), dict)]
+    if len(present) == 1:
+        return []
+    state = "both are set" if present else "neither is set"
+    return [make(doc, "WAS108", f"exactly one of {members[0]}, {members[1]} must be set; {state}", path)]
+
+
+def _policy(doc: Document, scheduling: dict, parallelism: int) -> list[Diagnostic]:
+    policy = scheduling.get("schedulingPolicy")
+    if not isinstance(policy, dict):
+        return []
+    out = _union(doc, policy, BASE + ("schedulingPolicy",), (BASIC, GANG))
+    count = mapping(policy.get(GANG)).get("minCount")
+    if not isinstance(count, int) or isinstance(count, bool):
+        return out  # omitted: the controller uses parallelism
+    path = BASE + ("schedulingPolicy", GANG, "minCount")
+    if not 1 <= count <= INT32_MAX:
+        out.append(make(doc, "WAS105", f"gang minCount {count} must be between 1 and {INT32_MAX}", path))
+    elif count > parallelism:
+        out.append(make(doc, "WAS209", f"gang minCount {count} is greater than spec.parallelism {parallelism}"
+                        f"{'' if 'parallelism' in mapping(doc.obj.get('spec')) else ' (the default)'}: the Job "
+                        "never runs that many pods at once", path,
+                        f"lower minCount to at most {parallelism}, raise spec.parallelism, or omit minCount "
+                        "(it then defaults to parallelism)"))
+    return out
+
+
+def _disruption(doc: Document, scheduling: dict) -> list[Diagnostic]:
+    mode = scheduling.get("disruptionMode")
+    if not isinstance(mode, dict):
+        return []
+    path = BASE + ("disruptionMode",)
+    out = _union(doc, mode, path, ("single", "all"))
+    kind = policy_kind(scheduling.get("schedulingPolicy")) or BASIC
+    if isinstance(mode.get("all"), dict) and kind == BASIC:
+        given = "a basic schedulingPolicy" if "schedulingPolicy" in scheduling else "no schedulingPolicy (basic)"
+        out.append(make(doc, "WAS210", f"disruptionMode all is not allowed with {given}: only a gang can be "
+                        "disrupted as one unit", path + ("all",),
+                        "set schedulingPolicy.gang, or use disruptionMode single"))
+    return out
+
+
+def _topology(doc: Document, scheduling: dict) -> list[Diagnostic]:
+    base = BASE + ("schedulingConstraints", "topology")
+    entries = items(mapping(scheduling.get("schedulingConstraints")).get("topology"))
+    out = []
+    if len(entries) > 1:
+        out.append(make(doc, "WAS106", f"schedulingConstraints.topology has {len(entries)} entries; at most 1 "
+                        "is allowed", base + (1,)))
+    for i, entry in enumerate(entries):
+        key = mapping(entry).get("key")
+        if isinstance(key, str) and key and not is_qualified_name(key):
+            out.append(make(doc, "WAS107", f'topology key "{key}" is not a valid label key', base + (i, "key"),
+                            "use a node label key such as topology.kubernetes.io/zone"))
+    return out
+
+
+def _claims(doc: Document, scheduling: dict) -> list[Diagnostic]:
+    claims = items(scheduling.get("resourceClaims"))
+    base = BASE + ("resourceClaims",)
+    out = claim_names_unique(doc, scheduling, BASE)
+    if len(claims) > 4:
+        out.append(make(doc, "WAS106", f"resourceClaims has {len(claims)} entries; at most 4 are allowed",
+                        base + (4,)))
+    for i, claim in enumerate(claims):
+        out += _claim(doc, mapping(claim), base + (i,))
+    return out
+
+
+def _claim(doc: Document, claim: dict, path: FieldPath) -> list[Diagnostic]:
+    out = []
+    name = claim.get("name")
+    if isinstance(name, str) and name and not is_dns_label(name):
+        out.append(make(doc, "WAS107", f'claim name "{name}" is not a DNS label (lowercase letters, digits and '
+                        "'-', at most 63 characters)", path + ("name",)))
+    sources = [k for k in ("resourceClaimName", "resourceClaimTemplateName") if claim.get(k)]
+    if len(sources) != 1:
+        state = "both are set" if sources else "neither is set"
+        out.append(make(doc, "WAS108", f"exactly one of resourceClaimName, resourceClaimTemplateName must be set; "
+                        f"{state}", path))
+    for key in sources:
+        value = claim[key]
+        if isinstance(value, str) and not is_dns_subdomain(value):
+            out.append(make(doc, "WAS107", f'{key} "{value}" is not a valid object name (DNS subdomain)',
+                            path + (key,)))
+    return out

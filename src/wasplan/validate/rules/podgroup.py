@@ -1,0 +1,39 @@
+"""Server-side rules for PodGroup (v1alpha2 of 1.36, v1alpha3/v1beta1 of 1.37); api-reference §3.2, §4.2."""
+
+from __future__ import annotations
+
+from wasplan.api.releases import GateSet
+from wasplan.diagnostics import Diagnostic
+from wasplan.documents import Document
+from wasplan.validate.rules.common import claim_names_unique, disrupt_all_with_basic, make
+from wasplan.validate.rules.status import check_claim_statuses, check_conditions
+from wasplan.validate.walk import RELEASE_OF_VERSION, mapping
+
+
+def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
+    spec = mapping(doc.obj.get("spec"))
+    status = mapping(doc.obj.get("status"))
+    release = RELEASE_OF_VERSION.get(doc.version, gates.release.version)
+    out = claim_names_unique(doc, spec, ("spec",))
+    out += disrupt_all_with_basic(doc, spec, ("spec",), f'PodGroup "{doc.name}"')
+    out += check_conditions(doc, status, release)
+    out += check_claim_statuses(doc, spec, status)
+    if release == "1.37":
+        out += parent_needs_workload_ref(doc, spec)
+    return out
+
+
+def parent_needs_workload_ref(doc: Document, spec: dict) -> list[Diagnostic]:
+    """WAS208: KEP-6012 says a PodGroup in a composite hierarchy belongs to a Workload.
+
+    The declarative rule exists but runs in shadow mode in 1.37 (api-reference §0.1, §4.2, §11), so the
+    API server accepts the object; wasplan warns because the scheduler cannot tie the group to a template.
+    """
+    parent = spec.get("parentCompositePodGroupName")
+    if not isinstance(parent, str) or not parent or mapping(spec.get("workloadRef")):
+        return []
+    return [make(doc, "WAS208",
+                 f'PodGroup "{doc.name}" names parent CompositePodGroup "{parent}" but has no spec.workloadRef',
+                 ("spec", "parentCompositePodGroupName"),
+                 "add spec.workloadRef {workloadName, templateName} naming the leaf template of the Workload "
+                 "that the parent CompositePodGroup belongs to")]

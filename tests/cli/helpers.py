@@ -1,0 +1,13 @@
+"""Runs the real CLI in-process, as a user would from a shell."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from wasplan.cli.app import _register, app
+
+_register()
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False)

@@ -1,0 +1,82 @@
+"""`wasplan validate`: what a user sees for good and bad manifests, and one test per exit code."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.helpers import run
+from tests.conftest import FIXTURES
+
+GOOD = str(FIXTURES / "manifests" / "training-1.37.yaml")
+BROKEN = str(FIXTURES / "manifests" / "broken-from-a-blog.yaml")
+
+
+def test_exit_0_for_valid_manifests():
+    result = run("validate", GOOD)
+    assert result.exit_code == 0, result.output
+    assert "OK: 7 documents, 7 valid, 0 invalid; 0 errors, 0 warnings (Kubernetes 1.37)" in result.output
+
+
+def test_exit_1_lists_every_finding_compiler_style_with_hints():
+    result = run("validate", BROKEN)
+    assert result.exit_code == 1
+    out = result.output
+    assert f"{BROKEN}:8:3: error WAS101 unknown field \"spec.minMatch\"" in out
+    assert "minCount" in out.split("spec.minMatch", 1)[1].split("\n")[3]  # the hint names the real field
+    assert f"{BROKEN}:13:9: error WAS105 \"spec.podGroupTemplates[0].schedulingPolicy.gang.minCount\" is 0; " \
+           "it must be at least 1" in out
+    assert f"{BROKEN}:14:5: error WAS103 \"spec.podGroupTemplates[0].disruptionMode\" must be an object, not a string" in out
+    assert "WAS108" in out and "basic and gang are both set" in out
+    assert f"{BROKEN}:27:3: error WAS101 unknown field \"spec.workloadName\"" in out
+    assert "spec.workloadRef.workloadName" in out
+    assert "WAS109" in out and "run `wasplan migrate --to-k8s 1.37" in out
+    # the source line is shown under the header
+    assert "\n      minMatch: 8" in out or "\n    spec:\n" not in out
+
+
+def test_exit_1_for_warnings_only_under_strict(tmp_path):
+    doc = tmp_path / "gated.yaml"
+    doc.write_text(open(GOOD).read())
+    assert run("validate", str(doc), "--feature-gates", "TopologyAwareWorkloadScheduling=false").exit_code == 0
+    strict = run("validate", str(doc), "--strict", "--feature-gates", "TopologyAwareWorkloadScheduling=false")
+    assert strict.exit_code == 1
+    assert "WAS301" in strict.output and "TopologyAwareWorkloadScheduling" in strict.output
+
+
+def test_exit_2_when_the_tool_cannot_do_its_job(tmp_path):
+    missing = run("validate", str(tmp_path / "nope.yaml"))
+    assert missing.exit_code == 2 and "WAS001" in missing.output
+    empty = run("validate", str(tmp_path))
+    assert empty.exit_code == 2 and "WAS009" in empty.output
+    bad_release = run("validate", GOOD, "--k8s-version", "1.30")
+    assert bad_release.exit_code == 2 and "unsupported Kubernetes release" in bad_release.output
+    bad_gate = run("validate", GOOD, "--feature-gates", "NoSuchGate=true")
+    assert bad_gate.exit_code == 2 and "unknown feature gate 'NoSuchGate'" in bad_gate.output
+
+
+def test_json_output_shape():
+    result = run("validate", BROKEN, "-o", "json")
+    data = json.loads(result.output)
+    assert data["apiVersion"] == "wasplan.io/v1alpha1" and data["kind"] == "ValidationReport"
+    assert data["summary"]["documents"] == 3 and data["summary"]["invalid"] == 3
+    first = data["documents"][0]
+    assert (first["kind"], first["name"], first["verdict"]) == ("Workload", "resnet", "invalid")
+    diag = first["diagnostics"][0]
+    assert set(diag) >= {"code", "severity", "message", "file", "line", "column", "field"}
+
+
+def test_stdin_and_github_annotations():
+    result = run("validate", "-", "-o", "github", stdin=open(BROKEN).read())
+    assert result.exit_code == 1
+    assert "::error file=<stdin>,line=8,col=3,title=WAS101::unknown field" in result.output
+
+
+def test_v1alpha2_is_valid_for_136_and_not_served_by_137(tmp_path):
+    doc = tmp_path / "pg.yaml"
+    doc.write_text("apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata: {name: g}\n"
+                   "spec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n  disruptionMode: PodGroup\n")
+    assert run("validate", str(doc), "--k8s-version", "1.36").exit_code == 0
+    newer = run("validate", str(doc), "--k8s-version", "1.37")
+    assert newer.exit_code == 1
+    assert "scheduling.k8s.io/v1alpha2 PodGroup is not served by Kubernetes 1.37" in newer.output
+    assert "scheduling.k8s.io/v1beta1 and scheduling.k8s.io/v1alpha3" in newer.output
