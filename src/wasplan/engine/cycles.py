@@ -26,6 +26,7 @@ class Cycles:
         self.state, self.world, self.queue = state, world, queue
         self.evaluators, self.options = evaluators, options
         self._clock = 0
+        self._groups_on, self._v137 = options.groups_on, options.v137
 
     def tick(self) -> int:
         self._clock += 1
@@ -33,7 +34,7 @@ class Cycles:
 
     # ---- creation and PreEnqueue -----------------------------------------------------------------------------
     def in_group_mode(self, ps: PodState) -> bool:
-        return self.options.groups_on and ps.pod.pod_group is not None
+        return self._groups_on and ps.pod.pod_group is not None
 
     def pod_created(self, ps: PodState) -> None:
         if ps.pod.node_name:

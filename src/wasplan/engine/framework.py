@@ -67,7 +67,7 @@ class Evaluator:
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
         state = self.state
         sv = self.static_verdict(pod)
-        req, nz = state.request_vector(pod), state.non_zero_vector(pod)
+        req, nz = state.vectors(pod)
         entry = self.resources.get(req, nz)
         dynamic = self._dynamic_filters(pod, sv)
         feasible = sv.passes & entry.fit

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from dataclasses import dataclass
+import functools
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
@@ -16,12 +17,33 @@ from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Plan, PodOutcom
 _STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated"}
 
 
-@dataclass(frozen=True)
 class FinalCluster:
-    nodes: tuple[Node, ...]
-    priority_classes: tuple[PriorityClass, ...]
-    groups: tuple[Group, ...]  # Workloads, PodGroups (with conditions), CompositePodGroups
-    pods: tuple[Pod, ...]  # placed ones carry node_name
+    """The cluster once the plan is carried out; pods and groups are assembled on first access (only
+    `--emit-snapshot` and chaining need them)."""
+
+    def __init__(self, state, world: World, options: EngineOptions):
+        self._world, self._options = world, options
+        self.nodes: tuple[Node, ...] = tuple(state.nodes)
+        self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
+
+    @functools.cached_property
+    def groups(self) -> tuple[Group, ...]:
+        """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
+        ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
+        return (*self._world.other_groups, *(_group_after(g, self._options) for g in ordered))
+
+    @functools.cached_property
+    def pods(self) -> tuple[Pod, ...]:
+        """Every pod, placed ones with node_name set."""
+        out = []
+        for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
+            if ps.status == "Bound":
+                placed = copy.copy(ps.pod)
+                placed.node_name = ps.node
+                out.append(placed)
+            else:
+                out.append(ps.pod)
+        return tuple(out)
 
 
 def pod_outcome(ps: PodState, world: World) -> PodOutcome:
@@ -81,9 +103,4 @@ def _group_after(gs: GroupState, options: EngineOptions) -> Group:
 
 
 def final_cluster(state, world: World, options: EngineOptions) -> FinalCluster:
-    pods = []
-    for ps in sorted(world.pods.values(), key=lambda p: p.seq):
-        pods.append(dataclasses.replace(ps.pod, node_name=ps.node) if ps.status == "Bound" else ps.pod)
-    groups = [*world.other_groups, *(_group_after(g, options) for g in sorted(world.groups.values(),
-                                                                              key=lambda g: g.seq))]
-    return FinalCluster(tuple(state.nodes), tuple(world.classes.values()), tuple(groups), tuple(pods))
+    return FinalCluster(state, world, options)

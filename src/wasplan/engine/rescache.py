@@ -54,7 +54,7 @@ class ResourceCache:
             entry.fit = self._fit(entry, slice(None))
             entry.score = self._score(entry, slice(None))
         elif len(state.changes) > entry.pos:
-            rows = np.unique(np.asarray(state.changes[entry.pos:], dtype=np.int64))
+            rows = np.fromiter(sorted(set(state.changes[entry.pos:])), dtype=np.int64)
             entry.fit[rows] = self._fit(entry, rows)
             entry.score[rows] = self._score(entry, rows)
         entry.epoch, entry.pos = state.epoch, len(state.changes)

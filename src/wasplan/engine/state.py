@@ -35,6 +35,7 @@ class ClusterState:
         self.resources: tuple[str, ...] = BASE_RESOURCES + tuple(extended)
         self.col = {r: i for i, r in enumerate(self.resources)}
         self.placed: dict[str, Placed] = {}
+        self._vectors: dict[str, tuple] = {}
         self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
         self.journal: list[tuple[str, Pod, int]] = []
         self.changes: list[int] = []
@@ -82,6 +83,14 @@ class ClusterState:
             self.changes = []
 
     # ---- pod vectors -------------------------------------------------------------------------------------------
+    def vectors(self, pod: Pod) -> tuple[np.ndarray, np.ndarray]:
+        """(effective requests with the pod slot, non-zero requests), cached per pod and resource layout."""
+        found = self._vectors.get(pod.key)
+        if found is None or found[0] is not pod or found[1] != len(self.resources):
+            found = (pod, len(self.resources), self.request_vector(pod), self.non_zero_vector(pod))
+            self._vectors[pod.key] = found
+        return found[2], found[3]
+
     def request_vector(self, pod: Pod) -> np.ndarray:
         vec = np.zeros(len(self.resources), dtype=np.int64)
         for name, amount in pod.requests.items():
@@ -98,8 +107,9 @@ class ClusterState:
 
     # ---- reserve / remove with undo ----------------------------------------------------------------------------
     def _add(self, pod: Pod, node: int) -> None:
-        self.requested[node] += self.request_vector(pod)
-        self.non_zero[node] += self.non_zero_vector(pod)
+        req, nz = self.vectors(pod)
+        self.requested[node] += req
+        self.non_zero[node] += nz
         self.pods_on[node][pod.key] = pod
         self.placed[pod.key] = Placed(pod, node)
         if _has_pod_terms(pod):
@@ -108,8 +118,9 @@ class ClusterState:
 
     def _drop(self, pod: Pod) -> int:
         node = self.placed.pop(pod.key).node
-        self.requested[node] -= self.request_vector(pod)
-        self.non_zero[node] -= self.non_zero_vector(pod)
+        req, nz = self.vectors(pod)
+        self.requested[node] -= req
+        self.non_zero[node] -= nz
         del self.pods_on[node][pod.key]
         self.affinity_pods.discard(pod.key)
         self.changes.append(node)

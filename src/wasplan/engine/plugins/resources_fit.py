@@ -39,9 +39,13 @@ def checked_columns(req: np.ndarray, pods_col: int) -> np.ndarray:
     return cols if pods_col in cols else np.append(cols, pods_col)
 
 
+def _take(matrix: np.ndarray, rows, cols) -> np.ndarray:
+    return matrix[:, cols] if isinstance(rows, slice) else matrix[rows[:, None], cols]
+
+
 def fits(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols: np.ndarray, rows) -> np.ndarray:
     """True for rows where every checked column has room."""
-    free = alloc[rows][:, cols] - requested[rows][:, cols]
+    free = _take(alloc, rows, cols) - _take(requested, rows, cols)
     return (free >= req[cols]).all(axis=1)
 
 
@@ -64,35 +68,25 @@ def _scored(resources: tuple[str, ...], strategy: ScoringStrategy, col: dict[str
     return out
 
 
-def usage(state, req: np.ndarray, nz: np.ndarray, c: int, rows, use_requested: bool) -> np.ndarray:
-    """Requested amount after placing the pod: non-zero requests for cpu/memory unless `use_requested`."""
-    cpu_mem = (state.col[CPU], state.col[MEMORY])
-    if c in cpu_mem and not use_requested:
-        return state.non_zero[rows, c] + nz[c]
-    return state.requested[rows, c] + req[c]
-
-
 def score(state, req: np.ndarray, nz: np.ndarray, strategy: ScoringStrategy, rows) -> np.ndarray:
-    total = None
-    weight_sum = None
-    for c, weight in _scored(state.resources, strategy, state.col, req):
-        alloc = state.alloc[rows, c]
-        used = usage(state, req, nz, c, rows, use_requested=False)
-        per = _resource_score(strategy, used, alloc)
-        counted = alloc > 0
-        if strategy.type == "RequestedToCapacityRatio":
-            counted = counted & (per > 0)
-        add = np.where(counted, per * weight, 0)
-        wadd = np.where(counted, weight, 0)
-        total = add if total is None else total + add
-        weight_sum = wadd if weight_sum is None else weight_sum + wadd
-    if total is None:
+    """One matrix operation over (rows x scored resources). Scoring uses non-zero requests; the `non_zero`
+    matrix equals `requested` for every resource but cpu and memory, so it serves all columns."""
+    scored = _scored(state.resources, strategy, state.col, req)
+    if not scored:
         return np.zeros(_row_count(state, rows), dtype=np.int64)
+    cols = np.array([c for c, _ in scored])
+    weights = np.array([w for _, w in scored], dtype=np.int64)
+    alloc = _take(state.alloc, rows, cols)
+    used = _take(state.non_zero, rows, cols) + nz[cols]
+    per = _resource_score(strategy, used, alloc)
+    rtcr = strategy.type == "RequestedToCapacityRatio"
+    if not rtcr and alloc.all():  # the common case: every node has every scored resource
+        return (per * weights).sum(axis=1) // weights.sum()
+    counted = (alloc > 0) & (per > 0) if rtcr else alloc > 0
+    total = np.where(counted, per * weights, 0).sum(axis=1)
+    weight_sum = np.where(counted, weights, 0).sum(axis=1)
     safe = np.maximum(weight_sum, 1)
-    if strategy.type == "RequestedToCapacityRatio":
-        out = np.floor(total / safe + 0.5).astype(np.int64)
-    else:
-        out = total // safe
+    out = np.floor(total / safe + 0.5).astype(np.int64) if rtcr else total // safe
     return np.where(weight_sum > 0, out, 0)
 
 
