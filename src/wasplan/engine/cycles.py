@@ -27,6 +27,7 @@ class Cycles:
         self.evaluators, self.options = evaluators, options
         self._clock = 0
         self._groups_on, self._v137 = options.groups_on, options.v137
+        self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
 
     def tick(self) -> int:
         self._clock += 1
@@ -56,7 +57,7 @@ class Cycles:
         group = self.world.group_of(ps)
         if group is None:
             return "Unschedulable", group_missing_msg(ps.pod.pod_group)
-        if group.is_gang and len(self.world.live_members(group)) < group.min_count:
+        if group.is_gang and group.live < group.min_count:
             return "Unschedulable", QUORUM_MSG
         return None
 
@@ -66,6 +67,8 @@ class Cycles:
         gate = self._gate(ps)
         if gate is not None:
             ps.status, (ps.reason, ps.message) = "Gated", gate
+            if gate[0] != "SchedulingGated":
+                self._waiting.setdefault(World.group_key(ps), []).append(ps)
             return
         ps.status, ps.reason, ps.message = "Queued", "", ""
         self.enqueue(ps)
@@ -81,10 +84,12 @@ class Cycles:
             self.queue.push(("pod", ps.key), ps.priority, ps.ts)
 
     def release_gated(self, group: GroupState) -> None:
-        for key in group.members:
-            ps = self.world.pods[key]
-            if ps.status == "Gated":
-                self.pre_enqueue(ps)
+        if group.is_gang and group.live < group.min_count:
+            for ps in self._waiting.get(group.key, ()):
+                ps.message = QUORUM_MSG  # the group exists now; the quorum is what is missing
+            return
+        for ps in sorted(self._waiting.pop(group.key, ()), key=lambda p: p.seq):
+            self.pre_enqueue(ps)
 
     def group_created(self, key: str) -> None:
         self.release_gated(self.world.groups[key])

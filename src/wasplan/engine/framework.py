@@ -75,20 +75,24 @@ class Evaluator:
             feasible = feasible & (reasons == 0)
         if mask is not None:
             feasible = feasible & mask
-        if sv.prefilter_msg is not None or not feasible.any():
-            return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
-        total = entry.score + self._static_scores(sv, feasible) + self._dynamic_scores(pod, sv, feasible)
-        return Decision(int(np.argmax(np.where(feasible, total, -1))))
+        if sv.prefilter_msg is None:
+            total = entry.score + self._static_scores(sv, feasible)
+            if dynamic or pod.topology_spread or self.state.affinity_pods or inter_pod_affinity.has_terms(pod):
+                total = total + self._dynamic_scores(pod, sv, feasible)
+            best = int(np.argmax(np.where(feasible, total, -1)))
+            if feasible[best]:
+                return Decision(best)
+        return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
 
     def _static_scores(self, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
         out: np.ndarray | int = 0
         w_taint = self.profile.weight(taint_toleration.NAME)
         if w_taint:
-            hi = int(sv.taint_raw[feasible].max()) if sv.taint_raw.any() else 0
+            hi = int(sv.taint_raw[feasible].max(initial=0)) if sv.has_taint_raw else 0
             out = out + w_taint * (MAX_SCORE if hi == 0 else MAX_SCORE - MAX_SCORE * sv.taint_raw // hi)
         w_aff = self.profile.weight(node_affinity.NAME)
-        if w_aff and sv.affinity_raw.any():
-            hi = int(sv.affinity_raw[feasible].max())
+        if w_aff and sv.has_affinity_raw:
+            hi = int(sv.affinity_raw[feasible].max(initial=0))
             if hi > 0:
                 out = out + w_aff * (MAX_SCORE * sv.affinity_raw // hi)
         return out

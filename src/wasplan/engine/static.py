@@ -31,10 +31,9 @@ class StaticVerdict:
     taint_raw: np.ndarray  # int64 count of intolerable PreferNoSchedule taints
     affinity_raw: np.ndarray  # int64 sum of matching preferred node-affinity weights
     prefilter_msg: str | None = None  # a PreFilter rejection that stops the cycle before filtering
-
-    @property
-    def passes(self) -> np.ndarray:
-        return self.reasons == 0
+    passes: np.ndarray | None = None  # reasons == 0, filled by `compute`
+    has_taint_raw: bool = False
+    has_affinity_raw: bool = False
 
 
 def _taint_groups(state) -> dict[tuple, list[int]]:
@@ -64,6 +63,8 @@ def compute(state, pod: Pod, profile: Profile) -> StaticVerdict:
             idx = np.asarray(rows)
             out.reasons[idx] = np.where(out.reasons[idx] == 0, reason, out.reasons[idx])
     _node_affinity(state, pod, profile, out)
+    out.passes = out.reasons == 0
+    out.has_taint_raw, out.has_affinity_raw = bool(out.taint_raw.any()), bool(out.affinity_raw.any())
     return out
 
 

@@ -38,6 +38,7 @@ class GroupState:
     priority: int
     seq: int
     members: list[str] = field(default_factory=list)  # pod keys in creation order
+    live: int = 0  # members that are not terminating (PreEnqueue's quorum count)
     condition_status: str | None = None  # "True" | "False"
     condition_reason: str = ""
     message: str = ""
@@ -86,6 +87,7 @@ class World:
         group = self.group_of(ps)
         if group is not None:
             group.members.append(pod.key)
+            group.live += 0 if pod.terminating else 1
         return ps
 
     def add_group(self, group: Group) -> GroupState | None:
@@ -95,6 +97,7 @@ class World:
         pg = group.obj
         gs = GroupState(group, self.resolve_priority(pg.priority, pg.priority_class_name), self.next_seq())
         gs.members = [k for k, ps in self.pods.items() if self.group_key(ps) == group.key]
+        gs.live = sum(1 for k in gs.members if not self.pods[k].pod.terminating)
         for cond in pg.conditions or ():
             if cond.type == "PodGroupInitiallyScheduled":
                 gs.condition_status, gs.condition_reason = cond.status, cond.reason or ""
