@@ -89,3 +89,21 @@ def test_same_inputs_same_plan():
     first = run([node("n0", gpu=2), node("n1", gpu=1)], arrivals).to_dict()
     second = run([node("n0", gpu=2), node("n1", gpu=1)], arrivals).to_dict()
     assert first == second
+
+
+def test_gang_entity_takes_the_timestamp_of_its_first_pod():
+    cluster = [node("n0", gpu=2)]
+    arrivals = [gang("g", 2), pod("g-0", gpu=1, group="g"), pod("s", gpu=1), pod("s2", gpu=1),
+                pod("g-1", gpu=1, group="g")]
+    plan = run(cluster, arrivals, arrival="batch")
+    placed = by_name(plan)
+    assert [placed[n].status for n in ("g-0", "g-1", "s", "s2")] == ["Bound", "Bound", "Pending", "Pending"]
+
+
+def test_1_37_rejects_members_whose_priority_differs_from_the_group():
+    plan = run(ONE_SLOT, [gang("g", 1, priority=10), pod("g-0", gpu=1, group="g", priority=5)])
+    p = by_name(plan)["g-0"]
+    assert (p.status, p.message) == ("Pending", "all pods in a single pod group should have the same priority "
+                                                "as the pod group's priority, got 5 and 10")
+    assert by_name(run(ONE_SLOT, [gang("g", 1, priority=10), pod("g-0", gpu=1, group="g", priority=5)],
+                       version="1.36"))["g-0"].status == "Bound"

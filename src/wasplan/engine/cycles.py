@@ -18,6 +18,7 @@ def group_missing_msg(name: str) -> str:
     return f'waiting for pod\'s pod group "{name}" to appear in scheduling queue'
 
 
+PRIORITY_MSG = "all pods in a single pod group should have the same priority as the pod group's priority, got {} and {}"
 QUORUM_MSG = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
@@ -75,11 +76,12 @@ class Cycles:
 
     def enqueue(self, ps: PodState) -> None:
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
-        if group is not None and self.options.v137:
+        if group is not None and self._v137:
+            # the entity sorts by the group's priority and the timestamp of its first queued pod
             item: Item = ("group", group.key)
-            if not self.queue.active(item):
-                parked = self.queue.unschedulable.get(item)
-                self.queue.push(item, group.priority, parked[1] if parked else ps.ts)
+            current = self.queue.timestamp(item)
+            if not self.queue.active(item) or current is None or ps.ts < current:
+                self.queue.push(item, group.priority, ps.ts if current is None else min(current, ps.ts))
         else:
             self.queue.push(("pod", ps.key), ps.priority, ps.ts)
 
@@ -174,6 +176,10 @@ class Cycles:
             msg = SCHEDULER_NAME_MSG.format(other, names[0]) if len(set(names)) > 1 else \
                 f"profile not found for scheduler name {names[0]!r}"
             self._reject(group, members, msg, {})
+            return
+        if self._v137 and any(m.priority != group.priority for m in members):
+            odd = next(m for m in members if m.priority != group.priority)
+            self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
             return
         scheduled = sum(1 for ps in self.world.live_members(group) if ps.placed)
         mark = self.state.mark()

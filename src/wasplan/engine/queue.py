@@ -37,6 +37,13 @@ class SchedulingQueue:
     def active(self, item: Item) -> bool:
         return item in self._live
 
+    def timestamp(self, item: Item) -> int | None:
+        """The queue timestamp of an item waiting in activeQ or the unschedulable set."""
+        if item in self._live:
+            return self._live[item][1]
+        parked = self.unschedulable.get(item)
+        return parked[1] if parked else None
+
     def pop(self) -> Item | None:
         while self._heap:
             entry = heapq.heappop(self._heap)
