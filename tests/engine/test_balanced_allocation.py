@@ -10,6 +10,7 @@ from enginehelp import make_state
 
 from wasplan.cluster.model import Node
 from wasplan.engine.plugins import balanced_allocation
+from wasplan.engine.rescache import Rows
 
 
 def raw_node(name, cpu_m, mem):
@@ -18,7 +19,8 @@ def raw_node(name, cpu_m, mem):
 
 def score(nodes, p, resources=("cpu", "memory"), placed=()):
     state = make_state(nodes, placed, p.requests)
-    return balanced_allocation.score(state, state.request_vector(p), resources, slice(None)).tolist()
+    req = state.request_vector(p)
+    return balanced_allocation.score(Rows(state), req, balanced_allocation.columns(state.col, req, resources)).tolist()
 
 
 def test_upstream_case_3000m_5000():
@@ -45,5 +47,6 @@ def test_three_resources_use_population_std():
 
 def test_best_effort_pod_skips():
     state = make_state([raw_node("n1", 1000, 1000)])
-    assert balanced_allocation.skips(state, state.request_vector(pod("p")), ("cpu", "memory"))
-    assert not balanced_allocation.skips(state, state.request_vector(pod("p", cpu="1")), ("cpu", "memory"))
+    for p, expected in ((pod("p"), True), (pod("p", cpu="1"), False)):
+        req = state.request_vector(p)
+        assert balanced_allocation.skips(req, balanced_allocation.columns(state.col, req, ("cpu", "memory"))) is expected

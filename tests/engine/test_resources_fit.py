@@ -14,6 +14,7 @@ from wasplan.cluster.model import Node
 from wasplan.engine.config import Profile
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
+from wasplan.engine.rescache import Rows
 
 
 def raw_node(name, cpu_m, mem, pods=110, **extra):
@@ -22,8 +23,9 @@ def raw_node(name, cpu_m, mem, pods=110, **extra):
 
 def scores(nodes, p, strategy, placed=()):
     state = make_state(nodes, placed, p.requests)
-    return resources_fit.score(state, state.request_vector(p), state.non_zero_vector(p), strategy,
-                               slice(None)).tolist()
+    req, nz = state.vectors(p)
+    cols, weights = resources_fit.scored_columns(state.col, strategy, req)
+    return resources_fit.score(Rows(state), nz, cols, weights, strategy).tolist()
 
 
 def test_least_allocated_upstream_case():

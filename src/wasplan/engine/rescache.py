@@ -18,12 +18,29 @@ from wasplan.engine.plugins import balanced_allocation, resources_fit
 MAX_ENTRIES = 64
 
 
-class ResourceEntry:
-    __slots__ = ("req", "nz", "cols", "fit", "score", "pos", "epoch")
+class Rows:
+    """The allocatable/requested/non-zero rows of some nodes (all of them, or the ones that changed)."""
 
-    def __init__(self, req: np.ndarray, nz: np.ndarray, pods_col: int):
+    __slots__ = ("alloc", "requested", "non_zero")
+
+    def __init__(self, state, rows=None):
+        if rows is None:
+            self.alloc, self.requested, self.non_zero = state.alloc, state.requested, state.non_zero
+        else:
+            self.alloc, self.requested, self.non_zero = state.alloc[rows], state.requested[rows], state.non_zero[rows]
+
+
+class ResourceEntry:
+    __slots__ = ("req", "nz", "cols", "score_cols", "weights", "balanced_cols", "balanced", "fit", "score", "pos",
+                 "epoch")
+
+    def __init__(self, state, profile: Profile, req: np.ndarray, nz: np.ndarray):
         self.req, self.nz = req, nz
-        self.cols = resources_fit.checked_columns(req, pods_col)
+        self.cols = resources_fit.checked_columns(req, state.col["pods"])
+        self.score_cols, self.weights = resources_fit.scored_columns(state.col, profile.fit_strategy, req)
+        self.balanced_cols = balanced_allocation.columns(state.col, req, profile.balanced_resources)
+        self.balanced = bool(profile.weight(balanced_allocation.NAME)) and \
+            not balanced_allocation.skips(req, self.balanced_cols)
         self.fit = np.zeros(0, dtype=bool)
         self.score = np.zeros(0, dtype=np.int64)
         self.pos, self.epoch = 0, -1
@@ -32,13 +49,13 @@ class ResourceEntry:
 class ResourceCache:
     def __init__(self, state, profile: Profile):
         self.state, self.profile = state, profile
-        self.entries: OrderedDict[bytes, ResourceEntry] = OrderedDict()
+        self.entries: OrderedDict[tuple, ResourceEntry] = OrderedDict()
 
     def get(self, req: np.ndarray, nz: np.ndarray) -> ResourceEntry:
-        key = req.tobytes() + nz.tobytes()
+        key = (req.tobytes(), nz.tobytes(), self.state.epoch)
         entry = self.entries.get(key)
         if entry is None:
-            entry = ResourceEntry(req, nz, self.state.col["pods"])
+            entry = ResourceEntry(self.state, self.profile, req, nz)
             self.entries[key] = entry
             if len(self.entries) > MAX_ENTRIES:
                 self.entries.popitem(last=False)
@@ -49,30 +66,30 @@ class ResourceCache:
 
     def _refresh(self, entry: ResourceEntry) -> None:
         state = self.state
-        n = len(state.nodes)
-        if entry.epoch != state.epoch or len(state.changes) - entry.pos > max(n // 8, 32):
-            entry.fit = self._fit(entry, slice(None))
-            entry.score = self._score(entry, slice(None))
-        elif len(state.changes) > entry.pos:
-            rows = np.fromiter(sorted(set(state.changes[entry.pos:])), dtype=np.int64)
-            entry.fit[rows] = self._fit(entry, rows)
-            entry.score[rows] = self._score(entry, rows)
+        pending = len(state.changes) - entry.pos
+        if entry.epoch != state.epoch or pending > max(len(state.nodes) // 8, 32):
+            view = Rows(state)
+            entry.fit, entry.score = self._fit(entry, view), self._score(entry, view)
+        elif pending:
+            rows = np.fromiter(set(state.changes[entry.pos:]), dtype=np.int64)
+            view = Rows(state, rows)
+            entry.fit[rows], entry.score[rows] = self._fit(entry, view), self._score(entry, view)
         entry.epoch, entry.pos = state.epoch, len(state.changes)
 
-    def _fit(self, entry: ResourceEntry, rows) -> np.ndarray:
+    def _fit(self, entry: ResourceEntry, view: Rows) -> np.ndarray:
         if not self.profile.filter_on(resources_fit.NAME):
-            count = len(self.state.nodes) if isinstance(rows, slice) else len(rows)
-            return np.ones(count, dtype=bool)
-        return resources_fit.fits(self.state.alloc, self.state.requested, entry.req, entry.cols, rows)
+            return np.ones(len(view.alloc), dtype=bool)
+        return resources_fit.fits(view, entry.req, entry.cols)
 
-    def _score(self, entry: ResourceEntry, rows) -> np.ndarray:
-        state, profile = self.state, self.profile
-        count = len(state.nodes) if isinstance(rows, slice) else len(rows)
-        total = np.zeros(count, dtype=np.int64)
+    def _score(self, entry: ResourceEntry, view: Rows) -> np.ndarray:
+        profile = self.profile
+        total = 0
         w_fit = profile.weight(resources_fit.NAME)
         if w_fit:
-            total += w_fit * resources_fit.score(state, entry.req, entry.nz, profile.fit_strategy, rows)
-        w_bal = profile.weight(balanced_allocation.NAME)
-        if w_bal and not balanced_allocation.skips(state, entry.req, profile.balanced_resources):
-            total += w_bal * balanced_allocation.score(state, entry.req, profile.balanced_resources, rows)
+            total = w_fit * resources_fit.score(view, entry.nz, entry.score_cols, entry.weights, profile.fit_strategy)
+        if entry.balanced:
+            total = total + profile.weight(balanced_allocation.NAME) * \
+                balanced_allocation.score(view, entry.req, entry.balanced_cols)
+        if isinstance(total, int):
+            return np.zeros(len(view.alloc), dtype=np.int64)
         return total

@@ -67,6 +67,7 @@ class World:
         self.groups: dict[str, GroupState] = {}
         self.classes: dict[str, PriorityClass] = {}
         self.other_groups: list[Group] = []  # Workloads and CompositePodGroups, kept for the snapshot
+        self._orphans: dict[str, list[str]] = {}  # group key -> pods naming a PodGroup that does not exist yet
         self._seq = 0
 
     def next_seq(self) -> int:
@@ -88,6 +89,8 @@ class World:
         if group is not None:
             group.members.append(pod.key)
             group.live += 0 if pod.terminating else 1
+        elif pod.pod_group:
+            self._orphans.setdefault(self.group_key(ps), []).append(pod.key)
         return ps
 
     def add_group(self, group: Group) -> GroupState | None:
@@ -96,7 +99,7 @@ class World:
             return None
         pg = group.obj
         gs = GroupState(group, self.resolve_priority(pg.priority, pg.priority_class_name), self.next_seq())
-        gs.members = [k for k, ps in self.pods.items() if self.group_key(ps) == group.key]
+        gs.members = self._orphans.pop(group.key, [])
         gs.live = sum(1 for k in gs.members if not self.pods[k].pod.terminating)
         for cond in pg.conditions or ():
             if cond.type == "PodGroupInitiallyScheduled":

@@ -15,21 +15,24 @@ NAME = "NodeResourcesBalancedAllocation"
 DEFAULT_RESOURCES = (CPU, MEMORY)
 
 
-def skips(state, req: np.ndarray, resources: tuple[str, ...]) -> bool:
-    return not any(req[state.col[r]] > 0 for r in resources if r in state.col)
+def columns(col: dict[str, int], req: np.ndarray, resources: tuple[str, ...]) -> np.ndarray:
+    """Scored columns; an extended resource the pod does not request is left out."""
+    return np.array([col[r] for r in resources
+                     if r in col and (r in (CPU, MEMORY, EPHEMERAL) or req[col[r]] > 0)], dtype=np.int64)
 
 
-def score(state, req: np.ndarray, resources: tuple[str, ...], rows) -> np.ndarray:
-    cols = [state.col[r] for r in resources
-            if r in state.col and (r in (CPU, MEMORY, EPHEMERAL) or req[state.col[r]] > 0)]
-    if not cols:
-        count = len(state.nodes) if isinstance(rows, slice) else len(rows)
-        return np.full(count, 100, dtype=np.int64)
-    idx = np.array(cols)
-    alloc = state.alloc[:, idx] if isinstance(rows, slice) else state.alloc[rows[:, None], idx]
-    requested = state.requested[:, idx] if isinstance(rows, slice) else state.requested[rows[:, None], idx]
+def skips(req: np.ndarray, cols: np.ndarray) -> bool:
+    """Best-effort pods (no request for any scored resource) skip the plugin."""
+    return not len(cols) or not bool((req[cols] > 0).any())
+
+
+def score(view, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Per row of `view` (alloc/requested rows)."""
+    if not len(cols):
+        return np.full(len(view.alloc), 100, dtype=np.int64)
+    alloc = view.alloc[:, cols]
     present = alloc > 0
-    fractions = np.minimum((requested + req[idx]) / np.where(present, alloc, 1), 1.0)
+    fractions = np.minimum((view.requested[:, cols] + req[cols]) / np.where(present, alloc, 1), 1.0)
     if len(cols) == 2 and present.all():
         std = np.abs(fractions[:, 0] - fractions[:, 1]) / 2
     else:

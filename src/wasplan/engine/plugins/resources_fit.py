@@ -39,14 +39,9 @@ def checked_columns(req: np.ndarray, pods_col: int) -> np.ndarray:
     return cols if pods_col in cols else np.append(cols, pods_col)
 
 
-def _take(matrix: np.ndarray, rows, cols) -> np.ndarray:
-    return matrix[:, cols] if isinstance(rows, slice) else matrix[rows[:, None], cols]
-
-
-def fits(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols: np.ndarray, rows) -> np.ndarray:
-    """True for rows where every checked column has room."""
-    free = _take(alloc, rows, cols) - _take(requested, rows, cols)
-    return (free >= req[cols]).all(axis=1)
+def fits(view, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """True for the view's rows where every checked column has room (`view`: alloc/requested/non_zero rows)."""
+    return (view.alloc[:, cols] - view.requested[:, cols] >= req[cols]).all(axis=1)
 
 
 def insufficient(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols: np.ndarray):
@@ -57,28 +52,20 @@ def insufficient(alloc: np.ndarray, requested: np.ndarray, req: np.ndarray, cols
     return lacking, unresolvable
 
 
-def _scored(resources: tuple[str, ...], strategy: ScoringStrategy, col: dict[str, int], req: np.ndarray):
-    out = []
-    for name, weight in strategy.resources:
-        if name not in col:
-            continue
-        if name not in (CPU, MEMORY, EPHEMERAL) and req[col[name]] == 0:
-            continue  # an extended resource the pod does not request is bypassed
-        out.append((col[name], weight))
-    return out
+def scored_columns(col: dict[str, int], strategy: ScoringStrategy, req: np.ndarray):
+    """(columns, weights) the strategy scores for this pod; an extended resource it does not request is left out."""
+    pairs = [(col[name], weight) for name, weight in strategy.resources
+             if name in col and (name in (CPU, MEMORY, EPHEMERAL) or req[col[name]] > 0)]
+    return np.array([c for c, _ in pairs], dtype=np.int64), np.array([w for _, w in pairs], dtype=np.int64)
 
 
-def score(state, req: np.ndarray, nz: np.ndarray, strategy: ScoringStrategy, rows) -> np.ndarray:
+def score(view, nz: np.ndarray, cols: np.ndarray, weights: np.ndarray, strategy: ScoringStrategy) -> np.ndarray:
     """One matrix operation over (rows x scored resources). Scoring uses non-zero requests; the `non_zero`
     matrix equals `requested` for every resource but cpu and memory, so it serves all columns."""
-    scored = _scored(state.resources, strategy, state.col, req)
-    if not scored:
-        return np.zeros(_row_count(state, rows), dtype=np.int64)
-    cols = np.array([c for c, _ in scored])
-    weights = np.array([w for _, w in scored], dtype=np.int64)
-    alloc = _take(state.alloc, rows, cols)
-    used = _take(state.non_zero, rows, cols) + nz[cols]
-    per = _resource_score(strategy, used, alloc)
+    if not len(cols):
+        return np.zeros(len(view.alloc), dtype=np.int64)
+    alloc = view.alloc[:, cols]
+    per = _resource_score(strategy, view.non_zero[:, cols] + nz[cols], alloc)
     rtcr = strategy.type == "RequestedToCapacityRatio"
     if not rtcr and alloc.all():  # the common case: every node has every scored resource
         return (per * weights).sum(axis=1) // weights.sum()
@@ -88,10 +75,6 @@ def score(state, req: np.ndarray, nz: np.ndarray, strategy: ScoringStrategy, row
     safe = np.maximum(weight_sum, 1)
     out = np.floor(total / safe + 0.5).astype(np.int64) if rtcr else total // safe
     return np.where(weight_sum > 0, out, 0)
-
-
-def _row_count(state, rows) -> int:
-    return len(state.nodes) if isinstance(rows, slice) else len(rows)
 
 
 def _resource_score(strategy: ScoringStrategy, used: np.ndarray, alloc: np.ndarray) -> np.ndarray:
