@@ -23,15 +23,20 @@ def static_key(pod: Pod) -> tuple:
     return (tuple(sorted(pod.node_selector.items())), node_part, pod.tolerations, pod.node_name)
 
 
+ORDER = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
+
+
 @dataclass(slots=True)
 class StaticVerdict:
-    reasons: np.ndarray  # int32 reason id of the first failing static filter; 0 = passes
+    by_plugin: dict[str, np.ndarray]  # plugin -> int32 reason id per node (0 = passes), each plugin on its own
     affinity_ok: np.ndarray  # NodeAffinity's required part passes (PodTopologySpread's nodeAffinityPolicy)
     taints_ok: np.ndarray  # TaintToleration's filter passes (PodTopologySpread's nodeTaintsPolicy)
     taint_raw: np.ndarray  # int64 count of intolerable PreferNoSchedule taints
     affinity_raw: np.ndarray  # int64 sum of matching preferred node-affinity weights
     prefilter_msg: str | None = None  # a PreFilter rejection that stops the cycle before filtering
-    passes: np.ndarray | None = None  # reasons == 0, filled by `compute`
+    absent: np.ndarray | None = None  # nodes NodeAffinity's PreFilter left out of the cycle
+    reasons: np.ndarray | None = None  # the first failing static plugin's reason per node, absent nodes included
+    passes: np.ndarray | None = None  # reasons == 0
     has_taint_raw: bool = False
     has_affinity_raw: bool = False
 
@@ -45,52 +50,48 @@ def _taint_groups(state) -> dict[tuple, list[int]]:
 
 def compute(state, pod: Pod, profile: Profile) -> StaticVerdict:
     n = len(state.nodes)
-    out = StaticVerdict(np.zeros(n, dtype=np.int32), np.ones(n, dtype=bool), np.ones(n, dtype=bool),
-                        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
-    taint_rows: list[tuple[list[int], int]] = []
+    out = StaticVerdict({name: np.zeros(n, dtype=np.int32) for name in ORDER}, np.ones(n, dtype=bool),
+                        np.ones(n, dtype=bool), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
     for (taints, unschedulable), rows in _taint_groups(state).items():
-        blocked = profile.filter_on("NodeUnschedulable") and not node_unschedulable.passes(unschedulable,
-                                                                                            pod.tolerations)
-        out.reasons[rows] = node_unschedulable.REASON if blocked else 0
+        if not node_unschedulable.passes(unschedulable, pod.tolerations):
+            out.by_plugin["NodeUnschedulable"][rows] = node_unschedulable.REASON
         reason = taint_toleration.untolerated_reason(taints, pod.tolerations)
-        reason = reason if profile.filter_on("TaintToleration") else 0
+        out.by_plugin["TaintToleration"][rows] = reason
         out.taints_ok[rows] = reason == 0
         out.taint_raw[rows] = taint_toleration.intolerable_prefer_count(taints, pod.tolerations)
-        taint_rows.append((rows, reason))
-    _node_name(state, pod, profile, out)
-    for rows, reason in taint_rows:
-        if reason:
-            idx = np.asarray(rows)
-            out.reasons[idx] = np.where(out.reasons[idx] == 0, reason, out.reasons[idx])
-    _node_affinity(state, pod, profile, out)
-    out.passes = out.reasons == 0
-    out.has_taint_raw, out.has_affinity_raw = bool(out.taint_raw.any()), bool(out.affinity_raw.any())
+    if pod.node_name:
+        out.by_plugin["NodeName"][:] = [0 if node_name.passes(pod.node_name, x.name) else node_name.REASON
+                                        for x in state.nodes]
+    _node_affinity(state, pod, out)
+    _combine(out, profile)
     return out
 
 
-def _node_name(state, pod: Pod, profile: Profile, out: StaticVerdict) -> None:
-    wanted = pod.node_name
-    if not wanted or not profile.filter_on("NodeName"):
-        return
-    for i, node in enumerate(state.nodes):
-        if out.reasons[i] == 0 and not node_name.passes(wanted, node.name):
-            out.reasons[i] = node_name.REASON
+def _combine(out: StaticVerdict, profile: Profile) -> None:
+    """First failing enabled plugin per node, in upstream filter order; PreFilter-absent nodes report that."""
+    reasons = np.zeros(len(out.affinity_ok), dtype=np.int32)
+    for name in reversed(ORDER):
+        if profile.filter_on(name):
+            verdict = out.by_plugin[name]
+            reasons = np.where(verdict != 0, verdict, reasons)
+    if out.absent is not None and profile.filter_on("NodeAffinity"):
+        reasons = np.where(out.absent, node_affinity.ABSENT_REASON, reasons)
+    if not profile.filter_on("NodeAffinity"):
+        out.prefilter_msg = None
+    out.reasons, out.passes = reasons, reasons == 0
+    out.has_taint_raw, out.has_affinity_raw = bool(out.taint_raw.any()), bool(out.affinity_raw.any())
 
 
-def _node_affinity(state, pod: Pod, profile: Profile, out: StaticVerdict) -> None:
+def _node_affinity(state, pod: Pod, out: StaticVerdict) -> None:
     a = pod.affinity
     if a is not None and a.node_preferred:
         out.affinity_raw[:] = [node_affinity.preferred_score(a, node) for node in state.nodes]
     if not pod.node_selector and (a is None or a.node_required is None):
         return
-    for i, node in enumerate(state.nodes):
-        if not node_affinity.required_matches(pod.node_selector, a, node):
-            out.affinity_ok[i] = False
-    if profile.filter_on("NodeAffinity"):
-        out.reasons[:] = np.where((out.reasons == 0) & ~out.affinity_ok, node_affinity.REASON, out.reasons)
-        names = node_affinity.prefilter_node_names(a)
-        if names is not None and not names:
-            out.prefilter_msg = node_affinity.CONFLICT_MESSAGE
-        elif names is not None:
-            absent = np.array([node.name not in names for node in state.nodes], dtype=bool)
-            out.reasons[:] = np.where(absent, node_affinity.ABSENT_REASON, out.reasons)
+    out.affinity_ok[:] = [node_affinity.required_matches(pod.node_selector, a, node) for node in state.nodes]
+    out.by_plugin["NodeAffinity"][:] = np.where(out.affinity_ok, 0, node_affinity.REASON)
+    names = node_affinity.prefilter_node_names(a)
+    if names is not None and not names:
+        out.prefilter_msg = node_affinity.CONFLICT_MESSAGE
+    elif names is not None:
+        out.absent = np.array([node.name not in names for node in state.nodes], dtype=bool)
