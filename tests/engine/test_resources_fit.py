@@ -95,3 +95,12 @@ def test_most_allocated_profile_packs():
 def test_score_ties_go_to_first_name():
     nodes = [node("b"), node("a"), node("c")]
     assert decide(nodes, pod("p", cpu="1"))[0] == "a"
+
+
+def test_nominated_node_is_taken_when_it_passes_filters():
+    nodes = [node("a", cpu="8"), node("b", cpu="8")]
+    p = pod("p", cpu="1")
+    p.nominated_node_name = "b"
+    assert decide(nodes, p, [(pod("x", cpu="4"), "b")])[0] == "b"
+    p.nominated_node_name = "b"
+    assert decide(nodes, p, [(pod("x", cpu="8"), "b")])[0] == "a"

@@ -76,6 +76,9 @@ class Evaluator:
         if mask is not None:
             feasible = feasible & mask
         if sv.prefilter_msg is None:
+            nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
+            if nominated is not None and feasible[nominated]:
+                return Decision(nominated)  # the nominated node passes every filter: taken without scoring
             total = entry.score + self._static_scores(sv, feasible)
             if dynamic or pod.topology_spread or self.state.affinity_pods or inter_pod_affinity.has_terms(pod):
                 total = total + self._dynamic_scores(pod, sv, feasible)
