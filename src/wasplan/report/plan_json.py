@@ -72,20 +72,102 @@ def group_object(group: Group, release: Release) -> dict:
     return out
 
 
-def _synthesised_pod(pod: Pod) -> dict:
+def _selector(sel) -> dict | None:
+    if sel is None:
+        return None
+    out: dict = {}
+    if sel.match_labels:
+        out["matchLabels"] = dict(sel.match_labels)
+    if sel.match_expressions:
+        out["matchExpressions"] = [_requirement(r) for r in sel.match_expressions]
+    return out
+
+
+def _requirement(r) -> dict:
+    return {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
+
+
+def _node_term(t) -> dict:
+    out: dict = {}
+    if t.match_expressions:
+        out["matchExpressions"] = [_requirement(r) for r in t.match_expressions]
+    if t.match_fields:
+        out["matchFields"] = [_requirement(r) for r in t.match_fields]
+    return out
+
+
+def _pod_term(t) -> dict:
+    out: dict = {"topologyKey": t.topology_key}
+    for key, value in (("labelSelector", _selector(t.label_selector)), ("namespaces", list(t.namespaces)),
+                       ("namespaceSelector", _selector(t.namespace_selector)),
+                       ("matchLabelKeys", list(t.match_label_keys)), ("mismatchLabelKeys", list(t.mismatch_label_keys))):
+        if value or value == {}:
+            out[key] = value
+    return out
+
+
+def _affinity(a) -> dict:
+    out: dict = {}
+    node: dict = {}
+    if a.node_required is not None:
+        node["requiredDuringSchedulingIgnoredDuringExecution"] = {
+            "nodeSelectorTerms": [_node_term(t) for t in a.node_required]}
+    if a.node_preferred:
+        node["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": p.weight, "preference": _node_term(p.term)} for p in a.node_preferred]
+    if node:
+        out["nodeAffinity"] = node
+    for key, required, preferred in (("podAffinity", a.pod_required, a.pod_preferred),
+                                     ("podAntiAffinity", a.anti_required, a.anti_preferred)):
+        part: dict = {}
+        if required:
+            part["requiredDuringSchedulingIgnoredDuringExecution"] = [_pod_term(t) for t in required]
+        if preferred:
+            part["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": w.weight, "podAffinityTerm": _pod_term(w.term)} for w in preferred]
+        if part:
+            out[key] = part
+    return out
+
+
+def _spread(c) -> dict:
+    out = {"maxSkew": c.max_skew, "topologyKey": c.topology_key, "whenUnsatisfiable": c.when_unsatisfiable,
+           "nodeAffinityPolicy": c.node_affinity_policy, "nodeTaintsPolicy": c.node_taints_policy}
+    if c.label_selector is not None:
+        out["labelSelector"] = _selector(c.label_selector)
+    if c.min_domains is not None:
+        out["minDomains"] = c.min_domains
+    if c.match_label_keys:
+        out["matchLabelKeys"] = list(c.match_label_keys)
+    return out
+
+
+def _container(pod: Pod) -> dict:
     requests = {k: _quantity(k, v) for k, v in sorted(pod.requests.items()) if v}
-    spec: dict = {"schedulerName": pod.scheduler_name,
-                  "containers": [{"name": "main", "image": "registry.k8s.io/pause:3.10",
-                                  "resources": {"requests": requests}}]}
-    if pod.priority_class_name:
-        spec["priorityClassName"] = pod.priority_class_name
-    if pod.node_selector:
-        spec["nodeSelector"] = dict(pod.node_selector)
-    if pod.tolerations:
-        spec["tolerations"] = [{k: v for k, v in (("key", t.key), ("operator", t.operator), ("value", t.value),
-                                                  ("effect", t.effect)) if v} for t in pod.tolerations]
-    if pod.pod_group:
-        spec["schedulingGroup"] = {"podGroupName": pod.pod_group}
+    out: dict = {"name": "main", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": requests}}
+    if pod.host_ports:
+        out["ports"] = [{"containerPort": p.port, "hostPort": p.port, "protocol": p.protocol,
+                         **({"hostIP": p.host_ip} if p.host_ip not in ("", "0.0.0.0") else {})}
+                        for p in pod.host_ports]
+    return out
+
+
+def _synthesised_pod(pod: Pod) -> dict:
+    """A pod the inputs did not spell out (Job controller output, the Cluster kind): one container carrying the
+    effective requests, plus every field the scheduler reads."""
+    spec: dict = {"schedulerName": pod.scheduler_name, "containers": [_container(pod)]}
+    for key, value in (("priorityClassName", pod.priority_class_name), ("priority", pod.priority),
+                       ("preemptionPolicy", pod.preemption_policy),
+                       ("nodeSelector", dict(pod.node_selector)),
+                       ("affinity", _affinity(pod.affinity) if pod.affinity else None),
+                       ("tolerations", [{k: v for k, v in (("key", t.key), ("operator", t.operator),
+                                                           ("value", t.value), ("effect", t.effect)) if v}
+                                        for t in pod.tolerations]),
+                       ("topologySpreadConstraints", [_spread(c) for c in pod.topology_spread]),
+                       ("schedulingGates", [{"name": g} for g in pod.scheduling_gates]),
+                       ("schedulingGroup", {"podGroupName": pod.pod_group} if pod.pod_group else None)):
+        if value is not None and value != [] and value != {}:
+            spec[key] = value
     meta: dict = {"name": pod.name, "namespace": pod.namespace}
     if pod.labels:
         meta["labels"] = dict(pod.labels)
