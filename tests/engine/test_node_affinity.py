@@ -3,14 +3,13 @@
 Follows pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go (TestNodeAffinity: nodeSelector,
 In/NotIn/Exists/DoesNotExist/Gt/Lt terms, "Pod with matchFields using In operator that matches the existing
 node", PreFilter result limiting nodes by metadata.name and the absent-node reason; TestNodeAffinityPriority:
-weights summed per node and normalised by the maximum) and nodename/node_name_test.go.
+weights summed per node and normalised by the maximum).
 """
 
 from builders import node, node_affinity, pod, req, term
 from enginehelp import decide
 
 from wasplan.cluster.model import PreferredSchedulingTerm
-from wasplan.engine.plugins.node_name import passes as node_name_passes
 
 NODES = [node("a", labels={"zone": "z1", "gen": "3"}), node("b", labels={"zone": "z2", "gen": "5"}),
          node("c", labels={"zone": "z2"})]
@@ -48,7 +47,3 @@ def test_preferred_terms_score():
     preferred = (PreferredSchedulingTerm(1, term(req("zone", "In", "z2"))),
                  PreferredSchedulingTerm(5, term(req("gen", "In", "3"))))
     assert decide(NODES, pod("p", affinity=node_affinity(preferred=preferred)))[0] == "a"
-
-
-def test_node_name():
-    assert node_name_passes(None, "a") and node_name_passes("a", "a") and not node_name_passes("b", "a")

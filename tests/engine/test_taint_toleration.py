@@ -1,16 +1,14 @@
-"""TaintToleration filter and score, and NodeUnschedulable.
+"""TaintToleration filter and score.
 
 Follows pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go (TestTaintTolerationFilter:
 "A pod having no tolerations can't be scheduled onto a node with nonempty taints" with reason
 `node(s) had untolerated taint {dedicated: user1}`; Exists/Equal matching; PreferNoSchedule ignored by the filter;
-TestTaintTolerationScore: intolerable PreferNoSchedule taints normalised reversed) and
-pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable_test.go.
+TestTaintTolerationScore: intolerable PreferNoSchedule taints normalised reversed).
 """
 
 from builders import node, pod, taint, toleration
 from enginehelp import decide
 
-from wasplan.engine.plugins.node_unschedulable import passes as unschedulable_passes
 from wasplan.engine.plugins.taint_toleration import intolerable_prefer_count, tolerates, untolerated_reason
 from wasplan.engine.status import REASONS
 
@@ -47,11 +45,3 @@ def test_score_prefers_fewest_intolerable_prefer_taints():
     assert intolerable_prefer_count(nodes[0].taints, tolerant.tolerations) == 1
     # a toleration limited to NoSchedule does not count for PreferNoSchedule taints
     assert intolerable_prefer_count(nodes[1].taints, (toleration("t1", "v", "NoSchedule"),)) == 1
-
-
-def test_node_unschedulable():
-    assert not unschedulable_passes(True, ())
-    assert unschedulable_passes(True, (toleration("node.kubernetes.io/unschedulable", operator="Exists",
-                                                  effect="NoSchedule"),))
-    name, msg = decide([node("a", unschedulable=True), node("b", cpu="1")], pod("p", cpu="2"))
-    assert msg == "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable."
