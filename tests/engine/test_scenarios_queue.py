@@ -107,3 +107,10 @@ def test_1_37_rejects_members_whose_priority_differs_from_the_group():
                                                 "as the pod group's priority, got 5 and 10")
     assert by_name(run(ONE_SLOT, [gang("g", 1, priority=10), pod("g-0", gpu=1, group="g", priority=5)],
                        version="1.36"))["g-0"].status == "Bound"
+
+
+def test_pending_pod_being_deleted_is_skipped():
+    doomed = pod("doomed", gpu=1)
+    doomed.terminating = True
+    plan = run(ONE_SLOT, [doomed, pod("next", gpu=1)])
+    assert (by_name(plan)["doomed"].status, by_name(plan)["next"].status) == ("Pending", "Bound")

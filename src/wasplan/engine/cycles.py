@@ -45,6 +45,9 @@ class Cycles:
                 self.state.commit()
             ps.status, ps.node = "AlreadyBound", ps.pod.node_name
             return
+        if ps.pod.terminating:  # the scheduler skips pods that are being deleted
+            ps.status, ps.reason, ps.message = "Unschedulable", "", "the pod is being deleted; the scheduler skips it"
+            return
         self.pre_enqueue(ps)
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
         if group is not None:
