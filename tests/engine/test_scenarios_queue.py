@@ -6,7 +6,7 @@ before newer, equal priority standalone pods"), 1.36 GangScheduling off => membe
 GenericWorkload off => groups ignored, and podgroup_test "standalone pod schedules immediately while gang is gated".
 """
 
-from builders import gang, node, pod, pods, priority_class
+from builders import basic, gang, node, pod, pods, priority_class
 from enginehelp import by_name, groups, run
 
 ONE_SLOT = [node("n0", gpu=1)]
@@ -114,3 +114,21 @@ def test_pending_pod_being_deleted_is_skipped():
     doomed.terminating = True
     plan = run(ONE_SLOT, [doomed, pod("next", gpu=1)])
     assert (by_name(plan)["doomed"].status, by_name(plan)["next"].status) == ("Pending", "Bound")
+
+
+def test_basic_group_partial_success_interleaved_with_standalone_pods():
+    """interleaving_test.go "basic policy pod group allows partial scheduling interleaved with standalone pod"."""
+    arrivals = [pod("s1", cpu="1", priority=10), basic("pg", priority=10),
+                *[pod(f"b{i}", cpu="2", group="pg", priority=10) for i in (1, 2, 3)], pod("s2", cpu="1", priority=10)]
+    plan = run([node("node1", cpu="4")], arrivals, arrival="batch")
+    status = {p.name: p.status for p in plan.pods}
+    assert status == {"s1": "Bound", "b1": "Bound", "b2": "Pending", "b3": "Pending", "s2": "Bound"}
+
+
+def test_oversized_high_priority_pod_does_not_block_a_gang():
+    """interleaving_test.go: the standalone pod fails, the lower-priority gang still schedules."""
+    arrivals = [pod("high-s1", cpu="100", priority=100), gang("pg-low", 3, priority=10),
+                *[pod(f"low-g{i}", cpu="1", group="pg-low", priority=10) for i in (1, 2, 3)]]
+    plan = run([node("node1", cpu="4")], arrivals, arrival="batch")
+    assert {p.name: p.status for p in plan.pods} == {"high-s1": "Pending", "low-g1": "Bound", "low-g2": "Bound",
+                                                      "low-g3": "Bound"}
