@@ -69,6 +69,10 @@ class Evaluator:
         sv = self.static_verdict(pod)
         req, nz = state.vectors(pod)
         entry = self.resources.get(req, nz)
+        if not (pod.host_ports or pod.topology_spread or pod.nominated_node_name or state.affinity_pods
+                or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg or inter_pod_affinity.has_terms(pod)):
+            best = self._by_resources(sv, entry, mask)
+            return Decision(best) if best is not None else Decision(None, self._diagnose(pod, sv, entry, [], mask))
         dynamic = self._dynamic_filters(pod, sv)
         feasible = sv.passes & entry.fit
         for _, reasons in dynamic:
@@ -86,6 +90,16 @@ class Evaluator:
             if feasible[best]:
                 return Decision(best)
         return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
+
+    @staticmethod
+    def _by_resources(sv: static.StaticVerdict, entry, mask: np.ndarray | None) -> int | None:
+        """The common case: no per-pod plugin applies and the static scores are the same on every node, so the
+        resource scores alone rank the feasible nodes."""
+        ranked = entry.ranked if sv.all_pass else np.where(sv.passes, entry.ranked, -1)
+        if mask is not None:
+            ranked = np.where(mask, ranked, -1)
+        best = int(ranked.argmax())
+        return best if ranked[best] >= 0 else None
 
     def _static_scores(self, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
         out: np.ndarray | int = 0

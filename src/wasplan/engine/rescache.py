@@ -31,8 +31,8 @@ class Rows:
 
 
 class ResourceEntry:
-    __slots__ = ("req", "nz", "cols", "score_cols", "weights", "balanced_cols", "balanced", "fit", "score", "pos",
-                 "epoch")
+    __slots__ = ("req", "nz", "cols", "score_cols", "weights", "balanced_cols", "balanced", "fit", "score", "ranked",
+                 "pos", "epoch")
 
     def __init__(self, state, profile: Profile, req: np.ndarray, nz: np.ndarray):
         self.req, self.nz = req, nz
@@ -43,6 +43,7 @@ class ResourceEntry:
             not balanced_allocation.skips(req, self.balanced_cols)
         self.fit = np.zeros(0, dtype=bool)
         self.score = np.zeros(0, dtype=np.int64)
+        self.ranked = np.zeros(0, dtype=np.int64)  # score where the pod fits, -1 elsewhere
         self.pos, self.epoch = 0, -1
 
 
@@ -70,10 +71,12 @@ class ResourceCache:
         if entry.epoch != state.epoch or pending > max(len(state.nodes) // 8, 32):
             view = Rows(state)
             entry.fit, entry.score = self._fit(entry, view), self._score(entry, view)
+            entry.ranked = np.where(entry.fit, entry.score, -1)
         elif pending:
             rows = np.fromiter(set(state.changes[entry.pos:]), dtype=np.int64)
             view = Rows(state, rows)
-            entry.fit[rows], entry.score[rows] = self._fit(entry, view), self._score(entry, view)
+            fit, score = self._fit(entry, view), self._score(entry, view)
+            entry.fit[rows], entry.score[rows], entry.ranked[rows] = fit, score, np.where(fit, score, -1)
         entry.epoch, entry.pos = state.epoch, len(state.changes)
 
     def _fit(self, entry: ResourceEntry, view: Rows) -> np.ndarray:

@@ -37,6 +37,7 @@ class StaticVerdict:
     absent: np.ndarray | None = None  # nodes NodeAffinity's PreFilter left out of the cycle
     reasons: np.ndarray | None = None  # the first failing static plugin's reason per node, absent nodes included
     passes: np.ndarray | None = None  # reasons == 0
+    all_pass: bool = False
     has_taint_raw: bool = False
     has_affinity_raw: bool = False
 
@@ -79,6 +80,7 @@ def _combine(out: StaticVerdict, profile: Profile) -> None:
     if not profile.filter_on("NodeAffinity"):
         out.prefilter_msg = None
     out.reasons, out.passes = reasons, reasons == 0
+    out.all_pass = bool(out.passes.all())
     out.has_taint_raw, out.has_affinity_raw = bool(out.taint_raw.any()), bool(out.affinity_raw.any())
 
 

@@ -31,11 +31,13 @@ def score(view, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
     if not len(cols):
         return np.full(len(view.alloc), 100, dtype=np.int64)
     alloc = view.alloc[:, cols]
-    present = alloc > 0
-    fractions = np.minimum((view.requested[:, cols] + req[cols]) / np.where(present, alloc, 1), 1.0)
-    if len(cols) == 2 and present.all():
+    used = view.requested[:, cols] + req[cols]
+    if len(cols) == 2 and alloc.all():  # the common case: cpu and memory on every node
+        fractions = np.minimum(used / alloc, 1.0)
         std = np.abs(fractions[:, 0] - fractions[:, 1]) / 2
     else:
+        present = alloc > 0
+        fractions = np.minimum(used / np.where(present, alloc, 1), 1.0)
         std = _std_with_gaps(fractions.T, present.T)
     return ((1 - std) * 100).astype(np.int64)
 
