@@ -115,6 +115,9 @@ _TABLE: list[Code] = [
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
+    Code("WAS701", "topology-not-simulated", W,
+         "The PodGroup asks for topology-aware placement, which this wasplan version does not simulate yet; "
+         "its pods were placed without the constraint."),
 ]
 
 

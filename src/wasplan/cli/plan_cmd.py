@@ -50,7 +50,9 @@ def _emit(run: PlanRun, output: OutputFormat, emit_snapshot: Optional[str], gate
     elif output is OutputFormat.yaml:
         typer.echo(render_plan_yaml(run.plan), nl=False)
     else:
-        render_text(run.plan, Console(highlight=False, soft_wrap=True))
+        # pipes and CI logs get a wide table instead of rich's 80-column default
+        width = None if sys.stdout.isatty() else 160
+        render_text(run.plan, Console(highlight=False, soft_wrap=True, width=width))
 
 
 @app.command()
@@ -83,5 +85,7 @@ def plan(
     if run.invalid:
         render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
         raise typer.Exit(int(run.exit_code(fail_on.value)))
+    if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
+        render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
     _emit(run, output, emit_snapshot, gates)
     raise typer.Exit(int(run.exit_code(fail_on.value)))

@@ -14,8 +14,9 @@ _STYLE = {"Scheduled": "green", "Unschedulable": "red", "WaitingForPods": "yello
 def _group_table(plan: Plan) -> Table:
     by_key = {p.key: p for p in plan.pods}
     table = Table(title="PodGroups", show_lines=False)
-    for col in ("group", "policy", "minCount", "placed/total", "result", "nodes"):
-        table.add_column(col)
+    for col in ("group", "policy", "minCount", "placed/total", "result"):
+        table.add_column(col, overflow="fold")
+    table.add_column("nodes", overflow="fold", ratio=1)
     for g in plan.pod_groups:
         members = [by_key[k] for k in g.pods if k in by_key]
         placed = [m for m in members if m.status in ("Bound", "AlreadyBound")]
