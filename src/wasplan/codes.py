@@ -84,7 +84,6 @@ _TABLE: list[Code] = [
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
-    Code("WAS303", "unknown-feature-gate", E, "The feature gate named on the command line is not known for this release."),
     # --- WAS4xx: cross-object lint --------------------------------------------------------------
     Code("WAS401", "workload-not-in-inputs", W,
          "A PodGroup references a Workload that is not among the inputs (it may exist in the cluster)."),
@@ -114,6 +113,14 @@ _TABLE: list[Code] = [
          "A group and its parent CompositePodGroup reference different Workloads; the scheduler marks it invalid."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
+    Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
+    Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),
+    Code("WAS603", "unnamed-object", E, "An object has no metadata.name, so the planner cannot refer to it; it was skipped."),
+    Code("WAS604", "invalid-timestamp", W, "metadata.creationTimestamp is not RFC 3339; the object is ordered as if it had none."),
+    Code("WAS605", "cluster-template", E, "A Cluster kind template (`{index // 4}`) or pool/pod entry cannot be expanded."),
+    Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
+    Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
+    Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     Code("WAS701", "topology-not-simulated", W,
          "The PodGroup asks for topology-aware placement, which this wasplan version does not simulate yet; "

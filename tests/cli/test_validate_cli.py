@@ -30,8 +30,10 @@ def test_exit_1_lists_every_finding_compiler_style_with_hints():
     assert f"{BROKEN}:27:3: error WAS101 unknown field \"spec.workloadName\"" in out
     assert "spec.workloadRef.workloadName" in out
     assert "WAS109" in out and "run `wasplan migrate --to-k8s 1.37" in out
-    # the source line is shown under the header
-    assert "\n      minMatch: 8" in out or "\n    spec:\n" not in out
+    assert f"{BROKEN}:15:5: error WAS201 template name \"workers\" is used twice" in out
+    # the source line is shown under the header, with a caret under the column
+    assert "\n      minMatch: 8 " in out and "\n      ^\n" in out
+    assert "FAILED: 3 documents, 0 valid, 3 invalid; 9 errors, 0 warnings (Kubernetes 1.37)" in out
 
 
 def test_exit_1_for_warnings_only_under_strict(tmp_path):

@@ -134,3 +134,14 @@ def test_yaml_scalars_follow_kubernetes_json_conversion():
     (doc,) = read_text("c.yaml", text).documents
     assert doc.metadata["creationTimestamp"] == "2026-01-02T03:04:05Z"
     assert doc.obj["data"] == {"a": "1", "b": 16, "c": None}
+
+
+def test_fast_path_uses_libyaml_when_pyyaml_has_it():
+    import yaml
+
+    from wasplan.documents.loader import FastLoader
+
+    if yaml.__with_libyaml__:
+        from yaml.cyaml import CParser
+
+        assert issubclass(FastLoader, CParser)

@@ -21,15 +21,13 @@ import yaml
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents.construct import construct
+from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 
-try:  # the C composer; fall back to the pure-Python one where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+_Loader = FastLoader
 
 # Go/Helm template actions: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "x" . }}`. Plain `{{word}}` is left
 # alone because Argo and others legitimately keep such strings in values.

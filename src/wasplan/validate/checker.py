@@ -1,9 +1,9 @@
 """Validate documents for one Kubernetes release: served versions, schemas, server rules and feature gates.
 
 The order matters for what users see: a version the release does not serve is reported first (with the
-migrate command that fixes it), but the document is still checked against its own version's schema so every
-other mistake shows up in the same run. Server rules only run on documents whose shape is right, because
-they assume the types the schema guarantees.
+migrate command that fixes it), but the document is still checked against its own version's schema, its
+server rules and its gates, so every other mistake shows up in the same run. The rules tolerate values of the
+wrong type (the schema reports those), so they run on malformed documents too.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from wasplan.validate import core_schemas, gates as gate_checks, rules, schemas
 from wasplan.validate.schema_errors import SchemaErrorMapper
 
 WASPLAN_GROUP = "wasplan.io"
-# Errors after which the server rules would be reasoning about a malformed object.
-_SHAPE_CODES = frozenset({"WAS102", "WAS103", "WAS108", "WAS110"})
 
 
 @dataclass
@@ -54,9 +52,10 @@ def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
 
 def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool]:
     """Returns the findings and whether any schema knew the kind."""
-    if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP) and schemas.load_schema(doc.api_version, doc.kind) is not None:
+    own = schemas.shared_schema(doc.api_version, doc.kind) if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP) else None
+    if own is not None:
         validator = schemas.validator(doc.api_version, doc.kind)
-        roots = [schemas.load_schema(doc.api_version, doc.kind)]
+        roots = [own]
     else:
         validator = core_schemas.core_validator(gates.release.version, doc.api_version, doc.kind)
         if validator is None:
@@ -77,10 +76,21 @@ def check_document(doc: Document, gates: GateSet) -> DocumentResult:
     found.extend(schema_diags)
     if not known:
         return DocumentResult(doc, [_unknown_kind(doc)], checked=False)
-    if not any(d.code in _SHAPE_CODES for d in schema_diags):
-        found.extend(rules.check(doc, gates))
+    found.extend(rules.check(doc, gates))
     found.extend(gate_checks.check_gates(doc, gates))
-    return DocumentResult(doc, sort_diagnostics(found))
+    return DocumentResult(doc, sort_diagnostics(_unique(found)))
+
+
+def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Two layers may see the same fault at the same field; show it once."""
+    seen: set[tuple] = set()
+    out = []
+    for d in diags:
+        key = (d.code, d.location.path)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 def check_documents(docs: Sequence[Document], gates: GateSet) -> list[DocumentResult]:

@@ -54,3 +54,17 @@ def core_validator(release_version: str, api_version: str, kind: str) -> jsonsch
         return None
     schema = json.loads(item.read_text(encoding="utf-8"))
     return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)
+
+
+@lru_cache(maxsize=None)
+def core_schema(release_version: str, api_version: str, kind: str) -> dict | None:
+    """The parsed upstream schema of a kind, for naming the fields that do exist when one is unknown."""
+    if core_validator(release_version, api_version, kind) is None:
+        return None
+    return json.loads((_schema_dir(release_version) / schema_file_name(api_version, kind)).read_text(encoding="utf-8"))
+
+
+def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:
+    """Where an error's schema path may point: the kind's own schema, then the shared definitions."""
+    schema = core_schema(release_version, api_version, kind)
+    return [schema, definitions(release_version)] if schema is not None else []

@@ -163,13 +163,16 @@ class SchemaErrorMapper:
         return [self._diag("WAS107", f'"{format_path(path)}" is longer than {limit} characters', path)]
 
     def _union(self, error: Any, path: tuple) -> list[Diagnostic]:
+        parent = resolve(list(error.schema_path)[:-1], self.roots) or {}
         branches = resolve(error.schema_path, self.roots) or []
-        members: list[str] = []
-        for branch in branches:
+        members: list[str] = list(parent.get("x-wasplan-exactly-one") or [])
+        for branch in branches if not members else ():
             for name in branch.get("required", []) if isinstance(branch, dict) else []:
                 if name not in members:
                     members.append(name)
         obj = _value_at(self.doc.obj, path)
+        if obj is not None and not isinstance(obj, dict):
+            return []  # the union itself has the wrong type; that error is reported on it already
         present = [m for m in members if isinstance(obj, dict) and obj.get(m) not in (None, [])]
         if len(present) == 1 and not isinstance(obj.get(present[0]), (dict, list)):
             return []  # the member has the wrong type; that error is reported on the member itself

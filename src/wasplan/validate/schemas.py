@@ -88,6 +88,12 @@ def load_schema(api_version: str, kind: str) -> dict | None:
 
 
 @lru_cache(maxsize=None)
+def shared_schema(api_version: str, kind: str) -> dict | None:
+    """The schema parsed once and shared: for read-only lookups on the hot path (error mapping)."""
+    return load_schema(api_version, kind)
+
+
+@lru_cache(maxsize=None)
 def validator(api_version: str, kind: str) -> jsonschema_rs.Validator | None:
     """The compiled validator for `apiVersion`/`kind` (cached), or None when wasplan has no schema."""
     schema = load_schema(api_version, kind)
