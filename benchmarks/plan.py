@@ -14,7 +14,9 @@ from __future__ import annotations
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod
@@ -52,6 +54,51 @@ def gangs(groups: int, size: int) -> list:
     return out
 
 
+def write_inputs(root: Path, node_count: int, pod_count: int) -> tuple[Path, Path]:
+    """A compact Cluster kind with `node_count` nodes and one manifest file with `pod_count` plain pods."""
+    cluster = root / "cluster.yaml"
+    cluster.write_text(f"""apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+metadata: {{name: bench}}
+spec:
+  nodePools:
+  - name: pool
+    count: {node_count}
+    namePattern: "node-{{index}}"
+    labels: {{zone: "zone-{{index % 3}}"}}
+    allocatable: {{cpu: 32, memory: 128Gi, pods: 110}}
+""")
+    docs = [f"""apiVersion: v1
+kind: Pod
+metadata: {{name: p-{i:06d}, namespace: bench}}
+spec:
+  containers:
+  - name: main
+    image: app:1
+    resources: {{requests: {{cpu: 500m, memory: 1Gi}}}}
+""" for i in range(pod_count)]
+    manifests = root / "pods.yaml"
+    manifests.write_text("---\n".join(docs))
+    return cluster, manifests
+
+
+def run_end_to_end(node_count: int, pod_count: int) -> None:
+    """The whole `wasplan plan` pipeline: read, validate, build records, simulate."""
+    from wasplan.api.releases import default_gates, get_release
+    from wasplan.pipeline.plan import run_plan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster, manifests = write_inputs(Path(tmp), node_count, pod_count)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        run = run_plan([str(manifests)], [str(cluster)], default_gates(get_release("1.37")))
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    assert run.plan is not None, [d.message for d in run.diagnostics][:3]
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'e2e-%dx%d' % (node_count, pod_count):22s} pods={pod_count:7d} bound={run.plan.count('Bound'):7d} "
+          f"time={elapsed:7.2f}s cpu={cpu:7.2f}s pods/s={pod_count / elapsed:9.0f} "
+          f"us/pod={elapsed / pod_count * 1e6:7.1f} peakRSS={peak_mib:7.0f}MiB", flush=True)
+
+
 SCENARIOS = {
     "plain-5000x50000": lambda: (nodes(5000), plain_pods(50_000)),
     "gangs-5000x1000x3": lambda: (nodes(5000), gangs(1000, 3)),
@@ -65,6 +112,10 @@ SCENARIOS = {
 
 
 def run_one(name: str) -> None:
+    if name.startswith("e2e-"):
+        nodes_part, pods_part = name[4:].split("x")
+        run_end_to_end(int(nodes_part), int(pods_part))
+        return
     cluster, arrivals = SCENARIOS[name]()
     pod_count = sum(1 for a in arrivals if isinstance(a, Pod))
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -79,7 +130,7 @@ def run_one(name: str) -> None:
 
 
 def main(argv: list[str]) -> None:
-    wanted = argv or list(SCENARIOS)
+    wanted = argv or [*SCENARIOS, "e2e-5000x10000"]
     if len(wanted) == 1:
         run_one(wanted[0])
         return
