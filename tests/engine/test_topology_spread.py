@@ -8,6 +8,8 @@ scoring_test.go (ScheduleAnyway: fewer matching pods in the domain score higher;
 
 import numpy as np
 from builders import node, pod, spread
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from enginehelp import decide, make_state
 
 from wasplan.engine.plugins import topology_spread
@@ -79,3 +81,44 @@ def test_schedule_anyway_scores_emptier_domain_higher():
     # weight log(2 domains + 2); z1 has 2 matching pods -> round(2 * 1.386) = 3, z2 -> 0
     assert raw.tolist() == [3, 3, 0, 0]
     assert topology_spread.normalize(raw, ignored, feasible).tolist() == [0, 0, 100, 100]
+
+
+def _naive_filter(nodes, placed_pods, p, c):
+    """Upstream's filter written out node by node (filtering.go), as a reference for the vector code."""
+    sel = c.label_selector
+    eligible = [n for n in nodes if c.topology_key in n.labels]
+    per_domain = {}
+    for n in eligible:
+        per_domain.setdefault(n.labels[c.topology_key], 0)
+    for q, node_name in placed_pods:
+        n = next(x for x in nodes if x.name == node_name)
+        if c.topology_key in n.labels and all(q.labels.get(k) == v for k, v in sel.match_labels):
+            per_domain[n.labels[c.topology_key]] += 1
+    global_min = min(per_domain.values()) if per_domain else None
+    if c.min_domains is not None and len(per_domain) < c.min_domains:
+        global_min = 0
+    self_match = int(all(p.labels.get(k) == v for k, v in sel.match_labels))
+    out = []
+    for n in nodes:
+        if c.topology_key not in n.labels:
+            out.append(topology_spread.REASON_LABEL)
+        elif global_min is not None and per_domain[n.labels[c.topology_key]] + self_match - global_min > c.max_skew:
+            out.append(topology_spread.REASON_SKEW)
+        else:
+            out.append(0)
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["z1", "z2", "z3", None]), min_size=1, max_size=7),
+       st.lists(st.tuples(st.integers(0, 6), st.booleans()), max_size=12),
+       st.integers(1, 2), st.sampled_from([None, 2, 4]), st.booleans())
+def test_vector_filter_matches_the_node_by_node_reference(zones, placements, max_skew, min_domains, self_labelled):
+    nodes = [node(f"n{i}", labels={"zone": z} if z else {}) for i, z in enumerate(zones)]
+    placed_pods = [(pod(f"q{i}", labels=FOO if labelled else {}), nodes[idx % len(nodes)].name)
+                   for i, (idx, labelled) in enumerate(placements)]
+    c = spread("zone", max_skew, match=FOO, min_domains=min_domains)
+    p = pod("p", labels=FOO if self_labelled else {}, spread=[c])
+    state = make_state(nodes, placed_pods)
+    ok = np.ones(len(nodes), dtype=bool)
+    assert topology_spread.filter_reasons(state, p, ok, ok).tolist() == _naive_filter(nodes, placed_pods, p, c)

@@ -16,7 +16,9 @@ import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS, Node, Pod
 from wasplan.engine.labels import NodeLabels
+from wasplan.engine.selectors import selector_matches
 
+MAX_COUNTERS = 256  # selectors whose matching-pod counts are maintained incrementally
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
 
@@ -58,6 +60,7 @@ class ClusterState:
         self.requested = np.zeros((n, r), dtype=np.int64)
         self.non_zero = np.zeros((n, r), dtype=np.int64)
         self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
+        self._counters: dict[tuple, np.ndarray] = {}
         self.epoch += 1
         self.changes = []
 
@@ -112,6 +115,7 @@ class ClusterState:
         self.non_zero[node] += nz
         self.pods_on[node][pod.key] = pod
         self.placed[pod.key] = Placed(pod, node)
+        self._count(pod, node, 1)
         if _has_pod_terms(pod):
             self.affinity_pods.add(pod.key)
         self.changes.append(node)
@@ -122,6 +126,7 @@ class ClusterState:
         self.requested[node] -= req
         self.non_zero[node] -= nz
         del self.pods_on[node][pod.key]
+        self._count(pod, node, -1)
         self.affinity_pods.discard(pod.key)
         self.changes.append(node)
         return node
@@ -135,6 +140,26 @@ class ClusterState:
         """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it."""
         node = self._drop(pod)
         self.journal.append(("remove", pod, node))
+
+    # ---- matching-pod counters (PodTopologySpread) -------------------------------------------------------------
+    def matching_counts(self, namespace: str, selector) -> np.ndarray:
+        """Per node, the placed pods of `namespace` that are not terminating and match `selector`. Kept up to date
+        by every reserve/remove once asked for, so spread constraints cost O(nodes), not O(pods), per pod."""
+        key = (namespace, selector)
+        found = self._counters.get(key)
+        if found is None:
+            found = np.zeros(len(self.nodes), dtype=np.int64)
+            for placed in self.placed.values():
+                if _counts_for(placed.pod, namespace, selector):
+                    found[placed.node] += 1
+            if len(self._counters) < MAX_COUNTERS:
+                self._counters[key] = found
+        return found
+
+    def _count(self, pod: Pod, node: int, delta: int) -> None:
+        for (namespace, selector), counts in self._counters.items():
+            if _counts_for(pod, namespace, selector):
+                counts[node] += delta
 
     def mark(self) -> int:
         return len(self.journal)
@@ -160,3 +185,7 @@ class ClusterState:
 def _has_pod_terms(pod: Pod) -> bool:
     a = pod.affinity
     return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
+
+
+def _counts_for(pod: Pod, namespace: str, selector) -> bool:
+    return pod.namespace == namespace and not pod.terminating and selector_matches(selector, pod.labels)

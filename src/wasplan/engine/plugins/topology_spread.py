@@ -37,12 +37,8 @@ def constraints(pod: Pod, hard: bool):
 
 
 def count_matching(state, selector, namespace: str) -> np.ndarray:
-    counts = np.zeros(len(state.nodes), dtype=np.int64)
-    for placed in state.placed.values():
-        p = placed.pod
-        if p.namespace == namespace and not p.terminating and selector_matches(selector, p.labels):
-            counts[placed.node] += 1
-    return counts
+    """Matching pods per node (same namespace, not terminating)."""
+    return state.matching_counts(namespace, selector)
 
 
 def _included(c: TopologySpreadConstraint, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
@@ -61,11 +57,12 @@ def _all_keys(state, cons) -> np.ndarray:
     return mask
 
 
-def _domain_counts(values: np.ndarray, eligible: np.ndarray, counts: np.ndarray) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i in np.flatnonzero(eligible):
-        out[values[i]] = out.get(values[i], 0) + int(counts[i])
-    return out
+def _domain_totals(codes: np.ndarray, domain_count: int, eligible: np.ndarray, counts: np.ndarray):
+    """(matching pods per domain, whether the domain has an eligible node), over eligible nodes."""
+    rows = eligible & (codes >= 0)
+    totals = np.bincount(codes[rows], weights=counts[rows], minlength=domain_count).astype(np.int64)
+    present = np.bincount(codes[rows], minlength=domain_count) > 0
+    return totals, present
 
 
 def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
@@ -75,21 +72,17 @@ def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarr
         return out
     with_keys = _all_keys(state, cons)
     for c, selector in cons:
-        values = state.labels.values(c.topology_key)
+        codes, domains = state.labels.codes(c.topology_key)
         eligible = with_keys & _included(c, affinity_ok, taints_ok)
-        per_domain = _domain_counts(values, eligible, count_matching(state, selector, pod.namespace))
-        global_min = min(per_domain.values()) if per_domain else math.inf
-        if c.min_domains is not None and len(per_domain) < c.min_domains:
+        totals, present = _domain_totals(codes, len(domains), eligible, count_matching(state, selector, pod.namespace))
+        global_min = int(totals[present].min()) if present.any() else None
+        if c.min_domains is not None and int(present.sum()) < c.min_domains:
             global_min = 0
         self_match = 1 if selector_matches(selector, pod.labels) else 0
-        for i in range(len(state.nodes)):
-            if out[i]:
-                continue
-            if values[i] is None:
-                out[i] = REASON_LABEL
-            elif per_domain.get(values[i], 0) + self_match - global_min > c.max_skew:
-                out[i] = REASON_SKEW
-    return out
+        per_node = np.where(codes >= 0, totals[np.maximum(codes, 0)], 0) if len(domains) else np.zeros_like(codes)
+        skewed = (codes >= 0) & (global_min is not None) & (per_node + self_match - (global_min or 0) > c.max_skew)
+        out = np.where(out != 0, out, np.where(codes < 0, REASON_LABEL, np.where(skewed, REASON_SKEW, 0)))
+    return out.astype(np.int32)
 
 
 def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, taints_ok: np.ndarray):
@@ -102,17 +95,19 @@ def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, t
     scored = feasible & with_keys
     total = np.zeros(len(state.nodes), dtype=np.float64)
     for c, selector in cons:
-        values = state.labels.values(c.topology_key)
         counts = count_matching(state, selector, pod.namespace)
         if c.topology_key == HOSTNAME:
             weight = math.log(int(scored.sum()) + 2)
             per_node = counts
         else:
-            domains = {values[i] for i in np.flatnonzero(scored)}
-            weight = math.log(len(domains) + 2)
+            codes, domains = state.labels.codes(c.topology_key)
+            scored_domains = np.zeros(len(domains), dtype=bool)
+            scored_domains[codes[scored & (codes >= 0)]] = True
+            weight = math.log(int(scored_domains.sum()) + 2)
             eligible = with_keys & _included(c, affinity_ok, taints_ok)
-            per_domain = _domain_counts(values, eligible, counts)
-            per_node = np.array([per_domain.get(v, 0) if v in domains else 0 for v in values], dtype=np.int64)
+            totals, _ = _domain_totals(codes, len(domains), eligible, counts)
+            safe = np.maximum(codes, 0)
+            per_node = np.where((codes >= 0) & scored_domains[safe], totals[safe], 0) if len(domains) else counts * 0
         present = state.labels.has(c.topology_key)
         total += np.where(present, per_node * weight + (c.max_skew - 1), 0.0)
     return np.floor(total + 0.5).astype(np.int64), ignored
