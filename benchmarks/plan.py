@@ -4,7 +4,8 @@
     PYTHONPATH=src python benchmarks/plan.py plain-5000  # one scenario
 
 Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 nodes x 1,000 and 3,000 gangs of
-3 pods; 5,000 nodes x 9 gangs of 1,000); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+3 pods; 5,000 nodes x 9 gangs of 1,000); scheduler_perf TopologySpreading's shape (5,000 nodes x 5,000 pods
+with a zone spread constraint); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
 memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 
 from wasplan.api import hub
-from wasplan.cluster.model import Group, Node, PlanInputs, Pod
+from wasplan.cluster.model import Group, LabelSelector, Node, PlanInputs, Pod, TopologySpreadConstraint
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
@@ -40,6 +41,15 @@ def plain_pods(count: int, prefix: str = "p") -> list[Pod]:
         req = {"cpu": cpu, "memory": mem}
         out.append(Pod("bench", f"{prefix}-{i:06d}", req, dict(req), labels={"app": prefix}))
     return out
+
+
+def spread_pods(count: int) -> list[Pod]:
+    """scheduler_perf TopologySpreading's shape: every pod spreads over zones, DoNotSchedule, maxSkew 1."""
+    selector = LabelSelector((("app", "spread"),))
+    constraint = TopologySpreadConstraint(1, "zone", "DoNotSchedule", selector)
+    req = {"cpu": 100, "memory": GIB // 4}
+    return [Pod("bench", f"s-{i:06d}", dict(req), dict(req), labels={"app": "spread"}, topology_spread=(constraint,))
+            for i in range(count)]
 
 
 def gangs(groups: int, size: int) -> list:
@@ -104,6 +114,7 @@ SCENARIOS = {
     "gangs-5000x1000x3": lambda: (nodes(5000), gangs(1000, 3)),
     "gangs-5000x3000x3": lambda: (nodes(5000), gangs(3000, 3)),
     "gangs-5000x9x1000": lambda: (nodes(5000), gangs(9, 1000)),
+    "spread-5000x5000": lambda: (nodes(5000), spread_pods(5000)),
     "scale-1000": lambda: (nodes(1000), plain_pods(10_000)),
     "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
     "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),
