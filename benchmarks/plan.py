@@ -5,7 +5,7 @@
 
 Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 nodes x 1,000 and 3,000 gangs of
 3 pods; 5,000 nodes x 9 gangs of 1,000); scheduler_perf TopologySpreading's shape (5,000 nodes x 5,000 pods
-with a zone spread constraint); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
 memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from wasplan.api import hub
-from wasplan.cluster.model import Group, LabelSelector, Node, PlanInputs, Pod, TopologySpreadConstraint
+from wasplan.cluster.model import Affinity, Group, LabelSelector, Node, PlanInputs, Pod, PodAffinityTerm, TopologySpreadConstraint
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
@@ -50,6 +50,14 @@ def spread_pods(count: int) -> list[Pod]:
     req = {"cpu": 100, "memory": GIB // 4}
     return [Pod("bench", f"s-{i:06d}", dict(req), dict(req), labels={"app": "spread"}, topology_spread=(constraint,))
             for i in range(count)]
+
+
+def anti_affinity_pods(count: int) -> list[Pod]:
+    """One pod per node: required anti-affinity to its own app on kubernetes.io/hostname."""
+    term = PodAffinityTerm(LabelSelector((("app", "one-per-node"),)), "kubernetes.io/hostname")
+    req = {"cpu": 100, "memory": GIB // 4}
+    return [Pod("bench", f"a-{i:06d}", dict(req), dict(req), labels={"app": "one-per-node"},
+                affinity=Affinity(anti_required=(term,))) for i in range(count)]
 
 
 def gangs(groups: int, size: int) -> list:
@@ -115,6 +123,7 @@ SCENARIOS = {
     "gangs-5000x3000x3": lambda: (nodes(5000), gangs(3000, 3)),
     "gangs-5000x9x1000": lambda: (nodes(5000), gangs(9, 1000)),
     "spread-5000x5000": lambda: (nodes(5000), spread_pods(5000)),
+    "anti-affinity-5000x5000": lambda: (nodes(5000), anti_affinity_pods(5000)),
     "scale-1000": lambda: (nodes(1000), plain_pods(10_000)),
     "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
     "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),

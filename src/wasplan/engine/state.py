@@ -16,9 +16,8 @@ import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS, Node, Pod
 from wasplan.engine.labels import NodeLabels
-from wasplan.engine.selectors import selector_matches
+from wasplan.engine.podindex import PodIndex
 
-MAX_COUNTERS = 256  # selectors whose matching-pod counts are maintained incrementally
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
 
@@ -60,7 +59,7 @@ class ClusterState:
         self.requested = np.zeros((n, r), dtype=np.int64)
         self.non_zero = np.zeros((n, r), dtype=np.int64)
         self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
-        self._counters: dict[tuple, np.ndarray] = {}
+        self.pod_index = PodIndex(len(nodes))
         self.epoch += 1
         self.changes = []
 
@@ -115,7 +114,7 @@ class ClusterState:
         self.non_zero[node] += nz
         self.pods_on[node][pod.key] = pod
         self.placed[pod.key] = Placed(pod, node)
-        self._count(pod, node, 1)
+        self.pod_index.update(pod, node, 1)
         if _has_pod_terms(pod):
             self.affinity_pods.add(pod.key)
         self.changes.append(node)
@@ -126,7 +125,7 @@ class ClusterState:
         self.requested[node] -= req
         self.non_zero[node] -= nz
         del self.pods_on[node][pod.key]
-        self._count(pod, node, -1)
+        self.pod_index.update(pod, node, -1)
         self.affinity_pods.discard(pod.key)
         self.changes.append(node)
         return node
@@ -141,25 +140,10 @@ class ClusterState:
         node = self._drop(pod)
         self.journal.append(("remove", pod, node))
 
-    # ---- matching-pod counters (PodTopologySpread) -------------------------------------------------------------
-    def matching_counts(self, namespace: str, selector) -> np.ndarray:
-        """Per node, the placed pods of `namespace` that are not terminating and match `selector`. Kept up to date
-        by every reserve/remove once asked for, so spread constraints cost O(nodes), not O(pods), per pod."""
-        key = (namespace, selector)
-        found = self._counters.get(key)
-        if found is None:
-            found = np.zeros(len(self.nodes), dtype=np.int64)
-            for placed in self.placed.values():
-                if _counts_for(placed.pod, namespace, selector):
-                    found[placed.node] += 1
-            if len(self._counters) < MAX_COUNTERS:
-                self._counters[key] = found
-        return found
-
-    def _count(self, pod: Pod, node: int, delta: int) -> None:
-        for (namespace, selector), counts in self._counters.items():
-            if _counts_for(pod, namespace, selector):
-                counts[node] += delta
+    # ---- matching-pod counts (PodTopologySpread, InterPodAffinity) ---------------------------------------------
+    def matching_counts(self, scope, selector, skip_terminating: bool = False) -> np.ndarray:
+        """Per node, placed pods in namespaces `scope` (None = all) matching `selector`; see podindex.py."""
+        return self.pod_index.counts(self.placed, scope, selector, skip_terminating)
 
     def mark(self) -> int:
         return len(self.journal)
@@ -186,6 +170,3 @@ def _has_pod_terms(pod: Pod) -> bool:
     a = pod.affinity
     return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
 
-
-def _counts_for(pod: Pod, namespace: str, selector) -> bool:
-    return pod.namespace == namespace and not pod.terminating and selector_matches(selector, pod.labels)

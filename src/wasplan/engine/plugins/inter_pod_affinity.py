@@ -6,13 +6,14 @@ the first pod of a self-affine series may go anywhere its terms' keys exist — 
 otherwise), its required anti-affinity, then existing pods' required anti-affinity against the pod. Score: the
 pod's preferred terms against existing pods, existing pods' preferred terms (and required affinity terms, with
 hardPodAffinityWeight) against the pod, summed per topology domain and normalised (raw - min)·100/(max - min).
+Counts come from the state's pod index (per-node counts per selector, and the terms placed pods carry).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from wasplan.cluster.model import Pod, PodAffinityTerm
+from wasplan.cluster.model import LabelSelector, Pod, PodAffinityTerm
 from wasplan.engine.selectors import selector_matches, with_label_keys
 from wasplan.engine.status import REASONS, Code
 
@@ -27,74 +28,88 @@ def has_terms(pod: Pod) -> bool:
     return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
 
 
+def term_scope(term: PodAffinityTerm, owner: Pod) -> tuple[frozenset | None, LabelSelector | None]:
+    """(namespaces the term selects — None for all —, the selector with matchLabelKeys/mismatchLabelKeys merged)."""
+    ns_sel = term.namespace_selector
+    if ns_sel is not None and not ns_sel.match_labels and not ns_sel.match_expressions:
+        scope = None  # an empty namespaceSelector selects every namespace
+    elif term.namespaces or ns_sel is not None:
+        scope = frozenset(term.namespaces)  # a non-empty namespaceSelector needs Namespace objects: not modelled
+    else:
+        scope = frozenset((owner.namespace,))
+    return scope, with_label_keys(term.label_selector, owner.labels, term.match_label_keys, term.mismatch_label_keys)
+
+
 def term_matches(term: PodAffinityTerm, owner: Pod, target: Pod) -> bool:
     """Does `target` match `term`, a term written on pod `owner`?"""
-    if term.namespace_selector is not None and not term.namespace_selector.match_labels \
-            and not term.namespace_selector.match_expressions:
-        pass  # an empty namespaceSelector selects every namespace
-    elif term.namespaces or term.namespace_selector is not None:
-        if target.namespace not in term.namespaces:
-            return False
-    elif target.namespace != owner.namespace:
-        return False
-    selector = with_label_keys(term.label_selector, owner.labels, term.match_label_keys, term.mismatch_label_keys)
-    return selector_matches(selector, target.labels)
+    scope, selector = term_scope(term, owner)
+    return (scope is None or target.namespace in scope) and selector_matches(selector, target.labels)
 
 
-def _domain_counts(state, terms, pod: Pod, all_terms: bool) -> dict[tuple[str, str], int]:
-    counts: dict[tuple[str, str], int] = {}
+def _per_domain(state, key: str, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(for each node, the sum of `counts` over the nodes of its `key` domain; whether the node has `key`)."""
+    codes, domains = state.labels.codes(key)
+    has = codes >= 0
+    if not len(domains):
+        return np.zeros(len(codes), dtype=np.int64), has
+    totals = np.bincount(codes[has], weights=counts[has], minlength=len(domains)).astype(np.int64)
+    return np.where(has, totals[np.maximum(codes, 0)], 0), has
+
+
+def _term_counts(state, term: PodAffinityTerm, owner: Pod) -> np.ndarray:
+    scope, selector = term_scope(term, owner)
+    return state.matching_counts(scope, selector)
+
+
+def _all_terms_counts(state, terms, pod: Pod) -> np.ndarray:
+    """Per node, placed pods matching every one of `terms` (what upstream's affinityCounts counts)."""
+    if len(terms) == 1:
+        return _term_counts(state, terms[0], pod)
+    counts = np.zeros(len(state.nodes), dtype=np.int64)
     for placed in state.placed.values():
-        other = placed.pod
-        labels = state.nodes[placed.node].labels
-        matched = [t for t in terms if term_matches(t, pod, other)]
-        if all_terms and len(matched) != len(terms):
-            continue
-        for t in matched:
-            if t.topology_key in labels:
-                key = (t.topology_key, labels[t.topology_key])
-                counts[key] = counts.get(key, 0) + 1
+        if all(term_matches(t, pod, placed.pod) for t in terms):
+            counts[placed.node] += 1
     return counts
 
 
-def _existing_anti(state, pod: Pod) -> set[tuple[str, str]]:
-    blocked: set[tuple[str, str]] = set()
-    for key in state.affinity_pods:
-        placed = state.placed[key]
-        other, labels = placed.pod, state.nodes[placed.node].labels
-        for t in other.affinity.anti_required:
-            if t.topology_key in labels and term_matches(t, other, pod):
-                blocked.add((t.topology_key, labels[t.topology_key]))
+def _affinity_ok(state, pod: Pod, terms) -> np.ndarray:
+    counts = _all_terms_counts(state, terms, pod)
+    all_keys = np.ones(len(state.nodes), dtype=bool)
+    pods_exist = np.ones(len(state.nodes), dtype=bool)
+    any_counted = False
+    for t in terms:
+        per_node, has = _per_domain(state, t.topology_key, counts)
+        all_keys &= has
+        pods_exist &= per_node > 0
+        any_counted = any_counted or bool(counts[has].any())
+    # the first pod of a series that is affine to itself may go anywhere the terms' keys exist
+    self_ok = not any_counted and all(term_matches(t, pod, pod) for t in terms)
+    return all_keys & (pods_exist | self_ok)
+
+
+def _existing_anti(state, pod: Pod) -> np.ndarray:
+    blocked = np.zeros(len(state.nodes), dtype=bool)
+    for entry in state.pod_index.terms.values():
+        if entry.kind != "anti_required" or not entry.counts.any():
+            continue
+        if term_matches(entry.term, entry.owner, pod):
+            codes, _ = state.labels.codes(entry.term.topology_key)
+            hit = np.unique(codes[(entry.counts > 0) & (codes >= 0)])
+            blocked |= np.isin(codes, hit) & (codes >= 0)
     return blocked
 
 
 def filter_reasons(state, pod: Pod) -> np.ndarray:
     out = np.zeros(len(state.nodes), dtype=np.int32)
     a = pod.affinity
-    required = a.pod_required if a else ()
-    anti = a.anti_required if a else ()
-    blocked = _existing_anti(state, pod) if state.affinity_pods else set()
-    if not required and not anti and not blocked:
-        return out
-    aff_counts = _domain_counts(state, required, pod, all_terms=True) if required else {}
-    self_ok = not aff_counts and all(term_matches(t, pod, pod) for t in required)
-    anti_counts = _domain_counts(state, anti, pod, all_terms=False) if anti else {}
-    for i, node in enumerate(state.nodes):
-        labels = node.labels
-        if required and not _affinity_ok(required, labels, aff_counts, self_ok):
-            out[i] = REASON_AFFINITY
-        elif any(anti_counts.get((t.topology_key, labels.get(t.topology_key)), 0) > 0 for t in anti):
-            out[i] = REASON_ANTI
-        elif blocked and any((k, v) in blocked for k, v in labels.items()):
-            out[i] = REASON_EXISTING
+    if a is not None and a.pod_required:
+        out[~_affinity_ok(state, pod, a.pod_required)] = REASON_AFFINITY
+    for t in (a.anti_required if a is not None else ()):
+        per_node, has = _per_domain(state, t.topology_key, _term_counts(state, t, pod))
+        out[(out == 0) & has & (per_node > 0)] = REASON_ANTI
+    if state.affinity_pods:
+        out[(out == 0) & _existing_anti(state, pod)] = REASON_EXISTING
     return out
-
-
-def _affinity_ok(terms, labels, counts, self_ok: bool) -> bool:
-    if any(t.topology_key not in labels for t in terms):
-        return False
-    if all(counts.get((t.topology_key, labels[t.topology_key]), 0) > 0 for t in terms):
-        return True
-    return self_ok
 
 
 def raw_scores(state, pod: Pod, hard_weight: int = 1):
@@ -104,41 +119,17 @@ def raw_scores(state, pod: Pod, hard_weight: int = 1):
     mine += [(w.term, -w.weight) for w in (a.anti_preferred if a else ())]
     if not mine and not state.affinity_pods:
         return None
-    domains: dict[tuple[str, str], int] = {}
-
-    def add(term, weight, labels):
-        if term.topology_key in labels:
-            key = (term.topology_key, labels[term.topology_key])
-            domains[key] = domains.get(key, 0) + weight
-
-    sources = state.placed.values() if mine else (state.placed[k] for k in state.affinity_pods)
-    for placed in sources:
-        other, labels = placed.pod, state.nodes[placed.node].labels
-        for term, weight in mine:
-            if term_matches(term, pod, other):
-                add(term, weight, labels)
-        _add_existing_terms(other, pod, labels, hard_weight, add)
     out = np.zeros(len(state.nodes), dtype=np.int64)
-    for (key, value), weight in domains.items():
-        if weight:
-            out += np.where(state.labels.values(key) == value, weight, 0)
+    for term, weight in mine:
+        out += weight * _per_domain(state, term.topology_key, _term_counts(state, term, pod))[0]
+    signs = {"pod_required": hard_weight, "pod_preferred": 1, "anti_preferred": -1}
+    for entry in state.pod_index.terms.values():
+        sign = signs.get(entry.kind)
+        if not sign or not entry.counts.any() or not term_matches(entry.term, entry.owner, pod):
+            continue
+        weight = sign if entry.kind == "pod_required" else sign * entry.weight
+        out += weight * _per_domain(state, entry.term.topology_key, entry.counts)[0]
     return out
-
-
-def _add_existing_terms(other: Pod, pod: Pod, labels, hard_weight: int, add) -> None:
-    oa = other.affinity
-    if oa is None:
-        return
-    if hard_weight > 0 and labels:
-        for term in oa.pod_required:
-            if term_matches(term, other, pod):
-                add(term, hard_weight, labels)
-    for w in oa.pod_preferred:
-        if term_matches(w.term, other, pod):
-            add(w.term, w.weight, labels)
-    for w in oa.anti_preferred:
-        if term_matches(w.term, other, pod):
-            add(w.term, -w.weight, labels)
 
 
 def normalize(raw: np.ndarray, feasible: np.ndarray) -> np.ndarray:

@@ -38,7 +38,7 @@ def constraints(pod: Pod, hard: bool):
 
 def count_matching(state, selector, namespace: str) -> np.ndarray:
     """Matching pods per node (same namespace, not terminating)."""
-    return state.matching_counts(namespace, selector)
+    return state.matching_counts(frozenset((namespace,)), selector, skip_terminating=True)
 
 
 def _included(c: TopologySpreadConstraint, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
