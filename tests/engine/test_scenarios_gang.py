@@ -112,3 +112,10 @@ def test_scheduling_gates_hold_the_pod():
     p = plan.pods[0]
     assert (p.status, p.reason, p.message) == ("Gated", "SchedulingGated",
                                                "Scheduling is blocked due to non-empty scheduling gates")
+
+
+def test_group_bound_before_the_plan_without_condition_reads_as_scheduled():
+    existing = [*GPU_NODES, gang("g", 2), pod("g-0", gpu=1, group="g", node_name="n0"),
+                pod("g-1", gpu=1, group="g", node_name="n1")]
+    g = groups(run(existing, []))["g"]
+    assert (g.status, g.condition) == ("Scheduled", None)

@@ -65,8 +65,12 @@ def _group_status(gs: GroupState, members: list[PodState], options: EngineOption
     if gs.attempted:
         return "Unschedulable", gs.condition_reason, gs.message
     gated = next((m for m in members if m.status == "Gated"), None)
-    message = gated.message if gated else "no member pod exists yet"
-    return "WaitingForPods", "WaitingForPods", message
+    if gated is not None or not members:
+        return "WaitingForPods", "WaitingForPods", gated.message if gated else "no member pod exists yet"
+    waiting = next((m for m in members if not m.placed), None)
+    if waiting is None and len(members) >= gs.min_count:
+        return "Scheduled", "", ""  # bound before the plan (the snapshot carries no condition)
+    return "Unschedulable", "", waiting.message if waiting else ""
 
 
 def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> GroupOutcome:
