@@ -1,0 +1,162 @@
+"""Throughput of the offline scheduler on generated clusters; prints figures, asserts nothing.
+
+    PYTHONPATH=src python benchmarks/plan.py            # every scenario, each in its own process
+    PYTHONPATH=src python benchmarks/plan.py plain-5000  # one scenario
+
+Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 nodes x 1,000 and 3,000 gangs of
+3 pods; 5,000 nodes x 9 gangs of 1,000); scheduler_perf TopologySpreading's shape (5,000 nodes x 5,000 pods
+with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
+process's peak RSS.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from wasplan.api import hub
+from wasplan.cluster.model import Affinity, Group, LabelSelector, Node, PlanInputs, Pod, PodAffinityTerm, TopologySpreadConstraint
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.simulator import simulate
+
+GIB = 2**30
+
+
+def nodes(count: int) -> list[Node]:
+    return [Node(f"node-{i:05d}", {"kubernetes.io/hostname": f"node-{i:05d}", "zone": f"zone-{i % 3}"},
+                 {"cpu": 32000, "memory": 128 * GIB, "pods": 110, "ephemeral-storage": 500 * GIB})
+            for i in range(count)]
+
+
+def plain_pods(count: int, prefix: str = "p") -> list[Pod]:
+    sizes = [(500, GIB), (1000, 2 * GIB), (250, GIB // 2), (2000, 4 * GIB)]
+    out = []
+    for i in range(count):
+        cpu, mem = sizes[i % len(sizes)]
+        req = {"cpu": cpu, "memory": mem}
+        out.append(Pod("bench", f"{prefix}-{i:06d}", req, dict(req), labels={"app": prefix}))
+    return out
+
+
+def spread_pods(count: int) -> list[Pod]:
+    """scheduler_perf TopologySpreading's shape: every pod spreads over zones, DoNotSchedule, maxSkew 1."""
+    selector = LabelSelector((("app", "spread"),))
+    constraint = TopologySpreadConstraint(1, "zone", "DoNotSchedule", selector)
+    req = {"cpu": 100, "memory": GIB // 4}
+    return [Pod("bench", f"s-{i:06d}", dict(req), dict(req), labels={"app": "spread"}, topology_spread=(constraint,))
+            for i in range(count)]
+
+
+def anti_affinity_pods(count: int) -> list[Pod]:
+    """One pod per node: required anti-affinity to its own app on kubernetes.io/hostname."""
+    term = PodAffinityTerm(LabelSelector((("app", "one-per-node"),)), "kubernetes.io/hostname")
+    req = {"cpu": 100, "memory": GIB // 4}
+    return [Pod("bench", f"a-{i:06d}", dict(req), dict(req), labels={"app": "one-per-node"},
+                affinity=Affinity(anti_required=(term,))) for i in range(count)]
+
+
+def gangs(groups: int, size: int) -> list:
+    out: list = []
+    for g in range(groups):
+        name = f"gang-{g:05d}"
+        policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)
+        out.append(Group("bench", name, hub.PodGroup(metadata={"name": name, "namespace": "bench"}, policy=policy)))
+        for i in range(size):
+            req = {"cpu": 1000, "memory": 2 * GIB}
+            out.append(Pod("bench", f"{name}-{i:04d}", req, dict(req), pod_group=name))
+    return out
+
+
+def write_inputs(root: Path, node_count: int, pod_count: int) -> tuple[Path, Path]:
+    """A compact Cluster kind with `node_count` nodes and one manifest file with `pod_count` plain pods."""
+    cluster = root / "cluster.yaml"
+    cluster.write_text(f"""apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+metadata: {{name: bench}}
+spec:
+  nodePools:
+  - name: pool
+    count: {node_count}
+    namePattern: "node-{{index}}"
+    labels: {{zone: "zone-{{index % 3}}"}}
+    allocatable: {{cpu: 32, memory: 128Gi, pods: 110}}
+""")
+    docs = [f"""apiVersion: v1
+kind: Pod
+metadata: {{name: p-{i:06d}, namespace: bench}}
+spec:
+  containers:
+  - name: main
+    image: app:1
+    resources: {{requests: {{cpu: 500m, memory: 1Gi}}}}
+""" for i in range(pod_count)]
+    manifests = root / "pods.yaml"
+    manifests.write_text("---\n".join(docs))
+    return cluster, manifests
+
+
+def run_end_to_end(node_count: int, pod_count: int) -> None:
+    """The whole `wasplan plan` pipeline: read, validate, build records, simulate."""
+    from wasplan.api.releases import default_gates, get_release
+    from wasplan.pipeline.plan import run_plan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster, manifests = write_inputs(Path(tmp), node_count, pod_count)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        run = run_plan([str(manifests)], [str(cluster)], default_gates(get_release("1.37")))
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    assert run.plan is not None, [d.message for d in run.diagnostics][:3]
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'e2e-%dx%d' % (node_count, pod_count):22s} pods={pod_count:7d} bound={run.plan.count('Bound'):7d} "
+          f"time={elapsed:7.2f}s cpu={cpu:7.2f}s pods/s={pod_count / elapsed:9.0f} "
+          f"us/pod={elapsed / pod_count * 1e6:7.1f} peakRSS={peak_mib:7.0f}MiB", flush=True)
+
+
+SCENARIOS = {
+    "plain-5000x50000": lambda: (nodes(5000), plain_pods(50_000)),
+    "gangs-5000x1000x3": lambda: (nodes(5000), gangs(1000, 3)),
+    "gangs-5000x3000x3": lambda: (nodes(5000), gangs(3000, 3)),
+    "gangs-5000x9x1000": lambda: (nodes(5000), gangs(9, 1000)),
+    "spread-5000x5000": lambda: (nodes(5000), spread_pods(5000)),
+    "anti-affinity-5000x5000": lambda: (nodes(5000), anti_affinity_pods(5000)),
+    "scale-1000": lambda: (nodes(1000), plain_pods(10_000)),
+    "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
+    "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),
+    "memory-5000x100000": lambda: (nodes(5000), plain_pods(100_000)),
+}
+
+
+def run_one(name: str) -> None:
+    if name.startswith("e2e-"):
+        nodes_part, pods_part = name[4:].split("x")
+        run_end_to_end(int(nodes_part), int(pods_part))
+        return
+    cluster, arrivals = SCENARIOS[name]()
+    pod_count = sum(1 for a in arrivals if isinstance(a, Pod))
+    start, cpu_start = time.perf_counter(), time.process_time()
+    plan, _ = simulate(PlanInputs(list(cluster), arrivals), EngineOptions())
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    bound = plan.count("Bound")
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{name:22s} pods={pod_count:7d} bound={bound:7d} time={elapsed:7.2f}s "
+          f"cpu={cpu:7.2f}s pods/s={pod_count / elapsed:9.0f} us/pod={elapsed / pod_count * 1e6:7.1f} "
+          f"peakRSS={peak_mib:7.0f}MiB",
+          flush=True)
+
+
+def main(argv: list[str]) -> None:
+    wanted = argv or [*SCENARIOS, "e2e-5000x10000"]
+    if len(wanted) == 1:
+        run_one(wanted[0])
+        return
+    for name in wanted:
+        subprocess.run([sys.executable, __file__, name], check=False)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

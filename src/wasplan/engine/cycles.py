@@ -1,0 +1,227 @@
+"""Dispatch and the scheduling cycles: PreEnqueue gating, the per-pod cycle, the 1.36 pod-led PodGroup cycle
+(a popped member pulls its queued siblings) and the 1.37 PodGroup entity cycle; binding, failure handling,
+PodGroup conditions, and which cluster changes send unschedulable items back to activeQ.
+"""
+
+from __future__ import annotations
+
+from wasplan.engine import groupcycle
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.queue import Item, SchedulingQueue
+from wasplan.engine.world import GroupState, PodState, World
+
+GATED_MSG = "Scheduling is blocked due to non-empty scheduling gates"
+SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
+
+
+def group_missing_msg(name: str) -> str:
+    return f'waiting for pod\'s pod group "{name}" to appear in scheduling queue'
+
+
+PRIORITY_MSG = "all pods in a single pod group should have the same priority as the pod group's priority, got {} and {}"
+QUORUM_MSG = "waiting for minCount pods from a gang to appear in scheduling queue"
+
+
+class Cycles:
+    def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions):
+        self.state, self.world, self.queue = state, world, queue
+        self.evaluators, self.options = evaluators, options
+        self._clock = 0
+        self._groups_on, self._v137 = options.groups_on, options.v137
+        self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
+
+    def tick(self) -> int:
+        self._clock += 1
+        return self._clock
+
+    # ---- creation and PreEnqueue -----------------------------------------------------------------------------
+    def in_group_mode(self, ps: PodState) -> bool:
+        return self._groups_on and ps.pod.pod_group is not None
+
+    def pod_created(self, ps: PodState) -> None:
+        if ps.pod.node_name:
+            if ps.pod.node_name in self.state.index:
+                self.state.reserve(ps.pod, self.state.index[ps.pod.node_name])
+                self.state.commit()
+            ps.status, ps.node = "AlreadyBound", ps.pod.node_name
+            return
+        if ps.pod.terminating:  # the scheduler skips pods that are being deleted
+            ps.status, ps.reason, ps.message = "Unschedulable", "", "the pod is being deleted; the scheduler skips it"
+            return
+        self.pre_enqueue(ps)
+        group = self.world.group_of(ps) if self.in_group_mode(ps) else None
+        if group is not None:
+            self.release_gated(group)
+
+    def _gate(self, ps: PodState) -> tuple[str, str] | None:
+        if ps.pod.scheduling_gates:
+            return "SchedulingGated", GATED_MSG
+        if not self.in_group_mode(ps):
+            return None
+        group = self.world.group_of(ps)
+        if group is None:
+            return "Unschedulable", group_missing_msg(ps.pod.pod_group)
+        if group.is_gang and group.live < group.min_count:
+            return "Unschedulable", QUORUM_MSG
+        return None
+
+    def pre_enqueue(self, ps: PodState) -> None:
+        if not ps.initial_ts:  # the queue timestamp is taken when the pod is first added, gated or not
+            ps.ts = ps.initial_ts = self.tick()
+        gate = self._gate(ps)
+        if gate is not None:
+            ps.status, (ps.reason, ps.message) = "Gated", gate
+            if gate[0] != "SchedulingGated":
+                self._waiting.setdefault(World.group_key(ps), []).append(ps)
+            return
+        ps.status, ps.reason, ps.message = "Queued", "", ""
+        self.enqueue(ps)
+
+    def enqueue(self, ps: PodState) -> None:
+        group = self.world.group_of(ps) if self.in_group_mode(ps) else None
+        if group is not None and self._v137:
+            # the entity sorts by the group's priority and the timestamp of its first queued pod
+            item: Item = ("group", group.key)
+            current = self.queue.timestamp(item)
+            if not self.queue.active(item) or current is None or ps.ts < current:
+                self.queue.push(item, group.priority, ps.ts if current is None else min(current, ps.ts))
+        else:
+            self.queue.push(("pod", ps.key), ps.priority, ps.ts)
+
+    def release_gated(self, group: GroupState) -> None:
+        if group.is_gang and group.live < group.min_count:
+            for ps in self._waiting.get(group.key, ()):
+                ps.message = QUORUM_MSG  # the group exists now; the quorum is what is missing
+            return
+        for ps in sorted(self._waiting.pop(group.key, ()), key=lambda p: p.seq):
+            self.pre_enqueue(ps)
+
+    def group_created(self, key: str) -> None:
+        self.release_gated(self.world.groups[key])
+        self.cluster_changed()
+
+    # ---- cluster changes ---------------------------------------------------------------------------------------
+    def cluster_changed(self) -> None:
+        """Node added, pod deleted, group created: anything may help, retry every unschedulable item."""
+        self.queue.requeue()
+
+    def pods_bound(self) -> None:
+        """A bound pod only helps pods whose inter-pod affinity or spread constraints count other pods."""
+        self.queue.requeue(self._helped_by_pod_add)
+
+    def _helped_by_pod_add(self, item: Item) -> bool:
+        kind, key = item
+        keys = [key] if kind == "pod" else self.world.groups[key].members
+        for k in keys:
+            pod = self.world.pods[k].pod
+            a = pod.affinity
+            if pod.topology_spread or (a is not None and (a.pod_required or a.pod_preferred)):
+                return True
+        return False
+
+    # ---- the loop ----------------------------------------------------------------------------------------------
+    def run_until_idle(self) -> None:
+        while (item := self.queue.pop()) is not None:
+            kind, key = item
+            if kind == "group":
+                self.group_cycle(self.world.groups[key], self._queued_members(self.world.groups[key]))
+                continue
+            ps = self.world.pods[key]
+            if self.in_group_mode(ps) and self.world.group_of(ps) is not None:
+                group = self.world.group_of(ps)
+                siblings = [m for m in self._queued_members(group) if m.key != key]
+                for m in siblings:
+                    self.queue.discard(("pod", m.key))
+                self.group_cycle(group, [ps, *siblings])
+            else:
+                self.pod_cycle(ps)
+
+    def _queued_members(self, group: GroupState) -> list[PodState]:
+        return [ps for ps in self.world.live_members(group) if ps.status in ("Queued", "Unschedulable")]
+
+    def evaluator_for(self, ps: PodState):
+        return self.evaluators.get(ps.pod.scheduler_name)
+
+    # ---- per-pod cycle -----------------------------------------------------------------------------------------
+    def pod_cycle(self, ps: PodState) -> None:
+        ev = self.evaluator_for(ps)
+        if ev is None:
+            ps.status, ps.reason = "Unschedulable", ""
+            ps.message = f"no kube-scheduler profile is named {ps.pod.scheduler_name!r}; the pod waits for another scheduler"
+            return
+        decision = ev.find_node(ps.pod)
+        if decision.node is None:
+            self.fail(ps, decision.message)
+            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            return
+        self.state.reserve(ps.pod, decision.node)
+        self.bind(ps, decision.node)
+        self.state.commit()
+        self.pods_bound()
+
+    def bind(self, ps: PodState, row: int) -> None:
+        ps.status, ps.node = "Bound", self.state.nodes[row].name
+        ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
+
+    def fail(self, ps: PodState, message: str) -> None:
+        ps.status, ps.reason, ps.message = "Unschedulable", "Unschedulable", message
+        ps.ts = self.tick()
+
+    # ---- PodGroup cycle ----------------------------------------------------------------------------------------
+    def group_cycle(self, group: GroupState, members: list[PodState]) -> None:
+        if not members:
+            return
+        members.sort(key=lambda m: (-m.priority, m.initial_ts))
+        names = [m.pod.scheduler_name for m in members]
+        ev = self.evaluator_for(members[0])
+        if len(set(names)) > 1 or ev is None:
+            other = next((n for n in names if n != names[0]), names[0])
+            msg = SCHEDULER_NAME_MSG.format(other, names[0]) if len(set(names)) > 1 else \
+                f"profile not found for scheduler name {names[0]!r}"
+            self._reject(group, members, msg, {})
+            return
+        if self._v137 and any(m.priority != group.priority for m in members):
+            odd = next(m for m in members if m.priority != group.priority)
+            self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
+            return
+        scheduled = sum(1 for ps in self.world.live_members(group) if ps.placed)
+        mark = self.state.mark()
+        attempt = groupcycle.run(ev, group, members, scheduled, self.options.v137)
+        group.attempted = True
+        if attempt.success:
+            self._accept(group, members, attempt)
+        else:
+            self.state.rollback(mark)
+            self._reject(group, members, attempt.message, attempt.failures)
+            self._set_condition(group, "False", "Unschedulable", attempt.message)
+
+    def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
+        failed = []
+        for ps in members:
+            if ps.key in attempt.placements:
+                self.bind(ps, attempt.placements[ps.key])
+            else:
+                failed.append(ps)
+                self.fail(ps, attempt.member_message(ps.key))
+        self.state.commit()
+        self._set_condition(group, "True", "Scheduled", "")
+        if self.options.v137:
+            if failed:  # partial success: retried at once with the group's old timestamp
+                self.queue.push(("group", group.key), group.priority, min(m.initial_ts for m in members))
+        else:
+            for ps in failed:
+                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+        self.pods_bound()
+
+    def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
+        for ps in members:
+            self.fail(ps, failures.get(ps.key) or message)
+            if not self.options.v137:
+                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+        if self.options.v137:
+            self.queue.park(("group", group.key), group.priority, self.tick())
+
+    def _set_condition(self, group: GroupState, status: str, reason: str, message: str) -> None:
+        if group.condition_status == "True" and status != "True":
+            return
+        group.condition_status, group.condition_reason, group.message = status, reason, message

@@ -1,0 +1,146 @@
+"""The per-pod scheduling algorithm (engine-semantics §1.5): PreFilter, Filter, Score, select host.
+
+`Evaluator.find_node(pod, mask)` returns the node kube-scheduler would pick for `pod` on the current state, or a
+`Diagnosis` when no node fits. Static plugin verdicts come from the per-shape cache (static.py), resource fit and
+resource scores from the incremental cache (rescache.py); only pods with host ports, spread constraints or
+inter-pod affinity (or clusters running pods with affinity terms) pay for per-pod plugin work. Deliberate
+differences from upstream: every node is evaluated (no percentageOfNodesToScore sampling) and a score tie goes
+to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.cluster.model import Pod
+from wasplan.engine import static
+from wasplan.engine.config import Profile
+from wasplan.engine.diagnosis import Diagnosis
+from wasplan.engine.plugins import inter_pod_affinity, node_affinity, node_ports, resources_fit, taint_toleration
+from wasplan.engine.plugins import topology_spread
+from wasplan.engine.rescache import ResourceCache
+
+STAGE_PORTS, STAGE_FIT, STAGE_SPREAD, STAGE_IPA = 4, 5, 6, 7
+MAX_SCORE = 100
+
+
+@dataclass(slots=True)
+class Decision:
+    node: int | None
+    diagnosis: Diagnosis | None = None
+
+    @property
+    def message(self) -> str:
+        return self.diagnosis.message() if self.diagnosis else ""
+
+
+class Evaluator:
+    def __init__(self, state, profile: Profile):
+        self.state, self.profile = state, profile
+        self.resources = ResourceCache(state, profile)
+        self._static: dict[tuple, static.StaticVerdict] = {}
+        self._static_epoch = -1
+
+    def static_verdict(self, pod: Pod) -> static.StaticVerdict:
+        if self._static_epoch != self.state.epoch:
+            self._static, self._static_epoch = {}, self.state.epoch
+        key = static.static_key(pod)
+        found = self._static.get(key)
+        if found is None:
+            found = static.compute(self.state, pod, self.profile)
+            self._static[key] = found
+        return found
+
+    def _dynamic_filters(self, pod: Pod, sv: static.StaticVerdict) -> list[tuple[int, np.ndarray]]:
+        out = []
+        p = self.profile
+        if pod.host_ports and p.filter_on(node_ports.NAME):
+            out.append((STAGE_PORTS, node_ports.fail_reasons(self.state, pod.host_ports)))
+        if topology_spread.constraints(pod, hard=True) and p.filter_on(topology_spread.NAME):
+            out.append((STAGE_SPREAD, topology_spread.filter_reasons(self.state, pod, sv.affinity_ok, sv.taints_ok)))
+        if (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods) and p.filter_on(inter_pod_affinity.NAME):
+            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod)))
+        return out
+
+    def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
+        state = self.state
+        sv = self.static_verdict(pod)
+        req, nz = state.vectors(pod)
+        entry = self.resources.get(req, nz)
+        if not (pod.host_ports or pod.topology_spread or pod.nominated_node_name or state.affinity_pods
+                or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg or inter_pod_affinity.has_terms(pod)):
+            best = self._by_resources(sv, entry, mask)
+            return Decision(best) if best is not None else Decision(None, self._diagnose(pod, sv, entry, [], mask))
+        dynamic = self._dynamic_filters(pod, sv)
+        feasible = sv.passes & entry.fit
+        for _, reasons in dynamic:
+            feasible = feasible & (reasons == 0)
+        if mask is not None:
+            feasible = feasible & mask
+        if sv.prefilter_msg is None:
+            nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
+            if nominated is not None and feasible[nominated]:
+                return Decision(nominated)  # the nominated node passes every filter: taken without scoring
+            total = entry.score + self._static_scores(sv, feasible)
+            if dynamic or pod.topology_spread or self.state.affinity_pods or inter_pod_affinity.has_terms(pod):
+                total = total + self._dynamic_scores(pod, sv, feasible)
+            best = int(np.argmax(np.where(feasible, total, -1)))
+            if feasible[best]:
+                return Decision(best)
+        return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
+
+    @staticmethod
+    def _by_resources(sv: static.StaticVerdict, entry, mask: np.ndarray | None) -> int | None:
+        """The common case: no per-pod plugin applies and the static scores are the same on every node, so the
+        resource scores alone rank the feasible nodes."""
+        ranked = entry.ranked if sv.all_pass else np.where(sv.passes, entry.ranked, -1)
+        if mask is not None:
+            ranked = np.where(mask, ranked, -1)
+        best = int(ranked.argmax())
+        return best if ranked[best] >= 0 else None
+
+    def _static_scores(self, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
+        out: np.ndarray | int = 0
+        w_taint = self.profile.weight(taint_toleration.NAME)
+        if w_taint:
+            hi = int(sv.taint_raw[feasible].max(initial=0)) if sv.has_taint_raw else 0
+            out = out + w_taint * (MAX_SCORE if hi == 0 else MAX_SCORE - MAX_SCORE * sv.taint_raw // hi)
+        w_aff = self.profile.weight(node_affinity.NAME)
+        if w_aff and sv.has_affinity_raw:
+            hi = int(sv.affinity_raw[feasible].max(initial=0))
+            if hi > 0:
+                out = out + w_aff * (MAX_SCORE * sv.affinity_raw // hi)
+        return out
+
+    def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
+        out: np.ndarray | int = 0
+        w_spread = self.profile.weight(topology_spread.NAME)
+        if w_spread and pod.topology_spread:
+            got = topology_spread.raw_scores(self.state, pod, feasible, sv.affinity_ok, sv.taints_ok)
+            if got is not None:
+                out = out + w_spread * topology_spread.normalize(got[0], got[1], feasible)
+        w_ipa = self.profile.weight(inter_pod_affinity.NAME)
+        if w_ipa and (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods):
+            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight)
+            if raw is not None:
+                out = out + w_ipa * inter_pod_affinity.normalize(raw, feasible)
+        return out
+
+    def _diagnose(self, pod, sv, entry, dynamic, mask) -> Diagnosis:
+        n = len(self.state.nodes)
+        first = sv.reasons.copy()
+        stage = np.where(first != 0, 0, 99).astype(np.int8)
+        for st, reasons in dynamic:
+            take = (first == 0) & (reasons != 0)
+            first = np.where(take, reasons, first)
+            stage = np.where(take, st, stage)
+        if self.profile.filter_on(resources_fit.NAME):
+            lacking, unres = resources_fit.insufficient(self.state.alloc, self.state.requested, entry.req, entry.cols)
+        else:
+            lacking = unres = np.zeros((n, len(entry.cols)), dtype=bool)
+        names = tuple(self.state.resources[c] for c in entry.cols)
+        in_snapshot = np.ones(n, dtype=bool) if mask is None else mask
+        return Diagnosis(tuple(x.name for x in self.state.nodes), in_snapshot, first, lacking, unres, names,
+                         STAGE_FIT, stage, sv.prefilter_msg)

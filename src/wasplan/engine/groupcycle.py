@@ -1,0 +1,87 @@
+"""The PodGroup scheduling algorithm (engine-semantics §1.6 for 1.36, §1.7 for 1.37).
+
+Members are tried one by one, in the order the caller gives, against one view of the cluster; each member that
+fits is reserved so later members see it. 1.36 decides with GangScheduling's Permit (success as soon as the
+group's scheduled pods — bound plus assumed — reach minCount, basic groups at once); 1.37 evaluates
+PlacementFeasible after every member and stops early once `scheduled + remaining < minCount`, and also needs
+at least one newly placed member. The caller keeps the reservations on success and rolls them back otherwise;
+`mask` restricts the cluster to a node subset (topology placements reuse this).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wasplan.engine.framework import Evaluator
+from wasplan.engine.world import GroupState, PodState
+
+UNSCHEDULABLE_MSG = "pod group is unschedulable"
+
+
+@dataclass(slots=True)
+class GroupAttempt:
+    success: bool
+    message: str  # the group status message ("" on success)
+    placements: dict[str, int] = field(default_factory=dict)  # pod key -> node row
+    failures: dict[str, str] = field(default_factory=dict)  # pod key -> FitError message
+    evaluated: int = 0
+
+    def member_message(self, key: str) -> str:
+        """What a member that did not bind is told: its own FitError, else the group's status message."""
+        return self.failures.get(key) or self.message
+
+
+def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, v137: bool,
+        mask: np.ndarray | None = None) -> GroupAttempt:
+    """`scheduled` = the group's pods already bound before the cycle."""
+    if v137:
+        return _run_137(ev, group, members, scheduled, mask)
+    return _run_136(ev, group, members, scheduled, mask)
+
+
+def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask) -> bool:
+    decision = ev.find_node(ps.pod, mask)
+    attempt.evaluated += 1
+    if decision.node is None:
+        attempt.failures[ps.key] = decision.message
+        return False
+    ev.state.reserve(ps.pod, decision.node)
+    attempt.placements[ps.key] = decision.node
+    return True
+
+
+def _run_136(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
+    for ps in members:
+        if _try(ev, ps, attempt, mask):
+            scheduled += 1
+            if not group.is_gang or scheduled >= group.min_count:
+                attempt.success, attempt.message = True, ""
+    return attempt
+
+
+def _run_137(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
+    status_ok = False
+    total = len(members)
+    for i, ps in enumerate(members):
+        if _try(ev, ps, attempt, mask):
+            scheduled += 1
+        remaining = total - (i + 1)
+        if not group.is_gang:
+            status_ok = True
+            continue
+        m = group.min_count
+        if scheduled + remaining < m:
+            attempt.message = f"minCount ({m}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+            return attempt
+        status_ok = scheduled >= m
+        if not status_ok:
+            attempt.message = f"minCount ({m}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
+    if status_ok and attempt.placements:
+        attempt.success, attempt.message = True, ""
+    elif status_ok:
+        attempt.message = UNSCHEDULABLE_MSG
+    return attempt

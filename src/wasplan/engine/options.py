@@ -1,0 +1,34 @@
+"""How a simulation runs: release and gates, arrival mode, scheduler profiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.api.releases import GateSet, default_gates, get_release
+from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    gates: GateSet = field(default_factory=lambda: default_gates(get_release("1.37")))
+    arrival: str = "sequential"  # sequential | batch
+    profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})
+
+    @property
+    def version(self) -> str:
+        return self.gates.release.version
+
+    @property
+    def v137(self) -> bool:
+        return self.version != "1.36"
+
+    @property
+    def groups_on(self) -> bool:
+        """Whether the scheduler runs PodGroup cycles at all (1.36 also needs the GangScheduling plugin)."""
+        if not self.gates.enabled("GenericWorkload"):
+            return False
+        return self.v137 or self.gates.enabled("GangScheduling")
+
+    @property
+    def condition_type(self) -> str:
+        return "PodGroupInitiallyScheduled" if self.v137 else "PodGroupScheduled"

@@ -1,0 +1,110 @@
+"""Turns the simulator's final world into the Plan (DESIGN.md §4) and into the cluster after the plan
+(`--emit-snapshot`): pods with their nodes, PodGroups with the conditions the scheduler wrote.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+
+from wasplan.api import hub
+from wasplan.cluster.model import Group, Node, Pod, PriorityClass
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.world import GroupState, PodState, World
+from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Plan, PodOutcome
+
+_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated"}
+
+
+class FinalCluster:
+    """The cluster once the plan is carried out; pods and groups are assembled on first access (only
+    `--emit-snapshot` and chaining need them)."""
+
+    def __init__(self, state, world: World, options: EngineOptions):
+        self._world, self._options = world, options
+        self.nodes: tuple[Node, ...] = tuple(state.nodes)
+        self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
+
+    @functools.cached_property
+    def groups(self) -> tuple[Group, ...]:
+        """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
+        ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
+        return (*self._world.other_groups, *(_group_after(g, self._options) for g in ordered))
+
+    @functools.cached_property
+    def pods(self) -> tuple[Pod, ...]:
+        """Every pod, placed ones with node_name set."""
+        out = []
+        for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
+            if ps.status == "Bound":
+                placed = copy.copy(ps.pod)
+                placed.node_name = ps.node
+                out.append(placed)
+            else:
+                out.append(ps.pod)
+        return tuple(out)
+
+
+def pod_outcome(ps: PodState, world: World) -> PodOutcome:
+    pod = ps.pod
+    status = _STATUS.get(ps.status, "Pending")
+    group = f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
+    owner = OwnerRef(pod.owner.kind, pod.owner.name) if pod.owner else None
+    reason, message = (ps.reason, ps.message) if status != "AlreadyBound" else ("", "")
+    return PodOutcome(pod.namespace, pod.name, status, group, owner, ps.node, ps.nominated, reason, message)
+
+
+def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions) -> tuple[str, str, str]:
+    if not options.groups_on:
+        placed = sum(1 for m in members if m.placed)
+        ok = placed >= gs.min_count and placed == len(members)
+        return ("Scheduled" if ok else "Unschedulable"), "", "PodGroup cycles are off: pods were scheduled one by one"
+    if gs.condition_status == "True":
+        return "Scheduled", gs.condition_reason, gs.message
+    if gs.attempted:
+        return "Unschedulable", gs.condition_reason, gs.message
+    gated = next((m for m in members if m.status == "Gated"), None)
+    if gated is not None or not members:
+        return "WaitingForPods", "WaitingForPods", gated.message if gated else "no member pod exists yet"
+    waiting = next((m for m in members if not m.placed), None)
+    if waiting is None and len(members) >= gs.min_count:
+        return "Scheduled", "", ""  # bound before the plan (the snapshot carries no condition)
+    return "Unschedulable", "", waiting.message if waiting else ""
+
+
+def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> GroupOutcome:
+    members = [world.pods[k] for k in gs.members]
+    status, reason, message = _group_status(gs, members, options)
+    condition = None
+    if options.groups_on and gs.condition_status is not None:
+        condition = GroupCondition(options.condition_type, gs.condition_status, gs.condition_reason, gs.message)
+    policy = "gang" if gs.is_gang else "basic"
+    min_count = gs.min_count if gs.is_gang else 0
+    return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
+                        tuple(sorted(gs.members)), None, reason, message, condition)
+
+
+def build_plan(world: World, options: EngineOptions, nodes: int = 0) -> Plan:
+    pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
+    groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
+    return Plan(options.version, nodes, pods, groups)
+
+
+def _ns_name(key: str) -> tuple[str, str]:
+    ns, _, name = key.partition("/")
+    return ns, name
+
+
+def _group_after(gs: GroupState, options: EngineOptions) -> Group:
+    if gs.condition_status is None or not options.groups_on:
+        return gs.record
+    cond = hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
+                         reason=gs.condition_reason or None, message=gs.message or None)
+    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type != cond.type)
+    obj = gs.pg.model_copy(update={"conditions": kept + (cond,)})
+    return dataclasses.replace(gs.record, obj=obj)
+
+
+def final_cluster(state, world: World, options: EngineOptions) -> FinalCluster:
+    return FinalCluster(state, world, options)

@@ -1,0 +1,141 @@
+"""InterPodAffinity filter and score (upstream pkg/scheduler/framework/plugins/interpodaffinity: filtering.go,
+scoring.go).
+
+Filter, in upstream order: the pod's required affinity (every term needs a matching pod in the node's domain;
+the first pod of a self-affine series may go anywhere its terms' keys exist — UnschedulableAndUnresolvable
+otherwise), its required anti-affinity, then existing pods' required anti-affinity against the pod. Score: the
+pod's preferred terms against existing pods, existing pods' preferred terms (and required affinity terms, with
+hardPodAffinityWeight) against the pod, summed per topology domain and normalised (raw - min)·100/(max - min).
+Counts come from the state's pod index (per-node counts per selector, and the terms placed pods carry).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wasplan.cluster.model import LabelSelector, Pod, PodAffinityTerm
+from wasplan.engine.selectors import selector_matches, with_label_keys
+from wasplan.engine.status import REASONS, Code
+
+NAME = "InterPodAffinity"
+REASON_AFFINITY = REASONS.intern("node(s) didn't match pod affinity rules", Code.UNRESOLVABLE)
+REASON_ANTI = REASONS.intern("node(s) didn't match pod anti-affinity rules", Code.UNSCHEDULABLE)
+REASON_EXISTING = REASONS.intern("node(s) didn't satisfy existing pods anti-affinity rules", Code.UNSCHEDULABLE)
+
+
+def has_terms(pod: Pod) -> bool:
+    a = pod.affinity
+    return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
+
+
+def term_scope(term: PodAffinityTerm, owner: Pod) -> tuple[frozenset | None, LabelSelector | None]:
+    """(namespaces the term selects — None for all —, the selector with matchLabelKeys/mismatchLabelKeys merged)."""
+    ns_sel = term.namespace_selector
+    if ns_sel is not None and not ns_sel.match_labels and not ns_sel.match_expressions:
+        scope = None  # an empty namespaceSelector selects every namespace
+    elif term.namespaces or ns_sel is not None:
+        scope = frozenset(term.namespaces)  # a non-empty namespaceSelector needs Namespace objects: not modelled
+    else:
+        scope = frozenset((owner.namespace,))
+    return scope, with_label_keys(term.label_selector, owner.labels, term.match_label_keys, term.mismatch_label_keys)
+
+
+def term_matches(term: PodAffinityTerm, owner: Pod, target: Pod) -> bool:
+    """Does `target` match `term`, a term written on pod `owner`?"""
+    scope, selector = term_scope(term, owner)
+    return (scope is None or target.namespace in scope) and selector_matches(selector, target.labels)
+
+
+def _per_domain(state, key: str, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(for each node, the sum of `counts` over the nodes of its `key` domain; whether the node has `key`)."""
+    codes, domains = state.labels.codes(key)
+    has = codes >= 0
+    if not len(domains):
+        return np.zeros(len(codes), dtype=np.int64), has
+    totals = np.bincount(codes[has], weights=counts[has], minlength=len(domains)).astype(np.int64)
+    return np.where(has, totals[np.maximum(codes, 0)], 0), has
+
+
+def _term_counts(state, term: PodAffinityTerm, owner: Pod) -> np.ndarray:
+    scope, selector = term_scope(term, owner)
+    return state.matching_counts(scope, selector)
+
+
+def _all_terms_counts(state, terms, pod: Pod) -> np.ndarray:
+    """Per node, placed pods matching every one of `terms` (what upstream's affinityCounts counts)."""
+    if len(terms) == 1:
+        return _term_counts(state, terms[0], pod)
+    counts = np.zeros(len(state.nodes), dtype=np.int64)
+    for placed in state.placed.values():
+        if all(term_matches(t, pod, placed.pod) for t in terms):
+            counts[placed.node] += 1
+    return counts
+
+
+def _affinity_ok(state, pod: Pod, terms) -> np.ndarray:
+    counts = _all_terms_counts(state, terms, pod)
+    all_keys = np.ones(len(state.nodes), dtype=bool)
+    pods_exist = np.ones(len(state.nodes), dtype=bool)
+    any_counted = False
+    for t in terms:
+        per_node, has = _per_domain(state, t.topology_key, counts)
+        all_keys &= has
+        pods_exist &= per_node > 0
+        any_counted = any_counted or bool(counts[has].any())
+    # the first pod of a series that is affine to itself may go anywhere the terms' keys exist
+    self_ok = not any_counted and all(term_matches(t, pod, pod) for t in terms)
+    return all_keys & (pods_exist | self_ok)
+
+
+def _existing_anti(state, pod: Pod) -> np.ndarray:
+    blocked = np.zeros(len(state.nodes), dtype=bool)
+    for entry in state.pod_index.terms.values():
+        if entry.kind != "anti_required" or not entry.counts.any():
+            continue
+        if term_matches(entry.term, entry.owner, pod):
+            codes, _ = state.labels.codes(entry.term.topology_key)
+            hit = np.unique(codes[(entry.counts > 0) & (codes >= 0)])
+            blocked |= np.isin(codes, hit) & (codes >= 0)
+    return blocked
+
+
+def filter_reasons(state, pod: Pod) -> np.ndarray:
+    out = np.zeros(len(state.nodes), dtype=np.int32)
+    a = pod.affinity
+    if a is not None and a.pod_required:
+        out[~_affinity_ok(state, pod, a.pod_required)] = REASON_AFFINITY
+    for t in (a.anti_required if a is not None else ()):
+        per_node, has = _per_domain(state, t.topology_key, _term_counts(state, t, pod))
+        out[(out == 0) & has & (per_node > 0)] = REASON_ANTI
+    if state.affinity_pods:
+        out[(out == 0) & _existing_anti(state, pod)] = REASON_EXISTING
+    return out
+
+
+def raw_scores(state, pod: Pod, hard_weight: int = 1):
+    """Σ weights per topology domain, as a per-node array; None when no term is involved (plugin skipped)."""
+    a = pod.affinity
+    mine = [(w.term, w.weight) for w in (a.pod_preferred if a else ())]
+    mine += [(w.term, -w.weight) for w in (a.anti_preferred if a else ())]
+    if not mine and not state.affinity_pods:
+        return None
+    out = np.zeros(len(state.nodes), dtype=np.int64)
+    for term, weight in mine:
+        out += weight * _per_domain(state, term.topology_key, _term_counts(state, term, pod))[0]
+    signs = {"pod_required": hard_weight, "pod_preferred": 1, "anti_preferred": -1}
+    for entry in state.pod_index.terms.values():
+        sign = signs.get(entry.kind)
+        if not sign or not entry.counts.any() or not term_matches(entry.term, entry.owner, pod):
+            continue
+        weight = sign if entry.kind == "pod_required" else sign * entry.weight
+        out += weight * _per_domain(state, entry.term.topology_key, entry.counts)[0]
+    return out
+
+
+def normalize(raw: np.ndarray, feasible: np.ndarray) -> np.ndarray:
+    if not feasible.any():
+        return np.zeros(len(raw), dtype=np.int64)
+    lo, hi = int(raw[feasible].min()), int(raw[feasible].max())
+    if hi - lo <= 0:
+        return np.zeros(len(raw), dtype=np.int64)
+    return (100 * ((raw - lo) / (hi - lo))).astype(np.int64)

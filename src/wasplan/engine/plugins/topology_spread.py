@@ -1,0 +1,123 @@
+"""PodTopologySpread filter and score (upstream pkg/scheduler/framework/plugins/podtopologyspread:
+filtering.go, scoring.go, common.go).
+
+Filter (DoNotSchedule constraints): counts matching pods (same namespace, not terminating) per domain over the
+nodes that carry every constraint key and pass the node-inclusion policies; a node fails when
+`count(domain) + selfMatch - globalMin > maxSkew` (globalMin is 0 while fewer than minDomains domains exist);
+a node missing a key fails UnschedulableAndUnresolvable. Score (ScheduleAnyway constraints): per node
+Σ cnt·log(domains + 2) + (maxSkew - 1), rounded; normalised so the lowest raw score gets 100; nodes missing a
+key get 0. System default constraints apply only to pods selected by Services/ReplicaSets/StatefulSets, which
+a plan does not model, so pods without constraints skip the plugin.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from wasplan.cluster.model import Pod, TopologySpreadConstraint
+from wasplan.engine.selectors import selector_matches, with_label_keys
+from wasplan.engine.status import REASONS, Code
+
+NAME = "PodTopologySpread"
+HOSTNAME = "kubernetes.io/hostname"
+REASON_SKEW = REASONS.intern("node(s) didn't match pod topology spread constraints", Code.UNSCHEDULABLE)
+REASON_LABEL = REASONS.intern("node(s) didn't match pod topology spread constraints (missing required label)",
+                              Code.UNRESOLVABLE)
+
+
+def constraints(pod: Pod, hard: bool):
+    wanted = "DoNotSchedule" if hard else "ScheduleAnyway"
+    out = []
+    for c in pod.topology_spread:
+        if c.when_unsatisfiable == wanted:
+            out.append((c, with_label_keys(c.label_selector, pod.labels, c.match_label_keys)))
+    return out
+
+
+def count_matching(state, selector, namespace: str) -> np.ndarray:
+    """Matching pods per node (same namespace, not terminating)."""
+    return state.matching_counts(frozenset((namespace,)), selector, skip_terminating=True)
+
+
+def _included(c: TopologySpreadConstraint, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
+    mask = np.ones(len(affinity_ok), dtype=bool)
+    if c.node_affinity_policy == "Honor":
+        mask &= affinity_ok
+    if c.node_taints_policy == "Honor":
+        mask &= taints_ok
+    return mask
+
+
+def _all_keys(state, cons) -> np.ndarray:
+    mask = np.ones(len(state.nodes), dtype=bool)
+    for c, _ in cons:
+        mask &= state.labels.has(c.topology_key)
+    return mask
+
+
+def _domain_totals(codes: np.ndarray, domain_count: int, eligible: np.ndarray, counts: np.ndarray):
+    """(matching pods per domain, whether the domain has an eligible node), over eligible nodes."""
+    rows = eligible & (codes >= 0)
+    totals = np.bincount(codes[rows], weights=counts[rows], minlength=domain_count).astype(np.int64)
+    present = np.bincount(codes[rows], minlength=domain_count) > 0
+    return totals, present
+
+
+def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(state.nodes), dtype=np.int32)
+    cons = constraints(pod, hard=True)
+    if not cons:
+        return out
+    with_keys = _all_keys(state, cons)
+    for c, selector in cons:
+        codes, domains = state.labels.codes(c.topology_key)
+        eligible = with_keys & _included(c, affinity_ok, taints_ok)
+        totals, present = _domain_totals(codes, len(domains), eligible, count_matching(state, selector, pod.namespace))
+        global_min = int(totals[present].min()) if present.any() else None
+        if c.min_domains is not None and int(present.sum()) < c.min_domains:
+            global_min = 0
+        self_match = 1 if selector_matches(selector, pod.labels) else 0
+        per_node = np.where(codes >= 0, totals[np.maximum(codes, 0)], 0) if len(domains) else np.zeros_like(codes)
+        skewed = (codes >= 0) & (global_min is not None) & (per_node + self_match - (global_min or 0) > c.max_skew)
+        out = np.where(out != 0, out, np.where(codes < 0, REASON_LABEL, np.where(skewed, REASON_SKEW, 0)))
+    return out.astype(np.int32)
+
+
+def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, taints_ok: np.ndarray):
+    """(raw scores, ignored nodes) or None when the pod has no ScheduleAnyway constraint (plugin skipped)."""
+    cons = constraints(pod, hard=False)
+    if not cons:
+        return None
+    with_keys = _all_keys(state, cons)
+    ignored = feasible & ~with_keys
+    scored = feasible & with_keys
+    total = np.zeros(len(state.nodes), dtype=np.float64)
+    for c, selector in cons:
+        counts = count_matching(state, selector, pod.namespace)
+        if c.topology_key == HOSTNAME:
+            weight = math.log(int(scored.sum()) + 2)
+            per_node = counts
+        else:
+            codes, domains = state.labels.codes(c.topology_key)
+            scored_domains = np.zeros(len(domains), dtype=bool)
+            scored_domains[codes[scored & (codes >= 0)]] = True
+            weight = math.log(int(scored_domains.sum()) + 2)
+            eligible = with_keys & _included(c, affinity_ok, taints_ok)
+            totals, _ = _domain_totals(codes, len(domains), eligible, counts)
+            safe = np.maximum(codes, 0)
+            per_node = np.where((codes >= 0) & scored_domains[safe], totals[safe], 0) if len(domains) else counts * 0
+        present = state.labels.has(c.topology_key)
+        total += np.where(present, per_node * weight + (c.max_skew - 1), 0.0)
+    return np.floor(total + 0.5).astype(np.int64), ignored
+
+
+def normalize(raw: np.ndarray, ignored: np.ndarray, feasible: np.ndarray) -> np.ndarray:
+    considered = feasible & ~ignored
+    if not considered.any():
+        return np.zeros(len(raw), dtype=np.int64)
+    lo, hi = int(raw[considered].min()), int(raw[considered].max())
+    if hi == 0:
+        return np.where(ignored, 0, 100).astype(np.int64)
+    return np.where(ignored, 0, 100 * (hi + lo - raw) // hi).astype(np.int64)

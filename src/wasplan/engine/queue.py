@@ -1,0 +1,70 @@
+"""The scheduling queue: activeQ ordered by PrioritySort, the unschedulable set, and PreEnqueue-gated pods.
+
+Items are pod keys ("pod", ns/name) or, in 1.37, PodGroup entities ("group", ns/name). PrioritySort orders by
+priority (higher first), then queue timestamp (earlier first); the insertion counter breaks exact ties so runs
+are reproducible. Backoff and the unschedulable pool's timers are modelled as "an item that failed waits until
+a cluster change that may help it" (engine-semantics §1.2), which `requeue` implements.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+Item = tuple[str, str]
+
+
+class SchedulingQueue:
+    def __init__(self) -> None:
+        self._heap: list[tuple[int, int, int, Item]] = []
+        self._live: dict[Item, tuple[int, int, int, Item]] = {}
+        self.unschedulable: dict[Item, tuple[int, int]] = {}  # item -> (priority, ts)
+        self._counter = 0
+
+    def push(self, item: Item, priority: int, ts: int) -> None:
+        self.unschedulable.pop(item, None)
+        self._counter += 1
+        entry = (-priority, ts, self._counter, item)
+        self._live[item] = entry
+        heapq.heappush(self._heap, entry)
+
+    def discard(self, item: Item) -> None:
+        self._live.pop(item, None)
+        self.unschedulable.pop(item, None)
+
+    def contains(self, item: Item) -> bool:
+        return item in self._live or item in self.unschedulable
+
+    def active(self, item: Item) -> bool:
+        return item in self._live
+
+    def timestamp(self, item: Item) -> int | None:
+        """The queue timestamp of an item waiting in activeQ or the unschedulable set."""
+        if item in self._live:
+            return self._live[item][1]
+        parked = self.unschedulable.get(item)
+        return parked[1] if parked else None
+
+    def pop(self) -> Item | None:
+        while self._heap:
+            entry = heapq.heappop(self._heap)
+            item = entry[3]
+            if self._live.get(item) is entry:
+                del self._live[item]
+                return item
+        return None
+
+    def park(self, item: Item, priority: int, ts: int) -> None:
+        """The item failed: wait in the unschedulable set."""
+        self._live.pop(item, None)
+        self.unschedulable[item] = (priority, ts)
+
+    def requeue(self, wanted=None) -> int:
+        """Move unschedulable items back to activeQ (all, or those `wanted(item)` accepts)."""
+        moved = [i for i in self.unschedulable if wanted is None or wanted(i)]
+        for item in moved:
+            priority, ts = self.unschedulable.pop(item)
+            self.push(item, priority, ts)
+        return len(moved)
+
+    def __len__(self) -> int:
+        return len(self._live)

@@ -1,0 +1,71 @@
+"""Every filter plugin's verdict for one pod on every node, each plugin evaluated on its own.
+
+kube-scheduler stops at the first failing plugin per node (that is what `Diagnosis` and the FitError message
+show); explanations want more: which nodes each plugin alone rejects, so "the smallest change that makes it fit"
+can be found. `record()` computes that from the same caches the scheduling path uses; `counts(plugin)` is cheap,
+`node_reasons(i)` gives one node's full picture on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.cluster.model import Pod
+from wasplan.engine import static
+from wasplan.engine.framework import Evaluator
+from wasplan.engine.plugins import inter_pod_affinity, node_affinity, node_ports, resources_fit, topology_spread
+from wasplan.engine.status import REASONS
+
+FILTER_ORDER = (*static.ORDER, node_ports.NAME, resources_fit.NAME, topology_spread.NAME, inter_pod_affinity.NAME)
+
+
+@dataclass(frozen=True)
+class PluginVerdicts:
+    nodes: tuple[str, ...]
+    single: dict[str, np.ndarray]  # plugin -> reason id per node (0 = passes), for one-reason plugins
+    fit_lacking: np.ndarray  # nodes x fit_columns
+    fit_columns: tuple[str, ...]
+    enabled: frozenset[str]
+
+    def rejects(self, plugin: str) -> np.ndarray:
+        if plugin == resources_fit.NAME:
+            return self.fit_lacking.any(axis=1)
+        return self.single[plugin] != 0
+
+    def counts(self, plugin: str) -> dict[str, int]:
+        if plugin == resources_fit.NAME:
+            return {REASONS.text[resources_fit.reason_ids(c, False)]: int(self.fit_lacking[:, j].sum())
+                    for j, c in enumerate(self.fit_columns) if self.fit_lacking[:, j].any()}
+        ids, hits = np.unique(self.single[plugin][self.single[plugin] != 0], return_counts=True)
+        return {REASONS.text[i]: int(n) for i, n in zip(ids.tolist(), hits.tolist())}
+
+    def node_reasons(self, i: int) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for plugin in FILTER_ORDER:
+            if plugin == resources_fit.NAME:
+                lacking = [REASONS.text[resources_fit.reason_ids(c, False)]
+                           for j, c in enumerate(self.fit_columns) if self.fit_lacking[i, j]]
+                if lacking:
+                    out[plugin] = lacking
+            elif self.single[plugin][i]:
+                out[plugin] = [REASONS.text[self.single[plugin][i]]]
+        return out
+
+
+def record(ev: Evaluator, pod: Pod) -> PluginVerdicts:
+    state = ev.state
+    sv = ev.static_verdict(pod)
+    single = {name: arr.copy() for name, arr in sv.by_plugin.items()}
+    if sv.absent is not None:
+        single["NodeAffinity"] = np.where(sv.absent, node_affinity.ABSENT_REASON, single["NodeAffinity"])
+    single[node_ports.NAME] = node_ports.fail_reasons(state, pod.host_ports)
+    single[topology_spread.NAME] = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
+    single[inter_pod_affinity.NAME] = inter_pod_affinity.filter_reasons(state, pod)
+    req, _ = state.vectors(pod)
+    cols = resources_fit.checked_columns(req, state.col["pods"])
+    lacking, _ = resources_fit.insufficient(state.alloc, state.requested, req, cols)
+    enabled = frozenset(p for p in FILTER_ORDER if ev.profile.filter_on(p))
+    return PluginVerdicts(tuple(n.name for n in state.nodes), single, lacking,
+                          tuple(state.resources[c] for c in cols), enabled)

@@ -1,0 +1,172 @@
+"""The cluster as the scheduler's cache sees it, as numpy arrays, with an undo journal.
+
+One row per node (sorted by name, so the first index of a tie is the node whose name sorts first), one column
+per resource. `requested` holds the summed effective requests of the pods on each node (the `pods` column
+counts pods), `non_zero` the same with upstream's defaults for cpu/memory (used by the resource scorers).
+Every reserve/remove is journalled so trial placements (gang all-or-nothing, topology candidates, preemption)
+roll back with `rollback(mark)` instead of copying the cluster, and every touched row is appended to
+`changes` so per-shape caches can refresh only the rows that moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS, Node, Pod
+from wasplan.engine.labels import NodeLabels
+from wasplan.engine.podindex import PodIndex
+
+DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
+BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
+
+
+@dataclass(slots=True)
+class Placed:
+    pod: Pod
+    node: int
+
+
+class ClusterState:
+    """Nodes, the pods bound or assumed on them, and the arrays derived from both."""
+
+    def __init__(self, nodes: list[Node], resources: set[str]):
+        extended = sorted(r for r in resources if r not in BASE_RESOURCES)
+        self.resources: tuple[str, ...] = BASE_RESOURCES + tuple(extended)
+        self.col = {r: i for i, r in enumerate(self.resources)}
+        self.placed: dict[str, Placed] = {}
+        self._vectors: dict[str, tuple] = {}
+        self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
+        self.journal: list[tuple[str, Pod, int]] = []
+        self.changes: list[int] = []
+        self.epoch = 0
+        self._set_nodes(sorted(nodes, key=lambda n: n.name))
+
+    # ---- nodes -------------------------------------------------------------------------------------------------
+    def _set_nodes(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.index = {n.name: i for i, n in enumerate(nodes)}
+        self.labels = NodeLabels(nodes)
+        n, r = len(nodes), len(self.resources)
+        self.alloc = np.zeros((n, r), dtype=np.int64)
+        for i, node in enumerate(nodes):
+            for name, amount in node.allocatable.items():
+                if name in self.col:
+                    self.alloc[i, self.col[name]] = amount
+            if PODS not in node.allocatable:
+                self.alloc[i, self.col[PODS]] = DEFAULT_MAX_PODS
+        self.requested = np.zeros((n, r), dtype=np.int64)
+        self.non_zero = np.zeros((n, r), dtype=np.int64)
+        self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
+        self.pod_index = PodIndex(len(nodes))
+        self.epoch += 1
+        self.changes = []
+
+    def add_node(self, node: Node) -> None:
+        """Adding a node re-sorts the rows; all caches keyed by `epoch` start over."""
+        keep = [(p.pod, self.nodes[p.node].name) for p in self.placed.values()]
+        self.placed = {}
+        self._set_nodes(sorted([*self.nodes, node], key=lambda n: n.name))
+        for pod, name in keep:
+            self._add(pod, self.index[name])
+        self.changes = []
+
+    def extend_resources(self, names: set[str]) -> None:
+        missing = names - set(self.resources)
+        if missing:
+            self.resources = self.resources + tuple(sorted(missing))
+            self.col = {r: i for i, r in enumerate(self.resources)}
+            keep = [(p.pod, self.nodes[p.node].name) for p in self.placed.values()]
+            self.placed = {}
+            self._set_nodes(self.nodes)
+            for pod, name in keep:
+                self._add(pod, self.index[name])
+            self.changes = []
+
+    # ---- pod vectors -------------------------------------------------------------------------------------------
+    def vectors(self, pod: Pod) -> tuple[np.ndarray, np.ndarray]:
+        """(effective requests with the pod slot, non-zero requests), cached per pod and resource layout."""
+        found = self._vectors.get(pod.key)
+        if found is None or found[0] is not pod or found[1] != len(self.resources):
+            found = (pod, len(self.resources), self.request_vector(pod), self.non_zero_vector(pod))
+            self._vectors[pod.key] = found
+        return found[2], found[3]
+
+    def request_vector(self, pod: Pod) -> np.ndarray:
+        vec = np.zeros(len(self.resources), dtype=np.int64)
+        for name, amount in pod.requests.items():
+            if name in self.col and name != PODS:
+                vec[self.col[name]] = amount
+        vec[self.col[PODS]] = 1
+        return vec
+
+    def non_zero_vector(self, pod: Pod) -> np.ndarray:
+        vec = self.request_vector(pod)
+        for name in (CPU, MEMORY):
+            vec[self.col[name]] = pod.non_zero_requests.get(name, pod.requests.get(name, 0))
+        return vec
+
+    # ---- reserve / remove with undo ----------------------------------------------------------------------------
+    def _add(self, pod: Pod, node: int) -> None:
+        req, nz = self.vectors(pod)
+        self.requested[node] += req
+        self.non_zero[node] += nz
+        self.pods_on[node][pod.key] = pod
+        self.placed[pod.key] = Placed(pod, node)
+        self.pod_index.update(pod, node, 1)
+        if _has_pod_terms(pod):
+            self.affinity_pods.add(pod.key)
+        self.changes.append(node)
+
+    def _drop(self, pod: Pod) -> int:
+        node = self.placed.pop(pod.key).node
+        req, nz = self.vectors(pod)
+        self.requested[node] -= req
+        self.non_zero[node] -= nz
+        del self.pods_on[node][pod.key]
+        self.pod_index.update(pod, node, -1)
+        self.affinity_pods.discard(pod.key)
+        self.changes.append(node)
+        return node
+
+    def reserve(self, pod: Pod, node: int) -> None:
+        """Assume `pod` on row `node` (counted for every later decision) and journal it."""
+        self._add(pod, node)
+        self.journal.append(("reserve", pod, node))
+
+    def remove(self, pod: Pod) -> None:
+        """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it."""
+        node = self._drop(pod)
+        self.journal.append(("remove", pod, node))
+
+    # ---- matching-pod counts (PodTopologySpread, InterPodAffinity) ---------------------------------------------
+    def matching_counts(self, scope, selector, skip_terminating: bool = False) -> np.ndarray:
+        """Per node, placed pods in namespaces `scope` (None = all) matching `selector`; see podindex.py."""
+        return self.pod_index.counts(self.placed, scope, selector, skip_terminating)
+
+    def mark(self) -> int:
+        return len(self.journal)
+
+    def rollback(self, mark: int) -> None:
+        """Undo every reserve/remove after `mark`, newest first."""
+        while len(self.journal) > mark:
+            action, pod, node = self.journal.pop()
+            if action == "reserve":
+                self._drop(pod)
+            else:
+                self._add(pod, node)
+
+    def commit(self) -> None:
+        """Forget the journal: what is placed now stays placed."""
+        self.journal.clear()
+
+    def node_of(self, pod_key: str) -> str | None:
+        placed = self.placed.get(pod_key)
+        return self.nodes[placed.node].name if placed else None
+
+
+def _has_pod_terms(pod: Pod) -> bool:
+    a = pod.affinity
+    return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
+

@@ -1,0 +1,120 @@
+"""What the scheduler knows besides node state: every pod with its scheduling status, the PodGroups with their
+policies, priorities and conditions, and the PriorityClasses that resolve priorities (admission's job upstream).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.api import hub
+from wasplan.cluster.model import Group, Pod, PriorityClass
+
+
+@dataclass(slots=True)
+class PodState:
+    pod: Pod
+    priority: int
+    seq: int  # creation order
+    status: str = "New"  # New | Gated | Queued | Unschedulable | Bound | AlreadyBound
+    ts: int = 0  # queue timestamp (PrioritySort's tie-break); reset when an attempt fails
+    initial_ts: int = 0  # first time the pod entered the queue
+    node: str | None = None
+    nominated: str | None = None
+    reason: str = ""
+    message: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.pod.key
+
+    @property
+    def placed(self) -> bool:
+        return self.status in ("Bound", "AlreadyBound")
+
+
+@dataclass(slots=True)
+class GroupState:
+    record: Group
+    priority: int
+    seq: int
+    members: list[str] = field(default_factory=list)  # pod keys in creation order
+    live: int = 0  # members that are not terminating (PreEnqueue's quorum count)
+    condition_status: str | None = None  # "True" | "False"
+    condition_reason: str = ""
+    message: str = ""
+    attempted: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.record.key
+
+    @property
+    def pg(self) -> hub.PodGroup:
+        return self.record.obj  # type: ignore[return-value]
+
+    @property
+    def is_gang(self) -> bool:
+        return self.pg.policy.kind == hub.PolicyKind.GANG
+
+    @property
+    def min_count(self) -> int:
+        return (self.pg.policy.min_count or 1) if self.is_gang else 1
+
+
+class World:
+    def __init__(self) -> None:
+        self.pods: dict[str, PodState] = {}
+        self.groups: dict[str, GroupState] = {}
+        self.classes: dict[str, PriorityClass] = {}
+        self.other_groups: list[Group] = []  # Workloads and CompositePodGroups, kept for the snapshot
+        self._orphans: dict[str, list[str]] = {}  # group key -> pods naming a PodGroup that does not exist yet
+        self._seq = 0
+
+    def next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def resolve_priority(self, value: int | None, class_name: str | None) -> int:
+        if value is not None:
+            return value
+        if class_name and class_name in self.classes:
+            return self.classes[class_name].value
+        defaults = [c.value for c in self.classes.values() if c.global_default]
+        return max(defaults) if defaults else 0
+
+    def add_pod(self, pod: Pod) -> PodState:
+        ps = PodState(pod, self.resolve_priority(pod.priority, pod.priority_class_name), self.next_seq())
+        self.pods[pod.key] = ps
+        group = self.group_of(ps)
+        if group is not None:
+            group.members.append(pod.key)
+            group.live += 0 if pod.terminating else 1
+        elif pod.pod_group:
+            self._orphans.setdefault(self.group_key(ps), []).append(pod.key)
+        return ps
+
+    def add_group(self, group: Group) -> GroupState | None:
+        if not isinstance(group.obj, hub.PodGroup):
+            self.other_groups.append(group)
+            return None
+        pg = group.obj
+        gs = GroupState(group, self.resolve_priority(pg.priority, pg.priority_class_name), self.next_seq())
+        gs.members = self._orphans.pop(group.key, [])
+        gs.live = sum(1 for k in gs.members if not self.pods[k].pod.terminating)
+        for cond in pg.conditions or ():
+            if cond.type == "PodGroupInitiallyScheduled":
+                gs.condition_status, gs.condition_reason = cond.status, cond.reason or ""
+                gs.message = cond.message or ""
+        self.groups[group.key] = gs
+        return gs
+
+    @staticmethod
+    def group_key(ps: PodState) -> str | None:
+        return f"{ps.pod.namespace}/{ps.pod.pod_group}" if ps.pod.pod_group else None
+
+    def group_of(self, ps: PodState) -> GroupState | None:
+        key = self.group_key(ps)
+        return self.groups.get(key) if key else None
+
+    def live_members(self, group: GroupState) -> list[PodState]:
+        return [self.pods[k] for k in group.members if not self.pods[k].pod.terminating]

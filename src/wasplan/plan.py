@@ -1,0 +1,142 @@
+"""The result of `wasplan plan`: frozen, serialisable records that the report layer renders as they are.
+
+`Plan.to_dict()` is DESIGN.md §4's Plan contract (apiVersion wasplan.io/v1alpha1): field names, status values
+and ordering (pods sorted by namespace/name, every input pod exactly once) are stable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+API_VERSION = "wasplan.io/v1alpha1"
+POD_STATUSES = ("Bound", "AlreadyBound", "Pending", "Gated", "Preempted")
+GROUP_STATUSES = ("Scheduled", "Unschedulable", "WaitingForPods", "WaitingForPreemption")
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerRef:
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PodOutcome:
+    namespace: str
+    name: str
+    status: str
+    pod_group: str | None = None  # "ns/name"
+    owner: OwnerRef | None = None
+    node: str | None = None
+    nominated_node: str | None = None
+    reason: str = ""
+    message: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    def to_dict(self) -> dict:
+        return {"namespace": self.namespace, "name": self.name, "podGroup": self.pod_group,
+                "owner": {"kind": self.owner.kind, "name": self.owner.name} if self.owner else None,
+                "status": self.status, "node": self.node, "nominatedNode": self.nominated_node,
+                "reason": self.reason, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCondition:
+    type: str  # PodGroupScheduled (1.36) | PodGroupInitiallyScheduled (1.37)
+    status: str  # "True" | "False"
+    reason: str  # Scheduled | Unschedulable | SchedulerError
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "status": self.status, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    topology_key: str
+    domain: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOutcome:
+    namespace: str
+    name: str
+    policy: str  # gang | basic
+    min_count: int
+    status: str
+    pods: tuple[str, ...] = ()
+    placement: Placement | None = None
+    reason: str = ""
+    message: str = ""
+    condition: GroupCondition | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    def to_dict(self) -> dict:
+        return {"namespace": self.namespace, "name": self.name, "policy": self.policy, "minCount": self.min_count,
+                "status": self.status,
+                "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
+                              if self.placement else None),
+                "pods": list(self.pods), "reason": self.reason, "message": self.message,
+                "condition": self.condition.to_dict() if self.condition else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Victim:
+    namespace: str
+    name: str
+    node: str
+    priority: int
+    pod_group: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"namespace": self.namespace, "name": self.name, "node": self.node, "priority": self.priority,
+                "podGroup": self.pod_group}
+
+
+@dataclass(frozen=True, slots=True)
+class Preemption:
+    preemptor_kind: str  # Pod | PodGroup
+    preemptor_namespace: str
+    preemptor_name: str
+    victims: tuple[Victim, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"preemptor": {"kind": self.preemptor_kind, "namespace": self.preemptor_namespace,
+                              "name": self.preemptor_name},
+                "victims": [v.to_dict() for v in self.victims]}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    k8s_version: str
+    nodes: int
+    pods: tuple[PodOutcome, ...]
+    pod_groups: tuple[GroupOutcome, ...] = ()
+    preemptions: tuple[Preemption, ...] = ()
+    diagnostics: tuple = field(default=(), compare=False)
+
+    def count(self, status: str) -> int:
+        return sum(1 for p in self.pods if p.status == status)
+
+    def summary(self) -> dict:
+        return {"pods": len(self.pods), "bound": self.count("Bound"), "alreadyBound": self.count("AlreadyBound"),
+                "pending": self.count("Pending") + self.count("Gated"), "preempted": self.count("Preempted"),
+                "podGroups": len(self.pod_groups),
+                "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == "Scheduled"),
+                "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != "Scheduled")}
+
+    @property
+    def all_placed(self) -> bool:
+        return not any(p.status in ("Pending", "Gated") for p in self.pods)
+
+    def to_dict(self) -> dict:
+        return {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version,
+                "summary": self.summary(),
+                "podGroups": [g.to_dict() for g in self.pod_groups],
+                "pods": [p.to_dict() for p in self.pods],
+                "preemptions": [p.to_dict() for p in self.preemptions]}

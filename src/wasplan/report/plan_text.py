@@ -1,0 +1,44 @@
+"""The human summary of a plan: totals, one row per PodGroup, and every pod that stays pending with its reason.
+Renders only what the Plan holds."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from wasplan.plan import Plan
+
+_STYLE = {"Scheduled": "green", "Unschedulable": "red", "WaitingForPods": "yellow", "WaitingForPreemption": "yellow"}
+
+
+def _group_table(plan: Plan) -> Table:
+    by_key = {p.key: p for p in plan.pods}
+    table = Table(title="PodGroups", show_lines=False)
+    for col in ("group", "policy", "minCount", "placed/total", "result"):
+        table.add_column(col, overflow="fold")
+    table.add_column("nodes", overflow="fold", ratio=1)
+    for g in plan.pod_groups:
+        members = [by_key[k] for k in g.pods if k in by_key]
+        placed = [m for m in members if m.status in ("Bound", "AlreadyBound")]
+        nodes = sorted({m.node for m in placed if m.node})
+        style = _STYLE.get(g.status, "")
+        table.add_row(g.key, g.policy, str(g.min_count) if g.policy == "gang" else "-",
+                      f"{len(placed)}/{len(members)}", f"[{style}]{g.status}[/{style}]" if style else g.status,
+                      ", ".join(nodes))
+    return table
+
+
+def render_text(plan: Plan, console: Console) -> None:
+    s = plan.summary()
+    console.print(f"[bold]Plan[/bold] for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — "
+                  f"{s['bound']} bound, {s['alreadyBound']} already bound, {s['pending']} pending, "
+                  f"{s['preempted']} preempted")
+    if plan.pod_groups:
+        console.print(_group_table(plan))
+    pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
+    if pending:
+        console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
+        for p in pending:
+            console.print(f"  {p.key} [dim]{p.status}[/dim]: {p.message}", markup=True, highlight=False)
+    else:
+        console.print("[green]Every pod is placed.[/green]")

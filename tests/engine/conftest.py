@@ -1,0 +1,9 @@
+"""Engine tests import `builders` (tests/) and `enginehelp` (this directory)."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for path in (HERE.parent, HERE):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))

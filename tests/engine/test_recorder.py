@@ -1,0 +1,28 @@
+"""The per-plugin recorder explanations read: every plugin judged on its own, not just the first that fails."""
+
+from builders import node, pod
+from enginehelp import make_state
+
+from wasplan.engine.config import Profile
+from wasplan.engine.framework import Evaluator
+from wasplan.engine.recorder import record
+
+
+def test_every_plugin_is_judged_on_every_node():
+    nodes = [node("a", cpu="1", taints=["gpu=true:NoSchedule"]), node("b", cpu="1"), node("c", cpu="8")]
+    state = make_state(nodes)
+    ev = Evaluator(state, Profile())
+    p = pod("p", cpu="2")
+    verdicts = record(ev, p)
+    assert verdicts.counts("TaintToleration") == {"node(s) had untolerated taint {gpu: true}": 1}
+    # the tainted node is also too small: the FitError shows only the taint, the recorder shows both
+    assert verdicts.counts("NodeResourcesFit") == {"Insufficient cpu": 2}
+    assert verdicts.node_reasons(0) == {"TaintToleration": ["node(s) had untolerated taint {gpu: true}"],
+                                        "NodeResourcesFit": ["Insufficient cpu"]}
+    assert verdicts.node_reasons(2) == {}
+    assert ev.find_node(p).node == 2
+    big = pod("big", cpu="16")
+    assert ev.find_node(big).message == ("0/3 nodes are available: 1 node(s) had untolerated taint {gpu: true}, "
+                                         "2 Insufficient cpu.")
+    assert ev.find_node(big).diagnosis.node_reasons(0) == ["node(s) had untolerated taint {gpu: true}"]
+    assert ev.find_node(big).diagnosis.unresolvable.tolist() == [True, True, True]

@@ -1,0 +1,121 @@
+"""PodGroup scenarios with exact nodes and messages.
+
+Follows test/integration/scheduler/podgroup/podgroup_test.go (1.36: "gang fits", "gang waits for quorum",
+"minCount is scheduled, but one pod from a gang remain unschedulable", basic partial placement) and the 1.37
+PlacementFeasible behaviour of pkg/scheduler/framework/plugins/gangscheduling (`minCount (m) cannot be
+satisfied: s scheduled, r remaining`), as summarised in engine-semantics §1.3, §1.6-1.8.
+"""
+
+from builders import basic, gang, node, pod, pods
+from enginehelp import by_name, groups, run
+
+GPU_NODES = [node(f"n{i}", cpu="16", gpu=2) for i in range(4)]
+NO_ROOM = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
+
+
+def test_gang_fits_all_or_nothing_on_distinct_nodes():
+    plan = run(GPU_NODES, [gang("g", 4), *pods("g", 4, gpu=2, group="g")])
+    placed = by_name(plan)
+    assert sorted(placed[f"g-{i}"].node for i in range(4)) == ["n0", "n1", "n2", "n3"]
+    assert all(p.status == "Bound" for p in plan.pods)
+    g = groups(plan)["g"]
+    assert (g.status, g.condition.type, g.condition.status, g.condition.reason) == \
+        ("Scheduled", "PodGroupInitiallyScheduled", "True", "Scheduled")
+
+
+def test_gang_that_does_not_fit_binds_nothing_137():
+    plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")])
+    placed = by_name(plan)
+    assert [placed[f"g-{i}"].status for i in range(5)] == ["Pending"] * 5
+    msg = "minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"
+    assert [placed[f"g-{i}"].message for i in range(5)] == [msg] * 4 + [NO_ROOM]
+    g = groups(plan)["g"]
+    assert (g.status, g.message, g.condition.status, g.condition.reason) == ("Unschedulable", msg, "False",
+                                                                              "Unschedulable")
+
+
+def test_1_37_stops_early_once_min_count_is_out_of_reach():
+    small = [node("n0", gpu=2)]
+    plan = run(small, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
+    placed = by_name(plan)
+    # g-0 fits, g-1 fails (1 + 2 remaining = 3, still possible), g-2 fails (1 + 1 < 3): stop; g-3 never tried
+    msg = "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
+    one_node = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
+    assert [placed[f"g-{i}"].message for i in range(4)] == [msg, one_node, one_node, msg]
+
+
+def test_gang_that_does_not_fit_binds_nothing_136():
+    plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")], version="1.36")
+    placed = by_name(plan)
+    assert [placed[f"g-{i}"].message for i in range(5)] == ["pod group is unschedulable"] * 4 + [NO_ROOM]
+    g = groups(plan)["g"]
+    assert (g.condition.type, g.condition.status, g.message) == ("PodGroupScheduled", "False",
+                                                                  "pod group is unschedulable")
+
+
+def test_gang_waits_for_quorum():
+    plan = run(GPU_NODES, [gang("g", 4), *pods("g", 3, gpu=1, group="g")])
+    for p in plan.pods:
+        assert (p.status, p.message) == ("Gated", "waiting for minCount pods from a gang to appear in scheduling queue")
+    g = groups(plan)["g"]
+    assert (g.status, g.condition) == ("WaitingForPods", None)
+
+
+def test_pods_wait_for_their_pod_group_then_schedule_when_it_appears():
+    plan = run(GPU_NODES, pods("g", 2, gpu=1, group="g"))
+    assert {(p.status, p.message) for p in plan.pods} == \
+        {("Gated", 'waiting for pod\'s pod group "g" to appear in scheduling queue')}
+    plan = run(GPU_NODES, [*pods("g", 2, gpu=1, group="g"), gang("g", 2)])
+    assert [p.status for p in plan.pods] == ["Bound", "Bound"]
+
+
+def test_two_competing_gangs_first_complete_gang_wins():
+    cluster = [node(f"n{i}", gpu=2) for i in range(3)]
+    a, b = pods("a", 3, gpu=2, group="a"), pods("b", 3, gpu=2, group="b")
+    interleaved = [gang("b", 3), gang("a", 3), b[0], a[0], b[1], a[1], a[2], b[2]]
+    plan = run(cluster, interleaved)
+    placed = by_name(plan)
+    assert [placed[f"a-{i}"].status for i in range(3)] == ["Bound"] * 3
+    assert [placed[f"b-{i}"].status for i in range(3)] == ["Pending"] * 3
+    assert groups(plan)["b"].message == "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+
+
+def test_gang_with_more_pods_than_min_count_binds_what_fits():
+    cluster = [node(f"n{i}", gpu=2) for i in range(3)]
+    plan = run(cluster, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
+    placed = by_name(plan)
+    assert [placed[f"g-{i}"].status for i in range(4)] == ["Bound", "Bound", "Bound", "Pending"]
+    assert placed["g-3"].message == "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+    assert groups(plan)["g"].status == "Scheduled"
+
+
+def test_basic_group_partial_placement():
+    cluster = [node(f"n{i}", gpu=1) for i in range(3)]
+    plan = run(cluster, [basic("b"), *pods("b", 5, gpu=1, group="b")])
+    statuses = [by_name(plan)[f"b-{i}"].status for i in range(5)]
+    assert statuses == ["Bound", "Bound", "Bound", "Pending", "Pending"]
+    assert groups(plan)["b"].status == "Scheduled" and groups(plan)["b"].min_count == 0
+
+
+def test_already_bound_members_count_and_stay_put():
+    cluster = [node(f"n{i}", gpu=2) for i in range(3)]
+    existing = [*cluster, gang("g", 3), pod("g-0", gpu=2, group="g", node_name="n2"),
+                pod("g-1", gpu=2, group="g", node_name="n1")]
+    plan = run(existing, [pod("g-2", gpu=2, group="g")])
+    placed = by_name(plan)
+    assert [(placed[n].status, placed[n].node) for n in ("g-0", "g-1", "g-2")] == \
+        [("AlreadyBound", "n2"), ("AlreadyBound", "n1"), ("Bound", "n0")]
+
+
+def test_scheduling_gates_hold_the_pod():
+    plan = run(GPU_NODES, [pod("p", gates=("example.com/wait",))])
+    p = plan.pods[0]
+    assert (p.status, p.reason, p.message) == ("Gated", "SchedulingGated",
+                                               "Scheduling is blocked due to non-empty scheduling gates")
+
+
+def test_group_bound_before_the_plan_without_condition_reads_as_scheduled():
+    existing = [*GPU_NODES, gang("g", 2), pod("g-0", gpu=1, group="g", node_name="n0"),
+                pod("g-1", gpu=1, group="g", node_name="n1")]
+    g = groups(run(existing, []))["g"]
+    assert (g.status, g.condition) == ("Scheduled", None)

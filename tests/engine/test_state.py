@@ -1,0 +1,35 @@
+"""Cluster state arrays and the undo journal that trial placements rely on."""
+
+import numpy as np
+from builders import GPU, node, pod
+from enginehelp import make_state
+
+
+def test_reserve_remove_and_rollback_restore_every_array():
+    state = make_state([node("a", gpu=4), node("b", gpu=4)], [(pod("x", cpu="1", gpu=1), "a")])
+    before = (state.requested.copy(), state.non_zero.copy(), dict(state.placed))
+    mark = state.mark()
+    state.reserve(pod("y", cpu="2", gpu=2), state.index["b"])
+    state.remove(state.placed["default/x"].pod)
+    assert state.requested[state.index["b"], state.col[GPU]] == 2
+    assert state.requested[state.index["a"], state.col["pods"]] == 0
+    state.rollback(mark)
+    assert np.array_equal(state.requested, before[0]) and np.array_equal(state.non_zero, before[1])
+    assert state.placed.keys() == before[2].keys()
+    assert state.node_of("default/x") == "a" and state.node_of("default/y") is None
+
+
+def test_non_zero_requests_for_empty_pods():
+    state = make_state([node("a")], [(pod("x"), "a")])
+    assert state.requested[0, state.col["cpu"]] == 0
+    assert state.non_zero[0, state.col["cpu"]] == 100
+    assert state.non_zero[0, state.col["memory"]] == 200 * 2**20
+
+
+def test_adding_a_node_keeps_placements_and_name_order():
+    state = make_state([node("b"), node("d")], [(pod("x", cpu="1"), "d")])
+    epoch = state.epoch
+    state.add_node(node("a"))
+    assert [n.name for n in state.nodes] == ["a", "b", "d"]
+    assert state.node_of("default/x") == "d" and state.requested[2, state.col["cpu"]] == 1000
+    assert state.epoch != epoch
