@@ -11,6 +11,7 @@ different meaning. Ranges:
 * WAS5xx migrate
 * WAS6xx cluster snapshots and plan input
 * WAS7xx plan outcomes
+* WAS8xx explain (the TARGET and explain's own inputs)
 """
 
 from __future__ import annotations
@@ -133,6 +134,12 @@ _TABLE: list[Code] = [
     Code("WAS701", "topology-not-simulated", W,
          "The PodGroup asks for topology-aware placement, which this wasplan version does not simulate yet; "
          "its pods were placed without the constraint."),
+    # --- WAS8xx: explain ------------------------------------------------------------------------
+    Code("WAS801", "unknown-explain-target", E,
+         "The explain TARGET is malformed or names no object of the inputs (the message suggests close names)."),
+    Code("WAS802", "ambiguous-explain-target", E,
+         "The explain TARGET's name exists in several namespaces; give the namespace with -n or KIND/NAMESPACE/NAME."),
+    Code("WAS803", "invalid-node-shape", E, "The --node-shape file holds no Node object or Cluster node pool."),
 ]
 
 

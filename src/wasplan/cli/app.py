@@ -30,6 +30,7 @@ def _register() -> None:
     # Imported for their side effect of adding commands to `app`.
     from wasplan.cli import schema_cmd, validate_cmd  # noqa: F401
     from wasplan.cli import migrate_cmd, plan_cmd  # noqa: F401
+    from wasplan.cli import explain_cmd  # noqa: F401
 
 
 def main() -> None:

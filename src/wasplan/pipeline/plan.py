@@ -73,8 +73,19 @@ def load_profiles(path: str | None):
     return profiles_from_config(doc)
 
 
-def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None) -> PlanRun:
+@dataclass
+class Prepared:
+    """What a simulation starts from, for use cases that run the engine themselves (explain re-runs it)."""
+
+    run: PlanRun
+    inputs: PlanInputs | None = None
+    options: EngineOptions | None = None
+    documents: list = field(default_factory=list)  # every read document, manifests then snapshot
+
+
+def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
+                 scheduler_config: str | None = None) -> Prepared:
+    """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     run = PlanRun()
@@ -82,7 +93,7 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
         profiles = load_profiles(scheduler_config)
     except ConfigError as exc:
         run.error = str(exc)
-        return run
+        return Prepared(run)
     manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
     for read in (snapshot, manifests):
         report = validate_read(read, gates)
@@ -90,12 +101,21 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
         run.sources.update(report.sources)
     if run.invalid:
         run.diagnostics = sort_diagnostics(run.diagnostics)
-        return run
+        return Prepared(run)
     inputs, diags = build_inputs(snapshot, manifests, gates)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
-        return run
+        return Prepared(run)
     run.diagnostics = sort_diagnostics(run.diagnostics + topology_warnings(inputs, gates))
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles)
-    run.plan, run.final = simulate(inputs, options, progress)
+    return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
+
+
+def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
+             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None) -> PlanRun:
+    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config)
+    run = prepared.run
+    if prepared.inputs is None:
+        return run
+    run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
     return run

@@ -1,0 +1,65 @@
+"""`wasplan explain`: why a PodGroup or pod does not fit, and the smallest verified change that makes it fit.
+
+`explain_units(ctx, units)` measures each unit on the engine's final state (evidence.py, probe.py) and computes
+suggestions (suggest_*.py), each verified by re-running the engine on changed inputs (rerun.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes
+from wasplan.explain.evidence import Context
+from wasplan.explain.model import BY_PREEMPTING, DOES_NOT_FIT, WAITING_FOR_PODS, Explanation, TargetExplanation
+from wasplan.explain.target import Unit
+
+NOT_HONOURED = ("the plan does not simulate topology-aware placement yet (WAS701): it placed the group without "
+                "its topology constraint; the per-domain counts show what the constraint would allow")
+
+
+def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
+    if verdict == WAITING_FOR_PODS:
+        found = [suggest_gang.min_count(ctx, subj)]
+    elif verdict == DOES_NOT_FIT:
+        found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
+                 *suggest_constraints.selectors(ctx, subj), *suggest_constraints.tolerations(ctx, subj),
+                 suggest_gang.evict(ctx, subj)]
+    else:
+        found = []
+    return tuple(s for s in found if s is not None)
+
+
+def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo) -> tuple[str, ...]:
+    notes = []
+    if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
+        notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
+    if topo is not None and not topo.honoured:
+        notes.append(NOT_HONOURED)
+    if verdict != BY_PREEMPTING and not ctx.plan.preemptions and subj.trial and subj.trial.failures:
+        notes.append("the plan engine does not simulate preemption yet; evictions are suggested as changes instead")
+    return tuple(notes)
+
+
+def _victims(ctx: Context, unit: Unit) -> tuple[dict, ...]:
+    ns, _, name = unit.key.partition("/")
+    return tuple(v.to_dict() for p in ctx.plan.preemptions
+                 if p.preemptor_namespace == ns and p.preemptor_name == name for v in p.victims)
+
+
+def explain_unit(ctx: Context, unit: Unit) -> TargetExplanation:
+    subj = evidence.subject(ctx, unit)
+    evidence.run_trial(ctx, subj)
+    verdict, summary = evidence.verdict(ctx, subj)
+    topo = evidence.topology(ctx, subj)
+    ns, _, name = unit.key.partition("/")
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
+                             evidence.shapes(ctx, subj) if subj.trial else (), topo, _victims(ctx, unit),
+                             _suggestions(ctx, subj, verdict), _notes(ctx, subj, verdict, topo))
+
+
+def explain_units(ctx: Context, units: list[Unit]) -> Explanation:
+    start = time.perf_counter()
+    targets = tuple(explain_unit(ctx, u) for u in units)
+    timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
+               "verificationSeconds": ctx.verifier.seconds}
+    return Explanation(ctx.plan.k8s_version, ctx.plan.nodes, targets, timings)

@@ -1,0 +1,181 @@
+"""What blocks a target: the plan's verdict, the gang arithmetic, and per pod shape the engine's evidence.
+
+The verdict is the plan's (the group's status, the pod's status); the arithmetic and the evidence come from a
+trial placement of the still-pending members on the cluster as the plan leaves it (probe.py), so "can place 3
+of 4" is the engine placing 3 and failing the 4th, and the node breakdown is that 4th pod's FitError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wasplan.cluster.model import Node, PlanInputs, Pod
+from wasplan.engine.simulator import Simulator
+from wasplan.engine.world import GroupState, PodState
+from wasplan.explain import probe
+from wasplan.explain.rerun import Verifier
+from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,
+                                   DomainFit, Gang, ShapeEvidence, Topology)
+from wasplan.explain.target import Unit
+from wasplan.plan import Plan
+
+MAX_DOMAINS = 8
+REJECTED_PREFIX = "all pods in a single pod group"
+
+
+@dataclass
+class Context:
+    """The base run everything is measured against."""
+
+    inputs: PlanInputs
+    sim: Simulator
+    plan: Plan
+    verifier: Verifier
+    documents: list = field(default_factory=list)  # every read document, to place changes in files
+    node_shapes: list[Node] = field(default_factory=list)  # --node-shape: templates for nodes to add
+    unhonoured_topology: set[str] = field(default_factory=set)  # groups the plan placed ignoring their topology
+
+    def evaluator(self, pod: Pod):
+        return self.sim.evaluators.get(pod.scheduler_name)
+
+    @property
+    def resource_names(self) -> tuple[str, ...]:
+        return self.sim.state.resources
+
+
+@dataclass
+class Subject:
+    """A unit with its engine-side facts: members still to place, in cycle order, and the trial's result."""
+
+    unit: Unit
+    pending: list[Pod]
+    bound: int
+    exist: int
+    min_count: int
+    policy: str
+    group: GroupState | None = None
+    trial: probe.Trial | None = None
+
+    @property
+    def placeable(self) -> int:
+        return self.bound + (self.trial.placed if self.trial else 0)
+
+    @property
+    def needed(self) -> int:
+        """Pods still to place for the group to count as scheduled."""
+        return max(self.min_count - self.bound, 1 if self.pending else 0)
+
+
+def subject(ctx: Context, unit: Unit) -> Subject:
+    world = ctx.sim.world
+    if unit.kind == "Pod":
+        ps = world.pods[unit.key]
+        placed = ps.placed
+        return Subject(unit, [] if placed else [ps.pod], int(placed), 1, 1, "none")
+    gs = world.groups[unit.key]
+    members = world.live_members(gs)
+    pending = sorted((m for m in members if not m.placed), key=lambda m: (-m.priority, m.initial_ts))
+    policy = "gang" if gs.is_gang else "basic"
+    bound = sum(1 for m in members if m.placed)
+    return Subject(unit, [m.pod for m in pending], bound, len(members), gs.min_count, policy, gs)
+
+
+def run_trial(ctx: Context, subj: Subject) -> None:
+    if subj.pending:
+        ev = ctx.evaluator(subj.pending[0])
+        subj.trial = probe.trial(ev, subj.pending) if ev is not None else probe.Trial()
+
+
+def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
+    """(verdict, one-line summary) from the plan's outcome for the unit."""
+    if subj.unit.kind == "Pod":
+        return _pod_verdict(ctx.sim.world.pods[subj.unit.key])
+    outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
+    gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
+    if outcome.status == "Scheduled":
+        return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
+    if outcome.status == "WaitingForPreemption":
+        return BY_PREEMPTING, "fits only by preempting lower-priority pods"
+    if outcome.status == "WaitingForPods":
+        return WAITING_FOR_PODS, f"waits for pods: {subj.exist} of {gang} pods exist"
+    if outcome.message.startswith(REJECTED_PREFIX):  # the cycle refused the group before placing anything
+        return DOES_NOT_FIT, f"does not fit: the scheduler rejects the group: {outcome.message}"
+    return DOES_NOT_FIT, (f"does not fit: can place {subj.placeable} of {subj.min_count}: "
+                          f"{max(subj.min_count - subj.placeable, 0)} short")
+
+
+def _pod_verdict(ps: PodState) -> tuple[str, str]:
+    if ps.placed:
+        return FITS, f"fits: bound to {ps.node}"
+    if ps.status == "Gated" and ps.pod.scheduling_gates:
+        return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
+    if ps.status == "Gated":
+        return WAITING_FOR_GROUP, f"waits for its PodGroup {ps.pod.namespace}/{ps.pod.pod_group} to exist"
+    return DOES_NOT_FIT, f"does not fit: {ps.message}"
+
+
+def gang(subj: Subject) -> Gang:
+    return Gang(subj.policy, subj.min_count, subj.exist, subj.bound, subj.placeable)
+
+
+def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
+    """Per failing pod shape: the FitError, the plugins that eliminate nodes, the closest nodes, and the
+    cluster-wide resource picture measured before the trial (what the gang needs against what is free)."""
+    if subj.trial is None:
+        return ()
+    state, nodes = ctx.sim.state, ctx.sim.state.nodes
+    names = tuple(n.name for n in nodes)
+    out = []
+    for key, f in subj.trial.failures.items():
+        ev = ctx.evaluator(f.pod)
+        before = probe._failure(ev, f.pod, None, True)
+        labels = bool(state.affinity_pods)
+        same = sum(1 for p in subj.pending if probe.shape_key(p, labels) == key)
+        needed = min(same, subj.needed) if subj.policy == "gang" else same
+        message = f.diagnosis.message() if f.diagnosis is not None else ""
+        out.append(ShapeEvidence(tuple(f.pods), tuple(sorted(f.pod.requests.items())), message,
+                                 probe.closest(f, names, state.resources), probe.eliminations(f, nodes),
+                                 probe.totals(before, state.resources, needed)))
+    return tuple(out)
+
+
+def topology(ctx: Context, subj: Subject) -> Topology | None:
+    """Per domain of the group's first topology key: how many members fit inside it. Members this plan placed
+    are taken off their nodes for the measurement (undone afterwards), so a group the plan placed without
+    honouring the constraint is measured as if it had; members bound before the plan stay where they are."""
+    gs = subj.group
+    if gs is None or not gs.pg.topology_keys:
+        return None
+    key = gs.pg.topology_keys[0]
+    members = sorted(ctx.sim.world.live_members(gs), key=lambda m: (-m.priority, m.initial_ts))
+    movable = [m for m in members if m.status != "AlreadyBound"]
+    ev = ctx.evaluator(movable[0].pod) if movable else None
+    if ev is None:
+        return None
+    state = ctx.sim.state
+    codes, domains = state.labels.codes(key)
+    pinned = [state.index[m.node] for m in members if m.status == "AlreadyBound" and m.node in state.index]
+    mark = state.mark()
+    try:
+        for m in movable:
+            if m.pod.key in state.placed:
+                state.remove(m.pod)
+        fits = [_domain_fit(ev, [m.pod for m in movable], codes == i, domain, int((codes[pinned] == i).sum()))
+                for i, domain in enumerate(domains)]
+    finally:
+        state.rollback(mark)
+    fits.sort(key=lambda d: (-d.placeable, d.domain))
+    return Topology(key, tuple(fits[:MAX_DOMAINS]), subj.unit.key not in ctx.unhonoured_topology)
+
+
+def _domain_fit(ev, pods: list[Pod], mask: np.ndarray, domain: str, pinned: int) -> DomainFit:
+    t = probe.trial(ev, pods, mask, evidence=False)
+    first = next(iter(t.failures.values()), None)
+    message = first.diagnosis.message() if first is not None and first.diagnosis is not None else ""
+    return DomainFit(domain, pinned + t.placed, message)
+
+
+def domain_mask(ctx: Context, key: str, domain: str) -> np.ndarray:
+    return ctx.sim.state.labels.values(key) == domain

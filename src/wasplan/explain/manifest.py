@@ -1,0 +1,104 @@
+"""Where a change goes in the user's files: which document, which field, at which line.
+
+Records remember their source document; objects the Job controller creates (pods, the PodGroup) do not, so
+their changes go to the Job's pod template or its `spec.scheduling`. Pods and nodes written in the compact
+Cluster kind point at their `spec.pods` / `spec.nodePools` entry.
+"""
+
+from __future__ import annotations
+
+from wasplan.cluster.cluster_kind import POOL_LABEL, is_cluster_kind
+from wasplan.cluster.model import Group, Node, Pod
+from wasplan.explain.model import Change
+
+GENERATED = "<generated>"
+
+
+def field_path(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _line(doc, path: tuple) -> int | None:
+    """The line of the deepest part of `path` that exists in the document."""
+    for end in range(len(path), -1, -1):
+        loc = doc.location(path[:end])
+        if loc.line is not None:
+            return loc.line
+    return None
+
+
+def _change(action: str, doc, path: tuple, value, obj: str | None = None) -> Change:
+    if doc is None:
+        return Change(action, GENERATED, obj or "", field_path(path), value, None, tuple(path))
+    return Change(action, doc.source, obj or doc.describe(), field_path(path), value, _line(doc, path), tuple(path))
+
+
+def job_document(documents: list, namespace: str, name: str):
+    for doc in documents:
+        if doc.kind == "Job" and doc.name == name and (doc.namespace or "default") == namespace:
+            return doc
+    return None
+
+
+def pod_change(documents: list, pod: Pod, path: tuple, value, action: str = "set") -> Change:
+    """A change to the pod's spec at `path` (below `spec`), in the Pod or in its Job's pod template."""
+    if pod.owner is not None and pod.owner.kind == "Job" and pod.source is None:
+        doc = job_document(documents, pod.namespace, pod.owner.name)
+        return _change(action, doc, ("spec", "template", "spec", *path), value, f"Job/{pod.namespace}/{pod.owner.name}")
+    if pod.source is not None and is_cluster_kind(pod.source.obj):
+        return _change(action, pod.source, ("spec", "pods"), value, f"Cluster pod {pod.key}")
+    return _change(action, pod.source, ("spec", *path), value)
+
+
+def pod_changes(documents: list, pods: list[Pod], path: tuple, value, action: str = "set") -> tuple[Change, ...]:
+    """The same change for every pod, once per distinct place (a Job's template is edited once)."""
+    out: dict[tuple, Change] = {}
+    for pod in pods:
+        change = pod_change(documents, pod, path, value, action)
+        out.setdefault((change.file, change.obj, change.field_path), change)
+    return tuple(out.values())
+
+
+def _cluster_pod_entry(doc, pod: Pod) -> tuple:
+    """The `spec.pods` entry that wrote exactly this pod, or the list itself for templated entries."""
+    for i, entry in enumerate((doc.obj.get("spec") or {}).get("pods") or ()):
+        if entry.get("name") == pod.name and entry.get("namespace", "default") == pod.namespace:
+            return ("spec", "pods", i)
+    return ("spec", "pods")
+
+
+def pod_deletion(documents: list, pod: Pod) -> Change:
+    if pod.source is not None and is_cluster_kind(pod.source.obj):
+        return _change("delete", pod.source, _cluster_pod_entry(pod.source, pod), pod.name, f"Cluster pod {pod.key}")
+    if pod.source is None and pod.owner is not None:
+        doc = job_document(documents, pod.namespace, pod.owner.name)
+        return _change("delete", doc, (), pod.name, f"Pod/{pod.key} (of Job {pod.owner.name})")
+    return _change("delete", pod.source, (), pod.name, f"Pod/{pod.key}")
+
+
+def min_count_change(documents: list, group: Group, value: int) -> Change:
+    if group.source is not None:
+        return _change("set", group.source, ("spec", "schedulingPolicy", "gang", "minCount"), value)
+    ref = getattr(group.obj, "workload_ref", None)
+    doc = job_document(documents, group.namespace, ref.workload_name) if ref is not None else None
+    return _change("set", doc, ("spec", "scheduling", "schedulingPolicy", "gang", "minCount"), value,
+                   f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else f"PodGroup/{group.key}")
+
+
+def node_addition(template: Node, count: int, labels: dict[str, str] | None = None) -> Change:
+    """Grow the template's Cluster pool, or add copies of its Node object."""
+    doc = template.source
+    pool = template.labels.get(POOL_LABEL)
+    if doc is not None and is_cluster_kind(doc.obj) and pool is not None:
+        pools = (doc.obj.get("spec") or {}).get("nodePools") or []
+        for i, entry in enumerate(pools):
+            if entry.get("name") == pool:
+                return _change("set", doc, ("spec", "nodePools", i, "count"), entry["count"] + count,
+                               f"Cluster/{doc.name} pool {pool}")
+    value = {"copies": count, "of": template.name}
+    if labels:
+        value["labels"] = labels
+    return _change("add", doc, (), value, f"Node/{template.name}")

@@ -1,0 +1,76 @@
+"""Verification: every suggestion is applied to a copy of the plan inputs and the engine runs again.
+
+Inputs are copied shallowly: the record lists are new, and only the records a change touches are replaced
+(records are dataclasses; `dataclasses.replace` makes the changed one). The YAML is never touched. A
+suggestion is shown only when the re-run places the target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable, Iterable
+
+from wasplan.cluster.model import Group, Node, PlanInputs, Pod
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.simulator import simulate
+from wasplan.explain.target import Unit
+
+
+class Verifier:
+    """Runs the engine on variants of the inputs and says whether the target would be placed; counts the runs
+    and their time so benchmarks can report them."""
+
+    def __init__(self, inputs: PlanInputs, options: EngineOptions):
+        self.inputs, self.options = inputs, options
+        self.runs, self.seconds = 0, 0.0
+
+    def places(self, unit: Unit, variant: PlanInputs) -> bool:
+        start = time.perf_counter()
+        plan, _ = simulate(variant, self.options)
+        self.runs += 1
+        self.seconds += time.perf_counter() - start
+        if unit.kind == "Pod":
+            return any(p.key == unit.key and p.status in ("Bound", "AlreadyBound") for p in plan.pods)
+        return any(g.key == unit.key and g.status == "Scheduled" for g in plan.pod_groups)
+
+
+def _map(records: list, fn: Callable) -> list:
+    return [fn(r) for r in records]
+
+
+def with_pods(inputs: PlanInputs, keys: set[str], change: Callable[[Pod], Pod]) -> PlanInputs:
+    """The inputs with every pod in `keys` replaced by `change(pod)`."""
+    def fn(r):
+        return change(r) if isinstance(r, Pod) and r.key in keys else r
+    return PlanInputs(_map(inputs.existing, fn), _map(inputs.arrivals, fn))
+
+
+def with_group(inputs: PlanInputs, key: str, change: Callable[[Group], Group]) -> PlanInputs:
+    def fn(r):
+        return change(r) if isinstance(r, Group) and r.key == key and type(r.obj).__name__ == "PodGroup" else r
+    return PlanInputs(_map(inputs.existing, fn), _map(inputs.arrivals, fn))
+
+
+def with_nodes(inputs: PlanInputs, nodes: Iterable[Node]) -> PlanInputs:
+    return PlanInputs([*inputs.existing, *nodes], list(inputs.arrivals))
+
+
+def without_pods(inputs: PlanInputs, keys: set[str]) -> PlanInputs:
+    def keep(r):
+        return not (isinstance(r, Pod) and r.key in keys)
+    return PlanInputs([r for r in inputs.existing if keep(r)], [r for r in inputs.arrivals if keep(r)])
+
+
+def min_count(group: Group, value: int) -> Group:
+    pg = group.obj
+    policy = pg.policy.model_copy(update={"min_count": value})
+    return dataclasses.replace(group, obj=pg.model_copy(update={"policy": policy}))
+
+
+def clone_node(template: Node, name: str, labels: dict[str, str] | None = None) -> Node:
+    """A fresh node of the template's shape: same allocatable and taints, its own hostname."""
+    new_labels = dict(labels if labels is not None else template.labels)
+    if "kubernetes.io/hostname" in new_labels:
+        new_labels["kubernetes.io/hostname"] = name
+    return Node(name, new_labels, dict(template.allocatable), template.taints, False, template.source)

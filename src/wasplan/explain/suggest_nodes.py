@@ -1,0 +1,100 @@
+"""The fewest nodes to add, of an existing node shape (or `--node-shape`), for the target to fit.
+
+The shape: the most common node shape (allocatable, taints, labels other than the hostname) among nodes the
+failing pod may use apart from resources, whose empty node takes at least one such pod. For a group with a
+topology constraint the new nodes join the domain where the trial placed the most members. The count is found
+by bisection over full engine re-runs: n pending pods need at most n empty nodes, so the search runs
+O(log n) simulations, not one per count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from wasplan.cluster.model import Node, Pod
+from wasplan.explain import manifest, probe, rerun, units
+from wasplan.explain.evidence import Context, Subject, topology
+from wasplan.explain.model import Suggestion
+
+SKIP_LABELS = ("kubernetes.io/hostname",)
+
+
+def _signature(node: Node) -> tuple:
+    labels = tuple(sorted((k, v) for k, v in node.labels.items() if k not in SKIP_LABELS))
+    return (tuple(sorted(node.allocatable.items())), node.taints, labels)
+
+
+def _takes(node: Node, pods: list[Pod]) -> bool:
+    """Whether an empty node of this shape has room for one of each failing pod."""
+    return all(node.allocatable.get(r, 0) >= amount for pod in pods for r, amount in pod.requests.items()
+               if r != "pods" and amount > 0)
+
+
+def _templates(ctx: Context, subj: Subject) -> list[Node]:
+    failing = [f.pod for f in subj.trial.failures.values()]
+    if ctx.node_shapes:
+        return [n for n in ctx.node_shapes if _takes(n, failing)]
+    ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
+    for pod in failing:
+        ok &= probe.eligible(probe._failure(ctx.evaluator(pod), pod, None, True))
+    nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(n, failing)]
+    common = Counter(_signature(n) for n in nodes).most_common()
+    firsts = {}
+    for n in nodes:
+        firsts.setdefault(_signature(n), n)
+    return [firsts[sig] for sig, _ in common[:1]]
+
+
+def _domain_labels(ctx: Context, subj: Subject, template: Node) -> tuple[dict[str, str], str | None]:
+    """The template's labels, moved into the best domain of the group's topology constraint."""
+    labels = dict(template.labels)
+    gs = subj.group
+    if gs is None or not gs.pg.topology_keys:
+        return labels, None
+    key = gs.pg.topology_keys[0]
+    topo = topology(ctx, subj)
+    if topo is None or not topo.domains:
+        return labels, None
+    domain = topo.domains[0].domain
+    labels[key] = domain
+    return labels, f"{key}={domain}"
+
+
+def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
+    nodes = [rerun.clone_node(template, f"{template.name}-added-{i}", labels) for i in range(count)]
+    return rerun.with_nodes(ctx.inputs, nodes)
+
+
+def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str]) -> int | None:
+    hi = len(subj.pending)
+    if not ctx.verifier.places(subj.unit, _variant(ctx, template, labels, hi)):
+        return None
+    lo = 0  # the plan itself: does not fit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ctx.verifier.places(subj.unit, _variant(ctx, template, labels, mid)):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
+    if not subj.pending or subj.trial is None or not subj.trial.failures:
+        return None
+    for template in _templates(ctx, subj):
+        labels, domain = _domain_labels(ctx, subj, template)
+        count = _bisect(ctx, subj, template, labels)
+        if count is None:
+            continue
+        where = f" in {domain}" if domain else ""
+        change = manifest.node_addition(template, count, {k: v for k, v in labels.items()
+                                                          if domain and k == domain.split("=")[0]})
+        alloc = units.resources(template.allocatable)
+        why = (f"an empty node like {template.name} ({alloc}) takes at least one more pod; with {count - 1} the "
+               f"engine still leaves the target pending" if count > 1 else
+               f"an empty node like {template.name} ({alloc}) takes the missing pod(s)")
+        return Suggestion("addNodes", f"add {count} node(s) like {template.name}{where}", why, (change,))
+    return None

@@ -1,0 +1,77 @@
+"""`wasplan explain` as a library call: the plan pipeline's inputs (pipeline/plan.py `prepare_plan`), one
+engine run kept alive so its final state can be probed, the TARGET resolved against the inputs, then the
+explanation. Returns data; never prints. Bad input or an unknown TARGET is an error (exit 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from wasplan.api.releases import GateSet
+from wasplan.cluster.model import Node
+from wasplan.diagnostics import Diagnostic
+from wasplan.documents.reader import read_paths
+from wasplan.engine.simulator import Simulator
+from wasplan.exitcodes import ExitCode
+from wasplan.explain import explain_units
+from wasplan.explain.evidence import Context
+from wasplan.explain.model import Explanation
+from wasplan.explain.rerun import Verifier
+from wasplan.explain.target import TargetError, pending, resolve
+from wasplan.pipeline.plan import PlanRun, prepare_plan
+
+
+@dataclass
+class ExplainRun:
+    run: PlanRun = field(default_factory=PlanRun)
+    explanation: Explanation | None = None
+    error: str | None = None
+
+    def exit_code(self) -> ExitCode:
+        if self.error or self.run.invalid or self.explanation is None:
+            return ExitCode.TOOL_ERROR
+        return ExitCode.OK if self.explanation.all_fit else ExitCode.FINDINGS
+
+
+def node_shapes(path: str, gates: GateSet) -> list[Node]:
+    """Node templates from a file: Node objects or Cluster kind pools (one template per pool)."""
+    from wasplan.cluster.snapshot import records_of
+
+    read = read_paths([path])
+    diags: list[Diagnostic] = list(read.diagnostics) if hasattr(read, "diagnostics") else []
+    shapes: dict[str, Node] = {}
+    for doc in read.documents:
+        for record in records_of(doc, gates, diags):
+            if isinstance(record, Node):
+                pool = record.labels.get("wasplan.io/node-pool", record.name)
+                shapes.setdefault(pool, record)
+    if not shapes:
+        raise TargetError(f"WAS803 --node-shape {path} holds no Node object or Cluster node pool")
+    return list(shapes.values())
+
+
+def _unhonoured(diagnostics: list[Diagnostic]) -> set[str]:
+    """PodGroups the plan placed without their topology constraint (WAS701 names them)."""
+    return {d.message.split()[1] for d in diagnostics if d.code == "WAS701"}
+
+
+def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
+                gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
+                node_shape: str | None = None) -> ExplainRun:
+    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config)
+    out = ExplainRun(prepared.run)
+    if prepared.inputs is None:
+        return out
+    try:
+        shapes = node_shapes(node_shape, gates) if node_shape else []
+        units = resolve(target, namespace, prepared.inputs) if target else None
+    except TargetError as exc:
+        out.error = str(exc)
+        return out
+    sim = Simulator(prepared.inputs, prepared.options)
+    plan, final = sim.run()
+    out.run.plan, out.run.final = plan, final
+    ctx = Context(prepared.inputs, sim, plan, Verifier(prepared.inputs, prepared.options), prepared.documents,
+                  shapes, _unhonoured(prepared.run.diagnostics))
+    out.explanation = explain_units(ctx, units if units is not None else pending(plan))
+    return out
