@@ -27,7 +27,6 @@ class GroupAttempt:
     message: str  # the group status message ("" on success)
     placements: dict[str, int] = field(default_factory=dict)  # pod key -> node row
     failures: dict[str, str] = field(default_factory=dict)  # pod key -> FitError message
-    evaluated: int = 0
     v137: bool = True
 
     def member_message(self, key: str) -> str:
@@ -51,7 +50,6 @@ def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: in
 
 def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask) -> bool:
     decision = ev.find_node(ps.pod, mask)
-    attempt.evaluated += 1
     if decision.node is None:
         attempt.failures[ps.key] = decision.message
         return False
