@@ -112,6 +112,14 @@ _TABLE: list[Code] = [
     Code("WAS413", "hierarchy-spans-workloads", E,
          "A group and its parent CompositePodGroup reference different Workloads; the scheduler marks it invalid."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
+    Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
+    Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
+    Code("WAS503", "invalid-in-target", E, "The migrated object would be rejected by the target release; it is not migrated."),
+    Code("WAS504", "self-check-failed", E, "Internal error: the edited manifest differs from the typed conversion. Please report it."),
+    Code("WAS505", "invalid-source", E, "The document is invalid for its own version; it is not migrated."),
+    Code("WAS510", "job-gang-explicit", I, "A Job that 1.36 gang-scheduled implicitly gets an explicit gang policy for 1.37."),
+    Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 changes how the Job is scheduled."),
+    Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
     Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),

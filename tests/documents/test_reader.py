@@ -145,3 +145,12 @@ def test_fast_path_uses_libyaml_when_pyyaml_has_it():
         from yaml.cyaml import CParser
 
         assert issubclass(FastLoader, CParser)
+
+
+def test_merge_keys_fill_in_and_explicit_keys_override_without_a_duplicate_finding():
+    text = ("base: &b {cpu: '1', memory: 1Gi}\n"
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\n"
+            "data:\n  <<: *b\n  cpu: '2'\n")
+    result = read_text("m.yaml", text)
+    assert result.diagnostics == []
+    assert result.documents[0].obj["data"] == {"cpu": "2", "memory": "1Gi"}

@@ -29,7 +29,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 def _register() -> None:
     # Imported for their side effect of adding commands to `app`.
     from wasplan.cli import schema_cmd, validate_cmd  # noqa: F401
-    from wasplan.cli import plan_cmd  # noqa: F401
+    from wasplan.cli import migrate_cmd, plan_cmd  # noqa: F401
 
 
 def main() -> None:

@@ -63,10 +63,11 @@ class _Builder:
         if node_id == "sequence":
             return [build(child) for child in node.value]
         out: dict[Any, Any] = {}
+        merged: list[Any] = []
         for key_node, value_node in node.value:
             if key_node.id == "scalar":
                 if key_node.tag == _MERGE:
-                    self._merge(out, build(value_node))
+                    merged.append(build(value_node))
                     continue
                 key = key_node.value
             else:
@@ -74,14 +75,18 @@ class _Builder:
             if key in out:
                 self.on_duplicate(key_node)
             out[key] = build(value_node)
+        if merged:
+            self._merge(out, merged)
         return out
 
     @staticmethod
-    def _merge(out: dict, merged: Any) -> None:
-        for source in merged if isinstance(merged, list) else [merged]:
-            if isinstance(source, dict):
-                for k, v in source.items():
-                    out.setdefault(k, v)
+    def _merge(out: dict, merged: list[Any]) -> None:
+        """`<<: *base` keys fill in what the mapping does not set itself (explicit keys win, as in YAML 1.1)."""
+        for value in merged:
+            for source in value if isinstance(value, list) else [value]:
+                if isinstance(source, dict):
+                    for k, v in source.items():
+                        out.setdefault(k, v)
 
 
 def construct(node: yaml.Node, on_duplicate: DuplicateHandler) -> Any:

@@ -1,0 +1,67 @@
+"""`wasplan migrate`: options -> pipeline.migrate -> report -> exit code."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from wasplan.cli.app import app
+from wasplan.cli.common import OutputFormat, check_formats, fail
+from wasplan.migrate.plan import Options
+from wasplan.migrate.targets import FORCEABLE, Target
+from wasplan.pipeline.migrate import MigrateResult, exit_code, migrate
+from wasplan.report import migrate_json, migrate_text
+
+
+def _target(to_k8s: Optional[str], to: Optional[str]) -> Target:
+    try:
+        target = Target.parse(to_k8s, to)
+        if to is not None and to_k8s is not None and Target.parse(to_k8s, None).release != target.release:
+            fail(f"--to {to} is a Kubernetes {target.release} version, but --to-k8s says {to_k8s}")
+    except ValueError as exc:
+        fail(str(exc))
+    return target
+
+
+@app.command("migrate")
+def migrate_command(
+    paths: List[str] = typer.Argument(..., metavar="PATHS", help="Files, directories (recursive) or - for stdin."),
+    to_k8s: Optional[str] = typer.Option(None, "--to-k8s", "--k8s-version",
+                                         help="Kubernetes release to migrate to (1.36 or 1.37; default 1.37)."),
+    to: Optional[str] = typer.Option(None, "--to", help=f"Force one version: {', '.join(FORCEABLE)}."),
+    in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite the files (atomically)."),
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything would change."),
+    diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the migrated stream."),
+    allow_lossy: bool = typer.Option(False, "--allow-lossy",
+                                     help="Drop fields the target cannot hold where that is safe (with a warning)."),
+    keep_status: bool = typer.Option(False, "--keep-status", help="Keep status (renaming conditions) instead of dropping it."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
+) -> None:
+    """Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping comments and layout."""
+    check_formats(output, (OutputFormat.text, OutputFormat.json), "migrate")
+    if in_place and (check or diff):
+        fail("--in-place cannot be combined with --check or --diff")
+    if in_place and "-" in paths:
+        fail("--in-place cannot rewrite stdin")
+    target = _target(to_k8s if to_k8s is not None else (None if to else "1.37"), to)
+    result = migrate(paths, target, Options(allow_lossy=allow_lossy, keep_status=keep_status), in_place=in_place)
+    mode = "in-place" if in_place else "check" if check else "diff" if diff else "stdout"
+    if output is OutputFormat.json:
+        typer.echo(migrate_json.render(result, mode), nl=False)
+    else:
+        _text(result, in_place=in_place, check=check, diff=diff)
+    raise typer.Exit(int(exit_code(result, check)))
+
+
+def _text(result: MigrateResult, *, in_place: bool, check: bool, diff: bool) -> None:
+    """Diagnostics and listings go to stderr, so stdout carries only the stream or the diff."""
+    typer.echo(migrate_text.render_diagnostics(result), nl=False, err=True)
+    if diff:
+        typer.echo(migrate_text.render_diff(result), nl=False)
+    if check:
+        typer.echo(migrate_text.render_check(result), nl=False, err=True)
+    elif in_place:
+        typer.echo(migrate_text.summary(result, "migrated"), nl=False, err=True)
+    elif not diff and any(not f.fatal for f in result.files):
+        typer.echo(migrate_text.render_stream(result), nl=False)

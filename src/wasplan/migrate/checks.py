@@ -1,0 +1,59 @@
+"""Validation before and after a migration, each one call: `source_problems` and `target_problems`.
+
+Both are `wasplan validate` on one object (`wasplan.validate.checker.check_document`, every workload-aware gate
+on), so a document invalid for its own version is reported exactly as validate would report it, and nothing
+is written that validate would reject at the target. 1.35 (`v1alpha1`) is not a release validate supports;
+for it the upstream strict 1.35 schema and the one rule the conversion relies on (policy is a union) are
+checked here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wasplan.api.releases import RELEASES, default_gates
+from wasplan.diagnostics import Severity
+from wasplan.documents.model import Document
+from wasplan.migrate.schemas import first_error
+from wasplan.validate.checker import check_document
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem with one object: diagnostic code, field path inside the object, message."""
+
+    code: str
+    path: tuple
+    message: str
+    hint: str | None = None
+
+
+def _validate(obj: dict, release: str) -> list[Finding]:
+    result = check_document(Document("", 0, obj), default_gates(RELEASES[release]))
+    return [Finding(d.code, tuple(d.location.path), d.message, d.hint)
+            for d in result.diagnostics if d.severity is Severity.ERROR]
+
+
+def _v1alpha1(obj: dict) -> list[Finding]:
+    problem = first_error("1.35", obj)
+    if problem is not None:
+        return [Finding("WAS505", problem[0], f"schema (1.35): {problem[1]}")]
+    out = []
+    for i, group in enumerate((obj.get("spec") or {}).get("podGroups") or ()):
+        policy = group.get("policy") if isinstance(group, dict) else None
+        if not isinstance(policy, dict) or sum(policy.get(k) is not None for k in ("basic", "gang")) != 1:
+            out.append(Finding("WAS505", ("spec", "podGroups", i, "policy"), "policy must set exactly one of basic, gang"))
+    return out
+
+
+def source_problems(obj: dict, release: str) -> list[Finding]:
+    """Why `obj` is invalid for the release that serves its own version (empty when valid)."""
+    if release == "1.35":
+        return _v1alpha1(obj)
+    return _validate(obj, release)
+
+
+def target_problems(obj: dict, release: str) -> list[Finding]:
+    """Why the migrated `obj` would be rejected by the target release (empty when it would be accepted)."""
+    return [Finding("WAS503", f.path, f"Kubernetes {release} would reject the result: {f.message} ({f.code})", f.hint)
+            for f in _validate(obj, release)]

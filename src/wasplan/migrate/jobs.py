@@ -1,0 +1,103 @@
+"""batch/v1 Jobs across the 1.36 -> 1.37 change from implicit to explicit gang scheduling (api-reference §6.3).
+
+1.36's Job controller gang-schedules an Indexed Job with `parallelism == completions > 1` on its own; 1.37
+schedules every Job without `spec.scheduling` as basic. Upgrading therefore writes the gang down explicitly.
+It is written as `gang: {}` rather than `gang: {minCount: N}`: the 1.37 controller defaults minCount to
+`parallelism` and re-derives it when parallelism changes, which is exactly what 1.36 did, whereas a pinned
+number would freeze today's value and make a later scale-down below it invalid (minCount <= parallelism).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wasplan.migrate import tree as t
+from wasplan.migrate.steps import StepContext, _plain
+
+BUILTIN_CONTROLLER = "kubernetes.io/job-controller"
+
+
+@dataclass(frozen=True)
+class JobNote:
+    """A diagnostic the Job step wants raised: code, field path and message."""
+
+    code: str
+    path: tuple
+    message: str
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def implicit_gang_136(spec: dict) -> int | None:
+    """The gang size 1.36 would have used for this Job spec, or None when 1.36 would not gang it."""
+    parallelism = _int(spec.get("parallelism", 1))
+    template = spec.get("template") if isinstance(spec.get("template"), dict) else {}
+    pod_spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
+    if spec.get("completionMode") != "Indexed" or parallelism is None or parallelism <= 1:
+        return None
+    if _int(spec.get("completions")) != parallelism or pod_spec.get("schedulingGroup") is not None:
+        return None
+    if spec.get("managedBy") not in (None, BUILTIN_CONTROLLER):
+        return None
+    return parallelism
+
+
+def plan_job(obj: dict, release: str) -> list[JobNote]:
+    """What happens to this Job when it moves to `release` (no edits, just the notes)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return []
+    name = (obj.get("metadata") or {}).get("name", "")
+    gang = implicit_gang_136(spec)
+    if release == "1.37":
+        if gang is None or "scheduling" in spec:
+            return []
+        return [JobNote("WAS510", ("spec",), (
+            f"Job {name} gets spec.scheduling.schedulingPolicy.gang: {{}}: 1.36 gang-scheduled it implicitly "
+            f"(Indexed, parallelism == completions == {gang}) but 1.37 schedules a Job without spec.scheduling "
+            f"as basic; minCount is left to default to parallelism ({gang}), as in 1.36"))]
+    if "scheduling" not in spec:
+        return []
+    return [JobNote("WAS511", ("spec", "scheduling"), msg) for msg in _downgrade_losses(spec, gang, name)] or [
+        JobNote("WAS512", ("spec", "scheduling"),
+                f"Job {name}: spec.scheduling is removed (1.36 has no such field); "
+                + ("1.36 still gang-schedules it implicitly with minCount = parallelism" if gang else
+                   "its basic scheduling is what 1.36 does anyway"))]
+
+
+def _downgrade_losses(spec: dict, gang: int | None, name: str) -> list[str]:
+    scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else {}
+    policy = scheduling.get("schedulingPolicy") if isinstance(scheduling.get("schedulingPolicy"), dict) else {}
+    wanted = policy.get("gang")
+    out = []
+    if wanted is not None and gang is None:
+        out.append(f"Job {name} loses gang scheduling: 1.36 gangs only Indexed Jobs with parallelism == completions "
+                   "> 1 (and no schedulingGroup), which this Job is not")
+    elif wanted is not None and _int((wanted or {}).get("minCount")) not in (None, gang):
+        out.append(f"Job {name}: gang.minCount {wanted.get('minCount')} becomes {gang} (1.36 always uses parallelism)")
+    elif wanted is None and gang is not None:
+        out.append(f"Job {name} becomes gang-scheduled: 1.36 gangs Indexed Jobs with parallelism == completions "
+                   f"({gang}) implicitly, although spec.scheduling asked for basic")
+    for key in ("schedulingConstraints", "disruptionMode", "resourceClaims"):
+        if scheduling.get(key) is not None:
+            out.append(f"Job {name}: spec.scheduling.{key} has no 1.36 equivalent and is dropped")
+    return out
+
+
+def migrate_job(obj: dict, release: str, ctx: StepContext) -> None:
+    """Apply what `plan_job` announced to `obj` (plain dict or round-trip tree)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    if release == "1.37":
+        if implicit_gang_136(spec) is None or "scheduling" in spec:
+            return
+        value = t.new_map(spec, {"schedulingPolicy": t.new_map(spec, {"gang": t.new_map(spec)})})
+        t.insert_entry(spec, "scheduling", value, before="template")
+        ctx.record(("spec", "scheduling"), "add", None, {"schedulingPolicy": {"gang": {}}})
+    elif "scheduling" in spec:
+        old = t.pop_entry(spec, "scheduling")
+        ctx.record(("spec", "scheduling"), "remove", _plain(old), None)

@@ -1,0 +1,88 @@
+"""Text renderings of a migration: the migrated stream, diagnostics like a compiler's, `--check` listing, diffs."""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+from wasplan.diagnostics import Diagnostic
+from wasplan.pipeline.migrate import MigrateResult
+
+
+def render_stream(result: MigrateResult) -> str:
+    """What `migrate` prints by default: every readable file, migrated where possible, in input order."""
+    readable = [f for f in result.files if not f.fatal]
+    if len(readable) == 1:
+        f = readable[0]
+        return f.migrated if f.migrated is not None else f.original
+    parts = []
+    for i, f in enumerate(readable):
+        text = (f.migrated if f.migrated is not None else f.original).removeprefix("\ufeff")
+        if text and not text.endswith("\n"):
+            text += "\n"
+        sep = "" if i == 0 or text.startswith("---") else "---\n"
+        parts.append(f"{sep}# Source: {f.path}\n{text}")
+    return "".join(parts)
+
+
+def render_diagnostics(result: MigrateResult) -> str:
+    sources = {f.path: f.original.splitlines() for f in result.files}
+    return "".join(_diagnostic(d, sources.get(d.location.file)) for d in result.all_diagnostics)
+
+
+def _diagnostic(d: Diagnostic, lines: list[str] | None) -> str:
+    loc = d.location
+    where = loc.file + (f":{loc.line}" if loc.line else "") + (f":{loc.col}" if loc.line and loc.col else "")
+    field = f" [{loc.field}]" if loc.field else ""
+    out = f"{where}: {d.severity.label} {d.code} {d.message}{field}\n"
+    if lines and loc.line and 0 < loc.line <= len(lines):
+        out += f"    {lines[loc.line - 1]}\n"
+        if loc.col:
+            out += "    " + " " * (loc.col - 1) + "^\n"
+    if d.hint:
+        out += f"    hint: {d.hint}\n"
+    return out
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe(action: str, old: object, new: object) -> str:
+    if action == "add":
+        return f"add {_short(new)}"
+    if action == "remove":
+        return f"remove {_short(old)}"
+    return f"{action} {_short(old)} -> {_short(new)}"
+
+
+def render_check(result: MigrateResult) -> str:
+    """Like `black --check`: one line per file that would change, its changes under it, a summary."""
+    out = []
+    for f in result.changed:
+        out.append(f"would migrate {f.path} ({len(f.changes)} change{'s' if len(f.changes) != 1 else ''})\n")
+        for c in sorted(f.changes, key=lambda c: (c.document, c.line or 0)):
+            line = f":{c.line}" if c.line else ""
+            out.append(f"    {f.path}{line}: {c.field}: {_describe(c.action, c.old, c.new)}\n")
+    return "".join(out) + summary(result, "would be migrated")
+
+
+def summary(result: MigrateResult, verb: str) -> str:
+    changed = len(result.changed)
+    refused = sum(1 for f in result.files if f.refused and not f.fatal)
+    same = len(result.files) - changed - refused - sum(1 for f in result.files if f.fatal)
+    parts = [f"{changed} file{'s' if changed != 1 else ''} {verb}", f"{same} left unchanged"]
+    if refused:
+        parts.append(f"{refused} refused")
+    return ", ".join(parts) + ".\n"
+
+
+def render_diff(result: MigrateResult) -> str:
+    out = []
+    for f in result.changed:
+        out.extend(difflib.unified_diff(f.original.splitlines(keepends=True), f.migrated.splitlines(keepends=True),
+                                        fromfile=f"a/{f.path}", tofile=f"b/{f.path}"))
+        if out and not out[-1].endswith("\n"):
+            out[-1] += "\n\\ No newline at end of file\n"
+    return "".join(out)
