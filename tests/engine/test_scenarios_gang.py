@@ -19,7 +19,8 @@ NO_ROOM = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
 def test_gang_fits_all_or_nothing_on_distinct_nodes():
     plan = run(GPU_NODES, [gang("g", 4), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
-    assert sorted(placed[f"g-{i}"].node for i in range(4)) == ["n0", "n1", "n2", "n3"]
+    # each member takes a whole node's GPUs; equal scores go to the first name that is still free
+    assert [placed[f"g-{i}"].node for i in range(4)] == ["n0", "n1", "n2", "n3"]
     assert all(p.status == "Bound" for p in plan.pods)
     g = groups(plan)["g"]
     assert (g.status, g.condition.type, g.condition.status, g.condition.reason) == \
@@ -90,7 +91,8 @@ def test_gang_with_more_pods_than_min_count_binds_what_fits():
     cluster = [node(f"n{i}", gpu=2) for i in range(3)]
     plan = run(cluster, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
-    assert [placed[f"g-{i}"].status for i in range(4)] == ["Bound", "Bound", "Bound", "Pending"]
+    assert [(placed[f"g-{i}"].status, placed[f"g-{i}"].node) for i in range(4)] == \
+        [("Bound", "n0"), ("Bound", "n1"), ("Bound", "n2"), ("Pending", None)]
     assert placed["g-3"].message == "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
     assert groups(plan)["g"].status == "Scheduled"
 
@@ -98,8 +100,10 @@ def test_gang_with_more_pods_than_min_count_binds_what_fits():
 def test_basic_group_partial_placement():
     cluster = [node(f"n{i}", gpu=1) for i in range(3)]
     plan = run(cluster, [basic("b"), *pods("b", 5, gpu=1, group="b")])
-    statuses = [by_name(plan)[f"b-{i}"].status for i in range(5)]
-    assert statuses == ["Bound", "Bound", "Bound", "Pending", "Pending"]
+    placed = by_name(plan)
+    assert [(placed[f"b-{i}"].status, placed[f"b-{i}"].node) for i in range(5)] == \
+        [("Bound", "n0"), ("Bound", "n1"), ("Bound", "n2"), ("Pending", None), ("Pending", None)]
+    assert placed["b-4"].message == "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
     assert groups(plan)["b"].status == "Scheduled" and groups(plan)["b"].min_count == 0
 
 
