@@ -10,7 +10,7 @@ import yaml
 
 from wasplan.api import hub
 from wasplan.api.releases import GateSet
-from wasplan.cluster.model import Group, PlanInputs
+from wasplan.cluster.model import Group, PlanInputs, Pod
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.documents.reader import read_paths
@@ -50,10 +50,13 @@ def _warning(code: str, record: Group, message: str) -> Diagnostic:
 
 
 def unsimulated_warnings(inputs: PlanInputs, gates: GateSet) -> list[Diagnostic]:
-    """WAS701/WAS702 for PodGroups whose topology constraint or CompositePodGroup tree the plan cannot honour."""
+    """WAS701/WAS702 for PodGroups whose topology constraint or CompositePodGroup tree the plan cannot honour
+    (only groups the plan schedules pods for: a group that was placed before the plan is not re-planned)."""
+    records = [*inputs.existing, *inputs.arrivals]
+    waiting = {r.namespace + "/" + r.pod_group for r in records if isinstance(r, Pod) and r.pod_group and not r.node_name}
     out = []
-    for record in [*inputs.existing, *inputs.arrivals]:
-        if not (isinstance(record, Group) and isinstance(record.obj, hub.PodGroup)):
+    for record in records:
+        if not (isinstance(record, Group) and isinstance(record.obj, hub.PodGroup)) or record.key not in waiting:
             continue
         pg = record.obj
         if pg.topology_keys and gates.enabled("TopologyAwareWorkloadScheduling"):
