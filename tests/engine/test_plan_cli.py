@@ -70,3 +70,18 @@ def test_yaml_output_release_and_scheduler_config(tmp_path):
                       "        type: MostAllocated\n")
     packed = json.loads(plan(*base, "-o", "json", "--scheduler-config", str(config)).output)
     assert packed["summary"] == as_json["summary"]
+
+
+def test_emitted_snapshot_of_the_training_example_validates_and_replans(tmp_path):
+    examples = SCENARIO.parents[1] / "examples"
+    after = tmp_path / "after.yaml"
+    first = plan(str(examples / "training"), "--cluster", str(examples / "cluster.yaml"), "--emit-snapshot",
+                 str(after), "-o", "json")
+    assert first.exit_code == 0, first.output
+    empty = tmp_path / "none.yaml"
+    empty.write_text("# nothing new\n")
+    again = plan(str(empty), "--cluster", str(after), "-o", "json")
+    assert again.exit_code == 0, again.output
+    doc = json.loads(again.stdout)  # warnings go to stderr
+    assert doc["summary"]["alreadyBound"] == doc["summary"]["pods"] == json.loads(first.stdout)["summary"]["pods"]
+    assert all(g["status"] == "Scheduled" for g in doc["podGroups"])
