@@ -88,15 +88,16 @@ def min_count_change(documents: list, group: Group, value: int) -> Change:
                    f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else f"PodGroup/{group.key}")
 
 
-def node_addition(template: Node, count: int, labels: dict[str, str] | None = None) -> Change:
-    """Grow the template's Cluster pool, or add copies of its Node object."""
+def node_addition(template: Node, count: int, labels: dict[str, str] | None = None, external: bool = False) -> Change:
+    """Grow the template's Cluster pool, or add copies of its Node object. A template from `--node-shape`
+    (`external`) is a pool of its own: its count becomes the number to add, and the file joins the cluster."""
     doc = template.source
     pool = template.labels.get(POOL_LABEL)
     if doc is not None and is_cluster_kind(doc.obj) and pool is not None:
         pools = (doc.obj.get("spec") or {}).get("nodePools") or []
         for i, entry in enumerate(pools):
             if entry.get("name") == pool:
-                return _change("set", doc, ("spec", "nodePools", i, "count"), entry["count"] + count,
+                return _change("set", doc, ("spec", "nodePools", i, "count"), count if external else entry["count"] + count,
                                f"Cluster/{doc.name} pool {pool}")
     value = {"copies": count, "of": template.name}
     if labels:

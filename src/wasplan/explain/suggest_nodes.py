@@ -91,10 +91,14 @@ def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
             continue
         where = f" in {domain}" if domain else ""
         change = manifest.node_addition(template, count, {k: v for k, v in labels.items()
-                                                          if domain and k == domain.split("=")[0]})
+                                                          if domain and k == domain.split("=")[0]},
+                                         external=bool(ctx.node_shapes))
         alloc = units.resources(template.allocatable)
         why = (f"an empty node like {template.name} ({alloc}) takes at least one more pod; with {count - 1} the "
                f"engine still leaves the target pending" if count > 1 else
                f"an empty node like {template.name} ({alloc}) takes the missing pod(s)")
-        return Suggestion("addNodes", f"add {count} node(s) like {template.name}{where}", why, (change,))
+        title = f"add {count} node(s) like {template.name}{where}"
+        if ctx.node_shapes:
+            title += f" (pool from {change.file}, given with --cluster)"
+        return Suggestion("addNodes", title, why, (change,))
     return None

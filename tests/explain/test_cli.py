@@ -1,0 +1,98 @@
+"""The explain command's contract: TARGET forms, exit codes (0 fits, 1 does not, 2 bad input or unknown TARGET
+with "did you mean"), the text report's order and the JSON document's shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.helpers import run
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "explain"
+EXAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "examples"
+
+
+def explain(*args: str):
+    return run("explain", *args)
+
+
+def case(name: str, manifest: str = "gang.yaml") -> list[str]:
+    return [str(FIXTURES / name / manifest), "--cluster", str(FIXTURES / name / "cluster.yaml")]
+
+
+def test_unknown_target_exits_2_with_did_you_mean():
+    result = explain("podgroup/lmm", *case("taint"))
+    assert result.exit_code == 2
+    assert "WAS801" in result.output and "did you mean podgroup/ml/llm?" in result.output
+
+
+def test_malformed_target_and_wrong_namespace_exit_2():
+    assert explain("podgroup/ml/llm/x", *case("taint")).exit_code == 2
+    result = explain("podgroup/llm", "-n", "default", *case("taint"))
+    assert result.exit_code == 2 and "in namespace default" in result.output
+
+
+def test_ambiguous_name_needs_a_namespace(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text((FIXTURES / "taint" / "gang.yaml").read_text().replace("namespace: ml", "namespace: ml2"))
+    result = explain("podgroup/llm", str(FIXTURES / "taint" / "gang.yaml"), str(other), "--cluster",
+                     str(FIXTURES / "taint" / "cluster.yaml"))
+    assert result.exit_code == 2 and "WAS802" in result.output
+    assert explain("podgroup/llm", "-n", "ml2", str(FIXTURES / "taint" / "gang.yaml"), str(other), "--cluster",
+                   str(FIXTURES / "taint" / "cluster.yaml"), "-o", "json").exit_code == 1
+
+
+def test_fitting_target_exits_0_and_pending_everything_exits_1():
+    assert explain("podgroup/rackbound", *case("topology")).exit_code == 0
+    assert explain(*case("topology")).exit_code == 0  # nothing pending
+    result = explain(*case("quorum"), "-o", "json")
+    assert result.exit_code == 1
+    assert [t["name"] for t in json.loads(result.stdout)["targets"]] == ["partial"]
+
+
+def test_pod_and_workload_targets_resolve_to_their_group():
+    by_pod = json.loads(explain("pod/llm-3", *case("taint"), "-o", "json").stdout)
+    assert [(t["kind"], t["name"]) for t in by_pod["targets"]] == [("PodGroup", "llm")]
+    examples = [str(EXAMPLES / "training"), "--cluster", str(EXAMPLES / "cluster.yaml"), "-o", "json"]
+    by_workload = json.loads(explain("workload/finetune-13b", *examples).stdout)
+    assert sorted(t["name"] for t in by_workload["targets"]) == ["finetune-13b-evaluator", "finetune-13b-trainers"]
+
+
+def test_json_shape():
+    doc = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json").stdout)
+    assert (doc["apiVersion"], doc["kind"], doc["k8sVersion"], doc["nodes"]) == ("wasplan.io/v1alpha1",
+                                                                                  "Explanation", "1.37", 8)
+    t = doc["targets"][0]
+    assert set(t) == {"kind", "namespace", "name", "verdict", "summary", "gang", "shapes", "topology", "victims",
+                      "suggestions", "notes"}
+    assert set(t["shapes"][0]) == {"pods", "requests", "message", "closestNodes", "eliminatedBy", "resources"}
+    assert set(t["suggestions"][0]) == {"kind", "title", "why", "verified", "opensNodes", "changes"}
+    assert set(t["suggestions"][0]["changes"][0]) == {"action", "file", "line", "object", "fieldPath", "path",
+                                                      "value"}
+
+
+def test_text_report_puts_the_verdict_first_then_evidence_then_suggestions():
+    result = explain("podgroup/bert", *case("typo"))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "PodGroup ml/bert: does not fit: can place 0 of 2: 2 short"
+    text = result.stdout
+    assert text.index("0/6 nodes are available") < text.index("What would make it fit")
+    assert "set nodeSelector gpu-type: A100 (not a100)" in text
+    assert "why: no node has gpu-type=a100; 4 nodes have gpu-type=A100" in text
+
+
+def test_node_shape_file_is_the_template_for_nodes_to_add():
+    result = explain("podgroup/wide", *case("fragmented"), "--node-shape", str(FIXTURES / "node-shape.yaml"),
+                     "-o", "json")
+    target = json.loads(result.stdout)["targets"][0]
+    add = next(s for s in target["suggestions"] if s["kind"] == "addNodes")
+    assert add["title"].startswith("add 1 node(s) like gpu16-0")
+    assert (add["changes"][0]["fieldPath"], add["changes"][0]["value"]) == ("spec.nodePools[0].count", 1)
+
+
+def test_bad_node_shape_file_exits_2(tmp_path):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    result = explain("podgroup/wide", *case("fragmented"), "--node-shape", str(empty))
+    assert result.exit_code == 2 and "WAS803" in result.output
