@@ -3,8 +3,8 @@
 The shape: the most common node shape (allocatable, taints, labels other than the hostname) among nodes the
 failing pod may use apart from resources, whose empty node takes at least one such pod. For a group with a
 topology constraint the new nodes join the domain where the trial placed the most members. The count is found
-by bisection over full engine re-runs: n pending pods need at most n empty nodes, so the search runs
-O(log n) simulations, not one per count.
+by bisection over full engine re-runs, bracketed by a capacity estimate: n pending pods need at most n empty
+nodes, so the search runs O(log n) simulations, not one per count (two when the estimate is right).
 """
 
 from __future__ import annotations
@@ -67,14 +67,32 @@ def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
     return rerun.with_nodes(ctx.inputs, nodes)
 
 
+def _per_node(template: Node, pods: list[Pod]) -> int:
+    """How many of the failing pods one empty node of the template's shape holds (the tightest resource)."""
+    fits = [template.allocatable.get(r, 0) // amount for pod in pods for r, amount in pod.requests.items()
+            if amount > 0 and r != "pods"]
+    return max(min(fits, default=1), 1)
+
+
 def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str]) -> int | None:
-    hi = len(subj.pending)
-    if not ctx.verifier.places(subj.unit, _variant(ctx, template, labels, hi)):
-        return None
-    lo = 0  # the plan itself: does not fit
+    """The fewest nodes that make the re-run place the target. The first guess is the capacity estimate
+    (missing pods / pods per node); the guess is doubled up to one node per pending pod until a run succeeds,
+    then the bracket below it is bisected, so a good guess costs two runs."""
+    places = lambda n: ctx.verifier.places(subj.unit, _variant(ctx, template, labels, n))  # noqa: E731
+    missing = max(subj.min_count - subj.placeable, 1)
+    failing = [f.pod for f in subj.trial.failures.values()]
+    limit = len(subj.pending)
+    lo, hi = 0, min(-(-missing // _per_node(template, failing)), limit)
+    while not places(hi):
+        if hi >= limit:
+            return None
+        lo, hi = hi, min(hi * 2, limit)
+    if hi - lo > 1 and not places(hi - 1):  # the estimate was tight
+        return hi
+    hi = hi - 1 if hi - lo > 1 else hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if ctx.verifier.places(subj.unit, _variant(ctx, template, labels, mid)):
+        if places(mid):
             hi = mid
         else:
             lo = mid
