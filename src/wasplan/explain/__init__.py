@@ -40,12 +40,6 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo) -> tuple[st
     return tuple(notes)
 
 
-def _victims(ctx: Context, unit: Unit) -> tuple[dict, ...]:
-    ns, _, name = unit.key.partition("/")
-    return tuple(v.to_dict() for p in ctx.plan.preemptions
-                 if p.preemptor_namespace == ns and p.preemptor_name == name for v in p.victims)
-
-
 def explain_unit(ctx: Context, unit: Unit) -> TargetExplanation:
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
@@ -53,7 +47,8 @@ def explain_unit(ctx: Context, unit: Unit) -> TargetExplanation:
     topo = evidence.topology(ctx, subj)
     ns, _, name = unit.key.partition("/")
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
-                             evidence.shapes(ctx, subj) if subj.trial else (), topo, _victims(ctx, unit),
+                             evidence.shapes(ctx, subj) if subj.trial else (), topo,
+                             tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
                              _suggestions(ctx, subj, verdict), _notes(ctx, subj, verdict, topo))
 
 

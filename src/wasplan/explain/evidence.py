@@ -94,6 +94,8 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return _pod_verdict(ctx.sim.world.pods[subj.unit.key])
     outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
+    if outcome.status == "Scheduled" and preempted_for(ctx, subj):
+        return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
     if outcome.status == "Scheduled":
         return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
     if outcome.status == "WaitingForPreemption":
@@ -104,6 +106,17 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return DOES_NOT_FIT, f"does not fit: the scheduler rejects the group: {outcome.message}"
     return DOES_NOT_FIT, (f"does not fit: can place {subj.placeable} of {subj.min_count}: "
                           f"{max(subj.min_count - subj.placeable, 0)} short")
+
+
+def preempted_for(ctx: Context, subj: Subject) -> list:
+    """The plan's victims evicted for this group (a PodGroup preemptor) or for one of its member pods."""
+    ns, _, name = subj.unit.key.partition("/")
+    members = {p.key for p in subj.pending}
+    if subj.group is not None:
+        members |= set(subj.group.members)
+    return [v for p in ctx.plan.preemptions
+            if (p.preemptor_namespace == ns and p.preemptor_name == name)
+            or f"{p.preemptor_namespace}/{p.preemptor_name}" in members for v in p.victims]
 
 
 def _pod_verdict(ps: PodState) -> tuple[str, str]:

@@ -172,7 +172,8 @@ class TargetExplanation:
 
     @property
     def fits(self) -> bool:
-        return self.verdict == FITS
+        """Whether the plan places it (at the cost of victims, for FitsByPreempting)."""
+        return self.verdict in (FITS, BY_PREEMPTING)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "verdict": self.verdict,
