@@ -103,6 +103,17 @@ def test_blocked_by_a_node_selector_typo(tmp_path):
     assert_each_suggestion_places("typo", t, tmp_path)
 
 
+def test_blocked_by_a_node_affinity_value_typo(tmp_path):
+    code, doc = explain("affinity-typo", "podgroup/bert")
+    assert code == 1
+    t = only(doc)
+    top = t["shapes"][0]["eliminatedBy"][0]
+    assert top["constraints"] == ["nodeAffinity required term 0: gpu-type In a100 (no node has it; nodes have A100, H100)"]
+    assert kinds(t) == ["nodeAffinity"] and t["suggestions"][0]["opensNodes"] == 4
+    assert {str(c["value"]) for c in t["suggestions"][0]["changes"]} == {"['A100']"}
+    assert_each_suggestion_places("affinity-typo", t, tmp_path)
+
+
 def test_fits_cluster_wide_but_in_no_single_rack():
     """Topology-aware placement has not landed in the plan engine: the plan places the gang across racks
     (WAS701), so the verdict is the plan's (fits); the per-domain counts show that no rack holds all 3."""

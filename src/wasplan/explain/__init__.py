@@ -10,7 +10,7 @@ import time
 
 from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes
 from wasplan.explain.evidence import Context
-from wasplan.explain.model import BY_PREEMPTING, DOES_NOT_FIT, WAITING_FOR_PODS, Explanation, TargetExplanation
+from wasplan.explain.model import DOES_NOT_FIT, WAITING_FOR_PODS, Explanation, TargetExplanation
 from wasplan.explain.target import Unit
 
 NOT_HONOURED = ("the plan does not simulate topology-aware placement yet (WAS701): it placed the group without "
@@ -22,21 +22,22 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
         found = [suggest_gang.min_count(ctx, subj)]
     elif verdict == DOES_NOT_FIT:
         found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
-                 *suggest_constraints.selectors(ctx, subj), *suggest_constraints.tolerations(ctx, subj),
+                 *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
+                 *suggest_constraints.tolerations(ctx, subj),
                  suggest_gang.evict(ctx, subj)]
     else:
         found = []
     return tuple(s for s in found if s is not None)
 
 
-def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo) -> tuple[str, ...]:
+def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions: tuple) -> tuple[str, ...]:
     notes = []
     if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
         notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
     if topo is not None and not topo.honoured:
         notes.append(NOT_HONOURED)
-    if verdict != BY_PREEMPTING and not ctx.plan.preemptions and subj.trial and subj.trial.failures:
-        notes.append("the plan engine does not simulate preemption yet; evictions are suggested as changes instead")
+    if not ctx.plan.preemptions and any(s.kind == "evict" for s in suggestions):
+        notes.append("the plan did not preempt for it; the lower-priority pods to end are suggested as a change")
     return tuple(notes)
 
 
@@ -46,10 +47,11 @@ def explain_unit(ctx: Context, unit: Unit) -> TargetExplanation:
     verdict, summary = evidence.verdict(ctx, subj)
     topo = evidence.topology(ctx, subj)
     ns, _, name = unit.key.partition("/")
+    suggestions = _suggestions(ctx, subj, verdict)
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
                              evidence.shapes(ctx, subj) if subj.trial else (), topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
-                             _suggestions(ctx, subj, verdict), _notes(ctx, subj, verdict, topo))
+                             suggestions, _notes(ctx, subj, verdict, topo, suggestions))
 
 
 def explain_units(ctx: Context, units: list[Unit]) -> Explanation:

@@ -33,9 +33,18 @@ def selector_terms(pod: Pod, nodes: list[Node]) -> list[str]:
     a = pod.affinity
     if a is not None and a.node_required is not None:
         for i, term in enumerate(a.node_required):
-            exprs = "; ".join(f"{r.key} {r.operator} {','.join(r.values)}".strip() for r in term.match_expressions)
+            exprs = "; ".join(_expression(r, nodes) for r in term.match_expressions)
             out.append(f"nodeAffinity required term {i}: {exprs or 'matchFields'}")
     return out
+
+
+def _expression(r, nodes: list[Node]) -> str:
+    text = f"{r.key} {r.operator} {','.join(r.values)}".strip()
+    have = label_values(nodes, r.key)
+    if r.operator == "In" and not any(have.get(v) for v in r.values):
+        return text + (f" (no node has it; nodes have {', '.join(v for v, _ in have.most_common(3))})" if have
+                       else f" (no node has the label {r.key})")
+    return text
 
 
 def untolerated(pod: Pod, node: Node) -> Taint | None:

@@ -116,3 +116,48 @@ def tolerations(ctx: Context, subj: Subject) -> list[Suggestion]:
                 out.append(found)
                 break
     return out
+
+
+def _with_values(pod: Pod, t: int, e: int, values: tuple[str, ...]) -> Pod:
+    """The pod with required node-affinity term `t`, expression `e` asking for `values` instead."""
+    a = pod.affinity
+    terms = list(a.node_required)
+    exprs = list(terms[t].match_expressions)
+    exprs[e] = dataclasses.replace(exprs[e], values=values)
+    terms[t] = dataclasses.replace(terms[t], match_expressions=tuple(exprs))
+    return dataclasses.replace(pod, affinity=dataclasses.replace(a, node_required=tuple(terms)))
+
+
+def _affinity(ctx: Context, subj: Subject, pod: Pod, t: int, e: int) -> Suggestion | None:
+    req = pod.affinity.node_required[t].match_expressions[e]
+    fixed = tuple(dict.fromkeys(_selector_value(ctx, req.key, v) or v for v in req.values))
+    if fixed == req.values:
+        return None
+    members = _members(subj, pod, lambda p: p.affinity == pod.affinity)
+    variant = rerun.with_pods(ctx.inputs, {p.key for p in members}, lambda p: _with_values(p, t, e, fixed))
+    if not ctx.verifier.places(subj.unit, variant):
+        return None
+    opens = _opens(ctx, pod, _with_values(pod, t, e, fixed))
+    path = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", t,
+            "matchExpressions", e, "values")
+    changes = manifest.pod_changes(ctx.documents, members, path, list(fixed))
+    why = f"no node has {req.key} in {', '.join(req.values)}; {opens} nodes have {req.key} in {', '.join(fixed)}"
+    return Suggestion("nodeAffinity", f"node affinity {req.key} In {', '.join(fixed)} (not {', '.join(req.values)})",
+                      why, changes, opens)
+
+
+def affinities(ctx: Context, subj: Subject) -> list[Suggestion]:
+    """Required node-affinity `In` expressions whose values no node has, corrected to values that exist."""
+    out = []
+    for f in (subj.trial.failures.values() if subj.trial else ()):
+        a = f.pod.affinity
+        if a is None or not a.node_required:
+            continue
+        for t, term in enumerate(a.node_required):
+            for e, req in enumerate(term.match_expressions):
+                if req.operator == "In" and not any(label_values(ctx.sim.state.nodes, req.key).get(v)
+                                                    for v in req.values):
+                    found = _affinity(ctx, subj, f.pod, t, e)
+                    if found is not None:
+                        out.append(found)
+    return out
