@@ -96,3 +96,23 @@ def test_bad_node_shape_file_exits_2(tmp_path):
     empty.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     result = explain("podgroup/wide", *case("fragmented"), "--node-shape", str(empty))
     assert result.exit_code == 2 and "WAS803" in result.output
+
+
+def test_composite_target_explains_each_child_group():
+    result = explain("compositepodgroup/pipeline-stage", *case("composite"), "-o", "json")
+    assert result.exit_code == 1
+    targets = {t["name"]: t for t in json.loads(result.stdout)["targets"]}
+    assert sorted(targets) == ["pipeline-shard-0", "pipeline-shard-1"]
+    assert targets["pipeline-shard-1"]["verdict"] == "DoesNotFit"
+
+
+def test_without_target_every_waiting_pod_is_explained():
+    result = explain(*case("pods", "pods.yaml"), "-o", "json")
+    assert result.exit_code == 1
+    targets = {t["name"]: t for t in json.loads(result.stdout)["targets"]}
+    assert {n: t["verdict"] for n, t in targets.items()} == {
+        "held": "SchedulingGated", "huge": "DoesNotFit", "lonely": "WaitingForPodGroup"}
+    assert targets["huge"]["shapes"][0]["message"] == "0/4 nodes are available: 4 Insufficient cpu."
+    assert targets["lonely"]["notes"] == ["create the PodGroup ml/not-created-yet (or fix "
+                                          "spec.schedulingGroup.podGroupName)"]
+    assert all(t["kind"] == "Pod" and not t["suggestions"] for t in targets.values())

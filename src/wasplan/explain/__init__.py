@@ -10,7 +10,8 @@ import time
 
 from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes
 from wasplan.explain.evidence import Context
-from wasplan.explain.model import DOES_NOT_FIT, WAITING_FOR_PODS, Explanation, TargetExplanation
+from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
+                                   TargetExplanation)
 from wasplan.explain.target import Unit
 
 NOT_HONOURED = ("the plan does not simulate topology-aware placement yet (WAS701): it placed the group without "
@@ -34,6 +35,11 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
     notes = []
     if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
         notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
+    if verdict == WAITING_FOR_GROUP:
+        notes.append(f"create the PodGroup {subj.unit.key.split('/')[0]}/{ctx.sim.world.pods[subj.unit.key].pod.pod_group}"
+                     " (or fix spec.schedulingGroup.podGroupName)")
+    if verdict == GATED:
+        notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
     if topo is not None and not topo.honoured:
         notes.append(NOT_HONOURED)
     if not ctx.plan.preemptions and any(s.kind == "evict" for s in suggestions):

@@ -30,8 +30,8 @@ def min_count(ctx: Context, subj: Subject) -> Suggestion | None:
         variant = rerun.with_group(ctx.inputs, subj.unit.key, lambda g, k=k: rerun.min_count(g, k))
         if ctx.verifier.places(subj.unit, variant):
             change = manifest.min_count_change(ctx.documents, _group_record(ctx, subj.unit.key), k)
-            why = (f"{subj.exist} pods exist and the engine places {subj.placeable} of them now; a gang of {k} is "
-                   f"admitted as soon as {k} are placed")
+            why = (f"{subj.exist} pods exist and the engine places {subj.placeable} of them now; with minCount {k} "
+                   f"the gang is admitted as soon as {k} of its pods are placed")
             return Suggestion("minCount", f"lower minCount from {subj.min_count} to {k}", why, (change,))
     return None
 

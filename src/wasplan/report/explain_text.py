@@ -71,7 +71,7 @@ def _target(console: Console, t: TargetExplanation) -> None:
         console.print("  [bold]What would make it fit[/bold] (each verified by re-running the plan):")
         for i, s in enumerate(t.suggestions, 1):
             _suggestion(console, i, s)
-    elif not t.fits:
+    elif t.verdict == "DoesNotFit":
         console.print("  [dim]No single verified change was found.[/dim]")
 
 
