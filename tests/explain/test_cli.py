@@ -116,3 +116,13 @@ def test_without_target_every_waiting_pod_is_explained():
     assert targets["lonely"]["notes"] == ["create the PodGroup ml/not-created-yet (or fix "
                                           "spec.schedulingGroup.podGroupName)"]
     assert all(t["kind"] == "Pod" and not t["suggestions"] for t in targets.values())
+
+
+def test_a_backlog_gets_suggestions_for_its_first_five_targets(tmp_path):
+    gang = (FIXTURES / "quorum" / "gang.yaml").read_text()
+    manifest = tmp_path / "gangs.yaml"
+    manifest.write_text("\n---\n".join(gang.replace("partial", f"partial{i}") for i in range(6)))
+    result = explain(str(manifest), "--cluster", str(FIXTURES / "quorum" / "cluster.yaml"), "-o", "json")
+    targets = json.loads(result.stdout)["targets"]
+    assert [bool(t["suggestions"]) for t in targets] == [True] * 5 + [False]
+    assert "name this one as TARGET" in targets[5]["notes"][-1]

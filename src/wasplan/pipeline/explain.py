@@ -21,6 +21,9 @@ from wasplan.explain.target import TargetError, pending, resolve
 from wasplan.pipeline.plan import PlanRun, prepare_plan
 
 
+BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets after the fifth get evidence but no (re-run) suggestions
+
+
 @dataclass
 class ExplainRun:
     run: PlanRun = field(default_factory=PlanRun)
@@ -73,5 +76,8 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     out.run.plan, out.run.final = plan, final
     ctx = Context(prepared.inputs, sim, plan, Verifier(prepared.inputs, prepared.options), prepared.documents,
                   shapes, _unhonoured(prepared.run.diagnostics))
-    out.explanation = explain_units(ctx, units if units is not None else pending(plan))
+    if units is not None:
+        out.explanation = explain_units(ctx, units)
+    else:
+        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
     return out
