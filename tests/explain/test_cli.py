@@ -43,8 +43,11 @@ def test_ambiguous_name_needs_a_namespace(tmp_path):
 
 
 def test_fitting_target_exits_0_and_pending_everything_exits_1():
-    assert explain("podgroup/rackbound", *case("topology")).exit_code == 0
-    assert explain(*case("topology")).exit_code == 0  # nothing pending
+    fits = [str(FIXTURES / "pods" / "fits.yaml"), str(FIXTURES / "pods" / "pods.yaml")]
+    result = explain("pod/small", *fits, "--cluster", str(FIXTURES / "pods" / "cluster.yaml"))
+    assert result.exit_code == 0 and result.stdout.startswith("Pod ml/small: fits: bound to gpu-")
+    nothing = explain(fits[0], "--cluster", str(FIXTURES / "pods" / "cluster.yaml"))
+    assert nothing.exit_code == 0 and "Nothing is pending" in nothing.stdout
     result = explain(*case("quorum"), "-o", "json")
     assert result.exit_code == 1
     assert [t["name"] for t in json.loads(result.stdout)["targets"]] == ["partial"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes
+from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_topology
 from wasplan.explain.evidence import Context
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
                                    TargetExplanation)
@@ -25,7 +25,7 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
     elif verdict == DOES_NOT_FIT:
         found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
-                 *suggest_constraints.tolerations(ctx, subj),
+                 *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
                  suggest_gang.evict(ctx, subj)]
     else:
         found = []
@@ -52,7 +52,7 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True) -> TargetExplan
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
     verdict, summary = evidence.verdict(ctx, subj)
-    topo = evidence.topology(ctx, subj)
+    topo = subj.topology
     ns, _, name = unit.key.partition("/")
     suggestions = _suggestions(ctx, subj, verdict) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))

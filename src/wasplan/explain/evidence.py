@@ -40,6 +40,11 @@ class Context:
     def evaluator(self, pod: Pod):
         return self.sim.evaluators.get(pod.scheduler_name)
 
+    def honours_topology(self, key: str) -> bool:
+        """Whether the plan placed this group by its topology constraint (gate on, engine simulates it)."""
+        gates = self.verifier.options.gates
+        return gates.enabled("TopologyAwareWorkloadScheduling") and key not in self.unhonoured_topology
+
     @property
     def resource_names(self) -> tuple[str, ...]:
         return self.sim.state.resources
@@ -57,6 +62,8 @@ class Subject:
     policy: str
     group: GroupState | None = None
     trial: probe.Trial | None = None
+    topology: Topology | None = None
+    mask: np.ndarray | None = None  # the best domain's nodes, when the plan honours a topology constraint
 
     @property
     def placeable(self) -> int:
@@ -83,9 +90,14 @@ def subject(ctx: Context, unit: Unit) -> Subject:
 
 
 def run_trial(ctx: Context, subj: Subject) -> None:
+    """The trial (with evidence) on the whole cluster, or inside the best domain when the plan keeps the group
+    within one domain of its topology key."""
+    subj.topology = topology(ctx, subj)
+    if subj.topology is not None and subj.topology.honoured and subj.topology.domains:
+        subj.mask = domain_mask(ctx, subj.topology.key, subj.topology.domains[0].domain)
     if subj.pending:
         ev = ctx.evaluator(subj.pending[0])
-        subj.trial = probe.trial(ev, subj.pending) if ev is not None else probe.Trial()
+        subj.trial = probe.trial(ev, subj.pending, subj.mask) if ev is not None else probe.Trial()
 
 
 def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
@@ -180,7 +192,7 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
     finally:
         state.rollback(mark)
     fits.sort(key=lambda d: (-d.placeable, d.domain))
-    return Topology(key, tuple(fits[:MAX_DOMAINS]), subj.unit.key not in ctx.unhonoured_topology)
+    return Topology(key, tuple(fits[:MAX_DOMAINS]), ctx.honours_topology(subj.unit.key))
 
 
 def _domain_fit(ev, pods: list[Pod], mask: np.ndarray, domain: str, pinned: int) -> DomainFit:

@@ -90,12 +90,17 @@ def min_count_change(documents: list, group: Group, value: int) -> Change:
 
 def node_addition(template: Node, count: int, labels: dict[str, str] | None = None, external: bool = False) -> Change:
     """Grow the template's Cluster pool, or add copies of its Node object. A template from `--node-shape`
-    (`external`) is a pool of its own: its count becomes the number to add, and the file joins the cluster."""
+    (`external`) is a pool of its own: its count becomes the number to add, and the file joins the cluster.
+    Nodes that must land in one topology domain (`labels`) become a new pool with the template's labels as
+    they are, so templated labels cannot move them elsewhere."""
     doc = template.source
     pool = template.labels.get(POOL_LABEL)
     if doc is not None and is_cluster_kind(doc.obj) and pool is not None:
         pools = (doc.obj.get("spec") or {}).get("nodePools") or []
         for i, entry in enumerate(pools):
+            if entry.get("name") == pool and labels:
+                return _change("add", doc, ("spec", "nodePools", len(pools)), _domain_pool(entry, template, count, labels),
+                               f"Cluster/{doc.name}")
             if entry.get("name") == pool:
                 return _change("set", doc, ("spec", "nodePools", i, "count"), count if external else entry["count"] + count,
                                f"Cluster/{doc.name} pool {pool}")
@@ -103,3 +108,11 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
     if labels:
         value["labels"] = labels
     return _change("add", doc, (), value, f"Node/{template.name}")
+
+
+def _domain_pool(entry: dict, template: Node, count: int, labels: dict[str, str]) -> dict:
+    fixed = {k: v for k, v in template.labels.items() if k not in ("kubernetes.io/hostname", POOL_LABEL)}
+    fixed.update(labels)
+    suffix = "-".join(v for v in labels.values())
+    out = {k: v for k, v in entry.items() if k not in ("name", "count", "namePattern", "labels")}
+    return {"name": f"{entry['name']}-{suffix}", "count": count, "labels": fixed, **out}

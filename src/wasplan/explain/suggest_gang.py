@@ -36,10 +36,13 @@ def min_count(ctx: Context, subj: Subject) -> Suggestion | None:
     return None
 
 
-def _victims_by_node(ctx: Context, pod: Pod, priority: int) -> dict[int, list[Pod]]:
-    """Lower-priority placed pods on nodes the pod may use apart from resources, cheapest first per node."""
+def _victims_by_node(ctx: Context, subj: Subject, pod: Pod, priority: int) -> dict[int, list[Pod]]:
+    """Lower-priority placed pods on nodes the pod may use apart from resources (inside the best topology
+    domain when the plan honours one), cheapest first per node."""
     state, world = ctx.sim.state, ctx.sim.world
     ok = probe.eligible(probe._failure(ctx.evaluator(pod), pod, None, True))
+    if subj.mask is not None:
+        ok &= subj.mask
     out: dict[int, list[Pod]] = {}
     for row in np.flatnonzero(ok).tolist():
         low = [p for key, p in state.pods_on[row].items() if key in world.pods and world.pods[key].priority < priority]
@@ -55,7 +58,7 @@ def _enough(ctx: Context, subj: Subject, victims: list[Pod]) -> bool:
     try:
         for v in victims:
             state.remove(v)
-        t = probe.trial(ctx.evaluator(subj.pending[0]), subj.pending, evidence=False)
+        t = probe.trial(ctx.evaluator(subj.pending[0]), subj.pending, subj.mask, evidence=False)
         return subj.bound + t.placed >= subj.min_count
     finally:
         state.rollback(mark)
@@ -89,7 +92,7 @@ def evict(ctx: Context, subj: Subject) -> Suggestion | None:
     priority = ctx.sim.world.pods[first.key].priority
     if subj.group is not None:
         priority = subj.group.priority
-    by_node = _victims_by_node(ctx, first, priority)
+    by_node = _victims_by_node(ctx, subj, first, priority)
     victims = _choose(ctx, subj, by_node) if by_node else None
     if not victims:
         return None

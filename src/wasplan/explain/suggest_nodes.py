@@ -15,7 +15,7 @@ import numpy as np
 
 from wasplan.cluster.model import Node, Pod
 from wasplan.explain import manifest, probe, rerun, units
-from wasplan.explain.evidence import Context, Subject, topology
+from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 
 SKIP_LABELS = ("kubernetes.io/hostname",)
@@ -54,7 +54,7 @@ def _domain_labels(ctx: Context, subj: Subject, template: Node) -> tuple[dict[st
     if gs is None or not gs.pg.topology_keys:
         return labels, None
     key = gs.pg.topology_keys[0]
-    topo = topology(ctx, subj)
+    topo = subj.topology
     if topo is None or not topo.domains:
         return labels, None
     domain = topo.domains[0].domain

@@ -1,0 +1,68 @@
+"""Relaxing a PodGroup's topology constraint: the same gang kept within one zone instead of one rack.
+
+Candidate keys are node labels whose domains each contain whole domains of the current key (every rack lies
+in one zone) and that have fewer domains, tried from the finest; each is verified by a re-run with the
+group's `topology[0].key` replaced. Only offered when the plan honours the constraint (otherwise it is not
+what blocks the group).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from wasplan.cluster.model import Group, Node
+from wasplan.explain import manifest, rerun
+from wasplan.explain.evidence import Context, Subject
+from wasplan.explain.model import Change, Suggestion
+
+MAX_KEYS = 3
+SKIP = ("kubernetes.io/hostname", "wasplan.io/node-pool")
+
+
+def coarser_keys(nodes: list[Node], key: str) -> list[tuple[str, int]]:
+    """(label key, number of domains) of labels that nest the domains of `key`, finest first."""
+    holders = [n for n in nodes if key in n.labels]
+    finer = len({n.labels[key] for n in holders})
+    out = []
+    for other in sorted({k for n in holders for k in n.labels} - {key, *SKIP}):
+        if not all(other in n.labels for n in holders):
+            continue
+        mapping: dict[str, set[str]] = {}
+        for n in holders:
+            mapping.setdefault(n.labels[key], set()).add(n.labels[other])
+        domains = len({n.labels[other] for n in holders})
+        if all(len(v) == 1 for v in mapping.values()) and domains < finer:
+            out.append((other, domains))
+    return sorted(out, key=lambda kd: (-kd[1], kd[0]))[:MAX_KEYS]
+
+
+def _with_key(group: Group, key: str) -> Group:
+    pg = group.obj
+    return dataclasses.replace(group, obj=pg.model_copy(update={"topology_keys": (key, *pg.topology_keys[1:])}))
+
+
+def _change(ctx: Context, group: Group, key: str) -> Change:
+    path = ("spec", "schedulingConstraints", "topology", 0, "key")
+    if group.source is not None:
+        return manifest._change("set", group.source, path, key)
+    ref = group.obj.workload_ref
+    doc = manifest.job_document(ctx.documents, group.namespace, ref.workload_name) if ref is not None else None
+    return manifest._change("set", doc, ("spec", "scheduling", *path[1:]), key,
+                            f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else None)
+
+
+def relax(ctx: Context, subj: Subject) -> Suggestion | None:
+    topo = subj.topology
+    if topo is None or not topo.honoured or subj.group is None:
+        return None
+    group = subj.group.record
+    for other, domains in coarser_keys(ctx.sim.state.nodes, topo.key):
+        variant = rerun.with_group(ctx.inputs, subj.unit.key, lambda g, k=other: _with_key(g, k))
+        if ctx.verifier.places(subj.unit, variant):
+            best = topo.domains[0] if topo.domains else None
+            why = (f"no {topo.key} domain holds {subj.min_count} pods (the best, {best.domain}, holds "
+                   f"{best.placeable}); each of the {domains} {other} domains contains whole {topo.key} domains"
+                   if best else f"{other} domains contain whole {topo.key} domains")
+            return Suggestion("topology", f"keep the group within one {other} instead of one {topo.key}", why,
+                              (_change(ctx, group, other),))
+    return None
