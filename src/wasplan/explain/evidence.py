@@ -116,6 +116,8 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return WAITING_FOR_PODS, f"waits for pods: {subj.exist} of {gang} pods exist"
     if outcome.message.startswith(REJECTED_PREFIX):  # the cycle refused the group before placing anything
         return DOES_NOT_FIT, f"does not fit: the scheduler rejects the group: {outcome.message}"
+    if subj.placeable >= subj.min_count:  # held back by something outside the group (its composite tree)
+        return DOES_NOT_FIT, f"does not fit: {outcome.message or 'the plan leaves it pending'}"
     return DOES_NOT_FIT, (f"does not fit: can place {subj.placeable} of {subj.min_count}: "
                           f"{max(subj.min_count - subj.placeable, 0)} short")
 

@@ -32,8 +32,14 @@ def _takes(node: Node, pods: list[Pod]) -> bool:
                if r != "pods" and amount > 0)
 
 
+def _failing(subj: Subject) -> list[Pod]:
+    """The pod shapes that found no node; for a group held back from outside (its composite tree), its first
+    pending pod stands for them."""
+    return [f.pod for f in subj.trial.failures.values()] or subj.pending[:1]
+
+
 def _templates(ctx: Context, subj: Subject) -> list[Node]:
-    failing = [f.pod for f in subj.trial.failures.values()]
+    failing = _failing(subj)
     if ctx.node_shapes:
         return [n for n in ctx.node_shapes if _takes(n, failing)]
     ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
@@ -80,7 +86,7 @@ def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str])
     then the bracket below it is bisected, so a good guess costs two runs."""
     places = lambda n: ctx.verifier.places(subj.unit, _variant(ctx, template, labels, n))  # noqa: E731
     missing = max(subj.min_count - subj.placeable, 1)
-    failing = [f.pod for f in subj.trial.failures.values()]
+    failing = _failing(subj)
     limit = len(subj.pending)
     lo, hi = 0, min(-(-missing // _per_node(template, failing)), limit)
     while not places(hi):
@@ -100,7 +106,7 @@ def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str])
 
 
 def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
-    if not subj.pending or subj.trial is None or not subj.trial.failures:
+    if not subj.pending or subj.trial is None:
         return None
     for template in _templates(ctx, subj):
         labels, domain = _domain_labels(ctx, subj, template)
