@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 
-from wasplan.explain import evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_topology
+from wasplan.explain import (evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_priority,
+                             suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
                                    TargetExplanation)
@@ -26,7 +27,7 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
         found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
                  *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
-                 suggest_gang.evict(ctx, subj)]
+                 suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
     else:
         found = []
     return tuple(s for s in found if s is not None)

@@ -36,16 +36,18 @@ def min_count(ctx: Context, subj: Subject) -> Suggestion | None:
     return None
 
 
-def _victims_by_node(ctx: Context, subj: Subject, pod: Pod, priority: int) -> dict[int, list[Pod]]:
-    """Lower-priority placed pods on nodes the pod may use apart from resources (inside the best topology
-    domain when the plan honours one), cheapest first per node."""
+def victims_by_node(ctx: Context, subj: Subject, pod: Pod, priority: int | None) -> dict[int, list[Pod]]:
+    """Placed pods below `priority` (None: any other pod) on nodes the pod may use apart from resources (inside
+    the best topology domain when the plan honours one), cheapest first per node."""
     state, world = ctx.sim.state, ctx.sim.world
     ok = probe.eligible(probe._failure(ctx.evaluator(pod), pod, None, True))
     if subj.mask is not None:
         ok &= subj.mask
     out: dict[int, list[Pod]] = {}
     for row in np.flatnonzero(ok).tolist():
-        low = [p for key, p in state.pods_on[row].items() if key in world.pods and world.pods[key].priority < priority]
+        own = set(subj.group.members) if subj.group is not None else {subj.unit.key}
+        low = [p for key, p in state.pods_on[row].items() if key in world.pods and key not in own
+               and (priority is None or world.pods[key].priority < priority)]
         if low:
             out[row] = sorted(low, key=lambda p: (world.pods[p.key].priority, p.key))
     return out
@@ -64,7 +66,7 @@ def _enough(ctx: Context, subj: Subject, victims: list[Pod]) -> bool:
         state.rollback(mark)
 
 
-def _choose(ctx: Context, subj: Subject, by_node: dict[int, list[Pod]]) -> list[Pod] | None:
+def choose(ctx: Context, subj: Subject, by_node: dict[int, list[Pod]]) -> list[Pod] | None:
     """Whole nodes' worth of victims, nodes with the fewest and lowest-priority victims first, until the
     trial fits; then each chosen node keeps only the victims it needs, lowest priority first."""
     world = ctx.sim.world
@@ -85,15 +87,17 @@ def _choose(ctx: Context, subj: Subject, by_node: dict[int, list[Pod]]) -> list[
     return victims
 
 
+def target_priority(ctx: Context, subj: Subject, pod: Pod) -> int:
+    return subj.group.priority if subj.group is not None else ctx.sim.world.pods[pod.key].priority
+
+
 def evict(ctx: Context, subj: Subject) -> Suggestion | None:
     if not subj.pending or subj.trial is None or not subj.trial.failures:
         return None
     first = next(iter(subj.trial.failures.values())).pod
-    priority = ctx.sim.world.pods[first.key].priority
-    if subj.group is not None:
-        priority = subj.group.priority
-    by_node = _victims_by_node(ctx, subj, first, priority)
-    victims = _choose(ctx, subj, by_node) if by_node else None
+    priority = target_priority(ctx, subj, first)
+    by_node = victims_by_node(ctx, subj, first, priority)
+    victims = choose(ctx, subj, by_node) if by_node else None
     if not victims:
         return None
     if not ctx.verifier.places(subj.unit, rerun.without_pods(ctx.inputs, {v.key for v in victims})):
