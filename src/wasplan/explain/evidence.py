@@ -45,10 +45,6 @@ class Context:
         gates = self.verifier.options.gates
         return gates.enabled("TopologyAwareWorkloadScheduling") and key not in self.unhonoured_topology
 
-    @property
-    def resource_names(self) -> tuple[str, ...]:
-        return self.sim.state.resources
-
 
 @dataclass
 class Subject:
@@ -157,7 +153,7 @@ def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
     out = []
     for key, f in subj.trial.failures.items():
         ev = ctx.evaluator(f.pod)
-        before = probe._failure(ev, f.pod, None, True)
+        before = probe.now(ev, f.pod)
         labels = bool(state.affinity_pods)
         same = sum(1 for p in subj.pending if probe.shape_key(p, labels) == key)
         needed = min(same, subj.needed) if subj.policy == "gang" else same

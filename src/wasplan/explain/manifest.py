@@ -30,7 +30,7 @@ def _line(doc, path: tuple) -> int | None:
     return None
 
 
-def _change(action: str, doc, path: tuple, value, obj: str | None = None) -> Change:
+def change(action: str, doc, path: tuple, value, obj: str | None = None) -> Change:
     if doc is None:
         return Change(action, GENERATED, obj or "", field_path(path), value, None, tuple(path))
     return Change(action, doc.source, obj or doc.describe(), field_path(path), value, _line(doc, path), tuple(path))
@@ -47,18 +47,18 @@ def pod_change(documents: list, pod: Pod, path: tuple, value, action: str = "set
     """A change to the pod's spec at `path` (below `spec`), in the Pod or in its Job's pod template."""
     if pod.owner is not None and pod.owner.kind == "Job" and pod.source is None:
         doc = job_document(documents, pod.namespace, pod.owner.name)
-        return _change(action, doc, ("spec", "template", "spec", *path), value, f"Job/{pod.namespace}/{pod.owner.name}")
+        return change(action, doc, ("spec", "template", "spec", *path), value, f"Job/{pod.namespace}/{pod.owner.name}")
     if pod.source is not None and is_cluster_kind(pod.source.obj):
-        return _change(action, pod.source, ("spec", "pods"), value, f"Cluster pod {pod.key}")
-    return _change(action, pod.source, ("spec", *path), value)
+        return change(action, pod.source, ("spec", "pods"), value, f"Cluster pod {pod.key}")
+    return change(action, pod.source, ("spec", *path), value)
 
 
 def pod_changes(documents: list, pods: list[Pod], path: tuple, value, action: str = "set") -> tuple[Change, ...]:
     """The same change for every pod, once per distinct place (a Job's template is edited once)."""
     out: dict[tuple, Change] = {}
     for pod in pods:
-        change = pod_change(documents, pod, path, value, action)
-        out.setdefault((change.file, change.obj, change.field_path), change)
+        one = pod_change(documents, pod, path, value, action)
+        out.setdefault((one.file, one.obj, one.field_path), one)
     return tuple(out.values())
 
 
@@ -72,19 +72,19 @@ def _cluster_pod_entry(doc, pod: Pod) -> tuple:
 
 def pod_deletion(documents: list, pod: Pod) -> Change:
     if pod.source is not None and is_cluster_kind(pod.source.obj):
-        return _change("delete", pod.source, _cluster_pod_entry(pod.source, pod), pod.name, f"Cluster pod {pod.key}")
+        return change("delete", pod.source, _cluster_pod_entry(pod.source, pod), pod.name, f"Cluster pod {pod.key}")
     if pod.source is None and pod.owner is not None:
         doc = job_document(documents, pod.namespace, pod.owner.name)
-        return _change("delete", doc, (), pod.name, f"Pod/{pod.key} (of Job {pod.owner.name})")
-    return _change("delete", pod.source, (), pod.name, f"Pod/{pod.key}")
+        return change("delete", doc, (), pod.name, f"Pod/{pod.key} (of Job {pod.owner.name})")
+    return change("delete", pod.source, (), pod.name, f"Pod/{pod.key}")
 
 
 def min_count_change(documents: list, group: Group, value: int) -> Change:
     if group.source is not None:
-        return _change("set", group.source, ("spec", "schedulingPolicy", "gang", "minCount"), value)
+        return change("set", group.source, ("spec", "schedulingPolicy", "gang", "minCount"), value)
     ref = getattr(group.obj, "workload_ref", None)
     doc = job_document(documents, group.namespace, ref.workload_name) if ref is not None else None
-    return _change("set", doc, ("spec", "scheduling", "schedulingPolicy", "gang", "minCount"), value,
+    return change("set", doc, ("spec", "scheduling", "schedulingPolicy", "gang", "minCount"), value,
                    f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else f"PodGroup/{group.key}")
 
 
@@ -99,15 +99,15 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
         pools = (doc.obj.get("spec") or {}).get("nodePools") or []
         for i, entry in enumerate(pools):
             if entry.get("name") == pool and labels:
-                return _change("add", doc, ("spec", "nodePools", len(pools)), _domain_pool(entry, template, count, labels),
+                return change("add", doc, ("spec", "nodePools", len(pools)), _domain_pool(entry, template, count, labels),
                                f"Cluster/{doc.name}")
             if entry.get("name") == pool:
-                return _change("set", doc, ("spec", "nodePools", i, "count"), count if external else entry["count"] + count,
+                return change("set", doc, ("spec", "nodePools", i, "count"), count if external else entry["count"] + count,
                                f"Cluster/{doc.name} pool {pool}")
     value = {"copies": count, "of": template.name}
     if labels:
         value["labels"] = labels
-    return _change("add", doc, (), value, f"Node/{template.name}")
+    return change("add", doc, (), value, f"Node/{template.name}")
 
 
 def _domain_pool(entry: dict, template: Node, count: int, labels: dict[str, str]) -> dict:

@@ -16,7 +16,6 @@ import numpy as np
 from wasplan.cluster.model import Pod
 from wasplan.engine import recorder, static
 from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.plugins import resources_fit
 from wasplan.explain.constraints import describe
 from wasplan.explain.model import CloseNode, Elimination, Lack, ResourceTotal
 
@@ -88,6 +87,11 @@ def _failure(ev, pod: Pod, diagnosis: Diagnosis | None, evidence: bool) -> Failu
     return Failure(pod, diagnosis, verdicts, state.alloc - state.requested if evidence else None)
 
 
+def now(ev, pod: Pod) -> Failure:
+    """The recorder's verdicts for `pod` on the current state, without placing anything."""
+    return _failure(ev, pod, None, True)
+
+
 def eligible(f: Failure) -> np.ndarray:
     """Nodes every enabled non-resource filter accepts, each evaluated on its own."""
     v = f.verdicts
@@ -150,7 +154,3 @@ def totals(f: Failure, resource_names: tuple[str, ...], needed: int) -> tuple[Re
         out.append(ResourceTotal(name, amount * needed, int(free.sum()), int(free[ok].sum()), int(free[small].sum())))
     return tuple(out)
 
-
-def fit_columns_of(pod: Pod, state) -> tuple[str, ...]:
-    req, _ = state.vectors(pod)
-    return tuple(state.resources[c] for c in resources_fit.checked_columns(req, state.col["pods"]))

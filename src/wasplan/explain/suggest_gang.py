@@ -40,7 +40,7 @@ def victims_by_node(ctx: Context, subj: Subject, pod: Pod, priority: int | None)
     """Placed pods below `priority` (None: any other pod) on nodes the pod may use apart from resources (inside
     the best topology domain when the plan honours one), cheapest first per node."""
     state, world = ctx.sim.state, ctx.sim.world
-    ok = probe.eligible(probe._failure(ctx.evaluator(pod), pod, None, True))
+    ok = probe.eligible(probe.now(ctx.evaluator(pod), pod))
     if subj.mask is not None:
         ok &= subj.mask
     out: dict[int, list[Pod]] = {}

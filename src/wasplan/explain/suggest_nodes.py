@@ -44,7 +44,7 @@ def _templates(ctx: Context, subj: Subject) -> list[Node]:
         return [n for n in ctx.node_shapes if _takes(n, failing)]
     ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
     for pod in failing:
-        ok &= probe.eligible(probe._failure(ctx.evaluator(pod), pod, None, True))
+        ok &= probe.eligible(probe.now(ctx.evaluator(pod), pod))
     nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(n, failing)]
     common = Counter(_signature(n) for n in nodes).most_common()
     firsts = {}

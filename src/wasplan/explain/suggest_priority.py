@@ -41,7 +41,7 @@ def _variant(ctx: Context, subj: Subject, name: str, new: PriorityClass | None):
 def _changes(ctx: Context, subj: Subject, name: str, new: PriorityClass | None) -> tuple[Change, ...]:
     out = list(manifest.pod_changes(ctx.documents, subj.pending, ("priorityClassName",), name))
     if subj.group is not None and subj.group.record.source is not None:
-        out.insert(0, manifest._change("set", subj.group.record.source, ("spec", "priorityClassName"), name))
+        out.insert(0, manifest.change("set", subj.group.record.source, ("spec", "priorityClassName"), name))
     if new is not None:
         out.insert(0, manifest.Change("add", manifest.GENERATED, f"PriorityClass/{name}", "value", new.value))
     return tuple(out)

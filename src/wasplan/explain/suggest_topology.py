@@ -44,10 +44,10 @@ def _with_key(group: Group, key: str) -> Group:
 def _change(ctx: Context, group: Group, key: str) -> Change:
     path = ("spec", "schedulingConstraints", "topology", 0, "key")
     if group.source is not None:
-        return manifest._change("set", group.source, path, key)
+        return manifest.change("set", group.source, path, key)
     ref = group.obj.workload_ref
     doc = manifest.job_document(ctx.documents, group.namespace, ref.workload_name) if ref is not None else None
-    return manifest._change("set", doc, ("spec", "scheduling", *path[1:]), key,
+    return manifest.change("set", doc, ("spec", "scheduling", *path[1:]), key,
                             f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else None)
 
 
