@@ -129,3 +129,15 @@ def test_a_backlog_gets_suggestions_for_its_first_five_targets(tmp_path):
     targets = json.loads(result.stdout)["targets"]
     assert [bool(t["suggestions"]) for t in targets] == [True] * 5 + [False]
     assert "name this one as TARGET" in targets[5]["notes"][-1]
+
+
+def test_release_136_explains_the_same_gang(tmp_path):
+    manifest = tmp_path / "gang-136.yaml"
+    manifest.write_text((FIXTURES / "taint" / "gang.yaml").read_text().replace("scheduling.k8s.io/v1beta1",
+                                                                              "scheduling.k8s.io/v1alpha2"))
+    result = explain("podgroup/llm", str(manifest), "--cluster", str(FIXTURES / "taint" / "cluster.yaml"),
+                     "--k8s-version", "1.36")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "PodGroup ml/llm: does not fit: can place 2 of 4: 2 short"
+    assert "spec.tolerations[0]: add {key: dedicated, operator: Equal, value: training, effect: NoSchedule}" \
+        in result.stdout

@@ -36,6 +36,15 @@ def _shape(console: Console, s: ShapeEvidence) -> None:
         console.print(f"    [dim]{escape(e.plugin)} rejects {e.nodes} node(s): {escape(why)}[/dim]")
 
 
+def _value(value) -> str:
+    """A change's value as it would be written in YAML flow style."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return str(value)
+
+
 def _suggestion(console: Console, i: int, s: Suggestion) -> None:
     opens = f" (opens {s.opens_nodes} node(s))" if s.opens_nodes else ""
     console.print(f"  {i}. [bold]{escape(s.title)}[/bold]{escape(opens)}")
@@ -44,7 +53,7 @@ def _suggestion(console: Console, i: int, s: Suggestion) -> None:
         where = f"{c.file}:{c.line}" if c.line else c.file
         field = f" {c.field_path}" if c.field_path else ""
         console.print(f"     [dim]{escape(where)}[/dim] {escape(c.obj)}{escape(field)}: {c.action} "
-                      f"{escape(str(c.value))}")
+                      f"{escape(_value(c.value))}")
 
 
 def _target(console: Console, t: TargetExplanation) -> None:
