@@ -144,7 +144,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    kind: str  # minCount | addNodes | nodeSelector | nodeAffinity | toleration | evict
+    kind: str  # minCount | addNodes | nodeSelector | nodeAffinity | toleration | topology | evict | priority
     title: str
     why: str
     changes: tuple[Change, ...]
