@@ -95,8 +95,8 @@ def gang(name: str, min_count: int, namespace="default", priority=None, topology
                   topology_keys)
 
 
-def basic(name: str, namespace="default", priority=None) -> Group:
-    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority)
+def basic(name: str, namespace="default", priority=None, topology_keys=()) -> Group:
+    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority, topology_keys)
 
 
 def priority_class(name: str, value: int, global_default=False) -> PriorityClass:

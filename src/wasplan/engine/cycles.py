@@ -5,7 +5,7 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import groupcycle
+from wasplan.engine import groupcycle, placement
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
@@ -184,16 +184,20 @@ class Cycles:
             odd = next(m for m in members if m.priority != group.priority)
             self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
             return
-        scheduled = sum(1 for ps in self.world.live_members(group) if ps.placed)
+        live = self.world.live_members(group)
+        scheduled = sum(1 for ps in live if ps.placed)
         mark = self.state.mark()
-        attempt = groupcycle.run(ev, group, members, scheduled, self.options.v137)
+        attempt = placement.run_group(ev, group, members, scheduled, placement.bound_rows(self.state, live),
+                                      self.options)
         group.attempted = True
         if attempt.success:
+            group.placement = attempt.placement or group.placement
             self._accept(group, members, attempt)
         else:
             self.state.rollback(mark)
             self._reject(group, members, attempt.message, attempt.failures)
-            self._set_condition(group, "False", "Unschedulable", attempt.message)
+            self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
+                                attempt.message)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
         failed = []

@@ -12,7 +12,7 @@ from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.world import GroupState, PodState, World
-from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Plan, PodOutcome
+from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Placement, Plan, PodOutcome
 
 _STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated"}
 
@@ -81,8 +81,9 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
         condition = GroupCondition(options.condition_type, gs.condition_status, gs.condition_reason, gs.message)
     policy = "gang" if gs.is_gang else "basic"
     min_count = gs.min_count if gs.is_gang else 0
+    where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
-                        tuple(sorted(gs.members)), None, reason, message, condition)
+                        tuple(sorted(gs.members)), where, reason, message, condition)
 
 
 def build_plan(world: World, options: EngineOptions, nodes: int = 0) -> Plan:

@@ -43,6 +43,7 @@ class GroupState:
     condition_reason: str = ""
     message: str = ""
     attempted: bool = False
+    placement: tuple[str, str] | None = None  # (topology key, domain) of the last successful placement search
 
     @property
     def key(self) -> str:

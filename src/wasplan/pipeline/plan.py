@@ -8,11 +8,8 @@ from typing import Callable, Sequence
 
 import yaml
 
-from wasplan.api import hub
 from wasplan.api.releases import GateSet
-from wasplan.cluster.model import Group, PlanInputs
-from wasplan.codes import lookup
-from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.reader import read_paths
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
@@ -41,23 +38,6 @@ class PlanRun:
         if fail_on == "pending" and not self.plan.all_placed:
             return ExitCode.FINDINGS
         return ExitCode.OK
-
-
-def topology_warnings(inputs: PlanInputs, gates: GateSet) -> list[Diagnostic]:
-    """WAS701 for every PodGroup whose topology constraint the plan could not honour (TAS gate on)."""
-    if not gates.enabled("TopologyAwareWorkloadScheduling"):
-        return []
-    out = []
-    for record in [*inputs.existing, *inputs.arrivals]:
-        if isinstance(record, Group) and isinstance(record.obj, hub.PodGroup) and record.obj.topology_keys:
-            source = record.source
-            where = source.location() if hasattr(source, "location") else Location("<generated>")
-            keys = ", ".join(record.obj.topology_keys)
-            out.append(Diagnostic("WAS701", lookup("WAS701").severity,
-                                  f"PodGroup {record.key} asks to be kept within one {keys} domain; topology-aware "
-                                  "placement is not simulated yet, so its pods were placed without that constraint",
-                                  where))
-    return out
 
 
 def load_profiles(path: str | None):
@@ -95,7 +75,6 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return run
-    run.diagnostics = sort_diagnostics(run.diagnostics + topology_warnings(inputs, gates))
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles)
     run.plan, run.final = simulate(inputs, options, progress)
     return run
