@@ -11,6 +11,7 @@ import functools
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
 from wasplan.engine.options import EngineOptions
+from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
 from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Placement, Plan, PodOutcome
 
@@ -89,7 +90,7 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
 def build_plan(world: World, options: EngineOptions, nodes: int = 0) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
-    return Plan(options.version, nodes, pods, groups)
+    return Plan(options.version, nodes, pods, groups, composites=composite_outcomes(world, options))
 
 
 def _ns_name(key: str) -> tuple[str, str]:

@@ -1,0 +1,242 @@
+"""The CompositePodGroup cycle (1.37; engine-semantics §1.10.3; upstream `schedule_one_podgroup.go`
+podGroupSchedulingRecursiveAlgorithm / compositePodGroupSchedulingDefaultAlgorithm).
+
+Recursive, greedy, top-down, no backtracking. At a composite with a topology key, every domain of the key
+inside the parent's placement is tried (pinned to the domain of members already bound anywhere below), and in
+each the children are scheduled in creation order: a child that fails is rolled back and skipped, and the
+composite is feasible once minGroupCount children (basic: one) succeed; PlacementFeasible stops early when
+`scheduled + remaining < minGroupCount`. Feasible domains are scored like a PodGroup's placements, with
+PodGroupPodsCount summed over the subtree; the best one's children are scheduled again for real (the same,
+deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement.
+A leaf whose bound pods already meet its quorum and has nothing queued counts as scheduled. The root succeeds
+only if at least one new pod was placed. Every trial rolls back through the state's journal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.engine import placement
+from wasplan.engine.domains import PlacementError, bin_packing_score, generate
+from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt
+
+
+@dataclass(slots=True)
+class NodeResult:
+    kind: str  # "composite" | "group"
+    key: str
+    result: str = "NotTried"  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    message: str = ""
+    placement: tuple[str, str] | None = None
+    attempt: GroupAttempt | None = None
+    children: list["NodeResult"] = field(default_factory=list)
+    placed: int = 0  # new pods reserved in the subtree
+    raw: int = 0  # PodGroupPodsCount over the subtree: scheduled plus placed pods of succeeding leaves
+    error: bool = False
+
+    @property
+    def success(self) -> bool:
+        return self.result in ("Scheduled", "AlreadyScheduled")
+
+    def revert(self, why: str) -> None:
+        """The subtree's reservations were rolled back (`why`: the failure that caused it): successes below
+        become Reverted and carry that reason."""
+        if self.success:
+            self.result, self.message = "Reverted", why
+        for child in self.children:
+            child.revert(why)
+
+
+def queued(world, gs) -> list:
+    """A leaf's pods waiting to be scheduled, in the group cycle's order (priority, then first queue time)."""
+    members = [ps for ps in world.live_members(gs) if ps.status in ("Queued", "Unschedulable")]
+    return sorted(members, key=lambda m: (-m.priority, m.initial_ts))
+
+
+def cannot_satisfy(need: int, scheduled: int, remaining: int) -> str:
+    return f"minCount ({need}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+
+
+class TreeRun:
+    """One cycle's recursive evaluation of a tree; results only, the caller applies them."""
+
+    def __init__(self, cycles, ev) -> None:
+        self.cycles, self.ev, self.state = cycles, ev, ev.state
+        self.world, self.forest, self.options = cycles.world, cycles.forest, cycles.options
+
+    def node(self, kind: str, key: str, mask) -> NodeResult:
+        return self.leaf(key, mask) if kind == "group" else self.composite(key, mask)
+
+    def leaf(self, key: str, mask) -> NodeResult:
+        gs = self.world.groups[key]
+        live = self.world.live_members(gs)
+        scheduled = sum(1 for ps in live if ps.placed)
+        res = NodeResult("group", key, raw=scheduled)
+        members = queued(self.world, gs)
+        if not members:
+            res.result = "AlreadyScheduled" if scheduled >= gs.min_count else "Failed"
+            res.message = "" if res.success else UNSCHEDULABLE_MSG
+            return res
+        mark = self.state.mark()
+        attempt = placement.run_group(self.ev, gs, members, scheduled, placement.bound_rows(self.state, live),
+                                      self.options, mask)
+        ok = attempt.success or (not attempt.error and not attempt.placements and scheduled >= gs.min_count)
+        res.attempt, res.placement, res.message, res.error = attempt, attempt.placement, attempt.message, attempt.error
+        if ok:
+            res.result = "Scheduled" if attempt.success else "AlreadyScheduled"
+            res.placed = len(attempt.placements) if attempt.success else 0
+            res.raw += res.placed
+        else:
+            res.result = "Failed"
+            self.state.rollback(mark)
+        return res
+
+    def subtree_bound(self, key: str) -> list[tuple[str, int]]:
+        out = []
+        for gs in self.forest.leaves(key):
+            out += placement.bound_rows(self.state, self.world.live_members(gs))
+        return out
+
+    def composite(self, key: str, mask) -> NodeResult:
+        obj = self.world.composites[key].obj
+        tkey = placement.topology_key(obj) if placement.tas_on(self.options) else None
+        if tkey is None:
+            return self.children(key, mask)
+        try:
+            domains = generate(self.state, tkey, mask, self.subtree_bound(key))
+        except PlacementError as exc:
+            return NodeResult("composite", key, "Failed", str(exc), error=True)
+        if not domains:
+            return NodeResult("composite", key, "Failed", f'0/0 placements are available: no node has the label "{tkey}"')
+        trials = [self._trial(key, d) for d in domains]
+        feasible = [t for t in trials if t[1].success]
+        if not feasible:
+            first = trials[0][1]
+            first.message = f"0/{len(domains)} placements are available, first placement status: {first.message}"
+            return first
+        max_raw = max(r.raw for _, r, _ in feasible) or 1
+        best = min(feasible, key=lambda t: (-(placement.POD_COUNT_WEIGHT * (t[1].raw * 100 // max_raw)
+                                              + placement.BIN_PACKING_WEIGHT * t[2]), t[0].name))[0]
+        chosen = self.children(key, best.mask(len(self.state.nodes)))
+        chosen.placement = (tkey, best.name)
+        return chosen
+
+    def _trial(self, key: str, domain):
+        mark = self.state.mark()
+        res = self.children(key, domain.mask(len(self.state.nodes)))
+        score = bin_packing_score(self.state, domain.rows) if res.success else 0
+        self.state.rollback(mark)
+        return domain, res, score
+
+    def children(self, key: str, mask) -> NodeResult:
+        res = NodeResult("composite", key, "Failed")
+        need, kids = self.forest.min_children(key), self.forest.children(key)
+        scheduled, remaining = 0, len(kids)
+        for i, (kind, child) in enumerate(kids):
+            if scheduled + remaining < need:
+                break
+            mark = self.state.mark()
+            r = self.node(kind, child, mask)
+            remaining -= 1
+            res.children.append(r)
+            if r.error:
+                res.error = True
+                res.message = f"composite pod group evaluation failed due to child error: {r.message}"
+                return res
+            if r.success:
+                scheduled, res.placed, res.raw = scheduled + 1, res.placed + r.placed, res.raw + r.raw
+            else:
+                self.state.rollback(mark)
+                r.revert(r.message)
+        res.children += [NodeResult(kind, child) for kind, child in kids[len(res.children):]]
+        if scheduled >= need:
+            res.result = "Scheduled"
+        else:
+            res.message = cannot_satisfy(need, scheduled, remaining)
+        return res
+
+
+# ---- applying a tree cycle's result ----------------------------------------------------------------------------
+def run(cycles, root: str) -> None:
+    """The cycle for one root entity: evaluate the tree, then bind or fail every queued pod below it."""
+    forest, state = cycles.forest, cycles.state
+    leaves = forest.leaves(root)
+    waiting = [ps for gs in leaves for ps in queued(cycles.world, gs)]
+    if not waiting:
+        return
+    names = {ps.pod.scheduler_name for ps in waiting}
+    ev = cycles.evaluator_for(waiting[0])
+    if len(names) > 1 or ev is None:
+        first, other = waiting[0].pod.scheduler_name, next(iter(names - {waiting[0].pod.scheduler_name}), "")
+        _fail_all(cycles, root, waiting, "all pods in a single pod group should have the same .spec.schedulerName "
+                  f"set, got: {other!r} and {first!r}")
+        return
+    mark = state.mark()
+    result = TreeRun(cycles, ev).node("composite", root, None)
+    if result.success and result.placed == 0:  # the root needs at least one newly placed pod
+        result.result, result.message = "Failed", UNSCHEDULABLE_MSG
+    if not result.success:
+        state.rollback(mark)
+        result.revert(result.message)
+    _record(cycles.world, result)
+    failed = _apply(cycles, result, result.success, result.message)
+    if result.success:
+        state.commit()
+        if failed:  # partial success: the root is retried at once with its old timestamp
+            cycles.queue.push(("composite", root), forest.priority(root), min(m.initial_ts for m in waiting))
+        cycles.pods_bound()
+    else:
+        cycles.queue.park(("composite", root), forest.priority(root), cycles.tick())
+
+
+def _fail_all(cycles, root: str, queued: list, message: str) -> None:
+    for ps in queued:
+        cycles.fail(ps, message)
+    cycles.queue.park(("composite", root), cycles.forest.priority(root), cycles.tick())
+
+
+def _record(world, res: NodeResult) -> None:
+    """Keep each composite's latest result, but never let a later failed retry hide an earlier success."""
+    if res.kind != "composite":
+        return
+    kept = world.tree_results.get(res.key)
+    if res.success or kept is None or not kept.success:
+        world.tree_results[res.key] = res
+    for child in res.children:
+        _record(world, child)
+
+
+def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    """Bind what the tree kept; fail the rest with their own FitError, their group's message or the message of
+    the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
+    if res.kind == "composite":
+        failed = False
+        for child in res.children:
+            ok = keep and res.success
+            failed |= _apply(cycles, child, ok, inherited if res.success else (res.message or inherited))
+        return failed
+    return _apply_leaf(cycles, res, keep, inherited)
+
+
+def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    gs = cycles.world.groups[res.key]
+    members = queued(cycles.world, gs)
+    if not members:
+        return False
+    gs.attempted = True
+    attempt = res.attempt or GroupAttempt(False, inherited)
+    if keep and res.result == "Scheduled":
+        for ps in members:
+            if ps.key in attempt.placements:
+                cycles.bind(ps, attempt.placements[ps.key])
+            else:
+                cycles.fail(ps, attempt.member_message(ps.key))
+        gs.placement = res.placement or gs.placement
+        cycles.set_condition(gs, "True", "Scheduled", "")
+        return len(attempt.placements) < len(members)
+    own = res.result in ("Failed", "AlreadyScheduled") and res.message
+    message = res.message if own else inherited
+    for ps in members:
+        cycles.fail(ps, attempt.failures.get(ps.key) or message)
+    cycles.set_condition(gs, "False", "SchedulerError" if res.error else "Unschedulable", message)
+    return True
