@@ -176,6 +176,6 @@ class Plan:
         return {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version,
                 "summary": self.summary(),
                 "podGroups": [g.to_dict() for g in self.pod_groups],
-                "compositePodGroups": [c.to_dict() for c in self.composites],
                 "pods": [p.to_dict() for p in self.pods],
-                "preemptions": [p.to_dict() for p in self.preemptions]}
+                "preemptions": [p.to_dict() for p in self.preemptions],
+                "compositePodGroups": [c.to_dict() for c in self.composites]}
