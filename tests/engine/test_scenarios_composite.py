@@ -107,3 +107,50 @@ def test_composite_whose_zones_have_no_room_for_both_children():
     job = {c.name: c for c in plan.composites}["job"]
     assert (job.status, job.message, job.placement) == ("Unschedulable", root_msg, None)
     assert [(c.name, c.result) for c in job.children] == [("a", "Reverted"), ("b", "Failed")]
+
+
+# ---- test/integration/scheduler/topology_aware_scheduling/cpg_tas_test.go (TestCPGTopologyAwareScheduling) ----
+def tas_node(name, rack, zone="zone-1"):
+    return node(name, cpu="2", memory=None, labels={"rack": rack, "zone": zone})
+
+
+def test_parent_rack_constraint_keeps_both_children_in_one_rack():
+    cluster = [tas_node("node1-z1-r1", "rack-1"), tas_node("node2-z1-r1", "rack-1"),
+               tas_node("node3-z1-r2", "rack-2"), tas_node("node4-z1-r2", "rack-2"),
+               pod("existing", cpu="2", node_name="node4-z1-r2")]
+    tree = [composite("cpg-root", 2, topology_keys=["rack"]), gang("pg1", 2, parent="cpg-root"),
+            gang("pg2", 2, parent="cpg-root")]
+    plan = run(cluster, [*tree, *cpg_pods("pg1", 1, 1), *cpg_pods("pg2", 1, 1)], arrival="batch")
+    placed = by_name(plan)
+    assert [placed[p].node for p in ("pg1-pod-0", "pg1-pod-1", "pg2-pod-0", "pg2-pod-1")] == \
+        ["node1-z1-r1", "node2-z1-r1", "node1-z1-r1", "node2-z1-r1"]
+    assert {c.name: c for c in plan.composites}["cpg-root"].placement.domain == "rack-1"
+
+
+def test_bound_member_of_the_tree_pins_the_parent_rack():
+    cluster = [tas_node("node1-z1-r1", "rack-1"), tas_node("node2-z1-r1", "rack-1"),
+               tas_node("node3-z1-r2", "rack-2"), tas_node("node4-z1-r2", "rack-2"),
+               composite("cpg-root", 2, topology_keys=["rack"]), gang("pg1", 2, parent="cpg-root"),
+               gang("pg2", 2, parent="cpg-root"), pod("existing", cpu="1", group="pg1", node_name="node4-z1-r2")]
+    plan = run(cluster, [pod("p1", cpu="1", group="pg1"), *cpg_pods("pg2", 1, 1)], arrival="batch")
+    placed = by_name(plan)
+    assert [placed[p].node for p in ("p1", "pg2-pod-0", "pg2-pod-1")] == ["node3-z1-r2", "node3-z1-r2", "node4-z1-r2"]
+    assert {c.name: c for c in plan.composites}["cpg-root"].placement.domain == "rack-2"
+
+
+def test_zone_for_the_parent_and_a_rack_for_each_child():
+    cluster = [tas_node("node1-z1-r1", "rack-1"), tas_node("node2-z1-r2", "rack-2"),
+               tas_node("node3-z2-r1", "rack-1", "zone-2"), tas_node("node4-z2-r1", "rack-1", "zone-2"),
+               pod("existing-z2", cpu="1", node_name="node3-z2-r1")]
+    tree = [composite("cpg-root", 2, topology_keys=["zone"]), gang("pg1", 2, parent="cpg-root", topology_keys=["rack"]),
+            gang("pg2", 2, parent="cpg-root", topology_keys=["rack"])]
+    plan = run(cluster, [*tree, *cpg_pods("pg1", 1, 1), *cpg_pods("pg2", 1, 1)], arrival="batch")
+    placed = by_name(plan)
+    # zone-2 has 3 free CPUs: pg1 fits in its rack-1, pg2 then finds one CPU; zone-1 holds pg1 on rack-1 (a score
+    # tie with rack-2, broken by name) and pg2 on rack-2
+    assert [placed[p].node for p in ("pg1-pod-0", "pg1-pod-1", "pg2-pod-0", "pg2-pod-1")] == \
+        ["node1-z1-r1", "node1-z1-r1", "node2-z1-r2", "node2-z1-r2"]
+    g = groups(plan)
+    assert [(g[n].placement.topology_key, g[n].placement.domain) for n in ("pg1", "pg2")] == \
+        [("rack", "rack-1"), ("rack", "rack-2")]
+    assert {c.name: c for c in plan.composites}["cpg-root"].placement.domain == "zone-1"
