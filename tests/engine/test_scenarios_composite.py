@@ -39,7 +39,8 @@ def test_failed_child_is_reverted_and_the_root_succeeds_with_min_group_count():
         assert [placed[f"{g}-pod-{i}"].node for i in range(3)] == ["node1"] * 3
     sub3_msg = "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
     gang_msg = "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
-    assert [placed[f"pg6-pod-{i}"].message for i in range(3)] == [sub3_msg] * 3  # pg6 fit, then was reverted
+    # pg6 fit, then was reverted with cpg-sub3
+    assert [placed[f"pg6-pod-{i}"].message for i in range(3)] == [f"pod group is unschedulable, {sub3_msg}"] * 3
     for g in ("pg3", "pg7"):
         assert [placed[f"{g}-pod-{i}"].message for i in range(3)] == [FIT_ERROR, gang_msg, gang_msg]
         assert {placed[f"{g}-pod-{i}"].status for i in range(3)} == {"Pending"}
@@ -100,7 +101,7 @@ def test_composite_whose_zones_have_no_room_for_both_children():
     root_msg = ("0/2 placements are available, first placement status: "
                 "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
     # first placement zone-1 (2 CPU free): a takes both CPUs of z1-a and counts; b's first pod finds no room
-    assert [placed[p].message for p in ("a-pod-0", "a-pod-1")] == [root_msg, root_msg]
+    assert [placed[p].message for p in ("a-pod-0", "a-pod-1")] == [f"pod group is unschedulable, {root_msg}"] * 2
     assert [placed[p].message for p in ("b-pod-0", "b-pod-1")] == [
         "0/2 nodes are available: 2 Insufficient cpu.", "minCount (2) cannot be satisfied: 0 scheduled, 1 remaining"]
     assert {p.status for p in plan.pods if p.pod_group} == {"Pending"}

@@ -237,6 +237,16 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
     own = res.result in ("Failed", "AlreadyScheduled") and res.message
     message = res.message if own else inherited
     for ps in members:
-        cycles.fail(ps, attempt.failures.get(ps.key) or message)
+        cycles.fail(ps, _told(attempt, ps.key, message))
     cycles.set_condition(gs, "False", "SchedulerError" if res.error else "Unschedulable", message)
     return True
+
+
+def _told(attempt: GroupAttempt, key: str, message: str) -> str:
+    """A member's own FitError; a member that had found a node hears the status that undid it, prefixed as
+    upstream's rejection of a fitted member is; one never reached hears the status alone."""
+    if key in attempt.failures:
+        return attempt.failures[key]
+    if key in attempt.placements:
+        return f"{UNSCHEDULABLE_MSG}, {message}"
+    return message

@@ -224,7 +224,7 @@ class Cycles:
             self._accept(group, members, attempt)
         else:
             self.state.rollback(mark)
-            self._reject(group, members, attempt.message, attempt.failures)
+            self._reject(group, members, attempt.message, {m.key: attempt.member_message(m.key) for m in members})
             self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
                                 attempt.message)
 

@@ -115,7 +115,8 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     if best is None:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
         msg = f"0/{len(domains)} placements are available, first placement status: {first.attempt.message}"
-        return GroupAttempt(False, msg, failures=first.attempt.failures, evaluated=first.attempt.evaluated)
+        # the members are told what happened to them in the first placement, under the placements message
+        return GroupAttempt(False, msg, first.attempt.placements, first.attempt.failures, first.attempt.v137)
     job.apply(best.attempt)
     best.attempt.placement = (key, best.domain.name)
     return best.attempt
