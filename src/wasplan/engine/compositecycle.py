@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine import placement
+from wasplan.engine import placement, search
+from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt
 
@@ -60,8 +61,8 @@ def cannot_satisfy(need: int, scheduled: int, remaining: int) -> str:
 class TreeRun:
     """One cycle's recursive evaluation of a tree; results only, the caller applies them."""
 
-    def __init__(self, cycles, ev) -> None:
-        self.cycles, self.ev, self.state = cycles, ev, ev.state
+    def __init__(self, cycles, ev, root: str) -> None:
+        self.cycles, self.ev, self.state, self.root = cycles, ev, ev.state, root
         self.world, self.forest, self.options = cycles.world, cycles.forest, cycles.options
 
     def node(self, kind: str, key: str, mask) -> NodeResult:
@@ -108,25 +109,43 @@ class TreeRun:
             return NodeResult("composite", key, "Failed", str(exc), error=True)
         if not domains:
             return NodeResult("composite", key, "Failed", f'0/0 placements are available: no node has the label "{tkey}"')
-        trials = [self._trial(key, d) for d in domains]
-        feasible = [t for t in trials if t[1].success]
-        if not feasible:
-            first = trials[0][1]
-            first.message = f"0/{len(domains)} placements are available, first placement status: {first.message}"
-            return first
-        max_raw = max(r.raw for _, r, _ in feasible) or 1
-        best = min(feasible, key=lambda t: (-(placement.POD_COUNT_WEIGHT * (t[1].raw * 100 // max_raw)
-                                              + placement.BIN_PACKING_WEIGHT * t[2]), t[0].name))[0]
-        chosen = self.children(key, best.mask(len(self.state.nodes)))
-        chosen.placement = (tkey, best.name)
+        need = self.need(key, root=key == self.root)
+        winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
+        if winner is None:
+            first = trials.get(domains[0].name) or self._trial(key, domains[0])
+            res = first.outcome
+            res.message = f"0/{len(domains)} placements are available, first placement status: {res.message}"
+            return res
+        chosen = self.children(key, winner.domain.mask(len(self.state.nodes)))
+        chosen.placement = (tkey, winner.domain.name)
         return chosen
 
-    def _trial(self, key: str, domain):
+    def _trial(self, key: str, domain) -> search.Trial:
         mark = self.state.mark()
         res = self.children(key, domain.mask(len(self.state.nodes)))
         score = bin_packing_score(self.state, domain.rows) if res.success else 0
         self.state.rollback(mark)
-        return domain, res, score
+        return search.Trial(domain, res, res.success, res.raw, score)
+
+    def need(self, key: str, root: bool) -> search.Need:
+        """The subtree's queued pods, its pods already scheduled and the fewest new pods it can succeed with."""
+        leaves = self.forest.leaves(key)
+        waiting = [ps for gs in leaves for ps in queued(self.world, gs)]
+        scheduled = sum(1 for gs in leaves for ps in self.world.live_members(gs) if ps.placed)
+        fewest = self.fewest(key)
+        return search.Need([self.state.vectors(ps.pod) for ps in waiting], scheduled, max(fewest, 1) if root else fewest)
+
+    def fewest(self, key: str, depth: int = 0) -> int:
+        """A lower bound on the new pods a subtree must place to succeed (its cheapest minGroupCount children)."""
+        costs = []
+        for kind, child in self.forest.children(key) if depth < MAX_DEPTH else ():
+            if kind == "composite":
+                costs.append(self.fewest(child, depth + 1))
+                continue
+            gs = self.world.groups[child]
+            bound = sum(1 for ps in self.world.live_members(gs) if ps.placed)
+            costs.append(max(gs.min_count - bound, 0) if gs.is_gang or bound else 1)
+        return sum(sorted(costs)[:self.forest.min_children(key)])
 
     def children(self, key: str, mask) -> NodeResult:
         res = NodeResult("composite", key, "Failed")
@@ -172,7 +191,7 @@ def run(cycles, root: str) -> None:
                   f"set, got: {other!r} and {first!r}")
         return
     mark = state.mark()
-    result = TreeRun(cycles, ev).node("composite", root, None)
+    result = TreeRun(cycles, ev, root).node("composite", root, None)
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod
         result.result, result.message = "Failed", UNSCHEDULABLE_MSG
     if not result.success:
