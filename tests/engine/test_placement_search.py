@@ -38,7 +38,7 @@ def random_case(rng):
                               labels={"rack": f"rack-{r}"}))
             if rng.random() < 0.5:
                 existing.append((pod(f"busy-{name}", cpu=str(rng.choice([1, 2])), memory="1Gi"), name))
-    size = rng.randint(1, 6)
+    size = rng.randint(1, 10)
     members = [pod(f"m{i}", cpu=rng.choice(["500m", "1", "2"]), memory=rng.choice([None, "1Gi"]), group="g")
                for i in range(size)]
     return nodes, existing, members, rng.randint(1, size)
