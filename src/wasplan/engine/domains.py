@@ -41,8 +41,23 @@ class Domain:
         return out
 
 
-def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
-    """Per key, once per node set: node codes, values and the rows of every value (cached on the label index)."""
+class DomainList(list):
+    """Domains, with their rows and codes flattened once (the whole-cluster list is cached, so every cycle
+    reuses the same arrays)."""
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray]:
+        found = getattr(self, "_flat", None)
+        if found is None:
+            rows = np.concatenate([d.rows for d in self]) if self else np.zeros(0, dtype=np.int64)
+            idx = (np.concatenate([np.full(len(d.rows), d.code, dtype=np.int64) for d in self]) if self
+                   else np.zeros(0, dtype=np.int64))
+            found = self._flat = (rows, idx)
+        return found
+
+
+def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.ndarray], list[Domain]]:
+    """Per key, once per node set (cached on the label index): node codes, values, the rows of every value and
+    the whole cluster's Domains sorted by value."""
     per_labels = _CACHE.setdefault(labels, {})
     found = per_labels.get(key)
     if found is None:
@@ -50,7 +65,8 @@ def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.nd
         order = np.argsort(codes, kind="stable")
         bounds = np.searchsorted(codes[order], np.arange(len(values) + 1))
         rows = [order[bounds[i]:bounds[i + 1]] for i in range(len(values))]
-        found = (codes, values, rows)
+        every = DomainList(Domain(values[c], c, rows[c]) for c in sorted(range(len(values)), key=lambda c: values[c]))
+        found = (codes, values, rows, every)
         per_labels[key] = found
     return found
 
@@ -70,17 +86,19 @@ def pinned_domain(state, key: str, bound: list[tuple[str, int]]) -> str | None:
     return domain
 
 
-def generate(state, key: str, parent: np.ndarray | None, bound: list[tuple[str, int]]) -> list[Domain]:
+def generate(state, key: str, parent: np.ndarray | None, bound: list[tuple[str, int]]) -> DomainList:
     """One Domain per value of `key` among the parent placement's nodes, sorted by value."""
     required = pinned_domain(state, key, bound)
-    _, values, rows = _rows_by_domain(state.labels, key)
-    out = []
-    for code in sorted(range(len(values)), key=lambda c: values[c]):
-        if required is not None and values[code] != required:
-            continue
-        kept = rows[code] if parent is None else rows[code][parent[rows[code]]]
-        if len(kept):
-            out.append(Domain(values[code], code, kept))
+    codes, _, _, every = _rows_by_domain(state.labels, key)
+    if required is not None:
+        every = DomainList(d for d in every if d.name == required)
+    if parent is None:
+        return every
+    inside = set(np.unique(codes[parent]).tolist())
+    out = DomainList()
+    for d in every:
+        if d.code in inside:
+            out.append(Domain(d.name, d.code, d.rows[parent[d.rows]]))
     return out
 
 
@@ -102,31 +120,31 @@ def bin_packing_score(state, rows: np.ndarray) -> int:
 
 
 class Bounds:
-    """Upper bounds per domain, from one pass over the node arrays: the number of members that could fit at
+    """Upper bounds for every domain at once, from one pass over the node arrays: how many members could fit at
     most (the smallest member request counted on every node's free capacity, filters ignored) and the best
     bin-packing score (every member placed). Both only over-estimate, so pruning on them is exact."""
 
-    def __init__(self, state, domains: list[Domain], requests: list[np.ndarray], non_zero: list[np.ndarray]):
-        n_codes = max(d.code for d in domains) + 1
-        labels = np.full(len(state.nodes), -1, dtype=np.int64)
-        for d in domains:
-            labels[d.rows] = d.code
-        valid = labels >= 0
+    def __init__(self, state, domains: DomainList, requests: list[np.ndarray], non_zero: list[np.ndarray]):
+        rows, idx = domains.flat()
+        n_codes = int(idx.max()) + 1 if len(idx) else 1
         smallest = np.min(np.stack(requests), axis=0)
-        free = np.maximum(state.alloc - state.requested, 0)
-        fits = np.full(len(state.nodes), np.iinfo(np.int64).max, dtype=np.int64)
-        for c in np.flatnonzero(smallest > 0):
+        free = np.maximum(state.alloc[rows] - state.requested[rows], 0)
+        fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
+        for c in np.flatnonzero(smallest > 0):  # the pods column always counts, so `fits` is finite
             fits = np.minimum(fits, free[:, c] // smallest[c])
-        self.capacity = np.bincount(labels[valid], weights=fits[valid], minlength=n_codes)
+        self.capacity = _sum_by(idx, fits, n_codes)
         cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
         extra = np.sum(np.stack(non_zero), axis=0)[cols]
-        self._alloc = [np.bincount(labels[valid], weights=state.alloc[valid, c], minlength=n_codes) for c in cols]
-        self._used = [np.bincount(labels[valid], weights=state.non_zero[valid, c], minlength=n_codes) for c in cols]
-        self._extra = extra
+        total = weights = np.zeros(n_codes, dtype=np.int64)
+        for (_, w), c, e in zip(BIN_PACKING_RESOURCES, cols, extra):
+            alloc = _sum_by(idx, state.alloc[rows, c], n_codes)
+            used = _sum_by(idx, state.non_zero[rows, c], n_codes) + int(e)
+            ok = alloc > 0
+            total = total + w * np.where(ok, np.minimum(used, alloc) * MAX_SCORE // np.where(ok, alloc, 1), 0)
+            weights = weights + w * ok
+        self.bin_packing = np.where(weights > 0, total // np.maximum(weights, 1), 0)
 
-    def fit_at_most(self, d: Domain) -> int:
-        return int(self.capacity[d.code])
 
-    def best_bin_packing(self, d: Domain) -> int:
-        requested = [int(u[d.code]) + int(e) for u, e in zip(self._used, self._extra)]
-        return most_allocated(requested, [int(a[d.code]) for a in self._alloc])
+def _sum_by(idx: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact integer sums of `values` per code (float64 bincount is exact below 2**53, far above any total)."""
+    return np.rint(np.bincount(idx, weights=values, minlength=n)).astype(np.int64)

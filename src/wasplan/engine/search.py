@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from wasplan.engine.domains import Bounds, Domain
 
 POD_COUNT_WEIGHT = 1  # PodGroupPodsCount
@@ -46,19 +48,22 @@ def best(state, domains: list[Domain], need: Need, evaluate: Callable[[Domain], 
          ) -> tuple[Trial | None, dict[str, Trial]]:
     """The winning feasible trial (None if none) and every trial evaluated, by domain value."""
     bounds = Bounds(state, domains, [v[0] for v in need.vectors], [v[1] for v in need.vectors])
-    most = {d.name: min(len(need.vectors), bounds.fit_at_most(d)) for d in domains}
-    candidates = [d for d in domains if most[d.name] >= need.fewest]
-    if not candidates:
+    codes = np.array([d.code for d in domains], dtype=np.int64)
+    most = np.minimum(len(need.vectors), bounds.capacity[codes])
+    keep = np.flatnonzero(most >= need.fewest)
+    if not len(keep):
         return None, {}
-    top_raw = max(need.scheduled + max(most[d.name] for d in candidates), 1)
-    bound = {d.name: POD_COUNT_WEIGHT * ((need.scheduled + most[d.name]) * 100 // top_raw)
-             + BIN_PACKING_WEIGHT * bounds.best_bin_packing(d) for d in candidates}
-    candidates.sort(key=lambda d: (-bound[d.name], d.name))
+    top_raw = max(need.scheduled + int(most[keep].max()), 1)
+    bound = (POD_COUNT_WEIGHT * ((need.scheduled + most[keep]) * 100 // top_raw)
+             + BIN_PACKING_WEIGHT * bounds.bin_packing[codes[keep]])
+    order = keep[np.argsort(-bound, kind="stable")]  # domains come sorted by value: ties keep that order
+    bound_of = dict(zip(keep.tolist(), bound.tolist()))
     trials: dict[str, Trial] = {}
     winner: Trial | None = None
     reached = False  # a feasible trial placed as many pods as any domain could: the normaliser is known
-    for d in candidates:
-        if reached and _cannot_win(bound[d.name], d.name, winner, top_raw):
+    for i in order.tolist():
+        d = domains[i]
+        if reached and _cannot_win(bound_of[i], d.name, winner, top_raw):
             break
         trial = trials[d.name] = evaluate(d)
         if trial.success:
