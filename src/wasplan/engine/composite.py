@@ -12,6 +12,8 @@ that does not exist (yet) keeps the tree below quorum.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from wasplan.api import hub
 
 GATE = "CompositePodGroup"
@@ -28,7 +30,7 @@ class Forest:
     def __init__(self, world, options) -> None:
         self.world = world
         self.on = options.v137 and options.gates.enabled(GATE)
-        self._size = (-1, -1)
+        self._seen = (0, 0)  # PodGroups and CompositePodGroups indexed so far (the World only ever adds)
         self._children: dict[str, list[tuple[str, str]]] = {}
 
     def _parent(self, namespace: str, obj) -> str | None:
@@ -56,22 +58,22 @@ class Forest:
 
     def children(self, key: str) -> list[tuple[str, str]]:
         """("composite" | "group", key) of a composite's children, in creation order."""
-        size = (len(self.world.groups), len(self.world.composites))
-        if size != self._size:
-            self._size, self._children = size, self._index()
+        if self._seen != (len(self.world.groups), len(self.world.composites)):
+            self._index_new()
         return self._children.get(key, [])
 
-    def _index(self) -> dict[str, list[tuple[str, str]]]:
-        ranked: dict[str, list[tuple[int, str, str]]] = {}
-        for key, rec in self.world.composites.items():
-            parent = self._parent(rec.namespace, rec.obj)
+    def _index_new(self) -> None:
+        """Index the objects created since the last call; creation order is sequence order, so appending keeps
+        every child list sorted."""
+        groups, composites = self._seen
+        new = [(self.world.composite_seq[k], "composite", k, self._parent(r.namespace, r.obj))
+               for k, r in islice(self.world.composites.items(), composites, None)]
+        new += [(gs.seq, "group", k, self.parent_of_group(gs))
+                for k, gs in islice(self.world.groups.items(), groups, None)]
+        for _, kind, key, parent in sorted(new):
             if parent is not None:
-                ranked.setdefault(parent, []).append((self.world.composite_seq[key], "composite", key))
-        for key, gs in self.world.groups.items():
-            parent = self.parent_of_group(gs)
-            if parent is not None:
-                ranked.setdefault(parent, []).append((gs.seq, "group", key))
-        return {p: [(kind, k) for _, kind, k in sorted(items)] for p, items in ranked.items()}
+                self._children.setdefault(parent, []).append((kind, key))
+        self._seen = (len(self.world.groups), len(self.world.composites))
 
     def leaves(self, key: str, depth: int = 0) -> list:
         """Every PodGroup (GroupState) under a composite."""
