@@ -179,3 +179,17 @@ def test_gate_off_or_no_key_keeps_the_plain_group_algorithm():
                                          "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
     plain = run(cluster, [gang("pg1", 2), *gang_pods(["p1", "p2"], "pg1", "2")])
     assert nodes_of(plain, ["p1", "p2"]) == ["node1-rack1", "node2-rack2"]
+
+
+def test_preemption_refusal_for_constrained_groups_is_136_only():
+    """schedule_one_podgroup.go (1.36 runWorkloadAwarePreemption): constrained groups get no preemption."""
+    from enginehelp import options
+    from wasplan.engine.placement import NO_PREEMPTION_MSG, preemption_refusal
+    from wasplan.engine.world import GroupState
+
+    racked, plain = GroupState(gang("r", 2, topology_keys=["rack"]), 0, 0), GroupState(gang("p", 2), 0, 1)
+    assert preemption_refusal(racked, options("1.36")) == NO_PREEMPTION_MSG
+    assert NO_PREEMPTION_MSG == "workload aware preemption is not supported for pod groups with scheduling constraints"
+    assert preemption_refusal(plain, options("1.36")) is None
+    assert preemption_refusal(racked, options("1.37")) is None
+    assert preemption_refusal(racked, options("1.36", gates="TopologyAwareWorkloadScheduling=false")) is None
