@@ -58,7 +58,8 @@ def test_no_rack_fits_although_the_cluster_has_room(version, status, fitted):
     # the first placement (rack-1, two nodes) held p1 and p2 (told the group's status, 1.36: their Permit
     # message); p3's own FitError counts that rack's nodes only
     told = f"pod group is unschedulable, {fitted or msg}"
-    assert [placed[p].message for p in ("p1", "p2", "p3")] == [told, told, "0/2 nodes are available: 2 Insufficient cpu."]
+    assert [placed[p].message for p in ("p1", "p2", "p3")] == [told, told,
+                                                              "0/2 nodes are available: 2 Insufficient cpu."]
     g = groups(plan)["pg1"]
     assert (g.status, g.message, g.placement, g.condition.reason) == ("Unschedulable", msg, None, "Unschedulable")
 
@@ -193,3 +194,10 @@ def test_preemption_refusal_for_constrained_groups_is_136_only():
     assert preemption_refusal(plain, options("1.36")) is None
     assert preemption_refusal(racked, options("1.37")) is None
     assert preemption_refusal(racked, options("1.36", gates="TopologyAwareWorkloadScheduling=false")) is None
+
+
+def test_no_node_has_the_key():
+    plan = run([rack_node("node1-rack1", "rack-1")],
+               [gang("pg1", 1, topology_keys=["row"]), pod("p1", cpu="1", group="pg1")])
+    p1 = by_name(plan)["p1"]
+    assert (p1.status, p1.message) == ("Pending", '0/0 placements are available: no node has the label "row"')

@@ -101,20 +101,23 @@ class TreeRun:
     def composite(self, key: str, mask) -> NodeResult:
         obj = self.world.composites[key].obj
         tkey = placement.topology_key(obj) if placement.tas_on(self.options) else None
-        if tkey is None:
-            return self.children(key, mask)
+        if tkey is None:  # one placement (the parent's nodes); a failure reads as that placement's
+            res = self.children(key, mask)
+            if not res.success and not res.error and placement.tas_on(self.options):
+                res.message = placement.placements_msg(1, res.message)
+            return res
         try:
             domains = generate(self.state, tkey, mask, self.subtree_bound(key))
         except PlacementError as exc:
             return NodeResult("composite", key, "Failed", str(exc), error=True)
         if not domains:
-            return NodeResult("composite", key, "Failed", f'0/0 placements are available: no node has the label "{tkey}"')
+            return NodeResult("composite", key, "Failed", placement.no_domain_msg(tkey))
         need = self.need(key, root=key == self.root)
         winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
         if winner is None:
             first = trials.get(domains[0].name) or self._trial(key, domains[0])
             res = first.outcome
-            res.message = f"0/{len(domains)} placements are available, first placement status: {res.message}"
+            res.message = placement.placements_msg(len(domains), res.message)
             return res
         chosen = self.children(key, winner.domain.mask(len(self.state.nodes)))
         chosen.placement = (tkey, winner.domain.name)
@@ -133,7 +136,8 @@ class TreeRun:
         waiting = [ps for gs in leaves for ps in queued(self.world, gs)]
         scheduled = sum(1 for gs in leaves for ps in self.world.live_members(gs) if ps.placed)
         fewest = self.fewest(key)
-        return search.Need([self.state.vectors(ps.pod) for ps in waiting], scheduled, max(fewest, 1) if root else fewest)
+        vectors = [self.state.vectors(ps.pod) for ps in waiting]
+        return search.Need(vectors, scheduled, max(fewest, 1) if root else fewest)
 
     def fewest(self, key: str, depth: int = 0) -> int:
         """A lower bound on the new pods a subtree must place to succeed (its cheapest minGroupCount children)."""

@@ -79,6 +79,17 @@ class Job:
             self.ev.state.reserve(by_key[key].pod, row)
 
 
+def placements_msg(count: int, first: str) -> str:
+    """Upstream's status when no candidate placement is feasible (a group without a key has one)."""
+    return f"0/{count} placements are available, first placement status: {first}"
+
+
+def no_domain_msg(key: str) -> str:
+    """wasplan's wording when no node carries the key: upstream has no placement to report on (and its 1.36/1.37
+    code would dereference a missing first result), so the plan says what is wrong instead."""
+    return f'0/0 placements are available: no node has the label "{key}"'
+
+
 def bound_rows(state, live) -> list[tuple[str, int]]:
     """(pod key, node row) of the group's members already on nodes: they pin the group's domain."""
     return [(ps.key, state.index[ps.node]) for ps in live if ps.placed and ps.node in state.index]
@@ -88,9 +99,14 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
               parent: np.ndarray | None = None) -> GroupAttempt:
     """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
     `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place."""
-    key = topology_key(group.pg) if tas_on(options) else None
-    if key is None:
+    if not tas_on(options):
         return groupcycle.run(ev, group, members, scheduled, options.v137, parent)
+    key = topology_key(group.pg)
+    if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
+        attempt = groupcycle.run(ev, group, members, scheduled, options.v137, parent)
+        if not attempt.success:
+            attempt.message = placements_msg(1, attempt.message)
+        return attempt
     try:
         domains = generate(ev.state, key, parent, bound)
     except PlacementError as exc:
@@ -101,11 +117,11 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
 
 def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     if not domains:
-        return GroupAttempt(False, f'0/0 placements are available: no node has the label "{key}"')
+        return GroupAttempt(False, no_domain_msg(key))
     winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate)
     if winner is None:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
-        msg = f"0/{len(domains)} placements are available, first placement status: {first.outcome.message}"
+        msg = placements_msg(len(domains), first.outcome.message)
         # the members are told what happened to them in the first placement, under the placements message
         return GroupAttempt(False, msg, first.outcome.placements, first.outcome.failures, first.outcome.v137)
     job.apply(winner.outcome)
