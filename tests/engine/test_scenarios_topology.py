@@ -182,8 +182,9 @@ def test_gate_off_or_no_key_keeps_the_plain_group_algorithm():
     assert nodes_of(plain, ["p1", "p2"]) == ["node1-rack1", "node2-rack2"]
 
 
-def test_preemption_refusal_for_constrained_groups_is_136_only():
-    """schedule_one_podgroup.go (1.36 runWorkloadAwarePreemption): constrained groups get no preemption."""
+def test_preemption_refusal_for_constrained_groups():
+    """schedule_one_podgroup.go runWorkloadAwarePreemption (1.36 commit 008b3652 and the 1.37-era revision):
+    a PodGroup with a topology constraint gets no workload-aware preemption."""
     from enginehelp import options
     from wasplan.engine.placement import NO_PREEMPTION_MSG, preemption_refusal
     from wasplan.engine.world import GroupState
@@ -192,7 +193,7 @@ def test_preemption_refusal_for_constrained_groups_is_136_only():
     assert preemption_refusal(racked, options("1.36")) == NO_PREEMPTION_MSG
     assert NO_PREEMPTION_MSG == "workload aware preemption is not supported for pod groups with scheduling constraints"
     assert preemption_refusal(plain, options("1.36")) is None
-    assert preemption_refusal(racked, options("1.37")) is None
+    assert preemption_refusal(racked, options("1.37")) == NO_PREEMPTION_MSG
     assert preemption_refusal(racked, options("1.36", gates="TopologyAwareWorkloadScheduling=false")) is None
 
 

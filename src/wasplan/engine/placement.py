@@ -40,9 +40,12 @@ def tas_on(options) -> bool:
 
 
 def preemption_refusal(group, options) -> str | None:
-    """For the preemption engine: 1.36 offers a topology-constrained group no preemption at all (neither pod by
-    pod nor workload-aware); this returns upstream's status text for that case, else None."""
-    if options.v137 or not tas_on(options) or topology_key(group.pg) is None:
+    """For the preemption engine: upstream's status when workload-aware preemption refuses a PodGroup with a
+    topology constraint (TAS on), else None. 1.36 (commit 008b3652) refuses it, and 1.36 also runs no pod-by-pod
+    preemption for such a group (tas_test "... does not use pod by pod preemption"). The 1.37-era revision read
+    (id:54490895239, v1alpha3 listers) still has the same check in runWorkloadAwarePreemption; only master (1.38)
+    drops it, so 1.37 refuses too."""
+    if not tas_on(options) or topology_key(group.pg) is None:
         return None
     return NO_PREEMPTION_MSG
 
