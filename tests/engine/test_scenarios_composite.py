@@ -159,3 +159,12 @@ def test_zone_for_the_parent_and_a_rack_for_each_child():
     assert [(g[n].placement.topology_key, g[n].placement.domain) for n in ("pg1", "pg2")] == \
         [("rack", "rack-1"), ("rack", "rack-2")]
     assert {c.name: c for c in plan.composites}["cpg-root"].placement.domain == "zone-1"
+
+
+def test_pods_created_before_their_group_wait_for_the_tree():
+    objects = [composite("root", 2), gang("a", 1, parent="root"), gang("b", 1, parent="root")]
+    plan = run([node("node1", cpu="20")], [*cpg_pods("a", 1), *objects[:2]])
+    assert (plan.pods[0].status, plan.pods[0].message) == \
+        ("Gated", 'waiting for composite pod group "root" tree to meet quorum')
+    plan = run([node("node1", cpu="20")], [*cpg_pods("a", 1), *objects, *cpg_pods("b", 1)])
+    assert [p.status for p in plan.pods] == ["Bound", "Bound"]

@@ -101,6 +101,9 @@ class Cycles:
             if self.forest.admissible(root):
                 for leaf in self.forest.leaves(root):
                     self._release(leaf)
+                return
+            for ps in self._waiting.get(group.key, ()):
+                ps.message = quorum_msg(root.partition("/")[2])  # the group exists; the tree's quorum is missing
             return
         if group.is_gang and group.live < group.min_count:
             for ps in self._waiting.get(group.key, ()):
