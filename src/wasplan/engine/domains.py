@@ -42,8 +42,8 @@ class Domain:
 
 
 class DomainList(list):
-    """Domains, with their rows and codes flattened once (the whole-cluster list is cached, so every cycle
-    reuses the same arrays)."""
+    """Domains, with their rows and codes flattened once, in node order (the whole-cluster list is cached, so
+    every cycle reuses the same arrays)."""
 
     def flat(self) -> tuple[np.ndarray, np.ndarray]:
         found = getattr(self, "_flat", None)
@@ -51,7 +51,8 @@ class DomainList(list):
             rows = np.concatenate([d.rows for d in self]) if self else np.zeros(0, dtype=np.int64)
             idx = (np.concatenate([np.full(len(d.rows), d.code, dtype=np.int64) for d in self]) if self
                    else np.zeros(0, dtype=np.int64))
-            found = self._flat = (rows, idx)
+            order = np.argsort(rows, kind="stable")  # node order (a node has one value, so rows are unique)
+            found = self._flat = (rows[order], idx[order])
         return found
 
 
@@ -66,6 +67,8 @@ def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.nd
         bounds = np.searchsorted(codes[order], np.arange(len(values) + 1))
         rows = [order[bounds[i]:bounds[i + 1]] for i in range(len(values))]
         every = DomainList(Domain(values[c], c, rows[c]) for c in sorted(range(len(values)), key=lambda c: values[c]))
+        labelled = np.flatnonzero(codes >= 0)
+        every._flat = (labelled, codes[labelled])  # node order: with every node labelled, no gather is needed
         found = (codes, values, rows, every)
         per_labels[key] = found
     return found
@@ -127,18 +130,23 @@ class Bounds:
     def __init__(self, state, domains: DomainList, requests: list[np.ndarray], non_zero: list[np.ndarray]):
         rows, idx = domains.flat()
         n_codes = int(idx.max()) + 1 if len(idx) else 1
+        whole = len(rows) == len(state.nodes)  # rows are unique and sorted: this means every node, in order
+
+        def column(array: np.ndarray, c: int) -> np.ndarray:
+            return array[:, c] if whole else array[rows, c]
+
         smallest = np.min(np.stack(requests), axis=0)
-        free = np.maximum(state.alloc[rows] - state.requested[rows], 0)
         fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
         for c in np.flatnonzero(smallest > 0):  # the pods column always counts, so `fits` is finite
-            fits = np.minimum(fits, free[:, c] // smallest[c])
+            free = np.maximum(column(state.alloc, c) - column(state.requested, c), 0)
+            fits = np.minimum(fits, free // smallest[c])
         self.capacity = _sum_by(idx, fits, n_codes)
         cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
         extra = np.sum(np.stack(non_zero), axis=0)[cols]
         total = weights = np.zeros(n_codes, dtype=np.int64)
         for (_, w), c, e in zip(BIN_PACKING_RESOURCES, cols, extra):
-            alloc = _sum_by(idx, state.alloc[rows, c], n_codes)
-            used = _sum_by(idx, state.non_zero[rows, c], n_codes) + int(e)
+            alloc = _sum_by(idx, column(state.alloc, c), n_codes)
+            used = _sum_by(idx, column(state.non_zero, c), n_codes) + int(e)
             ok = alloc > 0
             total = total + w * np.where(ok, np.minimum(used, alloc) * MAX_SCORE // np.where(ok, alloc, 1), 0)
             weights = weights + w * ok
