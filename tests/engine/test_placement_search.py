@@ -8,6 +8,7 @@ domains by capacity and score bounds. This property test compares the two on ran
 
 import random
 
+import numpy as np
 import pytest
 from builders import gang, node, pod
 from enginehelp import make_state
@@ -53,7 +54,12 @@ def test_search_matches_exhaustive_evaluation(seed):
     group = GroupState(gang("g", min_count, topology_keys=["rack"]), 0, 0)
     states = [PodState(p, 0, i) for i, p in enumerate(members)]
     job = Job(ev, group, states, 0, seed % 2 == 0)
-    domains = generate(state, "rack", None, [])
+    parent = None  # half the cases run inside a parent placement (a composite's domain): a random node subset
+    if seed % 4 >= 2:
+        parent = np.array([rng.random() < 0.7 for _ in state.nodes], dtype=bool)
+    domains = generate(state, "rack", parent, [])
+    if not domains:
+        return
     expected = exhaustive(job, domains)
     winner, _ = search.best(state, domains, job.need(), job.evaluate)
     assert (winner.domain.name if winner else None) == expected

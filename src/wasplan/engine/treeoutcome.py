@@ -12,7 +12,7 @@ _KIND = {"composite": "CompositePodGroup", "group": "PodGroup"}
 
 def composite_outcomes(world, options) -> tuple[CompositeOutcome, ...]:
     forest = Forest(world, options)
-    if not forest.on:
+    if not forest.on or not options.groups_on:  # no trees, or no PodGroup cycles at all
         return ()
     return tuple(_outcome(forest, world, key) for key in sorted(world.composites, key=lambda k: k.split("/", 1)))
 
