@@ -113,17 +113,19 @@ def test_blocked_by_a_node_affinity_value_typo(tmp_path):
     assert_each_suggestion_places("affinity-typo", t, tmp_path)
 
 
-def test_fits_cluster_wide_but_in_no_single_rack():
-    """Topology-aware placement has not landed in the plan engine: the plan places the gang across racks
-    (WAS701), so the verdict is the plan's (fits); the per-domain counts show that no rack holds all 3."""
+def test_fits_cluster_wide_but_in_no_single_rack(tmp_path):
     code, doc = explain("topology", "podgroup/rackbound")
-    assert code == 0
+    assert code == 1
     t = only(doc)
-    assert t["verdict"] == "Fits"
+    assert t["verdict"] == "DoesNotFit" and "can place 2 of 3: 1 short" in t["summary"]
     topo = t["topology"]
-    assert topo["topologyKey"] == "topology.kubernetes.io/rack" and topo["honouredByPlan"] is False
+    assert topo["topologyKey"] == "topology.kubernetes.io/rack" and topo["honouredByPlan"] is True
     assert [(d["domain"], d["placeable"]) for d in topo["domains"]] == [("rack-0", 2), ("rack-1", 2)]
-    assert any("WAS701" in n for n in t["notes"])
+    assert t["shapes"][0]["message"] == "0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
+    assert kinds(t) == ["minCount", "addNodes", "topology"]
+    assert suggestion(t, "addNodes")["title"] == "add 1 node(s) like gpu-0 in topology.kubernetes.io/rack=rack-0"
+    assert suggestion(t, "topology")["changes"][0]["value"] == "topology.kubernetes.io/zone"
+    assert_each_suggestion_places("topology", t, tmp_path)
 
 
 def test_blocked_by_quorum(tmp_path):

@@ -16,8 +16,8 @@ from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITI
 from wasplan.explain.target import Unit
 
 UNSUGGESTED = "suggestions are computed for the first pending targets only; name this one as TARGET to get them"
-NOT_HONOURED = ("the plan does not simulate topology-aware placement yet (WAS701): it placed the group without "
-                "its topology constraint; the per-domain counts show what the constraint would allow")
+NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan placed the group without its topology "
+                "constraint; the per-domain counts show what the constraint would allow")
 
 
 def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:

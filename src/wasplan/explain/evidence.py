@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Node, PlanInputs, Pod
+from wasplan.engine.placement import tas_on
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.world import GroupState, PodState
 from wasplan.explain import probe
@@ -35,15 +36,13 @@ class Context:
     verifier: Verifier
     documents: list = field(default_factory=list)  # every read document, to place changes in files
     node_shapes: list[Node] = field(default_factory=list)  # --node-shape: templates for nodes to add
-    unhonoured_topology: set[str] = field(default_factory=set)  # groups the plan placed ignoring their topology
 
     def evaluator(self, pod: Pod):
         return self.sim.evaluators.get(pod.scheduler_name)
 
-    def honours_topology(self, key: str) -> bool:
-        """Whether the plan placed this group by its topology constraint (gate on, engine simulates it)."""
-        gates = self.verifier.options.gates
-        return gates.enabled("TopologyAwareWorkloadScheduling") and key not in self.unhonoured_topology
+    def honours_topology(self) -> bool:
+        """Whether the plan places groups by their topology constraints (the gate is on)."""
+        return tas_on(self.verifier.options)
 
 
 @dataclass
@@ -190,7 +189,7 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
     finally:
         state.rollback(mark)
     fits.sort(key=lambda d: (-d.placeable, d.domain))
-    return Topology(key, tuple(fits[:MAX_DOMAINS]), ctx.honours_topology(subj.unit.key))
+    return Topology(key, tuple(fits[:MAX_DOMAINS]), ctx.honours_topology())
 
 
 def _domain_fit(ev, pods: list[Pod], mask: np.ndarray, domain: str, pinned: int) -> DomainFit:

@@ -53,11 +53,6 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
     return list(shapes.values())
 
 
-def _unhonoured(diagnostics: list[Diagnostic]) -> set[str]:
-    """PodGroups the plan placed without their topology constraint (WAS701 names them)."""
-    return {d.message.split()[1] for d in diagnostics if d.code == "WAS701"}
-
-
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None) -> ExplainRun:
@@ -75,7 +70,7 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     plan, final = sim.run()
     out.run.plan, out.run.final = plan, final
     ctx = Context(prepared.inputs, sim, plan, Verifier(prepared.inputs, prepared.options), prepared.documents,
-                  shapes, _unhonoured(prepared.run.diagnostics))
+                  shapes)
     if units is not None:
         out.explanation = explain_units(ctx, units)
     else:
