@@ -107,6 +107,10 @@ def test_composite_target_explains_each_child_group():
     targets = {t["name"]: t for t in json.loads(result.stdout)["targets"]}
     assert sorted(targets) == ["pipeline-shard-0", "pipeline-shard-1"]
     assert targets["pipeline-shard-1"]["verdict"] == "DoesNotFit"
+    assert any("its CompositePodGroup ml/pipeline-stage (Unschedulable, minGroupCount 2: " in n
+               for n in targets["pipeline-shard-0"]["notes"])
+    add = targets["pipeline-shard-0"]["suggestions"][0]
+    assert (add["kind"], add["changes"][0]["value"]) == ("addNodes", 4)
 
 
 def test_without_target_every_waiting_pod_is_explained():

@@ -175,3 +175,14 @@ def test_fragmented_capacity(tmp_path):
     assert kinds(t) == ["addNodes"]
     assert suggestion(t, "addNodes")["changes"][0]["value"] == 6
     assert_each_suggestion_places("fragmented", t, tmp_path)
+
+
+def test_group_held_back_by_its_composite_tree(tmp_path):
+    """Each shard fits on its own, but the CompositePodGroup needs both (minGroupCount 2) and the cluster holds
+    three of the four pods: one more node lets the whole tree in."""
+    code, doc = explain("composite", "podgroup/pipeline-shard-1")
+    assert code == 1
+    t = only(doc)
+    assert t["verdict"] == "DoesNotFit" and t["gang"]["placeable"] == 2
+    assert kinds(t) == ["addNodes"]
+    assert_each_suggestion_places("composite", t, tmp_path)

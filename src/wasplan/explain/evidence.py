@@ -117,6 +117,17 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
                           f"{max(subj.min_count - subj.placeable, 0)} short")
 
 
+def composite_summary(ctx: Context, subj: Subject, parent: str) -> str:
+    """Its CompositePodGroup's outcome in the plan: status, minGroupCount, and what became of each child."""
+    key = f"{subj.unit.key.split('/')[0]}/{parent}"
+    tree = next((c for c in ctx.plan.composites if c.key == key), None)
+    if tree is None:
+        return f"its CompositePodGroup {key}"
+    need = f", minGroupCount {tree.min_group_count}" if tree.policy == "gang" else ""
+    children = ", ".join(f"{c.name} {c.result}" for c in tree.children)
+    return f"its CompositePodGroup {key} ({tree.status}{need}: {children})"
+
+
 def preempted_for(ctx: Context, subj: Subject) -> list:
     """The plan's victims evicted for this group (a PodGroup preemptor) or for one of its member pods."""
     ns, _, name = subj.unit.key.partition("/")
@@ -188,6 +199,9 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
                 for i, domain in enumerate(domains)]
     finally:
         state.rollback(mark)
+    if pinned and ctx.honours_topology():  # members bound before the plan pin the group to their domain
+        held = {domains[c] for c in codes[pinned].tolist() if c >= 0}
+        fits = [d for d in fits if d.domain in held]
     fits.sort(key=lambda d: (-d.placeable, d.domain))
     return Topology(key, tuple(fits[:MAX_DOMAINS]), ctx.honours_topology())
 
