@@ -11,6 +11,8 @@ with minCount 32: 20 fit on the empty nodes, 12 are short. Scenarios:
 * short-5000      the gang as described: evidence, smaller minCount, nodes to add (bisection), evictions
 * taint-5000      the same, and the empty nodes carry a taint the gang does not tolerate
 * pending-5000    no TARGET: every pending group is explained (the gang plus 20 small plain pods that fit)
+* zone-5000       the gang must stay within one of the three zones: per-domain trials, evidence inside the best
+                  zone, nodes added to it, relaxing the key (no coarser label exists here)
 
 Each line gives the base plan's time, the explanation's time (evidence + suggestions + verification), how many
 verification runs it made and their share.
@@ -53,9 +55,10 @@ def cluster(taint_empty: bool) -> list:
     return out
 
 
-def gang(size: int = 32) -> list:
+def gang(size: int = 32, key: str | None = None) -> list:
     policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)
-    pg = hub.PodGroup(metadata={"name": "big", "namespace": "train"}, policy=policy, priority_class_name="high")
+    pg = hub.PodGroup(metadata={"name": "big", "namespace": "train"}, policy=policy, priority_class_name="high",
+                      topology_keys=(key,) if key else ())
     out: list = [Group("train", "big", pg)]
     for i in range(size):
         req = {"cpu": 16000, "memory": 32 * GIB}
@@ -71,6 +74,7 @@ SCENARIOS = {
     "short-5000": lambda: (cluster(False), gang(), [Unit("PodGroup", "train/big")]),
     "taint-5000": lambda: (cluster(True), gang(), [Unit("PodGroup", "train/big")]),
     "pending-5000": lambda: (cluster(False), [*gang(), *small_pods(20)], None),
+    "zone-5000": lambda: (cluster(False), gang(key="zone"), [Unit("PodGroup", "train/big")]),
 }
 
 
