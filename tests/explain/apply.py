@@ -66,9 +66,9 @@ def apply_changes(changes: list[dict], root: Path, workdir: Path) -> None:
         path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
 
 
-def plan_places(workdir: Path, manifests: list[str], cluster: str, group: str) -> bool:
+def plan_places(workdir: Path, manifests: list[str], cluster: str, group: str, *flags: str) -> bool:
     result = run("plan", *[str(workdir / m) for m in manifests], "--cluster", str(workdir / cluster), "-o", "json",
-                 "--fail-on", "never")
+                 "--fail-on", "never", *flags)
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     return any(f"{g['namespace']}/{g['name']}" == group and g["status"] == "Scheduled" for g in doc["podGroups"])

@@ -35,14 +35,15 @@ def suggestion(target: dict, kind: str) -> dict:
     return next(s for s in target["suggestions"] if s["kind"] == kind)
 
 
-def assert_each_suggestion_places(case: str, target: dict, tmp_path: Path, manifest: str = "gang.yaml") -> None:
+def assert_each_suggestion_places(case: str, target: dict, tmp_path: Path, manifest: str = "gang.yaml",
+                                  *flags: str) -> None:
     group = f"{target['namespace']}/{target['name']}"
     assert target["suggestions"], "expected at least one suggestion"
     for i, s in enumerate(target["suggestions"]):
         work = copy_fixture(FIXTURES / case, tmp_path / f"s{i}")
-        assert not plan_places(work, [manifest], "cluster.yaml", group)
+        assert not plan_places(work, [manifest], "cluster.yaml", group, *flags)
         apply_changes(s["changes"], FIXTURES / case, work)
-        assert plan_places(work, [manifest], "cluster.yaml", group), s["title"]
+        assert plan_places(work, [manifest], "cluster.yaml", group, *flags), s["title"]
 
 
 def test_gang_short_of_gpus_by_one_node(tmp_path):
@@ -125,6 +126,7 @@ def test_fits_cluster_wide_but_in_no_single_rack(tmp_path):
     assert kinds(t) == ["minCount", "addNodes", "topology"]
     assert suggestion(t, "addNodes")["title"] == "add 1 node(s) like gpu-0 in topology.kubernetes.io/rack=rack-0"
     assert suggestion(t, "topology")["changes"][0]["value"] == "topology.kubernetes.io/zone"
+    assert suggestion(t, "topology")["opensNodes"] == 2
     assert_each_suggestion_places("topology", t, tmp_path)
 
 

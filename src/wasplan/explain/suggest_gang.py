@@ -105,7 +105,8 @@ def evict(ctx: Context, subj: Subject) -> Suggestion | None:
     world, state = ctx.sim.world, ctx.sim.state
     nodes = sorted({state.node_of(v.key) for v in victims})
     changes = tuple(manifest.pod_deletion(ctx.documents, v) for v in victims)
-    names = ", ".join(f"{v.key} (priority {world.pods[v.key].priority})" for v in victims)
+    names = ", ".join(f"{v.key} (priority {world.pods[v.key].priority}"
+                      + (f", PodGroup {v.pod_group}" if v.pod_group else "") + ")" for v in victims)
     why = (f"their priority is below the target's ({priority}); once they complete or are evicted, "
            f"{', '.join(nodes)} have room for the missing pods")
     return Suggestion("evict", f"free room by ending {len(victims)} lower-priority pod(s): {names}", why, changes)

@@ -51,6 +51,14 @@ def _change(ctx: Context, group: Group, key: str) -> Change:
                             f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else None)
 
 
+def _opens(ctx: Context, key: str, domain: str, other: str) -> int:
+    """Nodes the coarser domain around the best domain adds to it."""
+    nodes = ctx.sim.state.nodes
+    inside = [n for n in nodes if n.labels.get(key) == domain]
+    wider = inside[0].labels.get(other) if inside else None
+    return sum(1 for n in nodes if n.labels.get(other) == wider) - len(inside)
+
+
 def relax(ctx: Context, subj: Subject) -> Suggestion | None:
     topo = subj.topology
     if topo is None or not topo.honoured or subj.group is None:
@@ -64,5 +72,5 @@ def relax(ctx: Context, subj: Subject) -> Suggestion | None:
                    f"{best.placeable}); each of the {domains} {other} domains contains whole {topo.key} domains"
                    if best else f"{other} domains contain whole {topo.key} domains")
             return Suggestion("topology", f"keep the group within one {other} instead of one {topo.key}", why,
-                              (_change(ctx, group, other),))
+                              (_change(ctx, group, other),), _opens(ctx, topo.key, best.domain, other) if best else None)
     return None
