@@ -6,7 +6,8 @@ resource scores from the incremental cache (rescache.py); only pods with host po
 inter-pod affinity (or clusters running pods with affinity terms) pay for per-pod plugin work. Deliberate
 differences from upstream: every node is evaluated (no percentageOfNodesToScore sampling) and a score tie goes
 to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements);
-as upstream's AssumePlacement does, PodTopologySpread then counts pods and domains inside the placement only.
+as upstream's AssumePlacement does, PodTopologySpread and InterPodAffinity then see only the pods and domains
+inside the placement.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Evaluator:
             out.append((STAGE_SPREAD, topology_spread.filter_reasons(self.state, pod, sv.affinity_ok, sv.taints_ok,
                                                                      within=mask)))
         if (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods) and p.filter_on(inter_pod_affinity.NAME):
-            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod)))
+            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod, within=mask)))
         return out
 
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
@@ -126,7 +127,7 @@ class Evaluator:
                 out = out + w_spread * topology_spread.normalize(got[0], got[1], feasible)
         w_ipa = self.profile.weight(inter_pod_affinity.NAME)
         if w_ipa and (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods):
-            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight)
+            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight, within=mask)
             if raw is not None:
                 out = out + w_ipa * inter_pod_affinity.normalize(raw, feasible)
         return out
