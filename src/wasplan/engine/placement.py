@@ -133,3 +133,17 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
     return winner.outcome
+
+
+def settle_bound_domains(state, world, options) -> None:
+    """Groups placed before the plan never ran a search here; report their key's domain when every placed
+    member sits in the same one, so the plan shows where each constrained group lives."""
+    if not tas_on(options):
+        return
+    for gs in world.groups.values():
+        key = topology_key(gs.pg)
+        if key is None or gs.placement is not None:
+            continue
+        values = {state.nodes[row].labels.get(key) for _, row in bound_rows(state, world.live_members(gs))}
+        if len(values) == 1 and None not in values:
+            gs.placement = (key, values.pop())
