@@ -184,3 +184,19 @@ def test_retry_after_partial_success_keeps_a_settled_subtree():
         ("Pending", "0/3 nodes are available: 3 Insufficient cpu.")
     trees = {c.name: c for c in plan.composites}
     assert (trees["root"].status, trees["sub"].placement.domain) == ("Scheduled", "rack-2")
+
+
+def test_invalid_hierarchies_are_not_scheduled():
+    """Parents in a cycle, or more than 4 levels counting the PodGroups (api-reference §4.3 runtime checks, the
+    bounds lint's WAS410/WAS411 use): the scheduler marks the hierarchy Invalid and schedules none of it."""
+    cycle = [composite("a", parent="b"), composite("b", parent="a"), basic("g", parent="a")]
+    plan = run([node("node1", cpu="20")], [*cycle, *cpg_pods("g", 1)])
+    assert (plan.pods[0].status, plan.pods[0].message) == \
+        ("Gated", 'composite pod group "a" hierarchy is invalid (its parents form a cycle); none of it is scheduled')
+    deep = [composite("l1"), composite("l2", parent="l1"), composite("l3", parent="l2"),
+            composite("l4", parent="l3"), basic("g", parent="l4")]
+    plan = run([node("node1", cpu="20")], [*deep, *cpg_pods("g", 1)])
+    assert plan.pods[0].message == ('composite pod group "l1" hierarchy is invalid (more than 4 levels counting '
+                                    'the PodGroups); none of it is scheduled')
+    ok = [composite("l1"), composite("l2", parent="l1"), composite("l3", parent="l2"), basic("g", parent="l3")]
+    assert run([node("node1", cpu="20")], [*ok, *cpg_pods("g", 1)]).pods[0].status == "Bound"
