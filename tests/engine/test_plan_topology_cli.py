@@ -39,3 +39,21 @@ def test_text_view_shows_placement_and_tree():
     assert "example.com/rack=rack-1" in result.output
     assert "default/job (gang 2) Scheduled topology.kubernetes.io/zone=zone-1" in result.output
     assert "job-b Scheduled" in result.output
+
+
+def test_chained_plan_keeps_placements(tmp_path):
+    after = tmp_path / "after.yaml"
+    first = CliRunner().invoke(app, ["plan", *ARGS, "--emit-snapshot", str(after)])
+    assert first.exit_code == 0, first.output
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: job-a-2, namespace: default}\nspec:\n"
+                     "  schedulingGroup: {podGroupName: job-a}\n  containers:\n  - name: main\n    image: x\n"
+                     "    resources: {requests: {cpu: '2'}}\n")
+    result = CliRunner().invoke(app, ["plan", str(extra), "--cluster", str(after), "-o", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert {p["name"]: p["node"] for p in doc["pods"]}["job-a-2"] == "z1-r2-n0"  # the tree's zone pins it
+    assert {g["name"]: g["placement"] for g in doc["podGroups"]}["train"] == \
+        {"topologyKey": "example.com/rack", "domain": "rack-1"}  # placed before this plan
+    assert [(c["name"], c["result"]) for c in doc["compositePodGroups"][0]["children"]] == \
+        [("job-a", "Scheduled"), ("job-b", "AlreadyScheduled")]

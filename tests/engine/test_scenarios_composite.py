@@ -168,3 +168,35 @@ def test_pods_created_before_their_group_wait_for_the_tree():
         ("Gated", 'waiting for composite pod group "root" tree to meet quorum')
     plan = run([node("node1", cpu="20")], [*cpg_pods("a", 1), *objects, *cpg_pods("b", 1)])
     assert [p.status for p in plan.pods] == ["Bound", "Bound"]
+
+
+def test_retry_after_partial_success_keeps_a_settled_subtree():
+    """A basic root succeeds with one child; the failed child is retried at once (partial success) while the
+    settled rack-constrained subtree has nothing queued any more: it counts as scheduled, pinned to its rack, and the
+    retry places nothing new, so the earlier success stays what the plan reports."""
+    cluster = [tas_node("n1", "rack-1"), tas_node("n2", "rack-1"), tas_node("n3", "rack-2")]
+    tree = [composite("root"), composite("sub", 1, parent="root", topology_keys=["rack"]),
+            gang("a", 2, parent="sub"), gang("b", 1, parent="root")]
+    plan = run(cluster, [*tree, *cpg_pods("a", 1, 1), *cpg_pods("b", 3)], arrival="batch")
+    placed = by_name(plan)
+    assert [placed["a-pod-0"].node, placed["a-pod-1"].node] == ["n3", "n3"]  # rack-2 packs best (2/2 CPU)
+    assert (placed["b-pod-0"].status, placed["b-pod-0"].message) == \
+        ("Pending", "0/3 nodes are available: 3 Insufficient cpu.")
+    trees = {c.name: c for c in plan.composites}
+    assert (trees["root"].status, trees["sub"].placement.domain) == ("Scheduled", "rack-2")
+
+
+def test_invalid_hierarchies_are_not_scheduled():
+    """Parents in a cycle, or more than 4 levels counting the PodGroups (api-reference §4.3 runtime checks, the
+    bounds lint's WAS410/WAS411 use): the scheduler marks the hierarchy Invalid and schedules none of it."""
+    cycle = [composite("a", parent="b"), composite("b", parent="a"), basic("g", parent="a")]
+    plan = run([node("node1", cpu="20")], [*cycle, *cpg_pods("g", 1)])
+    assert (plan.pods[0].status, plan.pods[0].message) == \
+        ("Gated", 'composite pod group "a" hierarchy is invalid (its parents form a cycle); none of it is scheduled')
+    deep = [composite("l1"), composite("l2", parent="l1"), composite("l3", parent="l2"),
+            composite("l4", parent="l3"), basic("g", parent="l4")]
+    plan = run([node("node1", cpu="20")], [*deep, *cpg_pods("g", 1)])
+    assert plan.pods[0].message == ('composite pod group "l1" hierarchy is invalid (more than 4 levels counting '
+                                    'the PodGroups); none of it is scheduled')
+    ok = [composite("l1"), composite("l2", parent="l1"), composite("l3", parent="l2"), basic("g", parent="l3")]
+    assert run([node("node1", cpu="20")], [*ok, *cpg_pods("g", 1)]).pods[0].status == "Bound"

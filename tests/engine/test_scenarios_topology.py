@@ -202,3 +202,31 @@ def test_no_node_has_the_key():
                [gang("pg1", 1, topology_keys=["row"]), pod("p1", cpu="1", group="pg1")])
     p1 = by_name(plan)["p1"]
     assert (p1.status, p1.message) == ("Pending", '0/0 placements are available: no node has the label "row"')
+
+
+def test_spread_constraints_count_inside_the_placement():
+    """AssumePlacement leaves only the placement's nodes in the snapshot, so PodTopologySpread's domains and its
+    global minimum are the placement's: rack-2's single node is a domain of its own and takes all four pods,
+    while counting the whole cluster (rack-1's empty nodes at 0) would allow one pod per node and no rack."""
+    from builders import spread
+    cluster = [node(n, cpu="8", memory=None, labels={"rack": r}) for n, r in
+               (("n1", "rack-1"), ("n2", "rack-1"), ("n3", "rack-2"))]
+    members = [pod(f"p{i}", cpu="1", group="pg1", labels={"app": "x"},
+                   spread=[spread("kubernetes.io/hostname", match={"app": "x"})]) for i in range(4)]
+    plan = run(cluster, [gang("pg1", 4, topology_keys=["rack"]), *members])
+    # both racks are feasible inside their placement; rack-2 packs better (4/8 of its CPU against 4/16)
+    assert nodes_of(plan, [f"p{i}" for i in range(4)]) == ["n3"] * 4
+    assert groups(plan)["pg1"].placement.domain == "rack-2"
+
+
+def test_pod_affinity_sees_only_pods_inside_the_placement():
+    """A cache pod on rack-2 is in the same zone as rack-1, but rack-1's placement snapshot does not hold it:
+    required zone affinity to it fails there, so the gang lands on rack-2 although rack-1 would pack better."""
+    from wasplan.cluster.model import Affinity, LabelSelector, PodAffinityTerm
+    near_cache = Affinity(pod_required=(PodAffinityTerm(LabelSelector((("app", "cache"),)), "zone"),))
+    cluster = [rack_node("n1", "rack-1"), rack_node("n2", "rack-2"), rack_node("n3", "rack-2"),
+               pod("cache", cpu="100m", labels={"app": "cache"}, node_name="n3")]
+    members = [pod(f"p{i}", cpu="1", group="pg1", affinity=near_cache) for i in range(2)]
+    plan = run(cluster, [gang("pg1", 2, topology_keys=["rack"]), *members])
+    assert nodes_of(plan, ["p0", "p1"]) == ["n2", "n3"]
+    assert groups(plan)["pg1"].placement.domain == "rack-2"

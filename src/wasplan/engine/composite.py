@@ -17,11 +17,17 @@ from itertools import islice
 from wasplan.api import hub
 
 GATE = "CompositePodGroup"
-MAX_DEPTH = 4
+MAX_DEPTH = 4  # levels, counting the PodGroups (so at most 3 levels of CompositePodGroups above them)
 
 
 def quorum_msg(name: str) -> str:
     return f'waiting for composite pod group "{name}" tree to meet quorum'
+
+
+def invalid_msg(name: str, problem: str) -> str:
+    """wasplan's wording: upstream marks such a hierarchy Invalid (CompositePodGroupInitiallyScheduled reason
+    Invalid) and schedules none of it; the text its pods would show is not known."""
+    return f'composite pod group "{name}" hierarchy is invalid ({problem}); none of it is scheduled'
 
 
 class Forest:
@@ -55,6 +61,19 @@ class Forest:
                 return key
             key = up
         return key
+
+    def problem(self, group) -> tuple[str, str] | None:
+        """(composite name, what is wrong) when the group's ancestors form a cycle or nest too deep."""
+        key, seen = self.parent_of_group(group), []
+        while key is not None and key in self.world.composites:
+            if key in seen:
+                return key.partition("/")[2], "its parents form a cycle"
+            seen.append(key)
+            if len(seen) >= MAX_DEPTH:
+                return key.partition("/")[2], f"more than {MAX_DEPTH} levels counting the PodGroups"
+            record = self.world.composites[key]
+            key = self._parent(record.namespace, record.obj)
+        return None
 
     def children(self, key: str) -> list[tuple[str, str]]:
         """("composite" | "group", key) of a composite's children, in creation order."""

@@ -6,7 +6,7 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 from __future__ import annotations
 
 from wasplan.engine import compositecycle, groupcycle, placement
-from wasplan.engine.composite import Forest, quorum_msg
+from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
@@ -64,6 +64,9 @@ class Cycles:
         if group is None:
             return "Unschedulable", group_missing_msg(ps.pod.pod_group)
         root = self.forest.root_key(group)
+        problem = self.forest.problem(group) if root is not None else None
+        if problem is not None:
+            return "Unschedulable", invalid_msg(*problem)
         if root is not None:  # a tree's pods wait for the whole tree's quorum, evaluated from the root
             return None if self.forest.admissible(root) else ("Unschedulable", quorum_msg(root.partition("/")[2]))
         if group.is_gang and group.live < group.min_count:
@@ -98,12 +101,14 @@ class Cycles:
     def release_gated(self, group: GroupState) -> None:
         root = self.forest.root_key(group)
         if root is not None:
-            if self.forest.admissible(root):
+            problem = self.forest.problem(group)
+            if problem is None and self.forest.admissible(root):
                 for leaf in self.forest.leaves(root):
                     self._release(leaf)
                 return
+            message = invalid_msg(*problem) if problem else quorum_msg(root.partition("/")[2])
             for ps in self._waiting.get(group.key, ()):
-                ps.message = quorum_msg(root.partition("/")[2])  # the group exists; the tree's quorum is missing
+                ps.message = message  # the group exists; the tree is what is missing
             return
         if group.is_gang and group.live < group.min_count:
             for ps in self._waiting.get(group.key, ()):

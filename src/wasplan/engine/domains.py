@@ -135,11 +135,14 @@ class Bounds:
         def column(array: np.ndarray, c: int) -> np.ndarray:
             return array[:, c] if whole else array[rows, c]
 
+        if not requests:  # nothing queued below (a settled subtree): no pod to fit, nothing to add
+            requests = non_zero = [np.zeros(len(state.resources), dtype=np.int64)]
         smallest = np.min(np.stack(requests), axis=0)
         fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
-        for c in np.flatnonzero(smallest > 0):  # the pods column always counts, so `fits` is finite
+        for c in np.flatnonzero(smallest > 0):  # a pod's request always holds its pod slot, so `fits` is finite
             free = np.maximum(column(state.alloc, c) - column(state.requested, c), 0)
             fits = np.minimum(fits, free // smallest[c])
+        fits = np.where(fits == np.iinfo(np.int64).max, 0, fits)
         self.capacity = _sum_by(idx, fits, n_codes)
         cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
         extra = np.sum(np.stack(non_zero), axis=0)[cols]

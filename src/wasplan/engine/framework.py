@@ -5,7 +5,9 @@
 resource scores from the incremental cache (rescache.py); only pods with host ports, spread constraints or
 inter-pod affinity (or clusters running pods with affinity terms) pay for per-pod plugin work. Deliberate
 differences from upstream: every node is evaluated (no percentageOfNodesToScore sampling) and a score tie goes
-to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements).
+to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements);
+as upstream's AssumePlacement does, PodTopologySpread and InterPodAffinity then see only the pods and domains
+inside the placement.
 """
 
 from __future__ import annotations
@@ -53,15 +55,16 @@ class Evaluator:
             self._static[key] = found
         return found
 
-    def _dynamic_filters(self, pod: Pod, sv: static.StaticVerdict) -> list[tuple[int, np.ndarray]]:
+    def _dynamic_filters(self, pod: Pod, sv: static.StaticVerdict, mask=None) -> list[tuple[int, np.ndarray]]:
         out = []
         p = self.profile
         if pod.host_ports and p.filter_on(node_ports.NAME):
             out.append((STAGE_PORTS, node_ports.fail_reasons(self.state, pod.host_ports)))
         if topology_spread.constraints(pod, hard=True) and p.filter_on(topology_spread.NAME):
-            out.append((STAGE_SPREAD, topology_spread.filter_reasons(self.state, pod, sv.affinity_ok, sv.taints_ok)))
+            out.append((STAGE_SPREAD, topology_spread.filter_reasons(self.state, pod, sv.affinity_ok, sv.taints_ok,
+                                                                     within=mask)))
         if (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods) and p.filter_on(inter_pod_affinity.NAME):
-            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod)))
+            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod, within=mask)))
         return out
 
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
@@ -73,7 +76,7 @@ class Evaluator:
                 or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg or inter_pod_affinity.has_terms(pod)):
             best = self._by_resources(sv, entry, mask)
             return Decision(best) if best is not None else Decision(None, self._diagnose(pod, sv, entry, [], mask))
-        dynamic = self._dynamic_filters(pod, sv)
+        dynamic = self._dynamic_filters(pod, sv, mask)
         feasible = sv.passes & entry.fit
         for _, reasons in dynamic:
             feasible = feasible & (reasons == 0)
@@ -85,7 +88,7 @@ class Evaluator:
                 return Decision(nominated)  # the nominated node passes every filter: taken without scoring
             total = entry.score + self._static_scores(sv, feasible)
             if dynamic or pod.topology_spread or self.state.affinity_pods or inter_pod_affinity.has_terms(pod):
-                total = total + self._dynamic_scores(pod, sv, feasible)
+                total = total + self._dynamic_scores(pod, sv, feasible, mask)
             best = int(np.argmax(np.where(feasible, total, -1)))
             if feasible[best]:
                 return Decision(best)
@@ -114,16 +117,17 @@ class Evaluator:
                 out = out + w_aff * (MAX_SCORE * sv.affinity_raw // hi)
         return out
 
-    def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
+    def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray,
+                        mask=None) -> np.ndarray | int:
         out: np.ndarray | int = 0
         w_spread = self.profile.weight(topology_spread.NAME)
         if w_spread and pod.topology_spread:
-            got = topology_spread.raw_scores(self.state, pod, feasible, sv.affinity_ok, sv.taints_ok)
+            got = topology_spread.raw_scores(self.state, pod, feasible, sv.affinity_ok, sv.taints_ok, within=mask)
             if got is not None:
                 out = out + w_spread * topology_spread.normalize(got[0], got[1], feasible)
         w_ipa = self.profile.weight(inter_pod_affinity.NAME)
         if w_ipa and (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods):
-            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight)
+            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight, within=mask)
             if raw is not None:
                 out = out + w_ipa * inter_pod_affinity.normalize(raw, feasible)
         return out

@@ -7,7 +7,10 @@ that key (its candidate placements): the group algorithm runs with a node mask, 
 through the state's journal, and the feasible placements are scored by PodGroupPodsCount (members scheduled
 plus members placed, normalised to the best placement) plus the bin-packing score of the placement's summed
 resources. The winner's reservations are re-made. A group without a key gets one placement (its parent's
-nodes), so its result is exactly the plain group algorithm's.
+nodes), so its result is exactly the plain group algorithm's; only a failure reads as that placement's
+(`0/1 placements are available, first placement status: ...`), as upstream runs every group through the
+placement algorithm once the gate is on. The preemption engine should call `run_group` too when it re-runs a
+group's algorithm (upstream's WAP calls podGroupSchedulingAlgorithm, i.e. this search when TAS is on).
 
 Deliberate difference: upstream breaks a score tie at random; wasplan takes the domain whose value sorts first.
 Which feasible placement wins, and how the search avoids trying every domain, is search.py's job.
@@ -130,3 +133,17 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
     return winner.outcome
+
+
+def settle_bound_domains(state, world, options) -> None:
+    """Groups placed before the plan never ran a search here; report their key's domain when every placed
+    member sits in the same one, so the plan shows where each constrained group lives."""
+    if not tas_on(options):
+        return
+    for gs in world.groups.values():
+        key = topology_key(gs.pg)
+        if key is None or gs.placement is not None:
+            continue
+        values = {state.nodes[row].labels.get(key) for _, row in bound_rows(state, world.live_members(gs))}
+        if len(values) == 1 and None not in values:
+            gs.placement = (key, values.pop())

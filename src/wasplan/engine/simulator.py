@@ -9,6 +9,7 @@ outcome.py.
 from __future__ import annotations
 
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass
+from wasplan.engine import placement
 from wasplan.engine.cycles import Cycles
 from wasplan.engine.framework import Evaluator
 from wasplan.engine.options import EngineOptions
@@ -52,6 +53,7 @@ class Simulator:
             if self.progress:
                 self.progress(i + 1, len(arrivals))
         self.cycles.run_until_idle()
+        placement.settle_bound_domains(self.state, self.world, self.options)
         return build_plan(self.world, self.options, len(self.state.nodes)), final_cluster(self.state, self.world, self.options)
 
     def create(self, record, initial: bool = False) -> None:

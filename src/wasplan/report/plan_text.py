@@ -43,7 +43,10 @@ def _tree(plan: Plan) -> Tree:
     by_key = {c.key: c for c in plan.composites}
     top = Tree("[bold]CompositePodGroups[/bold]")
 
+    shown: set[str] = set()
+
     def add(branch: Tree, c) -> None:
+        shown.add(c.key)
         style = _STYLE.get(c.status, "")
         policy = f"gang {c.min_group_count}" if c.policy == "gang" else "basic"
         where = f" {escape(_where(c.placement))}" if c.placement else ""
@@ -51,7 +54,7 @@ def _tree(plan: Plan) -> Tree:
         node = branch.add(label + (f": {escape(c.message)}" if c.message else ""))
         for child in c.children:
             key = f"{c.namespace}/{child.name}"
-            if child.kind == "CompositePodGroup" and key in by_key:
+            if child.kind == "CompositePodGroup" and key in by_key and key not in shown:
                 add(node, by_key[key])
                 continue
             cs = _CHILD_STYLE.get(child.result, "")
@@ -60,6 +63,9 @@ def _tree(plan: Plan) -> Tree:
 
     for c in plan.composites:
         if c.parent is None or c.parent not in by_key:
+            add(top, c)
+    for c in plan.composites:  # members of a parent cycle have no root to hang from
+        if c.key not in shown:
             add(top, c)
     return top
 

@@ -56,24 +56,30 @@ def _per_domain(state, key: str, counts: np.ndarray) -> tuple[np.ndarray, np.nda
     return np.where(has, totals[np.maximum(codes, 0)], 0), has
 
 
-def _term_counts(state, term: PodAffinityTerm, owner: Pod) -> np.ndarray:
+def _inside(counts: np.ndarray, within: np.ndarray | None) -> np.ndarray:
+    """Pods on nodes outside the snapshot (a topology placement's nodes) are not seen, as upstream's
+    AssumePlacement snapshot does not list them."""
+    return counts if within is None else np.where(within, counts, 0)
+
+
+def _term_counts(state, term: PodAffinityTerm, owner: Pod, within=None) -> np.ndarray:
     scope, selector = term_scope(term, owner)
-    return state.matching_counts(scope, selector)
+    return _inside(state.matching_counts(scope, selector), within)
 
 
-def _all_terms_counts(state, terms, pod: Pod) -> np.ndarray:
+def _all_terms_counts(state, terms, pod: Pod, within=None) -> np.ndarray:
     """Per node, placed pods matching every one of `terms` (what upstream's affinityCounts counts)."""
     if len(terms) == 1:
-        return _term_counts(state, terms[0], pod)
+        return _term_counts(state, terms[0], pod, within)
     counts = np.zeros(len(state.nodes), dtype=np.int64)
     for placed in state.placed.values():
         if all(term_matches(t, pod, placed.pod) for t in terms):
             counts[placed.node] += 1
-    return counts
+    return _inside(counts, within)
 
 
-def _affinity_ok(state, pod: Pod, terms) -> np.ndarray:
-    counts = _all_terms_counts(state, terms, pod)
+def _affinity_ok(state, pod: Pod, terms, within=None) -> np.ndarray:
+    counts = _all_terms_counts(state, terms, pod, within)
     all_keys = np.ones(len(state.nodes), dtype=bool)
     pods_exist = np.ones(len(state.nodes), dtype=bool)
     any_counted = False
@@ -87,33 +93,35 @@ def _affinity_ok(state, pod: Pod, terms) -> np.ndarray:
     return all_keys & (pods_exist | self_ok)
 
 
-def _existing_anti(state, pod: Pod) -> np.ndarray:
+def _existing_anti(state, pod: Pod, within=None) -> np.ndarray:
     blocked = np.zeros(len(state.nodes), dtype=bool)
     for entry in state.pod_index.terms.values():
-        if entry.kind != "anti_required" or not entry.counts.any():
+        counts = _inside(entry.counts, within)
+        if entry.kind != "anti_required" or not counts.any():
             continue
         if term_matches(entry.term, entry.owner, pod):
             codes, domains = state.labels.codes(entry.term.topology_key)
             hit = np.zeros(len(domains) + 1, dtype=bool)  # the extra slot stands for "no such label"
-            hit[codes[(entry.counts > 0) & (codes >= 0)]] = True
+            hit[codes[(counts > 0) & (codes >= 0)]] = True
             blocked |= hit[codes]
     return blocked
 
 
-def filter_reasons(state, pod: Pod) -> np.ndarray:
+def filter_reasons(state, pod: Pod, within: np.ndarray | None = None) -> np.ndarray:
+    """`within`: the snapshot's nodes (a topology placement), None = every node."""
     out = np.zeros(len(state.nodes), dtype=np.int32)
     a = pod.affinity
     if a is not None and a.pod_required:
-        out[~_affinity_ok(state, pod, a.pod_required)] = REASON_AFFINITY
+        out[~_affinity_ok(state, pod, a.pod_required, within)] = REASON_AFFINITY
     for t in (a.anti_required if a is not None else ()):
-        per_node, has = _per_domain(state, t.topology_key, _term_counts(state, t, pod))
+        per_node, has = _per_domain(state, t.topology_key, _term_counts(state, t, pod, within))
         out[(out == 0) & has & (per_node > 0)] = REASON_ANTI
     if state.affinity_pods:
-        out[(out == 0) & _existing_anti(state, pod)] = REASON_EXISTING
+        out[(out == 0) & _existing_anti(state, pod, within)] = REASON_EXISTING
     return out
 
 
-def raw_scores(state, pod: Pod, hard_weight: int = 1):
+def raw_scores(state, pod: Pod, hard_weight: int = 1, within: np.ndarray | None = None):
     """Σ weights per topology domain, as a per-node array; None when no term is involved (plugin skipped)."""
     a = pod.affinity
     mine = [(w.term, w.weight) for w in (a.pod_preferred if a else ())]
@@ -122,14 +130,15 @@ def raw_scores(state, pod: Pod, hard_weight: int = 1):
         return None
     out = np.zeros(len(state.nodes), dtype=np.int64)
     for term, weight in mine:
-        out += weight * _per_domain(state, term.topology_key, _term_counts(state, term, pod))[0]
+        out += weight * _per_domain(state, term.topology_key, _term_counts(state, term, pod, within))[0]
     signs = {"pod_required": hard_weight, "pod_preferred": 1, "anti_preferred": -1}
     for entry in state.pod_index.terms.values():
         sign = signs.get(entry.kind)
-        if not sign or not entry.counts.any() or not term_matches(entry.term, entry.owner, pod):
+        counts = _inside(entry.counts, within)
+        if not sign or not counts.any() or not term_matches(entry.term, entry.owner, pod):
             continue
         weight = sign if entry.kind == "pod_required" else sign * entry.weight
-        out += weight * _per_domain(state, entry.term.topology_key, entry.counts)[0]
+        out += weight * _per_domain(state, entry.term.topology_key, counts)[0]
     return out
 
 

@@ -50,8 +50,9 @@ def _included(c: TopologySpreadConstraint, affinity_ok: np.ndarray, taints_ok: n
     return mask
 
 
-def _all_keys(state, cons) -> np.ndarray:
-    mask = np.ones(len(state.nodes), dtype=bool)
+def _all_keys(state, cons, within: np.ndarray | None = None) -> np.ndarray:
+    """Nodes carrying every constraint key, inside the snapshot (`within`: a placement's nodes, None = all)."""
+    mask = np.ones(len(state.nodes), dtype=bool) if within is None else within.copy()
     for c, _ in cons:
         mask &= state.labels.has(c.topology_key)
     return mask
@@ -65,12 +66,13 @@ def _domain_totals(codes: np.ndarray, domain_count: int, eligible: np.ndarray, c
     return totals, present
 
 
-def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
+def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarray,
+                   within: np.ndarray | None = None) -> np.ndarray:
     out = np.zeros(len(state.nodes), dtype=np.int32)
     cons = constraints(pod, hard=True)
     if not cons:
         return out
-    with_keys = _all_keys(state, cons)
+    with_keys = _all_keys(state, cons, within)
     for c, selector in cons:
         codes, domains = state.labels.codes(c.topology_key)
         eligible = with_keys & _included(c, affinity_ok, taints_ok)
@@ -85,12 +87,13 @@ def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarr
     return out.astype(np.int32)
 
 
-def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, taints_ok: np.ndarray):
+def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, taints_ok: np.ndarray,
+               within: np.ndarray | None = None):
     """(raw scores, ignored nodes) or None when the pod has no ScheduleAnyway constraint (plugin skipped)."""
     cons = constraints(pod, hard=False)
     if not cons:
         return None
-    with_keys = _all_keys(state, cons)
+    with_keys = _all_keys(state, cons, within)
     ignored = feasible & ~with_keys
     scored = feasible & with_keys
     total = np.zeros(len(state.nodes), dtype=np.float64)
