@@ -12,16 +12,17 @@ def node(name: str, **labels: str) -> Node:
                 {"cpu": 1000})
 
 
-def test_coarser_keys_nest_whole_domains_finest_first():
-    nodes = [node(f"n{i}", rack=f"r{i // 2}", block=f"b{i // 4}", zone=f"z{i // 8}", odd=str(i % 2))
-             for i in range(16)]
-    assert coarser_keys(nodes, "rack") == [("block", 4), ("zone", 2)]
-    assert coarser_keys(nodes, "zone") == []
+def test_coarser_keys_contain_the_best_domain_finest_first():
+    nodes = [node(f"n{i}", rack=f"r{i // 2}", block=f"b{i // 4}", zone=f"z{i // 8}", product=f"p{i // 8}",
+                  odd=str(i % 2)) for i in range(16)]
+    assert coarser_keys(nodes, "rack", "r1") == [("block", 4), ("zone", 2)]  # not product, not odd
+    assert coarser_keys(nodes, "zone", "z0") == []
 
 
-def test_a_key_missing_on_some_nodes_is_no_candidate():
-    nodes = [node("a", rack="r0", zone="z0"), node("b", rack="r1")]
-    assert coarser_keys(nodes, "rack") == []
+def test_a_key_missing_in_the_best_domain_is_no_candidate():
+    nodes = [node("a", rack="r0", zone="z0"), node("b", rack="r0"), node("c", rack="r1", zone="z0")]
+    assert coarser_keys(nodes, "rack", "r0") == []
+    assert coarser_keys(nodes, "rack", "r1") == [("zone", 1)]
 
 
 def test_field_paths_read_like_kubectl_explain():

@@ -16,6 +16,8 @@ import numpy as np
 from wasplan.cluster.model import Pod
 from wasplan.engine import recorder, static
 from wasplan.engine.diagnosis import Diagnosis
+from wasplan.engine.plugins import resources_fit
+from wasplan.engine.status import REASONS
 from wasplan.explain.constraints import describe
 from wasplan.explain.model import CloseNode, Elimination, Lack, ResourceTotal
 
@@ -41,6 +43,7 @@ class Failure:
     verdicts: recorder.PluginVerdicts
     free: np.ndarray  # alloc - requested at that moment
     pods: list[str] = field(default_factory=list)  # every member of this shape that did not fit
+    mask: np.ndarray | None = None  # the nodes the trial looked at (one topology domain), None = all
 
 
 @dataclass
@@ -70,7 +73,7 @@ def trial(ev, pods: list[Pod], mask: np.ndarray | None = None, evidence: bool = 
             elif key in out.failures:
                 out.failures[key].pods.append(pod.key)
             else:
-                out.failures[key] = _failure(ev, pod, decision.diagnosis, evidence)
+                out.failures[key] = _failure(ev, pod, decision.diagnosis, evidence, mask)
                 out.failures[key].pods.append(pod.key)
     finally:
         state.rollback(mark)
@@ -81,38 +84,53 @@ def _wants_company(pod: Pod) -> bool:
     return pod.affinity is not None and bool(pod.affinity.pod_required)
 
 
-def _failure(ev, pod: Pod, diagnosis: Diagnosis | None, evidence: bool) -> Failure:
+def _failure(ev, pod: Pod, diagnosis: Diagnosis | None, evidence: bool, mask: np.ndarray | None = None) -> Failure:
     state = ev.state
     verdicts = recorder.record(ev, pod) if evidence else None
-    return Failure(pod, diagnosis, verdicts, state.alloc - state.requested if evidence else None)
+    return Failure(pod, diagnosis, verdicts, state.alloc - state.requested if evidence else None, mask=mask)
 
 
-def now(ev, pod: Pod) -> Failure:
-    """The recorder's verdicts for `pod` on the current state, without placing anything."""
-    return _failure(ev, pod, None, True)
+def now(ev, pod: Pod, mask: np.ndarray | None = None) -> Failure:
+    """The recorder's verdicts for `pod` on the current state (nodes outside `mask` left out), placing nothing."""
+    return _failure(ev, pod, None, True, mask)
+
+
+def _seen(f: Failure) -> np.ndarray:
+    return np.ones(len(f.verdicts.nodes), dtype=bool) if f.mask is None else f.mask
 
 
 def eligible(f: Failure) -> np.ndarray:
     """Nodes every enabled non-resource filter accepts, each evaluated on its own."""
     v = f.verdicts
-    ok = np.ones(len(v.nodes), dtype=bool)
+    ok = _seen(f).copy()
     for plugin, arr in v.single.items():
         if plugin in v.enabled:
             ok &= arr == 0
     return ok
 
 
+def _reasons(v: recorder.PluginVerdicts, plugin: str, seen: np.ndarray) -> dict[str, int]:
+    """The plugin's reason histogram over the nodes the trial looked at."""
+    if plugin == resources_fit.NAME:
+        return {REASONS.text[resources_fit.reason_ids(c, False)]: int((v.fit_lacking[:, j] & seen).sum())
+                for j, c in enumerate(v.fit_columns) if (v.fit_lacking[:, j] & seen).any()}
+    arr = v.single[plugin]
+    ids, hits = np.unique(arr[(arr != 0) & seen], return_counts=True)
+    return {REASONS.text[i]: int(n) for i, n in zip(ids.tolist(), hits.tolist())}
+
+
 def eliminations(f: Failure, nodes: list) -> tuple[Elimination, ...]:
     """Every enabled filter plugin that rejects nodes on its own, most nodes first."""
-    v = f.verdicts
+    v, seen = f.verdicts, _seen(f)
     out = []
     for plugin in recorder.FILTER_ORDER:
         if plugin not in v.enabled:
             continue
-        rejected = v.rejects(plugin)
+        rejected = v.rejects(plugin) & seen
         if rejected.any():
-            reasons = tuple(sorted(v.counts(plugin).items(), key=lambda kv: (-kv[1], kv[0])))
-            out.append(Elimination(plugin, int(rejected.sum()), reasons, describe(plugin, f.pod, nodes)))
+            reasons = tuple(sorted(_reasons(v, plugin, seen).items(), key=lambda kv: (-kv[1], kv[0])))
+            out.append(Elimination(plugin, int(rejected.sum()), reasons,
+                                   describe(plugin, f.pod, [n for n, s in zip(nodes, seen.tolist()) if s])))
     return tuple(sorted(out, key=lambda e: -e.nodes))
 
 

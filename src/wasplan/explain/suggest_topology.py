@@ -1,7 +1,8 @@
 """Relaxing a PodGroup's topology constraint: the same gang kept within one zone instead of one rack.
 
-Candidate keys are node labels whose domains each contain whole domains of the current key (every rack lies
-in one zone) and that have fewer domains, tried from the finest; each is verified by a re-run with the
+Candidate keys are topology labels (zone, region, block, ... or any key with "topology" in it) with fewer
+domains than the current key whose domain around the best current domain contains all of it (rack-1 lies in
+zone-a), tried from the finest; each is verified by a re-run with the
 group's `topology[0].key` replaced. Only offered when the plan honours the constraint (otherwise it is not
 what blocks the group).
 """
@@ -17,21 +18,25 @@ from wasplan.explain.model import Change, Suggestion
 
 MAX_KEYS = 3
 SKIP = ("kubernetes.io/hostname", "wasplan.io/node-pool")
+TOPOLOGY_NAMES = ("zone", "region", "rack", "block", "spine", "pod", "superpod", "row", "hall")
 
 
-def coarser_keys(nodes: list[Node], key: str) -> list[tuple[str, int]]:
-    """(label key, number of domains) of labels that nest the domains of `key`, finest first."""
-    holders = [n for n in nodes if key in n.labels]
-    finer = len({n.labels[key] for n in holders})
+def _topological(key: str) -> bool:
+    """Labels that name a place in the network or the datacenter, not a product or a pool."""
+    return "topology" in key or key.rsplit("/", 1)[-1] in TOPOLOGY_NAMES
+
+
+def coarser_keys(nodes: list[Node], key: str, domain: str) -> list[tuple[str, int]]:
+    """(label key, number of domains) of topology labels with fewer domains than `key` whose domain around
+    `domain` contains all of it (every node of rack-1 is in zone-a), finest first."""
+    inside = [n for n in nodes if n.labels.get(key) == domain]
+    finer = len({n.labels[key] for n in nodes if key in n.labels})
     out = []
-    for other in sorted({k for n in holders for k in n.labels} - {key, *SKIP}):
-        if not all(other in n.labels for n in holders):
+    for other in sorted({k for n in inside for k in n.labels} - {key, *SKIP}):
+        if not _topological(other) or len({n.labels.get(other) for n in inside}) != 1:
             continue
-        mapping: dict[str, set[str]] = {}
-        for n in holders:
-            mapping.setdefault(n.labels[key], set()).add(n.labels[other])
-        domains = len({n.labels[other] for n in holders})
-        if all(len(v) == 1 for v in mapping.values()) and domains < finer:
+        domains = len({n.labels[other] for n in nodes if other in n.labels})
+        if domains < finer:
             out.append((other, domains))
     return sorted(out, key=lambda kd: (-kd[1], kd[0]))[:MAX_KEYS]
 
@@ -64,13 +69,15 @@ def relax(ctx: Context, subj: Subject) -> Suggestion | None:
     if topo is None or not topo.honoured or subj.group is None:
         return None
     group = subj.group.record
-    for other, domains in coarser_keys(ctx.sim.state.nodes, topo.key):
+    if not topo.domains:
+        return None
+    for other, domains in coarser_keys(ctx.sim.state.nodes, topo.key, topo.domains[0].domain):
         variant = rerun.with_group(ctx.inputs, subj.unit.key, lambda g, k=other: _with_key(g, k))
         if ctx.verifier.places(subj.unit, variant):
-            best = topo.domains[0] if topo.domains else None
+            best = topo.domains[0]
+            wider = next(n.labels[other] for n in ctx.sim.state.nodes if n.labels.get(topo.key) == best.domain)
             why = (f"no {topo.key} domain holds {subj.min_count} pods (the best, {best.domain}, holds "
-                   f"{best.placeable}); each of the {domains} {other} domains contains whole {topo.key} domains"
-                   if best else f"{other} domains contain whole {topo.key} domains")
+                   f"{best.placeable}); {other}={wider} contains {best.domain} and more nodes")
             return Suggestion("topology", f"keep the group within one {other} instead of one {topo.key}", why,
-                              (_change(ctx, group, other),), _opens(ctx, topo.key, best.domain, other) if best else None)
+                              (_change(ctx, group, other),), _opens(ctx, topo.key, best.domain, other))
     return None
