@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from wasplan.engine import groupcycle
 from wasplan.engine.options import EngineOptions
+from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
 
@@ -22,9 +23,11 @@ PRIORITY_MSG = "all pods in a single pod group should have the same priority as 
 QUORUM_MSG = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
-class Cycles:
-    def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions):
+class Cycles(PreemptionSteps):
+    def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions,
+                 preemption=None):
         self.state, self.world, self.queue = state, world, queue
+        self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
         self._groups_on, self._v137 = options.groups_on, options.v137
@@ -151,9 +154,11 @@ class Cycles:
             return
         decision = ev.find_node(ps.pod)
         if decision.node is None:
-            self.fail(ps, decision.message)
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
-            return
+            decision, message = self.preempt_for_pod(ps, ev, decision)
+            if decision is None:
+                self.fail(ps, message)
+                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                return
         self.state.reserve(ps.pod, decision.node)
         self.bind(ps, decision.node)
         self.state.commit()
@@ -186,14 +191,20 @@ class Cycles:
             return
         scheduled = sum(1 for ps in self.world.live_members(group) if ps.placed)
         mark = self.state.mark()
-        attempt = groupcycle.run(ev, group, members, scheduled, self.options.v137)
+        pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
+        attempt = groupcycle.run(ev, group, members, scheduled, self.options.v137,
+                                 post_filter=self.member_post_filter(group, pending))
         group.attempted = True
-        if attempt.success:
+        if attempt.success and pending:
+            self.finish_member_preemption(group, members, pending, mark)
+        elif attempt.success:
             self._accept(group, members, attempt)
         else:
             self.state.rollback(mark)
-            self._reject(group, members, attempt.message, attempt.failures)
-            self._set_condition(group, "False", "Unschedulable", attempt.message)
+            message = self.preempt_for_group(group, members, ev, scheduled, attempt.message)
+            if message is not None:
+                self._reject(group, members, message, attempt.failures)
+                self._set_condition(group, "False", "Unschedulable", message)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
         failed = []

@@ -14,15 +14,16 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.world import GroupState, PodState, World
 from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Plan, PodOutcome
 
-_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated"}
+_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated", "Preempted": "Preempted"}
 
 
 class FinalCluster:
     """The cluster once the plan is carried out; pods and groups are assembled on first access (only
     `--emit-snapshot` and chaining need them)."""
 
-    def __init__(self, state, world: World, options: EngineOptions):
+    def __init__(self, state, world: World, options: EngineOptions, ledger=None):
         self._world, self._options = world, options
+        self._disrupted = ledger.disrupted if ledger is not None else set()
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
 
@@ -30,13 +31,16 @@ class FinalCluster:
     def groups(self) -> tuple[Group, ...]:
         """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
         ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
-        return (*self._world.other_groups, *(_group_after(g, self._options) for g in ordered))
+        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted)
+                                             for g in ordered))
 
     @functools.cached_property
     def pods(self) -> tuple[Pod, ...]:
         """Every pod, placed ones with node_name set."""
         out = []
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
+            if ps.status == "Preempted":
+                continue  # deleted by the scheduler's preemption
             if ps.status == "Bound":
                 placed = copy.copy(ps.pod)
                 placed.node_name = ps.node
@@ -85,10 +89,11 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
                         tuple(sorted(gs.members)), None, reason, message, condition)
 
 
-def build_plan(world: World, options: EngineOptions, nodes: int = 0) -> Plan:
+def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
-    return Plan(options.version, nodes, pods, groups)
+    preemptions = tuple(ledger.entries) if ledger is not None else ()
+    return Plan(options.version, nodes, pods, groups, preemptions)
 
 
 def _ns_name(key: str) -> tuple[str, str]:
@@ -96,15 +101,21 @@ def _ns_name(key: str) -> tuple[str, str]:
     return ns, name
 
 
-def _group_after(gs: GroupState, options: EngineOptions) -> Group:
-    if gs.condition_status is None or not options.groups_on:
+def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False) -> Group:
+    written = []
+    if gs.condition_status is not None and options.groups_on:
+        written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
+                                     reason=gs.condition_reason or None, message=gs.message or None))
+    if disrupted:  # members were preempted (engine-semantics §1.14)
+        written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
+                                     message="default-scheduler: preempting to accommodate a higher priority workload"))
+    if not written:
         return gs.record
-    cond = hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
-                         reason=gs.condition_reason or None, message=gs.message or None)
-    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type != cond.type)
-    obj = gs.pg.model_copy(update={"conditions": kept + (cond,)})
+    types = {c.type for c in written}
+    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type not in types)
+    obj = gs.pg.model_copy(update={"conditions": kept + tuple(written)})
     return dataclasses.replace(gs.record, obj=obj)
 
 
-def final_cluster(state, world: World, options: EngineOptions) -> FinalCluster:
-    return FinalCluster(state, world, options)
+def final_cluster(state, world: World, options: EngineOptions, ledger=None) -> FinalCluster:
+    return FinalCluster(state, world, options, ledger)

@@ -40,6 +40,8 @@ class PlanRun:
             return ExitCode.TOOL_ERROR
         if fail_on == "pending" and not self.plan.all_placed:
             return ExitCode.FINDINGS
+        if fail_on == "preemption" and self.plan.preemptions:
+            return ExitCode.FINDINGS
         return ExitCode.OK
 
 
@@ -74,7 +76,8 @@ def load_profiles(path: str | None):
 
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None) -> PlanRun:
+             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
+             preemption: bool = True) -> PlanRun:
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     run = PlanRun()
@@ -96,6 +99,6 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     if run.invalid:
         return run
     run.diagnostics = sort_diagnostics(run.diagnostics + topology_warnings(inputs, gates))
-    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles)
+    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.plan, run.final = simulate(inputs, options, progress)
     return run
