@@ -69,7 +69,7 @@ class PreemptionSteps:
             alive = [v for v in victims if v.key in self.state.placed]
             self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, alive)
             self._nominate(ps, row)
-        self._waiting(group, members)
+        self._wait_for_preemption(group, members)
 
     def preempt_for_group(self, group, members, ev, scheduled: int, message: str) -> str | None:
         """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message."""
@@ -86,10 +86,10 @@ class PreemptionSteps:
             for ps in members:
                 if ps.key in result.placements:
                     self._nominate(ps, result.placements[ps.key])
-        self._waiting(group, members)
+        self._wait_for_preemption(group, members)
         return None
 
-    def _waiting(self, group, members) -> None:
+    def _wait_for_preemption(self, group, members) -> None:
         self._reject(group, members, WAITING_MSG, {})
         self._set_condition(group, "False", "Unschedulable", WAITING_MSG)
         self.cluster_changed()

@@ -43,7 +43,9 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
         return WapResult(message=NOT_ELIGIBLE_NEVER)
     units = ctx.wap_units(group)
     if not units:
-        return WapResult()  # nothing below the group's priority anywhere: the status stays as it was
+        # only pods of equal or higher priority run: say so; an empty cluster leaves the status as it was
+        others = any(k not in set(group.members) for k in ctx.state.placed)
+        return WapResult(message=cand.NO_VICTIMS if others else "")
     state = ctx.state
     home = {ps.key: state.placed[ps.key].node for unit, _ in units for ps in unit}
     mark = state.mark()
