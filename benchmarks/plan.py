@@ -151,6 +151,11 @@ def run_one(name: str) -> None:
 
 def main(argv: list[str]) -> None:
     wanted = argv or [*SCENARIOS, "e2e-5000x10000"]
+    unknown = [w for w in wanted if w not in SCENARIOS and not w.startswith("e2e-")]
+    if unknown:
+        print(__doc__)
+        print("scenarios: " + ", ".join([*SCENARIOS, "e2e-<nodes>x<pods>"]))
+        raise SystemExit(0 if unknown == ["--help"] else 2)
     if len(wanted) == 1:
         run_one(wanted[0])
         return

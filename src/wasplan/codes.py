@@ -133,6 +133,9 @@ _TABLE: list[Code] = [
     Code("WAS701", "topology-not-simulated", W,
          "The PodGroup asks for topology-aware placement, which this wasplan version does not simulate yet; "
          "its pods were placed without the constraint."),
+    Code("WAS702", "composite-not-simulated", W,
+         "The PodGroup belongs to a CompositePodGroup tree, which this wasplan version does not simulate yet; "
+         "it was scheduled as a group of its own."),
 ]
 
 

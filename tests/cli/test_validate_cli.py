@@ -82,3 +82,14 @@ def test_v1alpha2_is_valid_for_136_and_not_served_by_137(tmp_path):
     assert newer.exit_code == 1
     assert "scheduling.k8s.io/v1alpha2 PodGroup is not served by Kubernetes 1.37" in newer.output
     assert "scheduling.k8s.io/v1beta1 and scheduling.k8s.io/v1alpha3" in newer.output
+
+
+def test_a_malformed_quantity_in_the_cluster_kind_names_the_format(tmp_path):
+    doc = tmp_path / "cluster.yaml"
+    doc.write_text("apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: c}\nspec:\n  nodePools:\n"
+                   "  - name: gpu\n    count: 2\n    namePattern: 'gpu-{index}'\n"
+                   "    allocatable: {cpu: '1.5.5', memory: 10Gi}\n")
+    result = run("validate", str(doc))
+    assert result.exit_code == 1
+    assert (f"{doc}:9:19: error WAS107 \"spec.nodePools[0].allocatable.cpu\" is '1.5.5'; it must be a Kubernetes "
+            "quantity such as 500m, 8, 1.5Gi or 1e3") in result.output

@@ -53,3 +53,35 @@ def test_chaining_through_emitted_snapshot_equals_one_plan(tmp_path):
     chained = {p["name"]: (p["status"], p["node"]) for p in json.loads(second.output)["pods"]}
     single = {p["name"]: (p["status"], p["node"]) for p in json.loads(whole.output)["pods"]}
     assert chained == single
+
+
+def test_yaml_output_release_and_scheduler_config(tmp_path):
+    import yaml
+
+    base = [str(SCENARIO / "manifests"), "--cluster", str(SCENARIO / "cluster.yaml"), "--fail-on", "never"]
+    as_json = json.loads(plan(*base, "-o", "json").output)
+    as_yaml = yaml.safe_load(plan(*base, "-o", "yaml").output)
+    assert as_yaml == as_json
+    # the manifests use scheduling.k8s.io/v1beta1, which 1.36 does not serve: validation stops the plan
+    assert plan(*base, "-o", "json", "--k8s-version", "1.36").exit_code == 2
+    config = tmp_path / "sched.yaml"
+    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                      "- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+                      "        type: MostAllocated\n")
+    packed = json.loads(plan(*base, "-o", "json", "--scheduler-config", str(config)).output)
+    assert packed["summary"] == as_json["summary"]
+
+
+def test_emitted_snapshot_of_the_training_example_validates_and_replans(tmp_path):
+    examples = SCENARIO.parents[1] / "examples"
+    after = tmp_path / "after.yaml"
+    first = plan(str(examples / "training"), "--cluster", str(examples / "cluster.yaml"), "--emit-snapshot",
+                 str(after), "-o", "json")
+    assert first.exit_code == 0, first.output
+    empty = tmp_path / "none.yaml"
+    empty.write_text("# nothing new\n")
+    again = plan(str(empty), "--cluster", str(after), "-o", "json")
+    assert again.exit_code == 0, again.output
+    doc = json.loads(again.stdout)  # warnings go to stderr
+    assert doc["summary"]["alreadyBound"] == doc["summary"]["pods"] == json.loads(first.stdout)["summary"]["pods"]
+    assert all(g["status"] == "Scheduled" for g in doc["podGroups"])

@@ -3,7 +3,10 @@
 Follows test/integration/scheduler/podgroup/podgroup_test.go (1.36: "gang fits", "gang waits for quorum",
 "minCount is scheduled, but one pod from a gang remain unschedulable", basic partial placement) and the 1.37
 PlacementFeasible behaviour of pkg/scheduler/framework/plugins/gangscheduling (`minCount (m) cannot be
-satisfied: s scheduled, r remaining`), as summarised in engine-semantics §1.3, §1.6-1.8.
+satisfied: s scheduled, r remaining`), as summarised in engine-semantics §1.3, §1.6-1.8. Member messages follow
+submitPodGroupAlgorithmResult in pkg/scheduler/schedule_one_podgroup.go: a member that fitted in a rejected group
+gets "pod group is unschedulable, " + (1.36: its Permit message; 1.37: the group's status), one the cycle never
+reached gets the group's status, one that did not fit its FitError.
 """
 
 from builders import basic, gang, node, pod, pods
@@ -16,7 +19,8 @@ NO_ROOM = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
 def test_gang_fits_all_or_nothing_on_distinct_nodes():
     plan = run(GPU_NODES, [gang("g", 4), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
-    assert sorted(placed[f"g-{i}"].node for i in range(4)) == ["n0", "n1", "n2", "n3"]
+    # each member takes a whole node's GPUs; equal scores go to the first name that is still free
+    assert [placed[f"g-{i}"].node for i in range(4)] == ["n0", "n1", "n2", "n3"]
     assert all(p.status == "Bound" for p in plan.pods)
     g = groups(plan)["g"]
     assert (g.status, g.condition.type, g.condition.status, g.condition.reason) == \
@@ -28,7 +32,8 @@ def test_gang_that_does_not_fit_binds_nothing_137():
     placed = by_name(plan)
     assert [placed[f"g-{i}"].status for i in range(5)] == ["Pending"] * 5
     msg = "minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"
-    assert [placed[f"g-{i}"].message for i in range(5)] == [msg] * 4 + [NO_ROOM]
+    # members that fitted are told the group failed (submitPodGroupAlgorithmResult), the last one its FitError
+    assert [placed[f"g-{i}"].message for i in range(5)] == [f"pod group is unschedulable, {msg}"] * 4 + [NO_ROOM]
     g = groups(plan)["g"]
     assert (g.status, g.message, g.condition.status, g.condition.reason) == ("Unschedulable", msg, "False",
                                                                               "Unschedulable")
@@ -41,13 +46,15 @@ def test_1_37_stops_early_once_min_count_is_out_of_reach():
     # g-0 fits, g-1 fails (1 + 2 remaining = 3, still possible), g-2 fails (1 + 1 < 3): stop; g-3 never tried
     msg = "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
     one_node = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
-    assert [placed[f"g-{i}"].message for i in range(4)] == [msg, one_node, one_node, msg]
+    assert [placed[f"g-{i}"].message for i in range(4)] == [f"pod group is unschedulable, {msg}", one_node, one_node,
+                                                             msg]
 
 
 def test_gang_that_does_not_fit_binds_nothing_136():
     plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")], version="1.36")
     placed = by_name(plan)
-    assert [placed[f"g-{i}"].message for i in range(5)] == ["pod group is unschedulable"] * 4 + [NO_ROOM]
+    fitted = "pod group is unschedulable, waiting for minCount pods from a gang to be scheduled"  # + Permit's Wait
+    assert [placed[f"g-{i}"].message for i in range(5)] == [fitted] * 4 + [NO_ROOM]
     g = groups(plan)["g"]
     assert (g.condition.type, g.condition.status, g.message) == ("PodGroupScheduled", "False",
                                                                   "pod group is unschedulable")
@@ -86,7 +93,8 @@ def test_gang_with_more_pods_than_min_count_binds_what_fits():
     cluster = [node(f"n{i}", gpu=2) for i in range(3)]
     plan = run(cluster, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
-    assert [placed[f"g-{i}"].status for i in range(4)] == ["Bound", "Bound", "Bound", "Pending"]
+    assert [(placed[f"g-{i}"].status, placed[f"g-{i}"].node) for i in range(4)] == \
+        [("Bound", "n0"), ("Bound", "n1"), ("Bound", "n2"), ("Pending", None)]
     assert placed["g-3"].message == "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
     assert groups(plan)["g"].status == "Scheduled"
 
@@ -94,8 +102,10 @@ def test_gang_with_more_pods_than_min_count_binds_what_fits():
 def test_basic_group_partial_placement():
     cluster = [node(f"n{i}", gpu=1) for i in range(3)]
     plan = run(cluster, [basic("b"), *pods("b", 5, gpu=1, group="b")])
-    statuses = [by_name(plan)[f"b-{i}"].status for i in range(5)]
-    assert statuses == ["Bound", "Bound", "Bound", "Pending", "Pending"]
+    placed = by_name(plan)
+    assert [(placed[f"b-{i}"].status, placed[f"b-{i}"].node) for i in range(5)] == \
+        [("Bound", "n0"), ("Bound", "n1"), ("Bound", "n2"), ("Pending", None), ("Pending", None)]
+    assert placed["b-4"].message == "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
     assert groups(plan)["b"].status == "Scheduled" and groups(plan)["b"].min_count == 0
 
 

@@ -50,8 +50,10 @@ def lint(
     feature_gates: Optional[str] = FeatureGatesOpt,
     output: OutputFormat = OutputOpt,
     strict: bool = StrictOpt,
+    cluster: List[str] = typer.Option([], "--cluster", help="Snapshot or Cluster kind whose nodes must carry the "
+                                                              "topology keys the groups name (repeatable)."),
 ) -> None:
     """Validate, then check the objects against each other: references, quorum, schedulers, priorities."""
     check_formats(output, _FORMATS, "lint")
     gates = resolve_gates(k8s_version, feature_gates)
-    _emit(validate_paths(paths, gates, lint=True), output, strict)
+    _emit(validate_paths(paths, gates, lint=True, cluster_paths=cluster), output, strict)

@@ -202,8 +202,9 @@ class Cycles(PreemptionSteps):
         else:
             self.state.rollback(mark)
             message = self.preempt_for_group(group, members, ev, scheduled, attempt.message)
-            if message is not None:
-                self._reject(group, members, message, attempt.failures)
+            if message is not None:  # None: workload-aware preemption evicted victims, the group waits
+                attempt.message = message
+                self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
                 self._set_condition(group, "False", "Unschedulable", message)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:

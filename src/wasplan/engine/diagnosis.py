@@ -8,7 +8,7 @@ as kube-scheduler's filter loop stops at the first failure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,7 +27,6 @@ class Diagnosis:
     fit_stage: int  # position of NodeResourcesFit in plugin order relative to `first`'s plugins
     first_stage: np.ndarray  # int8 plugin position of the `first` reason
     prefilter_msg: str | None = None
-    extra: dict = field(default_factory=dict)
 
     def _fit_rejects(self) -> np.ndarray:
         lacking = self.fit_lacking.any(axis=1) if self.fit_lacking.size else np.zeros(len(self.nodes), bool)

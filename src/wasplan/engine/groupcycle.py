@@ -19,6 +19,7 @@ from wasplan.engine.framework import Evaluator
 from wasplan.engine.world import GroupState, PodState
 
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
+PERMIT_WAIT_MSG = "waiting for minCount pods from a gang to be scheduled"  # GangScheduling Permit (1.36)
 
 
 @dataclass(slots=True)
@@ -27,11 +28,17 @@ class GroupAttempt:
     message: str  # the group status message ("" on success)
     placements: dict[str, int] = field(default_factory=dict)  # pod key -> node row
     failures: dict[str, str] = field(default_factory=dict)  # pod key -> FitError message
-    evaluated: int = 0
+    v137: bool = True
 
     def member_message(self, key: str) -> str:
-        """What a member that did not bind is told: its own FitError, else the group's status message."""
-        return self.failures.get(key) or self.message
+        """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group
+        "pod group is unschedulable, " + (1.36: its Permit message, 1.37: the group's status); for a member the
+        cycle never reached, the group's status message."""
+        if key in self.failures:
+            return self.failures[key]
+        if key in self.placements:
+            return f"{UNSCHEDULABLE_MSG}, {self.message if self.v137 else PERMIT_WAIT_MSG}"
+        return self.message
 
 
 def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, v137: bool,
@@ -44,7 +51,6 @@ def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: in
 
 def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=None) -> bool:
     decision = ev.find_node(ps.pod, mask)
-    attempt.evaluated += 1
     node = decision.node
     if node is None and post_filter is not None:
         node, message = post_filter(ps, ev, decision)
@@ -60,7 +66,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
 
 
 def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
-    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
+    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, v137=False)
     for ps in members:
         if _try(ev, ps, attempt, mask, post_filter):
             scheduled += 1

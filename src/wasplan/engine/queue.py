@@ -31,9 +31,6 @@ class SchedulingQueue:
         self._live.pop(item, None)
         self.unschedulable.pop(item, None)
 
-    def contains(self, item: Item) -> bool:
-        return item in self._live or item in self.unschedulable
-
     def active(self, item: Item) -> bool:
         return item in self._live
 

@@ -72,18 +72,6 @@ class ClusterState:
             self._add(pod, self.index[name])
         self.changes = []
 
-    def extend_resources(self, names: set[str]) -> None:
-        missing = names - set(self.resources)
-        if missing:
-            self.resources = self.resources + tuple(sorted(missing))
-            self.col = {r: i for i, r in enumerate(self.resources)}
-            keep = [(p.pod, self.nodes[p.node].name) for p in self.placed.values()]
-            self.placed = {}
-            self._set_nodes(self.nodes)
-            for pod, name in keep:
-                self._add(pod, self.index[name])
-            self.changes = []
-
     # ---- pod vectors -------------------------------------------------------------------------------------------
     def vectors(self, pod: Pod) -> tuple[np.ndarray, np.ndarray]:
         """(effective requests with the pod slot, non-zero requests), cached per pod and resource layout."""

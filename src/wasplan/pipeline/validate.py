@@ -61,12 +61,30 @@ def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
     return report
 
 
+def cluster_nodes(cluster_paths: Sequence[str], gates: GateSet) -> tuple[list[dict], ReadResult]:
+    """The nodes of a snapshot (kubectl output or the Cluster kind), as objects with their labels, for lint."""
+    from wasplan.cluster.model import Node
+    from wasplan.cluster.snapshot import build_inputs
+
+    snapshot = read_paths(cluster_paths)
+    inputs, _ = build_inputs(snapshot, ReadResult(), gates)
+    nodes = [{"metadata": {"name": r.name, "labels": r.labels}} for r in inputs.existing if isinstance(r, Node)]
+    return nodes, snapshot
+
+
 def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, nodes: list | None = None,
-                   stdin_text: str | None = None) -> ValidationReport:
+                   stdin_text: str | None = None, cluster_paths: Sequence[str] = ()) -> ValidationReport:
     read = read_paths(paths, stdin_text=stdin_text)
+    snapshot = None
+    if cluster_paths:
+        nodes, snapshot = cluster_nodes(cluster_paths, gates)
     if not read.documents and not read.diagnostics:
         shown = ", ".join(paths) or "(nothing)"
         read.diagnostics.append(Diagnostic("WAS009", lookup("WAS009").severity,
                                            f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
                                            Location(shown)))
-    return validate_read(read, gates, lint=lint, nodes=nodes)
+    report = validate_read(read, gates, lint=lint, nodes=nodes)
+    if snapshot is not None:
+        report.input_diagnostics.extend(snapshot.diagnostics)  # an unreadable snapshot is a tool error
+        report.sources.update(snapshot.sources)
+    return report

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 
 import yaml
 
@@ -63,12 +64,24 @@ def _with_times(obj):
     return obj.model_copy(update={"conditions": fixed})
 
 
+def owner_uid(namespace: str, kind: str, name: str) -> str:
+    """A stable stand-in for an owner's uid (the plan has no API server to assign one): same owner, same uid."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wasplan.io/owner/{namespace}/{kind}/{name}"))
+
+
+def _owner_uids(meta: dict, namespace: str) -> None:
+    for ref in meta.get("ownerReferences") or ():
+        if isinstance(ref, dict) and not ref.get("uid"):
+            ref["uid"] = owner_uid(namespace, str(ref.get("kind")), str(ref.get("name")))
+
+
 def group_object(group: Group, release: Release) -> dict:
     kind = type(group.obj).__name__
     version = release.preferred[kind]
     out, _ = from_hub(_with_times(group.obj), version, allow_lossy=True, keep_status=True)
     meta = out.setdefault("metadata", {})
     meta["name"], meta["namespace"] = group.name, group.namespace
+    _owner_uids(meta, group.namespace)
     return out
 
 
@@ -173,7 +186,7 @@ def _synthesised_pod(pod: Pod) -> dict:
         meta["labels"] = dict(pod.labels)
     if pod.owner:
         meta["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": pod.owner.kind, "name": pod.owner.name,
-                                    "controller": True, "uid": ""}]
+                                    "controller": True, "uid": owner_uid(pod.namespace, pod.owner.kind, pod.owner.name)}]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
 

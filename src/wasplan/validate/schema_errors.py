@@ -24,6 +24,7 @@ FORMATS = {
     "dns-subdomain": "a DNS subdomain (lowercase letters, digits, '-' and '.', at most 253 characters)",
     "label-key": "a label key ([prefix/]name: name at most 63 characters of alphanumerics, '-', '_', '.')",
     "path-segment": "a path segment (not '.', '..', and without '/' or '%')",
+    "quantity": "a Kubernetes quantity such as 500m, 8, 1.5Gi or 1e3",
 }
 
 
@@ -157,6 +158,14 @@ class SchemaErrorMapper:
         value = _value_at(self.doc.obj, path)
         what = FORMATS.get(fmt, fmt) if fmt else f"match the pattern {error.kind.as_dict().get('pattern')}"
         return [self._diag("WAS107", f'"{format_path(path)}" is {value!r}; it must be {what}', path)]
+
+    def _on_AnyOf(self, error: Any, path: tuple) -> list[Diagnostic]:
+        schema = resolve(list(error.schema_path)[:-1], self.roots) or {}
+        fmt = schema.get("x-wasplan-format")
+        if fmt not in FORMATS:
+            return [self._diag("WAS110", f"{format_path(path) or 'object'}: {error.message}", path)]
+        value = _value_at(self.doc.obj, path)
+        return [self._diag("WAS107", f'"{format_path(path)}" is {value!r}; it must be {FORMATS[fmt]}', path)]
 
     def _on_MaxLength(self, error: Any, path: tuple) -> list[Diagnostic]:
         limit = error.kind.as_dict().get("limit")

@@ -93,9 +93,10 @@ def _existing_anti(state, pod: Pod) -> np.ndarray:
         if entry.kind != "anti_required" or not entry.counts.any():
             continue
         if term_matches(entry.term, entry.owner, pod):
-            codes, _ = state.labels.codes(entry.term.topology_key)
-            hit = np.unique(codes[(entry.counts > 0) & (codes >= 0)])
-            blocked |= np.isin(codes, hit) & (codes >= 0)
+            codes, domains = state.labels.codes(entry.term.topology_key)
+            hit = np.zeros(len(domains) + 1, dtype=bool)  # the extra slot stands for "no such label"
+            hit[codes[(entry.counts > 0) & (codes >= 0)]] = True
+            blocked |= hit[codes]
     return blocked
 
 
