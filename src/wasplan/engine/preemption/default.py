@@ -35,12 +35,22 @@ class Outcome:
 
 
 class _NodeCache:
-    __slots__ = ("results", "stats", "pos", "epoch")
+    """Per node: the dry-run result, whether it is known, whether it yields victims, its pick statistics."""
+
+    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch")
 
     def __init__(self, n: int) -> None:
         self.results: dict[int, cand.NodeResult] = {}
+        self.known = np.zeros(n, dtype=bool)
+        self.victims = np.zeros(n, dtype=bool)
         self.stats = np.zeros((n, 5), dtype=np.int64)
         self.pos, self.epoch = 0, -1
+
+    def put(self, row: int, result: cand.NodeResult, ctx) -> None:
+        self.results[row], self.known[row] = result, True
+        self.victims[row] = bool(result.victims)
+        if result.victims:
+            self.stats[row] = cand.node_stats(result, ctx.prio, ctx.start)
 
 
 class DefaultPreemption:
@@ -65,13 +75,13 @@ class DefaultPreemption:
         avail = ctx.state.alloc - ctx.state.requested + lower_req
         room = (avail[:, cols] >= req[cols]).all(axis=1)
         rows = np.flatnonzero(possible & (lower_n > 0) & room)
-        results, stats = self._dry_run(ps, ev, rows, req, cols, prio)
-        found = np.array([r for r in rows.tolist() if results[r].victims], dtype=np.int64)
+        cache = self._dry_run(ps, ev, rows, req, cols, prio)
+        found = rows[cache.victims[rows]]
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
-                                                 results))
-        best = cand.pick_one_node(found, stats)
-        return Outcome(best, ctx.expand(results[best].victims))
+                                                 cache.results))
+        best = cand.pick_one_node(found, cache.stats)
+        return Outcome(best, ctx.expand(cache.results[best].victims))
 
     def _terminating_on_nominated(self, ps) -> bool:
         ctx = self.ctx
@@ -81,24 +91,17 @@ class DefaultPreemption:
         prio = ctx.prio(ps)
         return any(p.terminating and ctx.prio_of_key(k) < prio for k, p in ctx.state.pods_on[row].items())
 
-    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio):
+    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
         ctx = self.ctx
         if not cand.resource_only(ps.pod, ctx.state):
-            stats = np.zeros((len(ctx.state.nodes), 5), dtype=np.int64)
-            results = {}
+            fresh = _NodeCache(len(ctx.state.nodes))
             for r in rows.tolist():
-                results[r] = cand.select_on_node_filters(ctx, ev, ps.pod, r, ctx.lower_pods(r, prio))
-                if results[r].victims:
-                    stats[r] = cand.node_stats(results[r], ctx.prio, ctx.start)
-            return results, stats
+                fresh.put(r, cand.select_on_node_filters(ctx, ev, ps.pod, r, ctx.lower_pods(r, prio)), ctx)
+            return fresh
         cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation))
-        for r in rows.tolist():
-            if r not in cache.results:
-                result = cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio))
-                cache.results[r] = result
-                if result.victims:
-                    cache.stats[r] = cand.node_stats(result, ctx.prio, ctx.start)
-        return cache.results, cache.stats
+        for r in rows[~cache.known[rows]].tolist():
+            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio)), ctx)
+        return cache
 
     def _cache(self, key: tuple) -> _NodeCache:
         state = self.ctx.state
@@ -109,8 +112,9 @@ class DefaultPreemption:
             if len(self._caches) > MAX_SIGNATURES:
                 self._caches.popitem(last=False)
         self._caches.move_to_end(key)
-        for r in set(state.changes[cache.pos:]):
-            cache.results.pop(r, None)
+        moved = np.fromiter(set(state.changes[cache.pos:]), dtype=np.int64)
+        cache.known[moved] = False
+        cache.victims[moved] = False
         cache.pos = len(state.changes)
         return cache
 
