@@ -24,6 +24,7 @@ class FinalCluster:
     def __init__(self, state, world: World, options: EngineOptions, ledger=None):
         self._world, self._options = world, options
         self._disrupted = ledger.disrupted if ledger is not None else set()
+        self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
 
