@@ -27,6 +27,7 @@ class Preemption:
         self.state, self.world, self.options = state, world, options
         self.pdbs = PdbTracker()
         self._prio_cache: dict[str, int] = {}
+        self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
         self.lower = LowerSums(state, self.prio_of_key)
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
         self.default = DefaultPreemption(self)
@@ -52,11 +53,19 @@ class Preemption:
         group = self.world.group_of(ps)
         return group if policy.disrupts_whole_group(group) else None
 
+    def unit_key(self, key: str) -> str:
+        """The key of the victim unit a placed pod belongs to: its group's for disruptionMode all, else its own."""
+        found = self._unit_cache.get(key)
+        if found is None:
+            whole = self._whole(self.world.pods[key])
+            found = self._unit_cache[key] = "group:" + whole.key if whole else key
+        return found
+
     def ordered_units(self, lower: list) -> list[tuple[list, bool]]:
         """Per-node victim units in reprieve order: importance order, PDB-violating units first."""
         pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
         if self.whole_groups:
-            units = _group_units(pods, lambda p: (g.key if (g := self._whole(p)) else p.key))
+            units = _group_units(pods, lambda p: self.unit_key(p.key))
         else:
             units = [[p] for p in pods]
         return self._violating_first(units)
@@ -86,15 +95,14 @@ class Preemption:
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
+        pods = self.world.pods
         for key in self.state.placed:
             if key in own or self.prio_of_key(key) >= threshold:
                 continue
-            ps = self.world.pods[key]
-            whole = self._whole(ps)
-            units.setdefault(whole.key if whole else key, []).append(ps)
+            units.setdefault(self.unit_key(key), []).append(pods[key])
         v137 = self.options.v137
         ordered = sorted(units.items(), key=lambda kv: (
-            -self.prio(kv[1][0]), (0 if self._whole(kv[1][0]) else 1) if v137 else 0, -len(kv[1]),
+            -self.prio(kv[1][0]), (0 if kv[0].startswith("group:") else 1) if v137 else 0, -len(kv[1]),
             min(self.start(p) for p in kv[1]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
 

@@ -19,15 +19,17 @@ class Ledger:
         self.entries: list[Preemption] = []
         self.disrupted: set[str] = set()  # PodGroup keys that lost members to preemption
 
-    def evict(self, kind: str, namespace: str, name: str, victims: list) -> None:
-        """`kind` is Pod or PodGroup; victims are PodStates currently placed."""
+    def evict(self, kind: str, namespace: str, name: str, victims: list, removed: dict | None = None) -> None:
+        """`kind` is Pod or PodGroup; victims are PodStates currently placed, or, when `removed` maps their keys
+        to the rows they ran on, already taken off their nodes by the caller's search."""
         state, world = self.state, self.world
         rows = []
         for ps in victims:
-            node = state.node_of(ps.key)
+            node = state.nodes[removed[ps.key]].name if removed else state.node_of(ps.key)
             rows.append(Victim(ps.pod.namespace, ps.pod.name, node, self.prio(ps), world.group_key(ps)))
             self.pdbs.evicted(ps.pod, (p.pod for p in state.placed.values()))
-            state.remove(ps.pod)
+            if not removed:
+                state.remove(ps.pod)
             ps.status, ps.node, ps.nominated = "Preempted", node, None
             ps.reason = DISRUPTION_REASON
             ps.message = f"Preempted by {kind.lower()} {namespace}/{name} on node {node}"

@@ -13,7 +13,9 @@ still does not fit, nothing is evicted. Otherwise units are reprieved in importa
 * 1.37: the assignment of the all-removed run is fixed and a unit stays if it still fits next to it (checked as
   resource capacity on the unit's nodes; units on other nodes always fit).
 
-Every removal and re-add goes through the state journal and is rolled back before the victims are evicted.
+Every removal and re-add goes through the state journal. A failed search is rolled back; a successful 1.36
+search leaves the cluster as decided (kept units back, victims gone) and the ledger commits it, which saves
+undoing and redoing every removal on large clusters; 1.37 rolls back and the ledger evicts.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class WapResult:
     victims: list = field(default_factory=list)
     placements: dict[str, int] = field(default_factory=dict)  # member key -> row, from the all-removed run
     message: str = ""  # why it failed ("" on success)
+    nodes: dict[str, int] = field(default_factory=dict)  # victim key -> row it ran on
+    removed: bool = False  # the victims are already off their nodes (journalled, not yet committed)
 
     @property
     def success(self) -> bool:
@@ -52,21 +56,28 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     for unit, _ in units:
         for ps in unit:
             state.remove(ps.pod)
-    try:
-        attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.v137)
-        if not attempt.success:
-            return WapResult(message=NOT_HELPFUL_GROUP)
-        placements = dict(attempt.placements)
-        if ctx.options.v137:
-            kept = _reprieve_in_place(state, units, home, placements)
-        else:
-            kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark)
-    finally:
+    result = _search(ctx, ev, group, members, scheduled, units, home, mark)
+    if not result.removed:
         state.rollback(mark)
+    return result
+
+
+def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
+    """With every potential victim removed: run the group, then reprieve. 1.36 leaves the cluster as decided
+    (kept units back, victims gone) so the caller need not undo and redo thousands of removals."""
+    attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.v137)
+    if not attempt.success:
+        return WapResult(message=NOT_HELPFUL_GROUP)
+    placements = dict(attempt.placements)
+    if ctx.options.v137:
+        kept = _reprieve_in_place(ctx.state, units, home, placements)
+    else:
+        kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark)
     victims = [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
     if not victims:
         return WapResult(message=NOT_HELPFUL_GROUP)
-    return WapResult(victims, placements)
+    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims},
+                     removed=not ctx.options.v137)
 
 
 def _rows(unit, home) -> set[int]:
