@@ -145,3 +145,35 @@ def test_basic_group_preempts_for_its_members_137():
     plan = run(four_full_nodes(), arrivals)
     assert victims(plan) == [("PodGroup", "b", [(f"low-{i}", f"n{i}", None)]) for i in range(3)]
     assert sorted(p.node for p in plan.pods if p.name.startswith("b-")) == ["n0", "n1", "n2"]
+
+
+def _terminating(p):
+    p.terminating = True
+    return p
+
+
+def _nominated(p, node_name):
+    p.nominated_node_name = node_name
+    return p
+
+
+def test_group_waits_while_a_lower_priority_pod_terminates_on_a_members_nominated_node():
+    """Evaluator test "Preemptor group is not eligible if nominated node has terminating pod belonging to a pod
+    group of lower priority": the victim pod's own priority is high, its group's is low."""
+    existing = [node("n0", cpu="4"), gang("victim-pg", 1, priority=0, disruption="all"),
+                _terminating(pod("victim", cpu="4", priority=0, group="victim-pg", node_name="n0"))]
+    arrivals = [gang("g", 2, priority=100), pod("g-0", cpu="4", priority=100, group="g"),
+                _nominated(pod("g-1", cpu="4", priority=100, group="g"), "n0")]
+    plan = run(existing, arrivals)
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith(
+        "pod group preemption: not eligible due to a terminating pod on the nominated node.")
+
+
+def test_a_terminating_pod_on_another_node_does_not_block_preemption():
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"),
+                _terminating(pod("leaving", cpu="4", priority=0, node_name="n1")),
+                pod("other", cpu="4", priority=0, node_name="n0")]
+    arrivals = [gang("g", 1, priority=100), _nominated(pod("g-0", cpu="4", priority=100, group="g"), "n0")]
+    plan = run(existing, arrivals)
+    assert victims(plan) == [("PodGroup", "g", [("other", "n0", None)])]

@@ -21,7 +21,7 @@ import numpy as np
 
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.preemption import candidates as cand
-from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, pod_policy
+from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, pod_policy
 from wasplan.engine.status import REASONS, fit_error_message
 
 MAX_SIGNATURES = 32
@@ -62,8 +62,8 @@ class DefaultPreemption:
         ctx = self.ctx
         if pod_policy(ps, ctx.world) == NEVER:
             return Outcome(message="preemption: " + NOT_ELIGIBLE_NEVER)
-        if self._terminating_on_nominated(ps):
-            return Outcome(message="preemption: not eligible due to a terminating pod on the nominated node.")
+        if ctx.terminating_on_nominated(ps, ctx.prio(ps)):
+            return Outcome(message="preemption: " + NOT_ELIGIBLE_TERMINATING)
         total = int(diagnosis.in_snapshot.sum())
         possible = diagnosis.in_snapshot & ~diagnosis.unresolvable
         if not possible.any():
@@ -82,14 +82,6 @@ class DefaultPreemption:
                                                  cache.results))
         best = cand.pick_one_node(found, cache.stats)
         return Outcome(best, ctx.expand(cache.results[best].victims))
-
-    def _terminating_on_nominated(self, ps) -> bool:
-        ctx = self.ctx
-        row = ctx.state.index.get(ps.pod.nominated_node_name or "")
-        if row is None:
-            return False
-        prio = ctx.prio(ps)
-        return any(p.terminating and ctx.prio_of_key(k) < prio for k, p in ctx.state.pods_on[row].items())
 
     def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
         ctx = self.ctx

@@ -45,6 +45,14 @@ class Preemption:
 
     start = staticmethod(policy.start_key)
 
+    def terminating_on_nominated(self, ps, threshold: int) -> bool:
+        """PodEligibleToPreemptOthers: a lower-priority pod (by effective priority) is already terminating on the
+        pod's nominated node, so the pod waits for it instead of preempting again."""
+        row = self.state.index.get(ps.pod.nominated_node_name or "")
+        if row is None:
+            return False
+        return any(p.terminating and self.prio_of_key(k) < threshold for k, p in self.state.pods_on[row].items())
+
     def lower_pods(self, row: int, threshold: int) -> list:
         pods = self.world.pods
         return [pods[k] for k in self.state.pods_on[row] if self.prio_of_key(k) < threshold]
@@ -91,7 +99,9 @@ class Preemption:
         return out
 
     def wap_units(self, group) -> list[tuple[list, bool]]:
-        """Every placed pod below the group's priority, in WAP units and reprieve order."""
+        """Every placed pod below the group's priority, in WAP units and reprieve order. 1.37 ranks a unit of
+        PodGroup members (whole group or, in single mode, one member) above a pod without a group
+        (podgroup preemption evaluator test "Priority: mix of no groups and pod groups")."""
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
@@ -102,7 +112,7 @@ class Preemption:
             units.setdefault(self.unit_key(key), []).append(pods[key])
         v137 = self.options.v137
         ordered = sorted(units.items(), key=lambda kv: (
-            -self.prio(kv[1][0]), (0 if kv[0].startswith("group:") else 1) if v137 else 0, -len(kv[1]),
+            -self.prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if v137 else 0, -len(kv[1]),
             min(self.start(p) for p in kv[1]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
 

@@ -17,6 +17,7 @@ from wasplan.engine.world import GroupState, PodState, World
 
 NEVER = "Never"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
+NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 TOPOLOGY_MSG = "workload aware preemption is not supported for pod groups with scheduling constraints"
 
 

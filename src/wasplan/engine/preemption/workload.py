@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from wasplan.engine import groupcycle
 from wasplan.engine.preemption import candidates as cand
-from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, group_policy
+from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
 
 NOT_HELPFUL_GROUP = "the pod group does not fit even with every lower-priority pod removed"
 
@@ -45,6 +45,8 @@ class WapResult:
 def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     if group_policy(group, members, ctx.world, ctx.options) == NEVER:
         return WapResult(message=NOT_ELIGIBLE_NEVER)
+    if any(ctx.terminating_on_nominated(m, group.priority) for m in members):
+        return WapResult(message=NOT_ELIGIBLE_TERMINATING)
     units = ctx.wap_units(group)
     if not units:
         # only pods of equal or higher priority run: say so; an empty cluster leaves the status as it was
