@@ -177,3 +177,13 @@ def test_a_terminating_pod_on_another_node_does_not_block_preemption():
     arrivals = [gang("g", 1, priority=100), _nominated(pod("g-0", cpu="4", priority=100, group="g"), "n0")]
     plan = run(existing, arrivals)
     assert victims(plan) == [("PodGroup", "g", [("other", "n0", None)])]
+
+
+def test_a_group_evicted_whole_says_so():
+    existing = [node("n0", cpu="4"), gang("batch", 2, priority=0, disruption="all"),
+                *(pod(f"batch-{i}", cpu="2", priority=0, group="batch", node_name="n0") for i in range(2))]
+    plan = run(existing, [gang("train", 1, priority=100), pod("train-0", cpu="1", priority=100, group="train")])
+    batch = groups(plan)["batch"]
+    assert (batch.status, batch.reason, batch.message) == ("Unschedulable", "PreemptionByScheduler",
+                                                           "2 of its pods were preempted")
+    assert by_name(plan)["train-0"].node == "n0"

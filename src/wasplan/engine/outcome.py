@@ -72,6 +72,9 @@ def _group_status(gs: GroupState, members: list[PodState], options: EngineOption
     gated = next((m for m in members if m.status == "Gated"), None)
     if gated is not None or not members:
         return "WaitingForPods", "WaitingForPods", gated.message if gated else "no member pod exists yet"
+    preempted = [m for m in members if m.status == "Preempted"]
+    if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
+        return "Unschedulable", "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
     waiting = next((m for m in members if not m.placed), None)
     if waiting is None and len(members) >= gs.min_count:
         return "Scheduled", "", ""  # bound before the plan (the snapshot carries no condition)
