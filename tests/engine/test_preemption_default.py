@@ -113,4 +113,15 @@ def test_standalone_preemptor_ignores_the_victim_groups_disruption_mode_in_136()
 def test_standalone_preemptor_evicts_the_whole_disruption_all_group_in_137():
     plan = run(_disruption_cluster("1.37"), [pod("p", cpu="2", priority=100)])
     assert victims(plan) == [("Pod", "p", [("low-0", "n0", 10), ("low-1", "n1", 10), ("low-2", "n2", 10)])]
-    assert by_name(plan)["p"].node == "n2"
+    assert by_name(plan)["p"].node == "n0"  # every node costs the same whole group: the first node wins
+
+
+def test_137_node_choice_counts_the_whole_victim_group():
+    """A node whose single victim drags a three-pod group along loses to a node with two plain victims."""
+    existing = [node("n0", cpu="2"), node("n1", cpu="2"), node("n2", cpu="2"), node("n3", cpu="2"),
+                gang("low", 3, priority=10, disruption="all"),
+                *(pod(f"low-{i}", cpu="2", priority=10, group="low", node_name=f"n{i}", created=t(1)) for i in range(3)),
+                pod("a", cpu="1", priority=10, node_name="n3", created=t(1)),
+                pod("b", cpu="1", priority=10, node_name="n3", created=t(1))]
+    plan = run(existing, [pod("p", cpu="2", priority=100)])
+    assert victims(plan) == [("Pod", "p", [("a", "n3", 10), ("b", "n3", 10)])]

@@ -44,7 +44,8 @@ def resource_only(pod, state) -> bool:
     return not (pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod) or state.affinity_pods)
 
 
-def lacking_reasons(state, row: int, avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> tuple[str, ...]:
+def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> tuple[str, ...]:
+    """NodeResourcesFit's reasons for one node's free room `avail` (Insufficient <resource>, Too many pods)."""
     short = cols[avail[cols] < req[cols]]
     return tuple(REASONS.text[resources_fit.reason_ids(state.resources[c], False)] for c in short)
 
@@ -58,7 +59,7 @@ def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower
     for ps in lower:
         avail = avail + state.vectors(ps.pod)[0]
     if not (avail[cols] >= req[cols]).all():
-        return NodeResult(None, 0, lacking_reasons(state, row, avail, req, cols))
+        return NodeResult(None, 0, lacking_reasons(state, avail, req, cols))
     victims, violations = [], 0
     for unit, violating in ctx.ordered_units(lower):
         need = sum(state.vectors(ps.pod)[0] for ps in unit)

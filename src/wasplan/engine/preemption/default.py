@@ -49,8 +49,9 @@ class _NodeCache:
     def put(self, row: int, result: cand.NodeResult, ctx) -> None:
         self.results[row], self.known[row] = result, True
         self.victims[row] = bool(result.victims)
-        if result.victims:
-            self.stats[row] = cand.node_stats(result, ctx.prio, ctx.start)
+        if result.victims:  # judged with whole victim groups included (1.37 disruptionMode all)
+            whole = cand.NodeResult(ctx.expand(result.victims), result.violations)
+            self.stats[row] = cand.node_stats(whole, ctx.prio, ctx.start)
 
 
 class DefaultPreemption:
