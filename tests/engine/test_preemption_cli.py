@@ -54,6 +54,13 @@ def test_no_preemption_leaves_the_pod_pending():
     assert plan("--no-preemption", "--fail-on", "preemption").exit_code == 0
 
 
+def test_no_preemption_snapshot_still_keeps_the_budget(tmp_path):
+    after = tmp_path / "after.yaml"
+    plan("--no-preemption", "--emit-snapshot", str(after))
+    kinds = [i["kind"] for i in yaml.safe_load(after.read_text())["items"]]
+    assert kinds.count("PodDisruptionBudget") == 1 and kinds.count("Pod") == 3
+
+
 def test_emitted_snapshot_has_no_victims_but_keeps_the_budget(tmp_path):
     after = tmp_path / "after.yaml"
     assert plan("--emit-snapshot", str(after)).exit_code == 0

@@ -38,8 +38,10 @@ class Simulator:
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p) for name, p in options.profiles.items()}
-        self.preemption = Preemption(self.state, self.world, options) if options.preemption else None
-        self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options, self.preemption)
+        # built even with --no-preemption: it keeps the PodDisruptionBudgets the emitted snapshot writes back
+        self.preemption = Preemption(self.state, self.world, options)
+        self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,
+                             self.preemption if options.preemption else None)
 
     def run(self) -> tuple[Plan, FinalCluster]:
         existing = [r for r in self.inputs.existing if not isinstance(r, Node)]
@@ -54,7 +56,7 @@ class Simulator:
             if self.progress:
                 self.progress(i + 1, len(arrivals))
         self.cycles.run_until_idle()
-        ledger = self.preemption.ledger if self.preemption else None
+        ledger = self.preemption.ledger
         return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
                 final_cluster(self.state, self.world, self.options, ledger))
 
@@ -69,7 +71,7 @@ class Simulator:
                 self.cycles.group_created(record.key)
         elif isinstance(record, Pod):
             self.cycles.pod_created(self.world.add_pod(record))
-        elif isinstance(record, PodDisruptionBudget) and self.preemption is not None:
+        elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
 
 
