@@ -187,3 +187,15 @@ def test_a_group_evicted_whole_says_so():
     assert (batch.status, batch.reason, batch.message) == ("Unschedulable", "PreemptionByScheduler",
                                                            "2 of its pods were preempted")
     assert by_name(plan)["train-0"].node == "n0"
+
+
+def test_freed_nodes_go_to_the_preempting_group_not_to_an_older_equal_priority_waiter():
+    """Upstream counts the members' nominations on the freed node, so an older equal-priority pod that may not
+    preempt (preemptionPolicy Never) cannot take it: one victim, the waiter stays pending."""
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"), pod("low-0", cpu="4", priority=0, node_name="n0"),
+                pod("low-1", cpu="4", priority=0, node_name="n1")]
+    arrivals = [pod("waiter", cpu="4", priority=100, preemption_policy="Never"),
+                gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")]
+    plan = run(existing, arrivals)
+    assert victims(plan) == [("PodGroup", "g", [("low-0", "n0", None)])]
+    assert (by_name(plan)["g-0"].node, by_name(plan)["waiter"].status) == ("n0", "Pending")

@@ -10,7 +10,8 @@
   victims are evicted, placed members keep their nominated node, and the group is retried. If the group fails
   anyway nothing is evicted.
 * WAP: on success the victims are evicted, members (1.37) are nominated to the nodes of the all-removed run, and
-  the group waits for the next cycle; on failure its message is appended to the group's status.
+  the group is retried at once (as a preempting pod is); on failure its message is appended to the group's
+  status.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def with_post_filter(message: str, post_filter_msg: str) -> str:
 
 class PreemptionSteps:
     preemption = None  # engine.preemption.driver.Preemption, or None with --no-preemption
+    _preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
 
     def _nominate(self, ps, row: int) -> None:
         ps.nominated = self.state.nodes[row].name
@@ -91,6 +93,20 @@ class PreemptionSteps:
         return None
 
     def _wait_for_preemption(self, group, members) -> None:
+        """The cycle ends "waiting for preemption"; the group is then retried at once, so the nodes freed for it
+        are not taken by an equal-priority item first (upstream keeps them through the members' nominations).
+        A retry that preempts again goes back to the queue instead of nesting."""
         self._reject(group, members, WAITING_MSG, {})
         self._set_condition(group, "False", "Unschedulable", WAITING_MSG)
         self.cluster_changed()
+        if group.key in self._preemption_retries:
+            return
+        self._preemption_retries = self._preemption_retries | {group.key}
+        try:
+            retry = self._queued_members(group)
+            self.queue.discard(("group", group.key))
+            for ps in retry:
+                self.queue.discard(("pod", ps.key))
+            self.group_cycle(group, retry)
+        finally:
+            self._preemption_retries = self._preemption_retries - {group.key}
