@@ -8,10 +8,10 @@ test/integration/scheduler/preemption/podgrouppreemption_test.go ("Preemptor Pod
 respect the PodGroup disruption mode", 1.36) and scheduler_perf PreemptionPodGroupDisruptionMode (1.37).
 """
 
-from builders import gang, node, pdb, pod
+from builders import gang, node, pdb, pod, selector
 from enginehelp import by_name, run
 
-from wasplan.cluster.model import PriorityClass
+from wasplan.cluster.model import Affinity, PodAffinityTerm, PriorityClass
 
 
 def t(minute: int) -> str:
@@ -125,3 +125,22 @@ def test_137_node_choice_counts_the_whole_victim_group():
                 pod("b", cpu="1", priority=10, node_name="n3", created=t(1))]
     plan = run(existing, [pod("p", cpu="2", priority=100)])
     assert victims(plan) == [("Pod", "p", [("a", "n3", 10), ("b", "n3", 10)])]
+
+
+def test_host_port_conflict_is_resolved_by_evicting_only_the_port_holder():
+    """Filters other than resources go through the journal: NodePorts fails, so the port holder is the victim
+    and the other low-priority pod is reprieved."""
+    existing = [node("n0", cpu="4"), pod("holder", cpu="1", priority=1, node_name="n0", ports=(8080,)),
+                pod("bystander", cpu="1", priority=1, node_name="n0")]
+    plan = run(existing, [pod("p", cpu="1", priority=100, ports=(8080,))])
+    assert victims(plan) == [("Pod", "p", [("holder", "n0", 1)])]
+    assert (by_name(plan)["bystander"].status, by_name(plan)["p"].node) == ("AlreadyBound", "n0")
+
+
+def test_required_anti_affinity_to_a_lower_priority_pod_is_resolved_by_preemption():
+    anti = Affinity(anti_required=(PodAffinityTerm(selector({"app": "noisy"}), "kubernetes.io/hostname"),))
+    existing = [node("n0", cpu="4"), pod("noisy", cpu="1", priority=1, node_name="n0", labels={"app": "noisy"}),
+                pod("quiet", cpu="1", priority=1, node_name="n0")]
+    plan = run(existing, [pod("p", cpu="1", priority=100, affinity=anti)])
+    assert victims(plan) == [("Pod", "p", [("noisy", "n0", 1)])]
+    assert by_name(plan)["p"].node == "n0"
