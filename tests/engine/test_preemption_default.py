@@ -144,3 +144,15 @@ def test_required_anti_affinity_to_a_lower_priority_pod_is_resolved_by_preemptio
     plan = run(existing, [pod("p", cpu="1", priority=100, affinity=anti)])
     assert victims(plan) == [("Pod", "p", [("noisy", "n0", 1)])]
     assert by_name(plan)["p"].node == "n0"
+
+
+def test_existing_pods_anti_affinity_is_resolved_by_evicting_that_pod():
+    """The preemptor has no terms of its own; a running pod's required anti-affinity rejects it on n0, so n0 is
+    decided through the filters (its only victim has the lowest priority) while n1 stays arithmetic."""
+    loner_terms = Affinity(anti_required=(PodAffinityTerm(selector({"app": "web"}), "kubernetes.io/hostname"),))
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"),
+                pod("loner", cpu="1", priority=1, node_name="n0", affinity=loner_terms),
+                pod("big", cpu="4", priority=5, node_name="n1")]
+    plan = run(existing, [pod("web", cpu="2", priority=100, labels={"app": "web"})])
+    assert victims(plan) == [("Pod", "web", [("loner", "n0", 1)])]
+    assert by_name(plan)["web"].node == "n0"

@@ -39,9 +39,23 @@ class NodeResult:
     reasons: tuple[str, ...] = ()
 
 
+def own_constraints(pod) -> bool:
+    """Whether the preemptor carries filters other than resources that victims can affect."""
+    return bool(pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod))
+
+
 def resource_only(pod, state) -> bool:
-    """Whether the filters a preemptor can still fail on a candidate node reduce to NodeResourcesFit."""
-    return not (pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod) or state.affinity_pods)
+    """Whether the filters a preemptor can still fail on any node reduce to NodeResourcesFit."""
+    return not (own_constraints(pod) or state.affinity_pods)
+
+
+def blocked_by_existing_terms(pod, state) -> np.ndarray | None:
+    """Rows where placed pods' required anti-affinity rejects a preemptor without constraints of its own (None:
+    nowhere). Removing pods cannot create such a rejection, so every other row is decided by resources alone."""
+    if not state.affinity_pods:
+        return None
+    blocked = inter_pod_affinity.filter_reasons(state, pod) != 0
+    return blocked if blocked.any() else None
 
 
 def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> tuple[str, ...]:

@@ -85,16 +85,27 @@ class DefaultPreemption:
         return Outcome(best, ctx.expand(cache.results[best].victims))
 
     def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
+        """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
+        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict)."""
         ctx = self.ctx
-        if not cand.resource_only(ps.pod, ctx.state):
-            fresh = _NodeCache(len(ctx.state.nodes))
-            for r in rows.tolist():
-                fresh.put(r, cand.select_on_node_filters(ctx, ev, ps.pod, r, ctx.lower_pods(r, prio)), ctx)
-            return fresh
+        if cand.own_constraints(ps.pod):
+            return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
         cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation))
-        for r in rows[~cache.known[rows]].tolist():
+        blocked = cand.blocked_by_existing_terms(ps.pod, ctx.state)
+        plain = rows if blocked is None else rows[~blocked[rows]]
+        for r in plain[~cache.known[plain]].tolist():
             cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio)), ctx)
-        return cache
+        if blocked is None:
+            return cache
+        view = _NodeCache(0)
+        view.results, view.known, view.victims, view.stats = (dict(cache.results), cache.known.copy(),
+                                                              cache.victims.copy(), cache.stats.copy())
+        return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+
+    def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio) -> _NodeCache:
+        for r in rows.tolist():
+            view.put(r, cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio)), self.ctx)
+        return view
 
     def _cache(self, key: tuple) -> _NodeCache:
         state = self.ctx.state
