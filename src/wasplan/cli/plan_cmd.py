@@ -67,8 +67,8 @@ def plan(
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text, json or yaml."),
     fail_on: FailOn = typer.Option(FailOn.pending, "--fail-on",
-                                   help="Exit 1 when pods stay pending (pending), when the plan evicts any pod "
-                                        "(preemption), or never."),
+                                   help="Exit 1 when pods stay pending (pending); also when the plan evicts any "
+                                        "pod (preemption); or never."),
     no_preemption: bool = typer.Option(False, "--no-preemption",
                                        help="Plan without preemption: no PostFilter, no workload-aware preemption."),
     emit_snapshot: Optional[str] = typer.Option(None, "--emit-snapshot", help="Write the cluster after the plan here."),

@@ -38,7 +38,8 @@ class PlanRun:
     def exit_code(self, fail_on: str) -> ExitCode:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
-        if fail_on == "pending" and not self.plan.all_placed:
+        # thresholds: never < pending < preemption (which also fails on pods left pending)
+        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
             return ExitCode.FINDINGS
         if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
