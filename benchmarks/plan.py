@@ -8,7 +8,7 @@ Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 
 with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); preemption (scheduler_perf
 PreemptionAsync: 5,000 nodes full of 20,000 low-priority pods, 5,000 high-priority preemptors;
 PreemptionPodGroupDisruptionMode: 1,000 nodes, 10,000 victims in 1,000 disruptionMode-all groups, 100 gang
-preemptors of 4 pods); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+preemptors of 4 pods, or 100 plain 3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
 memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
@@ -95,9 +95,11 @@ def preemption_basic(node_count: int, low: int, high: int) -> tuple[list, list]:
     return cluster, arrivals
 
 
-def preemption_groups(node_count: int, victims: int, group_size: int, preemptors: int, gang: int) -> tuple[list, list]:
+def preemption_groups(node_count: int, victims: int, group_size: int, preemptors: int, gang: int,
+                      plain: bool = False) -> tuple[list, list]:
     """scheduler_perf PreemptionPodGroupDisruptionMode's shape: victims in disruptionMode-all PodGroups spread
-    over consecutive nodes, filling them; preemptors are gangs of `gang` pods of 3970m (one per node)."""
+    over consecutive nodes, filling them; preemptors are gangs of `gang` pods of 3970m (one per node), or with
+    `plain` single 3970m pods, as upstream's config has them (DefaultPreemption evicting whole groups)."""
     cluster: list = small_nodes(node_count)
     share = 4000 // (victims // node_count)
     for g in range(victims // group_size):
@@ -110,6 +112,9 @@ def preemption_groups(node_count: int, victims: int, group_size: int, preemptors
         cluster.append(Pod("bench", f"victim-{k:06d}", req, dict(req), priority=0, pod_group=f"victims-{k // group_size:05d}",
                            node_name=f"node-{k % node_count:05d}"))
     arrivals: list = []
+    if plain:
+        req = {"cpu": 3970, "memory": GIB}
+        return cluster, [Pod("bench", f"preemptor-{g:04d}", dict(req), dict(req), priority=100) for g in range(preemptors)]
     for g in range(preemptors):
         name = f"preemptor-{g:04d}"
         policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=gang)
@@ -179,6 +184,7 @@ SCENARIOS = {
     "memory-5000x100000": lambda: (nodes(5000), plain_pods(100_000)),
     "preemption-5000x20000x5000": lambda: preemption_basic(5000, 20_000, 5000),
     "preemption-groups-1000x10000x100": lambda: preemption_groups(1000, 10_000, 10, 100, 4),
+    "preemption-disruption-1000x10000x100": lambda: preemption_groups(1000, 10_000, 10, 100, 0, plain=True),
 }
 
 
