@@ -109,12 +109,14 @@ def preemption_groups(node_count: int, victims: int, group_size: int, preemptors
                                                           priority=0, disruption_mode=hub.DisruptionMode.ALL)))
     for k in range(victims):
         req = {"cpu": share, "memory": GIB}
-        cluster.append(Pod("bench", f"victim-{k:06d}", req, dict(req), priority=0, pod_group=f"victims-{k // group_size:05d}",
+        cluster.append(Pod("bench", f"victim-{k:06d}", req, dict(req), priority=0,
+                           pod_group=f"victims-{k // group_size:05d}",
                            node_name=f"node-{k % node_count:05d}"))
     arrivals: list = []
     if plain:
         req = {"cpu": 3970, "memory": GIB}
-        return cluster, [Pod("bench", f"preemptor-{g:04d}", dict(req), dict(req), priority=100) for g in range(preemptors)]
+        return cluster, [Pod("bench", f"preemptor-{g:04d}", dict(req), dict(req), priority=100)
+                         for g in range(preemptors)]
     for g in range(preemptors):
         name = f"preemptor-{g:04d}"
         policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=gang)

@@ -120,7 +120,8 @@ def test_137_node_choice_counts_the_whole_victim_group():
     """A node whose single victim drags a three-pod group along loses to a node with two plain victims."""
     existing = [node("n0", cpu="2"), node("n1", cpu="2"), node("n2", cpu="2"), node("n3", cpu="2"),
                 gang("low", 3, priority=10, disruption="all"),
-                *(pod(f"low-{i}", cpu="2", priority=10, group="low", node_name=f"n{i}", created=t(1)) for i in range(3)),
+                *(pod(f"low-{i}", cpu="2", priority=10, group="low", node_name=f"n{i}", created=t(1))
+                  for i in range(3)),
                 pod("a", cpu="1", priority=10, node_name="n3", created=t(1)),
                 pod("b", cpu="1", priority=10, node_name="n3", created=t(1))]
     plan = run(existing, [pod("p", cpu="2", priority=100)])
