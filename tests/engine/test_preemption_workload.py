@@ -70,11 +70,23 @@ def test_group_priority_overrides_pod_priority_in_136_both_ways():
     plan = run(existing, arrivals, version="1.36")
     assert victims(plan) == [("PodGroup", "g", [("mid", "n0", None)])]
     assert by_name(plan)["g-0"].node == "n0"
-    # a low-priority group whose pods claim priority 1000 is still preempted as priority 0
-    existing = [node("n0", cpu="4"), gang("v", 1, priority=0), pod("v-0", cpu="4", priority=1000, group="v",
-                                                                   node_name="n0")]
-    plan = run(existing, [pod("p", cpu="4", priority=100)], version="1.36")
-    assert victims(plan) == [("Pod", "p", [("v-0", "n0", "default/v")])]
+    # a victim group evicted as a whole (disruptionMode PodGroup) counts with its group's priority 0 for a group
+    # preemptor, although its pod says 1000; DefaultPreemption in 1.36 reads pod priorities only
+    victim_group = [node("n0", cpu="4"), gang("v", 1, priority=0, disruption="all"),
+                    pod("v-0", cpu="4", priority=1000, group="v", node_name="n0")]
+    plan = run(victim_group, [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=0, group="g")],
+               version="1.36")
+    assert victims(plan) == [("PodGroup", "g", [("v-0", "n0", "default/v")])]
+    plan = run(victim_group, [pod("p", cpu="4", priority=100)], version="1.36")
+    assert plan.preemptions == ()
+
+
+def test_136_wap_judges_a_single_mode_group_member_by_its_own_priority():
+    existing = [node("n0", cpu="4"), gang("v", 1, priority=0),
+                pod("v-0", cpu="4", priority=1000, group="v", node_name="n0")]
+    plan = run(existing, [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")],
+               version="1.36")
+    assert plan.preemptions == ()
 
 
 def test_137_rejects_a_group_whose_pods_disagree_on_priority():

@@ -27,6 +27,7 @@ class Preemption:
         self.state, self.world, self.options = state, world, options
         self.pdbs = PdbTracker()
         self._prio_cache: dict[str, int] = {}
+        self._wap_prio_cache: dict[str, int] = {}
         self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
         self.lower = LowerSums(state, self.prio_of_key)
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
@@ -38,20 +39,33 @@ class Preemption:
         return self.prio_of_key(ps.key)
 
     def prio_of_key(self, key: str) -> int:
+        """A victim's priority for DefaultPreemption."""
         found = self._prio_cache.get(key)
         if found is None:
             found = self._prio_cache[key] = policy.effective_priority(self.world.pods[key], self.world, self.options)
         return found
 
+    def wap_prio(self, ps) -> int:
+        return self.wap_prio_of_key(ps.key)
+
+    def wap_prio_of_key(self, key: str) -> int:
+        """A victim's priority for workload-aware preemption."""
+        found = self._wap_prio_cache.get(key)
+        if found is None:
+            ps = self.world.pods[key]
+            found = self._wap_prio_cache[key] = policy.effective_priority(ps, self.world, self.options, for_wap=True)
+        return found
+
     start = staticmethod(policy.start_key)
 
-    def terminating_on_nominated(self, ps, threshold: int) -> bool:
+    def terminating_on_nominated(self, ps, threshold: int, wap: bool = False) -> bool:
         """PodEligibleToPreemptOthers: a lower-priority pod (by effective priority) is already terminating on the
         pod's nominated node, so the pod waits for it instead of preempting again."""
         row = self.state.index.get(ps.pod.nominated_node_name or "")
         if row is None:
             return False
-        return any(p.terminating and self.prio_of_key(k) < threshold for k, p in self.state.pods_on[row].items())
+        prio = self.wap_prio_of_key if wap else self.prio_of_key
+        return any(p.terminating and prio(k) < threshold for k, p in self.state.pods_on[row].items())
 
     def lower_pods(self, row: int, threshold: int) -> list:
         pods = self.world.pods
@@ -107,12 +121,12 @@ class Preemption:
         units: dict[str, list] = {}
         pods = self.world.pods
         for key in self.state.placed:
-            if key in own or self.prio_of_key(key) >= threshold:
+            if key in own or self.wap_prio_of_key(key) >= threshold:
                 continue
             units.setdefault(self.unit_key(key), []).append(pods[key])
         v137 = self.options.v137
         ordered = sorted(units.items(), key=lambda kv: (
-            -self.prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if v137 else 0, -len(kv[1]),
+            -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if v137 else 0, -len(kv[1]),
             min(self.start(p) for p in kv[1]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
 

@@ -19,14 +19,17 @@ class Ledger:
         self.entries: list[Preemption] = []
         self.disrupted: set[str] = set()  # PodGroup keys that lost members to preemption
 
-    def evict(self, kind: str, namespace: str, name: str, victims: list, removed: dict | None = None) -> None:
+    def evict(self, kind: str, namespace: str, name: str, victims: list, removed: dict | None = None,
+              prio=None) -> None:
         """`kind` is Pod or PodGroup; victims are PodStates currently placed, or, when `removed` maps their keys
-        to the rows they ran on, already taken off their nodes by the caller's search."""
+        to the rows they ran on, already taken off their nodes by the caller's search. `prio` reports a victim's
+        priority as the preemption judged it (default: DefaultPreemption's reading)."""
         state, world = self.state, self.world
+        prio = prio or self.prio
         rows = []
         for ps in victims:
             node = state.nodes[removed[ps.key]].name if removed else state.node_of(ps.key)
-            rows.append(Victim(ps.pod.namespace, ps.pod.name, node, self.prio(ps), world.group_key(ps)))
+            rows.append(Victim(ps.pod.namespace, ps.pod.name, node, prio(ps), world.group_key(ps)))
             self.pdbs.evicted(ps.pod, (p.pod for p in state.placed.values()))
             if not removed:
                 state.remove(ps.pod)

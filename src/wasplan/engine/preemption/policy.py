@@ -1,10 +1,9 @@
 """Who may preempt whom: effective priorities, preemption policies and eligibility messages.
 
 Upstream reads `spec.priority`, which admission fills from `priorityClassName` (or the global default class,
-else 0); the world resolves that once per pod and group. A grouped pod's *effective* priority for preemption is
-its PodGroup's when group priorities are in force (1.36 WorkloadAwarePreemption gate, 1.37 GenericWorkload): the
-group's priority overrides the pod's in both directions in 1.36 (podgrouppreemption_test "Priority divergence
-in PodGroups"), and 1.37 rejects groups whose pods disagree, so both readings agree there.
+else 0); the world resolves that once per pod and group. A PodGroup preempts with its own priority, which in
+1.36 overrides its pods' (podgrouppreemption_test "Priority divergence in PodGroups"); see effective_priority
+for how victims are judged. 1.37 rejects groups whose pods disagree with the group.
 """
 
 from __future__ import annotations
@@ -33,12 +32,20 @@ def wap_on(options: EngineOptions) -> bool:
     return group_priorities_on(options)
 
 
-def effective_priority(ps: PodState, world: World, options: EngineOptions) -> int:
-    if ps.pod.pod_group and group_priorities_on(options):
-        group = world.group_of(ps)
-        if group is not None:
-            return group.priority
-    return ps.priority
+def effective_priority(ps: PodState, world: World, options: EngineOptions, for_wap: bool = False) -> int:
+    """The priority a pod is judged by as a victim (and a pod without a group as preemptor).
+
+    1.37: a grouped pod counts with its PodGroup's priority everywhere (preemption.go NewPodVictim /
+    GetPodPriority). 1.36: only workload-aware preemption looks at groups, and only for a group evicted as a
+    whole (disruptionMode PodGroup, priority from the group); single pods keep their own priority, and
+    DefaultPreemption reads pod priorities only (the 1.36 podgroup preemption evaluator,
+    newDomainForWorkloadPreemption)."""
+    group = world.group_of(ps) if ps.pod.pod_group and group_priorities_on(options) else None
+    if group is None:
+        return ps.priority
+    if options.v137:
+        return group.priority
+    return group.priority if for_wap and disrupts_whole_group(group) else ps.priority
 
 
 def pod_policy(ps: PodState, world: World) -> str:

@@ -84,7 +84,7 @@ class PreemptionSteps:
             prefix = "pod group preemption: " if self.options.v137 else "preemption: "
             return f"{message}. {prefix}{result.message}"
         self.preemption.ledger.evict("PodGroup", group.record.namespace, group.record.name, result.victims,
-                                     result.nodes if result.removed else None)
+                                     result.nodes if result.removed else None, self.preemption.wap_prio)
         if self.options.v137:
             for ps in members:
                 if ps.key in result.placements:

@@ -45,7 +45,7 @@ class WapResult:
 def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     if group_policy(group, members, ctx.world, ctx.options) == NEVER:
         return WapResult(message=NOT_ELIGIBLE_NEVER)
-    if any(ctx.terminating_on_nominated(m, group.priority) for m in members):
+    if any(ctx.terminating_on_nominated(m, group.priority, wap=True) for m in members):
         return WapResult(message=NOT_ELIGIBLE_TERMINATING)
     units = ctx.wap_units(group)
     if not units:
