@@ -79,3 +79,13 @@ def test_136_group_with_a_never_member_does_not_preempt():
     plan = run(existing, [gang("g", 2, priority=100), *members], version="1.36")
     assert plan.preemptions == ()
     assert groups(plan)["g"].message.endswith("preemption: not eligible due to preemptionPolicy=Never.")
+
+
+def test_137_member_policy_counts_only_without_the_podgroup_preemption_policy_gate():
+    """Evaluator tests "... ignoring member pod preemption policy" (gate on) and the gate-off fallback."""
+    existing = [node("n0", cpu="4"), pod("low", cpu="4", priority=0, node_name="n0")]
+    member = pod("g-0", cpu="4", priority=100, group="g", preemption_policy="Never")
+    plan = run(existing, [gang("g", 1, priority=100), member])
+    assert [v.name for p in plan.preemptions for v in p.victims] == ["low"]
+    plan = run(existing, [gang("g", 1, priority=100), member], gates="PodGroupPreemptionPolicy=false")
+    assert plan.preemptions == ()

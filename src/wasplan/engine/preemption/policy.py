@@ -60,9 +60,10 @@ def pod_policy(ps: PodState, world: World) -> str:
 
 
 def group_policy(group: GroupState, members: list[PodState], world: World, options: EngineOptions) -> str:
-    """1.36: Never when any member says Never. 1.37: the PodGroup's own spec.preemptionPolicy (its class's
-    when unset)."""
-    if not options.v137:
+    """The group preemptor's policy (resolvePreemptionPolicy): with 1.37's PodGroupPreemptionPolicy gate the
+    PodGroup's own spec.preemptionPolicy (its class's when admission left it unset); otherwise — 1.36, or the
+    gate off — Never as soon as one member says Never."""
+    if not (options.v137 and options.gates.enabled("PodGroupPreemptionPolicy")):
         return NEVER if any(pod_policy(m, world) == NEVER for m in members) else "PreemptLowerPriority"
     pg = group.pg
     if pg.preemption_policy is not None:
