@@ -5,10 +5,12 @@
 
 Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 nodes x 1,000 and 3,000 gangs of
 3 pods; 5,000 nodes x 9 gangs of 1,000); scheduler_perf TopologySpreading's shape (5,000 nodes x 5,000 pods
-with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); preemption (scheduler_perf
-PreemptionAsync: 5,000 nodes full of 20,000 low-priority pods, 5,000 high-priority preemptors;
-PreemptionPodGroupDisruptionMode: 1,000 nodes, 10,000 victims in 1,000 disruptionMode-all groups, 100 gang
-preemptors of 4 pods, or 100 plain 3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); scheduler_perf's topology shapes
+(5,000 nodes in racks of 16 with 750 / 2,250 gangs of 4 pods kept to a rack; 500 / 1,500 two-level
+CompositePodGroups, a rack-constrained root over two gangs of 2); preemption (scheduler_perf PreemptionAsync:
+5,000 nodes full of 20,000 low-priority pods, 5,000 high-priority preemptors; PreemptionPodGroupDisruptionMode:
+1,000 nodes, 10,000 victims in 1,000 disruptionMode-all groups, 100 gang preemptors of 4 pods, or 100 plain
+3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
 memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
@@ -72,6 +74,50 @@ def gangs(groups: int, size: int) -> list:
         for i in range(size):
             req = {"cpu": 1000, "memory": 2 * GIB}
             out.append(Pod("bench", f"{name}-{i:04d}", req, dict(req), pod_group=name))
+    return out
+
+
+def rack_nodes(count: int, rack_size: int = 16) -> list[Node]:
+    """scheduler_perf's topology shape: racks of 16 nodes, four racks to a zone; 8 CPU per node."""
+    return [Node(f"node-{i:05d}", {"kubernetes.io/hostname": f"node-{i:05d}", "rack": f"rack-{i // rack_size:04d}",
+                                   "zone": f"zone-{i // (rack_size * 4):03d}"},
+                 {"cpu": 8000, "memory": 32 * GIB, "pods": 110})
+            for i in range(count)]
+
+
+def _pod_group(name: str, size: int, keys=(), parent=None) -> Group:
+    policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)
+    obj = hub.PodGroup(metadata={"name": name, "namespace": "bench"}, policy=policy, topology_keys=tuple(keys),
+                       parent_composite=parent)
+    return Group("bench", name, obj)
+
+
+def _members(name: str, size: int) -> list[Pod]:
+    req = {"cpu": 2000, "memory": 4 * GIB}
+    return [Pod("bench", f"{name}-{i:02d}", dict(req), dict(req), pod_group=name) for i in range(size)]
+
+
+def rack_gangs(groups: int, size: int = 4) -> list:
+    """Gangs that must each fit in one rack (schedulingConstraints.topology: rack)."""
+    out: list = []
+    for g in range(groups):
+        name = f"tas-{g:05d}"
+        out += [_pod_group(name, size, ("rack",)), *_members(name, size)]
+    return out
+
+
+def composites(count: int) -> list:
+    """Two-level trees: a rack-constrained root (minGroupCount 2) over two gangs of 2 pods."""
+    out: list = []
+    for c in range(count):
+        root = f"cpg-{c:05d}"
+        policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_group_count=2)
+        out.append(Group("bench", root, hub.CompositePodGroup(
+            metadata={"name": root, "namespace": "bench"}, policy=policy, topology_keys=("rack",),
+            workload_ref=hub.WorkloadRef(workload_name=root, template_name="root"))))
+        for part in ("a", "b"):
+            name = f"{root}-{part}"
+            out += [_pod_group(name, 2, parent=root), *_members(name, 2)]
     return out
 
 
@@ -180,6 +226,10 @@ SCENARIOS = {
     "gangs-5000x9x1000": lambda: (nodes(5000), gangs(9, 1000)),
     "spread-5000x5000": lambda: (nodes(5000), spread_pods(5000)),
     "anti-affinity-5000x5000": lambda: (nodes(5000), anti_affinity_pods(5000)),
+    "tas-5000x750x4": lambda: (rack_nodes(5000), rack_gangs(750)),
+    "tas-5000x2250x4": lambda: (rack_nodes(5000), rack_gangs(2250)),
+    "cpg-5000x500": lambda: (rack_nodes(5000), composites(500)),
+    "cpg-5000x1500": lambda: (rack_nodes(5000), composites(1500)),
     "scale-1000": lambda: (nodes(1000), plain_pods(10_000)),
     "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
     "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),

@@ -85,7 +85,8 @@ def pods(prefix: str, count: int, **kw) -> list[Pod]:
     return [pod(f"{prefix}-{i}", **kw) for i in range(count)]
 
 
-def _group(name: str, policy: hub.SchedulingPolicy, namespace: str, priority, topology_keys=(), **kw) -> Group:
+def _group(name: str, policy: hub.SchedulingPolicy, namespace: str, priority, topology_keys=(), parent=None,
+           **kw) -> Group:
     """`kw`: disruption ("all"/"single"), priority_class, preemption_policy ("Never"/...)."""
     extra = {}
     if kw.get("disruption"):
@@ -95,21 +96,34 @@ def _group(name: str, policy: hub.SchedulingPolicy, namespace: str, priority, to
     if kw.get("preemption_policy"):
         extra["preemption_policy"] = hub.PreemptionPolicy(kw["preemption_policy"])
     pg = hub.PodGroup(metadata={"name": name, "namespace": namespace}, policy=policy, priority=priority,
-                      topology_keys=tuple(topology_keys), **extra)
+                      topology_keys=tuple(topology_keys), parent_composite=parent, **extra)
     return Group(namespace, name, pg)
 
 
-def gang(name: str, min_count: int, namespace="default", priority=None, topology_keys=(), **kw) -> Group:
+def gang(name: str, min_count: int, namespace="default", priority=None, topology_keys=(), parent=None,
+         **kw) -> Group:
     return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=min_count), namespace, priority,
-                  topology_keys, **kw)
+                  topology_keys, parent, **kw)
 
 
-def basic(name: str, namespace="default", priority=None, **kw) -> Group:
-    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority, **kw)
+def basic(name: str, namespace="default", priority=None, topology_keys=(), parent=None, **kw) -> Group:
+    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority, topology_keys, parent,
+                  **kw)
 
 
 def pdb(name: str, match: dict, min_available=None, max_unavailable=None, allowed=None, namespace="default"):
     return PodDisruptionBudget(namespace, name, selector(match), min_available, max_unavailable, allowed)
+
+
+def composite(name: str, min_group_count: int | None = None, parent=None, namespace="default", priority=None,
+              topology_keys=()) -> Group:
+    """A CompositePodGroup: gang with `min_group_count`, basic without."""
+    policy = (hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_group_count=min_group_count) if min_group_count
+              else hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC))
+    obj = hub.CompositePodGroup(metadata={"name": name, "namespace": namespace}, policy=policy, priority=priority,
+                                workload_ref=hub.WorkloadRef(workload_name="w", template_name=name),
+                                parent_composite=parent, topology_keys=tuple(topology_keys))
+    return Group(namespace, name, obj)
 
 
 def priority_class(name: str, value: int, global_default=False) -> PriorityClass:

@@ -130,12 +130,6 @@ _TABLE: list[Code] = [
     Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
     Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
-    Code("WAS701", "topology-not-simulated", W,
-         "The PodGroup asks for topology-aware placement, which this wasplan version does not simulate yet; "
-         "its pods were placed without the constraint."),
-    Code("WAS702", "composite-not-simulated", W,
-         "The PodGroup belongs to a CompositePodGroup tree, which this wasplan version does not simulate yet; "
-         "it was scheduled as a group of its own."),
 ]
 
 

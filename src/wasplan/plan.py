@@ -86,6 +86,43 @@ class GroupOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class TreeChild:
+    """One child of a CompositePodGroup and what its parent's last cycle made of it."""
+
+    kind: str  # CompositePodGroup | PodGroup
+    name: str
+    result: str  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    message: str = ""  # why it failed, or (Reverted) the failure that undid it
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "result": self.result, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class CompositeOutcome:
+    namespace: str
+    name: str
+    policy: str  # gang | basic
+    min_group_count: int  # 0 for basic
+    status: str  # Scheduled | Unschedulable | WaitingForPods
+    parent: str | None = None  # ns/name of the parent CompositePodGroup; None for a root
+    placement: Placement | None = None
+    message: str = ""
+    children: tuple[TreeChild, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    def to_dict(self) -> dict:
+        return {"namespace": self.namespace, "name": self.name, "policy": self.policy,
+                "minGroupCount": self.min_group_count, "status": self.status, "parent": self.parent,
+                "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
+                              if self.placement else None),
+                "message": self.message, "children": [c.to_dict() for c in self.children]}
+
+
+@dataclass(frozen=True, slots=True)
 class Victim:
     namespace: str
     name: str
@@ -119,6 +156,7 @@ class Plan:
     pod_groups: tuple[GroupOutcome, ...] = ()
     preemptions: tuple[Preemption, ...] = ()
     diagnostics: tuple = field(default=(), compare=False)
+    composites: tuple[CompositeOutcome, ...] = ()  # CompositePodGroups, sorted by namespace/name
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -139,4 +177,5 @@ class Plan:
                 "summary": self.summary(),
                 "podGroups": [g.to_dict() for g in self.pod_groups],
                 "pods": [p.to_dict() for p in self.pods],
-                "preemptions": [p.to_dict() for p in self.preemptions]}
+                "preemptions": [p.to_dict() for p in self.preemptions],
+                "compositePodGroups": [c.to_dict() for c in self.composites]}

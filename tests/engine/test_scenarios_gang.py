@@ -6,7 +6,9 @@ PlacementFeasible behaviour of pkg/scheduler/framework/plugins/gangscheduling (`
 satisfied: s scheduled, r remaining`), as summarised in engine-semantics §1.3, §1.6-1.8. Member messages follow
 submitPodGroupAlgorithmResult in pkg/scheduler/schedule_one_podgroup.go: a member that fitted in a rejected group
 gets "pod group is unschedulable, " + (1.36: its Permit message; 1.37: the group's status), one the cycle never
-reached gets the group's status, one that did not fit its FitError.
+reached gets the group's status, one that did not fit its FitError. With TopologyAwareWorkloadScheduling on (the
+default profile) every group goes through podGroupSchedulingPlacementAlgorithm: a group without a topology key
+has one placement, so a failed group's status reads `0/1 placements are available, first placement status: ...`.
 """
 
 from builders import basic, gang, node, pod, pods
@@ -14,6 +16,7 @@ from enginehelp import by_name, groups, run
 
 GPU_NODES = [node(f"n{i}", cpu="16", gpu=2) for i in range(4)]
 NO_ROOM = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
+ONE_PLACEMENT = "0/1 placements are available, first placement status: "
 
 
 def test_gang_fits_all_or_nothing_on_distinct_nodes():
@@ -31,7 +34,7 @@ def test_gang_that_does_not_fit_binds_nothing_137():
     plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")])
     placed = by_name(plan)
     assert [placed[f"g-{i}"].status for i in range(5)] == ["Pending"] * 5
-    msg = "minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"
+    msg = ONE_PLACEMENT + "minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"
     # members that fitted are told the group failed (submitPodGroupAlgorithmResult), the last one its FitError
     assert [placed[f"g-{i}"].message for i in range(5)] == [f"pod group is unschedulable, {msg}"] * 4 + [NO_ROOM]
     g = groups(plan)["g"]
@@ -44,7 +47,7 @@ def test_1_37_stops_early_once_min_count_is_out_of_reach():
     plan = run(small, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
     # g-0 fits, g-1 fails (1 + 2 remaining = 3, still possible), g-2 fails (1 + 1 < 3): stop; g-3 never tried
-    msg = "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
+    msg = ONE_PLACEMENT + "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
     one_node = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
     assert [placed[f"g-{i}"].message for i in range(4)] == [f"pod group is unschedulable, {msg}", one_node, one_node,
                                                              msg]
@@ -57,7 +60,7 @@ def test_gang_that_does_not_fit_binds_nothing_136():
     assert [placed[f"g-{i}"].message for i in range(5)] == [fitted] * 4 + [NO_ROOM]
     g = groups(plan)["g"]
     assert (g.condition.type, g.condition.status, g.message) == ("PodGroupScheduled", "False",
-                                                                  "pod group is unschedulable")
+                                                                  ONE_PLACEMENT + "pod group is unschedulable")
 
 
 def test_gang_waits_for_quorum():
@@ -85,8 +88,8 @@ def test_two_competing_gangs_first_complete_gang_wins():
     assert [placed[f"a-{i}"].status for i in range(3)] == ["Bound"] * 3
     assert [placed[f"b-{i}"].status for i in range(3)] == ["Pending"] * 3
     # the group's PodGroupPostFilter (workload-aware preemption) finds nothing of lower priority to evict
-    assert groups(plan)["b"].message == ("minCount (3) cannot be satisfied: 0 scheduled, 2 remaining. "
-                                         "pod group preemption: No preemption victims found for incoming pod")
+    assert groups(plan)["b"].message == (ONE_PLACEMENT + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+                                         ". pod group preemption: No preemption victims found for incoming pod")
 
 
 def test_gang_with_more_pods_than_min_count_binds_what_fits():

@@ -5,7 +5,8 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import groupcycle
+from wasplan.engine import compositecycle, groupcycle, placement
+from wasplan.engine.composite import Forest, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, SchedulingQueue
@@ -32,6 +33,7 @@ class Cycles(PreemptionSteps):
         self._clock = 0
         self._groups_on, self._v137 = options.groups_on, options.v137
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
+        self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
 
     def tick(self) -> int:
         self._clock += 1
@@ -64,6 +66,9 @@ class Cycles(PreemptionSteps):
         group = self.world.group_of(ps)
         if group is None:
             return "Unschedulable", group_missing_msg(ps.pod.pod_group)
+        root = self.forest.root_key(group)
+        if root is not None:  # a tree's pods wait for the whole tree's quorum, evaluated from the root
+            return None if self.forest.admissible(root) else ("Unschedulable", quorum_msg(root.partition("/")[2]))
         if group.is_gang and group.live < group.min_count:
             return "Unschedulable", QUORUM_MSG
         return None
@@ -84,20 +89,41 @@ class Cycles(PreemptionSteps):
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
         if group is not None and self._v137:
             # the entity sorts by the group's priority and the timestamp of its first queued pod
-            item: Item = ("group", group.key)
+            root = self.forest.root_key(group)
+            item: Item = ("composite", root) if root else ("group", group.key)
+            priority = self.forest.priority(root) if root else group.priority
             current = self.queue.timestamp(item)
             if not self.queue.active(item) or current is None or ps.ts < current:
-                self.queue.push(item, group.priority, ps.ts if current is None else min(current, ps.ts))
+                self.queue.push(item, priority, ps.ts if current is None else min(current, ps.ts))
         else:
             self.queue.push(("pod", ps.key), ps.priority, ps.ts)
 
     def release_gated(self, group: GroupState) -> None:
+        root = self.forest.root_key(group)
+        if root is not None:
+            if self.forest.admissible(root):
+                for leaf in self.forest.leaves(root):
+                    self._release(leaf)
+                return
+            for ps in self._waiting.get(group.key, ()):
+                ps.message = quorum_msg(root.partition("/")[2])  # the group exists; the tree's quorum is missing
+            return
         if group.is_gang and group.live < group.min_count:
             for ps in self._waiting.get(group.key, ()):
                 ps.message = QUORUM_MSG  # the group exists now; the quorum is what is missing
             return
+        self._release(group)
+
+    def _release(self, group: GroupState) -> None:
         for ps in sorted(self._waiting.pop(group.key, ()), key=lambda p: p.seq):
             self.pre_enqueue(ps)
+
+    def composite_created(self) -> None:
+        """A CompositePodGroup appeared: trees waiting for it (or for its quorum) may now be admitted."""
+        for key in list(self._waiting):
+            if key in self.world.groups:
+                self.release_gated(self.world.groups[key])
+        self.cluster_changed()
 
     def group_created(self, key: str) -> None:
         self.release_gated(self.world.groups[key])
@@ -114,7 +140,10 @@ class Cycles(PreemptionSteps):
 
     def _helped_by_pod_add(self, item: Item) -> bool:
         kind, key = item
-        keys = [key] if kind == "pod" else self.world.groups[key].members
+        if kind == "composite":
+            keys = [k for gs in self.forest.leaves(key) for k in gs.members]
+        else:
+            keys = [key] if kind == "pod" else self.world.groups[key].members
         for k in keys:
             pod = self.world.pods[k].pod
             a = pod.affinity
@@ -126,6 +155,9 @@ class Cycles(PreemptionSteps):
     def run_until_idle(self) -> None:
         while (item := self.queue.pop()) is not None:
             kind, key = item
+            if kind == "composite":
+                compositecycle.run(self, key)
+                continue
             if kind == "group":
                 self.group_cycle(self.world.groups[key], self._queued_members(self.world.groups[key]))
                 continue
@@ -189,23 +221,27 @@ class Cycles(PreemptionSteps):
             odd = next(m for m in members if m.priority != group.priority)
             self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
             return
-        scheduled = sum(1 for ps in self.world.live_members(group) if ps.placed)
+        live = self.world.live_members(group)
+        scheduled = sum(1 for ps in live if ps.placed)
         mark = self.state.mark()
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
-        attempt = groupcycle.run(ev, group, members, scheduled, self.options.v137,
-                                 post_filter=self.member_post_filter(group, pending))
+        attempt = placement.run_group(ev, group, members, scheduled, placement.bound_rows(self.state, live),
+                                      self.options, post_filter=self.member_post_filter(group, pending))
         group.attempted = True
         if attempt.success and pending:
             self.finish_member_preemption(group, members, pending, mark)
         elif attempt.success:
+            group.placement = attempt.placement or group.placement
             self._accept(group, members, attempt)
         else:
             self.state.rollback(mark)
-            message = self.preempt_for_group(group, members, ev, scheduled, attempt.message)
+            message = attempt.message if attempt.error else \
+                self.preempt_for_group(group, members, ev, scheduled, attempt.message)
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
                 self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
-                self._set_condition(group, "False", "Unschedulable", message)
+                self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
+                                    message)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
         failed = []
@@ -237,3 +273,5 @@ class Cycles(PreemptionSteps):
         if group.condition_status == "True" and status != "True":
             return
         group.condition_status, group.condition_reason, group.message = status, reason, message
+
+    set_condition = _set_condition  # for the CompositePodGroup cycle (compositecycle.py)

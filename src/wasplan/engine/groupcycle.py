@@ -29,6 +29,8 @@ class GroupAttempt:
     placements: dict[str, int] = field(default_factory=dict)  # pod key -> node row
     failures: dict[str, str] = field(default_factory=dict)  # pod key -> FitError message
     v137: bool = True
+    placement: tuple[str, str] | None = None  # (topology key, domain) chosen by the placement search
+    error: bool = False  # a SchedulerError (e.g. bound members span several domains), not a verdict
 
     def member_message(self, key: str) -> str:
         """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group

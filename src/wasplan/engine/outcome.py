@@ -11,8 +11,9 @@ import functools
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
 from wasplan.engine.options import EngineOptions
+from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
-from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Plan, PodOutcome
+from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Placement, Plan, PodOutcome
 
 _STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated", "Preempted": "Preempted"}
 
@@ -89,15 +90,16 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
         condition = GroupCondition(options.condition_type, gs.condition_status, gs.condition_reason, gs.message)
     policy = "gang" if gs.is_gang else "basic"
     min_count = gs.min_count if gs.is_gang else 0
+    where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
-                        tuple(sorted(gs.members)), None, reason, message, condition)
+                        tuple(sorted(gs.members)), where, reason, message, condition)
 
 
 def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
     preemptions = tuple(ledger.entries) if ledger is not None else ()
-    return Plan(options.version, nodes, pods, groups, preemptions)
+    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options))
 
 
 def _ns_name(key: str) -> tuple[str, str]:

@@ -69,6 +69,8 @@ class Simulator:
         elif isinstance(record, Group):
             if self.world.add_group(record) is not None:
                 self.cycles.group_created(record.key)
+            elif record.key in self.world.composites:
+                self.cycles.composite_created()
         elif isinstance(record, Pod):
             self.cycles.pod_created(self.world.add_pod(record))
         elif isinstance(record, PodDisruptionBudget):

@@ -43,6 +43,7 @@ class GroupState:
     condition_reason: str = ""
     message: str = ""
     attempted: bool = False
+    placement: tuple[str, str] | None = None  # (topology key, domain) of the last successful placement search
 
     @property
     def key(self) -> str:
@@ -67,6 +68,9 @@ class World:
         self.groups: dict[str, GroupState] = {}
         self.classes: dict[str, PriorityClass] = {}
         self.other_groups: list[Group] = []  # Workloads and CompositePodGroups, kept for the snapshot
+        self.composites: dict[str, Group] = {}  # CompositePodGroups by ns/name (composite.py builds the trees)
+        self.composite_seq: dict[str, int] = {}  # their creation order, comparable with GroupState.seq
+        self.tree_results: dict[str, object] = {}  # composite key -> its last cycle's result (composite.py)
         self._orphans: dict[str, list[str]] = {}  # group key -> pods naming a PodGroup that does not exist yet
         self._seq = 0
 
@@ -96,6 +100,9 @@ class World:
     def add_group(self, group: Group) -> GroupState | None:
         if not isinstance(group.obj, hub.PodGroup):
             self.other_groups.append(group)
+            if isinstance(group.obj, hub.CompositePodGroup):
+                self.composites[group.key] = group
+                self.composite_seq[group.key] = self.next_seq()
             return None
         pg = group.obj
         gs = GroupState(group, self.resolve_priority(pg.priority, pg.priority_class_name), self.next_seq())

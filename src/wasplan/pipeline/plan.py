@@ -8,11 +8,8 @@ from typing import Callable, Sequence
 
 import yaml
 
-from wasplan.api import hub
 from wasplan.api.releases import GateSet
-from wasplan.cluster.model import Group, PlanInputs, Pod
-from wasplan.codes import lookup
-from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.reader import read_paths
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
@@ -44,33 +41,6 @@ class PlanRun:
         if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
         return ExitCode.OK
-
-
-def _warning(code: str, record: Group, message: str) -> Diagnostic:
-    source = record.source
-    where = source.location() if hasattr(source, "location") else Location("<generated>")
-    return Diagnostic(code, lookup(code).severity, message, where)
-
-
-def unsimulated_warnings(inputs: PlanInputs, gates: GateSet) -> list[Diagnostic]:
-    """WAS701/WAS702 for PodGroups whose topology constraint or CompositePodGroup tree the plan cannot honour
-    (only groups the plan schedules pods for: a group that was placed before the plan is not re-planned)."""
-    records = [*inputs.existing, *inputs.arrivals]
-    waiting = {r.namespace + "/" + r.pod_group for r in records if isinstance(r, Pod) and r.pod_group and not r.node_name}
-    out = []
-    for record in records:
-        if not (isinstance(record, Group) and isinstance(record.obj, hub.PodGroup)) or record.key not in waiting:
-            continue
-        pg = record.obj
-        if pg.topology_keys and gates.enabled("TopologyAwareWorkloadScheduling"):
-            out.append(_warning("WAS701", record, f"PodGroup {record.key} asks to be kept within one "
-                                f"{', '.join(pg.topology_keys)} domain; topology-aware placement is not simulated "
-                                "yet, so its pods were placed without that constraint"))
-        if pg.parent_composite and gates.enabled("CompositePodGroup"):
-            out.append(_warning("WAS702", record, f"PodGroup {record.key} belongs to CompositePodGroup "
-                                f"{pg.parent_composite}; composite trees are not simulated yet, so it was scheduled "
-                                "as a group of its own"))
-    return out
 
 
 def load_profiles(path: str | None):
@@ -109,7 +79,6 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return run
-    run.diagnostics = sort_diagnostics(run.diagnostics + unsimulated_warnings(inputs, gates))
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.plan, run.final = simulate(inputs, options, progress)
     return run

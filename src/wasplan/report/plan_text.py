@@ -4,7 +4,9 @@ Renders only what the Plan holds."""
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.tree import Tree
 
 from wasplan.plan import Plan
 
@@ -14,7 +16,7 @@ _STYLE = {"Scheduled": "green", "Unschedulable": "red", "WaitingForPods": "yello
 def _group_table(plan: Plan) -> Table:
     by_key = {p.key: p for p in plan.pods}
     table = Table(title="PodGroups", show_lines=False)
-    for col in ("group", "policy", "minCount", "placed/total", "result"):
+    for col in ("group", "policy", "minCount", "placed/total", "result", "placement"):
         table.add_column(col, overflow="fold")
     table.add_column("nodes", overflow="fold", ratio=1)
     for g in plan.pod_groups:
@@ -24,7 +26,7 @@ def _group_table(plan: Plan) -> Table:
         style = _STYLE.get(g.status, "")
         table.add_row(g.key, g.policy, str(g.min_count) if g.policy == "gang" else "-",
                       f"{len(placed)}/{len(members)}", f"[{style}]{g.status}[/{style}]" if style else g.status,
-                      ", ".join(nodes))
+                      _where(g.placement), ", ".join(nodes))
     return table
 
 
@@ -37,6 +39,40 @@ def _preemptions(plan: Plan, console: Console) -> None:
                       markup=False, highlight=False)
 
 
+def _where(placement) -> str:
+    return f"{placement.topology_key}={placement.domain}" if placement else "-"
+
+
+_CHILD_STYLE = {"Scheduled": "green", "AlreadyScheduled": "green", "Failed": "red", "Reverted": "yellow",
+                "NotTried": "dim"}
+
+
+def _tree(plan: Plan) -> Tree:
+    """Each root CompositePodGroup with its children as the last cycle left them (and why one was reverted)."""
+    by_key = {c.key: c for c in plan.composites}
+    top = Tree("[bold]CompositePodGroups[/bold]")
+
+    def add(branch: Tree, c) -> None:
+        style = _STYLE.get(c.status, "")
+        policy = f"gang {c.min_group_count}" if c.policy == "gang" else "basic"
+        where = f" {escape(_where(c.placement))}" if c.placement else ""
+        label = f"{escape(c.key)} ({policy}) [{style}]{c.status}[/{style}]{where}"
+        node = branch.add(label + (f": {escape(c.message)}" if c.message else ""))
+        for child in c.children:
+            key = f"{c.namespace}/{child.name}"
+            if child.kind == "CompositePodGroup" and key in by_key:
+                add(node, by_key[key])
+                continue
+            cs = _CHILD_STYLE.get(child.result, "")
+            note = f": {escape(child.message)}" if child.message else ""
+            node.add(f"{escape(child.name)} [{cs}]{child.result}[/{cs}]{note}")
+
+    for c in plan.composites:
+        if c.parent is None or c.parent not in by_key:
+            add(top, c)
+    return top
+
+
 def render_text(plan: Plan, console: Console) -> None:
     s = plan.summary()
     console.print(f"[bold]Plan[/bold] for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — "
@@ -44,6 +80,8 @@ def render_text(plan: Plan, console: Console) -> None:
                   f"{s['preempted']} preempted")
     if plan.pod_groups:
         console.print(_group_table(plan))
+    if plan.composites:
+        console.print(_tree(plan))
     if plan.preemptions:
         _preemptions(plan, console)
     pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]

@@ -6,14 +6,15 @@ Which preemption runs where (engine-semantics §1.6, §1.7, §1.11, §1.12, §2)
 * 1.36 group members: pod by pod inside the group cycle when WorkloadAwarePreemption is off; with the gate on,
   DefaultPreemption leaves members to WAP (KEP-5710), which runs once after a plain Unschedulable cycle;
 * 1.37: per-pod PostFilter is disabled inside group cycles; WAP runs as the root's PodGroupPostFilter;
-* 1.36 groups with a topology constraint get no preemption at all; 1.37 topology-constrained groups are left
-  without preemption too, as the placement algorithm they would preempt for is not simulated by this module.
+* groups with a topology constraint (TAS gate on) get no preemption at all, in 1.36 and 1.37
+  (placement.preemption_refusal); CompositePodGroup trees (compositecycle.py) are not preempted for.
 
 `--no-preemption` (EngineOptions.preemption False) switches all of it off.
 """
 
 from __future__ import annotations
 
+from wasplan.engine import placement
 from wasplan.engine.preemption import policy
 from wasplan.engine.preemption.default import DefaultPreemption, Outcome
 from wasplan.engine.preemption.ledger import Ledger
@@ -136,15 +137,21 @@ class Preemption:
         return self.default.post_filter(ps, ev, decision.diagnosis)
 
     def member_preemption_on(self, group) -> bool:
-        """1.36 pod-by-pod preemption inside the group cycle (WAP off, no topology constraint)."""
-        return not self.options.v137 and not policy.wap_on(self.options) and not policy.topology_constrained(group)
+        """1.36 pod-by-pod preemption inside the group cycle (WAP off, no topology placement)."""
+        return not self.options.v137 and not policy.wap_on(self.options) and \
+            placement.preemption_refusal(group, self.options) is None
 
     def for_group(self, group, members, ev, scheduled: int) -> WapResult:
-        """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster."""
+        """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. A group with a
+        topology placement is refused (placement.preemption_refusal); the refusal is reported only when
+        something of lower priority runs, i.e. when preemption could otherwise have been tried."""
         if not policy.wap_on(self.options):
             return WapResult(message="")
-        if policy.topology_constrained(group):
-            return WapResult(message=policy.TOPOLOGY_MSG)
+        refusal = placement.preemption_refusal(group, self.options)
+        if refusal is not None:
+            own = set(group.members)
+            lower = any(k not in own and self.wap_prio_of_key(k) < group.priority for k in self.state.placed)
+            return WapResult(message=refusal if lower else "")
         return wap_preempt(self, ev, group, members, scheduled)
 
 

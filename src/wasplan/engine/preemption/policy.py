@@ -17,7 +17,6 @@ from wasplan.engine.world import GroupState, PodState, World
 NEVER = "Never"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
-TOPOLOGY_MSG = "workload aware preemption is not supported for pod groups with scheduling constraints"
 
 
 def group_priorities_on(options: EngineOptions) -> bool:
@@ -70,10 +69,6 @@ def group_policy(group: GroupState, members: list[PodState], world: World, optio
         return pg.preemption_policy.value
     pc = world.classes.get(pg.priority_class_name or "")
     return pc.preemption_policy if pc is not None else "PreemptLowerPriority"
-
-
-def topology_constrained(group: GroupState) -> bool:
-    return bool(group.pg.topology_keys)
 
 
 def disrupts_whole_group(group: GroupState | None) -> bool:

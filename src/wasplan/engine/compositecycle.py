@@ -1,0 +1,275 @@
+"""The CompositePodGroup cycle (1.37; engine-semantics §1.10.3; upstream `schedule_one_podgroup.go`
+podGroupSchedulingRecursiveAlgorithm / compositePodGroupSchedulingDefaultAlgorithm).
+
+Recursive, greedy, top-down, no backtracking. At a composite with a topology key, every domain of the key
+inside the parent's placement is tried (pinned to the domain of members already bound anywhere below), and in
+each the children are scheduled in creation order: a child that fails is rolled back and skipped, and the
+composite is feasible once minGroupCount children (basic: one) succeed; PlacementFeasible stops early when
+`scheduled + remaining < minGroupCount`. Feasible domains are scored like a PodGroup's placements, with
+PodGroupPodsCount summed over the subtree; the best one's children are scheduled again for real (the same,
+deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement.
+A leaf whose bound pods already meet its quorum and has nothing queued counts as scheduled. The root succeeds
+only if at least one new pod was placed. Every trial rolls back through the state's journal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.engine import placement, search
+from wasplan.engine.composite import MAX_DEPTH
+from wasplan.engine.domains import PlacementError, bin_packing_score, generate
+from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt
+
+
+@dataclass(slots=True)
+class NodeResult:
+    kind: str  # "composite" | "group"
+    key: str
+    result: str = "NotTried"  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    message: str = ""
+    placement: tuple[str, str] | None = None
+    attempt: GroupAttempt | None = None
+    children: list["NodeResult"] = field(default_factory=list)
+    placed: int = 0  # new pods reserved in the subtree
+    raw: int = 0  # PodGroupPodsCount over the subtree: scheduled plus placed pods of succeeding leaves
+    error: bool = False
+
+    @property
+    def success(self) -> bool:
+        return self.result in ("Scheduled", "AlreadyScheduled")
+
+    def revert(self, why: str) -> None:
+        """The subtree's reservations were rolled back (`why`: the failure that caused it): successes below
+        become Reverted and carry that reason."""
+        if self.success:
+            self.result, self.message = "Reverted", why
+        for child in self.children:
+            child.revert(why)
+
+
+def queued(world, gs) -> list:
+    """A leaf's pods waiting to be scheduled, in the group cycle's order (priority, then first queue time)."""
+    members = [ps for ps in world.live_members(gs) if ps.status in ("Queued", "Unschedulable")]
+    return sorted(members, key=lambda m: (-m.priority, m.initial_ts))
+
+
+def cannot_satisfy(need: int, scheduled: int, remaining: int) -> str:
+    return f"minCount ({need}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+
+
+class TreeRun:
+    """One cycle's recursive evaluation of a tree; results only, the caller applies them."""
+
+    def __init__(self, cycles, ev, root: str) -> None:
+        self.cycles, self.ev, self.state, self.root = cycles, ev, ev.state, root
+        self.world, self.forest, self.options = cycles.world, cycles.forest, cycles.options
+
+    def node(self, kind: str, key: str, mask) -> NodeResult:
+        return self.leaf(key, mask) if kind == "group" else self.composite(key, mask)
+
+    def leaf(self, key: str, mask) -> NodeResult:
+        gs = self.world.groups[key]
+        live = self.world.live_members(gs)
+        scheduled = sum(1 for ps in live if ps.placed)
+        res = NodeResult("group", key, raw=scheduled)
+        members = queued(self.world, gs)
+        if not members:
+            res.result = "AlreadyScheduled" if scheduled >= gs.min_count else "Failed"
+            res.message = "" if res.success else UNSCHEDULABLE_MSG
+            return res
+        mark = self.state.mark()
+        attempt = placement.run_group(self.ev, gs, members, scheduled, placement.bound_rows(self.state, live),
+                                      self.options, mask)
+        ok = attempt.success or (not attempt.error and not attempt.placements and scheduled >= gs.min_count)
+        res.attempt, res.placement, res.message, res.error = attempt, attempt.placement, attempt.message, attempt.error
+        if ok:
+            res.result = "Scheduled" if attempt.success else "AlreadyScheduled"
+            res.placed = len(attempt.placements) if attempt.success else 0
+            res.raw += res.placed
+        else:
+            res.result = "Failed"
+            self.state.rollback(mark)
+        return res
+
+    def subtree_bound(self, key: str) -> list[tuple[str, int]]:
+        out = []
+        for gs in self.forest.leaves(key):
+            out += placement.bound_rows(self.state, self.world.live_members(gs))
+        return out
+
+    def composite(self, key: str, mask) -> NodeResult:
+        obj = self.world.composites[key].obj
+        tkey = placement.topology_key(obj) if placement.tas_on(self.options) else None
+        if tkey is None:  # one placement (the parent's nodes); a failure reads as that placement's
+            res = self.children(key, mask)
+            if not res.success and not res.error and placement.tas_on(self.options):
+                res.message = placement.placements_msg(1, res.message)
+            return res
+        try:
+            domains = generate(self.state, tkey, mask, self.subtree_bound(key))
+        except PlacementError as exc:
+            return NodeResult("composite", key, "Failed", str(exc), error=True)
+        if not domains:
+            return NodeResult("composite", key, "Failed", placement.no_domain_msg(tkey))
+        need = self.need(key, root=key == self.root)
+        winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
+        if winner is None:
+            first = trials.get(domains[0].name) or self._trial(key, domains[0])
+            res = first.outcome
+            res.message = placement.placements_msg(len(domains), res.message)
+            return res
+        chosen = self.children(key, winner.domain.mask(len(self.state.nodes)))
+        chosen.placement = (tkey, winner.domain.name)
+        return chosen
+
+    def _trial(self, key: str, domain) -> search.Trial:
+        mark = self.state.mark()
+        res = self.children(key, domain.mask(len(self.state.nodes)))
+        score = bin_packing_score(self.state, domain.rows) if res.success else 0
+        self.state.rollback(mark)
+        return search.Trial(domain, res, res.success, res.raw, score)
+
+    def need(self, key: str, root: bool) -> search.Need:
+        """The subtree's queued pods, its pods already scheduled and the fewest new pods it can succeed with."""
+        leaves = self.forest.leaves(key)
+        waiting = [ps for gs in leaves for ps in queued(self.world, gs)]
+        scheduled = sum(1 for gs in leaves for ps in self.world.live_members(gs) if ps.placed)
+        fewest = self.fewest(key)
+        vectors = [self.state.vectors(ps.pod) for ps in waiting]
+        return search.Need(vectors, scheduled, max(fewest, 1) if root else fewest)
+
+    def fewest(self, key: str, depth: int = 0) -> int:
+        """A lower bound on the new pods a subtree must place to succeed (its cheapest minGroupCount children)."""
+        costs = []
+        for kind, child in self.forest.children(key) if depth < MAX_DEPTH else ():
+            if kind == "composite":
+                costs.append(self.fewest(child, depth + 1))
+                continue
+            gs = self.world.groups[child]
+            bound = sum(1 for ps in self.world.live_members(gs) if ps.placed)
+            costs.append(max(gs.min_count - bound, 0) if gs.is_gang or bound else 1)
+        return sum(sorted(costs)[:self.forest.min_children(key)])
+
+    def children(self, key: str, mask) -> NodeResult:
+        res = NodeResult("composite", key, "Failed")
+        need, kids = self.forest.min_children(key), self.forest.children(key)
+        scheduled, remaining = 0, len(kids)
+        for i, (kind, child) in enumerate(kids):
+            if scheduled + remaining < need:
+                break
+            mark = self.state.mark()
+            r = self.node(kind, child, mask)
+            remaining -= 1
+            res.children.append(r)
+            if r.error:
+                res.error = True
+                res.message = f"composite pod group evaluation failed due to child error: {r.message}"
+                return res
+            if r.success:
+                scheduled, res.placed, res.raw = scheduled + 1, res.placed + r.placed, res.raw + r.raw
+            else:
+                self.state.rollback(mark)
+                r.revert(r.message)
+        res.children += [NodeResult(kind, child) for kind, child in kids[len(res.children):]]
+        if scheduled >= need:
+            res.result = "Scheduled"
+        else:
+            res.message = cannot_satisfy(need, scheduled, remaining)
+        return res
+
+
+# ---- applying a tree cycle's result ----------------------------------------------------------------------------
+def run(cycles, root: str) -> None:
+    """The cycle for one root entity: evaluate the tree, then bind or fail every queued pod below it."""
+    forest, state = cycles.forest, cycles.state
+    leaves = forest.leaves(root)
+    waiting = [ps for gs in leaves for ps in queued(cycles.world, gs)]
+    if not waiting:
+        return
+    names = {ps.pod.scheduler_name for ps in waiting}
+    ev = cycles.evaluator_for(waiting[0])
+    if len(names) > 1 or ev is None:
+        first, other = waiting[0].pod.scheduler_name, next(iter(names - {waiting[0].pod.scheduler_name}), "")
+        _fail_all(cycles, root, waiting, "all pods in a single pod group should have the same .spec.schedulerName "
+                  f"set, got: {other!r} and {first!r}")
+        return
+    mark = state.mark()
+    result = TreeRun(cycles, ev, root).node("composite", root, None)
+    if result.success and result.placed == 0:  # the root needs at least one newly placed pod
+        result.result, result.message = "Failed", UNSCHEDULABLE_MSG
+    if not result.success:
+        state.rollback(mark)
+        result.revert(result.message)
+    _record(cycles.world, result)
+    failed = _apply(cycles, result, result.success, result.message)
+    if result.success:
+        state.commit()
+        if failed:  # partial success: the root is retried at once with its old timestamp
+            cycles.queue.push(("composite", root), forest.priority(root), min(m.initial_ts for m in waiting))
+        cycles.pods_bound()
+    else:
+        cycles.queue.park(("composite", root), forest.priority(root), cycles.tick())
+
+
+def _fail_all(cycles, root: str, queued: list, message: str) -> None:
+    for ps in queued:
+        cycles.fail(ps, message)
+    cycles.queue.park(("composite", root), cycles.forest.priority(root), cycles.tick())
+
+
+def _record(world, res: NodeResult) -> None:
+    """Keep each composite's latest result, but never let a later failed retry hide an earlier success."""
+    if res.kind != "composite":
+        return
+    kept = world.tree_results.get(res.key)
+    if res.success or kept is None or not kept.success:
+        world.tree_results[res.key] = res
+    for child in res.children:
+        _record(world, child)
+
+
+def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    """Bind what the tree kept; fail the rest with their own FitError, their group's message or the message of
+    the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
+    if res.kind == "composite":
+        failed = False
+        for child in res.children:
+            ok = keep and res.success
+            failed |= _apply(cycles, child, ok, inherited if res.success else (res.message or inherited))
+        return failed
+    return _apply_leaf(cycles, res, keep, inherited)
+
+
+def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    gs = cycles.world.groups[res.key]
+    members = queued(cycles.world, gs)
+    if not members:
+        return False
+    gs.attempted = True
+    attempt = res.attempt or GroupAttempt(False, inherited)
+    if keep and res.result == "Scheduled":
+        for ps in members:
+            if ps.key in attempt.placements:
+                cycles.bind(ps, attempt.placements[ps.key])
+            else:
+                cycles.fail(ps, attempt.member_message(ps.key))
+        gs.placement = res.placement or gs.placement
+        cycles.set_condition(gs, "True", "Scheduled", "")
+        return len(attempt.placements) < len(members)
+    own = res.result in ("Failed", "AlreadyScheduled") and res.message
+    message = res.message if own else inherited
+    for ps in members:
+        cycles.fail(ps, _told(attempt, ps.key, message))
+    cycles.set_condition(gs, "False", "SchedulerError" if res.error else "Unschedulable", message)
+    return True
+
+
+def _told(attempt: GroupAttempt, key: str, message: str) -> str:
+    """A member's own FitError; a member that had found a node hears the status that undid it, prefixed as
+    upstream's rejection of a fitted member is; one never reached hears the status alone."""
+    if key in attempt.failures:
+        return attempt.failures[key]
+    if key in attempt.placements:
+        return f"{UNSCHEDULABLE_MSG}, {message}"
+    return message

@@ -1,0 +1,158 @@
+"""Topology domains and the per-domain arithmetic the placement algorithm needs (engine-semantics §1.9.1, §1.9.4).
+
+`generate` is TopologyPlacementGenerator: the parent placement's nodes grouped by their value of the key (nodes
+without the label left out), pinned to the domain of the group's already-scheduled members. Domains come back
+sorted by value; upstream walks a Go map (random order), so "the first placement" in the infeasible message is
+the value that sorts first here — a deliberate, reproducible choice.
+
+`most_allocated` is the placement bin-packing score (MostAllocated over the placement's summed allocatable and
+requests, cpu and memory weight 1, resources with zero allocatable skipped). `Bounds` gives cheap per-domain
+upper bounds (how many members could fit at most, the best bin-packing score reachable) so the search can skip
+domains that cannot be feasible or cannot win without changing which placement is chosen.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.cluster.model import CPU, MEMORY
+
+MAX_SCORE = 100
+BIN_PACKING_RESOURCES = ((CPU, 1), (MEMORY, 1))
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class PlacementError(Exception):
+    """The generator cannot decide the placements (members bound in several domains): a SchedulerError."""
+
+
+@dataclass(slots=True)
+class Domain:
+    name: str
+    code: int  # index into the key's value list (NodeLabels.codes)
+    rows: np.ndarray  # node rows of this domain inside the parent placement
+
+    def mask(self, n: int) -> np.ndarray:
+        out = np.zeros(n, dtype=bool)
+        out[self.rows] = True
+        return out
+
+
+class DomainList(list):
+    """Domains, with their rows and codes flattened once, in node order (the whole-cluster list is cached, so
+    every cycle reuses the same arrays)."""
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray]:
+        found = getattr(self, "_flat", None)
+        if found is None:
+            rows = np.concatenate([d.rows for d in self]) if self else np.zeros(0, dtype=np.int64)
+            idx = (np.concatenate([np.full(len(d.rows), d.code, dtype=np.int64) for d in self]) if self
+                   else np.zeros(0, dtype=np.int64))
+            order = np.argsort(rows, kind="stable")  # node order (a node has one value, so rows are unique)
+            found = self._flat = (rows[order], idx[order])
+        return found
+
+
+def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.ndarray], list[Domain]]:
+    """Per key, once per node set (cached on the label index): node codes, values, the rows of every value and
+    the whole cluster's Domains sorted by value."""
+    per_labels = _CACHE.setdefault(labels, {})
+    found = per_labels.get(key)
+    if found is None:
+        codes, values = labels.codes(key)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(values) + 1))
+        rows = [order[bounds[i]:bounds[i + 1]] for i in range(len(values))]
+        every = DomainList(Domain(values[c], c, rows[c]) for c in sorted(range(len(values)), key=lambda c: values[c]))
+        labelled = np.flatnonzero(codes >= 0)
+        every._flat = (labelled, codes[labelled])  # node order: with every node labelled, no gather is needed
+        found = (codes, values, rows, every)
+        per_labels[key] = found
+    return found
+
+
+def pinned_domain(state, key: str, bound: list[tuple[str, int]]) -> str | None:
+    """The domain of the members already on nodes; upstream's error when they span several or lack the label."""
+    domain = None
+    for pod_key, row in bound:
+        value = state.nodes[row].labels.get(key)
+        if value is None:
+            raise PlacementError("cannot determine domain for already scheduled pods: "
+                                 f"no topology domain found for pod {pod_key}")
+        if domain is not None and domain != value:
+            raise PlacementError("cannot determine domain for already scheduled pods: "
+                                 f"more than 1 domain found for pod group: {domain}, {value}")
+        domain = value
+    return domain
+
+
+def generate(state, key: str, parent: np.ndarray | None, bound: list[tuple[str, int]]) -> DomainList:
+    """One Domain per value of `key` among the parent placement's nodes, sorted by value."""
+    required = pinned_domain(state, key, bound)
+    codes, _, _, every = _rows_by_domain(state.labels, key)
+    if required is not None:
+        every = DomainList(d for d in every if d.name == required)
+    if parent is None:
+        return every
+    inside = set(np.unique(codes[parent]).tolist())
+    out = DomainList()
+    for d in every:
+        if d.code in inside:
+            out.append(Domain(d.name, d.code, d.rows[parent[d.rows]]))
+    return out
+
+
+def most_allocated(requested, allocatable) -> int:
+    """Σ min(r, a)·100/a over the resources with a > 0 (integer division), divided by the weight sum."""
+    total = weights = 0
+    for (_, w), r, a in zip(BIN_PACKING_RESOURCES, requested, allocatable):
+        if a <= 0:
+            continue
+        total += w * (min(int(r), int(a)) * MAX_SCORE // int(a))
+        weights += w
+    return total // weights if weights else 0
+
+
+def bin_packing_score(state, rows: np.ndarray) -> int:
+    """The placement's score on the current state (the group's trial reservations included)."""
+    cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
+    return most_allocated(state.non_zero[rows][:, cols].sum(axis=0), state.alloc[rows][:, cols].sum(axis=0))
+
+
+class Bounds:
+    """Upper bounds for every domain at once, from one pass over the node arrays: how many members could fit at
+    most (the smallest member request counted on every node's free capacity, filters ignored) and the best
+    bin-packing score (every member placed). Both only over-estimate, so pruning on them is exact."""
+
+    def __init__(self, state, domains: DomainList, requests: list[np.ndarray], non_zero: list[np.ndarray]):
+        rows, idx = domains.flat()
+        n_codes = int(idx.max()) + 1 if len(idx) else 1
+        whole = len(rows) == len(state.nodes)  # rows are unique and sorted: this means every node, in order
+
+        def column(array: np.ndarray, c: int) -> np.ndarray:
+            return array[:, c] if whole else array[rows, c]
+
+        smallest = np.min(np.stack(requests), axis=0)
+        fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
+        for c in np.flatnonzero(smallest > 0):  # the pods column always counts, so `fits` is finite
+            free = np.maximum(column(state.alloc, c) - column(state.requested, c), 0)
+            fits = np.minimum(fits, free // smallest[c])
+        self.capacity = _sum_by(idx, fits, n_codes)
+        cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
+        extra = np.sum(np.stack(non_zero), axis=0)[cols]
+        total = weights = np.zeros(n_codes, dtype=np.int64)
+        for (_, w), c, e in zip(BIN_PACKING_RESOURCES, cols, extra):
+            alloc = _sum_by(idx, column(state.alloc, c), n_codes)
+            used = _sum_by(idx, column(state.non_zero, c), n_codes) + int(e)
+            ok = alloc > 0
+            total = total + w * np.where(ok, np.minimum(used, alloc) * MAX_SCORE // np.where(ok, alloc, 1), 0)
+            weights = weights + w * ok
+        self.bin_packing = np.where(weights > 0, total // np.maximum(weights, 1), 0)
+
+
+def _sum_by(idx: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact integer sums of `values` per code (float64 bincount is exact below 2**53, far above any total)."""
+    return np.rint(np.bincount(idx, weights=values, minlength=n)).astype(np.int64)

@@ -1,0 +1,133 @@
+"""Topology-aware scheduling of one PodGroup (engine-semantics §1.9; upstream `schedule_one_podgroup.go`
+podGroupSchedulingPlacementAlgorithm, `topologyaware/topology_placement.go`, `podgrouppodscount`,
+`noderesources/placement_bin_packing.go`).
+
+With the TopologyAwareWorkloadScheduling gate on, a group with a topology key is tried in every domain of
+that key (its candidate placements): the group algorithm runs with a node mask, every trial is rolled back
+through the state's journal, and the feasible placements are scored by PodGroupPodsCount (members scheduled
+plus members placed, normalised to the best placement) plus the bin-packing score of the placement's summed
+resources. The winner's reservations are re-made. A group without a key gets one placement (its parent's
+nodes), so its result is exactly the plain group algorithm's.
+
+Deliberate difference: upstream breaks a score tie at random; wasplan takes the domain whose value sorts first.
+Which feasible placement wins, and how the search avoids trying every domain, is search.py's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.engine import groupcycle
+from wasplan.engine import search as search_mod
+from wasplan.engine.domains import Domain, PlacementError, bin_packing_score, generate
+from wasplan.engine.groupcycle import GroupAttempt
+from wasplan.engine.search import Need, Trial
+
+TAS_GATE = "TopologyAwareWorkloadScheduling"
+NO_PREEMPTION_MSG = "workload aware preemption is not supported for pod groups with scheduling constraints"
+
+
+def topology_key(obj) -> str | None:
+    """The (single) topology key of a PodGroup or CompositePodGroup, if it has one."""
+    keys = getattr(obj, "topology_keys", ())
+    return keys[0] if keys else None
+
+
+def tas_on(options) -> bool:
+    return options.gates.enabled(TAS_GATE)
+
+
+def preemption_refusal(group, options) -> str | None:
+    """For the preemption engine: upstream's status when workload-aware preemption refuses a PodGroup with a
+    topology constraint (TAS on), else None. 1.36 (commit 008b3652) refuses it, and 1.36 also runs no pod-by-pod
+    preemption for such a group (tas_test "... does not use pod by pod preemption"). The 1.37-era revision read
+    (id:54490895239, v1alpha3 listers) still has the same check in runWorkloadAwarePreemption; only master (1.38)
+    drops it, so 1.37 refuses too."""
+    if not tas_on(options) or topology_key(group.pg) is None:
+        return None
+    return NO_PREEMPTION_MSG
+
+
+@dataclass(slots=True)
+class Job:
+    """One group's trial: what the group algorithm needs, plus how to count already-scheduled members."""
+
+    ev: object
+    group: object
+    members: list
+    scheduled: int
+    v137: bool
+
+    def evaluate(self, domain: Domain) -> Trial:
+        state = self.ev.state
+        mark = state.mark()
+        attempt = groupcycle.run(self.ev, self.group, self.members, self.scheduled, self.v137,
+                                 domain.mask(len(state.nodes)))
+        trial = Trial(domain, attempt, attempt.success)
+        if attempt.success:
+            trial.raw = self.scheduled + len(attempt.placements)
+            trial.bin_packing = bin_packing_score(state, domain.rows)
+        state.rollback(mark)
+        return trial
+
+    def need(self) -> Need:
+        fewest = max(self.group.min_count - self.scheduled, 1) if self.group.is_gang else 1  # ≥ 1 new pod
+        return Need([self.ev.state.vectors(m.pod) for m in self.members], self.scheduled, fewest)
+
+    def apply(self, attempt: GroupAttempt) -> None:
+        by_key = {m.key: m for m in self.members}
+        for key, row in attempt.placements.items():
+            self.ev.state.reserve(by_key[key].pod, row)
+
+
+def placements_msg(count: int, first: str) -> str:
+    """Upstream's status when no candidate placement is feasible (a group without a key has one)."""
+    return f"0/{count} placements are available, first placement status: {first}"
+
+
+def no_domain_msg(key: str) -> str:
+    """wasplan's wording when no node carries the key: upstream has no placement to report on (and its 1.36/1.37
+    code would dereference a missing first result), so the plan says what is wrong instead."""
+    return f'0/0 placements are available: no node has the label "{key}"'
+
+
+def bound_rows(state, live) -> list[tuple[str, int]]:
+    """(pod key, node row) of the group's members already on nodes: they pin the group's domain."""
+    return [(ps.key, state.index[ps.node]) for ps in live if ps.placed and ps.node in state.index]
+
+
+def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], options,
+              parent: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
+    """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
+    `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
+    `post_filter` (1.36 pod-by-pod preemption) only reaches groups without a topology key, as upstream."""
+    if not tas_on(options):
+        return groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
+    key = topology_key(group.pg)
+    if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
+        attempt = groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
+        if not attempt.success:
+            attempt.message = placements_msg(1, attempt.message)
+        return attempt
+    try:
+        domains = generate(ev.state, key, parent, bound)
+    except PlacementError as exc:
+        return GroupAttempt(False, str(exc), error=True)
+    job = Job(ev, group, members, scheduled, options.v137)
+    return search(job, domains, key)
+
+
+def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
+    if not domains:
+        return GroupAttempt(False, no_domain_msg(key))
+    winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate)
+    if winner is None:
+        first = trials.get(domains[0].name) or job.evaluate(domains[0])
+        msg = placements_msg(len(domains), first.outcome.message)
+        # the members are told what happened to them in the first placement, under the placements message
+        return GroupAttempt(False, msg, first.outcome.placements, first.outcome.failures, first.outcome.v137)
+    job.apply(winner.outcome)
+    winner.outcome.placement = (key, winner.domain.name)
+    return winner.outcome

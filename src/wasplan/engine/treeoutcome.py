@@ -1,0 +1,35 @@
+"""CompositePodGroups in the Plan: each composite's status, placement and what its last cycle made of every
+child (the NodeResults compositecycle.py recorded in `World.tree_results`)."""
+
+from __future__ import annotations
+
+from wasplan.api import hub
+from wasplan.engine.composite import Forest
+from wasplan.plan import CompositeOutcome, Placement, TreeChild
+
+_KIND = {"composite": "CompositePodGroup", "group": "PodGroup"}
+
+
+def composite_outcomes(world, options) -> tuple[CompositeOutcome, ...]:
+    forest = Forest(world, options)
+    if not forest.on or not options.groups_on:  # no trees, or no PodGroup cycles at all
+        return ()
+    return tuple(_outcome(forest, world, key) for key in sorted(world.composites, key=lambda k: k.split("/", 1)))
+
+
+def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
+    record = world.composites[key]
+    obj = record.obj
+    gang = obj.policy.kind == hub.PolicyKind.GANG
+    parent = f"{record.namespace}/{obj.parent_composite}" if obj.parent_composite else None
+    res = world.tree_results.get(key)
+    if res is None:
+        children = tuple(TreeChild(_KIND[kind], child.partition("/")[2], "NotTried")
+                         for kind, child in forest.children(key))
+        return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
+                                forest.min_children(key) if gang else 0, "WaitingForPods", parent, None, "", children)
+    children = tuple(TreeChild(_KIND[c.kind], c.key.partition("/")[2], c.result, c.message) for c in res.children)
+    where = Placement(*res.placement) if res.placement and res.success else None
+    return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
+                            forest.min_children(key) if gang else 0, "Scheduled" if res.success else "Unschedulable",
+                            parent, where, res.message, children)
