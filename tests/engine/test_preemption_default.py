@@ -157,3 +157,21 @@ def test_existing_pods_anti_affinity_is_resolved_by_evicting_that_pod():
     plan = run(existing, [pod("web", cpu="2", priority=100, labels={"app": "web"})])
     assert victims(plan) == [("Pod", "web", [("loner", "n0", 1)])]
     assert by_name(plan)["web"].node == "n0"
+
+
+def test_equal_top_priority_and_count_the_smaller_priority_sum_wins():
+    existing = [node("n0", cpu="2"), node("n1", cpu="2"),
+                pod("a5", cpu="1", priority=5, node_name="n0"), pod("a3", cpu="1", priority=3, node_name="n0"),
+                pod("b5", cpu="1", priority=5, node_name="n1"), pod("b1", cpu="1", priority=1, node_name="n1")]
+    plan = run(existing, [pod("p", cpu="2", priority=100)])
+    assert victims(plan) == [("Pod", "p", [("b1", "n1", 1), ("b5", "n1", 5)])]
+
+
+def test_fewer_victims_win_over_a_lower_sum_of_raw_priorities():
+    """Upstream offsets each victim's priority by 2^31 before summing, so one victim of priority 5 beats two
+    victims of priorities 5 and -3 (raw sums 5 > 2)."""
+    existing = [node("n0", cpu="2"), node("n1", cpu="2"),
+                pod("one", cpu="2", priority=5, node_name="n0"),
+                pod("x", cpu="1", priority=5, node_name="n1"), pod("y", cpu="1", priority=-3, node_name="n1")]
+    plan = run(existing, [pod("p", cpu="2", priority=100)])
+    assert victims(plan) == [("Pod", "p", [("one", "n0", 5)])]
