@@ -12,8 +12,9 @@ pkg/scheduler/framework/preemption/preemption.go (pickOneNodeForPreemption):
   wasplan that is node-name order (upstream starts at a random offset; deliberate difference).
 
 A victim unit is one pod, or (1.37) all pods on the node of a group with disruptionMode `all`; a unit is
-reprieved all or nothing. Resource-only preemptors are decided with arithmetic on the node's rows; anything
-else (host ports, spread, inter-pod affinity) takes the journal: remove, run the filters on that node, roll back.
+reprieved all or nothing. Where only resources can decide, a node is settled with arithmetic on its row;
+elsewhere (host ports, spread or inter-pod terms on the preemptor, or a running pod's anti-affinity rejecting
+it there) the search takes the journal: remove, run the filters on that node, roll back.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def own_constraints(pod) -> bool:
     return bool(pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod))
 
 
-def resource_only(pod, state) -> bool:
-    """Whether the filters a preemptor can still fail on any node reduce to NodeResourcesFit."""
-    return not (own_constraints(pod) or state.affinity_pods)
+def carries_terms(pod) -> bool:
+    """Whether a placed pod's own (anti-)affinity terms could reject other pods."""
+    return inter_pod_affinity.has_terms(pod)
 
 
 def blocked_by_existing_terms(pod, state) -> np.ndarray | None:

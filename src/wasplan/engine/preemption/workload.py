@@ -8,8 +8,9 @@ still does not fit, nothing is evicted. Otherwise units are reprieved in importa
 1.37: a PodGroup unit before a single pod; larger units first; earlier start first), PDB-violating units first:
 
 * 1.36: a unit is added back and the group algorithm re-run; it stays if the group is still schedulable (a
-  basic group: one member placed). A unit on nodes the current assignment does not use cannot change a
-  resource-only group's answer, so it is kept without the re-run (a speed shortcut, exact for resource fit);
+  basic group: one member placed). A unit on nodes the current assignment does not use, carrying no
+  inter-pod terms, cannot change the answer for members without constraints of their own, so it is kept
+  without the re-run (a speed shortcut);
 * 1.37: the assignment of the all-removed run is fixed and a unit stays if it still fits next to it (checked as
   resource capacity on the unit's nodes; units on other nodes always fit).
 
@@ -109,7 +110,7 @@ def _reprieve_in_place(state, units, home, placements) -> set[int]:
 def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark) -> set[int]:
     """1.36: add a unit back, re-run the group algorithm, keep the unit if the group is still schedulable."""
     state = ctx.state
-    shortcut = all(cand.resource_only(m.pod, state) for m in members)
+    shortcut = not any(cand.own_constraints(m.pod) for m in members)
     used = set(placements.values())
     state.rollback(_after_removals(state, mark, units))
     kept = set()
@@ -117,7 +118,7 @@ def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements,
         base = state.mark()
         for ps in unit:
             state.reserve(ps.pod, home[ps.key])
-        if shortcut and _rows(unit, home).isdisjoint(used):
+        if shortcut and _rows(unit, home).isdisjoint(used) and not any(cand.carries_terms(ps.pod) for ps in unit):
             kept.add(i)
             continue
         trial = state.mark()
