@@ -35,7 +35,10 @@ class PlanRun:
     def exit_code(self, fail_on: str) -> ExitCode:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
-        if fail_on == "pending" and not self.plan.all_placed:
+        # thresholds: never < pending < preemption (which also fails on pods left pending)
+        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
+            return ExitCode.FINDINGS
+        if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
         return ExitCode.OK
 
@@ -54,7 +57,8 @@ def load_profiles(path: str | None):
 
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None) -> PlanRun:
+             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
+             preemption: bool = True) -> PlanRun:
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     run = PlanRun()
@@ -75,6 +79,6 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return run
-    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles)
+    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.plan, run.final = simulate(inputs, options, progress)
     return run
