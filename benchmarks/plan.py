@@ -7,7 +7,10 @@ Scenarios: 5,000 nodes x 50,000 plain pods; scheduler_perf's gang shapes (5,000 
 3 pods; 5,000 nodes x 9 gangs of 1,000); scheduler_perf TopologySpreading's shape (5,000 nodes x 5,000 pods
 with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); scheduler_perf's topology shapes
 (5,000 nodes in racks of 16 with 750 / 2,250 gangs of 4 pods kept to a rack; 500 / 1,500 two-level
-CompositePodGroups, a rack-constrained root over two gangs of 2); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
+CompositePodGroups, a rack-constrained root over two gangs of 2); preemption (scheduler_perf PreemptionAsync:
+5,000 nodes full of 20,000 low-priority pods, 5,000 high-priority preemptors; PreemptionPodGroupDisruptionMode:
+1,000 nodes, 10,000 victims in 1,000 disruptionMode-all groups, 100 gang preemptors of 4 pods, or 100 plain
+3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
 memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
@@ -118,6 +121,59 @@ def composites(count: int) -> list:
     return out
 
 
+def small_nodes(count: int) -> list[Node]:
+    """scheduler_perf's default node: 4 CPUs, 32 GiB, 110 pods."""
+    return [Node(f"node-{i:05d}", {"kubernetes.io/hostname": f"node-{i:05d}"},
+                 {"cpu": 4000, "memory": 32 * GIB, "pods": 110}) for i in range(count)]
+
+
+def preemption_basic(node_count: int, low: int, high: int) -> tuple[list, list]:
+    """scheduler_perf PreemptionAsync's shape: every node full of 1-CPU low-priority pods; each 3-CPU
+    high-priority preemptor must evict three of them."""
+    cluster: list = small_nodes(node_count)
+    for i in range(low):
+        req = {"cpu": 1000, "memory": GIB}
+        cluster.append(Pod("bench", f"low-{i:06d}", req, dict(req), priority=0, node_name=f"node-{i % node_count:05d}"))
+    arrivals = []
+    for i in range(high):
+        req = {"cpu": 3000, "memory": GIB}
+        arrivals.append(Pod("bench", f"high-{i:06d}", req, dict(req), priority=100))
+    return cluster, arrivals
+
+
+def preemption_groups(node_count: int, victims: int, group_size: int, preemptors: int, gang: int,
+                      plain: bool = False) -> tuple[list, list]:
+    """scheduler_perf PreemptionPodGroupDisruptionMode's shape: victims in disruptionMode-all PodGroups spread
+    over consecutive nodes, filling them; preemptors are gangs of `gang` pods of 3970m (one per node), or with
+    `plain` single 3970m pods, as upstream's config has them (DefaultPreemption evicting whole groups)."""
+    cluster: list = small_nodes(node_count)
+    share = 4000 // (victims // node_count)
+    for g in range(victims // group_size):
+        name = f"victims-{g:05d}"
+        policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=group_size)
+        cluster.append(Group("bench", name, hub.PodGroup(metadata={"name": name, "namespace": "bench"}, policy=policy,
+                                                          priority=0, disruption_mode=hub.DisruptionMode.ALL)))
+    for k in range(victims):
+        req = {"cpu": share, "memory": GIB}
+        cluster.append(Pod("bench", f"victim-{k:06d}", req, dict(req), priority=0,
+                           pod_group=f"victims-{k // group_size:05d}",
+                           node_name=f"node-{k % node_count:05d}"))
+    arrivals: list = []
+    if plain:
+        req = {"cpu": 3970, "memory": GIB}
+        return cluster, [Pod("bench", f"preemptor-{g:04d}", dict(req), dict(req), priority=100)
+                         for g in range(preemptors)]
+    for g in range(preemptors):
+        name = f"preemptor-{g:04d}"
+        policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=gang)
+        arrivals.append(Group("bench", name, hub.PodGroup(metadata={"name": name, "namespace": "bench"}, policy=policy,
+                                                           priority=100)))
+        for i in range(gang):
+            req = {"cpu": 3970, "memory": GIB}
+            arrivals.append(Pod("bench", f"{name}-{i}", req, dict(req), priority=100, pod_group=name))
+    return cluster, arrivals
+
+
 def write_inputs(root: Path, node_count: int, pod_count: int) -> tuple[Path, Path]:
     """A compact Cluster kind with `node_count` nodes and one manifest file with `pod_count` plain pods."""
     cluster = root / "cluster.yaml"
@@ -178,6 +234,9 @@ SCENARIOS = {
     "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
     "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),
     "memory-5000x100000": lambda: (nodes(5000), plain_pods(100_000)),
+    "preemption-5000x20000x5000": lambda: preemption_basic(5000, 20_000, 5000),
+    "preemption-groups-1000x10000x100": lambda: preemption_groups(1000, 10_000, 10, 100, 4),
+    "preemption-disruption-1000x10000x100": lambda: preemption_groups(1000, 10_000, 10, 100, 0, plain=True),
 }
 
 
@@ -193,6 +252,8 @@ def run_one(name: str) -> None:
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     bound = plan.count("Bound")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if plan.preemptions:
+        print(f"{name:22s} preemptions={len(plan.preemptions)} victims={plan.count('Preempted')}", flush=True)
     print(f"{name:22s} pods={pod_count:7d} bound={bound:7d} time={elapsed:7.2f}s "
           f"cpu={cpu:7.2f}s pods/s={pod_count / elapsed:9.0f} us/pod={elapsed / pod_count * 1e6:7.1f} "
           f"peakRSS={peak_mib:7.0f}MiB",

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from wasplan.api import hub
 from wasplan.cluster.model import (Affinity, Group, HostPort, LabelSelector, Node, NodeSelectorTerm, Pod,
+                                   PodDisruptionBudget,
                                    PriorityClass, Requirement, Taint, Toleration, TopologySpreadConstraint)
 
 GPU = "nvidia.com/gpu"
@@ -67,7 +68,7 @@ def toleration(key="", value="", effect="", operator=None) -> Toleration:
 
 def pod(name: str, cpu=None, memory=None, gpu=None, namespace="default", labels=None, group=None, priority=None,
         node_name=None, node_selector=None, affinity=None, tolerations=(), spread=(), ports=(), gates=(),
-        priority_class=None, scheduler="default-scheduler", created=None, extra=None) -> Pod:
+        priority_class=None, scheduler="default-scheduler", created=None, extra=None, preemption_policy=None) -> Pod:
     req = resources(cpu, memory, gpu, extra=extra)
     non_zero = dict(req)
     non_zero.setdefault("cpu", 100)
@@ -77,26 +78,41 @@ def pod(name: str, cpu=None, memory=None, gpu=None, namespace="default", labels=
                affinity=affinity, tolerations=tuple(tolerations), topology_spread=tuple(spread),
                host_ports=tuple(HostPort(p) if isinstance(p, int) else p for p in ports),
                scheduling_gates=tuple(gates), scheduler_name=scheduler, priority_class_name=priority_class,
-               priority=priority, pod_group=group, creation_timestamp=created)
+               priority=priority, pod_group=group, creation_timestamp=created, preemption_policy=preemption_policy)
 
 
 def pods(prefix: str, count: int, **kw) -> list[Pod]:
     return [pod(f"{prefix}-{i}", **kw) for i in range(count)]
 
 
-def _group(name: str, policy: hub.SchedulingPolicy, namespace: str, priority, topology_keys=(), parent=None) -> Group:
+def _group(name: str, policy: hub.SchedulingPolicy, namespace: str, priority, topology_keys=(), parent=None,
+           **kw) -> Group:
+    """`kw`: disruption ("all"/"single"), priority_class, preemption_policy ("Never"/...)."""
+    extra = {}
+    if kw.get("disruption"):
+        extra["disruption_mode"] = hub.DisruptionMode(kw["disruption"])
+    if kw.get("priority_class"):
+        extra["priority_class_name"] = kw["priority_class"]
+    if kw.get("preemption_policy"):
+        extra["preemption_policy"] = hub.PreemptionPolicy(kw["preemption_policy"])
     pg = hub.PodGroup(metadata={"name": name, "namespace": namespace}, policy=policy, priority=priority,
-                      topology_keys=tuple(topology_keys), parent_composite=parent)
+                      topology_keys=tuple(topology_keys), parent_composite=parent, **extra)
     return Group(namespace, name, pg)
 
 
-def gang(name: str, min_count: int, namespace="default", priority=None, topology_keys=(), parent=None) -> Group:
+def gang(name: str, min_count: int, namespace="default", priority=None, topology_keys=(), parent=None,
+         **kw) -> Group:
     return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=min_count), namespace, priority,
-                  topology_keys, parent)
+                  topology_keys, parent, **kw)
 
 
-def basic(name: str, namespace="default", priority=None, topology_keys=(), parent=None) -> Group:
-    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority, topology_keys, parent)
+def basic(name: str, namespace="default", priority=None, topology_keys=(), parent=None, **kw) -> Group:
+    return _group(name, hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC), namespace, priority, topology_keys, parent,
+                  **kw)
+
+
+def pdb(name: str, match: dict, min_available=None, max_unavailable=None, allowed=None, namespace="default"):
+    return PodDisruptionBudget(namespace, name, selector(match), min_available, max_unavailable, allowed)
 
 
 def composite(name: str, min_group_count: int | None = None, parent=None, namespace="default", priority=None,

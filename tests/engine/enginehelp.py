@@ -31,12 +31,12 @@ def decide(nodes, pod, placed=(), profile: Profile | None = None):
     return node, decision.message
 
 
-def options(version="1.37", gates=None, arrival="sequential") -> EngineOptions:
-    return EngineOptions(gates=parse_gates(get_release(version), gates), arrival=arrival)
+def options(version="1.37", gates=None, arrival="sequential", preemption=True) -> EngineOptions:
+    return EngineOptions(gates=parse_gates(get_release(version), gates), arrival=arrival, preemption=preemption)
 
 
-def run(existing, arrivals, version="1.37", gates=None, arrival="sequential"):
-    plan, _ = simulate(PlanInputs(list(existing), list(arrivals)), options(version, gates, arrival))
+def run(existing, arrivals, version="1.37", gates=None, arrival="sequential", preemption=True):
+    plan, _ = simulate(PlanInputs(list(existing), list(arrivals)), options(version, gates, arrival, preemption))
     return plan
 
 

@@ -87,7 +87,9 @@ def test_two_competing_gangs_first_complete_gang_wins():
     placed = by_name(plan)
     assert [placed[f"a-{i}"].status for i in range(3)] == ["Bound"] * 3
     assert [placed[f"b-{i}"].status for i in range(3)] == ["Pending"] * 3
-    assert groups(plan)["b"].message == ONE_PLACEMENT + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+    # the group's PodGroupPostFilter (workload-aware preemption) finds nothing of lower priority to evict
+    assert groups(plan)["b"].message == (ONE_PLACEMENT + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+                                         ". pod group preemption: No preemption victims found for incoming pod")
 
 
 def test_gang_with_more_pods_than_min_count_binds_what_fits():

@@ -58,6 +58,10 @@ def apply_changes(changes: list[dict], root: Path, workdir: Path) -> None:
     for change in sorted(changes, key=later_first):
         path = workdir / Path(change["file"]).resolve().relative_to(root.resolve())
         docs = _docs(path)
+        if change["action"] == "add" and not change["path"]:  # a new object
+            docs.append(change["value"])
+            path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+            continue
         doc = _target_doc(docs, change)
         if change["action"] == "delete" and not change["path"]:
             docs.remove(doc)

@@ -141,29 +141,39 @@ def test_blocked_by_quorum(tmp_path):
     assert_each_suggestion_places("quorum", t, tmp_path)
 
 
-def test_fits_only_by_evicting_lower_priority_pods(tmp_path):
-    """Preemption has not landed in the plan engine: the plan leaves the gang pending, and explain names the
-    lower-priority pods whose eviction would make room."""
+def test_fits_only_by_preempting(tmp_path):
+    """The plan preempts the four lower-priority batch pods for the gang; without preemption (--no-preemption)
+    explain names the same pods as the ones to end, and nodes to add."""
     code, doc = explain("preemption", "podgroup/urgent")
+    assert code == 0
+    t = only(doc)
+    assert t["verdict"] == "FitsByPreempting" and t["summary"].startswith("fits only by preempting 4 pod(s)")
+    assert sorted((v["name"], v["node"], v["priority"]) for v in t["victims"]) == [
+        ("batch-0", "gpu-0", 1000), ("batch-1", "gpu-0", 1000), ("batch-2", "gpu-1", 1000), ("batch-3", "gpu-1", 1000)]
+    assert t["suggestions"] == []
+    code, doc = explain("preemption", "podgroup/urgent", "--no-preemption")
     assert code == 1
     t = only(doc)
-    assert t["verdict"] == "DoesNotFit"
-    assert kinds(t) == ["addNodes", "evict"]
-    evict = suggestion(t, "evict")
-    assert sorted(c["value"] for c in evict["changes"]) == ["batch-0", "batch-1", "batch-2", "batch-3"]
+    assert t["verdict"] == "DoesNotFit" and kinds(t) == ["addNodes", "evict"]
+    assert sorted(c["value"] for c in suggestion(t, "evict")["changes"]) == ["batch-0", "batch-1", "batch-2", "batch-3"]
     assert suggestion(t, "addNodes")["changes"][0]["value"] == 4
-    assert_each_suggestion_places("preemption", t, tmp_path)
+    assert_each_suggestion_places("preemption", t, tmp_path, "gang.yaml", "--no-preemption")
 
 
 def test_needs_a_higher_priority_to_preempt(tmp_path):
-    """The serving pods outrank the gang, so nothing may be evicted for it. Until preemption lands in the
-    plan engine, the priority suggestion (which needs a re-run that preempts) cannot verify: only nodes are
-    suggested."""
+    """The serving pods outrank the gang, so the plan preempts nothing; the priority suggestion names the
+    lowest existing PriorityClass above them (critical), and the re-run with it preempts the serving pods."""
     code, doc = explain("priority", "podgroup/batchjob")
     assert code == 1
     t = only(doc)
     assert t["verdict"] == "DoesNotFit" and t["gang"]["placeable"] == 0
-    assert kinds(t) == ["addNodes"]
+    assert kinds(t) == ["addNodes", "priority"]
+    prio = suggestion(t, "priority")
+    assert prio["title"] == "raise the priority to at least 5001 (PriorityClass critical)"
+    assert {(c["object"], c["fieldPath"], c["value"]) for c in prio["changes"]} == {
+        ("PodGroup/ml/batchjob", "spec.priorityClassName", "critical"),
+        ("Pod/ml/batchjob-0", "spec.priorityClassName", "critical"),
+        ("Pod/ml/batchjob-1", "spec.priorityClassName", "critical")}
     assert_each_suggestion_places("priority", t, tmp_path)
 
 
@@ -174,8 +184,11 @@ def test_fragmented_capacity(tmp_path):
     gpu = next(r for r in t["shapes"][0]["resources"] if r["resource"] == "nvidia.com/gpu")
     assert gpu == {"resource": "nvidia.com/gpu", "needed": 16, "freeTotal": 16, "freeOnEligibleNodes": 16,
                    "stranded": 16}
-    assert kinds(t) == ["addNodes"]
+    assert kinds(t) == ["addNodes", "priority"]
     assert suggestion(t, "addNodes")["changes"][0]["value"] == 6
+    prio = suggestion(t, "priority")  # the half-node jobs share the gang's priority 0: a new class above them
+    assert prio["changes"][0]["value"] == {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                                           "metadata": {"name": "wide-priority"}, "value": 1}
     assert_each_suggestion_places("fragmented", t, tmp_path)
 
 

@@ -33,6 +33,8 @@ def explain(
     node_shape: Optional[str] = typer.Option(None, "--node-shape",
                                              help="Node or Cluster kind file: the shapes to suggest adding."),
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
+    no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
+                                       "or in the verification re-runs."),
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
     check_formats(output, _FORMATS, "explain")
@@ -42,7 +44,7 @@ def explain(
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
-                      scheduler_config=scheduler_config, node_shape=node_shape)
+                      scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -25,6 +25,7 @@ class Arrival(str, enum.Enum):
 class FailOn(str, enum.Enum):
     never = "never"
     pending = "pending"
+    preemption = "preemption"
 
 
 _FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.yaml)
@@ -65,7 +66,11 @@ def plan(
                                     help="sequential: create objects one by one, scheduling after each; batch: all first."),
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text, json or yaml."),
-    fail_on: FailOn = typer.Option(FailOn.pending, "--fail-on", help="Exit 1 when pods stay pending (pending) or never."),
+    fail_on: FailOn = typer.Option(FailOn.pending, "--fail-on",
+                                   help="Exit 1 when pods stay pending (pending); also when the plan evicts any "
+                                        "pod (preemption); or never."),
+    no_preemption: bool = typer.Option(False, "--no-preemption",
+                                       help="Plan without preemption: no PostFilter, no workload-aware preemption."),
     emit_snapshot: Optional[str] = typer.Option(None, "--emit-snapshot", help="Write the cluster after the plan here."),
 ) -> None:
     """Dry-run kube-scheduler offline: where every pod would go, which groups stay pending and why."""
@@ -76,7 +81,7 @@ def plan(
         bar.start()
     try:
         run = run_plan(paths, cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
-                       progress=progress)
+                       progress=progress, preemption=not no_preemption)
     finally:
         if bar is not None:
             bar.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from wasplan.engine import compositecycle, groupcycle, placement
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
+from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
 
@@ -23,9 +24,11 @@ PRIORITY_MSG = "all pods in a single pod group should have the same priority as 
 QUORUM_MSG = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
-class Cycles:
-    def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions):
+class Cycles(PreemptionSteps):
+    def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions,
+                 preemption=None):
         self.state, self.world, self.queue = state, world, queue
+        self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
         self._groups_on, self._v137 = options.groups_on, options.v137
@@ -188,9 +191,11 @@ class Cycles:
             return
         decision = ev.find_node(ps.pod)
         if decision.node is None:
-            self.fail(ps, decision.message)
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
-            return
+            decision, message = self.preempt_for_pod(ps, ev, decision)
+            if decision is None:
+                self.fail(ps, message)
+                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                return
         self.state.reserve(ps.pod, decision.node)
         self.bind(ps, decision.node)
         self.state.commit()
@@ -224,17 +229,24 @@ class Cycles:
         live = self.world.live_members(group)
         scheduled = sum(1 for ps in live if ps.placed)
         mark = self.state.mark()
+        pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
         attempt = placement.run_group(ev, group, members, scheduled, placement.bound_rows(self.state, live),
-                                      self.options)
+                                      self.options, post_filter=self.member_post_filter(group, pending))
         group.attempted = True
-        if attempt.success:
+        if attempt.success and pending:
+            self.finish_member_preemption(group, members, pending, mark)
+        elif attempt.success:
             group.placement = attempt.placement or group.placement
             self._accept(group, members, attempt)
         else:
             self.state.rollback(mark)
-            self._reject(group, members, attempt.message, {m.key: attempt.member_message(m.key) for m in members})
-            self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
-                                attempt.message)
+            message = attempt.message if attempt.error else \
+                self.preempt_for_group(group, members, ev, scheduled, attempt.message)
+            if message is not None:  # None: workload-aware preemption evicted victims, the group waits
+                attempt.message = message
+                self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
+                self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
+                                    message)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
         failed = []

@@ -5,7 +5,8 @@ fits is reserved so later members see it. 1.36 decides with GangScheduling's Per
 group's scheduled pods — bound plus assumed — reach minCount, basic groups at once); 1.37 evaluates
 PlacementFeasible after every member and stops early once `scheduled + remaining < minCount`, and also needs
 at least one newly placed member. The caller keeps the reservations on success and rolls them back otherwise;
-`mask` restricts the cluster to a node subset (topology placements reuse this).
+`mask` restricts the cluster to a node subset (topology placements reuse this). `post_filter` (1.36 pod-by-pod
+preemption, see preemption/steps.py) may place a member that did not fit on a nominated node.
 """
 
 from __future__ import annotations
@@ -43,27 +44,33 @@ class GroupAttempt:
 
 
 def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, v137: bool,
-        mask: np.ndarray | None = None) -> GroupAttempt:
+        mask: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
     """`scheduled` = the group's pods already bound before the cycle."""
     if v137:
         return _run_137(ev, group, members, scheduled, mask)
-    return _run_136(ev, group, members, scheduled, mask)
+    return _run_136(ev, group, members, scheduled, mask, post_filter)
 
 
-def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask) -> bool:
+def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=None) -> bool:
     decision = ev.find_node(ps.pod, mask)
-    if decision.node is None:
+    node = decision.node
+    if node is None and post_filter is not None:
+        node, message = post_filter(ps, ev, decision)
+        if node is None:
+            attempt.failures[ps.key] = message
+            return False
+    elif node is None:
         attempt.failures[ps.key] = decision.message
         return False
-    ev.state.reserve(ps.pod, decision.node)
-    attempt.placements[ps.key] = decision.node
+    ev.state.reserve(ps.pod, node)
+    attempt.placements[ps.key] = node
     return True
 
 
-def _run_136(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, v137=False)
     for ps in members:
-        if _try(ev, ps, attempt, mask):
+        if _try(ev, ps, attempt, mask, post_filter):
             scheduled += 1
             if not group.is_gang or scheduled >= group.min_count:
                 attempt.success, attempt.message = True, ""

@@ -13,6 +13,7 @@ class EngineOptions:
     gates: GateSet = field(default_factory=lambda: default_gates(get_release("1.37")))
     arrival: str = "sequential"  # sequential | batch
     profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})
+    preemption: bool = True  # False: --no-preemption, PostFilters and workload-aware preemption are off
 
     @property
     def version(self) -> str:

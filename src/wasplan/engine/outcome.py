@@ -15,15 +15,17 @@ from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
 from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Placement, Plan, PodOutcome
 
-_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated"}
+_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated", "Preempted": "Preempted"}
 
 
 class FinalCluster:
     """The cluster once the plan is carried out; pods and groups are assembled on first access (only
     `--emit-snapshot` and chaining need them)."""
 
-    def __init__(self, state, world: World, options: EngineOptions):
+    def __init__(self, state, world: World, options: EngineOptions, ledger=None):
         self._world, self._options = world, options
+        self._disrupted = ledger.disrupted if ledger is not None else set()
+        self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
 
@@ -31,13 +33,16 @@ class FinalCluster:
     def groups(self) -> tuple[Group, ...]:
         """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
         ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
-        return (*self._world.other_groups, *(_group_after(g, self._options) for g in ordered))
+        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted)
+                                             for g in ordered))
 
     @functools.cached_property
     def pods(self) -> tuple[Pod, ...]:
         """Every pod, placed ones with node_name set."""
         out = []
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
+            if ps.status == "Preempted":
+                continue  # deleted by the scheduler's preemption
             if ps.status == "Bound":
                 placed = copy.copy(ps.pod)
                 placed.node_name = ps.node
@@ -68,6 +73,9 @@ def _group_status(gs: GroupState, members: list[PodState], options: EngineOption
     gated = next((m for m in members if m.status == "Gated"), None)
     if gated is not None or not members:
         return "WaitingForPods", "WaitingForPods", gated.message if gated else "no member pod exists yet"
+    preempted = [m for m in members if m.status == "Preempted"]
+    if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
+        return "Unschedulable", "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
     waiting = next((m for m in members if not m.placed), None)
     if waiting is None and len(members) >= gs.min_count:
         return "Scheduled", "", ""  # bound before the plan (the snapshot carries no condition)
@@ -87,10 +95,11 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
                         tuple(sorted(gs.members)), where, reason, message, condition)
 
 
-def build_plan(world: World, options: EngineOptions, nodes: int = 0) -> Plan:
+def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
-    return Plan(options.version, nodes, pods, groups, composites=composite_outcomes(world, options))
+    preemptions = tuple(ledger.entries) if ledger is not None else ()
+    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options))
 
 
 def _ns_name(key: str) -> tuple[str, str]:
@@ -98,15 +107,21 @@ def _ns_name(key: str) -> tuple[str, str]:
     return ns, name
 
 
-def _group_after(gs: GroupState, options: EngineOptions) -> Group:
-    if gs.condition_status is None or not options.groups_on:
+def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False) -> Group:
+    written = []
+    if gs.condition_status is not None and options.groups_on:
+        written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
+                                     reason=gs.condition_reason or None, message=gs.message or None))
+    if disrupted:  # members were preempted (engine-semantics §1.14)
+        written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
+                                     message="default-scheduler: preempting to accommodate a higher priority workload"))
+    if not written:
         return gs.record
-    cond = hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
-                         reason=gs.condition_reason or None, message=gs.message or None)
-    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type != cond.type)
-    obj = gs.pg.model_copy(update={"conditions": kept + (cond,)})
+    types = {c.type for c in written}
+    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type not in types)
+    obj = gs.pg.model_copy(update={"conditions": kept + tuple(written)})
     return dataclasses.replace(gs.record, obj=obj)
 
 
-def final_cluster(state, world: World, options: EngineOptions) -> FinalCluster:
-    return FinalCluster(state, world, options)
+def final_cluster(state, world: World, options: EngineOptions, ledger=None) -> FinalCluster:
+    return FinalCluster(state, world, options, ledger)

@@ -102,14 +102,15 @@ def bound_rows(state, live) -> list[tuple[str, int]]:
 
 
 def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], options,
-              parent: np.ndarray | None = None) -> GroupAttempt:
+              parent: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
     """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
-    `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place."""
+    `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
+    `post_filter` (1.36 pod-by-pod preemption) only reaches groups without a topology key, as upstream."""
     if not tas_on(options):
-        return groupcycle.run(ev, group, members, scheduled, options.v137, parent)
+        return groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
     key = topology_key(group.pg)
     if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
-        attempt = groupcycle.run(ev, group, members, scheduled, options.v137, parent)
+        attempt = groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
         if not attempt.success:
             attempt.message = placements_msg(1, attempt.message)
         return attempt

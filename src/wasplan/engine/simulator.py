@@ -8,12 +8,13 @@ outcome.py.
 
 from __future__ import annotations
 
-from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass
+from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine import placement
 from wasplan.engine.cycles import Cycles
 from wasplan.engine.framework import Evaluator
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
+from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queue import SchedulingQueue
 from wasplan.engine.state import ClusterState
 from wasplan.engine.world import World
@@ -38,7 +39,10 @@ class Simulator:
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p) for name, p in options.profiles.items()}
-        self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options)
+        # built even with --no-preemption: it keeps the PodDisruptionBudgets the emitted snapshot writes back
+        self.preemption = Preemption(self.state, self.world, options)
+        self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,
+                             self.preemption if options.preemption else None)
 
     def run(self) -> tuple[Plan, FinalCluster]:
         existing = [r for r in self.inputs.existing if not isinstance(r, Node)]
@@ -54,7 +58,9 @@ class Simulator:
                 self.progress(i + 1, len(arrivals))
         self.cycles.run_until_idle()
         placement.settle_bound_domains(self.state, self.world, self.options)
-        return build_plan(self.world, self.options, len(self.state.nodes)), final_cluster(self.state, self.world, self.options)
+        ledger = self.preemption.ledger
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
+                final_cluster(self.state, self.world, self.options, ledger))
 
     def create(self, record, initial: bool = False) -> None:
         if isinstance(record, Node):
@@ -69,6 +75,8 @@ class Simulator:
                 self.cycles.composite_created()
         elif isinstance(record, Pod):
             self.cycles.pod_created(self.world.add_pod(record))
+        elif isinstance(record, PodDisruptionBudget):
+            self.preemption.pdbs.add(record)
 
 
 def _creation_rank(record) -> int:

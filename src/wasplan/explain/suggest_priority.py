@@ -3,14 +3,15 @@
 Only where preemption is simulated: the cheapest set of other pods whose removal lets the trial reach
 minCount is found as for evictions (suggest_gang.choose, with no priority ceiling); the target then needs a
 priority above the highest of them. The smallest existing PriorityClass above that is suggested (or a new
-one), and a re-run with the group and its pods on that class must place the target.
+one), and a re-run with the group and its pods on that class must place the target. The re-run changes
+exactly what the suggested edit changes: a Job's PodGroup is the controller's and keeps its priority.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from wasplan.cluster.model import PriorityClass
+from wasplan.cluster.model import Node, PriorityClass
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Change, Suggestion
@@ -30,7 +31,7 @@ def _variant(ctx: Context, subj: Subject, name: str, new: PriorityClass | None):
     keys = {p.key for p in subj.pending}
     inputs = rerun.with_pods(ctx.inputs, keys, lambda p: dataclasses.replace(p, priority_class_name=name,
                                                                              priority=None))
-    if subj.group is not None:
+    if subj.group is not None and subj.group.record.source is not None:  # a Job's PodGroup keeps priority 0
         inputs = rerun.with_group(inputs, subj.unit.key, lambda g: dataclasses.replace(
             g, obj=g.obj.model_copy(update={"priority_class_name": name, "priority": None})))
     if new is not None:
@@ -42,9 +43,21 @@ def _changes(ctx: Context, subj: Subject, name: str, new: PriorityClass | None) 
     out = list(manifest.pod_changes(ctx.documents, subj.pending, ("priorityClassName",), name))
     if subj.group is not None and subj.group.record.source is not None:
         out.insert(0, manifest.change("set", subj.group.record.source, ("spec", "priorityClassName"), name))
-    if new is not None:
-        out.insert(0, manifest.Change("add", manifest.GENERATED, f"PriorityClass/{name}", "value", new.value))
+    if new is not None:  # created in the cluster, before the pods that name it
+        where = _cluster_file(ctx)
+        obj = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name},
+               "value": new.value}
+        out.insert(0, manifest.Change("add", where, f"PriorityClass/{name}", "", obj))
     return tuple(out)
+
+
+def _cluster_file(ctx: Context) -> str:
+    """The snapshot file that holds the cluster's PriorityClasses (else its nodes)."""
+    for kind in (PriorityClass, Node):
+        for r in ctx.inputs.existing:
+            if isinstance(r, kind) and r.source is not None:
+                return r.source.source
+    return manifest.GENERATED
 
 
 def priority(ctx: Context, subj: Subject) -> Suggestion | None:

@@ -55,8 +55,9 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
 
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
-                node_shape: str | None = None) -> ExplainRun:
-    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config)
+                node_shape: str | None = None, preemption: bool = True) -> ExplainRun:
+    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
+                            preemption=preemption)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out

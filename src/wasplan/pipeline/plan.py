@@ -35,7 +35,10 @@ class PlanRun:
     def exit_code(self, fail_on: str) -> ExitCode:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
-        if fail_on == "pending" and not self.plan.all_placed:
+        # thresholds: never < pending < preemption (which also fails on pods left pending)
+        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
+            return ExitCode.FINDINGS
+        if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
         return ExitCode.OK
 
@@ -64,7 +67,7 @@ class Prepared:
 
 
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-                 scheduler_config: str | None = None) -> Prepared:
+                 scheduler_config: str | None = None, preemption: bool = True) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
@@ -86,13 +89,15 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return Prepared(run)
-    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles)
+    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None) -> PlanRun:
-    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config)
+             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
+             preemption: bool = True) -> PlanRun:
+    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
+                            preemption=preemption)
     run = prepared.run
     if prepared.inputs is None:
         return run

@@ -210,8 +210,19 @@ def snapshot_objects(final, release: Release) -> list[dict]:
         if isinstance(g.obj, hub.CompositePodGroup) and "CompositePodGroup" not in release.preferred:
             continue
         objs.append(group_object(g, release))
+    objs += [pdb_object(b) for b in getattr(final, "pdbs", ())]
     objs += [pod_object(p) for p in final.pods]
     return objs
+
+
+def pdb_object(pdb) -> dict:
+    """A PodDisruptionBudget as the snapshot read it, without status: disruptionsAllowed is recomputed."""
+    spec: dict = {"selector": _selector(pdb.selector) or {}}
+    for key, value in (("minAvailable", pdb.min_available), ("maxUnavailable", pdb.max_unavailable)):
+        if value is not None:
+            spec[key] = value
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": pdb.name, "namespace": pdb.namespace}, "spec": spec}
 
 
 def render_snapshot(final, release: Release) -> str:

@@ -30,6 +30,15 @@ def _group_table(plan: Plan) -> Table:
     return table
 
 
+def _preemptions(plan: Plan, console: Console) -> None:
+    """Who preempted whom (issue 6): one line per preemptor, its victims with node and priority."""
+    console.print(f"[bold]Preemptions[/bold] ({len(plan.preemptions)})")
+    for p in plan.preemptions:
+        victims = ", ".join(f"{v.namespace}/{v.name} on {v.node} (priority {v.priority})" for v in p.victims)
+        console.print(f"  {p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}",
+                      markup=False, highlight=False)
+
+
 def _where(placement) -> str:
     return f"{placement.topology_key}={placement.domain}" if placement else "-"
 
@@ -79,6 +88,8 @@ def render_text(plan: Plan, console: Console) -> None:
         console.print(_group_table(plan))
     if plan.composites:
         console.print(_tree(plan))
+    if plan.preemptions:
+        _preemptions(plan, console)
     pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
     if pending:
         console.print(f"[bold]Pending pods[/bold] ({len(pending)})")

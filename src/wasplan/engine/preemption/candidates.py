@@ -1,0 +1,131 @@
+"""The per-node victim search of DefaultPreemption and the choice among candidate nodes.
+
+Follows pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go (SelectVictimsOnNode) and
+pkg/scheduler/framework/preemption/preemption.go (pickOneNodeForPreemption):
+
+* remove every lower-priority pod from the node; none → "No preemption victims found for incoming pod"; the
+  preemptor still does not fit → the filter's reasons; otherwise reprieve pods, most important first (higher
+  priority, then earlier start), PDB-violating ones before the others, keeping each one that leaves room;
+* pick the node with the fewest PDB violations, then the lowest highest-victim priority, the smallest sum of
+  victim priorities (each offset by 2^31, as upstream does, so fewer victims weigh less), the fewest victims,
+  the latest start among the highest-priority victims, and finally the first node in evaluation order — for
+  wasplan that is node-name order (upstream starts at a random offset; deliberate difference).
+
+A victim unit is one pod, or (1.37) all pods on the node of a group with disruptionMode `all`; a unit is
+reprieved all or nothing. Where only resources can decide, a node is settled with arithmetic on its row;
+elsewhere (host ports, spread or inter-pod terms on the preemptor, or a running pod's anti-affinity rejecting
+it there) the search takes the journal: remove, run the filters on that node, roll back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wasplan.engine.plugins import inter_pod_affinity, resources_fit
+from wasplan.engine.status import REASONS
+
+NO_VICTIMS = "No preemption victims found for incoming pod"
+NOT_HELPFUL = "Preemption is not helpful for scheduling"
+PRIORITY_OFFSET = 2**31
+
+
+@dataclass(slots=True)
+class NodeResult:
+    """One node's dry run: the victims (None when the node is no candidate) or the reasons it is not."""
+
+    victims: list | None  # PodStates, most important first
+    violations: int = 0
+    reasons: tuple[str, ...] = ()
+
+
+def own_constraints(pod) -> bool:
+    """Whether the preemptor carries filters other than resources that victims can affect."""
+    return bool(pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod))
+
+
+def carries_terms(pod) -> bool:
+    """Whether a placed pod's own (anti-)affinity terms could reject other pods."""
+    return inter_pod_affinity.has_terms(pod)
+
+
+def blocked_by_existing_terms(pod, state) -> np.ndarray | None:
+    """Rows where placed pods' required anti-affinity rejects a preemptor without constraints of its own (None:
+    nowhere). Removing pods cannot create such a rejection, so every other row is decided by resources alone."""
+    if not state.affinity_pods:
+        return None
+    blocked = inter_pod_affinity.filter_reasons(state, pod) != 0
+    return blocked if blocked.any() else None
+
+
+def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> tuple[str, ...]:
+    """NodeResourcesFit's reasons for one node's free room `avail` (Insufficient <resource>, Too many pods)."""
+    short = cols[avail[cols] < req[cols]]
+    return tuple(REASONS.text[resources_fit.reason_ids(state.resources[c], False)] for c in short)
+
+
+def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower: list) -> NodeResult:
+    """SelectVictimsOnNode for a resource-only preemptor: free room is alloc - requested + what leaves."""
+    if not lower:
+        return NodeResult(None, 0, (NO_VICTIMS,))
+    state = ctx.state
+    avail = state.alloc[row] - state.requested[row]
+    for ps in lower:
+        avail = avail + state.vectors(ps.pod)[0]
+    if not (avail[cols] >= req[cols]).all():
+        return NodeResult(None, 0, lacking_reasons(state, avail, req, cols))
+    victims, violations = [], 0
+    for unit, violating in ctx.ordered_units(lower):
+        need = sum(state.vectors(ps.pod)[0] for ps in unit)
+        if ((avail - need)[cols] >= req[cols]).all():
+            avail = avail - need
+        else:
+            victims.extend(unit)
+            violations += violating
+    return NodeResult(victims, violations)
+
+
+def select_on_node_filters(ctx, ev, pod, row: int, lower: list) -> NodeResult:
+    """SelectVictimsOnNode with every filter plugin, through the state journal."""
+    if not lower:
+        return NodeResult(None, 0, (NO_VICTIMS,))
+    state = ctx.state
+    mask = np.zeros(len(state.nodes), dtype=bool)
+    mask[row] = True
+    mark = state.mark()
+    for ps in lower:
+        state.remove(ps.pod)
+    try:
+        decision = ev.find_node(pod, mask)
+        if decision.node is None:
+            return NodeResult(None, 0, tuple(decision.diagnosis.node_reasons(row)))
+        victims, violations = [], 0
+        for unit, violating in ctx.ordered_units(lower):
+            back = state.mark()
+            for ps in unit:
+                state.reserve(ps.pod, row)
+            if ev.find_node(pod, mask).node is None:
+                state.rollback(back)
+                victims.extend(unit)
+                violations += violating
+        return NodeResult(victims, violations)
+    finally:
+        state.rollback(mark)
+
+
+def node_stats(result: NodeResult, prio, start) -> tuple[int, int, int, int, int]:
+    """(violations, highest victim priority, priority sum, victims, earliest start of the highest ones)."""
+    victims = result.victims
+    top = max(prio(v) for v in victims)
+    total = sum(prio(v) + PRIORITY_OFFSET for v in victims)
+    earliest = min(start(v) for v in victims if prio(v) == top)
+    return result.violations, top, total, len(victims), earliest
+
+
+def pick_one_node(rows: np.ndarray, stats: np.ndarray) -> int:
+    """pickOneNodeForPreemption over candidate `rows` (ascending) with `stats` rows from node_stats: fewest
+    violations, lowest top priority, smallest sum, fewest victims, latest earliest-start, first row."""
+    s = stats[rows]
+    order = np.lexsort((rows, -s[:, 4], s[:, 3], s[:, 2], s[:, 1], s[:, 0]))
+    return int(rows[order[0]])

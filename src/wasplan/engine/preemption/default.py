@@ -1,0 +1,141 @@
+"""DefaultPreemption's PostFilter for one pod (engine-semantics §1.11; upstream
+pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+pkg/scheduler/framework/preemption/preemption.go).
+
+Eligibility, then candidate nodes = nodes whose filter status was Unschedulable (not ...AndUnresolvable), then
+a dry run on every candidate (upstream samples a window of max(100, 10 %) candidates from a random offset;
+wasplan evaluates them all so plans are reproducible — a documented difference), then the node choice. The
+PostFilter message is what upstream appends to the FitError: `preemption: ` + its own FitError-style message.
+
+Nodes are first pruned with one vector test (free + lower-priority requests must cover the request). For a
+resource-only preemptor each node's dry run is remembered per preemptor signature and redone only for rows the
+state's change log says moved, so a stream of identical preemptors costs one node's work per eviction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wasplan.engine.plugins import resources_fit
+from wasplan.engine.preemption import candidates as cand
+from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, pod_policy
+from wasplan.engine.status import REASONS, fit_error_message
+
+MAX_SIGNATURES = 32
+
+
+@dataclass(slots=True)
+class Outcome:
+    node: int | None = None  # nominated row
+    victims: list = field(default_factory=list)  # PodStates to evict (whole groups already expanded)
+    message: str = ""  # the PostFilter message ("preemption: ...")
+
+
+class _NodeCache:
+    """Per node: the dry-run result, whether it is known, whether it yields victims, its pick statistics."""
+
+    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch")
+
+    def __init__(self, n: int) -> None:
+        self.results: dict[int, cand.NodeResult] = {}
+        self.known = np.zeros(n, dtype=bool)
+        self.victims = np.zeros(n, dtype=bool)
+        self.stats = np.zeros((n, 5), dtype=np.int64)
+        self.pos, self.epoch = 0, -1
+
+    def put(self, row: int, result: cand.NodeResult, ctx) -> None:
+        self.results[row], self.known[row] = result, True
+        self.victims[row] = bool(result.victims)
+        if result.victims:  # judged with whole victim groups included (1.37 disruptionMode all)
+            whole = cand.NodeResult(ctx.expand(result.victims), result.violations)
+            self.stats[row] = cand.node_stats(whole, ctx.prio, ctx.start)
+
+
+class DefaultPreemption:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
+
+    def post_filter(self, ps, ev, diagnosis) -> Outcome:
+        ctx = self.ctx
+        if pod_policy(ps, ctx.world) == NEVER:
+            return Outcome(message="preemption: " + NOT_ELIGIBLE_NEVER)
+        if ctx.terminating_on_nominated(ps, ctx.prio(ps)):
+            return Outcome(message="preemption: " + NOT_ELIGIBLE_TERMINATING)
+        total = int(diagnosis.in_snapshot.sum())
+        possible = diagnosis.in_snapshot & ~diagnosis.unresolvable
+        if not possible.any():
+            return Outcome(message=f"preemption: 0/{total} nodes are available: {total} {cand.NOT_HELPFUL}.")
+        prio = ctx.prio(ps)
+        req, _ = ctx.state.vectors(ps.pod)
+        cols = resources_fit.checked_columns(req, ctx.state.col["pods"])
+        lower_req, lower_n = ctx.lower.get(prio)
+        avail = ctx.state.alloc - ctx.state.requested + lower_req
+        room = (avail[:, cols] >= req[cols]).all(axis=1)
+        rows = np.flatnonzero(possible & (lower_n > 0) & room)
+        cache = self._dry_run(ps, ev, rows, req, cols, prio)
+        found = rows[cache.victims[rows]]
+        if not len(found):
+            return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
+                                                 cache.results))
+        best = cand.pick_one_node(found, cache.stats)
+        return Outcome(best, ctx.expand(cache.results[best].victims))
+
+    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
+        """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
+        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict)."""
+        ctx = self.ctx
+        if cand.own_constraints(ps.pod):
+            return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
+        cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation))
+        blocked = cand.blocked_by_existing_terms(ps.pod, ctx.state)
+        plain = rows if blocked is None else rows[~blocked[rows]]
+        for r in plain[~cache.known[plain]].tolist():
+            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio)), ctx)
+        if blocked is None:
+            return cache
+        view = _NodeCache(0)
+        view.results, view.known, view.victims, view.stats = (dict(cache.results), cache.known.copy(),
+                                                              cache.victims.copy(), cache.stats.copy())
+        return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+
+    def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio) -> _NodeCache:
+        for r in rows.tolist():
+            view.put(r, cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio)), self.ctx)
+        return view
+
+    def _cache(self, key: tuple) -> _NodeCache:
+        state = self.ctx.state
+        cache = self._caches.get(key)
+        if cache is None or cache.epoch != state.epoch:
+            cache = self._caches[key] = _NodeCache(len(state.nodes))
+            cache.pos, cache.epoch = len(state.changes), state.epoch
+            if len(self._caches) > MAX_SIGNATURES:
+                self._caches.popitem(last=False)
+        self._caches.move_to_end(key)
+        moved = np.fromiter(set(state.changes[cache.pos:]), dtype=np.int64)
+        cache.known[moved] = False
+        cache.victims[moved] = False
+        cache.pos = len(state.changes)
+        return cache
+
+    def _failure(self, total, diagnosis, possible, lower_n, room, avail, req, cols, rows, results) -> str:
+        """The dry run's FitError: unresolvable nodes, nodes without victims, the filter reasons elsewhere."""
+        counts: dict[str, int] = {}
+
+        def add(text: str, n: int) -> None:
+            if n:
+                counts[text] = counts.get(text, 0) + n
+        add(cand.NOT_HELPFUL, int((diagnosis.in_snapshot & ~possible).sum()))
+        add(cand.NO_VICTIMS, int((possible & (lower_n == 0)).sum()))
+        short = possible & (lower_n > 0) & ~room
+        lacking = (avail[short][:, cols] < req[cols])
+        for j, c in enumerate(cols.tolist()):
+            add(REASONS.text[resources_fit.reason_ids(self.ctx.state.resources[c], False)], int(lacking[:, j].sum()))
+        for r in rows.tolist():
+            for text in results[r].reasons:
+                add(text, 1)
+        return "preemption: " + fit_error_message(total, counts)

@@ -1,0 +1,162 @@
+"""The one object the scheduling cycles talk to about preemption, and the shared context the algorithms read.
+
+Which preemption runs where (engine-semantics §1.6, §1.7, §1.11, §1.12, §2):
+
+* a pod without a group (or with PodGroup cycles off): DefaultPreemption after its FitError;
+* 1.36 group members: pod by pod inside the group cycle when WorkloadAwarePreemption is off; with the gate on,
+  DefaultPreemption leaves members to WAP (KEP-5710), which runs once after a plain Unschedulable cycle;
+* 1.37: per-pod PostFilter is disabled inside group cycles; WAP runs as the root's PodGroupPostFilter;
+* groups with a topology constraint (TAS gate on) get no preemption at all, in 1.36 and 1.37
+  (placement.preemption_refusal); CompositePodGroup trees (compositecycle.py) are not preempted for.
+
+`--no-preemption` (EngineOptions.preemption False) switches all of it off.
+"""
+
+from __future__ import annotations
+
+from wasplan.engine import placement
+from wasplan.engine.preemption import policy
+from wasplan.engine.preemption.default import DefaultPreemption, Outcome
+from wasplan.engine.preemption.ledger import Ledger
+from wasplan.engine.preemption.lower import LowerSums
+from wasplan.engine.preemption.pdb import PdbTracker
+from wasplan.engine.preemption.workload import WapResult, preempt as wap_preempt
+
+
+class Preemption:
+    def __init__(self, state, world, options):
+        self.state, self.world, self.options = state, world, options
+        self.pdbs = PdbTracker()
+        self._prio_cache: dict[str, int] = {}
+        self._wap_prio_cache: dict[str, int] = {}
+        self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
+        self.lower = LowerSums(state, self.prio_of_key)
+        self.ledger = Ledger(state, world, self.pdbs, self.prio)
+        self.default = DefaultPreemption(self)
+        self.whole_groups = options.v137  # default preemption honours disruptionMode all from 1.37 on
+
+    # ---- priorities and units ------------------------------------------------------------------------------
+    def prio(self, ps) -> int:
+        return self.prio_of_key(ps.key)
+
+    def prio_of_key(self, key: str) -> int:
+        """A victim's priority for DefaultPreemption."""
+        found = self._prio_cache.get(key)
+        if found is None:
+            found = self._prio_cache[key] = policy.effective_priority(self.world.pods[key], self.world, self.options)
+        return found
+
+    def wap_prio(self, ps) -> int:
+        return self.wap_prio_of_key(ps.key)
+
+    def wap_prio_of_key(self, key: str) -> int:
+        """A victim's priority for workload-aware preemption."""
+        found = self._wap_prio_cache.get(key)
+        if found is None:
+            ps = self.world.pods[key]
+            found = self._wap_prio_cache[key] = policy.effective_priority(ps, self.world, self.options, for_wap=True)
+        return found
+
+    start = staticmethod(policy.start_key)
+
+    def terminating_on_nominated(self, ps, threshold: int, wap: bool = False) -> bool:
+        """PodEligibleToPreemptOthers: a lower-priority pod (by effective priority) is already terminating on the
+        pod's nominated node, so the pod waits for it instead of preempting again."""
+        row = self.state.index.get(ps.pod.nominated_node_name or "")
+        if row is None:
+            return False
+        prio = self.wap_prio_of_key if wap else self.prio_of_key
+        return any(p.terminating and prio(k) < threshold for k, p in self.state.pods_on[row].items())
+
+    def lower_pods(self, row: int, threshold: int) -> list:
+        pods = self.world.pods
+        return [pods[k] for k in self.state.pods_on[row] if self.prio_of_key(k) < threshold]
+
+    def _whole(self, ps):
+        group = self.world.group_of(ps)
+        return group if policy.disrupts_whole_group(group) else None
+
+    def unit_key(self, key: str) -> str:
+        """The key of the victim unit a placed pod belongs to: its group's for disruptionMode all, else its own."""
+        found = self._unit_cache.get(key)
+        if found is None:
+            whole = self._whole(self.world.pods[key])
+            found = self._unit_cache[key] = "group:" + whole.key if whole else key
+        return found
+
+    def ordered_units(self, lower: list) -> list[tuple[list, bool]]:
+        """Per-node victim units in reprieve order: importance order, PDB-violating units first."""
+        pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
+        if self.whole_groups:
+            units = _group_units(pods, lambda p: self.unit_key(p.key))
+        else:
+            units = [[p] for p in pods]
+        return self._violating_first(units)
+
+    def _violating_first(self, units: list[list]) -> list[tuple[list, bool]]:
+        flat = [ps.pod for unit in units for ps in unit]
+        flags = iter(self.pdbs.violating(flat, (p.pod for p in self.state.placed.values())))
+        marked = [(unit, any([next(flags) for _ in unit])) for unit in units]
+        return [u for u in marked if u[1]] + [u for u in marked if not u[1]]
+
+    def expand(self, victims: list) -> list:
+        """1.37: a victim in a disruptionMode-all group takes every placed member of its group along."""
+        if not self.whole_groups:
+            return list(victims)
+        out, seen = [], set()
+        for ps in victims:
+            group = self._whole(ps)
+            more = [self.world.pods[k] for k in group.members if k in self.state.placed] if group else [ps]
+            for m in more:
+                if m.key not in seen:
+                    seen.add(m.key)
+                    out.append(m)
+        return out
+
+    def wap_units(self, group) -> list[tuple[list, bool]]:
+        """Every placed pod below the group's priority, in WAP units and reprieve order. 1.37 ranks a unit of
+        PodGroup members (whole group or, in single mode, one member) above a pod without a group
+        (podgroup preemption evaluator test "Priority: mix of no groups and pod groups")."""
+        own = set(group.members)
+        threshold = group.priority
+        units: dict[str, list] = {}
+        pods = self.world.pods
+        for key in self.state.placed:
+            if key in own or self.wap_prio_of_key(key) >= threshold:
+                continue
+            units.setdefault(self.unit_key(key), []).append(pods[key])
+        v137 = self.options.v137
+        ordered = sorted(units.items(), key=lambda kv: (
+            -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if v137 else 0, -len(kv[1]),
+            min(self.start(p) for p in kv[1]), kv[0]))
+        return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
+
+    # ---- entry points for the cycles -----------------------------------------------------------------------
+    def for_pod(self, ps, ev, decision) -> Outcome:
+        """DefaultPreemption's dry run for a pod that found no node; does not change the cluster."""
+        return self.default.post_filter(ps, ev, decision.diagnosis)
+
+    def member_preemption_on(self, group) -> bool:
+        """1.36 pod-by-pod preemption inside the group cycle (WAP off, no topology placement)."""
+        return not self.options.v137 and not policy.wap_on(self.options) and \
+            placement.preemption_refusal(group, self.options) is None
+
+    def for_group(self, group, members, ev, scheduled: int) -> WapResult:
+        """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. A group with a
+        topology placement is refused (placement.preemption_refusal); the refusal is reported only when
+        something of lower priority runs, i.e. when preemption could otherwise have been tried."""
+        if not policy.wap_on(self.options):
+            return WapResult(message="")
+        refusal = placement.preemption_refusal(group, self.options)
+        if refusal is not None:
+            own = set(group.members)
+            lower = any(k not in own and self.wap_prio_of_key(k) < group.priority for k in self.state.placed)
+            return WapResult(message=refusal if lower else "")
+        return wap_preempt(self, ev, group, members, scheduled)
+
+
+def _group_units(pods: list, key) -> list[list]:
+    units: dict = {}
+    for ps in pods:
+        units.setdefault(key(ps), []).append(ps)
+    return list(units.values())

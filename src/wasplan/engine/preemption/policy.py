@@ -1,0 +1,92 @@
+"""Who may preempt whom: effective priorities, preemption policies and eligibility messages.
+
+Upstream reads `spec.priority`, which admission fills from `priorityClassName` (or the global default class,
+else 0); the world resolves that once per pod and group. A PodGroup preempts with its own priority, which in
+1.36 overrides its pods' (podgrouppreemption_test "Priority divergence in PodGroups"); see effective_priority
+for how victims are judged. 1.37 rejects groups whose pods disagree with the group.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from wasplan.api import hub
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.world import GroupState, PodState, World
+
+NEVER = "Never"
+NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
+NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
+
+
+def group_priorities_on(options: EngineOptions) -> bool:
+    """Whether PodGroups carry a priority of their own (the fields are gated in 1.36)."""
+    if not options.groups_on:
+        return False
+    return options.v137 or options.gates.enabled("WorkloadAwarePreemption")
+
+
+def wap_on(options: EngineOptions) -> bool:
+    """Workload-aware preemption: 1.36 WorkloadAwarePreemption (with GangScheduling), 1.37 GenericWorkload."""
+    return group_priorities_on(options)
+
+
+def effective_priority(ps: PodState, world: World, options: EngineOptions, for_wap: bool = False) -> int:
+    """The priority a pod is judged by as a victim (and a pod without a group as preemptor).
+
+    1.37: a grouped pod counts with its PodGroup's priority everywhere (preemption.go NewPodVictim /
+    GetPodPriority). 1.36: only workload-aware preemption looks at groups, and only for a group evicted as a
+    whole (disruptionMode PodGroup, priority from the group); single pods keep their own priority, and
+    DefaultPreemption reads pod priorities only (the 1.36 podgroup preemption evaluator,
+    newDomainForWorkloadPreemption)."""
+    group = world.group_of(ps) if ps.pod.pod_group and group_priorities_on(options) else None
+    if group is None:
+        return ps.priority
+    if options.v137:
+        return group.priority
+    return group.priority if for_wap and disrupts_whole_group(group) else ps.priority
+
+
+def pod_policy(ps: PodState, world: World) -> str:
+    """spec.preemptionPolicy, else the PriorityClass's (admission copies it), else PreemptLowerPriority."""
+    if ps.pod.preemption_policy:
+        return ps.pod.preemption_policy
+    pc = world.classes.get(ps.pod.priority_class_name or "")
+    if pc is None:
+        defaults = [c for c in world.classes.values() if c.global_default]
+        pc = max(defaults, key=lambda c: c.value) if defaults and ps.pod.priority is None else None
+    return pc.preemption_policy if pc is not None else "PreemptLowerPriority"
+
+
+def group_policy(group: GroupState, members: list[PodState], world: World, options: EngineOptions) -> str:
+    """The group preemptor's policy (resolvePreemptionPolicy): with 1.37's PodGroupPreemptionPolicy gate the
+    PodGroup's own spec.preemptionPolicy (its class's when admission left it unset); otherwise — 1.36, or the
+    gate off — Never as soon as one member says Never."""
+    if not (options.v137 and options.gates.enabled("PodGroupPreemptionPolicy")):
+        return NEVER if any(pod_policy(m, world) == NEVER for m in members) else "PreemptLowerPriority"
+    pg = group.pg
+    if pg.preemption_policy is not None:
+        return pg.preemption_policy.value
+    pc = world.classes.get(pg.priority_class_name or "")
+    return pc.preemption_policy if pc is not None else "PreemptLowerPriority"
+
+
+def disrupts_whole_group(group: GroupState | None) -> bool:
+    """disruptionMode PodGroup (1.36) / all (1.37): the group is evicted, and reprieved, as one unit."""
+    return group is not None and group.pg.disruption_mode == hub.DisruptionMode.ALL
+
+
+_LATER = 4 * 10**17  # after every real timestamp in the ordinal below
+
+
+def start_key(ps: PodState) -> int:
+    """An ordinal of the pod's start time, smaller = earlier: snapshot pods by creationTimestamp, then pods
+    without one (placed by the plan) in creation order, as they start after everything already running."""
+    ts = ps.pod.creation_timestamp
+    if ts:
+        try:
+            seconds = int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())
+            return seconds * 10**7 + ps.seq
+        except ValueError:
+            pass
+    return _LATER + ps.seq

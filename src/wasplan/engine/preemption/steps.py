@@ -1,0 +1,112 @@
+"""What the scheduling cycles do around preemption, as a mixin of `Cycles` (cycles.py keeps only the calls).
+
+* A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName` and is retried
+  at once — the nominated-node fast path binds it there. (Upstream retries it after the deletions; counting
+  the nominated pod on that node keeps other pods of lower or equal priority away meanwhile, which an immediate
+  retry gives for free.) Otherwise the FitError gets the PostFilter message appended (` preemption: ...`, which
+  ends with upstream's doubled full stop).
+* 1.36 pod-by-pod member preemption: a member that does not fit but gets a nomination is placed there with its
+  victims removed in the trial; if the group would then succeed, the cycle ends "waiting for preemption": the
+  victims are evicted, placed members keep their nominated node, and the group is retried. If the group fails
+  anyway nothing is evicted.
+* WAP: on success the victims are evicted, members (1.37) are nominated to the nodes of the all-removed run, and
+  the group is retried at once (as a preempting pod is); on failure its message is appended to the group's
+  status.
+"""
+
+from __future__ import annotations
+
+import copy
+
+WAITING_MSG = "pod group is waiting for preemption to complete"
+
+
+def with_post_filter(message: str, post_filter_msg: str) -> str:
+    """FitError.Error(): the PostFilter message is appended with the same " %v." separator as the reasons."""
+    return f"{message} {post_filter_msg}." if post_filter_msg else message
+
+
+class PreemptionSteps:
+    preemption = None  # engine.preemption.driver.Preemption, or None with --no-preemption
+    _preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
+
+    def _nominate(self, ps, row: int) -> None:
+        ps.nominated = self.state.nodes[row].name
+        if ps.pod.nominated_node_name != ps.nominated:
+            ps.pod = copy.copy(ps.pod)
+            ps.pod.nominated_node_name = ps.nominated
+
+    def preempt_for_pod(self, ps, ev, decision):
+        """Runs the PostFilter; returns the retried decision when a preemption happened, else the FitError text."""
+        if self.preemption is None:
+            return None, decision.message
+        outcome = self.preemption.for_pod(ps, ev, decision)
+        if outcome.node is None:
+            return None, with_post_filter(decision.message, outcome.message)
+        self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
+        self._nominate(ps, outcome.node)
+        self.cluster_changed()
+        retried = ev.find_node(ps.pod)
+        return retried if retried.node is not None else None, retried.message
+
+    def member_post_filter(self, group, pending: list):
+        """1.36 pod-by-pod preemption inside a group cycle, as groupcycle's post_filter hook."""
+        if self.preemption is None or not self.preemption.member_preemption_on(group):
+            return None
+
+        def post_filter(ps, ev, decision):
+            outcome = self.preemption.for_pod(ps, ev, decision)
+            if outcome.node is None:
+                return None, with_post_filter(decision.message, outcome.message)
+            for victim in outcome.victims:
+                self.state.remove(victim.pod)
+            pending.append((ps, outcome.node, outcome.victims))
+            return outcome.node, ""
+        return post_filter
+
+    def finish_member_preemption(self, group, members, pending: list, mark: int) -> None:
+        """The group would succeed but members need victims gone: evict them and wait (waitingOnPreemption)."""
+        self.state.rollback(mark)
+        for ps, row, victims in pending:
+            alive = [v for v in victims if v.key in self.state.placed]
+            self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, alive)
+            self._nominate(ps, row)
+        self._wait_for_preemption(group, members)
+
+    def preempt_for_group(self, group, members, ev, scheduled: int, message: str) -> str | None:
+        """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message."""
+        if self.preemption is None:
+            return message
+        result = self.preemption.for_group(group, members, ev, scheduled)
+        if not result.success:
+            if not result.message:
+                return message
+            prefix = "pod group preemption: " if self.options.v137 else "preemption: "
+            return f"{message}. {prefix}{result.message}"
+        self.preemption.ledger.evict("PodGroup", group.record.namespace, group.record.name, result.victims,
+                                     result.nodes if result.removed else None, self.preemption.wap_prio)
+        if self.options.v137:
+            for ps in members:
+                if ps.key in result.placements:
+                    self._nominate(ps, result.placements[ps.key])
+        self._wait_for_preemption(group, members)
+        return None
+
+    def _wait_for_preemption(self, group, members) -> None:
+        """The cycle ends "waiting for preemption"; the group is then retried at once, so the nodes freed for it
+        are not taken by an equal-priority item first (upstream keeps them through the members' nominations).
+        A retry that preempts again goes back to the queue instead of nesting."""
+        self._reject(group, members, WAITING_MSG, {})
+        self._set_condition(group, "False", "Unschedulable", WAITING_MSG)
+        self.cluster_changed()
+        if group.key in self._preemption_retries:
+            return
+        self._preemption_retries = self._preemption_retries | {group.key}
+        try:
+            retry = self._queued_members(group)
+            self.queue.discard(("group", group.key))
+            for ps in retry:
+                self.queue.discard(("pod", ps.key))
+            self.group_cycle(group, retry)
+        finally:
+            self._preemption_retries = self._preemption_retries - {group.key}

@@ -1,0 +1,137 @@
+"""Workload-aware preemption (engine-semantics §1.12; KEP-5710; upstream podgroup preemption evaluator and
+test/integration/scheduler/preemption/podgrouppreemption_test.go).
+
+The whole PodGroup is one preemptor with the group's priority. Potential victims are every placed pod in the
+cluster whose effective priority is lower; they come in units (the whole group for disruptionMode
+PodGroup/`all`, else one pod). All potential victims are removed and the group algorithm runs once; if the group
+still does not fit, nothing is evicted. Otherwise units are reprieved in importance order (higher priority;
+1.37: a PodGroup unit before a single pod; larger units first; earlier start first), PDB-violating units first:
+
+* 1.36: a unit is added back and the group algorithm re-run; it stays if the group is still schedulable (a
+  basic group: one member placed). A unit on nodes the current assignment does not use, carrying no
+  inter-pod terms, cannot change the answer for members without constraints of their own, so it is kept
+  without the re-run (a speed shortcut);
+* 1.37: the assignment of the all-removed run is fixed and a unit stays if it still fits next to it (checked as
+  resource capacity on the unit's nodes; units on other nodes always fit).
+
+Every removal and re-add goes through the state journal. A failed search is rolled back; a successful 1.36
+search leaves the cluster as decided (kept units back, victims gone) and the ledger commits it, which saves
+undoing and redoing every removal on large clusters; 1.37 rolls back and the ledger evicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wasplan.engine import groupcycle
+from wasplan.engine.preemption import candidates as cand
+from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
+
+NOT_HELPFUL_GROUP = "the pod group does not fit even with every lower-priority pod removed"
+
+
+@dataclass(slots=True)
+class WapResult:
+    victims: list = field(default_factory=list)
+    placements: dict[str, int] = field(default_factory=dict)  # member key -> row, from the all-removed run
+    message: str = ""  # why it failed ("" on success)
+    nodes: dict[str, int] = field(default_factory=dict)  # victim key -> row it ran on
+    removed: bool = False  # the victims are already off their nodes (journalled, not yet committed)
+
+    @property
+    def success(self) -> bool:
+        return bool(self.victims)
+
+
+def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
+    if group_policy(group, members, ctx.world, ctx.options) == NEVER:
+        return WapResult(message=NOT_ELIGIBLE_NEVER)
+    if any(ctx.terminating_on_nominated(m, group.priority, wap=True) for m in members):
+        return WapResult(message=NOT_ELIGIBLE_TERMINATING)
+    units = ctx.wap_units(group)
+    if not units:
+        # only pods of equal or higher priority run: say so; an empty cluster leaves the status as it was
+        others = any(k not in set(group.members) for k in ctx.state.placed)
+        return WapResult(message=cand.NO_VICTIMS if others else "")
+    state = ctx.state
+    home = {ps.key: state.placed[ps.key].node for unit, _ in units for ps in unit}
+    mark = state.mark()
+    for unit, _ in units:
+        for ps in unit:
+            state.remove(ps.pod)
+    result = _search(ctx, ev, group, members, scheduled, units, home, mark)
+    if not result.removed:
+        state.rollback(mark)
+    return result
+
+
+def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
+    """With every potential victim removed: run the group, then reprieve. 1.36 leaves the cluster as decided
+    (kept units back, victims gone) so the caller need not undo and redo thousands of removals."""
+    attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.v137)
+    if not attempt.success:
+        return WapResult(message=NOT_HELPFUL_GROUP)
+    placements = dict(attempt.placements)
+    if ctx.options.v137:
+        kept = _reprieve_in_place(ctx.state, units, home, placements)
+    else:
+        kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark)
+    victims = [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
+    if not victims:
+        return WapResult(message=NOT_HELPFUL_GROUP)
+    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims},
+                     removed=not ctx.options.v137)
+
+
+def _rows(unit, home) -> set[int]:
+    return {home[ps.key] for ps in unit}
+
+
+def _reprieve_in_place(state, units, home, placements) -> set[int]:
+    """1.37: the preemptor stays where the all-removed run put it; a unit returns if its nodes still have room."""
+    used = set(placements.values())
+    kept = set()
+    for i, (unit, _) in enumerate(units):
+        rows = _rows(unit, home)
+        if rows.isdisjoint(used):
+            kept.add(i)  # its nodes hold no preemptor pod: it fits as it did before
+            continue
+        back = state.mark()
+        for ps in unit:
+            state.reserve(ps.pod, home[ps.key])
+        idx = sorted(rows)
+        if (state.requested[idx] <= state.alloc[idx]).all():
+            kept.add(i)
+        else:
+            state.rollback(back)
+    return kept
+
+
+def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark) -> set[int]:
+    """1.36: add a unit back, re-run the group algorithm, keep the unit if the group is still schedulable."""
+    state = ctx.state
+    shortcut = not any(cand.own_constraints(m.pod) for m in members)
+    used = set(placements.values())
+    state.rollback(_after_removals(state, mark, units))
+    kept = set()
+    for i, (unit, _) in enumerate(units):
+        base = state.mark()
+        for ps in unit:
+            state.reserve(ps.pod, home[ps.key])
+        if shortcut and _rows(unit, home).isdisjoint(used) and not any(cand.carries_terms(ps.pod) for ps in unit):
+            kept.add(i)
+            continue
+        trial = state.mark()
+        attempt = groupcycle.run(ev, group, members, scheduled, False)
+        state.rollback(trial)
+        if attempt.success:
+            kept.add(i)
+            used = set(attempt.placements.values())
+        else:
+            state.rollback(base)
+    return kept
+
+
+def _after_removals(state, mark: int, units) -> int:
+    """The journal position right after the removals (the group run's reservations come after it)."""
+    return mark + sum(len(unit) for unit, _ in units)

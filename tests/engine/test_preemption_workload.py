@@ -1,0 +1,213 @@
+"""Workload-aware preemption scenarios: exact victims, nominations and the bindings after the victims are gone.
+
+Follows test/integration/scheduler/preemption/podgrouppreemption_test.go (gang preemption across nodes, whole
+victim groups with disruptionMode PodGroup/all, "Insufficient Resources (No Preemption)", "Priority divergence
+in PodGroups" (1.36), "PodGroup with PreemptNever preemption policy does not perform preemption", "Partial
+Preemption"), the 1.37 fixed-assignment reprieve (KEP-5710 beta) and the 1.36 re-run reprieve, the 1.36
+refusal for groups with scheduling constraints, and pod-by-pod member preemption when the 1.36
+WorkloadAwarePreemption gate is off (engine-semantics §1.6, §1.12).
+"""
+
+from builders import basic, gang, node, pdb, pod, pods
+from enginehelp import by_name, groups, run
+
+from wasplan.engine.placement import NO_PREEMPTION_MSG as TOPOLOGY_MSG
+from wasplan.engine.preemption.workload import NOT_HELPFUL_GROUP
+
+
+def victims(plan):
+    return [(p.preemptor_kind, p.preemptor_name, [(v.name, v.node, v.pod_group) for v in p.victims])
+            for p in plan.preemptions]
+
+
+def four_full_nodes():
+    return [*(node(f"n{i}", cpu="4") for i in range(4)),
+            *(pod(f"low-{i}", cpu="4", priority=0, node_name=f"n{i}") for i in range(4))]
+
+
+def test_gang_preempts_exactly_the_pods_it_needs_across_nodes():
+    plan = run(four_full_nodes(), [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")])
+    placed = by_name(plan)
+    assert victims(plan) == [("PodGroup", "g", [("low-0", "n0", None), ("low-1", "n1", None)])]
+    assert [(placed[f"g-{i}"].status, placed[f"g-{i}"].node, placed[f"g-{i}"].nominated_node)
+            for i in range(2)] == [("Bound", "n0", "n0"), ("Bound", "n1", "n1")]
+    assert [placed[f"low-{i}"].status for i in range(4)] == ["Preempted", "Preempted", "AlreadyBound", "AlreadyBound"]
+    assert placed["low-0"].message == "Preempted by podgroup default/g on node n0"
+    assert groups(plan)["g"].status == "Scheduled"
+
+
+def test_victim_group_with_disruption_mode_all_is_evicted_whole():
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"), gang("v", 2, priority=0, disruption="all"),
+                pod("v-0", cpu="2", priority=0, group="v", node_name="n0"),
+                pod("v-1", cpu="2", priority=0, group="v", node_name="n1"),
+                pod("s-0", cpu="2", priority=0, node_name="n0"), pod("s-1", cpu="2", priority=0, node_name="n1")]
+    plan = run(existing, [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")])
+    assert victims(plan) == [("PodGroup", "g", [("s-0", "n0", None), ("v-0", "n0", "default/v"),
+                                                ("v-1", "n1", "default/v")])]
+    assert by_name(plan)["s-1"].status == "AlreadyBound"
+    assert by_name(plan)["g-0"].node == "n0"
+
+
+def test_partial_preemption_keeps_the_more_important_victims():
+    existing = [node("n0", cpu="4"), pod("a", cpu="2", priority=50, node_name="n0"),
+                pod("b", cpu="2", priority=10, node_name="n0")]
+    plan = run(existing, [gang("g", 1, priority=100), pod("g-0", cpu="2", priority=100, group="g")])
+    assert victims(plan) == [("PodGroup", "g", [("b", "n0", None)])]
+    assert (by_name(plan)["a"].status, by_name(plan)["g-0"].node) == ("AlreadyBound", "n0")
+
+
+def test_pdb_violating_units_are_reprieved_first():
+    existing = [node("n0", cpu="4"), pod("web", cpu="2", priority=5, node_name="n0", labels={"app": "web"}),
+                pod("db", cpu="2", priority=5, node_name="n0", labels={"app": "db"}),
+                pdb("db-pdb", {"app": "db"}, max_unavailable=0)]
+    plan = run(existing, [gang("g", 1, priority=100), pod("g-0", cpu="2", priority=100, group="g")])
+    assert victims(plan) == [("PodGroup", "g", [("web", "n0", None)])]
+
+
+def test_group_priority_overrides_pod_priority_in_136_both_ways():
+    existing = [node("n0", cpu="4"), pod("mid", cpu="4", priority=50, node_name="n0")]
+    arrivals = [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=0, group="g")]
+    plan = run(existing, arrivals, version="1.36")
+    assert victims(plan) == [("PodGroup", "g", [("mid", "n0", None)])]
+    assert by_name(plan)["g-0"].node == "n0"
+    # a victim group evicted as a whole (disruptionMode PodGroup) counts with its group's priority 0 for a group
+    # preemptor, although its pod says 1000; DefaultPreemption in 1.36 reads pod priorities only
+    victim_group = [node("n0", cpu="4"), gang("v", 1, priority=0, disruption="all"),
+                    pod("v-0", cpu="4", priority=1000, group="v", node_name="n0")]
+    plan = run(victim_group, [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=0, group="g")],
+               version="1.36")
+    assert victims(plan) == [("PodGroup", "g", [("v-0", "n0", "default/v")])]
+    plan = run(victim_group, [pod("p", cpu="4", priority=100)], version="1.36")
+    assert plan.preemptions == ()
+
+
+def test_136_wap_judges_a_single_mode_group_member_by_its_own_priority():
+    existing = [node("n0", cpu="4"), gang("v", 1, priority=0),
+                pod("v-0", cpu="4", priority=1000, group="v", node_name="n0")]
+    plan = run(existing, [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")],
+               version="1.36")
+    assert plan.preemptions == ()
+
+
+def test_137_rejects_a_group_whose_pods_disagree_on_priority():
+    plan = run([node("n0", cpu="4")], [gang("g", 1, priority=100), pod("g-0", cpu="1", priority=0, group="g")])
+    assert by_name(plan)["g-0"].message == ("all pods in a single pod group should have the same priority as the "
+                                            "pod group's priority, got 0 and 100")
+
+
+def test_group_priority_too_low_evicts_nothing():
+    existing = [node("n0", cpu="4"), pod("busy", cpu="4", priority=10, node_name="n0")]
+    plan = run(existing, [gang("g", 1, priority=5), pod("g-0", cpu="4", priority=5, group="g")])
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith("pod group preemption: No preemption victims found for incoming pod")
+
+
+def test_preemption_that_cannot_help_the_gang_evicts_nothing():
+    existing = [*(node(f"n{i}", cpu="4") for i in range(3)), pod("l0", cpu="4", priority=0, node_name="n0"),
+                pod("l1", cpu="4", priority=0, node_name="n1"), pod("vip", cpu="4", priority=500, node_name="n2")]
+    plan = run(existing, [gang("g", 3, priority=100), *pods("g", 3, cpu="4", priority=100, group="g")])
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith("pod group preemption: " + NOT_HELPFUL_GROUP)
+    assert [by_name(plan)[x].status for x in ("l0", "l1", "vip")] == ["AlreadyBound"] * 3
+
+
+def test_podgroup_preemption_policy_never_137():
+    existing = [node("n0", cpu="4"), pod("low", cpu="4", priority=0, node_name="n0")]
+    plan = run(existing, [gang("g", 1, priority=100, preemption_policy="Never"),
+                          pod("g-0", cpu="4", priority=100, group="g")])
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith("pod group preemption: not eligible due to preemptionPolicy=Never.")
+
+
+def test_topology_constrained_group_gets_no_preemption_in_136():
+    existing = [node("n0", cpu="4", labels={"rack": "r0"}), pod("low", cpu="4", priority=0, node_name="n0")]
+    arrivals = [gang("g", 1, priority=100, topology_keys=("rack",)), pod("g-0", cpu="4", priority=100, group="g")]
+    plan = run(existing, arrivals, version="1.36")
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith("preemption: " + TOPOLOGY_MSG)
+
+
+def test_136_without_the_wap_gate_preempts_pod_by_pod_and_binds_after():
+    plan = run(four_full_nodes(), [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
+               version="1.36", gates="WorkloadAwarePreemption=false")
+    placed = by_name(plan)
+    # every node offers one equal victim; the latest-started one goes first (pickOneNodeForPreemption)
+    assert victims(plan) == [("Pod", "g-0", [("low-3", "n3", None)]), ("Pod", "g-1", [("low-2", "n2", None)])]
+    assert [(placed[f"g-{i}"].status, placed[f"g-{i}"].node, placed[f"g-{i}"].nominated_node) for i in range(2)] \
+        == [("Bound", "n3", "n3"), ("Bound", "n2", "n2")]
+    assert groups(plan)["g"].status == "Scheduled"
+
+
+def test_136_pod_by_pod_gang_that_stays_short_evicts_nothing():
+    cluster = [node("n0", cpu="4"), pod("low-0", cpu="4", priority=0, node_name="n0"),
+               node("n1", cpu="4"), pod("vip", cpu="4", priority=500, node_name="n1")]
+    plan = run(cluster, [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
+               version="1.36", gates="WorkloadAwarePreemption=false")
+    assert plan.preemptions == ()
+    assert by_name(plan)["g-1"].message.startswith("0/2 nodes are available: 2 Insufficient cpu. preemption: ")
+
+
+def test_basic_group_preempts_for_its_members_137():
+    arrivals = [basic("b", priority=100), *pods("b", 3, cpu="4", priority=100, group="b")]
+    plan = run(four_full_nodes(), arrivals, arrival="batch")
+    assert victims(plan) == [("PodGroup", "b", [("low-0", "n0", None), ("low-1", "n1", None),
+                                                ("low-2", "n2", None)])]
+    assert sorted(p.node for p in plan.pods if p.name.startswith("b-")) == ["n0", "n1", "n2"]
+    # arriving one by one, a basic group (no quorum gate) preempts for each member as it comes
+    plan = run(four_full_nodes(), arrivals)
+    assert victims(plan) == [("PodGroup", "b", [(f"low-{i}", f"n{i}", None)]) for i in range(3)]
+    assert sorted(p.node for p in plan.pods if p.name.startswith("b-")) == ["n0", "n1", "n2"]
+
+
+def _terminating(p):
+    p.terminating = True
+    return p
+
+
+def _nominated(p, node_name):
+    p.nominated_node_name = node_name
+    return p
+
+
+def test_group_waits_while_a_lower_priority_pod_terminates_on_a_members_nominated_node():
+    """Evaluator test "Preemptor group is not eligible if nominated node has terminating pod belonging to a pod
+    group of lower priority": the victim pod's own priority is high, its group's is low."""
+    existing = [node("n0", cpu="4"), gang("victim-pg", 1, priority=0, disruption="all"),
+                _terminating(pod("victim", cpu="4", priority=0, group="victim-pg", node_name="n0"))]
+    arrivals = [gang("g", 2, priority=100), pod("g-0", cpu="4", priority=100, group="g"),
+                _nominated(pod("g-1", cpu="4", priority=100, group="g"), "n0")]
+    plan = run(existing, arrivals)
+    assert plan.preemptions == ()
+    assert groups(plan)["g"].message.endswith(
+        "pod group preemption: not eligible due to a terminating pod on the nominated node.")
+
+
+def test_a_terminating_pod_on_another_node_does_not_block_preemption():
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"),
+                _terminating(pod("leaving", cpu="4", priority=0, node_name="n1")),
+                pod("other", cpu="4", priority=0, node_name="n0")]
+    arrivals = [gang("g", 1, priority=100), _nominated(pod("g-0", cpu="4", priority=100, group="g"), "n0")]
+    plan = run(existing, arrivals)
+    assert victims(plan) == [("PodGroup", "g", [("other", "n0", None)])]
+
+
+def test_a_group_evicted_whole_says_so():
+    existing = [node("n0", cpu="4"), gang("batch", 2, priority=0, disruption="all"),
+                *(pod(f"batch-{i}", cpu="2", priority=0, group="batch", node_name="n0") for i in range(2))]
+    plan = run(existing, [gang("train", 1, priority=100), pod("train-0", cpu="1", priority=100, group="train")])
+    batch = groups(plan)["batch"]
+    assert (batch.status, batch.reason, batch.message) == ("Unschedulable", "PreemptionByScheduler",
+                                                           "2 of its pods were preempted")
+    assert by_name(plan)["train-0"].node == "n0"
+
+
+def test_freed_nodes_go_to_the_preempting_group_not_to_an_older_equal_priority_waiter():
+    """Upstream counts the members' nominations on the freed node, so an older equal-priority pod that may not
+    preempt (preemptionPolicy Never) cannot take it: one victim, the waiter stays pending."""
+    existing = [node("n0", cpu="4"), node("n1", cpu="4"), pod("low-0", cpu="4", priority=0, node_name="n0"),
+                pod("low-1", cpu="4", priority=0, node_name="n1")]
+    arrivals = [pod("waiter", cpu="4", priority=100, preemption_policy="Never"),
+                gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")]
+    plan = run(existing, arrivals)
+    assert victims(plan) == [("PodGroup", "g", [("low-0", "n0", None)])]
+    assert (by_name(plan)["g-0"].node, by_name(plan)["waiter"].status) == ("n0", "Pending")
