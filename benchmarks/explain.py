@@ -85,7 +85,7 @@ def run(name: str) -> None:
     sim = Simulator(inputs, options)
     plan, _ = sim.run()
     base = time.perf_counter() - start
-    ctx = Context(inputs, sim, plan, Verifier(inputs, options))
+    ctx = Context(inputs, sim, plan, Verifier(inputs, options, sim.state))
     start = time.perf_counter()
     explanation = explain_units(ctx, units if units is not None else pending(plan))
     took = time.perf_counter() - start

@@ -45,6 +45,14 @@ class Simulator:
                              self.preemption if options.preemption else None)
 
     def run(self) -> tuple[Plan, FinalCluster]:
+        self.replay()
+        ledger = self.preemption.ledger
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
+                final_cluster(self.state, self.world, self.options, ledger))
+
+    def replay(self) -> None:
+        """The whole story without assembling the Plan: callers that only ask about one object (explain's
+        verification re-runs) read `world` directly."""
         existing = [r for r in self.inputs.existing if not isinstance(r, Node)]
         for record in sorted(existing, key=_creation_rank):
             self.create(record, initial=True)
@@ -58,9 +66,6 @@ class Simulator:
                 self.progress(i + 1, len(arrivals))
         self.cycles.run_until_idle()
         placement.settle_bound_domains(self.state, self.world, self.options)
-        ledger = self.preemption.ledger
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
-                final_cluster(self.state, self.world, self.options, ledger))
 
     def create(self, record, initial: bool = False) -> None:
         if isinstance(record, Node):

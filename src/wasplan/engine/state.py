@@ -81,6 +81,13 @@ class ClusterState:
             self._vectors[pod.key] = found
         return found[2], found[3]
 
+    def adopt_vectors(self, other: "ClusterState") -> None:
+        """Reuse another state's per-pod vectors when both have the same resource layout: a re-run on mostly
+        the same pod records (explain's verification) skips recomputing them. Entries are checked by pod
+        identity on use, so records that differ are recomputed."""
+        if other.resources == self.resources:
+            self._vectors = dict(other._vectors)
+
     def request_vector(self, pod: Pod) -> np.ndarray:
         vec = np.zeros(len(self.resources), dtype=np.int64)
         for name, amount in pod.requests.items():

@@ -13,26 +13,34 @@ from typing import Callable, Iterable
 
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod
 from wasplan.engine.options import EngineOptions
-from wasplan.engine.simulator import simulate
+from wasplan.engine.outcome import group_outcome, pod_outcome
+from wasplan.engine.simulator import Simulator
 from wasplan.explain.target import Unit
 
 
 class Verifier:
-    """Runs the engine on variants of the inputs and says whether the target would be placed; counts the runs
-    and their time so benchmarks can report them."""
+    """Runs the engine on variants of the inputs and says whether the target would be placed, by the plan's own
+    outcome rules; counts the runs and their time so benchmarks can report them. `base` (the explained run's
+    state) lends its per-pod request vectors to every re-run."""
 
-    def __init__(self, inputs: PlanInputs, options: EngineOptions):
-        self.inputs, self.options = inputs, options
+    def __init__(self, inputs: PlanInputs, options: EngineOptions, base=None):
+        self.inputs, self.options, self.base = inputs, options, base
         self.runs, self.seconds = 0, 0.0
 
     def places(self, unit: Unit, variant: PlanInputs) -> bool:
         start = time.perf_counter()
-        plan, _ = simulate(variant, self.options)
+        sim = Simulator(variant, self.options)
+        if self.base is not None:
+            sim.state.adopt_vectors(self.base)
+        sim.replay()
         self.runs += 1
         self.seconds += time.perf_counter() - start
+        world = sim.world
         if unit.kind == "Pod":
-            return any(p.key == unit.key and p.status in ("Bound", "AlreadyBound") for p in plan.pods)
-        return any(g.key == unit.key and g.status == "Scheduled" for g in plan.pod_groups)
+            return unit.key in world.pods and pod_outcome(world.pods[unit.key], world).status in ("Bound",
+                                                                                               "AlreadyBound")
+        gs = world.groups.get(unit.key)
+        return gs is not None and group_outcome(gs, world, self.options).status == "Scheduled"
 
 
 def _map(records: list, fn: Callable) -> list:
