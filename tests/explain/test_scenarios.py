@@ -108,7 +108,8 @@ def test_blocked_by_a_node_affinity_value_typo(tmp_path):
     assert code == 1
     t = only(doc)
     top = t["shapes"][0]["eliminatedBy"][0]
-    assert top["constraints"] == ["nodeAffinity required term 0: gpu-type In a100 (no node has it; nodes have A100, H100)"]
+    assert top["constraints"] == [
+        "nodeAffinity required term 0: gpu-type In a100 (no node has it; nodes have A100, H100)"]
     assert kinds(t) == ["nodeAffinity"] and t["suggestions"][0]["opensNodes"] == 4
     assert {str(c["value"]) for c in t["suggestions"][0]["changes"]} == {"['A100']"}
     assert_each_suggestion_places("affinity-typo", t, tmp_path)

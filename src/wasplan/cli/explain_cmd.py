@@ -24,7 +24,8 @@ _FORMATS = (OutputFormat.text, OutputFormat.json)
 def explain(
     args: List[str] = typer.Argument(..., help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
                                                "compositepodgroup/NAME, then the manifests."),
-    cluster: List[str] = typer.Option(..., "--cluster", help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
+    cluster: List[str] = typer.Option(..., "--cluster",
+                                      help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of TARGET."),
     k8s_version: str = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,

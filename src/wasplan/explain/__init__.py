@@ -43,8 +43,8 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
         notes.append(f"on its own the group fits the cluster the plan leaves ({subj.placeable} of minCount "
                      f"{subj.min_count} placeable); it is held back by {held}")
     if verdict == WAITING_FOR_GROUP:
-        notes.append(f"create the PodGroup {subj.unit.key.split('/')[0]}/{ctx.sim.world.pods[subj.unit.key].pod.pod_group}"
-                     " (or fix spec.schedulingGroup.podGroupName)")
+        pod = ctx.sim.world.pods[subj.unit.key].pod
+        notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
     if verdict == GATED:
         notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
     if topo is not None and not topo.honoured:

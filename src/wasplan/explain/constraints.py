@@ -73,7 +73,8 @@ def describe(plugin: str, pod: Pod, nodes: list[Node]) -> tuple[str, ...]:
     if plugin == "NodeAffinity":
         return tuple(selector_terms(pod, nodes))
     if plugin == "TaintToleration":
-        return tuple(f"no toleration for {taint_text(t)} ({n} nodes)" for t, n in blocking_taints(pod, nodes).most_common())
+        found = blocking_taints(pod, nodes).most_common()
+        return tuple(f"no toleration for {taint_text(t)} ({n} nodes)" for t, n in found)
     if plugin == "PodTopologySpread":
         return tuple(f"topologySpreadConstraint maxSkew {c.max_skew} on {c.topology_key} ({c.when_unsatisfiable})"
                      for c in pod.topology_spread if c.when_unsatisfiable == "DoNotSchedule")

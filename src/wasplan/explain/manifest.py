@@ -99,11 +99,11 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
         pools = (doc.obj.get("spec") or {}).get("nodePools") or []
         for i, entry in enumerate(pools):
             if entry.get("name") == pool and labels:
-                return change("add", doc, ("spec", "nodePools", len(pools)), _domain_pool(entry, template, count, labels),
-                               f"Cluster/{doc.name}")
+                pinned = _domain_pool(entry, template, count, labels)
+                return change("add", doc, ("spec", "nodePools", len(pools)), pinned, f"Cluster/{doc.name}")
             if entry.get("name") == pool:
-                return change("set", doc, ("spec", "nodePools", i, "count"), count if external else entry["count"] + count,
-                               f"Cluster/{doc.name} pool {pool}")
+                total = count if external else entry["count"] + count
+                return change("set", doc, ("spec", "nodePools", i, "count"), total, f"Cluster/{doc.name} pool {pool}")
     value = {"copies": count, "of": template.name}
     if labels:
         value["labels"] = labels

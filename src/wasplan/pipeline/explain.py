@@ -70,8 +70,8 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     sim = Simulator(prepared.inputs, prepared.options)
     plan, final = sim.run()
     out.run.plan, out.run.final = plan, final
-    ctx = Context(prepared.inputs, sim, plan, Verifier(prepared.inputs, prepared.options, sim.state), prepared.documents,
-                  shapes)
+    verifier = Verifier(prepared.inputs, prepared.options, sim.state)
+    ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
     if units is not None:
         out.explanation = explain_units(ctx, units)
     else:

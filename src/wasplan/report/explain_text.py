@@ -58,7 +58,8 @@ def _suggestion(console: Console, i: int, s: Suggestion) -> None:
 
 def _target(console: Console, t: TargetExplanation) -> None:
     style = _STYLE.get(t.verdict, "yellow")
-    console.print(f"[bold]{t.kind} {escape(t.namespace)}/{escape(t.name)}[/bold]: [{style}]{escape(t.summary)}[/{style}]")
+    name = f"{t.kind} {escape(t.namespace)}/{escape(t.name)}"
+    console.print(f"[bold]{name}[/bold]: [{style}]{escape(t.summary)}[/{style}]")
     g = t.gang
     if g is not None and g.policy != "none":
         console.print(f"  {g.policy}: minCount {g.min_count}, {g.pods_exist} pods exist, {g.pods_bound} bound, "
