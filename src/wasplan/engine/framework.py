@@ -146,5 +146,5 @@ class Evaluator:
             lacking = unres = np.zeros((n, len(entry.cols)), dtype=bool)
         names = tuple(self.state.resources[c] for c in entry.cols)
         in_snapshot = np.ones(n, dtype=bool) if mask is None else mask
-        return Diagnosis(tuple(x.name for x in self.state.nodes), in_snapshot, first, lacking, unres, names,
+        return Diagnosis(self.state.node_names, in_snapshot, first, lacking, unres, names,
                          STAGE_FIT, stage, sv.prefilter_msg)

@@ -67,5 +67,5 @@ def record(ev: Evaluator, pod: Pod) -> PluginVerdicts:
     cols = resources_fit.checked_columns(req, state.col["pods"])
     lacking, _ = resources_fit.insufficient(state.alloc, state.requested, req, cols)
     enabled = frozenset(p for p in FILTER_ORDER if ev.profile.filter_on(p))
-    return PluginVerdicts(tuple(n.name for n in state.nodes), single, lacking,
+    return PluginVerdicts(state.node_names, single, lacking,
                           tuple(state.resources[c] for c in cols), enabled)

@@ -46,6 +46,7 @@ class ClusterState:
     # ---- nodes -------------------------------------------------------------------------------------------------
     def _set_nodes(self, nodes: list[Node]) -> None:
         self.nodes = nodes
+        self.node_names: tuple[str, ...] = tuple(n.name for n in nodes)  # shared by every Diagnosis
         self.index = {n.name: i for i, n in enumerate(nodes)}
         self.labels = NodeLabels(nodes)
         n, r = len(nodes), len(self.resources)
