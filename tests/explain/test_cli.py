@@ -145,3 +145,11 @@ def test_release_136_explains_the_same_gang(tmp_path):
     assert result.stdout.splitlines()[0] == "PodGroup ml/llm: does not fit: can place 2 of 4: 2 short"
     assert "spec.tolerations[0]: add {key: dedicated, operator: Equal, value: training, effect: NoSchedule}" \
         in result.stdout
+
+
+def test_invalid_manifest_exits_2(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("apiVersion: v1\nkind: Pod\nmetadata: [not, a, mapping\n")
+    result = explain("pod/x", str(broken), "--cluster", str(FIXTURES / "taint" / "cluster.yaml"))
+    assert result.exit_code == 2
+    assert explain("podgroup/llm", "--cluster", str(FIXTURES / "taint" / "cluster.yaml")).exit_code == 2
