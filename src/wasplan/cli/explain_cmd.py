@@ -22,7 +22,7 @@ _FORMATS = (OutputFormat.text, OutputFormat.json)
 
 @app.command()
 def explain(
-    args: List[str] = typer.Argument(..., help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
+    args: List[str] = typer.Argument(..., metavar="[TARGET] PATHS...", help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
                                                "compositepodgroup/NAME, then the manifests."),
     cluster: List[str] = typer.Option(..., "--cluster",
                                       help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
