@@ -202,3 +202,14 @@ def test_group_held_back_by_its_composite_tree(tmp_path):
     assert t["verdict"] == "DoesNotFit" and t["gang"]["placeable"] == 2
     assert kinds(t) == ["addNodes"]
     assert_each_suggestion_places("composite", t, tmp_path)
+
+
+def test_member_bound_before_the_plan_pins_the_domain(tmp_path):
+    code, doc = explain("pinned", "podgroup/rackbound")
+    assert code == 1
+    t = only(doc)
+    assert t["gang"] == {"policy": "gang", "minCount": 3, "podsExist": 3, "podsBound": 1, "placeable": 2, "short": 1}
+    assert [(d["domain"], d["placeable"]) for d in t["topology"]["domains"]] == [("rack-1", 2)]
+    assert kinds(t) == ["minCount", "addNodes", "topology"]
+    assert suggestion(t, "addNodes")["changes"][0]["value"]["labels"]["topology.kubernetes.io/rack"] == "rack-1"
+    assert_each_suggestion_places("pinned", t, tmp_path)
