@@ -14,8 +14,9 @@ with minCount 32: 20 fit on the empty nodes, 12 are short. Scenarios:
 * zone-5000       the gang must stay within one of the three zones: per-domain trials, evidence inside the best
                   zone, nodes added to it, relaxing the key (no coarser label exists here)
 
-Each line gives the base plan's time, the explanation's time (evidence + suggestions + verification), how many
-verification runs it made and their share.
+Each scenario runs twice: with the default verification budget (what `wasplan explain` does) and without one
+(`--verify-budget 0`). Each line gives the base plan's time, the explanation's time (evidence + suggestions +
+verification), how many verification runs it made, how many the budget skipped, and their share.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from wasplan.explain import explain_units  # noqa: E402
 from wasplan.explain.evidence import Context  # noqa: E402
 from wasplan.explain.rerun import Verifier  # noqa: E402
 from wasplan.explain.target import Unit, pending  # noqa: E402
+from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET  # noqa: E402
 
 EMPTY = 10
 
@@ -78,20 +80,21 @@ SCENARIOS = {
 }
 
 
-def run(name: str) -> None:
+def run(name: str, budget: float | None) -> None:
     existing, arrivals, units = SCENARIOS[name]()
     inputs, options = PlanInputs(existing, arrivals), EngineOptions()
     start = time.perf_counter()
     sim = Simulator(inputs, options)
     plan, _ = sim.run()
     base = time.perf_counter() - start
-    ctx = Context(inputs, sim, plan, Verifier(inputs, options, sim.state))
+    ctx = Context(inputs, sim, plan, Verifier(inputs, options, sim.state, budget))
     start = time.perf_counter()
     explanation = explain_units(ctx, units if units is not None else pending(plan))
     took = time.perf_counter() - start
     kinds = [s.kind for t in explanation.targets for s in t.suggestions]
-    print(f"{name:14s} nodes={plan.nodes} pods={len(plan.pods)} basePlan={base:5.2f}s explain={took:5.2f}s "
-          f"verificationRuns={ctx.verifier.runs} verification={ctx.verifier.seconds:5.2f}s "
+    print(f"{name:14s} budget={budget or 0:g}s nodes={plan.nodes} pods={len(plan.pods)} basePlan={base:5.2f}s "
+          f"explain={took:5.2f}s verificationRuns={ctx.verifier.runs} skipped={ctx.verifier.skipped} "
+          f"verification={ctx.verifier.seconds:5.2f}s "
           f"suggestions={','.join(kinds)}", flush=True)
 
 
@@ -102,7 +105,8 @@ def main(argv: list[str]) -> None:
         print(__doc__)
         raise SystemExit(2)
     for name in wanted:
-        run(name)
+        run(name, DEFAULT_VERIFY_BUDGET)  # what `wasplan explain` spends by default
+        run(name, None)  # --verify-budget 0: every suggestion verified
 
 
 if __name__ == "__main__":

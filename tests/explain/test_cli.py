@@ -153,3 +153,12 @@ def test_invalid_manifest_exits_2(tmp_path):
     result = explain("pod/x", str(broken), "--cluster", str(FIXTURES / "taint" / "cluster.yaml"))
     assert result.exit_code == 2
     assert explain("podgroup/llm", "--cluster", str(FIXTURES / "taint" / "cluster.yaml")).exit_code == 2
+
+
+def test_verification_budget_bounds_the_re_runs():
+    doc = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "0.000001").stdout)
+    t = doc["targets"][0]
+    assert [s["kind"] for s in t["suggestions"]] == ["minCount"]  # the first re-run, then the budget is spent
+    assert "budget for verification re-runs was spent" in t["notes"][-1]
+    unlimited = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "0").stdout)
+    assert [s["kind"] for s in unlimited["targets"][0]["suggestions"]] == ["minCount", "addNodes", "toleration"]

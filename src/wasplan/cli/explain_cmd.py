@@ -12,7 +12,7 @@ from wasplan.cli.app import app
 from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, resolve_gates
 from wasplan.cli.plan_cmd import Arrival
 from wasplan.explain.target import KINDS
-from wasplan.pipeline.explain import run_explain
+from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
 from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
@@ -36,6 +36,8 @@ def explain(
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
+    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
+                                        help="Seconds of verification re-runs to spend at most (0: no limit)."),
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
     check_formats(output, _FORMATS, "explain")
@@ -45,7 +47,8 @@ def explain(
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
-                      scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption)
+                      scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
+                      verify_budget=verify_budget)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -15,6 +15,8 @@ from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITI
                                    TargetExplanation)
 from wasplan.explain.target import Unit
 
+OVER_BUDGET = ("the {:g} s budget for verification re-runs was spent: some suggestions may be missing, and a node "
+               "count may not be the smallest; raise it with --verify-budget (0: no limit)")
 UNSUGGESTED = "suggestions are computed for the first pending targets only; name this one as TARGET to get them"
 NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan placed the group without its topology "
                 "constraint; the per-domain counts show what the constraint would allow")
@@ -60,8 +62,11 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True) -> TargetExplan
     verdict, summary = evidence.verdict(ctx, subj)
     topo = subj.topology
     ns, _, name = unit.key.partition("/")
+    skipped_before = ctx.verifier.skipped
     suggestions = _suggestions(ctx, subj, verdict) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
+    if ctx.verifier.skipped > skipped_before:
+        notes += (OVER_BUDGET.format(ctx.verifier.budget),)
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
                              evidence.shapes(ctx, subj) if subj.trial else (), topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
@@ -74,5 +79,5 @@ def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = N
     start = time.perf_counter()
     targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit) for i, u in enumerate(units))
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
-               "verificationSeconds": ctx.verifier.seconds}
+               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped}
     return Explanation(ctx.plan.k8s_version, ctx.plan.nodes, targets, timings)

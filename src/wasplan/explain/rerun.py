@@ -23,11 +23,16 @@ class Verifier:
     outcome rules; counts the runs and their time so benchmarks can report them. `base` (the explained run's
     state) lends its per-pod request vectors to every re-run."""
 
-    def __init__(self, inputs: PlanInputs, options: EngineOptions, base=None):
-        self.inputs, self.options, self.base = inputs, options, base
-        self.runs, self.seconds = 0, 0.0
+    def __init__(self, inputs: PlanInputs, options: EngineOptions, base=None, budget: float | None = None):
+        self.inputs, self.options, self.base, self.budget = inputs, options, base, budget
+        self.runs, self.seconds, self.skipped = 0, 0.0, 0
 
     def places(self, unit: Unit, variant: PlanInputs) -> bool:
+        """Whether the re-run places `unit`; False without running once the time budget is spent (counted in
+        `skipped`, so the explanation can say that suggestions may be missing)."""
+        if self.budget is not None and self.seconds >= self.budget:
+            self.skipped += 1
+            return False
         start = time.perf_counter()
         sim = Simulator(variant, self.options)
         if self.base is not None:

@@ -21,6 +21,7 @@ from wasplan.explain.target import TargetError, pending, resolve
 from wasplan.pipeline.plan import PlanRun, prepare_plan
 
 
+DEFAULT_VERIFY_BUDGET = 3.5  # seconds of verification re-runs per command: keeps an explanation near 5 s
 BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets after the fifth get evidence but no (re-run) suggestions
 
 
@@ -55,7 +56,8 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
 
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
-                node_shape: str | None = None, preemption: bool = True) -> ExplainRun:
+                node_shape: str | None = None, preemption: bool = True,
+                verify_budget: float | None = DEFAULT_VERIFY_BUDGET) -> ExplainRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption)
     out = ExplainRun(prepared.run)
@@ -70,7 +72,7 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     sim = Simulator(prepared.inputs, prepared.options)
     plan, final = sim.run()
     out.run.plan, out.run.final = plan, final
-    verifier = Verifier(prepared.inputs, prepared.options, sim.state)
+    verifier = Verifier(prepared.inputs, prepared.options, sim.state, verify_budget or None)
     ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
     if units is not None:
         out.explanation = explain_units(ctx, units)
