@@ -162,3 +162,10 @@ def test_verification_budget_bounds_the_re_runs():
     assert "budget for verification re-runs was spent" in t["notes"][-1]
     unlimited = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "0").stdout)
     assert [s["kind"] for s in unlimited["targets"][0]["suggestions"]] == ["minCount", "addNodes", "toleration"]
+
+
+def test_a_preempted_pod_says_who_preempted_it():
+    doc = json.loads(explain("pod/batch-1", *case("preemption"), "-o", "json").stdout)
+    t = doc["targets"][0]
+    assert (t["kind"], t["verdict"]) == ("Pod", "DoesNotFit")
+    assert t["summary"] == "does not stay: Preempted by podgroup ml/urgent on node gpu-0"

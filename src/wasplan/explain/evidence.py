@@ -142,6 +142,8 @@ def preempted_for(ctx: Context, subj: Subject) -> list:
 def _pod_verdict(ps: PodState) -> tuple[str, str]:
     if ps.placed:
         return FITS, f"fits: bound to {ps.node}"
+    if ps.status == "Preempted":
+        return DOES_NOT_FIT, f"does not stay: {ps.message}"
     if ps.status == "Gated" and ps.pod.scheduling_gates:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
     if ps.status == "Gated":
