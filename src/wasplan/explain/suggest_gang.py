@@ -14,7 +14,8 @@ from wasplan.explain import manifest, probe, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 
-MAX_VICTIM_NODES = 64
+MAX_VICTIM_NODES = 64  # nodes whose lower-priority pods are considered (each costs one trial placement)
+MAX_TRIMS = 24  # victims tried for a reprieve, highest priority first (each costs one trial placement)
 
 
 def _group_record(ctx: Context, key: str) -> Group:
@@ -80,7 +81,8 @@ def choose(ctx: Context, subj: Subject, by_node: dict[int, list[Pod]]) -> list[P
     else:
         return None
     victims = [p for r in chosen for p in by_node[r]]
-    for p in sorted(victims, key=lambda p: (-world.pods[p.key].priority, p.key)):
+    trims = sorted(victims, key=lambda p: (-world.pods[p.key].priority, p.key))[:MAX_TRIMS]
+    for p in trims:
         rest = [v for v in victims if v is not p]
         if _enough(ctx, subj, rest):
             victims = rest
