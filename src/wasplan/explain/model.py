@@ -81,6 +81,13 @@ class ResourceTotal:
     free_eligible: int  # free on nodes that pass every non-resource filter
     stranded: int  # free on eligible nodes that cannot take even one pod
 
+    @property
+    def missing(self) -> bool:
+        """Whether this resource is what the pods lack: usable free room (not stranded) below the need, while
+        some node is allowed at all (otherwise the eliminating constraints are the story)."""
+        usable_short = self.free_eligible - self.stranded < self.needed
+        return usable_short and not (self.free_eligible == 0 and self.free_total >= self.needed)
+
     def to_dict(self) -> dict:
         return {"resource": self.resource, "needed": self.needed, "freeTotal": self.free_total,
                 "freeOnEligibleNodes": self.free_eligible, "stranded": self.stranded}

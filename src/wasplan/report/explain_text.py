@@ -24,8 +24,8 @@ def _shape(console: Console, s: ShapeEvidence) -> None:
                           f"short {amount(x.resource, x.short)}" for x in c.lacks)
         console.print(f"    {escape(c.node)}: {escape(lacks)}")
     for r in s.resources:
-        if r.free_eligible - r.stranded >= r.needed or (r.free_eligible == 0 and r.free_total >= r.needed):
-            continue  # not what is missing, or no node is allowed at all (the eliminations say why)
+        if not r.missing:
+            continue
         line = (f"    {r.resource}: needs {amount(r.resource, r.needed)}, free {amount(r.resource, r.free_total)} "
                 f"in the cluster, {amount(r.resource, r.free_eligible)} on nodes it may use")
         if r.stranded:
