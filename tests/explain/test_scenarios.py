@@ -184,7 +184,8 @@ def test_fragmented_capacity(tmp_path):
     t = only(doc)
     gpu = next(r for r in t["shapes"][0]["resources"] if r["resource"] == "nvidia.com/gpu")
     assert gpu == {"resource": "nvidia.com/gpu", "needed": 16, "freeTotal": 16, "freeOnEligibleNodes": 16,
-                   "stranded": 16}
+                   "stranded": 16, "missing": True}
+    assert not any(r["missing"] for r in t["shapes"][0]["resources"] if r["resource"] != "nvidia.com/gpu")
     assert kinds(t) == ["addNodes", "priority"]
     assert suggestion(t, "addNodes")["changes"][0]["value"] == 6
     prio = suggestion(t, "priority")  # the half-node jobs share the gang's priority 0: a new class above them

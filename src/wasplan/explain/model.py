@@ -90,7 +90,7 @@ class ResourceTotal:
 
     def to_dict(self) -> dict:
         return {"resource": self.resource, "needed": self.needed, "freeTotal": self.free_total,
-                "freeOnEligibleNodes": self.free_eligible, "stranded": self.stranded}
+                "freeOnEligibleNodes": self.free_eligible, "stranded": self.stranded, "missing": self.missing}
 
 
 @dataclass(frozen=True, slots=True)
