@@ -8,6 +8,7 @@ it points to is the one replaced.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -28,20 +29,17 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
             _copy_metadata(before, tmp)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_dir(target.parent)
 
 
 def _copy_metadata(before: os.stat_result, tmp: str) -> None:
     os.chmod(tmp, stat.S_IMODE(before.st_mode))
-    try:
+    # not ours to give away, or no chown on this platform: the mode is what matters most
+    with contextlib.suppress(PermissionError, AttributeError):
         os.chown(tmp, before.st_uid, before.st_gid)
-    except (PermissionError, AttributeError):  # not ours to give away, or no chown on this platform
-        pass
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -51,8 +49,7 @@ def _fsync_dir(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)

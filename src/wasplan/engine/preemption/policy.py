@@ -8,6 +8,8 @@ for how victims are judged. 1.37 rejects groups whose pods disagree with the gro
 
 from __future__ import annotations
 
+import contextlib
+
 from datetime import datetime
 
 from wasplan.api import hub
@@ -84,9 +86,7 @@ def start_key(ps: PodState) -> int:
     without one (placed by the plan) in creation order, as they start after everything already running."""
     ts = ps.pod.creation_timestamp
     if ts:
-        try:
+        with contextlib.suppress(ValueError):  # an unparseable timestamp sorts as the latest start
             seconds = int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())
             return seconds * 10**7 + ps.seq
-        except ValueError:
-            pass
     return _LATER + ps.seq
