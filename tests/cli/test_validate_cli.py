@@ -93,3 +93,21 @@ def test_a_malformed_quantity_in_the_cluster_kind_names_the_format(tmp_path):
     assert result.exit_code == 1
     assert (f"{doc}:9:19: error WAS107 \"spec.nodePools[0].allocatable.cpu\" is '1.5.5'; it must be a Kubernetes "
             "quantity such as 500m, 8, 1.5Gi or 1e3") in result.output
+
+
+def test_sarif_output_for_code_scanning():
+    result = run("validate", BROKEN, "-o", "sarif")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["version"] == "2.1.0"
+    (sarif_run,) = data["runs"]
+    rules = [r["id"] for r in sarif_run["tool"]["driver"]["rules"]]
+    assert rules == sorted(set(rules)) and {"WAS101", "WAS105", "WAS109", "WAS201"} <= set(rules)
+    first = sarif_run["results"][0]
+    assert first["ruleId"] == "WAS101" and first["level"] == "error"
+    assert rules[first["ruleIndex"]] == "WAS101"
+    physical = first["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == BROKEN
+    assert physical["region"] == {"startLine": 8, "startColumn": 3}
+    assert first["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "spec.minMatch"
+    assert len(sarif_run["results"]) == 9

@@ -11,11 +11,12 @@ from wasplan.cli.app import app
 from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, resolve_gates
 from wasplan.pipeline.validate import ValidationReport, validate_paths
 from wasplan.report.annotations import render_github
+from wasplan.report.sarif import render_sarif
 from wasplan.report.validate_report import render_json, render_text
 
-_FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.github)
+_FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.github, OutputFormat.sarif)
 PathsArg = typer.Argument(..., help="Files, directories (recursive *.yaml, *.yml, *.json) or - for stdin.")
-OutputOpt = typer.Option(OutputFormat.text, "-o", "--output", help="text, json or github (annotations).")
+OutputOpt = typer.Option(OutputFormat.text, "-o", "--output", help="text, json, github (annotations) or sarif.")
 StrictOpt = typer.Option(False, "--strict", help="Warnings fail too (exit 1).")
 
 
@@ -24,6 +25,8 @@ def _emit(report: ValidationReport, output: OutputFormat, strict: bool) -> None:
         typer.echo(render_json(report), nl=False)
     elif output is OutputFormat.github:
         typer.echo(render_github(report.diagnostics), nl=False)
+    elif output is OutputFormat.sarif:
+        typer.echo(render_sarif(report.diagnostics), nl=False)
     else:
         render_text(report, Console(highlight=False, soft_wrap=True), strict)
     raise typer.Exit(int(report.exit_code(strict)))
