@@ -1,0 +1,33 @@
+"""Same inputs, same bytes — also across processes whose string hashing differs (set and dict order)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import FIXTURES
+
+SCENARIO = FIXTURES / "scenarios" / "racks-and-trees"
+PREEMPTION = FIXTURES / "scenarios" / "preemption"
+
+
+def _run(seed: str, *args: str) -> bytes:
+    env = dict(os.environ, PYTHONHASHSEED=seed)
+    done = subprocess.run([sys.executable, "-m", "wasplan", *args], env=env, capture_output=True, check=False)
+    assert done.returncode in (0, 1), done.stderr.decode()
+    return done.stdout
+
+
+def test_plan_json_is_byte_identical_under_different_hash_seeds():
+    args = ("plan", str(SCENARIO / "manifests"), "--cluster", str(SCENARIO / "cluster.yaml"), "-o", "json")
+    first = _run("1", *args)
+    assert b'"kind": "Plan"' in first
+    assert _run("2", *args) == first
+
+
+def test_preemption_plan_is_byte_identical_under_different_hash_seeds():
+    args = ("plan", str(PREEMPTION / "serving.yaml"), "--cluster", str(PREEMPTION / "cluster.yaml"), "-o", "json")
+    first = _run("3", *args)
+    assert b'"preemptions": [\n    {' in first  # the scenario does evict something
+    assert _run("4", *args) == first
