@@ -111,3 +111,16 @@ def test_sarif_output_for_code_scanning():
     assert physical["region"] == {"startLine": 8, "startColumn": 3}
     assert first["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "spec.minMatch"
     assert len(sarif_run["results"]) == 9
+
+
+def test_a_command_run_imports_only_its_own_module():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.argv = ['wasplan', 'validate', '--help']\n"
+            "from wasplan.cli import app\n"
+            "try:\n    app.main()\nexcept SystemExit:\n    pass\n"
+            "print('engine' if 'wasplan.engine.simulator' in sys.modules else 'no-engine')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip().endswith("no-engine"), done.stdout + done.stderr
+    assert "validate" in done.stdout
