@@ -166,3 +166,15 @@ def test_quoting_style_survives_edits_and_moves(tmp_path):
     assert out == ('apiVersion: "scheduling.k8s.io/v1beta1"\nkind: PodGroup\nmetadata: {name: q}\nspec:\n'
                    "  workloadRef:\n    workloadName: 'w'\n    templateName: \"t\"\n"
                    "  schedulingPolicy: {basic: {}}\n")
+
+
+def test_invalid_135_workload_is_refused_with_the_schema_finding(tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_text("apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata: {name: w}\nspec:\n"
+                    "  podGroups:\n  - name: a\n    policy: {basic: {}, gang: {minCount: 2}}\n")
+    result = invoke(str(path), "--to-k8s", "1.37", "-o", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    finding = [d for d in report["diagnostics"] if d["line"] == 7]
+    assert finding and finding[0]["code"] == "WAS505" and finding[0]["field"] == "spec.podGroups[0].policy"
+    assert "exactly one of basic, gang must be set; basic and gang are both set" in finding[0]["message"]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from wasplan.api.releases import RELEASES, default_gates
 from wasplan.diagnostics import Severity
 from wasplan.documents.model import Document
-from wasplan.migrate.schemas import first_error
+from wasplan.validate import schemas
+from wasplan.validate.schema_errors import SchemaErrorMapper
 from wasplan.validate.checker import check_document
 
 
@@ -35,15 +36,14 @@ def _validate(obj: dict, release: str) -> list[Finding]:
 
 
 def _v1alpha1(obj: dict) -> list[Finding]:
-    problem = first_error("1.35", obj)
-    if problem is not None:
-        return [Finding("WAS505", problem[0], f"schema (1.35): {problem[1]}")]
-    out = []
-    for i, group in enumerate((obj.get("spec") or {}).get("podGroups") or ()):
-        policy = group.get("policy") if isinstance(group, dict) else None
-        if not isinstance(policy, dict) or sum(policy.get(k) is not None for k in ("basic", "gang")) != 1:
-            out.append(Finding("WAS505", ("spec", "podGroups", i, "policy"), "policy must set exactly one of basic, gang"))
-    return out
+    """1.35 Workloads: no release of ours serves them, so wasplan's own v1alpha1 schema (upstream's 1.35 strict
+    schema plus the server rules, the podGroups policy union among them) decides."""
+    check = schemas.validator(str(obj.get("apiVersion")), str(obj.get("kind")))
+    if check is None:
+        return [Finding("WAS505", ("apiVersion",), f"Kubernetes 1.35 serves no {obj.get('apiVersion')} {obj.get('kind')}")]
+    mapper = SchemaErrorMapper(Document("", 0, obj), [schemas.shared_schema(obj["apiVersion"], obj["kind"])])
+    return [Finding("WAS505", d.location.path, f"schema (1.35): {d.message}", d.hint)
+            for d in mapper.map(check.iter_errors(obj))]
 
 
 def source_problems(obj: dict, release: str) -> list[Finding]:
