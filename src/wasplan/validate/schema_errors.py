@@ -87,7 +87,7 @@ class SchemaErrorMapper:
             handler = getattr(self, f"_on_{kind}", None)
             path = tuple(error.instance_path)
             if handler is None:
-                out.append(self._diag("WAS110", f"{format_path(path) or 'object'}: {error.message}", path))
+                out.append(self._generic(error, path))
             else:
                 out.extend(handler(error, path))
         return out
@@ -152,20 +152,26 @@ class SchemaErrorMapper:
         limit = error.kind.as_dict().get("limit")
         return [self._diag("WAS111", f'"{format_path(path)}" needs at least {limit} item(s)', path)]
 
-    def _on_Pattern(self, error: Any, path: tuple) -> list[Diagnostic]:
-        schema = resolve(list(error.schema_path)[:-1], self.roots) or {}
-        fmt = schema.get("x-wasplan-format") or schema.get("format")
+    def _generic(self, error: Any, path: tuple) -> Diagnostic:
+        return self._diag("WAS110", f"{format_path(path) or 'object'}: {error.message}", path)
+
+    def _bad_format(self, path: tuple, what: str) -> Diagnostic:
         value = _value_at(self.doc.obj, path)
+        return self._diag("WAS107", f'"{format_path(path)}" is {value!r}; it must be {what}', path)
+
+    def _format_of(self, error: Any) -> str | None:
+        """The format the failing keyword's schema is tagged with (wasplan's tag, else JSON Schema's)."""
+        schema = resolve(list(error.schema_path)[:-1], self.roots) or {}
+        return schema.get("x-wasplan-format") or schema.get("format")
+
+    def _on_Pattern(self, error: Any, path: tuple) -> list[Diagnostic]:
+        fmt = self._format_of(error)
         what = FORMATS.get(fmt, fmt) if fmt else f"match the pattern {error.kind.as_dict().get('pattern')}"
-        return [self._diag("WAS107", f'"{format_path(path)}" is {value!r}; it must be {what}', path)]
+        return [self._bad_format(path, what)]
 
     def _on_AnyOf(self, error: Any, path: tuple) -> list[Diagnostic]:
-        schema = resolve(list(error.schema_path)[:-1], self.roots) or {}
-        fmt = schema.get("x-wasplan-format")
-        if fmt not in FORMATS:
-            return [self._diag("WAS110", f"{format_path(path) or 'object'}: {error.message}", path)]
-        value = _value_at(self.doc.obj, path)
-        return [self._diag("WAS107", f'"{format_path(path)}" is {value!r}; it must be {FORMATS[fmt]}', path)]
+        fmt = self._format_of(error)
+        return [self._bad_format(path, FORMATS[fmt]) if fmt in FORMATS else self._generic(error, path)]
 
     def _on_MaxLength(self, error: Any, path: tuple) -> list[Diagnostic]:
         limit = error.kind.as_dict().get("limit")
