@@ -24,3 +24,21 @@ def test_valid_or_absent_scheduling_group():
     assert run("  schedulingGroup: {podGroupName: train-workers.0}\n") == []
     assert run("  schedulingGroup: null\n") == []
     assert codes(run("  containers: []\n")) == []
+
+
+def test_malformed_quantities_are_found_where_the_api_server_would_reject_them():
+    found = run("  containers:\n  - name: c\n    image: x\n    resources:\n      requests: {cpu: 10 Gi, memory: 1Gi}\n"
+                "      limits: {nvidia.com/gpu: '8'}\n  initContainers:\n  - name: i\n    image: x\n"
+                "    resources: {limits: {memory: 1.5.5}}\n  overhead: {cpu: 250m}\n")
+    assert [(d.code, d.location.field, d.location.line) for d in found] == [
+        ("WAS107", "spec.containers[0].resources.requests.cpu", 9),
+        ("WAS107", "spec.initContainers[0].resources.limits.memory", 14)]
+    assert found[0].message == "\"cpu\" quantity '10 Gi' is malformed: unexpected ' ' in the suffix ' Gi'"
+
+
+def test_quantities_in_a_job_template_are_checked_too():
+    (doc,) = docs("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n"
+                  "      restartPolicy: Never\n      containers:\n      - name: c\n        image: x\n"
+                  "        resources: {requests: {cpu: 2 cores}}\n")
+    d = only(check(doc, gates("1.37")), "WAS107")
+    assert d.location.field == "spec.template.spec.containers[0].resources.requests.cpu"

@@ -14,6 +14,7 @@ from wasplan.documents import Document
 from wasplan.validate.rules.common import (
     BASIC, GANG, INT32_MAX, claim_names_unique, is_dns_label, is_dns_subdomain, is_qualified_name, make, policy_kind)
 from wasplan.validate.rules.pod import check_scheduling_group
+from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import items, mapping
 
 BASE: FieldPath = ("spec", "scheduling")
@@ -23,6 +24,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     spec = mapping(doc.obj.get("spec"))
     template_spec = mapping(mapping(spec.get("template")).get("spec"))
     out = check_scheduling_group(doc, template_spec, ("spec", "template", "spec"))
+    out += check_pod_quantities(doc, template_spec, ("spec", "template", "spec"))
     scheduling = spec.get("scheduling")
     # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.
     if not isinstance(scheduling, dict) or gates.release.version == "1.36":

@@ -12,11 +12,13 @@ from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import is_dns_subdomain, make
+from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import mapping
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
-    return check_scheduling_group(doc, mapping(doc.obj.get("spec")), ("spec",))
+    spec = mapping(doc.obj.get("spec"))
+    return check_scheduling_group(doc, spec, ("spec",)) + check_pod_quantities(doc, spec, ("spec",))
 
 
 def check_scheduling_group(doc: Document, pod_spec: dict, base: FieldPath) -> list[Diagnostic]:
