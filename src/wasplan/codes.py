@@ -130,6 +130,11 @@ _TABLE: list[Code] = [
     Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
     Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
     Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
+    Code("WAS680", "baseline-not-a-plan", E,
+         "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
+    Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),
+    Code("WAS682", "baseline-other-release", W,
+         "The --baseline Plan was made for another Kubernetes release; some differences may come from the release."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

@@ -22,11 +22,26 @@ class OutputFormat(str, enum.Enum):
 
 
 K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)})."
-FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. 'GenericWorkload=true,CompositePodGroup=false'. "
+FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. GenericWorkload=true,CompositePodGroup=false. "
                       "Default: every workload-aware gate of the release on.")
 
-K8sVersionOpt = typer.Option(DEFAULT_RELEASE, "--k8s-version", help=K8S_VERSION_HELP)
-FeatureGatesOpt = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
+
+def complete_versions(incomplete):
+    """Shell completion of --k8s-version: the supported releases."""
+    return [v for v in SUPPORTED_RELEASES if v.startswith(incomplete or "")]
+
+
+def output_option(allowed: tuple[OutputFormat, ...], help: str):
+    """`-o/--output FORMAT`; completion offers only the formats the command takes."""
+    def complete(incomplete):
+        return [f.value for f in allowed if f.value.startswith(incomplete or "")]
+
+    return typer.Option(OutputFormat.text, "-o", "--output", metavar="FORMAT", help=help, autocompletion=complete)
+
+
+K8sVersionOpt = typer.Option(DEFAULT_RELEASE, "--k8s-version", metavar="VERSION", help=K8S_VERSION_HELP,
+                             autocompletion=complete_versions)
+FeatureGatesOpt = typer.Option(None, "--feature-gates", metavar="NAME=BOOL,...", help=FEATURE_GATES_HELP)
 
 
 def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
@@ -54,3 +69,11 @@ def check_formats(output: OutputFormat, allowed: tuple[OutputFormat, ...], comma
 
 def stdout_is_tty() -> bool:
     return sys.stdout.isatty()
+
+
+def print_diagnostics(diags, sources) -> None:
+    """Findings on stderr, wrapped for a person, one line each for a log (see cli/terminal.py)."""
+    from wasplan.cli import terminal
+    from wasplan.report.diagnostics_text import render
+
+    render(diags, sources, terminal.console(stderr=True), terminal.for_person(sys.stderr))

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, resolve_gates
+from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, output_option,
+                                print_diagnostics, resolve_gates)
+from wasplan.cli.completion import complete_target
 from wasplan.cli.plan_cmd import Arrival
+from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
 from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
-from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
 
@@ -22,44 +23,57 @@ _FORMATS = (OutputFormat.text, OutputFormat.json)
 
 @app.command()
 def explain(
-    args: List[str] = typer.Argument(..., metavar="[TARGET] PATHS...", help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
-                                               "compositepodgroup/NAME, then the manifests."),
-    cluster: List[str] = typer.Option(..., "--cluster",
+    args: List[str] = typer.Argument(..., metavar="[TARGET] PATH...", autocompletion=complete_target,
+                                    help="TARGET: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
+                                         "compositepodgroup/NAME; then the manifests."),
+    cluster: List[str] = typer.Option(..., "--cluster", metavar="FILE",
                                       help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
-    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of TARGET."),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", metavar="NAMESPACE",
+                                            help="Namespace of TARGET."),
     k8s_version: str = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.sequential, "--arrival", help="As for plan."),
-    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
-    node_shape: Optional[str] = typer.Option(None, "--node-shape",
+    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
+                                                   help="KubeSchedulerConfiguration file."),
+    node_shape: Optional[str] = typer.Option(None, "--node-shape", metavar="FILE",
                                              help="Node or Cluster kind file: the shapes to suggest adding."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
+    output: OutputFormat = output_option(_FORMATS, "text or json."),
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
-    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="One block per target and every pod named, "
+                                                               "instead of identical blocks collapsed."),
+    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0, metavar="SECONDS",
                                         help="Seconds of verification re-runs to spend at most (0: no limit)."),
 ) -> None:
-    """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
+    """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit.
+
+    Examples:
+
+    \b
+      wasplan explain --cluster cluster.yaml manifests/
+      wasplan explain job/trainer --cluster cluster.yaml manifests/
+      wasplan explain podgroup/ml/workers --cluster cluster.yaml -o json \\
+          manifests/
+    """
     check_formats(output, _FORMATS, "explain")
     gates = resolve_gates(k8s_version, feature_gates)
     target = args[0] if args and args[0].split("/")[0].lower() in KINDS and not _is_path(args[0]) else None
     paths = args[1:] if target else args
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
-    out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
-                      scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with phase_bar() as progress:
+        out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
+                          scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
+                          verify_budget=verify_budget, **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.diagnostics:
-        render_diagnostics(out.run.diagnostics, out.run.sources, err)
+        print_diagnostics(out.run.diagnostics, out.run.sources)
     if out.explanation is not None:
         if output is OutputFormat.json:
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
-            width = None if sys.stdout.isatty() else 160
-            render_explain_text(out.explanation, Console(highlight=False, soft_wrap=True, width=width))
+            render_explain_text(out.explanation, terminal.console(), verbose=verbose)
     raise typer.Exit(int(out.exit_code()))
 
 

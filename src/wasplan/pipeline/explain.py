@@ -18,7 +18,7 @@ from wasplan.explain.evidence import Context
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.target import TargetError, pending, resolve
-from wasplan.pipeline.plan import PlanRun, prepare_plan
+from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling
 
 
 DEFAULT_VERIFY_BUDGET = 3.5  # seconds of verification re-runs per command: keeps an explanation near 5 s
@@ -54,12 +54,25 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
     return list(shapes.values())
 
 
+class _Reporting(Verifier):
+    """The verifier, counting its re-runs as the "verifying suggestions" phase (its total is not known ahead)."""
+
+    def __init__(self, *args, progress: Progress = quiet) -> None:
+        super().__init__(*args)
+        self.progress = progress
+
+    def places(self, unit, variant) -> bool:
+        placed = super().places(unit, variant)
+        self.progress("verifying suggestions", self.runs, None)
+        return placed
+
+
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
-                verify_budget: float | None = DEFAULT_VERIFY_BUDGET) -> ExplainRun:
+                verify_budget: float | None = DEFAULT_VERIFY_BUDGET, progress: Progress = quiet) -> ExplainRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption)
+                            preemption=preemption, progress=progress)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out
@@ -69,10 +82,11 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     except TargetError as exc:
         out.error = str(exc)
         return out
-    sim = Simulator(prepared.inputs, prepared.options)
+    sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
     plan, final = sim.run()
     out.run.plan, out.run.final = plan, final
-    verifier = Verifier(prepared.inputs, prepared.options, sim.state, verify_budget or None)
+    verifier = _Reporting(prepared.inputs, prepared.options, sim.state, verify_budget or None, progress=progress)
+    progress("verifying suggestions", 0, None)
     ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
     if units is not None:
         out.explanation = explain_units(ctx, units)

@@ -66,11 +66,22 @@ class Prepared:
     documents: list = field(default_factory=list)  # every read document, manifests then snapshot
 
 
+# progress(phase, done, total): the phase being worked on ("reading", "checking", "building the cluster",
+# "scheduling", ...), how far it is, and its total once known (None before)
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def quiet(phase: str, done: int, total: int | None) -> None:
+    """The progress report of runs nobody watches."""
+
+
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-                 scheduler_config: str | None = None, preemption: bool = True) -> Prepared:
+                 scheduler_config: str | None = None, preemption: bool = True,
+                 progress: Progress = quiet) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
+    progress("reading", 0, None)
     run = PlanRun()
     try:
         profiles = load_profiles(scheduler_config)
@@ -78,13 +89,20 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.error = str(exc)
         return Prepared(run)
     manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
-    for read in (snapshot, manifests):
+    reads = (snapshot, manifests)
+    total = sum(len(read.documents) for read in reads)
+    done = 0
+    progress("checking", done, total)
+    for read in reads:
         report = validate_read(read, gates)
+        done += len(read.documents)
+        progress("checking", done, total)
         run.diagnostics += report.diagnostics
         run.sources.update(report.sources)
     if run.invalid:
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
+    progress("building the cluster", 0, None)
     inputs, diags = build_inputs(snapshot, manifests, gates)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
@@ -93,13 +111,17 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
+def scheduling(progress: Progress) -> Callable[[int, int], None]:
+    """The engine's arrival counter as the "scheduling" phase."""
+    return lambda done, total: progress("scheduling", done, total)
+
+
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
-             preemption: bool = True) -> PlanRun:
+             scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption)
+                            preemption=preemption, progress=progress)
     run = prepared.run
     if prepared.inputs is None:
         return run
-    run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    run.plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
     return run

@@ -12,9 +12,9 @@ from wasplan.report.diagnostics_text import plural, render
 REPORT_API_VERSION = "wasplan.io/v1alpha1"
 
 
-def render_text(report: ValidationReport, console: Console, strict: bool = False) -> None:
+def render_text(report: ValidationReport, console: Console, strict: bool = False, wrap: bool = True) -> None:
     diags = report.diagnostics
-    render(diags, report.sources, console)
+    render(diags, report.sources, console, wrap)
     c = report.counts()
     parts = [plural(c["documents"], "document"), f"{c['valid']} valid", f"{c['invalid']} invalid"]
     if c["skipped"]:

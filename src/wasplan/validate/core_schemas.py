@@ -1,7 +1,9 @@
 """Upstream's strict schemas for the kinds wasplan does not own (Pod, Job, Node, PriorityClass, ...).
 
-This is the one module that knows kubernetes-validate: it reads that package's data files (through
-importlib.resources, never an absolute path) and compiles them with jsonschema_rs. Each kind file refers to
+This is the one module that knows kubernetes-validate: it reads that package's data files (found through the
+import system's spec of the package, never an absolute path, and without importing it: importing
+kubernetes_validate pulls in python-jsonschema, about 0.05-0.17 s of every run) and compiles them with
+jsonschema_rs. Each kind file refers to
 the release's shared `_definitions.json` (about 1.8 MB) by URI, so that file is parsed once per release and
 handed to a jsonschema_rs Registry under its own `$id`; validators are then cached per
 (release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate itself does.
@@ -11,17 +13,26 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
+from importlib.util import find_spec
+from pathlib import Path
 
 import jsonschema_rs
 
 from wasplan.api.releases import get_release
 
 
-def _schema_dir(release_version: str) -> Traversable:
+@lru_cache(maxsize=1)
+def _package_dir() -> Path:
+    """kubernetes_validate's folder. `find_spec` of a top-level package locates it without executing it."""
+    spec = find_spec("kubernetes_validate")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("kubernetes-validate is not installed; it is a dependency of wasplan")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _schema_dir(release_version: str) -> Path:
     release = get_release(release_version)
-    return files("kubernetes_validate") / "kubernetes-json-schema" / release.upstream_schema_dir
+    return _package_dir() / "kubernetes-json-schema" / release.upstream_schema_dir
 
 
 def schema_file_name(api_version: str, kind: str) -> str:
