@@ -33,3 +33,9 @@ def test_migrate_diff_is_coloured_when_colour_is_on():
     assert f"{ESC}36m@@ -1,5 +1,5 @@{ESC}0m\n" in coloured
     plain = run("migrate", "--to-k8s", "1.37", "--diff", "--no-color", case, env={"FORCE_COLOR": "1"}).stdout
     assert "\n-apiVersion: scheduling.k8s.io/v1alpha1\n" in plain and ESC not in plain
+
+
+def test_plan_colours_only_the_result_cell():
+    plan = run("plan", str(FIXTURES / "plan-text" / "sweep.yaml"), "--cluster",
+               str(FIXTURES / "plan-diff" / "cluster.yaml"), env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "80"})
+    assert f"ml/sweep-job  basic   -         0/100   {ESC}31mUnschedulable{ESC}0m  -          -\n" in plan.stdout

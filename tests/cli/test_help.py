@@ -100,3 +100,9 @@ def test_bad_values_are_refused_with_typers_wording():
     result = run("explain", "x.yaml", "--cluster", "c.yaml", "--verify-budget", "-1", env=NARROW)
     assert result.exit_code == 2
     assert "Input should be greater than or equal to 0" in result.output
+
+
+def test_a_mistyped_command_gets_a_suggestion_from_every_command():
+    result = run("plna")
+    assert result.exit_code == 2
+    assert "No such command 'plna'. Did you mean 'plan'?" in result.output

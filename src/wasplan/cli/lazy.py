@@ -216,7 +216,15 @@ class LazyGroup(TyperGroup):
     def resolve_command(self, ctx: _click.Context, args: list[str]):
         if args and args[0] in COMMANDS and args[0] not in self.commands:
             self.commands[args[0]] = _prepare(load(args[0]))
-        return super().resolve_command(ctx, args)
+        try:
+            return super().resolve_command(ctx, args)
+        except _click.exceptions.UsageError as exc:  # Typer suggests only loaded commands; suggest them all
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches and "Did you mean" not in exc.message:
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
 
 
 def load(name: str) -> _click.Command:

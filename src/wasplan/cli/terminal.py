@@ -28,9 +28,11 @@ def width() -> int:
         return max(int(raw), MIN_WIDTH)
     for stream in (sys.stdout, sys.stderr, sys.stdin):
         try:
-            return max(os.get_terminal_size(stream.fileno()).columns, MIN_WIDTH)
+            columns = os.get_terminal_size(stream.fileno()).columns
         except (AttributeError, ValueError, OSError):
             continue
+        if columns > 0:  # a pseudo-terminal without a size reports 0
+            return max(columns, MIN_WIDTH)
     return DEFAULT_WIDTH
 
 
@@ -59,7 +61,8 @@ def console(stderr: bool = False):
     stream = sys.stderr if stderr else sys.stdout
     colored = color(stream)
     return Console(file=stream, width=width(), highlight=False, soft_wrap=False, no_color=not colored,
-                   color_system="auto" if colored else None, force_terminal=colored and not _isatty(stream),
+                   color_system="auto" if colored else None,
+                   force_terminal=True if colored and not _isatty(stream) else None,
                    emoji=False)
 
 

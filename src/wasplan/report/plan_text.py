@@ -63,8 +63,9 @@ def _group_table(plan: Plan, console: Console) -> None:
         line = Text()
         for i, (h, w) in enumerate(widths.items()):
             value = (summarize(nodes, w) or "-") if h == "nodes" else cells[h]
-            line.append(("  " if i else "") + (value if i == len(widths) - 1 else value.ljust(w)),
-                        style=_STYLE.get(value, "") if h == "result" else "")
+            line.append("  " if i else "")
+            line.append(value, style=_STYLE.get(value, "") if h == "result" else "")
+            line.append("" if i == len(widths) - 1 else " " * (w - len(value)))
         console.print(line, no_wrap=True, overflow="ignore", crop=False)
 
 
