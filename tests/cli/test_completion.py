@@ -61,3 +61,14 @@ def test_show_completion_prints_the_script_for_each_shell(shell, marker):
                           env=env, check=False)
     assert done.returncode == 0
     assert marker in done.stdout
+
+
+@pytest.mark.parametrize("shell, script", [("bash", ".bash_completions/wasplan.sh"), ("zsh", ".zfunc/_wasplan"),
+                                           ("fish", ".config/fish/completions/wasplan.fish")])
+def test_install_completion_writes_the_script_for_each_shell(tmp_path, shell, script):
+    env = {**os.environ, "HOME": str(tmp_path), "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    code = "import sys; sys.argv[0] = 'wasplan'; from wasplan.cli.app import main; main()"
+    done = subprocess.run([sys.executable, "-c", code, "--install-completion", shell], capture_output=True,
+                          text=True, env=env, check=False)
+    assert done.returncode == 0
+    assert "_WASPLAN_COMPLETE" in (tmp_path / script).read_text()
