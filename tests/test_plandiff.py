@@ -189,3 +189,13 @@ def test_a_baseline_of_another_release_is_a_warning_and_still_diffed(tmp_path):
 def test_regression_and_github_need_a_baseline():
     assert _plan_cli("--fail-on", "regression").exit_code == 2
     assert _plan_cli("-o", "github").exit_code == 2
+
+
+def test_a_yaml_plan_works_as_baseline_and_yaml_output_is_the_same_document(tmp_path):
+    import yaml
+
+    base = tmp_path / "base.yaml"
+    base.write_text(yaml.safe_dump(BASE, sort_keys=False))
+    as_yaml = yaml.safe_load(_plan_cli("--baseline", str(base), "-o", "yaml", "--fail-on", "never").stdout)
+    as_json = json.loads(_plan_cli("--baseline", _baseline(tmp_path, BASE), "-o", "json", "--fail-on", "never").stdout)
+    assert as_yaml == as_json and as_yaml["kind"] == "PlanDiff"
