@@ -163,6 +163,8 @@ class WordedArgument(TyperArgument):
 
 
 def worded(param: Any) -> Any:
+    """`param` shown in words. Typer builds its own parameter classes and takes no class to use, so the built
+    object is re-classed to a subclass that changes only how help names its value."""
     if type(param) is TyperOption:
         param.__class__ = WordedOption
     elif type(param) is TyperArgument:
