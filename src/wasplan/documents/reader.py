@@ -8,7 +8,6 @@ position.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -18,6 +17,7 @@ from typing import Iterable, Sequence
 
 import yaml
 
+from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents.construct import construct
@@ -141,7 +141,7 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
 
 def _read_json(name: str, text: str) -> ReadResult | None:
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
     except ValueError:
         return None  # let the YAML path report the syntax error with a position
     result = ReadResult()

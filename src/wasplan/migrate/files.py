@@ -6,12 +6,12 @@ self-check, `FileOutcome.migrated` is None and nothing of it is written.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import yaml
 
+from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, format_path
 from wasplan.documents.construct import construct
@@ -139,7 +139,7 @@ def _reclassify(dup: Diagnostic) -> Diagnostic:
 def _parse(text: str, is_json: bool) -> tuple[Any, Any]:
     """The plain object (as the reader builds it) and, for positions, the composed node."""
     if is_json:
-        obj = json.loads(text)
+        obj = jsontext.loads(text)
         try:
             return yaml.compose(text, Loader=_Loader), obj
         except yaml.YAMLError:

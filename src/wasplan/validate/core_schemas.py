@@ -9,13 +9,13 @@ handed to a jsonschema_rs Registry under its own `$id`; validators are then cach
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 import jsonschema_rs
 
+from wasplan import jsontext
 from wasplan.api.releases import get_release
 
 
@@ -35,7 +35,7 @@ def schema_file_name(api_version: str, kind: str) -> str:
 @lru_cache(maxsize=None)
 def definitions(release_version: str) -> dict:
     """The release's parsed `_definitions.json` (loaded once per release)."""
-    return json.loads((_schema_dir(release_version) / "_definitions.json").read_text(encoding="utf-8"))
+    return jsontext.loads((_schema_dir(release_version) / "_definitions.json").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)
@@ -52,7 +52,7 @@ def core_validator(release_version: str, api_version: str, kind: str) -> jsonsch
     item = _schema_dir(release_version) / schema_file_name(api_version, kind)
     if not item.is_file():
         return None
-    schema = json.loads(item.read_text(encoding="utf-8"))
+    schema = jsontext.loads(item.read_text(encoding="utf-8"))
     return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)
 
 
@@ -61,7 +61,7 @@ def core_schema(release_version: str, api_version: str, kind: str) -> dict | Non
     """The parsed upstream schema of a kind, for naming the fields that do exist when one is unknown."""
     if core_validator(release_version, api_version, kind) is None:
         return None
-    return json.loads((_schema_dir(release_version) / schema_file_name(api_version, kind)).read_text(encoding="utf-8"))
+    return jsontext.loads((_schema_dir(release_version) / schema_file_name(api_version, kind)).read_text(encoding="utf-8"))
 
 
 def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:
