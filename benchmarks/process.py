@@ -12,6 +12,7 @@ Shapes:
                    kubernetes-validate --strict on the same files and a bare libyaml parse
 * validate-20000   the same corpus with 20,000 documents in one file, next to a bare libyaml parse
 * migrate-file     one file of 2,000 documents (benchmarks/migrate.py's mixed kinds), next to ruamel's load+dump
+* migrate-file-all the worst case: one file of 2,000 Workloads, PodGroups and Jobs, every one of them edited
 * migrate-tree     120 files x 20 documents, next to ruamel's load+dump of the same files
 
 CPU seconds (user+sys of the child) are the steady figure on a shared machine; wall seconds are what a user sees.
@@ -162,12 +163,12 @@ def ruamel_floor(paths: list[Path]) -> float:
     return in_process(run)
 
 
-def migrate(root: Path, files: int, per_file: int) -> None:
+def migrate(root: Path, files: int, per_file: int, only_scheduling: bool = False) -> None:
     from wasplan.migrate.plan import Options
     from wasplan.migrate.targets import Target
     from wasplan.pipeline.migrate import migrate as run_migrate
 
-    n = generate_migrate(root, files, per_file)
+    n = generate_migrate(root, files, per_file, only_scheduling)
     paths = sorted(root.glob("*.yaml"))
     print(f"migrate: {n} documents in {len(paths)} file(s), --to-k8s 1.37 (migrated stream to stdout)")
     wall, cpu, code = child(["migrate", str(root), "--to-k8s", "1.37"])
@@ -183,6 +184,7 @@ SHAPES = {
     "validate-2000": lambda root: validate(root, 2000, one_file=False),
     "validate-20000": lambda root: validate(root, 20_000, one_file=True),
     "migrate-file": lambda root: migrate(root, 1, 2000),
+    "migrate-file-all": lambda root: migrate(root, 1, 2000, only_scheduling=True),
     "migrate-tree": lambda root: migrate(root, 120, 20),
 }
 
