@@ -14,6 +14,8 @@ Shapes:
 * migrate-file     one file of 2,000 documents (benchmarks/migrate.py's mixed kinds), next to ruamel's load+dump
 * migrate-file-all the worst case: one file of 2,000 Workloads, PodGroups and Jobs, every one of them edited
 * migrate-tree     120 files x 20 documents, next to ruamel's load+dump of the same files
+* explain-short    benchmarks/explain.py's short-5000 as files: 5,000 nodes and ~35,000 running pods as
+                   `kubectl get -o json` output, the 32-pod gang as YAML; `wasplan explain podgroup/train/big`
 
 CPU seconds (user+sys of the child) are the steady figure on a shared machine; wall seconds are what a user sees.
 """
@@ -94,7 +96,8 @@ def in_process(fn) -> float:
 
 def line(label: str, wall: float | None, cpu: float, count: int, unit: str, extra: str = "") -> None:
     wall_text = f"wall={wall:6.2f}s " if wall is not None else " " * 13
-    print(f"  {label:34s} {wall_text}cpu={cpu:6.2f}s {count / cpu:9.0f} {unit}/cpu-s {extra}", flush=True)
+    rate = f"{count / cpu:9.0f} {unit}/cpu-s " if unit else ""
+    print(f"  {label:34s} {wall_text}cpu={cpu:6.2f}s {rate}{extra}", flush=True)
 
 
 def plan_jobs(root: Path) -> None:
@@ -179,6 +182,26 @@ def migrate(root: Path, files: int, per_file: int, only_scheduling: bool = False
     line("ruamel load+dump (floor)", None, floor, n, "docs")
 
 
+def explain_short(root: Path) -> None:
+    from explain import cluster as explain_cluster
+    from explain import gang as explain_gang
+
+    from wasplan.api.releases import get_release
+    from wasplan.cluster.model import Group, Node, Pod, PriorityClass
+    from wasplan.report.plan_json import group_object, node_object, pod_object, priority_class_object
+
+    release = get_release("1.37")
+    objects = {Node: node_object, Pod: pod_object, PriorityClass: priority_class_object}
+    items = [objects[type(r)](r) for r in explain_cluster(False)]
+    (root / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+    gang = [group_object(r, release) if isinstance(r, Group) else pod_object(r) for r in explain_gang()]
+    (root / "gang.yaml").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": gang}, indent=2))
+    print(f"explain-short: {len(items)} cluster objects (kubectl JSON), a gang of 32 x 16 cores")
+    wall, cpu, code = child(["explain", "podgroup/train/big", str(root / "gang.yaml"), "--cluster",
+                             str(root / "cluster.json")])
+    line("wasplan explain (process)", wall, cpu, 1, "", f"exit={code} (1: the gang does not fit, as expected)")
+
+
 SHAPES = {
     "plan-jobs": plan_jobs,
     "validate-2000": lambda root: validate(root, 2000, one_file=False),
@@ -186,6 +209,7 @@ SHAPES = {
     "migrate-file": lambda root: migrate(root, 1, 2000),
     "migrate-file-all": lambda root: migrate(root, 1, 2000, only_scheduling=True),
     "migrate-tree": lambda root: migrate(root, 120, 20),
+    "explain-short": explain_short,
 }
 
 
