@@ -107,15 +107,21 @@ class GangBatch:
             heapq.heappush(self.heap, (-value, node))
 
 
+def _signature(pod: Pod) -> tuple:
+    """Everything the node choice reads from a pod: the static shape, the requests and the fields that make a
+    dynamic plugin run (or the nominated-node fast path apply)."""
+    return (registry.shape_key(pod), pod.requests, pod.non_zero_requests, pod.host_ports, pod.topology_spread,
+            pod.affinity, pod.nominated_node_name)
+
+
 def for_members(ev, members: list, mask: np.ndarray | None) -> GangBatch | None:
-    """A batch when every member has the same static verdict and request vectors and resources alone rank
-    the nodes for them; None otherwise (each member then runs find_node)."""
+    """A batch when every member has the same signature and resources alone rank the nodes for them; None
+    otherwise (each member then runs find_node)."""
     if len(members) < MIN_MEMBERS or ev.state.stateful:
         return None
     first = members[0].pod
-    key = (id(ev.static_verdict(first)), *(v.tobytes() for v in ev.state.vectors(first)))
-    for ps in members:
-        sv = ev.static_verdict(ps.pod)
-        if (id(sv), *(v.tobytes() for v in ev.state.vectors(ps.pod))) != key or not _fast(ev, ps.pod, sv):
-            return None
-    return GangBatch(ev, first, ev.static_verdict(first), len(members), mask)
+    signature = _signature(first)
+    if any(_signature(ps.pod) != signature for ps in members[1:]):
+        return None
+    sv = ev.static_verdict(first)
+    return GangBatch(ev, first, sv, len(members), mask) if _fast(ev, first, sv) else None
