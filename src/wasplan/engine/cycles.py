@@ -60,6 +60,18 @@ class Cycles(PreemptionSteps):
             # they were gated, or when the group was created), so a gang below quorum needs no pass over them
             self.release_gated(group, refresh=False)
 
+    def bound_pods_created(self, states: list[PodState]) -> None:
+        """Many pods that already run on nodes of the cluster, created at once (the snapshot's bound pods):
+        what pod_created does for each, with the node arrays updated in one pass (ClusterState.place_bound)."""
+        if self.state.stateful:
+            for ps in states:
+                self.pod_created(ps)
+            return
+        index = self.state.index
+        self.state.place_bound([ps.pod for ps in states], [index[ps.pod.node_name] for ps in states])
+        for ps in states:
+            ps.status, ps.node = "AlreadyBound", ps.pod.node_name
+
     def _gate(self, ps: PodState) -> tuple[str, str] | None:
         if ps.pod.scheduling_gates:
             return "SchedulingGated", GATED_MSG

@@ -140,6 +140,27 @@ class ClusterState:
         self.changes.append(node)
         return node
 
+    def place_bound(self, pods: list[Pod], rows: list[int]) -> None:
+        """Pods already running on `rows` (the snapshot's bound pods), added as committed: what reserve then
+        commit does for each, with the request vectors summed per node and added in one operation. Callers
+        use reserve() instead when stateful plugins are registered (they see every reservation)."""
+        if not pods:
+            return
+        at = np.array(rows, dtype=np.int64)
+        vectors = [self.vectors(p) for p in pods]
+        np.add.at(self.requested, at, np.array([v[0] for v in vectors]))
+        np.add.at(self.non_zero, at, np.array([v[1] for v in vectors]))
+        placed, pods_on, index = self.placed, self.pods_on, self.pod_index
+        for pod, node in zip(pods, rows):
+            key = pod.key
+            pods_on[node][key] = pod
+            placed[key] = Placed(pod, node)
+            index.update(pod, node, 1)
+            if _has_pod_terms(pod):
+                self.affinity_pods.add(key)
+        self.changes.extend(rows)
+        self.journal.clear()
+
     def reserve(self, pod: Pod, node: int) -> None:
         """Assume `pod` on row `node` (counted for every later decision), run the stateful plugins' Reserve and
         journal both."""
