@@ -14,8 +14,9 @@ Shapes:
 * migrate-file     one file of 2,000 documents (benchmarks/migrate.py's mixed kinds), next to ruamel's load+dump
 * migrate-file-all the worst case: one file of 2,000 Workloads, PodGroups and Jobs, every one of them edited
 * migrate-tree     120 files x 20 documents, next to ruamel's load+dump of the same files
-* explain-short    benchmarks/explain.py's short-5000 as files: 5,000 nodes and ~35,000 running pods as
-                   `kubectl get -o json` output, the 32-pod gang as YAML; `wasplan explain podgroup/train/big`
+* explain-NAME     benchmarks/explain.py's scenarios (short-5000, taint-5000, pending-5000, zone-5000) as files:
+                   5,000 nodes and ~35,000 running pods as `kubectl get -o json` output, the manifests as a List;
+                   `wasplan explain [podgroup/train/big] ...` with the default verification budget
 
 CPU seconds (user+sys of the child) are the steady figure on a shared machine; wall seconds are what a user sees.
 """
@@ -188,24 +189,27 @@ def migrate(root: Path, files: int, per_file: int, only_scheduling: bool = False
     line("ruamel load+dump (floor)", None, floor, n, "docs")
 
 
-def explain_short(root: Path) -> None:
-    from explain import cluster as explain_cluster
-    from explain import gang as explain_gang
+def explain_shape(root: Path, name: str) -> None:
+    """benchmarks/explain.py's scenario `name` as files: the cluster as kubectl JSON, the manifests as YAML."""
+    from explain import SCENARIOS as EXPLAIN
 
     from wasplan.api.releases import get_release
     from wasplan.cluster.model import Group, Node, Pod, PriorityClass
     from wasplan.report.plan_json import group_object, node_object, pod_object, priority_class_object
 
     release = get_release("1.37")
+    existing, arrivals, units = EXPLAIN[name]()
     objects = {Node: node_object, Pod: pod_object, PriorityClass: priority_class_object}
-    items = [objects[type(r)](r) for r in explain_cluster(False)]
+    items = [objects[type(r)](r) for r in existing]
     (root / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
-    gang = [group_object(r, release) if isinstance(r, Group) else pod_object(r) for r in explain_gang()]
-    (root / "gang.yaml").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": gang}, indent=2))
-    print(f"explain-short: {len(items)} cluster objects (kubectl JSON), a gang of 32 x 16 cores")
-    wall, cpu, code = child(["explain", "podgroup/train/big", str(root / "gang.yaml"), "--cluster",
-                             str(root / "cluster.json")])
-    line("wasplan explain (process)", wall, cpu, 1, "", f"exit={code} (1: the gang does not fit, as expected)")
+    manifests = [group_object(r, release) if isinstance(r, Group) else pod_object(r) for r in arrivals]
+    (root / "arrivals.yaml").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": manifests},
+                                                   indent=2))
+    target = [f"{units[0].kind.lower()}/{units[0].key}"] if units else []
+    print(f"explain-{name}: {len(items)} cluster objects (kubectl JSON), {len(manifests)} manifests, "
+          f"target {target[0] if target else '(every pending group)'}")
+    wall, cpu, code = child(["explain", *target, str(root / "arrivals.yaml"), "--cluster", str(root / "cluster.json")])
+    line("wasplan explain (process)", wall, cpu, 1, "", f"exit={code} (1: it does not fit, as expected)")
 
 
 SHAPES = {
@@ -215,7 +219,8 @@ SHAPES = {
     "migrate-file": lambda root: migrate(root, 1, 2000),
     "migrate-file-all": lambda root: migrate(root, 1, 2000, only_scheduling=True),
     "migrate-tree": lambda root: migrate(root, 120, 20),
-    "explain-short": explain_short,
+    **{f"explain-{name}": (lambda root, name=name: explain_shape(root, name))
+       for name in ("short-5000", "taint-5000", "pending-5000", "zone-5000")},
 }
 
 
