@@ -76,18 +76,23 @@ def kubectl_nodes(count: int) -> dict:
     return {"apiVersion": "v1", "kind": "List", "items": [node(i) for i in range(count)], "metadata": {}}
 
 
-def child(args: list[str]) -> tuple[float, float, int]:
-    """Runs `python -m wasplan ARGS`; returns wall seconds, CPU seconds (user+sys) and the exit code."""
+def timed_process(argv: list[str]) -> tuple[float, float, int]:
+    """Runs `argv`; returns wall seconds, CPU seconds (user+sys of the child) and the exit code."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "wasplan", *args], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, check=False, env={**os.environ, "PYTHONPATH": str(HERE.parent / "src")})
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent / "src")}
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode == 2:
         print(done.stderr.decode()[-2000:], file=sys.stderr)
     return wall, cpu, done.returncode
+
+
+def child(args: list[str]) -> tuple[float, float, int]:
+    """`python -m wasplan ARGS` as a user runs it."""
+    return timed_process([sys.executable, "-m", "wasplan", *args])
 
 
 def in_process(fn) -> float:
@@ -120,7 +125,8 @@ def plan_jobs(root: Path) -> None:
     line("wasplan plan (process)", wall, cpu, 10_000, "pods", f"exit={code} pods/s(wall)={10_000 / wall:.0f}")
     gates = default_gates(get_release("1.37"))
     holder: dict = {}
-    cpu = in_process(lambda: holder.setdefault("run", run_plan([str(root / "jobs.yaml")], [str(root / "nodes.json")], gates)))
+    paths = ([str(root / "jobs.yaml")], [str(root / "nodes.json")])
+    cpu = in_process(lambda: holder.setdefault("run", run_plan(*paths, gates)))
     line("run_plan (library)", None, cpu, 10_000, "pods")
     cpu = in_process(lambda: render(holder["run"].plan))
     line("JSON rendering", None, cpu, 10_000, "pods")
@@ -154,13 +160,9 @@ def validate(root: Path, documents: int, one_file: bool) -> None:
     line("bare libyaml parse", None, bare, n, "docs", f"process/bare={cpu / bare:.2f}x library/bare={ours / bare:.2f}x")
     exe = Path(sys.executable).parent / "kubernetes-validate"
     if not one_file and exe.exists():
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run([str(exe), "--strict", "--quiet", "-k", "1.37.0", *map(str, files)], capture_output=True, check=False)
-        theirs_wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        theirs = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-        line("kubernetes-validate --strict", theirs_wall, theirs, n, "docs", f"wasplan is {theirs / cpu:.0f}x faster (cpu)")
+        theirs_wall, theirs, _ = timed_process([str(exe), "--strict", "--quiet", "-k", "1.37.0", *map(str, files)])
+        line("kubernetes-validate --strict", theirs_wall, theirs, n, "docs",
+             f"wasplan is {theirs / cpu:.0f}x faster (cpu)")
 
 
 def ruamel_floor(paths: list[Path]) -> float:

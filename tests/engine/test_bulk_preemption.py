@@ -60,7 +60,8 @@ def test_the_bulk_path_is_taken_and_evicts_the_same_victims(monkeypatch):
     arrivals = [gang("g", 1, priority=100), pod("g-0", cpu="4", priority=100, group="g")]
     taken = []
     real = workload.bulk_removal
-    monkeypatch.setattr(workload, "bulk_removal", lambda state, members: taken.append(real(state, members)) or taken[-1])
+    monkeypatch.setattr(workload, "bulk_removal",
+                        lambda state, members: taken.append(real(state, members)) or taken[-1])
     plan = run(existing, arrivals)
     assert taken == [True]
     assert [(v.name, v.node) for v in plan.preemptions[0].victims] == [("s-0", "n0"), ("v-0", "n0"), ("v-1", "n1")]

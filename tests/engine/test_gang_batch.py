@@ -1,7 +1,8 @@
 """Gangs of identical pods placed by gangbatch.py land on the nodes that one find_node per member gives: the
-same plan on random clusters (node sizes, pods already running, extended resources, NoSchedule
-taints (nodes left out) and PreferNoSchedule ones (per-member path), rack-constrained gangs, gangs larger than the cluster can hold), under every scoring
-strategy, 1.36 and 1.37; and the same bytes across hash seeds (tests/cli/test_determinism.py covers the CLI)."""
+same plan on random clusters (node sizes, pods already running, extended resources, NoSchedule taints (nodes
+left out) and PreferNoSchedule ones (per-member path), rack-constrained gangs, gangs larger than the cluster
+can hold), under every scoring strategy, 1.36 and 1.37. tests/cli/test_determinism.py keeps the CLI's plans
+byte-identical across hash seeds."""
 
 from __future__ import annotations
 

@@ -83,7 +83,7 @@ class GangBatch:
         j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows))
         view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
         cache = self.ev.resources
-        values = np.where(cache._fit(self.entry, view), cache._score(self.entry, view), -1).reshape(len(rows), steps)
+        values = np.where(cache.fit(self.entry, view), cache.score(self.entry, view), -1).reshape(len(rows), steps)
         for row, line in zip(rows.tolist(), values.tolist()):
             self.ahead.setdefault(row, []).extend(line)
 

@@ -1,10 +1,11 @@
 """Upstream's strict schemas for the kinds wasplan does not own (Pod, Job, Node, PriorityClass, ...).
 
-This is the one module that knows kubernetes-validate: it reads that package's data files (found
-through the import system's spec of the package, never an absolute path, and without importing it) and compiles them with jsonschema_rs. Each kind file refers to
-the release's shared `_definitions.json` (about 1.8 MB) by URI, so that file is parsed once per release and
-handed to a jsonschema_rs Registry under its own `$id`; validators are then cached per
-(release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate itself does.
+This is the one module that knows kubernetes-validate: it reads that package's data files (found through the
+import system's spec of the package, never an absolute path, and without importing it) and compiles them with
+jsonschema_rs. Each kind file refers to the release's shared `_definitions.json` (about 1.8 MB) by URI, so
+that file is parsed once per release and handed to a jsonschema_rs Registry under its own `$id`; validators
+are then cached per (release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate
+itself does.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def core_schema(release_version: str, api_version: str, kind: str) -> dict | Non
     """The parsed upstream schema of a kind, for naming the fields that do exist when one is unknown."""
     if core_validator(release_version, api_version, kind) is None:
         return None
-    return jsontext.loads((_schema_dir(release_version) / schema_file_name(api_version, kind)).read_text(encoding="utf-8"))
+    path = _schema_dir(release_version) / schema_file_name(api_version, kind)
+    return jsontext.loads(path.read_text(encoding="utf-8"))
 
 
 def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:
