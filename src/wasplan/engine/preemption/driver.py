@@ -30,6 +30,7 @@ class Preemption:
         self._prio_cache: dict[str, int] = {}
         self._wap_prio_cache: dict[str, int] = {}
         self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
+        self._start_cache: dict[str, int] = {}
         self.lower = LowerSums(state, self.prio_of_key)
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
         self.default = DefaultPreemption(self)
@@ -57,7 +58,12 @@ class Preemption:
             found = self._wap_prio_cache[key] = policy.effective_priority(ps, self.world, self.options, for_wap=True)
         return found
 
-    start = staticmethod(policy.start_key)
+    def start(self, ps) -> int:
+        """policy.start_key, once per pod (it may parse a timestamp, and every preemption sorts by it)."""
+        found = self._start_cache.get(ps.key)
+        if found is None:
+            found = self._start_cache[ps.key] = policy.start_key(ps)
+        return found
 
     def terminating_on_nominated(self, ps, threshold: int, wap: bool = False) -> bool:
         """PodEligibleToPreemptOthers: a lower-priority pod (by effective priority) is already terminating on the
