@@ -54,9 +54,12 @@ def _plan(existing, arrivals, version, strategy):
 
 
 @settings(max_examples=80, deadline=None)
-@given(clusters(), st.sampled_from(["1.36", "1.37"]), st.sampled_from(STRATEGIES))
-def test_batched_gangs_plan_like_one_find_node_per_member(cluster, version, strategy):
-    batched = _plan(*cluster, version, strategy)
+@given(clusters(), st.sampled_from(["1.36", "1.37"]), st.sampled_from(STRATEGIES), st.sampled_from([None, 3]))
+def test_batched_gangs_plan_like_one_find_node_per_member(cluster, version, strategy, max_rows):
+    with pytest.MonkeyPatch.context() as patch:
+        if max_rows:  # a look-ahead of a step or two per node: nodes that take more members get another pass
+            patch.setattr(gangbatch, "MAX_ROWS", max_rows)
+        batched = _plan(*cluster, version, strategy)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
         per_pod = _plan(*cluster, version, strategy)

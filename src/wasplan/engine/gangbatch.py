@@ -74,13 +74,15 @@ class GangBatch:
         self.active = True
 
     def _look_ahead(self, rows: np.ndarray, first: int, steps: int) -> None:
-        """The value (score where the next member fits, -1 elsewhere) of `rows` after `first`, first + 1, ...
-        more members, `steps` of them, in one pass of the resource plugins."""
+        """The value (score where the next member fits, -1 elsewhere) of `rows` holding `first`, first + 1, ...
+        members of the batch, `steps` of them, in one pass of the resource plugins. The state already counts
+        the members reserved so far (`added`), so each row is stacked from there."""
         if not len(rows) or first >= self.count:
             return
         steps = min(steps, self.count - first)
         stacked_rows = np.repeat(rows, steps)
-        j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows))
+        held = np.repeat(np.array([self.added[r] for r in rows.tolist()], dtype=np.int64), steps)
+        j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows)) - held
         view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
         cache = self.ev.resources
         values = np.where(cache.fit(self.entry, view), cache.score(self.entry, view), -1).reshape(len(rows), steps)
