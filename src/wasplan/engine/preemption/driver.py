@@ -126,16 +126,18 @@ class Preemption:
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
-        pods = self.world.pods
-        for key in self.state.placed:
-            if key in own or self.wap_prio_of_key(key) >= threshold:
+        pods, known, unit_of = self.world.pods, self._wap_prio_cache, self._unit_cache
+        for key in self.state.placed:  # every placed pod, per preemption: the cached lookups are inlined
+            prio = known.get(key)
+            if (prio if prio is not None else self.wap_prio_of_key(key)) >= threshold or key in own:
                 continue
-            units.setdefault(self.unit_key(key), []).append(pods[key])
+            unit = unit_of.get(key)
+            units.setdefault(unit if unit is not None else self.unit_key(key), []).append(pods[key])
         groups_first = self.options.caps.whole_group_victims
         ordered = sorted(units.items(), key=lambda kv: (
             -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if groups_first else 0, -len(kv[1]),
-            min(self.start(p) for p in kv[1]), kv[0]))
-        return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
+            min(self.start(p) for p in kv[1]) if len(kv[1]) > 1 else self.start(kv[1][0]), kv[0]))
+        return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
     def for_pod(self, ps, ev, decision) -> Outcome:
