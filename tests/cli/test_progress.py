@@ -24,12 +24,14 @@ def test_plan_reports_reading_checking_building_and_scheduling_with_counts():
     assert events[-1][0] == "scheduling" and events[-1][1] == events[-1][2]
 
 
-def test_explain_adds_verifying_suggestions():
+def test_explain_counts_verification_re_runs_out_of_the_run_budget():
     events = []
     run_explain("job/train", None, [str(DIFF / "head")], [str(DIFF / "cluster.yaml")],
-                default_gates(get_release("1.37")), progress=lambda *e: events.append(e))
+                default_gates(get_release("1.37")), verify_budget=3, progress=lambda *e: events.append(e))
+    verifying = [e for e in events if e[0] == "verifying suggestions"]
     assert _phases(events)[-1] == "verifying suggestions"
-    assert events[-1][2] is None
+    assert verifying[0] == ("verifying suggestions", 0, 3) and verifying[-1][1] >= 1
+    assert {total for _, _, total in verifying} == {3}
 
 
 def test_no_bar_off_a_terminal(capsys):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from wasplan import __version__
+from wasplan.cli import collector
 
 # name -> (module under wasplan.cli, one-line summary), in the order `wasplan --help` lists them. The summary is
 # what `--help` and completion show without importing the module; tests/cli/test_lazy.py checks it matches the
@@ -47,6 +48,7 @@ def __getattr__(name: str):
 
 
 def main() -> None:
+    collector.pause()
     args = sys.argv[1:]
     if len(args) == 1 and args[0] in _VERSION_FLAGS:
         sys.stdout.write(f"wasplan {__version__}\n")

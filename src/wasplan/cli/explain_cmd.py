@@ -42,8 +42,11 @@ def explain(
                                        "or in the verification re-runs."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="One block per target and every pod named, "
                                                                "instead of identical blocks collapsed."),
-    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0, metavar="SECONDS",
-                                        help="Seconds of verification re-runs to spend at most (0: no limit)."),
+    verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0, metavar="RUNS",
+                                      help="Verification re-runs to make at most (0: no limit)."),
+    verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0, metavar="SECONDS",
+                                                   help="Also stop verifying after this many seconds "
+                                                        "(machine-dependent; default: no time limit)."),
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit.
 
@@ -64,7 +67,8 @@ def explain(
     with phase_bar() as progress:
         out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
                           scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                          verify_budget=verify_budget, **({"progress": progress} if progress else {}))
+                          verify_budget=verify_budget, verify_seconds=verify_seconds,
+                          **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.diagnostics:

@@ -16,12 +16,14 @@ from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
 from wasplan.explain.model import Explanation
-from wasplan.explain.rerun import Verifier
+from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
 from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling
 
 
-DEFAULT_VERIFY_BUDGET = 3.5  # seconds of verification re-runs per command: keeps an explanation near 5 s
+# Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any
+# machine; 8 verifies every suggestion of benchmarks/explain.py's 5,000-node shapes (at most 7 re-runs there).
+DEFAULT_VERIFY_BUDGET = 8
 BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets after the fifth get evidence but no (re-run) suggestions
 
 
@@ -55,7 +57,8 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
 
 
 class _Reporting(Verifier):
-    """The verifier, counting its re-runs as the "verifying suggestions" phase (its total is not known ahead)."""
+    """The verifier, counting its re-runs as the "verifying suggestions" phase, out of the run budget when there
+    is one (the total is then known, and with it an ETA)."""
 
     def __init__(self, *args, progress: Progress = quiet) -> None:
         super().__init__(*args)
@@ -63,14 +66,17 @@ class _Reporting(Verifier):
 
     def places(self, unit, variant) -> bool:
         placed = super().places(unit, variant)
-        self.progress("verifying suggestions", self.runs, None)
+        self.progress("verifying suggestions", self.runs, self.budget.runs)
         return placed
 
 
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
-                verify_budget: float | None = DEFAULT_VERIFY_BUDGET, progress: Progress = quiet) -> ExplainRun:
+                verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
+                progress: Progress = quiet) -> ExplainRun:
+    """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
+    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption, progress=progress)
     out = ExplainRun(prepared.run)
@@ -85,8 +91,9 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
     plan, final = sim.run()
     out.run.plan, out.run.final = plan, final
-    verifier = _Reporting(prepared.inputs, prepared.options, sim.state, verify_budget or None, progress=progress)
-    progress("verifying suggestions", 0, None)
+    budget = Budget(verify_budget or None, verify_seconds or None)
+    verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
+    progress("verifying suggestions", 0, budget.runs)
     ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
     if units is not None:
         out.explanation = explain_units(ctx, units)
