@@ -130,6 +130,9 @@ _TABLE: list[Code] = [
     Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
     Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
     Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
+    Code("WAS620", "generated-name", I, "An object has only metadata.generateName; it is planned under a deterministic name, and the real name will differ."),
+    Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
+    Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

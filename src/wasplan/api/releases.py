@@ -14,6 +14,11 @@ SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 SUPPORTED_RELEASES = ("1.36", "1.37")
 DEFAULT_RELEASE = "1.37"
 
+# Release capabilities (behaviour that is not a feature gate)
+# A Job with a controller owner (a JobSet's child) gets no Workload/PodGroup from the Job controller unless the
+# parent delegates one (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob; 1.37).
+CHILD_JOBS_GET_NO_WORKLOAD = "ChildJobsGetNoWorkload"
+
 
 @dataclass(frozen=True)
 class Gate:
@@ -33,6 +38,8 @@ class Release:
     preferred: dict[str, str] = field(default_factory=dict)
     # which upstream strict schema directory of kubernetes-validate describes this release
     upstream_schema_dir: str = ""
+    # named behaviours of the release (the constants above), so callers never compare version strings
+    capabilities: frozenset[str] = frozenset()
 
     def serves(self, api_version: str, kind: str) -> bool:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
@@ -85,6 +92,7 @@ RELEASES: dict[str, Release] = {
             "CompositePodGroup": f"{SCHEDULING_GROUP}/v1alpha3",
         },
         upstream_schema_dir="v1.37.0-local-strict",
+        capabilities=frozenset({CHILD_JOBS_GET_NO_WORKLOAD}),
     ),
 }
 

@@ -3,6 +3,7 @@ scheduler profile, simulate. Returns data; never prints. Invalid input stops bef
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -17,7 +18,7 @@ from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import validate_read
-from wasplan.plan import Plan
+from wasplan.plan import Plan, UnplannedWorkload
 
 
 @dataclass
@@ -36,7 +37,7 @@ class PlanRun:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
         # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
+        if fail_on in ("pending", "preemption") and not self.plan.complete:
             return ExitCode.FINDINGS
         if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
@@ -101,5 +102,12 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    run.plan = with_unplanned(plan, prepared.inputs)
     return run
+
+
+def with_unplanned(plan: Plan, inputs) -> Plan:
+    """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
+    return dataclasses.replace(plan, unplanned=listed) if listed else plan
