@@ -39,7 +39,7 @@ def definitions(release_version: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _registry(release_version: str) -> jsonschema_rs.Registry:
+def registry(release_version: str) -> jsonschema_rs.Registry:
     defs = definitions(release_version)
     return jsonschema_rs.Registry([(defs["$id"], defs)])
 
@@ -53,7 +53,7 @@ def core_validator(release_version: str, api_version: str, kind: str) -> jsonsch
     if not item.is_file():
         return None
     schema = json.loads(item.read_text(encoding="utf-8"))
-    return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)
+    return jsonschema_rs.validator_for(schema, registry=registry(release_version), validate_formats=False)
 
 
 @lru_cache(maxsize=None)
