@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+
 from tests.cli.helpers import run
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "workloads"
@@ -165,3 +167,17 @@ def test_job_with_generate_name_is_planned_under_a_documented_name():
     assert result.exit_code == 0
     assert [p["name"] for p in json.loads(result.stdout)["pods"]] == ["etl-5d9b6-0"]
     assert "it is planned as 'etl-5d9b6', and the API server will pick a different random name" in result.stderr
+
+
+def test_emitted_snapshot_names_each_pods_direct_controller_and_chains(tmp_path):
+    snap = tmp_path / "after.yaml"
+    code, _ = plan("deployment.yaml", "jobset-startup-in-order.yaml", extra=("--emit-snapshot", str(snap)))
+    assert code == 0
+    pods = {o["metadata"]["name"]: o for o in yaml.safe_load(snap.read_text())["items"] if o["kind"] == "Pod"}
+    refs = {n: [(r["apiVersion"], r["kind"], r["name"]) for r in pods[n]["metadata"]["ownerReferences"]]
+            for n in ("nginx-deployment-67fcb6756f-0", "startup-driver-ready-workers-0-2")}
+    assert refs == {"nginx-deployment-67fcb6756f-0": [("apps/v1", "ReplicaSet", "nginx-deployment-67fcb6756f")],
+                    "startup-driver-ready-workers-0-2": [("batch/v1", "Job", "startup-driver-ready-workers-0")]}
+    result = run("plan", str(FIXTURES / "replicaset.yaml"), "--cluster", str(snap), "-o", "json")
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 0 and doc["summary"]["alreadyBound"] == 8 and doc["summary"]["bound"] == 3

@@ -45,7 +45,7 @@ _NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget",
 
 def _named(doc: Document, ctx: Ctx, exp: Expansion) -> Document | None:
     """The document with a name: its own, or one made for its `generateName` (WAS620); None when it has neither."""
-    if doc.kind not in _NAMED_KINDS and expander(doc.obj) is None:
+    if doc.kind not in _NAMED_KINDS and expander(doc.obj) is None and not runs_unplanned_pods(doc.obj):
         return doc
     name, prefix = doc.metadata.get("name"), doc.metadata.get("generateName")
     if isinstance(name, str) and name:
