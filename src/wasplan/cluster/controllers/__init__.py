@@ -32,8 +32,6 @@ _CONTROLLERS: dict[tuple[str, str], Expander] = {
 # kinds the planner reads itself (cluster/parse_core.py) or knows to run no pods of their own
 _PLANNER_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Workload", "PodGroup",
                             "CompositePodGroup", "PodTemplate", "ControllerRevision", "List"})
-# the kinds expanded into pods, for messages and docs
-EXPANDED_KINDS = tuple(kind for _, kind in _CONTROLLERS)
 
 
 def group_of(obj: dict) -> str:
