@@ -181,3 +181,19 @@ def test_emitted_snapshot_names_each_pods_direct_controller_and_chains(tmp_path)
     result = run("plan", str(FIXTURES / "replicaset.yaml"), "--cluster", str(snap), "-o", "json")
     doc = json.loads(result.stdout)
     assert result.exit_code == 0 and doc["summary"]["alreadyBound"] == 8 and doc["summary"]["bound"] == 3
+
+
+def test_jobset_topology_example_keeps_its_gang_to_one_rack_and_parallel_jobs_start_together():
+    code, doc = plan("jobset-tas.yaml", "jobset-parallel-jobs.yaml", extra=("--k8s-version", "1.36"))
+    assert code == 0
+    [group] = doc["podGroups"]
+    assert (group["name"], group["minCount"], group["placement"]) == (
+        "js-abc-workers-def", 4, {"topologyKey": "topology.example.com/rack", "domain": "rack-0"})
+    assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-0"), ("js-rj-0-1", "Bound", "node-0-1"),
+                           ("js-rj-1-0", "Bound", "node-0-2"), ("js-rj-1-1", "Bound", "node-0-3"),
+                           # workers come first in the spec, so they take the empty nodes first
+                           ("paralleljobs-driver-0-0", "Bound", "node-2-0"),
+                           ("paralleljobs-workers-0-0", "Bound", "node-1-0"),
+                           ("paralleljobs-workers-0-1", "Bound", "node-1-1"),
+                           ("paralleljobs-workers-0-2", "Bound", "node-1-2"),
+                           ("paralleljobs-workers-0-3", "Bound", "node-1-3")]

@@ -74,5 +74,6 @@ def test_the_projects_published_examples_are_valid():
         for doc in read((WORKLOADS / name).read_text()).documents:
             result = check_document(doc, gates())
             assert (name, result.verdict, result.diagnostics) == (name, "valid", [])
-    for doc in read((WORKLOADS / "jobset-gang.yaml").read_text()).documents:
-        assert check_document(doc, gates("1.36")).verdict == "valid"
+    for name in ("jobset-gang.yaml", "jobset-tas.yaml"):
+        for doc in read((WORKLOADS / name).read_text()).documents:
+            assert check_document(doc, gates("1.36")).verdict == "valid"

@@ -59,7 +59,7 @@ def _named(doc: Document, ctx: Ctx, exp: Expansion) -> Document | None:
     return None
 
 
-def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic], expand_jobs: bool = True,
+def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
                exp: Expansion | None = None) -> list[Record | Unplanned]:
     """The records one document stands for: one for most kinds, many for a Cluster or a workload controller,
     an `Unplanned` entry for an object that runs pods the plan cannot expand."""
@@ -73,7 +73,7 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic], expand_jo
     ctx = Ctx(named, diags)
     expand = expander(named.obj)
     if expand is not None:
-        return expand(named.obj, exp, ctx) if expand_jobs else []
+        return expand(named.obj, exp, ctx)
     if runs_unplanned_pods(named.obj):
         return [Unplanned(named.kind, named.namespace or "default", named.name, named.api_version)]
     record = parse_record(named.obj, ctx)
