@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from wasplan.api import hub
-from wasplan.api.releases import CHILD_JOBS_GET_NO_WORKLOAD, GateSet
+from wasplan.api.releases import GateSet
 from wasplan.cluster.controllers.pods import copy_pod, prototype
 from wasplan.cluster.controllers.read import count, has_controller, mapping
 from wasplan.cluster.issues import Ctx
@@ -167,9 +167,9 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
         return None
     if job.byo_group or not job.builtin_controller:
         return None
-    if job.controlled and CHILD_JOBS_GET_NO_WORKLOAD in gates.release.capabilities:
+    if job.controlled and gates.release.caps.child_jobs_get_no_workload:
         return None
-    if gates.release.version == "1.36":
+    if not gates.release.caps.job_scheduling_field:
         implicit_gang = job.indexed and job.parallelism > 1 and job.completions == job.parallelism
         if not implicit_gang:
             return None
