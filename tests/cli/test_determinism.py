@@ -31,3 +31,13 @@ def test_preemption_plan_is_byte_identical_under_different_hash_seeds():
     first = _run("3", *args)
     assert b'"preemptions": [\n    {' in first  # the scenario does evict something
     assert _run("4", *args) == first
+
+
+def test_workload_expansion_is_byte_identical_under_different_hash_seeds():
+    workloads = FIXTURES / "workloads"
+    args = ("plan", *(str(workloads / f) for f in ("jobset-exclusive-placement.yaml", "lws-exclusive-placement.yaml",
+                                                  "deployment.yaml", "statefulset.yaml", "pytorchjob.yaml")),
+            "--cluster", str(workloads / "cluster.yaml"), "-o", "json")
+    first = _run("5", *args)
+    assert b'"kind": "PyTorchJob"' in first and b'"chain": [' in first
+    assert _run("6", *args) == first

@@ -1,4 +1,4 @@
-"""validate on the workload kinds wasplan expands: JobSet and LeaderWorkerSet against the CRD skeleton whose
+"""validate and lint on the workload kinds wasplan expands: JobSet and LeaderWorkerSet against the CRD skeleton whose
 templates are the release's strict core schemas (no maintained package ships their CRD schemas), and the pod
 template rules (schedulingGroup, quantities) in JobSet, LeaderWorkerSet, Deployment, ReplicaSet and StatefulSet."""
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.cluster.helpers import gates, read
 from wasplan.validate.checker import check_document
+from wasplan.validate.lint import lint
 
 WORKLOADS = Path(__file__).resolve().parents[2] / "fixtures" / "workloads"
 
@@ -77,3 +78,28 @@ def test_the_projects_published_examples_are_valid():
     for name in ("jobset-gang.yaml", "jobset-tas.yaml"):
         for doc in read((WORKLOADS / name).read_text()).documents:
             assert check_document(doc, gates("1.36")).verdict == "valid"
+
+
+def test_lint_counts_jobset_and_lws_pods_that_join_a_podgroup():
+    text = (WORKLOADS / "jobset-gang.yaml").read_text().replace("minCount: 6", "minCount: 8") + """\
+---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: serve}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 3
+    leaderTemplate:
+      spec: {schedulingGroup: {podGroupName: leaders}, containers: [{name: c, image: x}]}
+    workerTemplate:
+      spec: {schedulingGroup: {podGroupName: workerz}, containers: [{name: c, image: x}]}
+"""
+    found = [(d.code, d.message) for d in lint(read(text).documents, gates("1.36"))]
+    assert found == [
+        ("WAS405", 'PodGroup "js-abc-workers-def" needs 8 pods (gang minCount) but the inputs hold only 6 member '
+                   "pod(s); the gang waits for its quorum forever unless more pods arrive"),
+        ("WAS404", 'LeaderWorkerSet "serve" pods name PodGroup "leaders", which is not among the inputs in namespace '
+                   "default; they stay Pending until the PodGroup exists"),
+        ("WAS404", 'LeaderWorkerSet "serve" pods name PodGroup "workerz", which is not among the inputs in namespace '
+                   "default; they stay Pending until the PodGroup exists")]
