@@ -133,6 +133,7 @@ _TABLE: list[Code] = [
     Code("WAS620", "generated-name", I, "An object has only metadata.generateName; it is planned under a deterministic name, and the real name will differ."),
     Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
     Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
+    Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

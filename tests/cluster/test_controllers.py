@@ -265,3 +265,15 @@ spec:
     assert [d.code for d in diags] == ["WAS620", "WAS622", "WAS622"]
     assert diags[2].message == ("Workflow default/hello-476cf (argoproj.io/v1alpha1) runs pods through a controller "
                                 "wasplan does not model; it is not planned")
+
+
+def test_job_template_scheduling_is_noted_as_ignored_for_jobset_children_in_137_only():
+    text = JOBSET.replace("        completionMode: Indexed\n",
+                          "        completionMode: Indexed\n        scheduling: {schedulingPolicy: {gang: {}}}\n")
+    plan, diags = inputs(manifests=text)
+    assert [(d.code, d.location.path, d.location.line) for d in diags] == [
+        ("WAS623", ("spec", "replicatedJobs", 1, "template", "spec", "scheduling"), 22)]
+    assert diags[0].message.startswith("spec.scheduling of replicated job 'workers' is ignored")
+    assert [r for r in plan.arrivals if isinstance(r, Group)] == []
+    _, diags = inputs(manifests=text, version="1.36")  # 1.36 child Jobs get their implicit gang instead
+    assert [d.code for d in diags] == []

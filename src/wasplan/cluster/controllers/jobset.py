@@ -178,6 +178,19 @@ def _waits(spec: dict, rjob: dict, pods_of: dict[str, list[str]], previous: str 
     return None
 
 
+def _note_ignored_scheduling(rjob: dict, exp: Expansion, ctx: Ctx) -> None:
+    """A Job template's `spec.scheduling` does nothing for a JobSet's child Job in releases where the Job
+    controller leaves controller-owned Jobs to their parent (WAS623)."""
+    job_spec = mapping(mapping(rjob["template"]).get("spec"))
+    pod_spec = mapping(mapping(job_spec.get("template")).get("spec"))
+    if (isinstance(job_spec.get("scheduling"), dict) and pod_spec.get("schedulingGroup") is None
+            and exp.gates.release.caps.child_jobs_get_no_workload):
+        ctx.report("WAS623", f"spec.scheduling of replicated job {rjob['name']!r} is ignored: the JobSet owns its "
+                   "child Jobs, and the Job controller makes no Workload or PodGroup for a Job with a controller owner",
+                   ("spec", "scheduling"), "write a Workload and PodGroup and set spec.schedulingGroup.podGroupName in "
+                   "the pod template, as JobSet's workload-aware scheduling examples do")
+
+
 def expand_jobset(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
     """Every child Job's Workload/PodGroup (when the release makes them) and pods, replicated jobs in order."""
     meta, spec = mapping(obj.get("metadata")), mapping(obj.get("spec"))
@@ -195,6 +208,7 @@ def expand_jobset(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
     for i, rjob in rjobs:
         wait = _waits(spec, rjob, pods_of, previous)
         rctx = ctx.at("spec", "replicatedJobs", i, "template")
+        _note_ignored_scheduling(rjob, exp, rctx)
         pod_spec = mapping(mapping(mapping(mapping(rjob["template"]).get("spec")).get("template")).get("spec"))
         priority = exp.priority(pod_spec)
         pods_of[rjob["name"]] = []
