@@ -186,9 +186,12 @@ def test_emitted_snapshot_names_each_pods_direct_controller_and_chains(tmp_path)
 def test_jobset_topology_example_keeps_its_gang_to_one_rack_and_parallel_jobs_start_together():
     code, doc = plan("jobset-tas.yaml", "jobset-parallel-jobs.yaml", extra=("--k8s-version", "1.36"))
     assert code == 0
-    [group] = doc["podGroups"]
-    assert (group["name"], group["minCount"], group["placement"]) == (
+    tas, workers = doc["podGroups"]
+    assert (tas["name"], tas["minCount"], tas["placement"]) == (
         "js-abc-workers-def", 4, {"topologyKey": "topology.example.com/rack", "domain": "rack-0"})
+    # JobSet defaults completionMode to Indexed, so in 1.36 the 4/4 workers Job is an implicit gang of its own
+    assert (workers["name"], workers["policy"], workers["minCount"], workers["status"]) == (
+        "paralleljobs-workers-0-job", "gang", 4, "Scheduled")
     assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-0"), ("js-rj-0-1", "Bound", "node-0-1"),
                            ("js-rj-1-0", "Bound", "node-0-2"), ("js-rj-1-1", "Bound", "node-0-3"),
                            # workers come first in the spec, so they take the empty nodes first
@@ -197,3 +200,15 @@ def test_jobset_topology_example_keeps_its_gang_to_one_rack_and_parallel_jobs_st
                            ("paralleljobs-workers-0-1", "Bound", "node-1-1"),
                            ("paralleljobs-workers-0-2", "Bound", "node-1-2"),
                            ("paralleljobs-workers-0-3", "Bound", "node-1-3")]
+
+
+def test_136_exclusive_placement_with_implicit_gangs_deadlocks_as_upstream_would():
+    # 1.36 makes each 3/3 Indexed child Job an implicit gang; the gang waits for 3 pods, while JobSet's webhook
+    # admits the two followers only once the leader is scheduled
+    code, doc = plan("jobset-exclusive-placement.yaml", extra=("--k8s-version", "1.36"))
+    assert code == 1
+    assert [(g["name"], g["status"], g["pods"]) for g in doc["podGroups"]] == [
+        (f"exclusive-placement-workers-{j}-job", "WaitingForPods", [f"default/exclusive-placement-workers-{j}-0"])
+        for j in range(3)]
+    assert {p["status"] for p in doc["pods"]} == {"Gated"}
+    assert doc["pods"][1]["reason"] == "NotCreated"

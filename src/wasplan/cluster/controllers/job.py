@@ -86,7 +86,8 @@ def job_shape(obj: dict, ctx: Ctx) -> JobShape | None:
         ctx.report("WAS602", "a Job needs spec.template.spec (the pod template)", ("spec", "template"))
         return None
     indexed = spec.get("completionMode") == "Indexed"
-    completions = count(spec, "completions", ctx.at("spec"), None)
+    # the API server defaults completions to 1 when neither it nor parallelism is set (pkg/apis/batch/v1 defaults)
+    completions = count(spec, "completions", ctx.at("spec"), 1 if spec.get("parallelism") is None else None)
     if indexed and completions is None:
         ctx.report("WAS602", "an Indexed Job needs spec.completions", ("spec", "completions"))
         return None

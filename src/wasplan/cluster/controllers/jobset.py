@@ -3,7 +3,8 @@
 Followed: pkg/controllers/jobset_controller.go (`reconcileReplicatedJobs`, `constructJob`,
 `labelAndAnnotateObject`, `globalJobIndex`, `groupJobIndex`), pkg/controllers/startup_policy.go,
 pkg/controllers/depends_on.go, pkg/util/placement/placement.go (`GenJobName`), pkg/webhooks/pod_webhook.go
-(exclusive placement, the priority label) and api/jobset/v1alpha2/jobset_types.go (keys, defaults).
+(exclusive placement, the priority label), pkg/webhooks/jobset_webhook.go (`Default`: completionMode Indexed)
+and api/jobset/v1alpha2/jobset_types.go (keys, defaults).
 
 * Each `replicatedJobs[i]` makes `replicas` (default 1) Jobs named `<jobset>-<replicatedJob>-<index>`, each
   expanded by the Job controller (job.py): a child Job has a controller owner, so from 1.37 it gets no
@@ -107,8 +108,9 @@ def _coordinator(js: str, spec: dict) -> str | None:
 
 
 def _child_job(js: dict, rjob: dict, index: int, labels: dict[str, str], priority: int) -> dict:
-    """The Job `constructJob` would create: the template with JobSet's labels and annotations on the Job and
-    its pod template, a controller owner, `suspend` taken from the JobSet, and the nodeSelector strategy."""
+    """The Job `constructJob` would create: the template (completionMode defaulted to Indexed) with JobSet's
+    labels and annotations on the Job and its pod template, a controller owner, `suspend` taken from the JobSet,
+    and the nodeSelector strategy."""
     meta, template = mapping(js.get("metadata")), mapping(rjob.get("template"))
     tmeta, tspec = mapping(template.get("metadata")), dict(mapping(template.get("spec")))
     annotations = dict(labels)
@@ -127,6 +129,8 @@ def _child_job(js: dict, rjob: dict, index: int, labels: dict[str, str], priorit
                                       "annotations": {**mapping(pod_meta.get("annotations")), **annotations}},
                          "spec": pod_spec}
     tspec["suspend"] = mapping(js.get("spec")).get("suspend") is True
+    if tspec.get("completionMode") is None:  # JobSet's webhook defaults it (pkg/webhooks/jobset_webhook.go)
+        tspec["completionMode"] = "Indexed"
     return {"apiVersion": "batch/v1", "kind": "Job",
             "metadata": {"name": name, "namespace": meta["namespace"],
                          "labels": {**mapping(tmeta.get("labels")), **labels}, "annotations": annotations,
