@@ -9,8 +9,10 @@ from wasplan.api import hub
 from wasplan.cluster.controllers.lws import subgroup_of
 from wasplan.cluster.controllers.names import Namer, safe_encode, template_hash
 from wasplan.cluster.model import Group, Pod
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.simulator import simulate
 
-from .helpers import inputs
+from .helpers import gates, inputs
 
 JOBSET = """\
 apiVersion: jobset.x-k8s.io/v1alpha2
@@ -277,3 +279,34 @@ def test_job_template_scheduling_is_noted_as_ignored_for_jobset_children_in_137_
     assert [r for r in plan.arrivals if isinstance(r, Group)] == []
     _, diags = inputs(manifests=text, version="1.36")  # 1.36 child Jobs get their implicit gang instead
     assert [d.code for d in diags] == []
+
+
+def test_snapshot_statefulset_that_never_started_waits_for_every_bound_pod_first():
+    snapshot = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: running}
+spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]}
+"""
+    plan_inputs, diags = inputs(snapshot=snapshot)
+    plan, _ = simulate(plan_inputs, EngineOptions(gates=gates()))
+    assert diags == []
+    assert [(p.name, p.status, p.node) for p in plan.pods] == [
+        ("db-0", "Bound", "n2"), ("db-1", "Pending", None), ("running", "AlreadyBound", "n1")]

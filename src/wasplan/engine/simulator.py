@@ -1,6 +1,10 @@
 """Replays the cluster's story: objects are created (existing ones first, then arrivals one at a time or all at
 once), and after each creation the scheduler runs until nothing more moves.
 
+A pod whose controller creates it only once other pods run (`Pod.start_after`: JobSet InOrder, StatefulSet
+OrderedReady, exclusive-placement followers) is created only if those are placed when its turn comes; otherwise
+it is recorded as Gated with reason NotCreated (docs/workload-expansion.md).
+
 This module owns the event loop (creation → PreEnqueue → queue → dispatch) and the cluster-change rules that
 move unschedulable items back to activeQ; the cycles themselves live in cycles.py and the Plan assembly in
 outcome.py.
@@ -87,7 +91,6 @@ class Simulator:
         elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
 
-
     def _may_start(self, wait) -> bool:
         """A controller waits for pods to run before creating more (JobSet InOrder, StatefulSet OrderedReady,
         exclusive-placement followers): let the scheduler finish with what exists, then look. The verdict is
@@ -108,12 +111,14 @@ class Simulator:
 
 
 def _creation_rank(record) -> int:
-    """Existing objects: priority classes and groups exist before the pods that refer to them."""
+    """Existing objects: priority classes and groups exist before the pods that refer to them, and pods whose
+    controller waits for others (a hand-written snapshot's OrderedReady StatefulSet) come after every other pod,
+    so the scheduling their wait triggers sees all bound pods."""
     if isinstance(record, PriorityClass):
         return 0
     if isinstance(record, Group):
         return 1
-    return 2
+    return 3 if isinstance(record, Pod) and record.start_after is not None else 2
 
 
 def simulate(inputs: PlanInputs, options: EngineOptions | None = None, progress=None) -> tuple[Plan, FinalCluster]:
