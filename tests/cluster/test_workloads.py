@@ -212,3 +212,15 @@ def test_136_exclusive_placement_with_implicit_gangs_deadlocks_as_upstream_would
         for j in range(3)]
     assert {p["status"] for p in doc["pods"]} == {"Gated"}
     assert doc["pods"][1]["reason"] == "NotCreated"
+
+
+def test_jobset_gang_example_migrated_to_137_plans_the_same_gang(tmp_path):
+    copy = tmp_path / "jobset-gang.yaml"
+    copy.write_text((FIXTURES / "jobset-gang.yaml").read_text())
+    assert run("migrate", "--to-k8s", "1.37", "-i", str(copy)).exit_code == 0
+    code, doc = plan(str(copy))
+    assert code == 0
+    [group] = doc["podGroups"]
+    assert (group["name"], group["minCount"], group["status"], len(group["pods"])) == \
+        ("js-abc-workers-def", 6, "Scheduled", 6)
+    assert [p["node"] for p in doc["pods"]] == ["node-0-0", "node-0-1", "node-0-2", "node-0-3", "node-1-0", "node-1-1"]
