@@ -224,3 +224,35 @@ def test_jobset_gang_example_migrated_to_137_plans_the_same_gang(tmp_path):
     assert (group["name"], group["minCount"], group["status"], len(group["pods"])) == \
         ("js-abc-workers-def", 6, "Scheduled", 6)
     assert [p["node"] for p in doc["pods"]] == ["node-0-0", "node-0-1", "node-0-2", "node-0-3", "node-1-0", "node-1-1"]
+
+
+DEPLOYMENT_GANG = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: inference}
+spec: {schedulingPolicy: {gang: {minCount: 3}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llm}
+spec:
+  replicas: {replicas}
+  selector: {matchLabels: {app: llm}}
+  template:
+    metadata: {labels: {app: llm}}
+    spec:
+      schedulingGroup: {podGroupName: inference}
+      containers: [{name: c, image: x, resources: {requests: {cpu: "6"}}}]
+"""
+
+
+def test_deployment_pods_join_the_podgroup_their_template_names():
+    code, doc = plan(DEPLOYMENT_GANG.replace("{replicas}", "3"))
+    assert code == 0
+    [group] = doc["podGroups"]
+    assert (group["name"], group["status"], len(group["pods"])) == ("inference", "Scheduled", 3)
+    assert all(p["podGroup"] == "default/inference" and p["status"] == "Bound" for p in doc["pods"])
+    code, doc = plan(DEPLOYMENT_GANG.replace("{replicas}", "2"))
+    assert code == 1 and doc["podGroups"][0]["status"] == "WaitingForPods"
+    text = run("plan", "-", "--cluster", CLUSTER, stdin=DEPLOYMENT_GANG.replace("{replicas}", "2"))
+    assert text.exit_code == 1 and "Every pod is placed." not in text.stdout
