@@ -166,6 +166,7 @@ def test_job_with_generate_name_is_planned_under_a_documented_name():
     result = run("plan", "-", "--cluster", CLUSTER, "-o", "json", stdin=job)
     assert result.exit_code == 0
     assert [p["name"] for p in json.loads(result.stdout)["pods"]] == ["etl-5d9b6-0"]
+    assert result.stderr.count("WAS620") == 1  # named once, before validation, and the name used from then on
     assert "it is planned as 'etl-5d9b6', and the API server will pick a different random name" in result.stderr
 
 

@@ -11,8 +11,8 @@ ReplicaSet, StatefulSet) in the snapshot is expanded only when nothing in the sn
 status shows it never started (a hand-written snapshot); otherwise its pods are already listed. `existing` is
 ordered by `metadata.creationTimestamp`, objects without one after those with one, each group in input order.
 
-Objects named only by `metadata.generateName` get a deterministic name (controllers/names.py) and a WAS620
-note; arrivals that run pods through a controller the plan does not model are listed as `Unplanned` (WAS622).
+Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
+`plan` names them before validation already); arrivals that run pods through a controller the plan does not model are listed as `Unplanned` (WAS622).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Iterable, Iterator
 
@@ -31,6 +30,7 @@ from wasplan.cluster.controllers.context import Expansion
 from wasplan.cluster.controllers.job import JOB_NAME_LABEL
 from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
+from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
@@ -39,24 +39,12 @@ from wasplan.documents import Document, ReadResult
 
 FINISHED_PHASES = ("Succeeded", "Failed")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-_NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Workload", "PodGroup",
-                          "CompositePodGroup"})
-
-
-def _named(doc: Document, ctx: Ctx, exp: Expansion) -> Document | None:
-    """The document with a name: its own, or one made for its `generateName` (WAS620); None when it has neither."""
-    if doc.kind not in _NAMED_KINDS and expander(doc.obj) is None and not runs_unplanned_pods(doc.obj):
-        return doc
-    name, prefix = doc.metadata.get("name"), doc.metadata.get("generateName")
-    if isinstance(name, str) and name:
-        return doc
-    if isinstance(prefix, str) and prefix:
-        made = exp.namer.name(doc.kind, doc.namespace or "default", prefix)
-        ctx.report("WAS620", f"{doc.kind} has only metadata.generateName {prefix!r}; it is planned as {made!r}, and "
-                   "the API server will pick a different random name", ("metadata", "generateName"))
-        return replace(doc, obj={**doc.obj, "metadata": {**doc.metadata, "name": made}})
+def _named(doc: Document, ctx: Ctx, exp: Expansion) -> bool:
+    """Whether the document has the name the planner needs: its own, or one made for its `generateName`."""
+    if not needs_name(doc) or give_generated_name(doc, exp.namer, ctx):
+        return True
     ctx.report("WAS603", f"{doc.kind} has no metadata.name; it was left out of the plan", ("metadata", "name"))
-    return None
+    return False
 
 
 def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
@@ -67,16 +55,14 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
     exp = exp or Expansion(gates)
     if is_cluster_kind(doc.obj):
         return expand_cluster(doc.obj, ctx)
-    named = _named(doc, ctx, exp)
-    if named is None:
+    if not _named(doc, ctx, exp):
         return []
-    ctx = Ctx(named, diags)
-    expand = expander(named.obj)
+    expand = expander(doc.obj)
     if expand is not None:
-        return expand(named.obj, exp, ctx)
-    if runs_unplanned_pods(named.obj):
-        return [Unplanned(named.kind, named.namespace or "default", named.name, named.api_version)]
-    record = parse_record(named.obj, ctx)
+        return expand(doc.obj, exp, ctx)
+    if runs_unplanned_pods(doc.obj):
+        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version)]
+    record = parse_record(doc.obj, ctx)
     return [] if record is None else [record]
 
 

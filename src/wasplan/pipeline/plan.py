@@ -67,6 +67,17 @@ class Prepared:
     documents: list = field(default_factory=list)  # every read document, manifests then snapshot
 
 
+def _name_generated(snapshot, manifests, run: PlanRun) -> None:
+    """Objects named only by generateName get their deterministic name before validation reads them, so every
+    message uses it (cluster/generated_names.py)."""
+    from wasplan.cluster.controllers.names import Namer
+    from wasplan.cluster.generated_names import give_generated_names
+
+    namer = Namer()
+    for read in (snapshot, manifests):
+        give_generated_names(read.documents, namer, run.diagnostics)
+
+
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
@@ -79,6 +90,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.error = str(exc)
         return Prepared(run)
     manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
+    _name_generated(snapshot, manifests, run)
     for read in (snapshot, manifests):
         report = validate_read(read, gates)
         run.diagnostics += report.diagnostics
