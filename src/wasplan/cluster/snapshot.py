@@ -12,7 +12,8 @@ status shows it never started (a hand-written snapshot); otherwise its pods are 
 ordered by `metadata.creationTimestamp`, objects without one after those with one, each group in input order.
 
 Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
-`plan` names them before validation already); arrivals that run pods through a controller the plan does not model are listed as `Unplanned` (WAS622).
+`plan` names them before validation already); arrivals that run pods through a controller the plan does not
+model are listed as `Unplanned` (WAS622).
 """
 
 from __future__ import annotations
