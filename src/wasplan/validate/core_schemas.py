@@ -39,7 +39,7 @@ def definitions(release_version: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def registry(release_version: str) -> jsonschema_rs.Registry:
+def _registry(release_version: str) -> jsonschema_rs.Registry:
     defs = definitions(release_version)
     return jsonschema_rs.Registry([(defs["$id"], defs)])
 
@@ -53,7 +53,7 @@ def core_validator(release_version: str, api_version: str, kind: str) -> jsonsch
     if not item.is_file():
         return None
     schema = json.loads(item.read_text(encoding="utf-8"))
-    return jsonschema_rs.validator_for(schema, registry=registry(release_version), validate_formats=False)
+    return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)
 
 
 @lru_cache(maxsize=None)
@@ -68,3 +68,8 @@ def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:
     """Where an error's schema path may point: the kind's own schema, then the shared definitions."""
     schema = core_schema(release_version, api_version, kind)
     return [schema, definitions(release_version)] if schema is not None else []
+
+
+def registry(release_version: str) -> jsonschema_rs.Registry:
+    """The release's shared definitions as a registry, for schemas that refer into them (crd_schemas.py)."""
+    return _registry(release_version)
