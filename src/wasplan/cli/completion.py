@@ -1,5 +1,6 @@
 """Shell completion of values that depend on the inputs: `explain`'s TARGET, completed from the PodGroups,
-Workloads, CompositePodGroups and Jobs of the manifests already on the command line. Reading them is the fast
+Workloads, CompositePodGroups, Jobs and the workloads explain takes (JobSet, LeaderWorkerSet, Deployment,
+StatefulSet, ReplicaSet; short names as in explain/target.py) of the manifests already on the command line. Reading them is the fast
 read path only (no validation, no planning), and anything unreadable is skipped: completion never fails.
 """
 
@@ -8,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 _TARGET_KINDS = {"PodGroup": "podgroup", "Workload": "workload", "CompositePodGroup": "compositepodgroup",
-                 "Job": "job"}
+                 "Job": "job", "JobSet": "jobset", "LeaderWorkerSet": "lws", "Deployment": "deployment",
+                 "StatefulSet": "statefulset", "ReplicaSet": "replicaset"}
 
 
 def _paths_on_line(ctx) -> list[str]:

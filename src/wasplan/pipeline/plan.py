@@ -3,6 +3,7 @@ scheduler profile, simulate. Returns data; never prints. Invalid input stops bef
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -17,7 +18,7 @@ from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import validate_read
-from wasplan.plan import Plan
+from wasplan.plan import Plan, UnplannedWorkload
 
 
 @dataclass
@@ -36,7 +37,7 @@ class PlanRun:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
         # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
+        if fail_on in ("pending", "preemption") and not self.plan.complete:
             return ExitCode.FINDINGS
         if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
@@ -75,6 +76,17 @@ def quiet(phase: str, done: int, total: int | None) -> None:
     """The progress report of runs nobody watches."""
 
 
+def _name_generated(snapshot, manifests, run: PlanRun) -> None:
+    """Objects named only by generateName get their deterministic name before validation reads them, so every
+    message uses it (cluster/generated_names.py)."""
+    from wasplan.cluster.controllers.names import Namer
+    from wasplan.cluster.generated_names import give_generated_names
+
+    namer = Namer()
+    for read in (snapshot, manifests):
+        give_generated_names(read.documents, namer, run.diagnostics)
+
+
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True,
                  progress: Progress = quiet) -> Prepared:
@@ -89,6 +101,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.error = str(exc)
         return Prepared(run)
     manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
+    _name_generated(snapshot, manifests, run)
     reads = (snapshot, manifests)
     total = sum(len(read.documents) for read in reads)
     done = 0
@@ -123,5 +136,12 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    run.plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
+    plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
+    run.plan = with_unplanned(plan, prepared.inputs)
     return run
+
+
+def with_unplanned(plan: Plan, inputs) -> Plan:
+    """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
+    return dataclasses.replace(plan, unplanned=listed) if listed else plan

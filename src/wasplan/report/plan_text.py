@@ -149,7 +149,6 @@ def pending_lines(pods: list[PodOutcome], verbose: bool) -> list[tuple[str, str,
 def _pending(plan: Plan, console: Console, verbose: bool) -> None:
     pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
     if not pending:
-        console.print("[green]Every pod is placed.[/green]")
         return
     console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
     for who, status, message in pending_lines(pending, verbose):
@@ -168,3 +167,10 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     if plan.preemptions:
         _preemptions(plan, console)
     _pending(plan, console, verbose)
+    if plan.unplanned:
+        console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
+                      "the plan")
+        for u in plan.unplanned:
+            console.print(f"  {u.kind} {u.namespace}/{u.name} ({u.api_version})", markup=False, highlight=False)
+    if plan.complete:
+        console.print("[green]Every pod is placed.[/green]")
