@@ -4,6 +4,12 @@ Reading is the first thing every command does, on inputs of thousands of documen
 libyaml (C) composer; only the step from nodes to values runs in Python, and it is also where duplicate
 keys are caught. JSON files are decoded with the json module and located lazily, only when a finding needs a
 position.
+
+Real repositories hold more YAML than manifests (Helm charts and values, compose files, CI workflows), so a
+document with neither apiVersion nor kind and a file with template directives are skipped with an info finding
+(kubeconform's `-ignore-missing-schemas` / `-skip` are the anchors); `ReadOptions.strict_inputs` makes them
+errors again. Directory walks never enter `.git`, hidden entries or `node_modules`, and `--exclude` patterns are
+gitignore-style (pathspec's GitIgnoreSpec, the matcher git itself documents in gitignore(5)).
 """
 
 from __future__ import annotations
@@ -26,6 +32,10 @@ from wasplan.documents.model import Document, SourceFile
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
+STDIN_NAME = "<stdin>"
+NEVER_WALKED = frozenset({"node_modules"})  # besides hidden entries (.git, .github, .venv, ...)
+# Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
+HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
 
 _Loader = FastLoader
 
@@ -36,11 +46,29 @@ _TEMPLATE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How inputs are found and which non-manifests are tolerated (resolved from the command line and config)."""
+
+    exclude: tuple[str, ...] = ()  # gitignore-style patterns, relative to each directory given
+    strict_inputs: bool = False  # non-Kubernetes documents and templates are errors, not skipped
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something read but deliberately not checked: a non-Kubernetes document or a whole template file."""
+
+    file: str
+    doc: int | None
+    reason: str  # "not-kubernetes" | "template"
+
+
 @dataclass
 class ReadResult:
     documents: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
 
     def extend(self, other: "ReadResult") -> None:
         base = len(self.documents)
@@ -49,6 +77,7 @@ class ReadResult:
         self.documents.extend(other.documents)
         self.diagnostics.extend(other.diagnostics)
         self.sources.update(other.sources)
+        self.skipped.extend(other.skipped)
 
 
 def _diag(code: str, message: str, file: str, line: int | None = None, col: int | None = None,
@@ -56,8 +85,34 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted, hidden entries skipped), `-` for stdin."""
+def _matcher(patterns: Sequence[str]):
+    if not patterns:
+        return None
+    import pathspec  # only runs that exclude something pay for the import
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def _walk(top: Path, spec) -> list[str]:
+    """Manifest files below `top`, sorted; `spec` matches paths relative to `top` (directories with a `/`)."""
+    found = []
+    for root, dirnames, filenames in os.walk(top):
+        rel_root = os.path.relpath(root, top)
+        rel = "" if rel_root == "." else rel_root.replace(os.sep, "/") + "/"
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in NEVER_WALKED
+                             and not (spec and spec.match_file(rel + d + "/")))
+        for name in filenames:
+            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith(".") and not (spec and spec.match_file(rel + name)):
+                found.append(os.path.normpath(os.path.join(root, name)))
+    return sorted(found)
+
+
+def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[Diagnostic]]:
+    """Files as given, directories recursively (sorted; hidden entries and node_modules skipped), `-` for stdin.
+
+    An excluded file given by name is dropped too, so a pre-commit hook that passes every changed file honours
+    the configured excludes."""
+    spec = _matcher(exclude)
     files: list[str] = []
     diags: list[Diagnostic] = []
     for raw in paths:
@@ -66,35 +121,31 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
             continue
         p = Path(raw)
         if p.is_dir():
-            found = []
-            for root, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in filenames:
-                    if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                        found.append(os.path.join(root, name))
-            files.extend(sorted(found))
+            files.extend(_walk(p, spec))
         elif p.exists():
-            files.append(raw)
+            if not (spec and spec.match_file(Path(os.path.normpath(raw)).as_posix())):
+                files.append(raw)
         else:
             diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
     return files, diags
 
 
-def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResult:
+def read_paths(paths: Sequence[str], stdin_text: str | None = None,
+               options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
-    files, diags = expand_paths(paths)
+    files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     for path in files:
         if path == STDIN:
             data = stdin_text.encode() if stdin_text is not None else sys.stdin.buffer.read()
-            result.extend(read_bytes("<stdin>", data))
+            result.extend(read_bytes(STDIN_NAME, data, options))
             continue
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
             result.diagnostics.append(_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
             continue
-        result.extend(read_bytes(path, data))
+        result.extend(read_bytes(path, data, options))
     return result
 
 
@@ -114,7 +165,7 @@ def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     return text, None
 
 
-def read_bytes(name: str, data: bytes) -> ReadResult:
+def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
     text, problem = _decode(name, data)
     if problem is not None:
@@ -124,22 +175,33 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
     result.sources[name] = SourceFile(name, text)
     match = _TEMPLATE.search(text)
     if match:
-        line = text.count("\n", 0, match.start()) + 1
-        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        result.diagnostics.append(_diag(
-            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
-            hint="render it first (e.g. `helm template ...`) and validate the output"))
+        _template(result, name, text, match, options.strict_inputs)
         return result
-    if name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "["))):
-        json_result = _read_json(name, text)
+    if name.endswith(".json") or (name == STDIN_NAME and text.lstrip().startswith(("{", "["))):
+        json_result = _read_json(name, text, options.strict_inputs)
         if json_result is not None:
             json_result.sources = result.sources
             return json_result
-    _read_yaml(name, text, result)
+    _read_yaml(name, text, result, options.strict_inputs)
     return result
 
 
-def _read_json(name: str, text: str) -> ReadResult | None:
+def _template(result: ReadResult, name: str, text: str, match: re.Match, strict: bool) -> None:
+    line = text.count("\n", 0, match.start()) + 1
+    col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    shown = "-" if name == STDIN_NAME else name
+    hint = f"render it first and validate the output: `helm template ... | wasplan validate -` (file: {shown})"
+    if strict:
+        result.diagnostics.append(_diag(
+            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
+            hint=hint))
+        return
+    result.diagnostics.append(_diag(
+        "WAS031", f"template file skipped: template directive {match.group(0)!r}... found", name, line, col, hint=hint))
+    result.skipped.append(Skipped(name, None, "template"))
+
+
+def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     try:
         value = json.loads(text)
     except ValueError:
@@ -152,11 +214,11 @@ def _read_json(name: str, text: str) -> ReadResult | None:
         except yaml.YAMLError:
             return None
 
-    _add_object(result, name, 0, value, None, locator)
+    _add_object(result, name, 0, value, None, locator, strict)
     return result
 
 
-def _read_yaml(name: str, text: str, result: ReadResult) -> None:
+def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
     loader = _Loader(text)
     index = 0
     try:
@@ -185,7 +247,7 @@ def _read_yaml(name: str, text: str, result: ReadResult) -> None:
                     name, m.line + 1, m.column + 1, doc=_doc, path=path))
 
             value = construct(node, on_duplicate)
-            _add_object(result, name, doc_index, value, node, None)
+            _add_object(result, name, doc_index, value, node, None, strict)
     finally:
         loader.dispose()
 
@@ -195,7 +257,7 @@ def _is_list_kind(value: dict) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
 
 
-def _add_object(result: ReadResult, name: str, index: int, value, node, locator) -> None:
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator, strict: bool = False) -> None:
     if value is None or value == {} and node is not None and node.id == "scalar":
         return  # empty document
     pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
@@ -206,6 +268,14 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator)
     if not value:
         return
     missing = [k for k in ("apiVersion", "kind") if not isinstance(value.get(k), str) or not value.get(k)]
+    if not strict and (len(missing) == 2 and "apiVersion" not in value and "kind" not in value
+                       or "kind" in missing and os.path.basename(name) in HELM_CHART_FILES):
+        what = "Helm chart metadata" if missing == ["kind"] else "no apiVersion, no kind"
+        result.diagnostics.append(_diag(
+            "WAS030", f"not a Kubernetes object ({what}): skipped", name, *pos, doc=index,
+            hint="--strict-inputs makes this an error; --exclude keeps the file out of the run"))
+        result.skipped.append(Skipped(name, index, "not-kubernetes"))
+        return
     if missing:
         result.diagnostics.append(_diag(
             "WAS007", f"document has no {' or '.join(missing)}; every Kubernetes object needs both", name, *pos, doc=index,
@@ -252,9 +322,9 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         result.documents.append(Document(name, index, item, item_node, i, item_locator))
 
 
-def read_text(name: str, text: str) -> ReadResult:
+def read_text(name: str, text: str, options: ReadOptions = ReadOptions()) -> ReadResult:
     """Convenience for tests and library callers holding manifest text in memory."""
-    return read_bytes(name, text.encode("utf-8"))
+    return read_bytes(name, text.encode("utf-8"), options)
 
 
 def iter_documents(results: Iterable[ReadResult]) -> Iterable[Document]:
