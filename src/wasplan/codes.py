@@ -169,3 +169,18 @@ CODES: dict[str, Code] = _index(_TABLE)
 
 def lookup(code: str) -> Code:
     return CODES[code]
+
+
+# Where docs/rules.md is published; SARIF rules link each code's section (`#was101`) from here.
+RULES_DOC_URL = "https://github.com/wasplan/wasplan/blob/main/docs/rules.md"
+
+
+def rule_doc(code: str):
+    """The long form of a code (wasplan.codes_docs.RuleDoc): description, examples, fix."""
+    from wasplan.codes_docs import DOCS
+
+    return DOCS[code]
+
+
+def help_uri(code: str) -> str:
+    return f"{RULES_DOC_URL}#{code.lower()}"

@@ -140,3 +140,24 @@ def test_validate_junit_has_a_case_per_document_and_skipped_cases():
     skipped = [c.get("name") for c in root.iter("testcase") if c.find("skipped") is not None]
     assert skipped == ["non-Kubernetes document (document 1)", "template file",
                        "non-Kubernetes document (document 1)", "non-Kubernetes document (document 1)"]
+
+
+def test_junit_is_what_gitlab_and_jenkins_read():
+    """GitLab keys a case by classname + name (lib/gitlab/ci/parsers/test/junit.rb) and shows the failure's
+    text; Jenkins needs tests/failures/errors/skipped on every suite that add up."""
+    result = run("lint", ".", "--strict-inputs", "-o", "junit")
+    assert result.exit_code == 1
+    root = ET.fromstring(result.output)
+    cases = list(root.iter("testcase"))
+    keys = [(c.get("classname"), c.get("name")) for c in cases]
+    assert len(keys) == len(set(keys)) == int(root.get("tests")) == 13
+    for suite in root.iter("testsuite"):
+        own = list(suite.iter("testcase"))
+        assert int(suite.get("tests")) == len(own)
+        assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in own)
+    failure = root.find(".//testcase[@classname='docker-compose.yml']/failure")
+    assert failure.get("type") == "WAS007"
+    assert failure.get("message") == "WAS007 document has no apiVersion or kind; every Kubernetes object needs both"
+    assert failure.text == ("docker-compose.yml:1:1: error WAS007 document has no apiVersion or kind; every "
+                            "Kubernetes object needs both\n")
+    assert root.get("failures") == "4"
