@@ -138,3 +138,18 @@ def test_cli_select_ignore_and_show_suppressed(tmp_path, monkeypatch):
     assert [(s["code"], s["suppressedBy"]) for s in data["suppressed"]] == [
         ("WAS101", "comment at m.yaml:7"), ("WAS105", "not in --select")]
     assert data["summary"]["suppressed"] == 2
+
+
+def test_sarif_lists_suppressed_findings_as_suppressed_with_show_suppressed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _file(tmp_path, c7="  # wasplan: ignore=WAS101")
+    plain = json.loads(run("lint", "m.yaml", "--ignore", "WAS404", "-o", "sarif", "--no-config").output)
+    assert [r["ruleId"] for r in plain["runs"][0]["results"]] == ["WAS105"]
+    shown = json.loads(run("lint", "m.yaml", "--ignore", "WAS404", "-o", "sarif", "--show-suppressed",
+                           "--no-config").output)
+    results = shown["runs"][0]["results"]
+    assert [(r["ruleId"], r.get("suppressions")) for r in results] == [
+        ("WAS105", None),
+        ("WAS101", [{"kind": "inSource", "justification": "comment at m.yaml:7"}]),
+        ("WAS404", [{"kind": "external", "justification": "--ignore"}]),
+    ]

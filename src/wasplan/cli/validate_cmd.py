@@ -33,7 +33,8 @@ def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, sh
     elif output is OutputFormat.sarif:
         from wasplan.report.sarif import render_sarif
 
-        typer.echo(render_sarif(report.diagnostics), nl=False)
+        hidden = [(s.diagnostic, s.reason) for s in report.suppressed] if show_suppressed else []
+        typer.echo(render_sarif(report.diagnostics, hidden), nl=False)
     elif output is OutputFormat.junit:
         from wasplan.report.junit_validate import render_validation
 

@@ -72,12 +72,13 @@ def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
 def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Settings, lint: bool = False) -> None:
     """Move suppressed findings out of the report (verdicts follow), and add a WAS032 for each stale marker."""
     found = markers.collect(read.sources, read.documents)
+    per_file = suppression.by_file(found)
     cache: dict = {}
 
     def keep(diags: list[Diagnostic]) -> list[Diagnostic]:
         kept = []
         for d in diags:
-            why = suppression.reason(d, found, settings, cache)
+            why = suppression.reason(d, per_file, settings, cache)
             if why is None:
                 kept.append(d)
             else:

@@ -19,10 +19,11 @@ def _doc_name(describe: str, doc: int | None, item: int | None = None) -> str:
     return describe + where
 
 
-def _owner(report: ValidationReport, d: Diagnostic) -> tuple | None:
-    """The (file, document, item) key of the checked document a loose finding (lint, input) belongs to."""
+def _owner(by_doc: dict[tuple, list], d: Diagnostic) -> tuple | None:
+    """The (file, document, item) key of the checked document a loose finding (lint, input) belongs to: in a
+    List, the item whose lines hold the finding."""
     loc = d.location
-    candidates = [r.doc for r in report.results if r.doc.source == loc.file and r.doc.index == loc.doc]
+    candidates = by_doc.get((loc.file, loc.doc), [])
     for doc in candidates:
         node = doc._node()
         if loc.line is not None and node is not None and node.start_mark.line < loc.line <= node.end_mark.line + 1:
@@ -31,9 +32,12 @@ def _owner(report: ValidationReport, d: Diagnostic) -> tuple | None:
 
 
 def _cases(report: ValidationReport, threshold: Severity) -> dict[tuple, Case]:
+    by_doc: dict[tuple, list] = {}
+    for r in report.results:
+        by_doc.setdefault((r.doc.source, r.doc.index), []).append(r.doc)
     loose: dict[tuple, list[Diagnostic]] = {}
     for d in report.input_diagnostics + report.lint_diagnostics:
-        key = _owner(report, d) or (d.location.file, d.location.doc, None)
+        key = _owner(by_doc, d) or (d.location.file, d.location.doc, None)
         loose.setdefault(key, []).append(d)
     cases: dict[tuple, Case] = {}
     for r in report.results:

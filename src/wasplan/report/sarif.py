@@ -60,14 +60,22 @@ def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict:
     return result
 
 
-def render_sarif(diags: Iterable[Diagnostic]) -> str:
-    diags = list(diags)
-    codes = sorted({d.code for d in diags})
+def _suppressed(d: Diagnostic, reason: str, rule_index: dict[str, int]) -> dict:
+    """A suppressed finding as SARIF §3.35 has it: the result with a `suppressions` entry, `inSource` for a
+    comment or annotation in the manifest, `external` for the command line or config file."""
+    kind = "inSource" if reason.startswith(("comment", "annotation")) else "external"
+    return {**_result(d, rule_index), "suppressions": [{"kind": kind, "justification": reason}]}
+
+
+def render_sarif(diags: Iterable[Diagnostic], suppressed: Iterable[tuple[Diagnostic, str]] = ()) -> str:
+    """`suppressed` (diagnostic, reason) pairs are included, marked as suppressed, with --show-suppressed."""
+    diags, suppressed = list(diags), list(suppressed)
+    codes = sorted({d.code for d in diags} | {d.code for d, _ in suppressed})
     rule_index = {code: i for i, code in enumerate(codes)}
     run = {
         "tool": {"driver": {"name": "wasplan", "version": __version__, "informationUri": RULES_DOC_URL,
                             "rules": [_rule(code) for code in codes]}},
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
-        "results": [_result(d, rule_index) for d in diags],
+        "results": [_result(d, rule_index) for d in diags] + [_suppressed(d, why, rule_index) for d, why in suppressed],
     }
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from wasplan.codes import lookup
 from wasplan.config.settings import Settings
@@ -32,9 +32,9 @@ def _matches(code: str, prefixes: Sequence[str]) -> bool:
     return any(code.startswith(p) for p in prefixes)
 
 
-def _marker_reason(d: Diagnostic, markers: Sequence[Marker]) -> str | None:
+def _marker_reason(d: Diagnostic, markers: Mapping[str, Sequence[Marker]]) -> str | None:
     loc = d.location
-    for m in markers:
+    for m in markers.get(loc.file, ()):
         if m.covers(d.code, loc.file, loc.line, loc.doc):
             m.used.add(d.code)
             what = "comment" if m.kind == "comment" else "annotation wasplan.io/ignore"
@@ -70,7 +70,14 @@ def _rule_reason(code: str, settings: Settings) -> str | None:
     return None
 
 
-def reason(d: Diagnostic, markers: Sequence[Marker], settings: Settings, cache: dict) -> str | None:
+def by_file(markers: Iterable[Marker]) -> dict[str, list[Marker]]:
+    out: dict[str, list[Marker]] = {}
+    for m in markers:
+        out.setdefault(m.file, []).append(m)
+    return out
+
+
+def reason(d: Diagnostic, markers: Mapping[str, Sequence[Marker]], settings: Settings, cache: dict) -> str | None:
     if d.code in UNSUPPRESSIBLE or d.code.startswith("WAS9"):
         return None
     return (_marker_reason(d, markers) or _per_file_reason(d, settings, cache)
