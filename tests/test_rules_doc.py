@@ -46,7 +46,8 @@ def _codes(*args: str, stdin: str) -> set[str]:
 
 
 @pytest.mark.parametrize("code", sorted(c for c, d in DOCS.items() if d.check))
-def test_the_failing_example_reports_the_code_and_the_passing_one_does_not(code):
+def test_the_failing_example_reports_the_code_and_the_passing_one_does_not(code, monkeypatch):
+    monkeypatch.chdir(ROOT)  # `check` may name fixture files relative to the repository
     doc = DOCS[code]
     assert code in _codes(*doc.check, stdin=doc.bad), f"{code}'s failing example does not report it"
     assert code not in _codes(*doc.check, stdin=doc.good), f"{code}'s passing example still reports it"

@@ -46,6 +46,19 @@ def _job(scheduling: str, parallelism: int = 4, pod_extra: str = "") -> str:
             "      containers: [{name: main, image: trainer:1}]\n")
 
 
+def _cpg(name: str, parent: str | None = None, workload: str = "pipeline") -> str:
+    """A CompositePodGroup of Workload `workload`, under `parent` when given."""
+    up = f"  parentCompositePodGroupName: {parent}\n" if parent else ""
+    return (f"apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: {name}}}\nspec:\n{up}"
+            f"  workloadRef: {{workloadName: {workload}, templateName: {name}}}\n  schedulingPolicy: {{basic: {{}}}}\n")
+
+
+def _child(parent: str) -> str:
+    return (f"apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {{name: ranks}}\nspec:\n"
+            f"  parentCompositePodGroupName: {parent}\n  workloadRef: {{workloadName: pipeline, templateName: ranks}}\n"
+            "  schedulingPolicy: {gang: {minCount: 1}}\n")
+
+
 _COMPOSITE_WL = ("apiVersion: scheduling.k8s.io/v1alpha3\nkind: Workload\nmetadata:\n  name: pipeline\nspec:\n"
                  "  compositePodGroupTemplates:\n  - name: region\n    schedulingPolicy: {basic: {}}\n")
 
@@ -358,12 +371,13 @@ DOCS: dict[str, RuleDoc] = {
     "WAS408": RuleDoc(
         "A topology constraint's key is carried by no node of the cluster given with `lint --cluster`, so the "
         "group can never be placed.",
-        "# wasplan lint --cluster cluster.yaml (no node has topology.kubernetes.io/rack)\n"
+        "# wasplan lint --cluster fixtures/messy-repo/clusters/lab.yaml (its nodes carry a rack label, no zone)\n"
         + _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n    topology:\n"
-              "    - key: topology.kubernetes.io/rack\n"),
-        "# the key the nodes carry\n" + _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n"
-                                             "    topology:\n    - key: topology.kubernetes.io/zone\n"),
-        "Use a label key the nodes carry (the message lists close ones), or label the nodes."),
+              "    - key: topology.kubernetes.io/zone\n"),
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n    topology:\n"
+            "    - key: topology.kubernetes.io/rack\n"),
+        "Use a label key the nodes carry (the message lists close ones), or label the nodes.",
+        ("lint", "--cluster", "fixtures/messy-repo/clusters/lab.yaml")),
     "WAS409": RuleDoc(
         "parentCompositePodGroupName names a CompositePodGroup that is not among the inputs.",
         _pg("  parentCompositePodGroupName: region\n  workloadRef: {workloadName: pipeline, templateName: ranks}\n"
@@ -373,24 +387,29 @@ DOCS: dict[str, RuleDoc] = {
     "WAS410": RuleDoc(
         "CompositePodGroup parent references form a cycle (a is b's parent and b is a's); the scheduler marks "
         "the hierarchy invalid and schedules none of it.",
-        "# region names zone as its parent, zone names region",
-        "# a tree: zone's parent is region, region has none",
-        "Break the cycle: the root of the hierarchy has no parentCompositePodGroupName."),
+        _cpg("region", "zone") + "---\n" + _cpg("zone", "region"),
+        _cpg("region") + "---\n" + _cpg("zone", "region"),
+        "Break the cycle: the root of the hierarchy has no parentCompositePodGroupName.", _L),
     "WAS411": RuleDoc(
         "The CompositePodGroup hierarchy is deeper than 4 levels counting the PodGroup level.",
-        "# PodGroup -> rack -> zone -> region -> world (5 levels)", "# PodGroup -> rack -> zone -> region",
-        "Remove a level of the hierarchy."),
+        _cpg("world") + "---\n" + _cpg("region", "world") + "---\n" + _cpg("zone", "region") + "---\n"
+        + _cpg("rack", "zone") + "---\n" + _child("rack"),
+        _cpg("region") + "---\n" + _cpg("zone", "region") + "---\n" + _cpg("rack", "zone") + "---\n" + _child("rack"),
+        "Remove a level of the hierarchy.", _L),
     "WAS412": RuleDoc(
         "parentCompositePodGroupName and CompositePodGroup are new in 1.37; Kubernetes 1.36 has neither.",
-        "# wasplan lint --k8s-version 1.36: a PodGroup with parentCompositePodGroupName",
-        "# the same PodGroup without parentCompositePodGroupName, or --k8s-version 1.37",
-        "Target 1.37, or drop the composite hierarchy for 1.36."),
+        _child("region").replace("v1beta1", "v1alpha2").replace("  workloadRef: {workloadName: pipeline, "
+                                                                "templateName: ranks}\n", ""),
+        _child("region").replace("v1beta1", "v1alpha2").replace("  workloadRef: {workloadName: pipeline, "
+                                                                "templateName: ranks}\n", "").replace(
+            "  parentCompositePodGroupName: region\n", ""),
+        "Target 1.37, or drop the composite hierarchy for 1.36.", ("lint", "--k8s-version", "1.36")),
     "WAS413": RuleDoc(
         "A group and its parent CompositePodGroup reference different Workloads; a hierarchy lives inside one "
         "Workload, so the scheduler marks it invalid.",
-        "# PodGroup ranks (workloadRef pipeline-a) with parent region (workloadRef pipeline-b)",
-        "# both reference pipeline-a",
-        "Make the group and its parent reference the same Workload."),
+        _cpg("region", workload="pipeline-b") + "---\n" + _child("region"),
+        _cpg("region") + "---\n" + _child("region"),
+        "Make the group and its parent reference the same Workload.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
