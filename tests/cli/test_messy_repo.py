@@ -101,6 +101,9 @@ def test_migrate_check_leaves_templates_alone():
     assert result.exit_code == 0, result.output
     assert "0 files would be migrated, 7 left unchanged." in result.output
     assert run("migrate", "--check", ".", "--strict-inputs").exit_code == 2
+    # without the config's exclude, the legacy v1alpha1 Workload needs migrating; --exclude takes it out again
+    assert run("migrate", "--check", ".", "--no-config").exit_code == 1
+    assert run("migrate", "--check", ".", "--no-config", "--exclude", "deploy/").exit_code == 0
 
 
 def test_plan_takes_the_cluster_from_the_config_and_annotates_the_pending_gang():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 from rich.console import Console
@@ -46,6 +46,18 @@ def _progress():
     bar = Progress(console=Console(stderr=True), transient=True)
     task = bar.add_task("arrivals", total=None)
     return bar, (lambda done, total: bar.update(task, completed=done, total=total))
+
+
+def _run(plan_with: Callable[[Optional[Callable[[int, int], None]]], PlanRun]) -> PlanRun:
+    """Run the plan with a progress bar on a terminal's stderr."""
+    bar, progress = _progress()
+    if bar is not None:
+        bar.start()
+    try:
+        return plan_with(progress)
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def _emit(run: PlanRun, output: OutputFormat, emit_snapshot: Optional[str], gates, fail_on: str) -> None:
@@ -104,15 +116,9 @@ def plan(
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
                              exclude, config, no_config)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
-    bar, progress = _progress()
-    if bar is not None:
-        bar.start()
-    try:
-        run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
-                       progress=progress, preemption=not no_preemption, read_options=settings.read_options())
-    finally:
-        if bar is not None:
-            bar.stop()
+    run = _run(lambda progress: run_plan(paths, settings.cluster, gates, arrival=arrival.value,
+                                         scheduler_config=scheduler_config, progress=progress,
+                                         preemption=not no_preemption, read_options=settings.read_options()))
     if run.error:
         fail(run.error)
     if run.invalid:
