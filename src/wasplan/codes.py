@@ -12,7 +12,7 @@ different meaning. Ranges:
 * WAS6xx cluster snapshots and plan input
 * WAS7xx plan outcomes
 * WAS8xx explain (the TARGET and explain's own inputs)
-* WAS9xx configuration (`.wasplan.yaml`, `[tool.wasplan]`, `--config`) and suppressions
+* WAS9xx configuration (`.wasplan.yaml`, `[tool.wasplan]`, `--config`) and the code lists of --select/--ignore
 
 Every code also has a `RuleDoc` in `wasplan.codes_docs` (what it means, a failing and a passing example, how to
 fix it); `wasplan rules` and docs/rules.md render those, and tests/test_rules_doc.py keeps them complete.

@@ -3,7 +3,9 @@ reporters read: `<testsuites>` of `<testsuite>`s of `<testcase classname name fi
 carrying `<failure message type>` with the findings as text, a skipped one `<skipped message>`.
 
 The attribute set follows the Jenkins JUnit plugin's schema (junit-10.xsd: testsuite tests/failures/errors/
-skipped/time, testcase classname/name/time) plus GitLab's `file`. `time` is always "0" so output stays
+skipped/time, testcase classname/name/time) and GitLab's parser (lib/gitlab/ci/parsers/test/junit.rb: a case
+is keyed by classname + name, `file` links the repository file, the text of `<failure>`/`<skipped>` is what the
+merge request shows, so every finding's `path:line:col` header goes there). `time` is always "0" so output stays
 byte-identical across runs. Validate and lint report one case per document; plan one per PodGroup and one per
 pod outside a group, so "tests" in the CI UI are the objects the user wrote.
 """
