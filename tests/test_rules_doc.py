@@ -22,7 +22,7 @@ TEMPLATE = '''    "{code}": RuleDoc(
         "<a failing example: a manifest, or a command line>",
         "<the same example, fixed>",
         "<how to fix it>",
-        ("validate",)),  # or ("lint",), or () when the example is not a manifest wasplan can check on stdin'''
+        ("validate",)),  # or ("lint",), ("migrate", "--to-k8s", "1.36"), or () when the example is no manifest'''
 
 
 def test_every_code_has_its_long_documentation():
@@ -41,7 +41,7 @@ def test_docs_rules_md_is_generated_from_the_table():
 def _codes(*args: str, stdin: str) -> set[str]:
     result = run(*args, "--no-config", "-o", "json", "-", stdin=stdin)
     report = json.loads(result.output)
-    every = report["diagnostics"] + [d for doc in report["documents"] for d in doc["diagnostics"]]
+    every = report["diagnostics"] + [d for doc in report.get("documents", []) for d in doc["diagnostics"]]
     return {d["code"] for d in every}
 
 

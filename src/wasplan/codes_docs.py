@@ -59,6 +59,12 @@ def _child(parent: str) -> str:
             "  schedulingPolicy: {gang: {minCount: 1}}\n")
 
 
+_TEMPLATE_PREEMPT = ("  podGroupTemplates:\n  - name: main\n    schedulingPolicy: {gang: {minCount: 3}}\n"
+                     "    preemptionPolicy: PreemptLowerPriority\n    priorityClassName: batch-low\n")
+_TWO_PRIORITIES = ("  podGroupTemplates:\n  - name: driver\n    schedulingPolicy: {basic: {}}\n    priorityClassName: high\n"
+                   "  - name: executors\n    schedulingPolicy: {gang: {minCount: 10}}\n    priorityClassName: low\n")
+_V1ALPHA2_PG = ("apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata:\n  name: typo\nspec:\n"
+                "  schedulingPolicy:\n    gang: {{minCount: 2}}\n  disruptionMode: {mode}\n")
 _COMPOSITE_WL = ("apiVersion: scheduling.k8s.io/v1alpha3\nkind: Workload\nmetadata:\n  name: pipeline\nspec:\n"
                  "  compositePodGroupTemplates:\n  - name: region\n    schedulingPolicy: {basic: {}}\n")
 
@@ -414,20 +420,22 @@ DOCS: dict[str, RuleDoc] = {
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
         "1.36); it is not migrated, and neither is the rest of its file.",
-        "wasplan migrate --to-k8s 1.36 pipeline.yaml  # a Workload with compositePodGroupTemplates",
-        "wasplan migrate --to-k8s 1.37 pipeline.yaml",
-        "Stay on a release that has the feature, or rewrite the object without it."),
+        "# wasplan migrate --to-k8s 1.36\n" + _COMPOSITE_WL + "    podGroupTemplates:\n    - name: ranks\n"
+        "      schedulingPolicy: {gang: {minCount: 2}}\n",
+        _wl("  podGroupTemplates:\n  - name: ranks\n    schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Stay on a release that has the feature, or rewrite the object without it.", ("migrate", "--to-k8s", "1.36")),
     "WAS502": RuleDoc(
         "With --allow-lossy, a field the target version cannot hold was dropped (a warning, so you see it).",
-        "wasplan migrate --to-k8s 1.36 --allow-lossy workload.yaml  # drops a 1.37-only field",
-        "wasplan migrate --to-k8s 1.37 workload.yaml",
-        "Check that the cluster works without the field, or migrate to a release that has it."),
+        "# wasplan migrate --to-k8s 1.36 --allow-lossy\n" + _wl(_TEMPLATE_PREEMPT),
+        _wl(_TEMPLATE_PREEMPT.replace("    preemptionPolicy: PreemptLowerPriority\n", "")),
+        "Check that the cluster works without the field, or migrate to a release that has it.",
+        ("migrate", "--to-k8s", "1.36", "--allow-lossy")),
     "WAS503": RuleDoc(
-        "The migrated object would be rejected by the target release (e.g. a value that is valid in the "
-        "source version only); the file is left unchanged.",
-        "wasplan migrate --to-k8s 1.37 legacy.yaml  # the result would break a 1.37 rule",
-        "wasplan validate --k8s-version 1.37 legacy.yaml  # shows which rule, fix it, migrate again",
-        "Fix the object so that it is valid in the target release, then migrate."),
+        "The migrated object would be rejected by the target release (here: 1.37 wants one priority class for "
+        "all templates of a Workload); the file is left unchanged.",
+        "# wasplan migrate --to-k8s 1.37\n" + _wl(_TWO_PRIORITIES).replace("v1beta1", "v1alpha2"),
+        _wl(_TWO_PRIORITIES.replace("priorityClassName: low", "priorityClassName: high")).replace("v1beta1", "v1alpha2"),
+        "Fix the object so that it is valid in the target release, then migrate.", ("migrate", "--to-k8s", "1.37")),
     "WAS504": RuleDoc(
         "Internal error: the edited manifest differs from the typed conversion (or the migration raised). The "
         "document is left unchanged. This is a wasplan bug.",
@@ -436,22 +444,28 @@ DOCS: dict[str, RuleDoc] = {
     "WAS505": RuleDoc(
         "The document is invalid for its own version (or has duplicate keys), so it is not migrated: a "
         "migration would carry the mistake along.",
-        "wasplan migrate --to-k8s 1.37 broken.yaml", "wasplan validate --k8s-version 1.36 broken.yaml  # fix, then migrate",
-        "Fix what `wasplan validate` reports at the source release, then migrate."),
+        "# wasplan migrate --to-k8s 1.37\n" + _V1ALPHA2_PG.format(mode="Gang"),
+        _V1ALPHA2_PG.format(mode="PodGroup"),
+        "Fix what `wasplan validate` reports at the source release, then migrate.", ("migrate", "--to-k8s", "1.37")),
     "WAS510": RuleDoc(
-        "A Job that 1.36 gang-scheduled implicitly gets an explicit gang policy in 1.37, so it keeps behaving "
-        "the same. Information only.",
-        "wasplan migrate --to-k8s 1.37 job.yaml  # adds spec.scheduling.schedulingPolicy.gang", "# the migrated Job",
-        "Nothing to fix; review the added spec.scheduling."),
+        "A Job that 1.36 gang-scheduled implicitly (Indexed, completions equal to parallelism > 1) gets an "
+        "explicit gang policy in 1.37, so it keeps behaving the same. Information only.",
+        "# wasplan migrate --to-k8s 1.37\n" + _job(""),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Nothing to fix; review the added spec.scheduling.", ("migrate", "--to-k8s", "1.37")),
     "WAS511": RuleDoc(
-        "Removing spec.scheduling for 1.36 changes how the Job is scheduled (e.g. its pods stop being a gang).",
-        "wasplan migrate --to-k8s 1.36 job.yaml  # the Job had a basic policy or topology constraints",
-        "wasplan migrate --to-k8s 1.37 job.yaml",
-        "Check that the Job works without gang scheduling in 1.36, or stay on 1.37."),
+        "Removing spec.scheduling for 1.36 changes how the Job is scheduled (e.g. a NonIndexed Job stops being "
+        "a gang, which 1.36 only forms for Indexed Jobs).",
+        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
+        .replace("  completionMode: Indexed\n", ""),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Check that the Job works without gang scheduling in 1.36, or stay on 1.37.", ("migrate", "--to-k8s", "1.36")),
     "WAS512": RuleDoc(
-        "spec.scheduling was removed for 1.36 without changing how the Job is scheduled. Information only.",
-        "wasplan migrate --to-k8s 1.36 job.yaml", "# the migrated Job",
-        "Nothing to fix."),
+        "spec.scheduling was removed for 1.36 without changing how the Job is scheduled (1.36 gangs an Indexed "
+        "Job implicitly). Information only.",
+        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        _job(""),
+        "Nothing to fix.", ("migrate", "--to-k8s", "1.36")),
     # --- WAS6xx: cluster snapshots and plan input ------------------------------------------------
     "WAS601": RuleDoc(
         "A resource quantity is malformed (`1.5.5`, `10 Gi`, `1Gib`) or negative; the API server rejects it and "
