@@ -20,7 +20,8 @@ from wasplan.config.settings import Settings
 from wasplan.report.diagnostics_text import header
 
 ConfigOpt = typer.Option(None, "--config", metavar="FILE",
-                         help="Read settings from FILE instead of the .wasplan.yaml / [tool.wasplan] found upwards.")
+                         help="Read settings from FILE instead of the .wasplan.yaml (or the tool.wasplan table of "
+                              "pyproject.toml) found upwards.")
 NoConfigOpt = typer.Option(False, "--no-config", help="Ignore every config file.")
 ExcludeOpt = typer.Option([], "--exclude", metavar="GLOB",
                           help="Skip files matching this gitignore-style pattern (relative to each PATH); repeatable.")
