@@ -8,7 +8,8 @@ import typer
 
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat, fail
-from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings, output_option
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
+                                 output_option)
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import FORCEABLE, Target
 from wasplan.pipeline.migrate import MigrateResult, exit_code, migrate

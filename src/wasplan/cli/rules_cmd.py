@@ -18,7 +18,8 @@ RulesFormat, OutputOpt = output_option("rules", OutputFormat.text, OutputFormat.
 @app.command()
 def rules(
     code: Optional[str] = typer.Argument(None, metavar="[CODE]",
-                                         help="A code (WAS404) or prefix (WAS4) to describe in full; omit to list all."),
+                                         help="A code (WAS404) or prefix (WAS4) to describe in full; "
+                                              "omit to list all."),
     output: RulesFormat = OutputOpt,
 ) -> None:
     """List every diagnostic code, or explain one: meaning, a failing and a passing example, how to fix it."""
