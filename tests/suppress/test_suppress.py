@@ -153,3 +153,11 @@ def test_sarif_lists_suppressed_findings_as_suppressed_with_show_suppressed(tmp_
         ("WAS101", [{"kind": "inSource", "justification": "comment at m.yaml:7"}]),
         ("WAS404", [{"kind": "external", "justification": "--ignore"}]),
     ]
+
+
+def test_document_spans_are_numbered_as_the_reader_numbers_documents():
+    from wasplan.suppress.markers import _documents
+
+    lines = ["# header", "---", "a: 1", "---", "---", "b: 2"]
+    assert _documents(lines) == [(0, 3, 3), (1, 5, 4), (2, 6, 6)]
+    assert _documents(["a: 1", "---", "b: 2"]) == [(0, 1, 1), (1, 3, 3)]

@@ -50,14 +50,16 @@ def parse_codes(text: str | None) -> tuple[str, ...] | None:
 
 
 def _documents(lines: list[str]) -> list[tuple[int, int, int]]:
-    """(doc index, first line, last line), 1-based, of the YAML documents of a file's lines."""
-    spans, start, index = [], 1, 0
+    """(doc index, first line, last line), 1-based, of the YAML documents of a file's lines, numbered as the
+    reader numbers them: text before the first `---` is a document only if it holds content, while every `---`
+    starts one (even an empty one, which YAML composes as null)."""
+    spans, start, index, explicit = [], 1, 0, False
     for number, text in enumerate(lines, start=1):
         if _SEPARATOR.match(text):
-            if any(line.strip() and not line.lstrip().startswith("#") for line in lines[start - 1:number - 1]):
+            if explicit or any(line.strip() and not line.lstrip().startswith("#") for line in lines[start - 1:number - 1]):
                 spans.append((index, start, number - 1))
                 index += 1
-            start = number + 1
+            start, explicit = number + 1, True
     spans.append((index, start, len(lines)))
     return spans
 
