@@ -43,7 +43,7 @@ def _repo(path: Path, files: dict[str, str], env: dict) -> Path:
     for rel, text in files.items():
         (path / rel).parent.mkdir(parents=True, exist_ok=True)
         (path / rel).write_text(text)
-    for cmd in (["git", "init", "-q"], ["git", "add", "."], ["git", "commit", "-qm", "files"]):
+    for cmd in (["git", "init", "-q"], ["git", "add", "."], ["git", "-c", "commit.gpgsign=false", "commit", "-qm", "files"]):
         subprocess.run(cmd, cwd=path, env=env, check=True)
     return path
 
