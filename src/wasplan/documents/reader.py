@@ -8,8 +8,7 @@ position.
 Real repositories hold more YAML than manifests (Helm charts and values, compose files, CI workflows), so a
 document with neither apiVersion nor kind and a file with template directives are skipped with an info finding
 (kubeconform's `-ignore-missing-schemas` / `-skip` are the anchors); `ReadOptions.strict_inputs` makes them
-errors again. Directory walks never enter `.git`, hidden entries or `node_modules`, and `--exclude` patterns are
-gitignore-style (pathspec's GitIgnoreSpec, the matcher git itself documents in gitignore(5)).
+errors again. What a directory walk leaves out is documents/exclude.py's decision.
 """
 
 from __future__ import annotations
@@ -27,13 +26,13 @@ import yaml
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents.construct import construct
+from wasplan.documents.exclude import Excluder, relative_parent
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-NEVER_WALKED = frozenset({"node_modules"})  # besides hidden entries (.git, .github, .venv, ...)
 # Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
 HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
 
@@ -85,34 +84,22 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def _matcher(patterns: Sequence[str]):
-    if not patterns:
-        return None
-    import pathspec  # only runs that exclude something pay for the import
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def _walk(top: Path, spec) -> list[str]:
-    """Manifest files below `top`, sorted; `spec` matches paths relative to `top` (directories with a `/`)."""
+def _walk(top: Path, excluder: Excluder) -> list[str]:
+    """Manifest files below `top`, sorted."""
     found = []
     for root, dirnames, filenames in os.walk(top):
-        rel_root = os.path.relpath(root, top)
-        rel = "" if rel_root == "." else rel_root.replace(os.sep, "/") + "/"
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in NEVER_WALKED
-                             and not (spec and spec.match_file(rel + d + "/")))
+        rel = relative_parent(str(top), root)
+        dirnames[:] = sorted(d for d in dirnames if excluder.walk_dir(rel, d))
         for name in filenames:
-            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith(".") and not (spec and spec.match_file(rel + name)):
+            if excluder.walk_file(rel, name, MANIFEST_SUFFIXES):
                 found.append(os.path.normpath(os.path.join(root, name)))
     return sorted(found)
 
 
 def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted; hidden entries and node_modules skipped), `-` for stdin.
-
-    An excluded file given by name is dropped too, so a pre-commit hook that passes every changed file honours
-    the configured excludes."""
-    spec = _matcher(exclude)
+    """Files as given, directories recursively (sorted; see documents/exclude.py for what is left out), `-`
+    for stdin."""
+    excluder = Excluder(exclude)
     files: list[str] = []
     diags: list[Diagnostic] = []
     for raw in paths:
@@ -121,9 +108,9 @@ def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[lis
             continue
         p = Path(raw)
         if p.is_dir():
-            files.extend(_walk(p, spec))
+            files.extend(_walk(p, excluder))
         elif p.exists():
-            if not (spec and spec.match_file(Path(os.path.normpath(raw)).as_posix())):
+            if excluder.named_file(raw):
                 files.append(raw)
         else:
             diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
