@@ -14,6 +14,10 @@ from wasplan.codes import CODES
 FAIL_ON = ("never", "pending", "preemption")
 
 
+class UnknownCode(ValueError):
+    """A code list names something that is no diagnostic code or prefix (WAS904 rather than WAS903)."""
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ValueError(f"expected a string, got {_kind(value)}")
@@ -64,7 +68,7 @@ def parse_codes(value: Any) -> tuple[str, ...]:
     for code in _strings(value):
         code = code.upper()
         if not code.startswith("WAS") or not any(known.startswith(code) for known in CODES):
-            raise ValueError(f"{code!r} is no diagnostic code or code prefix (`wasplan rules` lists them)")
+            raise UnknownCode(f"{code!r} is no diagnostic code or code prefix (`wasplan rules` lists them)")
         out.append(code)
     return tuple(out)
 

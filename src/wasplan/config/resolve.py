@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from wasplan.config.files import ConfigError, Entry, config_error, find_config, read_config
-from wasplan.config.keys import PARSERS, parse_codes
+from wasplan.config.keys import PARSERS, UnknownCode, parse_codes
 from wasplan.config.settings import COMMAND_LINE, SETTING_KEYS, Settings, field_of, relative_to_cwd
 
 
@@ -40,7 +40,8 @@ def _file_values(path: Path, entries: Mapping[str, Entry]) -> tuple[dict[str, An
         try:
             value = PARSERS[key](entry.value)
         except ValueError as exc:
-            raise config_error("WAS903", f"{key}: {exc}", shown, entry.line) from None
+            code = "WAS904" if isinstance(exc, UnknownCode) else "WAS903"
+            raise config_error(code, f"{key}: {exc}", shown, entry.line) from None
         if key == "cluster":
             value = tuple(relative_to_cwd(p, str(path.parent)) for p in value)
         values[field_of(key)] = value
