@@ -48,7 +48,8 @@ _TABLE: list[Code] = [
     Code("WAS009", "no-input", E, "No manifest files were found in the given paths."),
     Code("WAS010", "unknown-kind", I, "No schema is known for this apiVersion/kind; it was not validated."),
     Code("WAS030", "not-kubernetes", I,
-         "A YAML document with neither apiVersion nor kind (Helm values, compose, CI workflow) was skipped."),
+         "A YAML document with neither apiVersion nor kind (Helm values, compose, CI workflow) or a Helm Chart.yaml "
+         "was skipped."),
     Code("WAS031", "template-skipped", I,
          "A file with template directives ({{ ... }}) was skipped; render it and validate the output."),
     Code("WAS032", "unused-suppression", I,

@@ -128,8 +128,9 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n",
         "Nothing to fix. Silence it for such files with `per-file-ignores` (e.g. `kustomization.yaml: [WAS010]`).", _V),
     "WAS030": RuleDoc(
-        "A YAML document has neither apiVersion nor kind: Helm values, Chart.yaml, docker-compose files and CI "
-        "workflows live next to manifests in real repositories. It is skipped and counted, not validated.",
+        "A YAML document has neither apiVersion nor kind (Helm values, docker-compose files, CI workflows), or "
+        "is a Helm Chart.yaml (apiVersion v2, no kind): such files live next to manifests in real repositories. "
+        "It is skipped and counted, not validated.",
         "replicaCount: 2\nimage:\n  repository: ghcr.io/example/trainer\n",
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: trainer\ndata:\n  replicaCount: \"2\"\n",
         "Nothing to fix. Keep such files out of the run with `--exclude` to silence the note, or use "
