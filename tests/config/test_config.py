@@ -124,3 +124,34 @@ def test_config_command_prints_values_and_sources(tmp_path, monkeypatch):
 def test_settings_defaults_are_the_command_defaults():
     s = Settings()
     assert (s.k8s_version, s.strict, s.strict_inputs, s.fail_on, s.exclude) == ("1.37", False, False, "pending", ())
+
+
+def test_environment_variables_sit_between_the_file_and_the_command_line(tmp_path):
+    cfg = _write(tmp_path / ".wasplan.yaml", "k8s-version: '1.37'\nstrict: false\nignore: [WAS4]\n")
+    env = {"WASPLAN_K8S_VERSION": "1.36", "WASPLAN_STRICT": "yes", "WASPLAN_IGNORE": "WAS405,WAS1",
+           "WASPLAN_PER_FILE_IGNORES": "ignored: only a file sets per-file-ignores"}
+    settings = resolve({"strict": False}, config=str(cfg), environ=env)
+    assert (settings.k8s_version, settings.strict, settings.ignore) == ("1.36", False, ("WAS405", "WAS1"))
+    assert settings.source("k8s-version") == "environment (WASPLAN_K8S_VERSION)"
+    assert settings.source("strict") == "command line"
+    assert settings.per_file_ignores == ()
+
+
+@pytest.mark.parametrize("name,value,code,message", [
+    ("WASPLAN_STRICT_INPUTS", "sometimes", "WAS903", "strict-inputs: expected true or false, got 'sometimes'"),
+    ("WASPLAN_SELECT", "WAS4,BOGUS", "WAS904", "select: 'BOGUS' is no diagnostic code"),
+    ("WASPLAN_FAIL_ON", "always", "WAS903", "fail-on: expected one of never, pending, preemption"),
+])
+def test_bad_environment_values_name_the_variable(name, value, code, message):
+    with pytest.raises(ConfigError) as caught:
+        resolve({}, no_config=True, environ={name: value})
+    d = caught.value.diagnostic
+    assert (d.code, d.location.file) == (code, f"environment variable {name}")
+    assert message in d.message
+
+
+def test_config_command_shows_an_environment_source(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WASPLAN_EXCLUDE", "charts/,vendor/")
+    data = json.loads(run("config", "-o", "json", "--no-config").output)
+    assert data["settings"]["exclude"] == {"value": ["charts/", "vendor/"], "source": "environment (WASPLAN_EXCLUDE)"}

@@ -86,6 +86,17 @@ def parse_fail_on(value: Any) -> str:
     return text
 
 
+def from_environment(key: str, text: str) -> Any:
+    """An environment variable's text as the value a file would give for `key` (booleans spelled true/false,
+    1/0, yes/no; lists comma-separated; feature gates as on the command line)."""
+    if PARSERS[key] is parse_bool:
+        lowered = text.strip().lower()
+        if lowered not in ("true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"expected true or false, got {text!r}")
+        return lowered in ("true", "1", "yes")
+    return text
+
+
 PARSERS: dict[str, Callable[[Any], Any]] = {
     "k8s-version": parse_release,
     "feature-gates": parse_gates,
