@@ -38,9 +38,10 @@ def _text(value) -> str:
 def config_command(config: Optional[str] = ConfigOpt, no_config: bool = NoConfigOpt,
                    output: ConfigFormat = OutputOpt) -> None:
     """Show the effective settings (config file over defaults) and where each one comes from."""
+    fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config)
     rows = [(key, _value(settings, key), settings.source(key)) for key in SETTING_KEYS]
-    if as_format(output) is OutputFormat.json:
+    if fmt is OutputFormat.json:
         typer.echo(json.dumps({"configFile": settings.config_file,
                                "settings": {k: {"value": v, "source": s} for k, v, s in rows}}, indent=2))
         return

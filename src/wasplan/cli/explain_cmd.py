@@ -44,6 +44,7 @@ def explain(
     no_config: bool = NoConfigOpt,
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
+    fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, None, strict_inputs, exclude, config, no_config)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     target = args[0] if args and args[0].split("/")[0].lower() in KINDS and not _is_path(args[0]) else None
@@ -59,7 +60,7 @@ def explain(
     if out.run.diagnostics:
         render_diagnostics(out.run.diagnostics, out.run.sources, err)
     if out.explanation is not None:
-        if as_format(output) is OutputFormat.json:
+        if fmt is OutputFormat.json:
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
             width = None if sys.stdout.isatty() else 160

@@ -48,6 +48,7 @@ def migrate_command(
     no_config: bool = NoConfigOpt,
 ) -> None:
     """Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping comments and layout."""
+    fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, strict_inputs=strict_inputs, exclude=exclude)
     if in_place and (check or diff):
         fail("--in-place cannot be combined with --check or --diff")
@@ -57,7 +58,7 @@ def migrate_command(
     result = migrate(paths, target, Options(allow_lossy=allow_lossy, keep_status=keep_status), in_place=in_place,
                      read_options=settings.read_options())
     mode = "in-place" if in_place else "check" if check else "diff" if diff else "stdout"
-    if as_format(output) is OutputFormat.json:
+    if fmt is OutputFormat.json:
         typer.echo(migrate_json.render(result, mode), nl=False)
     else:
         _text(result, in_place=in_place, check=check, diff=diff)

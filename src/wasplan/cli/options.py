@@ -42,6 +42,7 @@ def output_option(name: str, *formats: OutputFormat) -> tuple[type[enum.Enum], A
 
 
 def as_format(value: enum.Enum) -> OutputFormat:
+    """The chosen format; a command asks for it first, before anything (a bad config file) can fail."""
     return OutputFormat(value.value)
 
 

@@ -113,6 +113,7 @@ def plan(
     no_config: bool = NoConfigOpt,
 ) -> None:
     """Dry-run kube-scheduler offline: where every pod would go, which groups stay pending and why."""
+    fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
                              exclude, config, no_config)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
@@ -126,5 +127,5 @@ def plan(
         raise typer.Exit(int(run.exit_code(settings.fail_on)))
     if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
         render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
-    _emit(run, as_format(output), emit_snapshot, gates, settings.fail_on)
+    _emit(run, fmt, emit_snapshot, gates, settings.fail_on)
     raise typer.Exit(int(run.exit_code(settings.fail_on)))

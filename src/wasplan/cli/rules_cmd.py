@@ -23,12 +23,13 @@ def rules(
     output: RulesFormat = OutputOpt,
 ) -> None:
     """List every diagnostic code, or explain one: meaning, a failing and a passing example, how to fix it."""
+    fmt = as_format(output)
     rows = list(CODES.values())
     if code is not None:
         rows = [r for r in rows if r.code.startswith(code.upper())]
         if not rows:
             fail(f"no diagnostic code matches {code!r}; `wasplan rules` lists them")
-    if as_format(output) is OutputFormat.json:
+    if fmt is OutputFormat.json:
         typer.echo(render.render_json(rows), nl=False)
     elif code is None:
         typer.echo(render.render_list_text(rows), nl=False)

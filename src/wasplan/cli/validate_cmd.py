@@ -60,10 +60,11 @@ def validate(
     no_config: bool = NoConfigOpt,
 ) -> None:
     """Check every manifest against the chosen release: served versions, schemas, server rules, feature gates."""
+    fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
                              strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
-    _emit(validate_paths(paths, gates, settings=settings), as_format(output), settings, show_suppressed, "validate")
+    _emit(validate_paths(paths, gates, settings=settings), fmt, settings, show_suppressed, "validate")
 
 
 @app.command()
@@ -84,9 +85,10 @@ def lint(
     no_config: bool = NoConfigOpt,
 ) -> None:
     """Validate, then check the objects against each other: references, quorum, schedulers, priorities."""
+    fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
                              strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore,
                              cluster=cluster)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     report = validate_paths(paths, gates, lint=True, cluster_paths=settings.cluster, settings=settings)
-    _emit(report, as_format(output), settings, show_suppressed, "lint")
+    _emit(report, fmt, settings, show_suppressed, "lint")
