@@ -36,8 +36,11 @@ def explain(
     output: ExplainFormat = OutputOpt,
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
-    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
-                                        help="Seconds of verification re-runs to spend at most (0: no limit)."),
+    verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
+                                      help="Verification re-runs to make at most (0: no limit)."),
+    verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0,
+                                                   help="Also stop verifying after this many seconds "
+                                                        "(machine-dependent; default: no time limit)."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
@@ -53,7 +56,7 @@ def explain(
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
                       scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget, read_options=settings.read_options())
+                      verify_budget=verify_budget, verify_seconds=verify_seconds, read_options=settings.read_options())
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -9,7 +9,6 @@ Each rule carries its full description and a `helpUri` into docs/rules.md.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Iterable
@@ -19,6 +18,7 @@ from wasplan import __version__
 from wasplan.codes import CODES, RULES_DOC_URL, help_uri, rule_doc
 from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.documents.reader import STDIN_NAME
+from wasplan.jsontext import dumps
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -78,4 +78,4 @@ def render_sarif(diags: Iterable[Diagnostic], suppressed: Iterable[tuple[Diagnos
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "results": [_result(d, rule_index) for d in diags] + [_suppressed(d, why, rule_index) for d, why in suppressed],
     }
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
+    return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from rich.console import Console
 
+from wasplan.jsontext import dumps
 from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.diagnostics_text import header, plural, render
 
@@ -74,4 +73,4 @@ def to_dict(report: ValidationReport, show_suppressed: bool = False) -> dict:
 
 
 def render_json(report: ValidationReport, show_suppressed: bool = False) -> str:
-    return json.dumps(to_dict(report, show_suppressed), indent=2, sort_keys=False) + "\n"
+    return dumps(to_dict(report, show_suppressed))
