@@ -186,9 +186,9 @@ def test_a_baseline_of_another_release_is_a_warning_and_still_diffed(tmp_path):
         "    changed"]
 
 
-def test_regression_and_github_need_a_baseline():
+def test_regression_needs_a_baseline_and_a_diff_is_not_junit(tmp_path):
     assert _plan_cli("--fail-on", "regression").exit_code == 2
-    assert _plan_cli("-o", "github").exit_code == 2
+    assert _plan_cli("--baseline", _baseline(tmp_path, BASE), "-o", "junit").exit_code == 2
 
 
 def test_a_yaml_plan_works_as_baseline_and_yaml_output_is_the_same_document(tmp_path):

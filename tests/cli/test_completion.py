@@ -28,11 +28,12 @@ def _complete(shell: str, words: str, cword: int | None = None) -> list[str]:
 
 def test_bash_completes_command_names():
     assert _complete("bash", "wasplan pl", 1) == ["plan"]
-    assert _complete("bash", "wasplan ", 1) == ["validate", "lint", "plan", "explain", "migrate", "schema"]
+    assert _complete("bash", "wasplan ", 1) == ["validate", "lint", "plan", "explain", "migrate", "schema", "rules",
+                                                "config"]
 
 
 def test_output_values_are_the_ones_the_command_takes():
-    assert _complete("bash", "wasplan plan -o ") == ["text", "json", "yaml", "github"]
+    assert _complete("bash", "wasplan plan -o ") == ["text", "json", "yaml", "junit", "github"]
     assert _complete("bash", "wasplan migrate -o ") == ["text", "json"]
 
 

@@ -33,7 +33,8 @@ def test_metavars_read_as_words():
     out = run("plan", "--help", env=NARROW).stdout
     assert out.splitlines()[0] == "Usage: wasplan plan [OPTIONS] PATH..."
     assert "  --feature-gates NAME=BOOL,...\n" in out
-    assert "  --cluster FILE " in out and "  --baseline FILE " in out and "  -o, --output FORMAT " in out
+    assert "  --cluster FILE " in out and "  --baseline FILE " in out
+    assert "  -o, --output text|json|yaml|junit|github\n" in out
     assert run("explain", "-h", env=NARROW).stdout.splitlines()[0] == \
         "Usage: wasplan explain [OPTIONS] [TARGET] PATH..."
 

@@ -14,7 +14,7 @@ from wasplan import __version__
 from wasplan.cli import collector
 
 # name -> (module under wasplan.cli, one-line summary), in the order `wasplan --help` lists them. The summary is
-# what `--help` and completion show without importing the module; tests/cli/test_lazy.py checks it matches the
+# what `--help` and completion show without importing the module; tests/cli/test_help.py checks it matches the
 # first line of the command's docstring.
 COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate_cmd", "Check every manifest against the chosen release: served versions, schemas, "
@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "migrate": ("migrate_cmd", "Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping "
                                "comments and layout."),
     "schema": ("schema_cmd", "Print or export wasplan's JSON Schemas (draft 2020-12)."),
+    "rules": ("rules_cmd", "List every diagnostic code, or explain one: meaning, a failing and a passing example, "
+                           "how to fix it."),
+    "config": ("config_cmd", "Show the effective settings (config file over defaults) and where each one comes "
+                             "from."),
 }
 
 _VERSION_FLAGS = ("--version", "-V")

@@ -21,7 +21,7 @@ class OutputFormat(str, enum.Enum):
     github = "github"
 
 
-K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)})."
+K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."
 FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. GenericWorkload=true,CompositePodGroup=false. "
                       "Default: every workload-aware gate of the release on.")
 
@@ -31,16 +31,8 @@ def complete_versions(incomplete):
     return [v for v in SUPPORTED_RELEASES if v.startswith(incomplete or "")]
 
 
-def output_option(allowed: tuple[OutputFormat, ...], help: str):
-    """`-o/--output FORMAT`; completion offers only the formats the command takes."""
-    def complete(incomplete):
-        return [f.value for f in allowed if f.value.startswith(incomplete or "")]
-
-    return typer.Option(OutputFormat.text, "-o", "--output", metavar="FORMAT", help=help, autocompletion=complete)
-
-
-K8sVersionOpt = typer.Option(DEFAULT_RELEASE, "--k8s-version", metavar="VERSION", help=K8S_VERSION_HELP,
-                             autocompletion=complete_versions)
+K8sVersionOpt = typer.Option(None, "--k8s-version", metavar="VERSION", help=K8S_VERSION_HELP,
+                             autocompletion=complete_versions)  # None: config file or default
 FeatureGatesOpt = typer.Option(None, "--feature-gates", metavar="NAME=BOOL,...", help=FEATURE_GATES_HELP)
 
 
@@ -59,12 +51,6 @@ def resolve_gates(k8s_version: str, feature_gates: str | None) -> GateSet:
         return parse_gates(release, feature_gates)
     except GateError as exc:
         fail(str(exc))
-
-
-def check_formats(output: OutputFormat, allowed: tuple[OutputFormat, ...], command: str) -> None:
-    if output not in allowed:
-        names = ", ".join(o.value for o in allowed)
-        fail(f"{command} supports -o {names}, not {output.value}")
 
 
 def stdout_is_tty() -> bool:

@@ -1,19 +1,23 @@
-"""`wasplan plan`: options -> pipeline -> report -> exit code. Thin on purpose."""
+"""`wasplan plan`: options -> settings -> pipeline -> report -> exit code. Thin on purpose."""
 
 from __future__ import annotations
 
 import enum
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, output_option,
-                                print_diagnostics, resolve_gates)
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, print_diagnostics, resolve_gates
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
+                                 output_option)
 from wasplan.cli.progress import phase_bar
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.plan import PlanRun, run_plan
+
+if TYPE_CHECKING:
+    from wasplan.config.settings import Settings
 
 
 class Arrival(str, enum.Enum):
@@ -28,7 +32,11 @@ class FailOn(str, enum.Enum):
     regression = "regression"
 
 
-_FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.yaml, OutputFormat.github)
+PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
+                                      OutputFormat.junit, OutputFormat.github)
+ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
+                          help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
+                               "Default: the config file's `cluster`.")
 
 
 def _snapshot(run: PlanRun, path: str, gates) -> None:
@@ -38,20 +46,28 @@ def _snapshot(run: PlanRun, path: str, gates) -> None:
         fh.write(render_snapshot(run.final, gates.release))
 
 
-def _emit(run: PlanRun, output: OutputFormat, verbose: bool) -> None:
+def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> None:
     from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
     if output is OutputFormat.json:
         typer.echo(render_plan_json(run.plan), nl=False)
     elif output is OutputFormat.yaml:
         typer.echo(render_plan_yaml(run.plan), nl=False)
+    elif output is OutputFormat.junit:
+        from wasplan.report.plan_ci import render_plan
+
+        typer.echo(render_plan(run.plan, run.origins, fail_on), nl=False)
+    elif output is OutputFormat.github:
+        from wasplan.report.plan_ci import render_plan_github
+
+        typer.echo(render_plan_github(run.plan, run.origins), nl=False)
     else:
         from wasplan.report.plan_text import render_text
 
         render_text(run.plan, terminal.console(), verbose=verbose)
 
 
-def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: FailOn) -> ExitCode:
+def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> ExitCode:
     """Compare with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
     from wasplan.pipeline.baseline import read_baseline
     from wasplan.plandiff import diff_plans
@@ -66,51 +82,63 @@ def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: FailOn) ->
     if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
-        typer.echo(plandiff.render_diff_github(diff, fail_on is FailOn.regression), nl=False)
+        typer.echo(plandiff.render_diff_github(diff, fail_on == "regression"), nl=False)
     elif output is OutputFormat.yaml:
         import yaml
 
         typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
     else:
         plandiff.render_diff_text(diff, terminal.console())
-    if fail_on is FailOn.regression:
+    if fail_on == "regression":
         return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    return run.exit_code(fail_on.value)
+    return run.exit_code(fail_on)
 
 
-def _check(output: OutputFormat, fail_on: FailOn, baseline: Optional[str]) -> None:
-    check_formats(output, _FORMATS, "plan")
-    if baseline is None and fail_on is FailOn.regression:
+def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config) -> Settings:
+    """The options plan and explain share with the config file; no snapshot at all is a usage error."""
+    settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
+                             cluster=cluster, fail_on=fail_on, strict_inputs=strict_inputs, exclude=exclude)
+    if not settings.cluster:
+        fail("no cluster snapshot: give --cluster FILE (or `cluster` in the config file)")
+    return settings
+
+
+def _check(output: OutputFormat, fail_on: str, baseline: Optional[str]) -> None:
+    if baseline is None and fail_on == "regression":
         fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
-    if baseline is None and output is OutputFormat.github:
-        fail("plan -o github annotates a plan diff: add --baseline PLAN.json")
+    if baseline is not None and output is OutputFormat.junit:
+        fail("plan --baseline reports a diff as text, json, yaml or github, not junit")
 
 
 @app.command()
 def plan(
     paths: List[str] = typer.Argument(..., metavar="PATH...",
                                       help="Manifests to create: files, directories or - for stdin."),
-    cluster: List[str] = typer.Option(..., "--cluster", metavar="FILE",
-                                      help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
-    k8s_version: str = K8sVersionOpt,
+    cluster: List[str] = ClusterOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.sequential, "--arrival",
-                                    help="sequential: create objects one by one, scheduling after each; batch: all first."),
+                                    help="sequential: create objects one by one, scheduling after each; batch: "
+                                         "all first."),
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
                                                    help="KubeSchedulerConfiguration file."),
-    output: OutputFormat = output_option(_FORMATS, "text, json or yaml; with --baseline the diff in these or "
-                                                   "github (annotations)."),
-    fail_on: FailOn = typer.Option(FailOn.pending, "--fail-on",
-                                   help="Exit 1 when pods stay pending (pending); also when the plan evicts any "
-                                        "pod (preemption); only when the plan got worse than --baseline "
-                                        "(regression); or never."),
+    output: PlanFormat = OutputOpt,
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on",
+                                             help="Exit 1 when pods stay pending (pending, the default); also when "
+                                                  "the plan evicts any pod (preemption); only when the plan got "
+                                                  "worse than --baseline (regression); or never."),
     no_preemption: bool = typer.Option(False, "--no-preemption",
                                        help="Plan without preemption: no PostFilter, no workload-aware preemption."),
     emit_snapshot: Optional[str] = typer.Option(None, "--emit-snapshot", metavar="FILE",
                                                 help="Write the cluster after the plan here."),
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
-                                           help="A Plan saved earlier (-o json): report what changed against it."),
+                                           help="A Plan saved earlier (-o json): report what changed against it "
+                                                "(text, json, yaml or github)."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Dry-run kube-scheduler offline: where every pod would go, which groups stay pending and why.
 
@@ -124,20 +152,24 @@ def plan(
       kubectl get nodes,pods -A -o yaml > snap.yaml
       wasplan plan manifests/ --cluster snap.yaml --emit-snapshot after.yaml
     """
-    _check(output, fail_on, baseline)
-    gates = resolve_gates(k8s_version, feature_gates)
+    fmt = as_format(output)
+    settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
+                             exclude, config, no_config)
+    _check(fmt, settings.fail_on, baseline)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     with phase_bar() as progress:
-        run = run_plan(paths, cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
-                       preemption=not no_preemption, **({"progress": progress} if progress else {}))
+        run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
+                       preemption=not no_preemption, read_options=settings.read_options(),
+                       **({"progress": progress} if progress else {}))
     if run.error:
         fail(run.error)
     if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
         print_diagnostics(run.diagnostics, run.sources)
     if run.invalid:
-        raise typer.Exit(int(run.exit_code(fail_on.value)))
+        raise typer.Exit(int(run.exit_code(settings.fail_on)))
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
     if baseline is not None:
-        raise typer.Exit(int(_diff(run, baseline, output, fail_on)))
-    _emit(run, output, verbose)
-    raise typer.Exit(int(run.exit_code(fail_on.value)))
+        raise typer.Exit(int(_diff(run, baseline, fmt, settings.fail_on)))
+    _emit(run, fmt, settings.fail_on, verbose)
+    raise typer.Exit(int(run.exit_code(settings.fail_on)))

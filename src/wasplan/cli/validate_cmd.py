@@ -1,4 +1,4 @@
-"""`wasplan validate` and `wasplan lint`: options -> pipeline -> report -> exit code."""
+"""`wasplan validate` and `wasplan lint`: options -> settings -> pipeline -> report -> exit code."""
 
 from __future__ import annotations
 
@@ -9,42 +9,61 @@ import typer
 
 from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, output_option, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, resolve_gates
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, IgnoreOpt, NoConfigOpt, SelectOpt, ShowSuppressedOpt,
+                                 StrictInputsOpt, StrictOpt, as_format, load_settings, output_option)
 
 if TYPE_CHECKING:
+    from wasplan.config.settings import Settings
     from wasplan.pipeline.validate import ValidationReport
 
-_FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.github, OutputFormat.sarif)
+ValidateFormat, OutputOpt = output_option("validate", OutputFormat.text, OutputFormat.json, OutputFormat.github,
+                                          OutputFormat.sarif, OutputFormat.junit)
 PathsArg = typer.Argument(..., metavar="PATH...", help="Files, directories (recursive *.yaml, *.yml, *.json) or - "
                                                         "for stdin.")
-OutputOpt = output_option(_FORMATS, "text, json, github (annotations) or sarif.")
-StrictOpt = typer.Option(False, "--strict", help="Warnings fail too (exit 1).")
 
 
-def _emit(report: ValidationReport, output: OutputFormat, strict: bool) -> None:
+def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, show_suppressed: bool,
+          command: str) -> None:
     """Renderers are imported here, not at the top, so `validate -h` costs only the options."""
-    from wasplan.report.annotations import render_github
-    from wasplan.report.sarif import render_sarif
-    from wasplan.report.validate_report import render_json, render_text
+    from wasplan.report import validate_report
 
+    strict = settings.strict
     if output is OutputFormat.json:
-        typer.echo(render_json(report), nl=False)
+        typer.echo(validate_report.render_json(report, show_suppressed), nl=False)
     elif output is OutputFormat.github:
+        from wasplan.report.annotations import render_github
+
         typer.echo(render_github(report.diagnostics), nl=False)
     elif output is OutputFormat.sarif:
-        typer.echo(render_sarif(report.diagnostics), nl=False)
+        from wasplan.report.sarif import render_sarif
+
+        hidden = [(s.diagnostic, s.reason) for s in report.suppressed] if show_suppressed else []
+        typer.echo(render_sarif(report.diagnostics, hidden), nl=False)
+    elif output is OutputFormat.junit:
+        from wasplan.report.junit_validate import render_validation
+
+        typer.echo(render_validation(report, f"wasplan {command}", strict), nl=False)
     else:
-        render_text(report, terminal.console(), strict, wrap=terminal.for_person(sys.stdout))
+        validate_report.render_text(report, terminal.console(), strict, show_suppressed,
+                                    wrap=terminal.for_person(sys.stdout))
     raise typer.Exit(int(report.exit_code(strict)))
 
 
 @app.command()
 def validate(
     paths: List[str] = PathsArg,
-    k8s_version: str = K8sVersionOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    output: OutputFormat = OutputOpt,
-    strict: bool = StrictOpt,
+    output: ValidateFormat = OutputOpt,
+    strict: Optional[bool] = StrictOpt,
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    show_suppressed: bool = ShowSuppressedOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Check every manifest against the chosen release: served versions, schemas, server rules, feature gates.
 
@@ -54,25 +73,34 @@ def validate(
       wasplan validate manifests/
       wasplan validate --k8s-version 1.36 job.yaml workload.yaml
       kubectl get workloads -A -o yaml | wasplan validate -
-      wasplan validate -o github manifests/
+      wasplan validate -o github --select WAS1,WAS2 manifests/
     """
-    check_formats(output, _FORMATS, "validate")
-    gates = resolve_gates(k8s_version, feature_gates)
     from wasplan.pipeline.validate import validate_paths
 
-    _emit(validate_paths(paths, gates), output, strict)
+    fmt = as_format(output)
+    settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
+                             strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    _emit(validate_paths(paths, gates, settings=settings), fmt, settings, show_suppressed, "validate")
 
 
 @app.command()
 def lint(
     paths: List[str] = PathsArg,
-    k8s_version: str = K8sVersionOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    output: OutputFormat = OutputOpt,
-    strict: bool = StrictOpt,
+    output: ValidateFormat = OutputOpt,
+    strict: Optional[bool] = StrictOpt,
     cluster: List[str] = typer.Option([], "--cluster", metavar="FILE",
                                       help="Snapshot or Cluster kind whose nodes must carry the "
                                            "topology keys the groups name (repeatable)."),
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    show_suppressed: bool = ShowSuppressedOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Validate, then check the objects against each other: references, quorum, schedulers, priorities.
 
@@ -83,8 +111,12 @@ def lint(
       wasplan lint --cluster snapshot.yaml manifests/
       wasplan lint --strict -o sarif manifests/ > lint.sarif
     """
-    check_formats(output, _FORMATS, "lint")
-    gates = resolve_gates(k8s_version, feature_gates)
     from wasplan.pipeline.validate import validate_paths
 
-    _emit(validate_paths(paths, gates, lint=True, cluster_paths=cluster), output, strict)
+    fmt = as_format(output)
+    settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
+                             strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore,
+                             cluster=cluster)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    report = validate_paths(paths, gates, lint=True, cluster_paths=settings.cluster, settings=settings)
+    _emit(report, fmt, settings, show_suppressed, "lint")

@@ -10,8 +10,8 @@ from typing import Callable, Sequence
 import yaml
 
 from wasplan.api.releases import GateSet
-from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
-from wasplan.documents.reader import read_paths
+from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
@@ -28,6 +28,8 @@ class PlanRun:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict = field(default_factory=dict)
     error: str | None = None  # a problem that is not tied to a document (bad --scheduler-config)
+    # where each input object is written, (kind, namespace, name) -> Location, for annotations and JUnit
+    origins: dict[tuple[str, str, str], Location] = field(default_factory=dict)
 
     @property
     def invalid(self) -> bool:
@@ -87,9 +89,18 @@ def _name_generated(snapshot, manifests, run: PlanRun) -> None:
         give_generated_names(read.documents, namer, run.diagnostics)
 
 
+def origins(documents) -> dict[tuple[str, str, str], Location]:
+    """The manifest line of every named object; the namespace defaults like the planner's (`default`)."""
+    out: dict[tuple[str, str, str], Location] = {}
+    for doc in documents:
+        if doc.name:
+            out.setdefault((doc.kind, doc.namespace or "default", doc.name), doc.location())
+    return out
+
+
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True,
-                 progress: Progress = quiet) -> Prepared:
+                 progress: Progress = quiet, read_options: ReadOptions = ReadOptions()) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
@@ -100,7 +111,8 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     except ConfigError as exc:
         run.error = str(exc)
         return Prepared(run)
-    manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
+    manifests = read_paths(list(paths), options=read_options)
+    snapshot = read_paths(list(cluster_paths))
     _name_generated(snapshot, manifests, run)
     reads = (snapshot, manifests)
     total = sum(len(read.documents) for read in reads)
@@ -121,6 +133,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     if run.invalid:
         return Prepared(run)
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
+    run.origins = origins(manifests.documents)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
@@ -130,9 +143,10 @@ def scheduling(progress: Progress) -> Callable[[int, int], None]:
 
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True) -> PlanRun:
+             scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
+             read_options: ReadOptions = ReadOptions()) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, progress=progress)
+                            preemption=preemption, progress=progress, read_options=read_options)
     run = prepared.run
     if prepared.inputs is None:
         return run
