@@ -7,10 +7,12 @@ from typing import Optional
 
 import typer
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat
 from wasplan.cli.options import ConfigOpt, NoConfigOpt, as_format, load_settings, output_option
 from wasplan.config.settings import SETTING_KEYS, Settings, field_of
+from wasplan.report.fit import wrap
 
 ConfigFormat, OutputOpt = output_option("config", OutputFormat.text, OutputFormat.json)
 
@@ -55,5 +57,6 @@ def config_command(config: Optional[str] = ConfigOpt, no_config: bool = NoConfig
         return
     typer.echo(f"config file: {settings.config_file or '(none found)'}")
     width = max(len(k) for k in SETTING_KEYS)
-    for key, value, source in rows:
-        typer.echo(f"{key:<{width}}  {_text(value)}  [{source}]")
+    for key, value, source in rows:  # long values wrap between words under the value column
+        for line in wrap(f"{key:<{width}}  {_text(value)}  [{source}]", terminal.width(), "", " " * (width + 2)):
+            typer.echo(line)

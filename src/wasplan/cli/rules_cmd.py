@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat, fail
 from wasplan.cli.options import as_format, output_option
@@ -40,6 +41,6 @@ def rules(
     if fmt is OutputFormat.json:
         typer.echo(render.render_json(rows), nl=False)
     elif code is None:
-        typer.echo(render.render_list_text(rows), nl=False)
+        typer.echo(render.render_list_text(rows, terminal.width()), nl=False)
     else:
-        typer.echo("\n".join(render.render_one_text(r) for r in rows), nl=False)
+        typer.echo("\n".join(render.render_one_text(r, terminal.width()) for r in rows), nl=False)
