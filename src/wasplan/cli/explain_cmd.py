@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, fail_with_diagnostics, resolve_gates
 from wasplan.cli.plan_cmd import Arrival
 from wasplan.explain.target import KINDS
 from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
@@ -52,6 +52,8 @@ def explain(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)
+    if out.run.invalid:
+        fail_with_diagnostics(out.run.diagnostics, out.run.sources)
     if out.run.diagnostics:
         render_diagnostics(out.run.diagnostics, out.run.sources, err)
     if out.explanation is not None:

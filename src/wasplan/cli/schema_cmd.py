@@ -9,8 +9,22 @@ from typing import Optional
 import typer
 
 from wasplan.cli.app import app
+from wasplan.cli.boundary import set_output
 from wasplan.cli.common import fail
 from wasplan.validate import schemas
+
+
+def _export(export: Path) -> int:
+    count = 0
+    for (av, k) in schemas.available():
+        target = export / av / f"{k}.json"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(schemas.load_schema(av, k), indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc} (--export needs a directory it can create or write)")
+        count += 1
+    return count
 
 
 @app.command()
@@ -20,13 +34,9 @@ def schema(
     export: Optional[Path] = typer.Option(None, "--export", help="Write every schema below this directory."),
 ) -> None:
     """Print or export wasplan's JSON Schemas (draft 2020-12)."""
+    set_output("schema", "text")
     if export is not None:
-        count = 0
-        for (av, k) in schemas.available():
-            target = export / av / f"{k}.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(schemas.load_schema(av, k), indent=2) + "\n")
-            count += 1
+        count = _export(export)
         typer.echo(f"wrote {count} schemas below {export}")
         typer.echo(f"editor modeline: # yaml-language-server: $schema={export}/scheduling.k8s.io/v1beta1/PodGroup.json")
         return

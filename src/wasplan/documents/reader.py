@@ -9,23 +9,22 @@ position.
 from __future__ import annotations
 
 import json
-import os
+import math
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Sequence
 
 import yaml
 
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents.construct import construct
+from wasplan.documents import limits
+from wasplan.documents.construct import ConstructError, construct
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile
+from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-STDIN = "-"
+__all__ = ["MANIFEST_SUFFIXES", "STDIN", "ReadResult", "expand_paths", "read_bytes", "read_paths", "read_text"]
 
 _Loader = FastLoader
 
@@ -56,45 +55,17 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted, hidden entries skipped), `-` for stdin."""
-    files: list[str] = []
-    diags: list[Diagnostic] = []
-    for raw in paths:
-        if raw == STDIN:
-            files.append(STDIN)
-            continue
-        p = Path(raw)
-        if p.is_dir():
-            found = []
-            for root, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in filenames:
-                    if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                        found.append(os.path.join(root, name))
-            files.extend(sorted(found))
-        elif p.exists():
-            files.append(raw)
-        else:
-            diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
-    return files, diags
-
-
 def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResult:
     result = ReadResult()
     files, diags = expand_paths(paths)
     result.diagnostics.extend(diags)
     for path in files:
-        if path == STDIN:
-            data = stdin_text.encode() if stdin_text is not None else sys.stdin.buffer.read()
-            result.extend(read_bytes("<stdin>", data))
+        name = STDIN_NAME if path == STDIN else path
+        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
+        if problem is not None:
+            result.diagnostics.append(problem)
             continue
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            result.diagnostics.append(_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
-            continue
-        result.extend(read_bytes(path, data))
+        result.extend(read_bytes(name, data))
     return result
 
 
@@ -140,10 +111,14 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
 
 
 def _read_json(name: str, text: str) -> ReadResult | None:
+    """JSON through the json module; None (the YAML path reads and reports it, with a position) when the text
+    is not JSON, nests too deep, or holds a number or string that the YAML path refuses or reports."""
     try:
-        value = json.loads(text)
-    except ValueError:
-        return None  # let the YAML path report the syntax error with a position
+        value = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not _json_within_limits(value, _SURROGATE.search(text) is not None):
+        return None
     result = ReadResult()
 
     def locator() -> yaml.Node | None:
@@ -156,38 +131,112 @@ def _read_json(name: str, text: str) -> ReadResult | None:
     return result
 
 
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _no_constant(text: str):
+    raise ValueError(f"{text} is not JSON")
+
+
+def _json_within_limits(value, check_strings: bool) -> bool:
+    """Depth within `limits.MAX_DEPTH`, integers within int64, floats finite, strings encodable (no lone
+    surrogate), walked without recursion; only containers are pushed, so the walk is cheap."""
+    if not isinstance(value, (dict, list)):
+        return _json_scalar_ok(value, check_strings)
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.MAX_DEPTH:
+            return False
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                stack.append((item, depth + 1))
+            elif not _json_scalar_ok(item, check_strings) or (check_strings and not _encodable(key)):
+                return False
+    return True
+
+
+def _json_scalar_ok(item, check_strings: bool) -> bool:
+    if isinstance(item, bool) or item is None:
+        return True
+    if isinstance(item, int):
+        return limits.INT64_MIN <= item <= limits.INT64_MAX
+    if isinstance(item, float):
+        return math.isfinite(item)
+    return not check_strings or _encodable(item)
+
+
+def _encodable(text) -> bool:
+    if not isinstance(text, str):
+        return True
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def _read_yaml(name: str, text: str, result: ReadResult) -> None:
     loader = _Loader(text)
     index = 0
     try:
         while True:
-            try:
-                if not loader.check_node():
-                    break
-                node = loader.get_node()
-            except yaml.MarkedYAMLError as exc:
-                mark = exc.problem_mark or exc.context_mark
-                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-                problem = exc.problem or "syntax error"
-                context = f" ({exc.context})" if exc.context else ""
-                result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+            node = _next_node(loader, name, index, result)
+            if node is None:
                 return
-            except yaml.YAMLError as exc:
-                result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
-                return
-            doc_index = index
-            index += 1
-
-            def on_duplicate(key_node: yaml.Node, path: tuple, _doc=doc_index) -> None:
-                m = key_node.start_mark
+            if index == limits.MAX_DOCUMENTS:
                 result.diagnostics.append(_diag(
-                    "WAS005", f"duplicate key {path[-1]!r}: the later value would silently replace the earlier one",
-                    name, m.line + 1, m.column + 1, doc=_doc, path=path))
-
-            value = construct(node, on_duplicate)
-            _add_object(result, name, doc_index, value, node, None)
+                    "WAS012", f"more than {limits.MAX_DOCUMENTS:,} documents in one file; the rest is not read",
+                    name, node.start_mark.line + 1, node.start_mark.column + 1, doc=index))
+                return
+            _construct_document(name, index, node, result)
+            index += 1
     finally:
         loader.dispose()
+
+
+def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node | None:
+    """The next document's node; None at the end of the stream or after a syntax error (reported)."""
+    try:
+        if not loader.check_node():
+            return None
+        return loader.get_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        problem = exc.problem or "syntax error"
+        context = f" ({exc.context})" if exc.context else ""
+        result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+    except yaml.YAMLError as exc:
+        result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
+    return None
+
+
+def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult) -> None:
+    def on_duplicate(key_node: yaml.Node, path: tuple) -> None:
+        m = key_node.start_mark
+        result.diagnostics.append(_diag(
+            "WAS005", f"duplicate key {path[-1]!r}: the later value would silently replace the earlier one",
+            name, m.line + 1, m.column + 1, doc=index, path=path))
+
+    try:
+        value = construct(node, on_duplicate)
+    except ConstructError as exc:
+        m = exc.node.start_mark
+        result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index))
+        return
+    _add_object(result, name, index, value, node, None)
+
+
+def _oversized(node) -> bool:
+    return node is not None and node.end_mark.index - node.start_mark.index > limits.MAX_OBJECT_BYTES
+
+
+def _size_diag(name: str, index: int, node, what: str, path: tuple = ()) -> Diagnostic:
+    return _diag("WAS012", f"{what} is larger than {limits.mib(limits.MAX_OBJECT_BYTES)}, the API server's request "
+                           "limit; not read", name, node.start_mark.line + 1, node.start_mark.column + 1,
+                 doc=index, path=path)
 
 
 def _is_list_kind(value: dict) -> bool:
@@ -213,6 +262,9 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator)
         return
     if _is_list_kind(value):
         _expand_list(result, name, index, value, node, locator)
+        return
+    if _oversized(node):
+        result.diagnostics.append(_size_diag(name, index, node, "the object"))
         return
     result.documents.append(Document(name, index, value, node, None, locator))
 
@@ -241,6 +293,9 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         pos = (item_node.start_mark.line + 1, item_node.start_mark.column + 1) if item_node is not None else (None, None)
         if not isinstance(item, dict):
             result.diagnostics.append(_diag("WAS006", f"items[{i}] of {list_kind} is not an object", name, *pos, doc=index, path=("items", i)))
+            continue
+        if _oversized(item_node):
+            result.diagnostics.append(_size_diag(name, index, item_node, f"items[{i}]", ("items", i)))
             continue
         if default_kind and ("kind" not in item or "apiVersion" not in item):
             item = {"apiVersion": value.get("apiVersion"), "kind": default_kind, **item}

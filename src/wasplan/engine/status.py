@@ -39,6 +39,8 @@ REASONS = Reasons()
 
 
 def fit_error_message(num_nodes: int, counts: dict[str, int], prefilter_msg: str | None = None) -> str:
+    if num_nodes == 0:  # schedule_one.go: ErrNoNodesAvailable, before any filter runs
+        return "no nodes available to schedule pods"
     head = f"0/{num_nodes} nodes are available:"
     if prefilter_msg:
         return f"{head} {prefilter_msg}."

@@ -25,7 +25,8 @@ from wasplan.migrate.spans import Span, split_spans, span_index
 from wasplan.migrate.targets import Target
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-FATAL_READ_CODES = ("WAS001", "WAS002", "WAS003", "WAS004", "WAS008")
+FATAL_READ_CODES = ("WAS001", "WAS002", "WAS003", "WAS004", "WAS008", "WAS012", "WAS013", "WAS014", "WAS015",
+                    "WAS016", "WAS112")
 BOM = "\ufeff"
 
 

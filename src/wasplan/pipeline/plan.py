@@ -16,7 +16,7 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
 from wasplan.exitcodes import ExitCode
-from wasplan.pipeline.validate import validate_read
+from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.plan import Plan
 
 
@@ -69,6 +69,7 @@ class Prepared:
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
+    from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     run = PlanRun()
@@ -78,6 +79,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.error = str(exc)
         return Prepared(run)
     manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
+    note_no_input(manifests, paths, empty_files_count=True)
     for read in (snapshot, manifests):
         report = validate_read(read, gates)
         run.diagnostics += report.diagnostics
@@ -86,6 +88,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
     inputs, diags = build_inputs(snapshot, manifests, gates)
+    capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return Prepared(run)

@@ -45,8 +45,11 @@ def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         also = f"; it serves {doc.kind} as {' and '.join(serving)}"
     else:
         also = f"; no version of {doc.kind} exists in {release.version}"
-    message = f"{doc.api_version} {doc.kind} is not served by Kubernetes {release.version}{also}"
     hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else None
+    if doc.api_version in release.served:  # the group/version exists, only not with this kind (WAS113)
+        message = f"{doc.api_version} does not serve {doc.kind} in Kubernetes {release.version}{also}"
+        return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
+    message = f"{doc.api_version} {doc.kind} is not served by Kubernetes {release.version}{also}"
     return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
 
 
@@ -74,8 +77,8 @@ def check_document(doc: Document, gates: GateSet) -> DocumentResult:
     found = _served_check(doc, gates)
     schema_diags, known = _schema_check(doc, gates)
     found.extend(schema_diags)
-    if not known:
-        return DocumentResult(doc, [_unknown_kind(doc)], checked=False)
+    if not known:  # not served is the finding that matters; with no schema, nothing more can be said
+        return DocumentResult(doc, found or [_unknown_kind(doc)], checked=bool(found))
     found.extend(rules.check(doc, gates))
     found.extend(gate_checks.check_gates(doc, gates))
     return DocumentResult(doc, sort_diagnostics(_unique(found)))
