@@ -9,12 +9,14 @@ from typing import Callable, Sequence
 import yaml
 
 from wasplan.api.releases import GateSet
+from wasplan.cluster.model import PlanInputs
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.reader import read_paths
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
+from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.plan import Plan
@@ -104,5 +106,6 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    with reason_table():  # the reasons this run makes up are dropped with it
+        run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
     return run
