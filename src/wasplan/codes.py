@@ -72,6 +72,8 @@ _TABLE: list[Code] = [
          "An integer is outside the range of its Kubernetes field type (int32 or int64)."),
     Code("WAS113", "kind-not-served-at-version", E,
          "The API group is served at this version, but not this kind; the message names the versions that serve it."),
+    Code("WAS114", "rejected-by-target", E,
+         "migrate: a document that needs no migration is invalid at the target release (so --check fails)."),
     # --- WAS2xx: server-side rules --------------------------------------------------------------
     Code("WAS201", "duplicate-template-name", E,
          "A template name is used twice; names must be unique across the Workload's whole template tree."),

@@ -36,6 +36,17 @@ TOPO = ("spec", "podGroupTemplates", 0, "schedulingConstraints", "topology", 0)
     (A2, "PodGroup", ("spec",), "preemptionPolicy", "preemptionPolicy exists from Kubernetes 1.37"),
     (A2, "Workload", ("spec",), "compositePodGroupTemplates", "compositePodGroupTemplates exists from Kubernetes 1.37"),
     ("batch/v1", "Job", ("spec",), "scheduling", "Job spec.scheduling exists from Kubernetes 1.37"),
+    # the 1.37 documentation's own Job example, and KEP-era spellings
+    ("batch/v1", "Job", ("spec", "scheduling", "schedulingConstraints"), "key", "schedulingConstraints.topology[].key"),
+    (B1, "PodGroup", ("spec", "schedulingConstraints"), "key", "schedulingConstraints.topology[].key"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "policy", "spec.scheduling.schedulingPolicy"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "constraints", "spec.scheduling.schedulingConstraints"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "disruption", "spec.scheduling.disruptionMode"),
+    ("batch/v1", "Job", ("spec", "scheduling", "schedulingPolicy"), "priorityClassName",
+     "spec.template.spec.priorityClassName"),
+    (B1, "PodGroup", ("spec", "schedulingPolicy"), "priorityClassName", "priorityClassName sits beside schedulingPolicy"),
+    (B1, "Workload", ("spec", "podGroupTemplates", 0, "schedulingPolicy"), "priorityClassName",
+     "priorityClassName sits beside schedulingPolicy"),
 ])
 def test_hints(api_version, kind, parent, field, expected):
     hint = hint_for_unknown_field(api_version, kind, parent, field)

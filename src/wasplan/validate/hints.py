@@ -82,6 +82,7 @@ HINT_RULES: list[HintRule] = [
     _r("topologyConstraints", ("schedulingConstraints",), None, ALL, _TOPOLOGY),
     _r("topologyKey", ("schedulingConstraints",), None, ALL, _TOPOLOGY),
     _r("topologyKey", ("schedulingConstraints", "topology"), None, ALL, "key (a node label key)"),
+    _r("key", ("schedulingConstraints",), None, ALL, _TOPOLOGY),  # the 1.37 docs' own Job example
     _r("level", ("schedulingConstraints", "topology"), None, ALL,
        "key: name the node label key itself, e.g. topology.kubernetes.io/rack"),
     # v1alpha1 (1.35) names and back (§8.4)
@@ -100,6 +101,16 @@ HINT_RULES: list[HintRule] = [
     # core and batch
     _r("workloadRef", ("spec",), ["Pod"], ALL, _POD_REF),
     _r("workloadRef", ("template", "spec"), None, ALL, _POD_REF),
+    # KEP-6012 era spellings of a Job's spec.scheduling
+    _r("policy", ("spec", "scheduling"), ["Job"], ALL, "spec.scheduling.schedulingPolicy (policy was a KEP draft name)"),
+    _r("constraints", ("spec", "scheduling"), ["Job"], ALL,
+       "spec.scheduling.schedulingConstraints (constraints was a KEP draft name)"),
+    _r("disruption", ("spec", "scheduling"), ["Job"], ALL,
+       "spec.scheduling.disruptionMode (disruption was a KEP draft name)"),
+    _r("priorityClassName", ("scheduling", "schedulingPolicy"), ["Job"], ALL,
+       "spec.template.spec.priorityClassName: a Job's pods, and so its PodGroup, take the pod template's priority"),
+    _r("priorityClassName", ("schedulingPolicy",), GROUP_KINDS, R136_UP,
+       "priorityClassName sits beside schedulingPolicy (in the template, or the PodGroup's spec), not inside it"),
     _r("scheduling", ("spec",), ["Job"], ALL,
        "Job spec.scheduling exists from Kubernetes 1.37 (gate WorkloadWithJob); in 1.36 the Job controller "
        "gang-schedules an Indexed Job with parallelism == completions by itself"),

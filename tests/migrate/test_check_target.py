@@ -1,0 +1,44 @@
+"""`migrate --check` also judges documents it would not change: a 1.37 Job that 1.37 rejects makes the check
+fail (WAS114), and the summary says how many files hold such documents."""
+
+from __future__ import annotations
+
+from .harness import invoke
+
+DOCS_EXAMPLE = """apiVersion: batch/v1
+kind: Job
+metadata: {name: docs-example, namespace: default}
+spec:
+  completionMode: Indexed
+  completions: 2
+  parallelism: 2
+  scheduling:
+    schedulingPolicy:
+      gang: {}
+    schedulingConstraints:
+      key: topology.kubernetes.io/rack
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: x}]
+"""
+
+
+def test_check_fails_on_an_unchanged_document_the_target_rejects(tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(DOCS_EXAMPLE)
+    result = invoke(str(path), "--check")
+    assert result.exit_code == 1
+    assert (f"{path}:12:7: error WAS114 Kubernetes 1.37 rejects this document (it needs no migration): unknown "
+            'field "spec.scheduling.schedulingConstraints.key"') in result.stderr
+    assert "hint: schedulingConstraints.topology[].key" in result.stderr
+    assert result.stderr.endswith(
+        "0 files would be migrated, 0 left unchanged, 1 with documents that Kubernetes 1.37 rejects.\n")
+
+
+def test_check_stays_green_on_valid_unchanged_documents(tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(DOCS_EXAMPLE.replace("      key: topology", "      topology:\n      - key: topology"))
+    result = invoke(str(path), "--check")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.endswith("0 files would be migrated, 1 left unchanged.\n")
