@@ -1,6 +1,7 @@
 import pytest
 
-from wasplan.validate.hints import did_you_mean, hint_for_unknown_field
+from wasplan.suggest import did_you_mean
+from wasplan.validate.hints import hint_for_unknown_field
 
 A2, A3, B1 = "scheduling.k8s.io/v1alpha2", "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"
 TOPO = ("spec", "podGroupTemplates", 0, "schedulingConstraints", "topology", 0)

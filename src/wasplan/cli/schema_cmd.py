@@ -11,6 +11,7 @@ import typer
 from wasplan.cli.app import app
 from wasplan.cli.boundary import set_output
 from wasplan.cli.common import fail
+from wasplan.suggest import did_you_mean
 from wasplan.validate import schemas
 
 
@@ -47,8 +48,9 @@ def schema(
     matches = [(av, k) for av, k in schemas.available()
                if k.lower() == kind.lower() and (api_version is None or av == api_version)]
     if not matches:
+        guess = did_you_mean(kind, {k for _, k in schemas.available()})
         fail(f"no schema for kind {kind!r}" + (f" in {api_version}" if api_version else "") +
-             "; `wasplan schema` lists them")
+             (f"; did you mean {guess}?" if guess else "") + " (`wasplan schema` lists them)")
     if len(matches) > 1:
         fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; choose one with --api-version")
     av, k = matches[0]

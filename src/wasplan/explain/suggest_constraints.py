@@ -8,13 +8,13 @@ then verified by a re-run on inputs where every pending member carries the chang
 from __future__ import annotations
 
 import dataclasses
-import difflib
 
 from wasplan.cluster.model import Pod, Taint, Toleration
 from wasplan.explain import manifest, rerun
 from wasplan.explain.constraints import blocking_taints, label_values, taint_text
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.suggest import did_you_mean
 
 MAX_TAINTS = 3
 
@@ -34,11 +34,8 @@ def _selector_value(ctx: Context, key: str, value: str) -> str | None:
     have = label_values(ctx.sim.state.nodes, key)
     if not have or value in have:
         return None
-    same = [v for v, _ in have.most_common() if v.lower() == value.lower()]
-    if same:
-        return same[0]
-    close = difflib.get_close_matches(value, list(have), n=1, cutoff=0.6)
-    return close[0] if close else None
+    same = [v for v, _ in have.most_common() if v.lower() == value.lower()]  # the most used spelling first
+    return same[0] if same else did_you_mean(value, have)
 
 
 def _selector(ctx: Context, subj: Subject, pod: Pod, key: str, value: str) -> Suggestion | None:
