@@ -23,7 +23,12 @@ settings.register_profile("wasplan-fuzz", max_examples=12, deadline=None, derand
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("wasplan-fuzz-long", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("wasplan-fuzz-process", max_examples=3, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("wasplan-fuzz-process-long", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 FUZZ = settings.get_profile("wasplan-fuzz-long" if LONG else "wasplan-fuzz")
+FUZZ_PROCESS = settings.get_profile("wasplan-fuzz-process-long" if LONG else "wasplan-fuzz-process")
 
 
 def _load(path: Path) -> list:

@@ -42,3 +42,15 @@ def test_check_stays_green_on_valid_unchanged_documents(tmp_path):
     result = invoke(str(path), "--check")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.endswith("0 files would be migrated, 1 left unchanged.\n")
+
+
+def test_json_file_that_only_yaml_accepts_is_migrated_as_flow_yaml(tmp_path):
+    """Single quotes and trailing commas: the reader accepts them (as YAML), so migrate edits them the same way
+    instead of failing in its JSON editor (once an internal error, WAS504)."""
+    path = tmp_path / "pg.json"
+    path.write_text("{'apiVersion': 'scheduling.k8s.io/v1alpha2', 'kind': 'PodGroup', 'metadata': {'name': 'x',},"
+                    " 'spec': {'schedulingPolicy': {'basic': {}},},}\n")
+    result = invoke(str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ("{'apiVersion': 'scheduling.k8s.io/v1beta1', 'kind': 'PodGroup', 'metadata': {'name': 'x'},"
+                             " 'spec': {'schedulingPolicy': {'basic': {}}}}\n")

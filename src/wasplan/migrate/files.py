@@ -60,7 +60,15 @@ class FileOutcome:
 
 
 def _looks_json(name: str, text: str) -> bool:
-    return name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "[")))
+    """JSON by name (or by its first character on stdin) and by content: a `.json` file that only YAML accepts
+    (single quotes, trailing commas), as the reader read it, is edited as YAML flow style."""
+    if not (name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "[")))):
+        return False
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileOutcome:
@@ -78,7 +86,8 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
     if not wanted:
         outcome.migrated = outcome.original
         return outcome
-    if _looks_json(name, text):
+    is_json = _looks_json(name, text)
+    if is_json:
         spans = [Span(0, text.count("\n"), text)]
         wanted_spans = {0}
     else:
@@ -91,7 +100,7 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
             pieces.append(span.text)
             continue
         doc_index = min(d.index for d in wanted if d.node is None or span_index(spans, d.node.start_mark.line) == i)
-        pieces.append(_migrate_span(outcome, span, doc_index, len(spans) == 1 and _looks_json(name, text),
+        pieces.append(_migrate_span(outcome, span, doc_index, len(spans) == 1 and is_json,
                                     duplicates, target, opts))
     outcome.changes.sort(key=lambda c: (c.document, c.line or 0))
     if not outcome.refused:
