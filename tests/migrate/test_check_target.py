@@ -54,3 +54,13 @@ def test_json_file_that_only_yaml_accepts_is_migrated_as_flow_yaml(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ("{'apiVersion': 'scheduling.k8s.io/v1beta1', 'kind': 'PodGroup', 'metadata': {'name': 'x'},"
                              " 'spec': {'schedulingPolicy': {'basic': {}}}}\n")
+
+
+def test_job_with_metadata_of_the_wrong_type_is_a_finding(tmp_path):
+    """Found by the fuzz suite: `metadata: true` on a Job once ended in an internal error (WAS504)."""
+    path = tmp_path / "job.yaml"
+    path.write_text(DOCS_EXAMPLE.replace("metadata: {name: docs-example, namespace: default}", "metadata: true")
+                    .replace("      key: topology", "      topology:\n      - key: topology"))
+    result = invoke(str(path), "--to-k8s", "1.36")
+    assert "WAS504" not in result.stderr and "internal error" not in result.stderr
+    assert 'error WAS103 "metadata" must be an object, not a boolean' in result.stderr
