@@ -140,7 +140,7 @@ def _no_constant(text: str):
 
 def _json_within_limits(value, check_strings: bool) -> bool:
     """Depth within `limits.MAX_DEPTH`, integers within int64, floats finite, strings encodable (no lone
-    surrogate), walked without recursion; only containers are pushed, so the walk is cheap."""
+    surrogate), walked without recursion; strings, the bulk of a manifest, cost one type check each."""
     if not isinstance(value, (dict, list)):
         return _json_scalar_ok(value, check_strings)
     stack = [(value, 1)]
@@ -148,11 +148,15 @@ def _json_within_limits(value, check_strings: bool) -> bool:
         node, depth = stack.pop()
         if depth > limits.MAX_DEPTH:
             return False
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        for key, item in items:
-            if isinstance(item, (dict, list)):
+        if check_strings and isinstance(node, dict) and not all(_encodable(k) for k in node):
+            return False
+        for item in node.values() if isinstance(node, dict) else node:
+            kind = type(item)
+            if kind is str and not check_strings:
+                continue
+            if kind is dict or kind is list:
                 stack.append((item, depth + 1))
-            elif not _json_scalar_ok(item, check_strings) or (check_strings and not _encodable(key)):
+            elif not _json_scalar_ok(item, check_strings):
                 return False
     return True
 
