@@ -66,6 +66,9 @@ def explain(
 
 
 def _is_path(text: str) -> bool:
-    from pathlib import Path
+    import os
 
-    return Path(text).exists()
+    try:
+        return os.path.lexists(text)
+    except (OSError, ValueError):  # a name too long for a path, or one with a NUL byte: not a path
+        return False

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-import yaml
 
 from wasplan.api.releases import GateSet
 from wasplan.cluster.model import PlanInputs
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
-from wasplan.documents.reader import read_paths
+from wasplan.documents.reader import read_bytes, read_paths
+from wasplan.documents.sources import read_file
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
@@ -46,16 +46,24 @@ class PlanRun:
 
 
 def load_profiles(path: str | None):
+    """The scheduler profiles of a KubeSchedulerConfiguration file, read like every other input: a regular
+    file only, within the reader's limits, plain-data tags only."""
     if not path:
         return profiles_from_config(None)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = yaml.safe_load(fh)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read scheduler config {path}: {exc}") from exc
-    if not isinstance(doc, dict):
+    data, problem = read_file(path)
+    if problem is not None:
+        raise ConfigError(f"cannot read scheduler config: {problem.message}")
+    read = read_bytes(path, data)
+    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        where = f":{errors[0].location.line}" if errors[0].location.line else ""
+        raise ConfigError(f"cannot read scheduler config {path}{where}: {errors[0].message}")
+    if len(read.documents) != 1:
         raise ConfigError(f"{path} is not a KubeSchedulerConfiguration")
-    return profiles_from_config(doc)
+    try:
+        return profiles_from_config(read.documents[0].obj)
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of the wrong type or shape
+        raise ConfigError(f"{path} is not a valid KubeSchedulerConfiguration: {type(exc).__name__}: {exc}") from exc
 
 
 @dataclass

@@ -1,0 +1,43 @@
+"""--scheduler-config is read like every input: regular files only, within the reader's limits, plain data
+only; a malformed configuration is one error line with exit 2, never an internal error."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.cli.helpers import run
+from tests.conftest import FIXTURES
+
+HEAD = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+PLAN = ("plan", str(FIXTURES / "examples" / "training"), "--cluster", str(FIXTURES / "examples" / "cluster.yaml"))
+
+
+@pytest.mark.parametrize("body, message", [
+    ("profiles: [1, 2]\n", "is not a valid KubeSchedulerConfiguration: AttributeError"),
+    ("profiles: !!python/object:x {}\n", ":3: tag !!python/object:x is not plain data"),
+    ("profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: lots}\n",
+     "is not a valid KubeSchedulerConfiguration: ValueError"),
+])
+def test_malformed_scheduler_config(tmp_path, body, message):
+    path = tmp_path / "sched.yaml"
+    path.write_text(HEAD + body)
+    result = run(*PLAN, "--scheduler-config", str(path))
+    assert result.exit_code == 2
+    assert message in result.stderr and "internal error" not in result.stderr
+
+
+def test_scheduler_config_that_is_a_fifo_is_not_read(tmp_path):
+    fifo = tmp_path / "sched.yaml"
+    os.mkfifo(fifo)
+    result = run(*PLAN, "--scheduler-config", str(fifo))
+    assert result.exit_code == 2
+    assert f"cannot read scheduler config: {fifo} is a FIFO (named pipe); not read" in result.stderr
+
+
+def test_explain_target_too_long_for_a_path_is_not_a_path():
+    result = run("explain", "podgroup/" + "x" * 5000, str(FIXTURES / "explain" / "taint" / "gang.yaml"),
+                 "--cluster", str(FIXTURES / "explain" / "taint" / "cluster.yaml"))
+    assert result.exit_code == 2
+    assert "WAS801 no PodGroup named" in result.stderr
