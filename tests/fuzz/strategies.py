@@ -42,6 +42,15 @@ MANIFEST_FILES = sorted(
 CLUSTER_FILES = sorted([FIXTURES / "examples" / "cluster.yaml", FIXTURES / "clusters" / "kubectl-snapshot.yaml",
                         *FIXTURES.glob("explain/*/cluster.yaml")])
 MANIFESTS = {p.relative_to(FIXTURES).as_posix(): _load(p) for p in MANIFEST_FILES}
+SCHEDULER_CONFIGS = {"scheduler-config": [{
+    "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+    "profiles": [{"schedulerName": "default-scheduler",
+                  "plugins": {"score": {"disabled": [{"name": "*"}], "enabled": [{"name": "NodeResourcesFit", "weight": 2}]}},
+                  "pluginConfig": [{"name": "NodeResourcesFit", "args": {"scoringStrategy": {
+                      "type": "RequestedToCapacityRatio", "resources": [{"name": "cpu", "weight": 1}],
+                      "requestedToCapacityRatio": {"shape": [{"utilization": 0, "score": 0},
+                                                             {"utilization": 100, "score": 10}]}}}},
+                                   {"name": "InterPodAffinity", "args": {"hardPodAffinityWeight": 2}}]}]}]}
 CLUSTERS = {p.relative_to(FIXTURES).as_posix(): _load(p) for p in CLUSTER_FILES}
 
 ABSURD = [None, True, False, 0, -1, 2**31, -(2**31) - 1, 2**63 - 1, 2**63, 10**30, 1e308, -1e-308, 2.0, 0.5,

@@ -18,7 +18,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.strategies import CLUSTERS, FIXTURES, FUZZ, manifest_bytes
+from tests.fuzz.strategies import CLUSTERS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, manifest_bytes
 from wasplan.cli.app import _register, app
 from wasplan.cli.boundary import guarded
 
@@ -113,6 +113,24 @@ def test_plan_with_bad_snapshots(case, fmt):
     with written(data, suffix) as path:
         code, out, err = run_cli("plan", TRAINING, "--cluster", str(path), "-o", fmt)
     check(code, out, err, fmt == "json")
+
+
+@FUZZ
+@given(manifest_bytes(CLUSTERS), st.sampled_from(["lint", "explain"]))
+def test_lint_and_explain_with_bad_snapshots(case, command):
+    data, suffix = case
+    with written(data, suffix) as path:
+        code, out, err = run_cli(command, TRAINING, "--cluster", str(path), "-o", "json")
+    check(code, out, err, True)
+
+
+@FUZZ
+@given(manifest_bytes(SCHEDULER_CONFIGS))
+def test_plan_with_bad_scheduler_configs(case):
+    data, suffix = case
+    with written(data, suffix) as path:
+        code, out, err = run_cli("plan", TRAINING, "--cluster", CLUSTER, "--scheduler-config", str(path), "-o", "json")
+    check(code, out, err, True)
 
 
 @FUZZ
