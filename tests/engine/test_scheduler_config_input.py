@@ -41,3 +41,14 @@ def test_explain_target_too_long_for_a_path_is_not_a_path():
                  "--cluster", str(FIXTURES / "explain" / "taint" / "cluster.yaml"))
     assert result.exit_code == 2
     assert "WAS801 no PodGroup named" in result.stderr
+
+
+def test_requested_to_capacity_ratio_shape_is_validated(tmp_path):
+    """Found by the fuzz suite: two points with the same utilization divided by zero while scoring."""
+    path = tmp_path / "sched.yaml"
+    path.write_text(HEAD + "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+                    "        type: RequestedToCapacityRatio\n        requestedToCapacityRatio:\n          shape:\n"
+                    "          - {utilization: 50, score: 0}\n          - {utilization: 50, score: 10}\n")
+    result = run(*PLAN, "--scheduler-config", str(path))
+    assert result.exit_code == 2
+    assert "utilization values must be sorted in increasing order" in result.stderr
