@@ -114,12 +114,17 @@ def _on_os_error(exc: OSError) -> int:
     where = exc.filename if exc.filename else "<stdout>"
     message = f"{where}: {exc.strerror or exc}"
     _stderr(f"wasplan: error: {message}")
+    _emit_last(message)
+    return int(ExitCode.TOOL_ERROR)
+
+
+def _emit_last(message: str) -> None:
+    """The failure document on the way out; if stdout fails too, it is silenced rather than raising again."""
     try:
         emit_failure(message)
         sys.stdout.flush()
     except OSError:
         _silence_stdout()
-    return int(ExitCode.TOOL_ERROR)
 
 
 def _on_internal_error(exc: BaseException) -> int:
@@ -127,11 +132,7 @@ def _on_internal_error(exc: BaseException) -> int:
     if session.debug:
         traceback.print_exc(file=sys.stderr)
     _stderr(f"wasplan: internal error: {summary} (run with --debug for the traceback)")
-    try:
-        emit_failure(f"internal error: {summary}")
-        sys.stdout.flush()
-    except OSError:
-        _silence_stdout()
+    _emit_last(f"internal error: {summary}")
     return int(ExitCode.TOOL_ERROR)
 
 
