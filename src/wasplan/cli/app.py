@@ -7,6 +7,7 @@ import sys
 import typer
 
 from wasplan import __version__
+from wasplan.cli import collector
 
 app = typer.Typer(
     name="wasplan",
@@ -50,6 +51,7 @@ def main() -> None:
     """The console script: every command runs inside the one exception boundary (`cli/boundary.py`)."""
     from wasplan.cli.boundary import guarded, split_debug
 
+    collector.pause()
     args = sys.argv[1:]
     command = next((a for a in split_debug(args)[0] if not a.startswith("-")), None)
     _register(command)

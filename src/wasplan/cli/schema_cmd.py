@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from wasplan import jsontext
 from wasplan.cli.app import app
 from wasplan.cli.boundary import set_output
 from wasplan.cli.common import fail
@@ -21,7 +21,7 @@ def _export(export: Path) -> int:
         target = export / av / f"{k}.json"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(schemas.load_schema(av, k), indent=2) + "\n", encoding="utf-8")
+            target.write_text(jsontext.dumps(schemas.load_schema(av, k)), encoding="utf-8")
         except OSError as exc:
             fail(f"cannot write {target}: {exc.strerror or exc} (--export needs a directory it can create or write)")
         count += 1
@@ -54,4 +54,4 @@ def schema(
     if len(matches) > 1:
         fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; choose one with --api-version")
     av, k = matches[0]
-    typer.echo(json.dumps(schemas.load_schema(av, k), indent=2))
+    typer.echo(jsontext.dumps(schemas.load_schema(av, k)), nl=False)
