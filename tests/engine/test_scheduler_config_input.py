@@ -52,3 +52,13 @@ def test_requested_to_capacity_ratio_shape_is_validated(tmp_path):
     result = run(*PLAN, "--scheduler-config", str(path))
     assert result.exit_code == 2
     assert "utilization values must be sorted in increasing order" in result.stderr
+
+
+def test_plugin_and_resource_names_must_be_strings(tmp_path):
+    """Found by the fuzz suite: a list as a resource name reached the scorer (unhashable type: 'list')."""
+    path = tmp_path / "sched.yaml"
+    path.write_text(HEAD + "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+                    "        type: LeastAllocated\n        resources:\n        - name: [cpu]\n          weight: 1\n")
+    result = run(*PLAN, "--scheduler-config", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == "wasplan: error: every entry needs a string name, got {'name': ['cpu'], 'weight': 1}\n"

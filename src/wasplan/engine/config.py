@@ -37,7 +37,16 @@ class Profile:
 
 
 def _names(items: Any) -> list[dict]:
-    return [i for i in (items or []) if isinstance(i, dict) and "name" in i]
+    """The entries of a plugin or resource list; each must have a string name (the API server's decoding
+    rejects anything else, and a name is used as a key)."""
+    if not items:
+        return []
+    if not isinstance(items, list):
+        raise ConfigError(f"expected a list of {{name: ...}} entries, got {type(items).__name__}")
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ConfigError(f"every entry needs a string name, got {str(item)[:60]}")
+    return items
 
 
 def _apply_plugins(profile: Profile, plugins: dict) -> Profile:

@@ -62,6 +62,8 @@ def load_profiles(path: str | None):
         raise ConfigError(f"{path} is not a KubeSchedulerConfiguration")
     try:
         return profiles_from_config(read.documents[0].obj)
+    except ConfigError:
+        raise
     except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of the wrong type or shape
         raise ConfigError(f"{path} is not a valid KubeSchedulerConfiguration: {type(exc).__name__}: {exc}") from exc
 
