@@ -88,9 +88,10 @@ def _number(node: yaml.ScalarNode, make: Callable[[yaml.ScalarNode], Any]) -> An
 
 
 class _Builder:
-    def __init__(self, on_duplicate: Callable[[yaml.Node], None]):
+    def __init__(self, on_duplicate: Callable[[yaml.Node], None], track_aliases: bool):
         self.on_duplicate = on_duplicate
         self.depth = 0
+        self.track = track_aliases  # False when the text has no `*`, so no node can be reached twice
         self.built: set[int] = set()  # collection nodes built once; building one again is an alias use
         self.aliases = 0
         self.alias_depth = 0  # > 0 while building a subtree reached through an alias
@@ -109,24 +110,26 @@ class _Builder:
         return self._collection(node)
 
     def _collection(self, node: yaml.Node) -> Any:
-        if node.tag not in (_MAP, _SEQ):
+        """A mapping or list; an exception abandons the whole document, so the counters need no unwinding."""
+        if node.tag != _MAP and node.tag != _SEQ:
             raise ConstructError("WAS015", f"tag {_tag_name(node.tag)} is not plain data; wasplan reads only "
                                            "strings, numbers, booleans, null, mappings and lists", node)
-        self._enter(node)
-        try:
-            if node.id == "sequence":
-                build = self.build
-                return [build(child) for child in node.value]
-            return self._mapping(node)
-        finally:
-            self.depth -= 1
-            if self.alias_depth:
-                self.alias_depth -= 1
-
-    def _enter(self, node: yaml.Node) -> None:
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise ConstructError("WAS013", f"nesting deeper than {limits.MAX_DEPTH} levels", node)
+        if self.track:
+            self._count_alias(node)
+        if node.id == "sequence":
+            build = self.build
+            value: Any = [build(child) for child in node.value]
+        else:
+            value = self._mapping(node)
+        self.depth -= 1
+        if self.alias_depth:
+            self.alias_depth -= 1
+        return value
+
+    def _count_alias(self, node: yaml.Node) -> None:
         key = id(node)
         if key in self.built or self.alias_depth:
             self.alias_depth += 1
@@ -168,8 +171,9 @@ class _Builder:
                         out.setdefault(k, v)
 
 
-def construct(node: yaml.Node, on_duplicate: DuplicateHandler) -> Any:
+def construct(node: yaml.Node, on_duplicate: DuplicateHandler, track_aliases: bool = True) -> Any:
     """Build the value of `node`; `on_duplicate(key_node, path)` is called for every repeated key.
+    `track_aliases=False` is for text without any `*` (no alias, so nothing to count).
 
     Raises `ConstructError` for anything that is not plain data within the limits."""
-    return _Builder(lambda key_node: on_duplicate(key_node, path_to(node, key_node))).build(node)
+    return _Builder(lambda key_node: on_duplicate(key_node, path_to(node, key_node)), track_aliases).build(node)

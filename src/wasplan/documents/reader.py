@@ -175,6 +175,7 @@ def _encodable(text) -> bool:
 def _read_yaml(name: str, text: str, result: ReadResult) -> None:
     loader = _Loader(text)
     index = 0
+    aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
     try:
         while True:
             node = _next_node(loader, name, index, result)
@@ -185,7 +186,7 @@ def _read_yaml(name: str, text: str, result: ReadResult) -> None:
                     "WAS012", f"more than {limits.MAX_DOCUMENTS:,} documents in one file; the rest is not read",
                     name, node.start_mark.line + 1, node.start_mark.column + 1, doc=index))
                 return
-            _construct_document(name, index, node, result)
+            _construct_document(name, index, node, result, aliases)
             index += 1
     finally:
         loader.dispose()
@@ -208,7 +209,7 @@ def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node |
     return None
 
 
-def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult) -> None:
+def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult, aliases: bool) -> None:
     def on_duplicate(key_node: yaml.Node, path: tuple) -> None:
         m = key_node.start_mark
         result.diagnostics.append(_diag(
@@ -216,7 +217,7 @@ def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResu
             name, m.line + 1, m.column + 1, doc=index, path=path))
 
     try:
-        value = construct(node, on_duplicate)
+        value = construct(node, on_duplicate, aliases)
     except ConstructError as exc:
         m = exc.node.start_mark
         result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index))
