@@ -81,3 +81,29 @@ def test_closed_stdin_is_a_finding_with_exit_2():
     assert proc.returncode == 2
     assert "<stdin>: error WAS001 cannot read stdin: it is closed" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_permission_denied_is_a_finding_even_for_root(tmp_path, monkeypatch):
+    """Root reads any file, so the refusal is simulated where the reader meets it: opening the file, listing
+    the directory."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(POD)
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    real_open, real_scandir = os.open, os.scandir
+
+    def deny_open(path, *args, **kwargs):
+        if str(path) == str(secret):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def deny_scandir(path="."):
+        if str(path) == str(closed):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "open", deny_open)
+    monkeypatch.setattr(os, "scandir", deny_scandir)
+    result = read_paths([str(secret), str(closed)])
+    assert found(result) == [("WAS001", f"cannot read directory {closed}: Permission denied"),
+                             ("WAS001", f"cannot read {secret}: Permission denied")]
