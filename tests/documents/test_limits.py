@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from wasplan.documents import limits, read_text
@@ -121,3 +123,17 @@ def test_list_items_are_measured_one_by_one(monkeypatch):
 
 def test_binary_and_encodings_stay_findings():
     assert [d.code for d in read_bytes("u16.yaml", HEAD.encode("utf-16")).diagnostics] in (["WAS002"], ["WAS003"])
+
+
+def test_a_json_list_loses_only_the_items_at_fault():
+    """A large `kubectl get -o json` snapshot with one bad number keeps its other items, and the finding points
+    at the item's field (no trip through the slow YAML path)."""
+    items = [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"p{i}"}, "spec": {"priority": 1}}
+             for i in range(3)]
+    items[1]["spec"]["priority"] = 10**20
+    text = '{"apiVersion": "v1", "kind": "List",\n "items": [\n' + ",\n".join(
+        json.dumps(item) for item in items) + "]}\n"
+    result = read_text("snap.json", text)
+    assert [d.name for d in result.documents] == ["p0", "p2"]
+    assert [(d.code, d.location.line, d.location.field) for d in result.diagnostics] == [
+        ("WAS112", 4, "items[1].spec.priority")]

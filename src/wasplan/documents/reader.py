@@ -8,7 +8,6 @@ position.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -18,11 +17,11 @@ import yaml
 from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents import limits
+from wasplan.documents import jsonlimits, limits
 from wasplan.documents.construct import ConstructError, construct
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
-from wasplan.documents.model import Document, SourceFile
+from wasplan.documents.model import Document, SourceFile, locate_in_node
 from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 
 __all__ = ["MANIFEST_SUFFIXES", "STDIN", "ReadResult", "expand_paths", "read_bytes", "read_paths", "read_text"]
@@ -112,64 +111,28 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
 
 
 def _read_json(name: str, text: str) -> ReadResult | None:
-    """JSON through `jsontext`; None (the YAML path reads and reports it, with a position) when the text
-    is not JSON, nests too deep, or holds a number or string that the YAML path refuses or reports."""
+    """JSON through `jsontext`. None (the YAML path reads and reports it, with a position) when the text is not
+    JSON or breaks a limit (`jsonlimits`) outside the items of a List; items at fault are left out, each with a
+    finding at its position."""
     try:
         value = jsontext.loads(text)
     except (ValueError, RecursionError):
         return None  # let the YAML path report the syntax error with a position
-    if not _json_within_limits(value, _SURROGATE.search(text) is not None):
-        return None  # NaN, a number beyond int64, a lone surrogate or deep nesting: the YAML path reports it
+    check_strings = _SURROGATE.search(text) is not None
+    faulty: dict[int, jsonlimits.Problem] = {}
+    if jsonlimits.first_problem(value, check_strings) is not None:
+        if not _is_list_kind(value) or jsonlimits.first_problem(
+                {k: v for k, v in value.items() if k != "items"}, check_strings) is not None:
+            return None
+        faulty = {i: p for i, item in enumerate(value["items"])
+                  if (p := jsonlimits.first_problem(item, check_strings, depth=3)) is not None}
     result = ReadResult()
     locator = JsonLocator(text, _Loader)
-    _add_object(result, name, 0, value, None, locator)
+    _add_object(result, name, 0, value, None, locator, faulty)
     return result
 
 
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _json_within_limits(value, check_strings: bool) -> bool:
-    """Depth within `limits.MAX_DEPTH`, integers within int64, floats finite, strings encodable (no lone
-    surrogate), walked without recursion; strings, the bulk of a manifest, cost one type check each."""
-    if not isinstance(value, (dict, list)):
-        return _json_scalar_ok(value, check_strings)
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limits.MAX_DEPTH:
-            return False
-        if check_strings and isinstance(node, dict) and not all(_encodable(k) for k in node):
-            return False
-        for item in node.values() if isinstance(node, dict) else node:
-            kind = type(item)
-            if kind is str and not check_strings:
-                continue
-            if kind is dict or kind is list:
-                stack.append((item, depth + 1))
-            elif not _json_scalar_ok(item, check_strings):
-                return False
-    return True
-
-
-def _json_scalar_ok(item, check_strings: bool) -> bool:
-    if isinstance(item, bool) or item is None:
-        return True
-    if isinstance(item, int):
-        return limits.INT64_MIN <= item <= limits.INT64_MAX
-    if isinstance(item, float):
-        return math.isfinite(item)
-    return not check_strings or _encodable(item)
-
-
-def _encodable(text) -> bool:
-    if not isinstance(text, str):
-        return True
-    try:
-        text.encode("utf-8")
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 def _read_yaml(name: str, text: str, result: ReadResult) -> None:
@@ -240,7 +203,7 @@ def _is_list_kind(value: dict) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
 
 
-def _add_object(result: ReadResult, name: str, index: int, value, node, locator) -> None:
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator, faulty: dict | None = None) -> None:
     if value is None or value == {} and node is not None and node.id == "scalar":
         return  # empty document
     pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
@@ -257,7 +220,7 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator)
             path=(missing[0],)))
         return
     if _is_list_kind(value):
-        _expand_list(result, name, index, value, node, locator)
+        _expand_list(result, name, index, value, node, locator, faulty or {})
         return
     if _oversized(node):
         result.diagnostics.append(_size_diag(name, index, node, "the object"))
@@ -265,8 +228,9 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator)
     result.documents.append(Document(name, index, value, node, None, locator))
 
 
-def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, locator) -> None:
-    """`kind: List` and every typed `*List`: each item becomes a document of its own."""
+def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, locator, faulty: dict) -> None:
+    """`kind: List` and every typed `*List`: each item becomes a document of its own (`faulty` JSON items,
+    beyond a reader limit, are reported instead)."""
     item_nodes = None
     if node is not None:
         for key_node, value_node in node.value:
@@ -279,6 +243,12 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         item_node = item_nodes[i] if item_nodes is not None and i < len(item_nodes) else None
         item_locator = locators[i] if item_node is None and locators is not None else None
         pos = (item_node.start_mark.line + 1, item_node.start_mark.column + 1) if item_node is not None else (None, None)
+        if i in faulty:
+            code, message, path = faulty[i]
+            where = locate_in_node(item_locator(), path) if item_locator is not None else None
+            result.diagnostics.append(_diag(code, message, name, *(where or (None, None)), doc=index,
+                                            path=("items", i, *path)))
+            continue
         if not isinstance(item, dict):
             result.diagnostics.append(_diag("WAS006", f"items[{i}] of {list_kind} is not an object", name, *pos, doc=index, path=("items", i)))
             continue
