@@ -65,7 +65,7 @@ def _walk(root: str, files: list[str], diags: list[Diagnostic]) -> None:
 
     for here, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in filenames:
+        for name in sorted(filenames):  # findings about entries come out in a stable order too
             if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
                 path = os.path.join(here, name)
                 problem = _special(path, in_walk=True)
