@@ -80,3 +80,15 @@ def test_a_kind_never_becomes_a_path():
 
     for kind in ("K" * 300, "../pod", "_definitions"):
         assert core_validator("1.37", "v1", kind) is None
+
+
+def test_required_int32_fields_are_bounded_too(tmp_path):
+    """Required fields are typed ["integer"] (optional ones ["integer", "null"]): both get the int32 bounds."""
+    from tests.cli.helpers import run
+
+    path = tmp_path / "pod.yaml"
+    path.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n"
+                    "  containers: [{name: c, image: x, ports: [{containerPort: 99999999999}]}]\n")
+    result = run("validate", str(path))
+    assert ('error WAS105 "spec.containers[0].ports[0].containerPort" is 99999999999; it must be at most 2147483647'
+            in result.stdout)

@@ -11,6 +11,7 @@ itself does.
 from __future__ import annotations
 
 import importlib.util
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,28 +51,18 @@ def _shipped(release_version: str) -> frozenset[str]:
     return frozenset(item.name for item in _schema_dir(release_version).iterdir())
 
 
-_INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-
-
-def _with_int_bounds(node):
-    """Upstream marks int32/int64 fields with `format`, which a validator does not assert for numbers; the API
-    server rejects a value outside the Go type, so the bounds are added as minimum/maximum (kept if tighter)."""
-    if isinstance(node, dict):
-        bounds = _INT_BOUNDS.get(node.get("format")) if node.get("type") in ("integer", ["integer", "null"]) else None
-        if bounds is not None:
-            node.setdefault("minimum", bounds[0])
-            node.setdefault("maximum", bounds[1])
-        for value in node.values():
-            _with_int_bounds(value)
-    elif isinstance(node, list):
-        for value in node:
-            _with_int_bounds(value)
-    return node
+# Upstream marks int32/int64 fields with `format`, which a validator does not assert for numbers; the API server
+# rejects a value outside the Go type, so the bounds are written next to the format as minimum/maximum. The
+# files use `format` only on integer fields and carry no `minimum`/`maximum` keywords, and the insertion is a
+# text substitution, far cheaper than walking the parsed 1.8 MB of `_definitions.json`.
+_INT_FORMAT = re.compile(r'"format": "int(32|64)",')
+_INT_BOUNDS = {"32": f'"format": "int32", "minimum": {-(2**31)}, "maximum": {2**31 - 1},',
+               "64": f'"format": "int64", "minimum": {-(2**63)}, "maximum": {2**63 - 1},'}
 
 
 def _load(release_version: str, name: str, raw: bool = False) -> dict:
-    schema = jsontext.loads((_schema_dir(release_version) / name).read_text(encoding="utf-8"))
-    return schema if raw else _with_int_bounds(schema)
+    text = (_schema_dir(release_version) / name).read_text(encoding="utf-8")
+    return jsontext.loads(text if raw else _INT_FORMAT.sub(lambda m: _INT_BOUNDS[m.group(1)], text))
 
 
 @lru_cache(maxsize=None)
