@@ -137,3 +137,12 @@ def test_a_json_list_loses_only_the_items_at_fault():
     assert [d.name for d in result.documents] == ["p0", "p2"]
     assert [(d.code, d.location.line, d.location.field) for d in result.diagnostics] == [
         ("WAS112", 4, "items[1].spec.priority")]
+
+
+def test_lone_surrogate_in_a_key_of_a_json_list_item():
+    """Found by the fuzz suite: a key holding a lone surrogate above a nested value reached the checker."""
+    text = ('{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Pod", '
+            '"\\ud800 metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b"}}]}')
+    result = read_text("s.json", text)
+    assert [d.name for d in result.documents] == ["b"]
+    assert [(d.code, d.location.field) for d in result.diagnostics] == [("WAS003", "items[0].\\ud800 metadata")]

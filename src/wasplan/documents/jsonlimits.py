@@ -30,12 +30,12 @@ def first_problem(value, check_strings: bool, depth: int = 1) -> Problem | None:
             kind = type(item)
             if kind is str and not check_strings:
                 continue
+            if check_strings and type(key) is str and not _encodable(key):
+                return _surrogate(path + (key,))
             if kind is dict or kind is list:
                 stack.append((item, level + 1, path + (key,)))
                 continue
             found = _scalar_problem(item, check_strings, path + (key,))
-            if found is None and check_strings and isinstance(key, str) and not _encodable(key):
-                found = _surrogate(path + (key,))
             if found is not None:
                 return found
     return None
@@ -56,7 +56,10 @@ def _scalar_problem(item, check_strings: bool, path: tuple) -> Problem | None:
 
 
 def _surrogate(path: tuple) -> Problem:
-    return "WAS003", "a string holds a lone surrogate (\\ud800-\\udfff escape), which is not valid Unicode", path
+    """The path is spelt with the surrogate escaped, so that reporting it cannot fail in turn."""
+    shown = tuple(p if not isinstance(p, str) or _encodable(p) else p.encode("utf-8", "backslashreplace").decode()
+                  for p in path)
+    return "WAS003", "a string holds a lone surrogate (\\ud800-\\udfff escape), which is not valid Unicode", shown
 
 
 def _encodable(text: str) -> bool:
