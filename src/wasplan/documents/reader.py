@@ -4,10 +4,16 @@ Reading is the first thing every command does, on inputs of thousands of documen
 libyaml (C) composer; only the step from nodes to values runs in Python, and it is also where duplicate
 keys are caught. JSON files are decoded with the json module and located lazily, only when a finding needs a
 position.
+
+Real repositories hold more YAML than manifests (Helm charts and values, compose files, CI workflows), so a
+document with neither apiVersion nor kind and a file with template directives are skipped with an info finding
+(kubeconform's `-ignore-missing-schemas` / `-skip` are the anchors); `ReadOptions.strict_inputs` makes them
+errors again. What a directory walk leaves out is documents/exclude.py's decision.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -24,7 +30,11 @@ from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile, locate_in_node
 from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 
-__all__ = ["MANIFEST_SUFFIXES", "STDIN", "ReadResult", "expand_paths", "read_bytes", "read_paths", "read_text"]
+# Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
+HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
+
+__all__ = ["MANIFEST_SUFFIXES", "STDIN", "STDIN_NAME", "ReadResult", "expand_paths", "read_bytes", "read_paths",
+           "read_text"]
 
 _Loader = FastLoader
 
@@ -35,11 +45,29 @@ _TEMPLATE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How inputs are found and which non-manifests are tolerated (resolved from the command line and config)."""
+
+    exclude: tuple[str, ...] = ()  # gitignore-style patterns, relative to each directory given
+    strict_inputs: bool = False  # non-Kubernetes documents and templates are errors, not skipped
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something read but deliberately not checked: a non-Kubernetes document or a whole template file."""
+
+    file: str
+    doc: int | None
+    reason: str  # "not-kubernetes" | "template"
+
+
 @dataclass
 class ReadResult:
     documents: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
 
     def extend(self, other: "ReadResult") -> None:
         base = len(self.documents)
@@ -48,6 +76,7 @@ class ReadResult:
         self.documents.extend(other.documents)
         self.diagnostics.extend(other.diagnostics)
         self.sources.update(other.sources)
+        self.skipped.extend(other.skipped)
 
 
 def _diag(code: str, message: str, file: str, line: int | None = None, col: int | None = None,
@@ -55,9 +84,10 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResult:
+def read_paths(paths: Sequence[str], stdin_text: str | None = None,
+               options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
-    files, diags = expand_paths(paths)
+    files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     for path in files:
         name = STDIN_NAME if path == STDIN else path
@@ -65,7 +95,7 @@ def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResul
         if problem is not None:
             result.diagnostics.append(problem)
             continue
-        result.extend(read_bytes(name, data))
+        result.extend(read_bytes(name, data, options))
     return result
 
 
@@ -85,7 +115,7 @@ def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     return text, None
 
 
-def read_bytes(name: str, data: bytes) -> ReadResult:
+def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
     text, problem = _decode(name, data)
     if problem is not None:
@@ -95,22 +125,33 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
     result.sources[name] = SourceFile(name, text)
     match = _TEMPLATE.search(text)
     if match:
-        line = text.count("\n", 0, match.start()) + 1
-        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        result.diagnostics.append(_diag(
-            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
-            hint="render it first (e.g. `helm template ...`) and validate the output"))
+        _template(result, name, text, match, options.strict_inputs)
         return result
-    if name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "["))):
-        json_result = _read_json(name, text)
+    if name.endswith(".json") or (name == STDIN_NAME and text.lstrip().startswith(("{", "["))):
+        json_result = _read_json(name, text, options.strict_inputs)
         if json_result is not None:
             json_result.sources = result.sources
             return json_result
-    _read_yaml(name, text, result)
+    _read_yaml(name, text, result, options.strict_inputs)
     return result
 
 
-def _read_json(name: str, text: str) -> ReadResult | None:
+def _template(result: ReadResult, name: str, text: str, match: re.Match, strict: bool) -> None:
+    line = text.count("\n", 0, match.start()) + 1
+    col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    shown = "-" if name == STDIN_NAME else name
+    hint = f"render it first and validate the output: `helm template ... | wasplan validate -` (file: {shown})"
+    if strict:
+        result.diagnostics.append(_diag(
+            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
+            hint=hint))
+        return
+    result.diagnostics.append(_diag(
+        "WAS031", f"template file skipped: template directive {match.group(0)!r}... found", name, line, col, hint=hint))
+    result.skipped.append(Skipped(name, None, "template"))
+
+
+def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     """JSON through `jsontext`. None (the YAML path reads and reports it, with a position) when the text is not
     JSON or breaks a limit (`jsonlimits`) outside the items of a List; items at fault are left out, each with a
     finding at its position."""
@@ -128,14 +169,14 @@ def _read_json(name: str, text: str) -> ReadResult | None:
                   if (p := jsonlimits.first_problem(item, check_strings, depth=3)) is not None}
     result = ReadResult()
     locator = JsonLocator(text, _Loader)
-    _add_object(result, name, 0, value, None, locator, faulty)
+    _add_object(result, name, 0, value, None, locator, strict, faulty)
     return result
 
 
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _read_yaml(name: str, text: str, result: ReadResult) -> None:
+def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
     loader = _Loader(text)
     index = 0
     aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
@@ -149,7 +190,7 @@ def _read_yaml(name: str, text: str, result: ReadResult) -> None:
                     "WAS012", f"more than {limits.MAX_DOCUMENTS:,} documents in one file; the rest is not read",
                     name, node.start_mark.line + 1, node.start_mark.column + 1, doc=index))
                 return
-            _construct_document(name, index, node, result, aliases)
+            _construct_document(name, index, node, result, aliases, strict)
             index += 1
     finally:
         loader.dispose()
@@ -172,7 +213,8 @@ def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node |
     return None
 
 
-def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult, aliases: bool) -> None:
+def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult, aliases: bool,
+                        strict: bool) -> None:
     def on_duplicate(key_node: yaml.Node, path: tuple) -> None:
         m = key_node.start_mark
         result.diagnostics.append(_diag(
@@ -185,7 +227,7 @@ def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResu
         m = exc.node.start_mark
         result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index))
         return
-    _add_object(result, name, index, value, node, None)
+    _add_object(result, name, index, value, node, None, strict)
 
 
 def _oversized(node) -> bool:
@@ -203,7 +245,8 @@ def _is_list_kind(value: dict) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
 
 
-def _add_object(result: ReadResult, name: str, index: int, value, node, locator, faulty: dict | None = None) -> None:
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator, strict: bool = False,
+                faulty: dict | None = None) -> None:
     if value is None or value == {} and node is not None and node.id == "scalar":
         return  # empty document
     pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
@@ -214,6 +257,14 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator,
     if not value:
         return
     missing = [k for k in ("apiVersion", "kind") if not isinstance(value.get(k), str) or not value.get(k)]
+    if not strict and (len(missing) == 2 and "apiVersion" not in value and "kind" not in value
+                       or "kind" in missing and os.path.basename(name) in HELM_CHART_FILES):
+        what = "Helm chart metadata" if missing == ["kind"] else "no apiVersion, no kind"
+        result.diagnostics.append(_diag(
+            "WAS030", f"not a Kubernetes object ({what}): skipped", name, *pos, doc=index,
+            hint="--strict-inputs makes this an error; --exclude keeps the file out of the run"))
+        result.skipped.append(Skipped(name, index, "not-kubernetes"))
+        return
     if missing:
         result.diagnostics.append(_diag(
             "WAS007", f"document has no {' or '.join(missing)}; every Kubernetes object needs both", name, *pos, doc=index,
@@ -265,9 +316,9 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         result.documents.append(Document(name, index, item, item_node, i, item_locator))
 
 
-def read_text(name: str, text: str) -> ReadResult:
+def read_text(name: str, text: str, options: ReadOptions = ReadOptions()) -> ReadResult:
     """Convenience for tests and library callers holding manifest text in memory."""
-    return read_bytes(name, text.encode("utf-8"))
+    return read_bytes(name, text.encode("utf-8"), options)
 
 
 def iter_documents(results: Iterable[ReadResult]) -> Iterable[Document]:

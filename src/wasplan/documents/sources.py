@@ -18,6 +18,7 @@ from typing import Sequence
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents import limits
+from wasplan.documents.exclude import Excluder, relative_parent
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -56,30 +57,34 @@ def _special(raw: str, in_walk: bool) -> Diagnostic | None:
     return path_diag("WAS017" if in_walk else "WAS016", f"{raw} is {_kind_of(mode)}; not read", raw, hint)
 
 
-def _walk(root: str, files: list[str], diags: list[Diagnostic]) -> None:
+def _walk(top: str, files: list[str], diags: list[Diagnostic], excluder: Excluder) -> None:
+    """Manifest files below `top`, sorted (documents/exclude.py decides what is left out); entries that are not
+    regular files are noted, never read."""
     found = []
 
     def unreadable(exc: OSError) -> None:
         diags.append(path_diag("WAS001", f"cannot read directory {exc.filename}: {exc.strerror or exc}",
                                str(exc.filename)))
 
-    for here, dirnames, filenames in os.walk(root, onerror=unreadable):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+    for here, dirnames, filenames in os.walk(top, onerror=unreadable):
+        rel = relative_parent(str(top), here)
+        dirnames[:] = sorted(d for d in dirnames if excluder.walk_dir(rel, d))
         for name in sorted(filenames):  # findings about entries come out in a stable order too
-            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                path = os.path.join(here, name)
-                problem = _special(path, in_walk=True)
-                if problem is None and os.path.isdir(path):
-                    continue  # a link to a directory named like a manifest: os.walk does not follow it
-                if problem is None:
-                    found.append(path)
-                else:
-                    diags.append(problem)
+            if not excluder.walk_file(rel, name, MANIFEST_SUFFIXES):
+                continue
+            path = os.path.normpath(os.path.join(here, name))
+            problem = _special(path, in_walk=True)
+            if problem is not None:
+                diags.append(problem)
+            elif not os.path.isdir(path):  # a link to a directory named like a manifest is not followed
+                found.append(path)
     files.extend(sorted(found))
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted, hidden entries skipped), `-` for stdin."""
+def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[Diagnostic]]:
+    """Files as given, directories recursively (sorted; see documents/exclude.py for what is left out), `-`
+    for stdin."""
+    excluder = Excluder(exclude)
     files: list[str] = []
     diags: list[Diagnostic] = []
     for raw in paths:
@@ -90,8 +95,8 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
         if problem is not None:
             diags.append(problem)
         elif Path(raw).is_dir():
-            _walk(raw, files, diags)
-        else:
+            _walk(raw, files, diags, excluder)
+        elif excluder.named_file(raw):
             files.append(raw)
     return files, diags
 

@@ -12,6 +12,7 @@ from typing import Sequence
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.codes import lookup
 from wasplan.documents.atomic import atomic_write
+from wasplan.documents.reader import ReadOptions
 from wasplan.documents.sources import STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 from wasplan.exitcodes import ExitCode
 from wasplan.migrate.files import FileOutcome, migrate_file
@@ -40,15 +41,15 @@ class MigrateResult:
 
 
 def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place: bool = False,
-            stdin_text: str | None = None) -> MigrateResult:
+            stdin_text: str | None = None, read_options: ReadOptions = ReadOptions()) -> MigrateResult:
     """Migrate every file of `paths`; with `in_place`, write each changed, unrefused file atomically."""
     result = MigrateResult(target)
-    files, problems = expand_paths(paths)
+    files, problems = expand_paths(paths, read_options.exclude)
     result.diagnostics += problems
     if not files and not problems:
         result.diagnostics.append(_path_diag("WAS009", "no manifest files (*.yaml, *.yml, *.json) found", ", ".join(paths)))
     for path in files:
-        outcome = _one(path, target, options, stdin_text)
+        outcome = _one(path, target, options, stdin_text, read_options)
         result.files.append(outcome)
         if in_place and path != STDIN and outcome.changed:
             problem = _write(path, outcome.migrated)
@@ -71,14 +72,15 @@ def _write(path: str, text: str) -> Diagnostic | None:
     return None
 
 
-def _one(path: str, target: Target, options: Options, stdin_text: str | None) -> FileOutcome:
+def _one(path: str, target: Target, options: Options, stdin_text: str | None,
+         read_options: ReadOptions) -> FileOutcome:
     name = STDIN_NAME if path == STDIN else path
     data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
     if problem is not None:
         outcome = FileOutcome(name, "", None, fatal=True)
         outcome.diagnostics.append(problem)
         return outcome
-    return migrate_file(name, data, target, options)
+    return migrate_file(name, data, target, options, read_options)
 
 
 def _path_diag(code: str, message: str, path: str) -> Diagnostic:
