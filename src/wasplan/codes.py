@@ -163,7 +163,7 @@ _TABLE: list[Code] = [
     Code("WAS609", "node-overcommitted", W,
          "The pods bound to a node in the snapshot request more of a resource than the node has allocatable."),
     Code("WAS610", "job-too-large", E,
-         "A Job asks for more pods than the planner expands (README: Limits); it is not planned."),
+         "A Job (or another workload) asks for more pods than the planner expands (README: Limits); it is not planned."),
     Code("WAS611", "no-nodes", W, "The cluster snapshot has no nodes; every pod stays pending."),
     Code("WAS620", "generated-name", I, "An object has only metadata.generateName; it is planned under a deterministic name, and the real name will differ."),
     Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),

@@ -87,3 +87,46 @@ spec:
     assert result.exit_code == 2
     assert ("pod.yaml:6:3: error WAS610 Job default/huge would start 100,000 pods; the planner expands at most "
             "10,000 per Job") in result.stderr
+
+
+def test_deployment_beyond_the_expansion_limit_is_refused(tmp_path):
+    deployment = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 100000
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x}]
+"""
+    pod, cluster = _files(tmp_path, deployment, CLUSTER)
+    result = run("plan", pod, "--cluster", cluster)
+    assert result.exit_code == 2
+    assert ("pod.yaml:5:3: error WAS610 Deployment default/web would start 100,000 pods; the planner expands at most "
+            "10,000 per workload") in result.stderr
+
+
+def test_jobset_whose_jobs_add_up_beyond_the_limit_is_refused(tmp_path):
+    jobset = """apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: big, namespace: default}
+spec:
+  replicatedJobs:
+  - name: workers
+    replicas: 20
+    template:
+      spec:
+        parallelism: 1000
+        completions: 1000
+        template:
+          spec:
+            restartPolicy: Never
+            containers: [{name: c, image: x}]
+"""
+    pod, cluster = _files(tmp_path, jobset, CLUSTER)
+    result = run("plan", pod, "--cluster", cluster)
+    assert result.exit_code == 2
+    assert "error WAS610 JobSet default/big would start 20,000 pods; the planner expands at most 10,000 per workload" \
+        in result.stderr
