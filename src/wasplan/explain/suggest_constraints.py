@@ -22,6 +22,8 @@ MAX_TAINTS = 3
 def _opens(ctx: Context, before: Pod, after: Pod) -> int:
     """Nodes the changed pod passes the static filters on that the original did not."""
     ev = ctx.evaluator(before)
+    if ev is None:  # a scheduler without a profile places nothing
+        return 0
     return int((ev.static_verdict(after).passes & ~ev.static_verdict(before).passes).sum())
 
 
