@@ -146,3 +146,9 @@ def test_lone_surrogate_in_a_key_of_a_json_list_item():
     result = read_text("s.json", text)
     assert [d.name for d in result.documents] == ["b"]
     assert [(d.code, d.location.field) for d in result.diagnostics] == [("WAS003", "items[0].\\ud800 metadata")]
+
+
+def test_a_json_document_that_is_one_huge_number():
+    """Found by the fuzz suite: a top-level number beyond int64 in a .json file."""
+    result = read_text("n.json", "99999999999999999999\n")
+    assert [(d.code, d.location.line) for d in result.diagnostics] == [("WAS112", 1)]

@@ -162,7 +162,7 @@ def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     check_strings = _SURROGATE.search(text) is not None
     faulty: dict[int, jsonlimits.Problem] = {}
     if jsonlimits.first_problem(value, check_strings) is not None:
-        if not _is_list_kind(value) or jsonlimits.first_problem(
+        if not isinstance(value, dict) or not _is_list_kind(value) or jsonlimits.first_problem(
                 {k: v for k, v in value.items() if k != "items"}, check_strings) is not None:
             return None
         faulty = {i: p for i, item in enumerate(value["items"])
