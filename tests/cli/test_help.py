@@ -107,3 +107,14 @@ def test_a_mistyped_command_gets_a_suggestion_from_every_command():
     result = run("plna")
     assert result.exit_code == 2
     assert "No such command 'plna'. Did you mean 'plan'?" in result.output
+
+
+def test_wasplan_alone_prints_the_help_and_exits_2():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "wasplan"], capture_output=True, text=True, check=False,
+                          env={"COLUMNS": "80", "PATH": ""})
+    assert done.returncode == 2
+    assert done.stderr.startswith("Usage: wasplan [OPTIONS] COMMAND [ARGS]...\n")
+    assert "  plan      Dry-run kube-scheduler offline: where every pod would go, which\n" in done.stderr

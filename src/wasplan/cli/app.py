@@ -52,11 +52,13 @@ def __getattr__(name: str):
 
 
 def main() -> None:
+    """The console script: every command runs inside the one exception boundary (`cli/boundary.py`)."""
     collector.pause()
     args = sys.argv[1:]
-    if len(args) == 1 and args[0] in _VERSION_FLAGS:
+    if len(args) == 1 and args[0] in _VERSION_FLAGS:  # before Typer and the boundary are even imported
         sys.stdout.write(f"wasplan {__version__}\n")
         return
     from wasplan.cli.app import app as application
+    from wasplan.cli.boundary import guarded
 
-    application(prog_name="wasplan")
+    sys.exit(guarded(application, args))

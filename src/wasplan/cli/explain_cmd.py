@@ -8,7 +8,8 @@ import typer
 
 from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, print_diagnostics, resolve_gates
+from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
+                                print_diagnostics, resolve_gates)
 from wasplan.cli.completion import complete_target
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
 from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
@@ -76,6 +77,8 @@ def explain(
                           read_options=settings.read_options(), **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
+    if out.run.invalid:
+        fail_with_diagnostics(out.run.diagnostics, out.run.sources)
     if out.run.diagnostics:
         print_diagnostics(out.run.diagnostics, out.run.sources)
     if out.explanation is not None:
@@ -87,6 +90,9 @@ def explain(
 
 
 def _is_path(text: str) -> bool:
-    from pathlib import Path
+    import os
 
-    return Path(text).exists()
+    try:
+        return os.path.lexists(text)
+    except (OSError, ValueError):  # a name too long for a path, or one with a NUL byte: not a path
+        return False

@@ -79,7 +79,8 @@ def migrate_command(
 
 def _text(result: MigrateResult, *, in_place: bool, check: bool, diff: bool) -> None:
     """Diagnostics and listings go to stderr, so stdout carries only the stream or the diff."""
-    width = terminal.width()
+    # findings and the --check listing wrap for a person; in a log each stays on its one line
+    width = terminal.width() if terminal.for_person(sys.stderr) else 1 << 30
     typer.echo(migrate_text.render_diagnostics(result, width), nl=False, err=True)
     if diff:
         text = migrate_text.render_diff(result)

@@ -9,7 +9,8 @@ import typer
 
 from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, print_diagnostics, resolve_gates
+from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
+                                print_diagnostics, resolve_gates)
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
                                  output_option)
 from wasplan.cli.progress import phase_bar
@@ -40,10 +41,12 @@ ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
 
 
 def _snapshot(run: PlanRun, path: str, gates) -> None:
+    from wasplan.documents.atomic import write_output_file
     from wasplan.report.plan_json import render_snapshot
 
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(render_snapshot(run.final, gates.release))
+    problem = write_output_file(path, render_snapshot(run.final, gates.release))
+    if problem is not None:
+        fail_with_diagnostics([problem], run.sources)
 
 
 def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> None:
@@ -74,10 +77,10 @@ def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> Ex
     from wasplan.report import plandiff
 
     base = read_baseline(baseline, run.plan.k8s_version)
+    if base.invalid:  # exit 2, and with -o json the failure document
+        fail_with_diagnostics(base.diagnostics, base.sources, message=f"{baseline} is not a usable baseline Plan")
     if base.diagnostics:
         print_diagnostics(base.diagnostics, base.sources)
-    if base.invalid:
-        return ExitCode.TOOL_ERROR
     diff = diff_plans(base.plan, run.plan.to_dict())
     if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
@@ -163,10 +166,10 @@ def plan(
                        **({"progress": progress} if progress else {}))
     if run.error:
         fail(run.error)
+    if run.invalid:
+        fail_with_diagnostics(run.diagnostics, run.sources)
     if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
         print_diagnostics(run.diagnostics, run.sources)
-    if run.invalid:
-        raise typer.Exit(int(run.exit_code(settings.fail_on)))
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
     if baseline is not None:

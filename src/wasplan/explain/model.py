@@ -126,10 +126,11 @@ class Topology:
     key: str
     domains: tuple[DomainFit, ...]
     honoured: bool  # whether the plan engine placed the group by this constraint
+    blocker: str = ""  # why no domain can hold the group at all (no node carries the key), a blocker of its own
 
     def to_dict(self) -> dict:
         return {"topologyKey": self.key, "honouredByPlan": self.honoured,
-                "domains": [d.to_dict() for d in self.domains]}
+                "domains": [d.to_dict() for d in self.domains], "blocker": self.blocker or None}
 
 
 @dataclass(frozen=True, slots=True)

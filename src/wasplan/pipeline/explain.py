@@ -12,6 +12,7 @@ from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
+from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
@@ -88,15 +89,14 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     except TargetError as exc:
         out.error = str(exc)
         return out
-    sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
-    plan, final = sim.run()
-    out.run.plan, out.run.final = plan, final
-    budget = Budget(verify_budget or None, verify_seconds or None)
-    verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
-    progress("verifying suggestions", 0, budget.runs)
-    ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
-    if units is not None:
-        out.explanation = explain_units(ctx, units)
-    else:
-        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
+    with reason_table():  # one table for the plan, its probes and every verification re-run
+        sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
+        plan, final = sim.run()
+        out.run.plan, out.run.final = plan, final
+        budget = Budget(verify_budget or None, verify_seconds or None)
+        verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
+        progress("verifying suggestions", 0, budget.runs)
+        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+        out.explanation = explain_units(ctx, units) if units is not None else \
+            explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
     return out

@@ -86,7 +86,9 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
     for s in t.shapes:
         pods = [p for x in same for shape in x.shapes if shape.requests == s.requests for p in shape.pods]
         _shape(console, replace(s, pods=tuple(dict.fromkeys(pods))), verbose)
-    if t.topology is not None:
+    if t.topology is not None and t.topology.blocker:
+        print_wrapped(console, f"  topology: {escape(t.topology.blocker)}")
+    elif t.topology is not None:
         doms = ", ".join(f"{d.domain}: {d.placeable}" for d in t.topology.domains)
         print_wrapped(console, f"  per {escape(t.topology.key)} domain, pods placeable: {escape(doms)}")
         best = t.topology.domains[0] if t.topology.domains else None
