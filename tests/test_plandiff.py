@@ -199,3 +199,12 @@ def test_a_yaml_plan_works_as_baseline_and_yaml_output_is_the_same_document(tmp_
     as_yaml = yaml.safe_load(_plan_cli("--baseline", str(base), "-o", "yaml", "--fail-on", "never").stdout)
     as_json = json.loads(_plan_cli("--baseline", _baseline(tmp_path, BASE), "-o", "json", "--fail-on", "never").stdout)
     assert as_yaml == as_json and as_yaml["kind"] == "PlanDiff"
+
+
+def test_a_bad_baseline_with_json_output_is_one_failure_document(tmp_path):
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"}}
+    result = _plan_cli("--baseline", _baseline(tmp_path, pod), "-o", "json", env=LOG)
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    assert (doc["kind"], doc["exitCode"]) == ("Failure", 2)
+    assert [(d["code"], d["line"], d["field"]) for d in doc["diagnostics"]] == [("WAS680", 2, "apiVersion")]
