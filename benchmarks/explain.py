@@ -17,6 +17,15 @@ with minCount 32: 20 fit on the empty nodes, 12 are short. Scenarios:
 Each scenario runs twice: with the default verification budget (what `wasplan explain` does) and without one
 (`--verify-budget 0`). Each line gives the base plan's time, the explanation's time (evidence + suggestions +
 verification), how many verification runs it made, how many the budget skipped, and their share.
+
+The exact check (explain/exact) is timed on its own, in CPU seconds, for the scenarios above and two more:
+
+* missed-5000     ten empty nodes, a gang of ten 16-core pods then five 32-core pods: it fits exactly (pairs of
+                  16-core pods share a node), LeastAllocated spreads the first ten over all ten nodes
+* varied-5000     every node carries 4-9 load pods of 2-5 cores (seeded), so free room differs from node to
+                  node; a gang of two shapes (8 and 12 cores) that needs more than the cluster holds
+
+    PYTHONPATH=src python benchmarks/explain.py exact      # only the exact check, every scenario
 """
 
 from __future__ import annotations
@@ -29,12 +38,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan import GIB, nodes  # noqa: E402  (benchmarks/plan.py's generators)
 
+import random  # noqa: E402
+
 from wasplan.api import hub  # noqa: E402
 from wasplan.cluster.model import Group, Pod, PlanInputs, PriorityClass, Taint  # noqa: E402
 from wasplan.engine.options import EngineOptions  # noqa: E402
 from wasplan.engine.simulator import Simulator  # noqa: E402
 from wasplan.explain import explain_units  # noqa: E402
+from wasplan.explain import evidence  # noqa: E402
 from wasplan.explain.evidence import Context  # noqa: E402
+from wasplan.explain.exact.check import ExactOptions, check  # noqa: E402
 from wasplan.explain.rerun import Verifier  # noqa: E402
 from wasplan.explain.target import Unit, pending  # noqa: E402
 from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET  # noqa: E402
@@ -68,6 +81,35 @@ def gang(size: int = 32, key: str | None = None) -> list:
     return out
 
 
+def mixed_gang(shapes: list[tuple[int, int]]) -> list:
+    """A gang of `count` pods of `cpu` millicores per (count, cpu), created in that order."""
+    total = sum(n for n, _ in shapes)
+    policy = hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=total)
+    pg = hub.PodGroup(metadata={"name": "big", "namespace": "train"}, policy=policy, priority_class_name="high")
+    out: list = [Group("train", "big", pg)]
+    for k, (n, cpu) in enumerate(shapes):
+        for i in range(n):
+            req = {"cpu": cpu, "memory": cpu // 1000 * 2 * GIB}
+            out.append(Pod("train", f"big-{k}-{i:03d}", dict(req), dict(req), pod_group="big",
+                           priority_class_name="high"))
+    return out
+
+
+def varied_cluster() -> list:
+    """Every node carries 4-9 load pods of 2-5 cores: free room differs from node to node."""
+    rng = random.Random(17)
+    out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
+    ns = nodes(5000)
+    out.extend(ns)
+    for i, node in enumerate(ns):
+        for j in range(rng.randint(4, 9)):
+            cpu = rng.choice((2000, 3000, 4000, 5000))
+            req = {"cpu": cpu, "memory": cpu // 1000 * 3 * GIB}
+            out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
+                           priority_class_name="high", phase="Running"))
+    return out
+
+
 def small_pods(count: int) -> list:
     return [Pod("web", f"web-{i}", {"cpu": 500, "memory": GIB}, {"cpu": 500, "memory": GIB}) for i in range(count)]
 
@@ -78,6 +120,37 @@ SCENARIOS = {
     "pending-5000": lambda: (cluster(False), [*gang(), *small_pods(20)], None),
     "zone-5000": lambda: (cluster(False), gang(key="zone"), [Unit("PodGroup", "train/big")]),
 }
+
+
+EXACT = {**SCENARIOS,
+         "missed-5000": lambda: (cluster(False), mixed_gang([(10, 16000), (5, 32000)]), [Unit("PodGroup", "train/big")]),
+         "varied-5000": lambda: (varied_cluster(), mixed_gang([(2700, 10000), (3000, 6000)]),
+                                 [Unit("PodGroup", "train/big")])}
+
+
+def run_exact(name: str) -> None:
+    """The exact check alone (both questions where asked), in CPU seconds, on the plan's final state."""
+    existing, arrivals, units = EXACT[name]()
+    inputs, options = PlanInputs(existing, arrivals), EngineOptions()
+    sim = Simulator(inputs, options)
+    plan, _ = sim.run()
+    ctx = Context(inputs, sim, plan, Verifier(inputs, options, sim.state, None))
+    for unit in units if units is not None else pending(plan)[:1]:
+        subj = evidence.subject(ctx, unit)
+        evidence.run_trial(ctx, subj)
+        verdict, _ = evidence.verdict(ctx, subj)
+        start = time.process_time()
+        found, changes = check(ctx, subj, verdict, ExactOptions())
+        took = time.process_time() - start
+        answer, m = found.now, found.model
+        if answer is None:  # the plan places it: nothing to solve
+            print(f"exact {name:14s} verdict={found.verdict} (the plan places it) cpu={took:5.2f}s", flush=True)
+            continue
+        print(f"exact {name:14s} nodes={plan.nodes} pods={len(plan.pods)} classes={m.classes}+{m.pooled} "
+              f"patterns={m.patterns} shapes={m.shapes} verdict={found.verdict} placed={answer.placed}/"
+              f"{answer.needed} bound={answer.bound} "
+              f"withEviction={found.with_eviction.status if found.with_eviction else '-'} "
+              f"changes={','.join(c.kind for c in changes) or '-'} cpu={took:5.2f}s", flush=True)
 
 
 def run(name: str, budget: float | None) -> None:
@@ -99,6 +172,10 @@ def run(name: str, budget: float | None) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if argv == ["exact"]:
+        for name in EXACT:
+            run_exact(name)
+        return
     wanted = argv or list(SCENARIOS)
     unknown = [w for w in wanted if w not in SCENARIOS]
     if unknown:
@@ -107,6 +184,7 @@ def main(argv: list[str]) -> None:
     for name in wanted:
         run(name, DEFAULT_VERIFY_BUDGET)  # what `wasplan explain` spends by default
         run(name, None)  # --verify-budget 0: every suggestion verified
+        run_exact(name)
 
 
 if __name__ == "__main__":

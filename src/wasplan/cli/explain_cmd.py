@@ -12,7 +12,7 @@ from wasplan.cli.app import app
 from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, resolve_gates
 from wasplan.cli.plan_cmd import Arrival
 from wasplan.explain.target import KINDS
-from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
+from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
 from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
@@ -38,6 +38,9 @@ def explain(
                                        "or in the verification re-runs."),
     verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
                                         help="Seconds of verification re-runs to spend at most (0: no limit)."),
+    no_exact: bool = typer.Option(False, "--no-exact", help="Skip the exact check (could any assignment fit?)."),
+    exact_budget: float = typer.Option(DEFAULT_EXACT_BUDGET, "--exact-budget", min=0.1,
+                                       help="Seconds the exact check's solver may spend per question."),
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
     check_formats(output, _FORMATS, "explain")
@@ -48,7 +51,7 @@ def explain(
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
                       scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget)
+                      verify_budget=verify_budget, exact_budget=None if no_exact else exact_budget)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -7,6 +7,10 @@ report layer only formats. `Explanation.to_dict()` is the `-o json` contract doc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # explain/exact builds on the engine-side evidence that imports this module
+    from wasplan.explain.exact.result import ExactCheck
 
 API_VERSION = "wasplan.io/v1alpha1"
 
@@ -176,6 +180,7 @@ class TargetExplanation:
     victims: tuple[dict, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     notes: tuple[str, ...] = ()
+    exact: ExactCheck | None = None  # the exact feasibility check (explain/exact), None when skipped
 
     @property
     def fits(self) -> bool:
@@ -188,7 +193,7 @@ class TargetExplanation:
                 "shapes": [s.to_dict() for s in self.shapes],
                 "topology": self.topology.to_dict() if self.topology else None,
                 "victims": list(self.victims), "suggestions": [s.to_dict() for s in self.suggestions],
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "exact": self.exact.to_dict() if self.exact else None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from wasplan.engine.simulator import Simulator
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
+from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.target import TargetError, pending, resolve
@@ -57,7 +58,9 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
-                verify_budget: float | None = DEFAULT_VERIFY_BUDGET) -> ExplainRun:
+                verify_budget: float | None = DEFAULT_VERIFY_BUDGET,
+                exact_budget: float | None = DEFAULT_EXACT_BUDGET) -> ExplainRun:
+    """`exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption)
     out = ExplainRun(prepared.run)
@@ -74,8 +77,9 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     out.run.plan, out.run.final = plan, final
     verifier = Verifier(prepared.inputs, prepared.options, sim.state, verify_budget or None)
     ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+    exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
     if units is not None:
-        out.explanation = explain_units(ctx, units)
+        out.explanation = explain_units(ctx, units, exact=exact)
     else:
-        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
+        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
     return out

@@ -1,0 +1,160 @@
+"""Nodes folded into classes, each with the ways one node of the class can hold the group's pods.
+
+Symmetry is what makes 5,000 nodes cheap: two nodes are interchangeable for the group when they lie in the same
+topology domain and accept the same combinations of its pods. A node's free room is first clipped to what the
+whole group could ever use (a node with 40 free cores and one with 400 are the same to a gang that needs 32),
+then per distinct row the *maximal patterns* are enumerated: how many pods of each shape fit on one node
+together (resources, host ports, hostname anti-affinity between the shapes). Every subset of a pattern also
+fits (each rule only forbids adding pods), so "place at most these" is exact. Nodes whose pattern sets are equal
+form one class with a count; a gang of one shape has one pattern per node (k pods), so classes are as few as
+distinct k values per domain.
+
+When the patterns of a row explode (many small shapes), the row becomes a *pooled* class instead: its nodes'
+free room is summed per resource. That is a relaxation (it can pretend half-pods fit across two nodes), so a
+model with pooled classes can still prove "no assignment", and any assignment it finds is only believed after
+the engine replays it (witness.py). Device requests (DRA) plug in as further columns of the free matrix and of
+each shape's request vector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wasplan.explain.exact.shapes import Shape
+
+PATTERN_LIMIT = 512  # maximal patterns per node row before the row is pooled
+
+
+@dataclass
+class NodeClass:
+    domain: int  # index into Program.domains, -1 without a topology constraint
+    patterns: tuple[tuple[int, ...], ...]  # per maximal pattern, pods of each shape on one node
+    rows: list[int] = field(default_factory=list)  # node rows, in name order
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
+
+
+@dataclass
+class PooledClass:
+    domain: int
+    caps: tuple[int, ...]  # per shape, pods one node holds on its own
+    free: tuple[int, ...]  # one node's free room per checked column
+    rows: list[int] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
+
+
+@dataclass
+class Program:
+    """What the solver sees: shapes (counts and request vectors), the pods still needed, node classes."""
+
+    counts: tuple[int, ...]
+    requests: np.ndarray  # shapes x checked columns
+    needed: int
+    classes: list[NodeClass]
+    pooled: list[PooledClass]
+    domains: list[str] | None  # topology domain values, None without a constraint
+
+    @property
+    def exact(self) -> bool:
+        return not self.pooled
+
+
+def per_node_caps(free: np.ndarray, requests: np.ndarray, shapes: list[Shape], conflicts) -> np.ndarray:
+    """shapes x nodes: how many pods of each shape one node holds on its own (0 where a filter rejects it)."""
+    caps = np.zeros((len(shapes), len(free)), dtype=np.int64)
+    for i, s in enumerate(shapes):
+        cap = np.full(len(free), s.count, dtype=np.int64)
+        for c in np.flatnonzero(requests[i] > 0):
+            cap = np.minimum(cap, np.maximum(free[:, c], 0) // requests[i, c])
+        if (i, i) in conflicts:
+            cap = np.minimum(cap, 1)
+        caps[i] = np.where(s.allowed, cap, 0)
+    return caps
+
+
+def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
+          domain_codes: np.ndarray | None, domains: list[str] | None) -> Program:
+    """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint)."""
+    caps = per_node_caps(free, requests, shapes, conflicts)
+    codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
+    useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
+    demand = (np.array([s.count for s in shapes])[:, None] * requests).sum(axis=0)
+    clipped = np.minimum(np.maximum(free, 0), demand)
+    single = len(shapes) == 1
+    key = np.column_stack([codes, caps.T] if single else [codes, caps.T, clipped])
+    rows = np.flatnonzero(useful)
+    program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains)
+    if not len(rows):
+        return program
+    uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)
+    merged: dict[tuple, NodeClass | PooledClass] = {}
+    for u, members in _members(uniq, inverse.reshape(-1), rows):
+        domain, cap = int(u[0]), tuple(int(x) for x in u[1:1 + len(shapes)])
+        room = tuple(int(x) for x in (clipped[members[0]] if not single else ()))
+        patterns = (cap,) if single else maximal_patterns(cap, room, requests, conflicts)
+        tag = ("pattern", domain, patterns) if patterns is not None else ("pooled", domain, cap, room)
+        found = merged.get(tag)
+        if found is None:
+            found = merged[tag] = (NodeClass(domain, patterns) if patterns is not None
+                                   else PooledClass(domain, cap, room))
+        found.rows.extend(members)
+    for c in merged.values():
+        c.rows.sort()
+        (program.classes if isinstance(c, NodeClass) else program.pooled).append(c)
+    return program
+
+
+def _members(uniq: np.ndarray, inverse: np.ndarray, rows: np.ndarray):
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+    for u in range(len(uniq)):
+        yield uniq[u], rows[order[bounds[u]:bounds[u + 1]]].tolist()
+
+
+def maximal_patterns(caps: tuple[int, ...], room: tuple[int, ...], requests: np.ndarray,
+                     conflicts) -> tuple[tuple[int, ...], ...] | None:
+    """Every maximal combination of pods one node holds (None past PATTERN_LIMIT), largest counts first."""
+    req = [tuple(int(x) for x in r) for r in requests]
+    out: list[tuple[int, ...]] = []
+    budget = [PATTERN_LIMIT * 8]  # nodes of the search, so a pathological row costs bounded time
+
+    def fits_one_more(pattern, left, s) -> bool:
+        if pattern[s] >= caps[s] or any(pattern[t] and _clash(conflicts, s, t) for t in range(len(caps)) if t != s):
+            return False
+        return all(r <= f for r, f in zip(req[s], left))
+
+    def walk(s: int, pattern: list[int], left: list[int]) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0 or len(out) > PATTERN_LIMIT:
+            return False
+        if s == len(caps):
+            if not any(fits_one_more(pattern, left, t) for t in range(len(caps))):
+                out.append(tuple(pattern))
+            return True
+        blocked = any(pattern[t] and _clash(conflicts, s, t) for t in range(s))
+        most = 0 if blocked else caps[s]
+        for c in range(len(left)):
+            if req[s][c] > 0:
+                most = min(most, left[c] // req[s][c])
+        for k in range(most, -1, -1):
+            pattern.append(k)
+            ok = walk(s + 1, pattern, [f - k * r for f, r in zip(left, req[s])])
+            pattern.pop()
+            if not ok:
+                return False
+        return True
+
+    if not walk(0, [], list(room)):
+        return None
+    return tuple(p for p in out if any(p))
+
+
+def _clash(conflicts, a: int, b: int) -> bool:
+    return (min(a, b), max(a, b)) in conflicts

@@ -1,0 +1,71 @@
+"""The exact check's answer: frozen records the report layer renders as they are (docs/explain.md, `exact`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wasplan.explain.exact.proof import Proof
+
+DOES_NOT_FIT, FOUND, MISSED, UNKNOWN = "DoesNotFit", "FitsAndFound", "FitsButMissed", "Unknown"
+VERDICTS = (DOES_NOT_FIT, FOUND, MISSED, UNKNOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class NodePods:
+    node: str
+    pods: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"node": self.node, "pods": list(self.pods)}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One question put to the solver: can the pods still needed be placed on this cluster?"""
+
+    status: str  # fits | noFit | unknown (solver.FITS, NO_FIT, UNKNOWN)
+    needed: int
+    placed: int  # the best assignment found places this many (capped at `needed`)
+    bound: int  # proved: no assignment places more
+    domain: str | None = None  # the topology domain the assignment uses
+    witness: tuple[NodePods, ...] = ()  # replayed through the engine's filters
+    proof: Proof | None = None
+    evicts: tuple[str, ...] = ()  # with lower-priority pods removable: those on the witness's nodes
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "needed": self.needed, "placed": self.placed, "bound": self.bound,
+                "domain": self.domain, "witness": [w.to_dict() for w in self.witness],
+                "proof": self.proof.to_dict() if self.proof else None, "evicts": list(self.evicts),
+                "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """How small symmetry made the program: nodes folded into classes, pods into shapes."""
+
+    nodes: int
+    classes: int
+    pooled: int
+    shapes: int
+    patterns: int
+
+    def to_dict(self) -> dict:
+        return {"nodes": self.nodes, "classes": self.classes, "pooledClasses": self.pooled, "shapes": self.shapes,
+                "patterns": self.patterns}
+
+
+@dataclass(frozen=True, slots=True)
+class ExactCheck:
+    verdict: str  # DoesNotFit | FitsAndFound | FitsButMissed | Unknown
+    summary: str
+    budget: float  # seconds the solver may spend per question
+    now: Answer | None = None  # on the cluster as the plan leaves it
+    with_eviction: Answer | None = None  # the same, every lower-priority pod removable
+    model: Model | None = None
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "summary": self.summary, "budgetSeconds": self.budget,
+                "answer": self.now.to_dict() if self.now else None,
+                "withEviction": self.with_eviction.to_dict() if self.with_eviction else None,
+                "model": self.model.to_dict() if self.model else None}

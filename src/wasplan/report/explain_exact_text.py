@@ -1,0 +1,78 @@
+"""The exact check in the human explanation: its one line under the target's verdict, and its own section (the
+witness assignment, or the bounds behind "does not fit", and the answer with lower-priority pods removable).
+Renders only."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck
+from wasplan.explain.units import amount
+
+_STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}
+WITNESS_NODES = 8
+
+
+def line(console: Console, check: ExactCheck) -> None:
+    style = _STYLE.get(check.verdict, "yellow")
+    console.print(f"  [{style}]{escape(check.summary)}[/{style}]")
+
+
+def _witness(console: Console, answer: Answer, indent: str) -> None:
+    where = f" in {answer.domain}" if answer.domain else ""
+    console.print(f"{indent}an assignment{where}, accepted pod by pod by the engine's filters:")
+    for w in answer.witness[:WITNESS_NODES]:
+        console.print(f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
+    if len(answer.witness) > WITNESS_NODES:
+        console.print(f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+
+
+def _bounds(console: Console, answer: Answer, indent: str) -> None:
+    p = answer.proof
+    if p is None:
+        return
+    if p.domain is not None:
+        others = f"; the {p.other_domains} other domain(s) hold no more" if p.other_domains else ""
+        console.print(f"{indent}best domain {escape(p.domain)}{others}:")
+    console.print(f"{indent}{p.allowed_nodes} node(s) pass the filters for these pods, room aside")
+    if not p.allowed_nodes:
+        return
+    for b in p.bounds:
+        if b.kind == "pods":
+            text = (f"pods like {b.subject}: the nodes hold at most {b.available} (each node's free room over one "
+                    f"pod's request), {b.needed} needed")
+        else:
+            text = (f"{b.subject}: {amount(b.subject, b.available)} free on nodes that can take a pod, "
+                    f"{amount(b.subject, b.needed)} needed")
+            if b.stranded:
+                text += f" ({amount(b.subject, b.stranded)} more free in pieces too small for one pod)"
+        mark = "[red]short[/red] " if b.short else ""
+        console.print(f"{indent}{mark}{escape(text)}")
+    if not any(b.short for b in p.bounds) and answer.status == "noFit":
+        console.print(f"{indent}no single bound falls short: the pods do not combine onto the nodes "
+                      "(the solver tried every combination)")
+
+
+def section(console: Console, check: ExactCheck) -> None:
+    if check.now is None:
+        return
+    m = check.model
+    size = (f" [dim]({m.nodes} nodes in {m.classes + m.pooled} class(es), {m.shapes} pod shape(s))[/dim]"
+            if m else "")
+    console.print(f"  [bold]Exact check[/bold]{size}:")
+    if check.now.witness:
+        _witness(console, check.now, "    ")
+    else:
+        _bounds(console, check.now, "    ")
+    if check.now.note:
+        console.print(f"    {escape(check.now.note)}")
+    later = check.with_eviction
+    if later is not None:
+        if later.witness:
+            console.print(f"    with lower-priority pods removable it fits, evicting at most {len(later.evicts)} "
+                          "pod(s) on the assignment's nodes")
+            _witness(console, later, "      ")
+        else:
+            word = "it still does not fit" if later.status == "noFit" else "unknown within the budget"
+            console.print(f"    with lower-priority pods removable {word}: at most {later.bound} of {later.needed}")
