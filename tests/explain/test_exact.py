@@ -11,7 +11,7 @@ import yaml
 
 from tests.cli.helpers import run
 
-from .apply import plan_places
+from .apply import apply_changes, plan_places
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "explain"
 
@@ -188,3 +188,36 @@ def test_a_rule_among_the_gang_the_program_leaves_out_makes_it_unknown_not_fits(
     assert code == 1 and exact["verdict"] == "Unknown"
     assert exact["answer"]["status"] == "unknown" and "spread skew" in exact["answer"]["note"]
     assert exact["summary"].startswith("exact check: unknown within 5 s: the solver's assignment breaks a rule")
+
+
+def test_pins_each_pod_when_the_configured_bin_packing_misses_too(tmp_path):
+    """Nodes of 8 and 12 cores, pods of 4, 8 and 8 cores: MostAllocated (already configured) puts the first pod on
+    the 8-core node and strands 4 cores on each; the assignment (4+8 on the big node) is pinned per pod, and
+    the pinned files plan with that configuration."""
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: two}\nspec:\n  nodePools:\n"
+        "  - {name: a, count: 1, allocatable: {cpu: 8, memory: 32Gi}}\n"
+        "  - {name: b, count: 1, allocatable: {cpu: 12, memory: 48Gi}}\n")
+    docs = ["apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: trio, namespace: ns}\n"
+            "spec:\n  schedulingPolicy:\n    gang:\n      minCount: 3\n"]
+    for name, cpu in (("p-0", 4), ("p-1", 8), ("p-2", 8)):
+        docs.append(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: ns}}\nspec:\n"
+                    "  schedulingGroup: {podGroupName: trio}\n  containers:\n  - name: main\n    image: app:1\n"
+                    f"    resources: {{requests: {{cpu: '{cpu}', memory: {4 * cpu}Gi}}}}\n")
+    (tmp_path / "gang.yaml").write_text("---\n".join(docs))
+    config = tmp_path / "sched.yaml"
+    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                      "- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy: {type: MostAllocated}\n")
+    code, doc = explain("", "--scheduler-config", str(config), root=tmp_path)
+    t = target(doc)
+    assert code == 1 and t["exact"]["verdict"] == "FitsButMissed"
+    assert t["exact"]["answer"]["witness"] == [{"node": "a-0", "pods": ["ns/p-1"]},
+                                               {"node": "b-0", "pods": ["ns/p-0", "ns/p-2"]}]
+    pin = t["suggestions"][0]
+    assert pin["kind"] == "pinNodes" and "scoringStrategy" not in [s["kind"] for s in t["suggestions"]]
+    assert [(c["object"], c["fieldPath"], c["value"]) for c in pin["changes"]] == [
+        ("Pod/ns/p-0", "spec.nodeSelector.kubernetes.io/hostname", "b-0"),
+        ("Pod/ns/p-1", "spec.nodeSelector.kubernetes.io/hostname", "a-0"),
+        ("Pod/ns/p-2", "spec.nodeSelector.kubernetes.io/hostname", "b-0")]
+    apply_changes(pin["changes"], tmp_path, tmp_path)
+    assert plan_places(tmp_path, ["gang.yaml"], "cluster.yaml", "ns/trio", "--scheduler-config", str(config))

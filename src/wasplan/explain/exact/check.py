@@ -66,6 +66,9 @@ def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tupl
     if now.status == solver.FITS:
         if subj.placeable >= subj.min_count:
             text = "exact check: fits, and the scheduler's order finds it; what keeps it pending is not placement"
+            if getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None:
+                text = ("exact check: on its own it fits, and the scheduler's order finds it; the check does not "
+                        "cover the other groups of its CompositePodGroup")
             return ExactCheck(FOUND, text, opts.budget, now, model=model), ()
         found: tuple[Suggestion, ...] = changes.suggestions(ctx, subj, now, opts.scheduler_config)
         text = "exact check: fits, but kube-scheduler's order does not find it: an assignment exists"
