@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wasplan.engine import registry
 from wasplan.explain.exact.classes import Program
 from wasplan.explain.exact.shapes import Shape
 from wasplan.explain.exact.solver import Solution
@@ -69,14 +70,15 @@ def replay(ev, shapes: list[Shape], order: list[str], by_shape: tuple[int, ...],
 
 def allowed_now(ev, pod, within: np.ndarray | None) -> np.ndarray:
     """Nodes where every enabled filter plugin accepts `pod` on the current state, as the engine filters them
-    (framework.py's Evaluator: static verdicts, resource fit, then NodePorts, PodTopologySpread, InterPodAffinity
-    inside the placement `within`)."""
+    (framework.py's Evaluator: the static verdicts, resource fit from the resource cache, then every dynamic
+    filter of engine/registry.py that runs for the pod, inside the placement `within`)."""
     state = ev.state
     sv = ev.static_verdict(pod)
     if sv.prefilter_msg:
         return np.zeros(len(state.nodes), dtype=bool)
     req, nz = state.vectors(pod)
     ok = sv.passes & ev.resources.get(req, nz).fit
-    for _, reasons in ev._dynamic_filters(pod, sv, within):
-        ok = ok & (reasons == 0)
+    for plugin in registry.DYNAMIC_FILTERS:
+        if ev.profile.filter_on(plugin.name) and plugin.runs_for(pod, state):
+            ok = ok & (plugin.filter(ev, pod, sv, within) == 0)
     return ok if within is None else ok & within
