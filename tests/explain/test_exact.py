@@ -221,3 +221,35 @@ def test_pins_each_pod_when_the_configured_bin_packing_misses_too(tmp_path):
         ("Pod/ns/p-2", "spec.nodeSelector.kubernetes.io/hostname", "b-0")]
     apply_changes(pin["changes"], tmp_path, tmp_path)
     assert plan_places(tmp_path, ["gang.yaml"], "cluster.yaml", "ns/trio", "--scheduler-config", str(config))
+
+
+def test_a_composite_tree_is_asked_as_a_whole():
+    code, doc = explain("composite", "podgroup/pipeline-shard-0")
+    assert code == 1
+    exact = target(doc)["exact"]
+    assert exact["verdict"] == "DoesNotFit"
+    assert exact["summary"] == ("exact check of its CompositePodGroup ml/pipeline-stage: does not fit: no assignment "
+                                "schedules more than 1 of the 2 groups it needs")
+    assert exact["answer"]["status"] == "fits"  # on its own the shard fits
+    assert exact["ownSummary"] == "on its own, with the rest of the tree where the plan left it, it fits"
+    tree = exact["tree"]
+    assert (tree["root"], tree["status"], tree["needed"], tree["bound"]) == ("ml/pipeline-stage", "noFit", 2, 1)
+    assert (tree["fewestPods"], tree["podsRoom"]) == (4, 3)
+
+
+def test_a_tree_the_scheduler_order_misses_is_found_by_bin_packing(tmp_path):
+    code, doc = explain("exact-tree", "podgroup/stage-c")
+    assert code == 1
+    t = target(doc)
+    exact = t["exact"]
+    assert exact["verdict"] == "FitsButMissed"
+    tree = exact["tree"]
+    assert tree["groups"] == ["batch/stage-a", "batch/stage-b", "batch/stage-c"]
+    assert tree["witness"] == [{"node": "cpu-0", "pods": ["batch/stage-a-0", "batch/stage-b-0"]},
+                               {"node": "cpu-1", "pods": ["batch/stage-c-0"]}]
+    assert [s["kind"] for s in t["suggestions"]][0] == "scoringStrategy"
+    config = tmp_path / "kube-scheduler-config.yaml"
+    config.write_text(yaml.safe_dump(t["suggestions"][0]["changes"][0]["value"], sort_keys=False))
+    case = FIXTURES / "exact-tree"
+    assert not plan_places(case, ["gang.yaml"], "cluster.yaml", "batch/stage-c")
+    assert plan_places(case, ["gang.yaml"], "cluster.yaml", "batch/stage-c", "--scheduler-config", str(config))

@@ -54,8 +54,28 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
                       "(the solver tried every combination)")
 
 
+def _tree(console: Console, check: ExactCheck) -> None:
+    whole = check.tree
+    console.print(f"    {escape(check.own_summary)}")
+    if whole.witness:
+        console.print(f"    the tree's assignment ({escape(', '.join(whole.groups))}), accepted pod by pod by the "
+                      "engine's filters:")
+        for w in whole.witness[:WITNESS_NODES]:
+            console.print(f"      {escape(w.node)}: {escape(', '.join(w.pods))}")
+    elif whole.status == "noFit":
+        mark = "[red]short[/red] " if whole.pods_room < whole.fewest_pods else ""
+        console.print(f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
+                      f"pod(s); the nodes hold at most {whole.pods_room} of the tree's pods")
+    if whole.note:
+        console.print(f"    {escape(whole.note)}")
+
+
 def section(console: Console, check: ExactCheck) -> None:
     if check.now is None:
+        return
+    if check.tree is not None:
+        console.print("  [bold]Exact check[/bold]:")
+        _tree(console, check)
         return
     m = check.model
     size = (f" [dim]({m.nodes} nodes in {m.classes + m.pooled} class(es), {m.shapes} pod shape(s))[/dim]"

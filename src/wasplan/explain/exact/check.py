@@ -13,16 +13,20 @@ and answers one of:
   cycle order falls short; changes that let the engine find it are verified by re-running the plan
   (changes.py);
 * Unknown — the solver ran out of its budget before deciding.
+
+A PodGroup in a CompositePodGroup tree is asked on its own and then as part of its tree (tree.py), and the
+tree's answer is the verdict: its siblings share the nodes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 
 from wasplan.engine.placement import bound_rows, topology_key
 from wasplan.explain.evidence import Context, Subject
-from wasplan.explain.exact import changes, question, solver
-from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck
+from wasplan.explain.exact import changes, question, solver, tree
+from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer
 from wasplan.explain.model import BY_PREEMPTING, FITS, Suggestion
 from wasplan.explain.model import DOES_NOT_FIT as PLAN_DOES_NOT_FIT
 
@@ -33,6 +37,7 @@ DEFAULT_BUDGET = 5.0  # seconds per solver question
 class ExactOptions:
     budget: float = DEFAULT_BUDGET
     scheduler_config: str | None = None  # the --scheduler-config file, where a scoring change would go
+    trees: dict = field(default_factory=dict, compare=False)  # root key -> TreeAnswer, asked once per command
 
 
 def _scope(ctx: Context, subj: Subject) -> question.Scope:
@@ -58,6 +63,27 @@ def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tupl
     ev = ctx.evaluator(subj.pending[0]) if subj.pending else None
     if verdict != PLAN_DOES_NOT_FIT or ev is None:
         return None, ()
+    own, found = _own(ctx, subj, ev, opts)
+    root = _root(ctx, subj)
+    if own is None or root is None:
+        return own, found
+    if root not in opts.trees:
+        opts.trees[root] = tree.ask(ctx, ev, root, opts.budget)
+    whole = opts.trees[root]
+    if whole is None:
+        return own, found
+    verdict, text = _tree_verdict(whole, opts.budget)
+    if verdict == MISSED:
+        found = tuple(x for x in (changes.scoring(ctx, subj, opts.scheduler_config),) if x is not None)
+    alone = {solver.FITS: "fits", solver.NO_FIT: f"does not fit (at most {own.now.bound} of {own.now.needed} pods)",
+             solver.UNKNOWN: "unknown"}[own.now.status]
+    return dataclasses.replace(own, verdict=verdict, summary=text, tree=whole,
+                               own_summary=f"on its own, with the rest of the tree where the plan left it, it {alone}"
+                               ), found
+
+
+def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactCheck | None, tuple]:
+    """The group's own question (its siblings in a tree left where the plan put them)."""
     scope = _scope(ctx, subj)
     got = question.ask(ev, subj.pending, subj.needed, scope, opts.budget)
     if got is None:
@@ -66,9 +92,6 @@ def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tupl
     if now.status == solver.FITS:
         if subj.placeable >= subj.min_count:
             text = "exact check: fits, and the scheduler's order finds it; what keeps it pending is not placement"
-            if getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None:
-                text = ("exact check: on its own it fits, and the scheduler's order finds it; the check does not "
-                        "cover the other groups of its CompositePodGroup")
             return ExactCheck(FOUND, text, opts.budget, now, model=model), ()
         found: tuple[Suggestion, ...] = changes.suggestions(ctx, subj, now, opts.scheduler_config)
         text = "exact check: fits, but kube-scheduler's order does not find it: an assignment exists"
@@ -77,6 +100,26 @@ def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tupl
     evicting = question.ask(ev, subj.pending, subj.needed, scope, opts.budget, removable) if removable else None
     later = evicting[0] if evicting is not None else None
     return ExactCheck(*_unplaced(now, scope, opts.budget), now, later, model), ()
+
+
+def _root(ctx: Context, subj: Subject) -> str | None:
+    """The root CompositePodGroup of the group's tree, when the plan builds trees and the root exists."""
+    forest = ctx.sim.cycles.forest
+    if subj.group is None or not forest.on:
+        return None
+    root = forest.root_key(subj.group)
+    return root if root in ctx.sim.world.composites else None
+
+
+def _tree_verdict(whole: TreeAnswer, budget: float) -> tuple[str, str]:
+    head = f"exact check of its CompositePodGroup {whole.root}: "
+    if whole.status == solver.FITS:
+        return MISSED, (head + f"the tree fits ({', '.join(whole.groups)} scheduled together), but "
+                        "kube-scheduler's order does not find it")
+    if whole.status == solver.NO_FIT:
+        return DOES_NOT_FIT, (head + f"does not fit: no assignment schedules more than {whole.bound} of the "
+                              f"{whole.needed} groups it needs")
+    return UNKNOWN, head + f"unknown within {budget:g} s" + (f": {whole.note}" if whole.note else "")
 
 
 def _unplaced(now: Answer, scope: question.Scope, budget: float) -> tuple[str, str, float]:

@@ -83,7 +83,7 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     if placed is None:
         return Answer(solver.UNKNOWN, needed, sol.placed, sol.bound, proof=why, note=note), model
     domain = values[sol.domain] if values is not None and sol.domain is not None else None
-    return Answer(solver.FITS, needed, sol.placed, sol.bound, domain, _witness(state, placed),
+    return Answer(solver.FITS, needed, sol.placed, sol.bound, domain, node_pods(state, placed),
                   evicts=_evicted(state, placed, removed)), model
 
 
@@ -91,12 +91,13 @@ def _replayed(ev, program, sol, free, shapes, pending, codes) -> tuple[dict[str,
     slots = witness.slots(program, sol, free)
     if slots is None:
         return None, UNSPLIT
-    within = None if codes is None or sol.domain is None else codes == sol.domain
-    placed = witness.replay(ev, shapes, [p.key for p in pending], sol.placed_by_shape, slots, within)
+    mask = None if codes is None or sol.domain is None else codes == sol.domain
+    placed = witness.replay(ev, shapes, [p.key for p in pending], sol.placed_by_shape, slots,
+                            {p.key: mask for p in pending})
     return placed, "" if placed is not None else UNREPLAYED
 
 
-def _witness(state, placed: dict[str, int]) -> tuple[NodePods, ...]:
+def node_pods(state, placed: dict[str, int]) -> tuple[NodePods, ...]:
     by_node: dict[int, list[str]] = {}
     for key, row in placed.items():
         by_node.setdefault(row, []).append(key)

@@ -56,6 +56,27 @@ class Model:
 
 
 @dataclass(frozen=True, slots=True)
+class TreeAnswer:
+    """The question for a whole CompositePodGroup tree: can the root's minGroupCount children be scheduled?"""
+
+    root: str  # namespace/name of the root CompositePodGroup
+    status: str  # fits | noFit | unknown
+    needed: int  # children of the root that must be scheduled
+    placed: int  # children the best assignment found schedules (capped at `needed`)
+    bound: int  # proved: no assignment schedules more
+    groups: tuple[str, ...] = ()  # the PodGroups the (best) assignment schedules
+    witness: tuple[NodePods, ...] = ()
+    note: str = ""
+    fewest_pods: int = 0  # the cheapest children the root needs ask for this many pods together
+    pods_room: int = 0  # the nodes hold at most this many of the tree's pods (each node's fullest combination)
+
+    def to_dict(self) -> dict:
+        return {"root": self.root, "status": self.status, "needed": self.needed, "placed": self.placed,
+                "bound": self.bound, "groups": list(self.groups), "witness": [w.to_dict() for w in self.witness],
+                "fewestPods": self.fewest_pods, "podsRoom": self.pods_room, "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
 class ExactCheck:
     verdict: str  # DoesNotFit | FitsAndFound | FitsButMissed | Unknown
     summary: str
@@ -63,9 +84,12 @@ class ExactCheck:
     now: Answer | None = None  # on the cluster as the plan leaves it
     with_eviction: Answer | None = None  # the same, every lower-priority pod removable
     model: Model | None = None
+    tree: TreeAnswer | None = None  # for a PodGroup in a CompositePodGroup tree: the whole tree's question
+    own_summary: str = ""  # in a tree: the group's own answer in one line (the summary is the tree's)
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "summary": self.summary, "budgetSeconds": self.budget,
                 "answer": self.now.to_dict() if self.now else None,
                 "withEviction": self.with_eviction.to_dict() if self.with_eviction else None,
-                "model": self.model.to_dict() if self.model else None}
+                "model": self.model.to_dict() if self.model else None,
+                "tree": self.tree.to_dict() if self.tree else None, "ownSummary": self.own_summary}

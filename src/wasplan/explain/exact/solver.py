@@ -38,31 +38,42 @@ def solve(program: Program, seconds: float) -> Solution:
     if program.needed <= 0:
         return Solution(FITS, 0, 0, placed_by_shape=tuple(0 for _ in program.counts))
     m = cp_model.CpModel()
-    y, x, supply = _placement_vars(m, program)
+    y, x, supply = placement_vars(m, program)
     z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
     for s, zs in enumerate(z):
         m.add(zs <= sum(supply[s]))
     m.add(sum(z) <= program.needed)
     domains = _domain_vars(m, program, y, x)
     m.maximize(sum(z))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    code = solver.solve(m)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # out of time before any assignment (placing
-        return Solution(UNKNOWN, 0, program.needed)         # nothing is always feasible, so never INFEASIBLE)
-    placed = int(round(solver.objective_value))
-    bound = int(solver.best_objective_bound + 1e-6)
-    status = FITS if placed >= program.needed else NO_FIT if bound < program.needed else UNKNOWN
-    out = Solution(status, placed, bound, placed_by_shape=tuple(int(solver.value(v)) for v in z))
-    out.patterns = {k: int(solver.value(v)) for k, v in y.items() if solver.value(v)}
-    out.pooled = {k: int(solver.value(v)) for k, v in x.items() if solver.value(v)}
+    solver, found = run(m, seconds)
+    if not found:  # out of time before any assignment (placing nothing is always feasible: never INFEASIBLE)
+        return Solution(UNKNOWN, 0, program.needed)
+    out = read(solver, program.needed, y, x, z)
     out.domain = next((j for j, d in enumerate(domains) if solver.value(d)), None)
     return out
 
 
-def _placement_vars(m: cp_model.CpModel, program: Program):
+def run(m: cp_model.CpModel, seconds: float) -> tuple[cp_model.CpSolver, bool]:
+    """Solve with one worker and a fixed seed (reproducible); whether an assignment was found in time."""
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    return solver, solver.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def read(solver: cp_model.CpSolver, needed: int, y: dict, x: dict, z: list) -> Solution:
+    """The objective against `needed` (fits / proved short / undecided) and the assignment's variables."""
+    placed = int(round(solver.objective_value))
+    bound = int(solver.best_objective_bound + 1e-6)
+    status = FITS if placed >= needed else NO_FIT if bound < needed else UNKNOWN
+    out = Solution(status, placed, bound, placed_by_shape=tuple(int(solver.value(v)) for v in z))
+    out.patterns = {k: int(solver.value(v)) for k, v in y.items() if solver.value(v)}
+    out.pooled = {k: int(solver.value(v)) for k, v in x.items() if solver.value(v)}
+    return out
+
+
+def placement_vars(m: cp_model.CpModel, program: Program):
     """y[(class, pattern)] nodes per pattern; x[(pooled, shape)] pods per pooled class; per shape the supply."""
     supply: list[list] = [[] for _ in program.counts]
     y: dict[tuple[int, int], cp_model.IntVar] = {}

@@ -42,10 +42,10 @@ def slots(program: Program, solution: Solution, free: np.ndarray) -> list[list[i
 
 
 def replay(ev, shapes: list[Shape], order: list[str], by_shape: tuple[int, ...], shape_slots: list[list[int]],
-           within: np.ndarray | None) -> dict[str, int] | None:
+           within: dict[str, np.ndarray | None]) -> dict[str, int] | None:
     """pod key -> node row for the pods the assignment places (each shape's first members), every one accepted
-    by the engine's filters in cycle order (`order`), or None when a pod finds none of its shape's slots
-    acceptable."""
+    by the engine's filters in cycle order (`order`, each pod seen from its placement `within[key]`), or None
+    when a pod finds none of its shape's slots acceptable."""
     state = ev.state
     chosen = {p.key: (i, p) for i, s in enumerate(shapes) for p in s.members[:by_shape[i]]}
     free_slots = [list(x) for x in shape_slots]
@@ -56,7 +56,7 @@ def replay(ev, shapes: list[Shape], order: list[str], by_shape: tuple[int, ...],
             if key not in chosen:
                 continue
             i, pod = chosen[key]
-            ok = allowed_now(ev, pod, within)
+            ok = allowed_now(ev, pod, within.get(key))
             pick = next((j for j, row in enumerate(free_slots[i]) if ok[row]), None)
             if pick is None:
                 return None
