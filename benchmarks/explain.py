@@ -16,14 +16,19 @@ with minCount 32: 20 fit on the empty nodes, 12 are short. Scenarios:
 
 Each scenario runs twice: with the default verification budget (what `wasplan explain` does) and without one
 (`--verify-budget 0`). Each line gives the base plan's time, the explanation's time (evidence + suggestions +
-verification), how many verification runs it made, how many the budget skipped, and their share.
+verification + the exact check, as `wasplan explain` runs them), how many verification runs it made, how many the
+budget skipped, their share, and the exact check's share.
 
 The exact check (explain/exact) is timed on its own, in CPU seconds, for the scenarios above and two more:
 
 * missed-5000     ten empty nodes, a gang of ten 16-core pods then five 32-core pods: it fits exactly (pairs of
                   16-core pods share a node), LeastAllocated spreads the first ten over all ten nodes
+* tree-5000       a CompositePodGroup needing all three of its gangs of eight 16-core pods: 20 fit on the empty
+                  nodes, so two gangs at most
 * varied-5000     every node carries 4-9 load pods of 2-5 cores (seeded), so free room differs from node to
                   node; a gang of two shapes (8 and 12 cores) that needs more than the cluster holds
+* shapes4-5000    the same cluster, a gang of 6,000 pods each of 1, 2, 3 and 5 cores: many pods per node in many
+                  combinations (the most per-node patterns)
 
     PYTHONPATH=src python benchmarks/explain.py exact      # only the exact check, every scenario
 """
@@ -95,6 +100,24 @@ def mixed_gang(shapes: list[tuple[int, int]]) -> list:
     return out
 
 
+def tree(shards: int, size: int) -> list:
+    """A CompositePodGroup needing all `shards` gangs of `size` x 16-core pods (1.37, gate on by default)."""
+    ref = hub.WorkloadRef(workload_name="pipeline", template_name="stage")
+    gang_of = lambda **kw: hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, **kw)  # noqa: E731
+    out: list = [Group("train", "stage", hub.CompositePodGroup(
+        metadata={"name": "stage", "namespace": "train"}, workload_ref=ref, policy=gang_of(min_group_count=shards),
+        priority_class_name="high"))]
+    for k in range(shards):
+        pg = hub.PodGroup(metadata={"name": f"shard-{k}", "namespace": "train"}, policy=gang_of(min_count=size),
+                          workload_ref=ref, parent_composite="stage", priority_class_name="high")
+        out.append(Group("train", f"shard-{k}", pg))
+        for i in range(size):
+            req = {"cpu": 16000, "memory": 32 * GIB}
+            out.append(Pod("train", f"shard-{k}-{i:02d}", dict(req), dict(req), pod_group=f"shard-{k}",
+                           priority_class_name="high"))
+    return out
+
+
 def varied_cluster() -> list:
     """Every node carries 4-9 load pods of 2-5 cores: free room differs from node to node."""
     rng = random.Random(17)
@@ -125,7 +148,10 @@ SCENARIOS = {
 EXACT = {**SCENARIOS,
          "missed-5000": lambda: (cluster(False), mixed_gang([(10, 16000), (5, 32000)]), [Unit("PodGroup", "train/big")]),
          "varied-5000": lambda: (varied_cluster(), mixed_gang([(2700, 10000), (3000, 6000)]),
-                                 [Unit("PodGroup", "train/big")])}
+                                 [Unit("PodGroup", "train/big")]),
+         "tree-5000": lambda: (cluster(False), tree(3, 8), [Unit("PodGroup", "train/shard-0")]),
+         "shapes4-5000": lambda: (varied_cluster(), mixed_gang([(6000, c) for c in (1000, 2000, 3000, 5000)]),
+                                  [Unit("PodGroup", "train/big")])}
 
 
 def run_exact(name: str) -> None:
@@ -146,10 +172,11 @@ def run_exact(name: str) -> None:
         if answer is None:  # the plan places it: nothing to solve
             print(f"exact {name:14s} verdict={found.verdict} (the plan places it) cpu={took:5.2f}s", flush=True)
             continue
+        whole = f"tree={found.tree.status}:{found.tree.placed}/{found.tree.needed} " if found.tree else ""
         print(f"exact {name:14s} nodes={plan.nodes} pods={len(plan.pods)} classes={m.classes}+{m.pooled} "
               f"patterns={m.patterns} shapes={m.shapes} verdict={found.verdict} placed={answer.placed}/"
               f"{answer.needed} bound={answer.bound} "
-              f"withEviction={found.with_eviction.status if found.with_eviction else '-'} "
+              f"withEviction={found.with_eviction.status if found.with_eviction else '-'} {whole}"
               f"changes={','.join(c.kind for c in changes) or '-'} cpu={took:5.2f}s", flush=True)
 
 
@@ -162,12 +189,12 @@ def run(name: str, budget: float | None) -> None:
     base = time.perf_counter() - start
     ctx = Context(inputs, sim, plan, Verifier(inputs, options, sim.state, budget))
     start = time.perf_counter()
-    explanation = explain_units(ctx, units if units is not None else pending(plan))
+    explanation = explain_units(ctx, units if units is not None else pending(plan), exact=ExactOptions())
     took = time.perf_counter() - start
     kinds = [s.kind for t in explanation.targets for s in t.suggestions]
     print(f"{name:14s} budget={budget or 0:g}s nodes={plan.nodes} pods={len(plan.pods)} basePlan={base:5.2f}s "
           f"explain={took:5.2f}s verificationRuns={ctx.verifier.runs} skipped={ctx.verifier.skipped} "
-          f"verification={ctx.verifier.seconds:5.2f}s "
+          f"verification={ctx.verifier.seconds:5.2f}s exact={explanation.timings['exactSeconds']:5.2f}s "
           f"suggestions={','.join(kinds)}", flush=True)
 
 

@@ -84,5 +84,6 @@ def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = N
                                  exact if suggest_limit is None or i < suggest_limit else None)
                     for i, u in enumerate(units))
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
-               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped}
+               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,
+               "exactSeconds": exact.seconds if exact is not None else 0.0}
     return Explanation(ctx.plan.k8s_version, ctx.plan.nodes, targets, timings)

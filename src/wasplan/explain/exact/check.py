@@ -21,6 +21,7 @@ tree's answer is the verdict: its siblings share the nodes.
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 
 from wasplan.engine.placement import bound_rows, topology_key
@@ -33,11 +34,14 @@ from wasplan.explain.model import DOES_NOT_FIT as PLAN_DOES_NOT_FIT
 DEFAULT_BUDGET = 5.0  # seconds per solver question
 
 
-@dataclass(frozen=True)
+@dataclass
 class ExactOptions:
+    """What the command asked for, and what the check spent (`seconds`, for the explanation's timings)."""
+
     budget: float = DEFAULT_BUDGET
     scheduler_config: str | None = None  # the --scheduler-config file, where a scoring change would go
     trees: dict = field(default_factory=dict, compare=False)  # root key -> TreeAnswer, asked once per command
+    seconds: float = 0.0
 
 
 def _scope(ctx: Context, subj: Subject) -> question.Scope:
@@ -58,6 +62,14 @@ def _removable(ctx: Context, subj: Subject) -> list:
 
 def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tuple[ExactCheck | None, tuple]:
     """(the check, verified suggestions it adds); (None, ()) where the question does not apply."""
+    start = time.perf_counter()
+    try:
+        return _check(ctx, subj, verdict, opts)
+    finally:
+        opts.seconds += time.perf_counter() - start
+
+
+def _check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tuple[ExactCheck | None, tuple]:
     if verdict in (FITS, BY_PREEMPTING):
         return ExactCheck(FOUND, "exact check: fits, and the scheduler finds it", opts.budget), ()
     ev = ctx.evaluator(subj.pending[0]) if subj.pending else None
