@@ -31,3 +31,11 @@ def test_preemption_plan_is_byte_identical_under_different_hash_seeds():
     first = _run("3", *args)
     assert b'"preemptions": [\n    {' in first  # the scenario does evict something
     assert _run("4", *args) == first
+
+
+def test_explain_with_the_exact_check_is_byte_identical_under_different_hash_seeds():
+    case = FIXTURES / "explain" / "exact-tree"
+    args = ("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"), "-o", "json")
+    first = _run("5", *args)
+    assert b'"verdict": "FitsButMissed"' in first  # the solver found and the engine replayed an assignment
+    assert _run("6", *args) == first
