@@ -77,7 +77,7 @@ def test_fragments_too_small_for_one_pod_prove_it_does_not_fit():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
-    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pods "
+    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pod(s) "
                                 "still needed")
     answer = exact["answer"]
     assert (answer["status"], answer["bound"], answer["witness"]) == ("noFit", 0, [])
@@ -91,7 +91,7 @@ def test_topology_domain_bounds_name_the_best_domain():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
-    assert exact["summary"].endswith("no assignment places more than 2 of the 3 pods still needed in any one "
+    assert exact["summary"].endswith("no assignment places more than 2 of the 3 pod(s) still needed in any one "
                                      "topology.kubernetes.io/rack domain")
     proof = exact["answer"]["proof"]
     assert (proof["domain"], proof["otherDomains"]) == ("rack-0", 1)
@@ -104,6 +104,7 @@ def test_lower_priority_pods_removable_is_asked_separately():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit" and exact["answer"]["bound"] == 0
+    assert exact["summary"].endswith("2 pod(s) still needed; with lower-priority pods removed it would fit")
     later = exact["withEviction"]
     assert (later["status"], later["placed"]) == ("fits", 2)
     assert later["witness"] == [{"node": "gpu-0", "pods": ["ml/urgent-0"]}, {"node": "gpu-1", "pods": ["ml/urgent-1"]}]

@@ -111,7 +111,10 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     removable = _removable(ctx, subj)
     evicting = question.ask(ev, subj.pending, subj.needed, scope, opts.budget, removable) if removable else None
     later = evicting[0] if evicting is not None else None
-    return ExactCheck(*_unplaced(now, scope, opts.budget), now, later, model), ()
+    verdict, text, budget = _unplaced(now, scope, opts.budget)
+    if later is not None and later.status == solver.FITS:
+        text += "; with lower-priority pods removed it would fit"
+    return ExactCheck(verdict, text, budget, now, later, model), ()
 
 
 def _root(ctx: Context, subj: Subject) -> str | None:
@@ -138,6 +141,6 @@ def _unplaced(now: Answer, scope: question.Scope, budget: float) -> tuple[str, s
     where = f" in any one {scope.key} domain" if scope.key else ""
     if now.status == solver.NO_FIT:
         return DOES_NOT_FIT, (f"exact check: does not fit: no assignment places more than {now.bound} of the "
-                              f"{now.needed} pods still needed{where}"), budget
+                              f"{now.needed} pod(s) still needed{where}"), budget
     best = f"the best assignment found places {now.placed} of {now.needed}, no more than {now.bound} are possible"
     return UNKNOWN, f"exact check: unknown within {budget:g} s: {now.note or best}", budget
