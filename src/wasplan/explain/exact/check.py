@@ -111,10 +111,10 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     removable = _removable(ctx, subj)
     evicting = question.ask(ev, subj.pending, subj.needed, scope, opts.budget, removable) if removable else None
     later = evicting[0] if evicting is not None else None
-    verdict, text, budget = _unplaced(now, scope, opts.budget)
+    verdict, text = _unplaced(now, scope, opts.budget)
     if later is not None and later.status == solver.FITS:
         text += "; with lower-priority pods removed it would fit"
-    return ExactCheck(verdict, text, budget, now, later, model), ()
+    return ExactCheck(verdict, text, opts.budget, now, later, model), ()
 
 
 def _root(ctx: Context, subj: Subject) -> str | None:
@@ -134,13 +134,17 @@ def _tree_verdict(whole: TreeAnswer, budget: float) -> tuple[str, str]:
     if whole.status == solver.NO_FIT:
         return DOES_NOT_FIT, (head + f"does not fit: no assignment schedules more than {whole.bound} of the "
                               f"{whole.needed} groups it needs")
-    return UNKNOWN, head + f"unknown within {budget:g} s" + (f": {whole.note}" if whole.note else "")
+    best = (f"the best assignment found schedules {whole.placed} of {whole.needed}, no more than {whole.bound} "
+            "are possible")
+    return UNKNOWN, head + (f"unknown: {whole.note}" if whole.note else f"unknown within {budget:g} s: {best}")
 
 
-def _unplaced(now: Answer, scope: question.Scope, budget: float) -> tuple[str, str, float]:
+def _unplaced(now: Answer, scope: question.Scope, budget: float) -> tuple[str, str]:
     where = f" in any one {scope.key} domain" if scope.key else ""
     if now.status == solver.NO_FIT:
         return DOES_NOT_FIT, (f"exact check: does not fit: no assignment places more than {now.bound} of the "
-                              f"{now.needed} pod(s) still needed{where}"), budget
+                              f"{now.needed} pod(s) still needed{where}")
+    if now.note:  # the solver decided, the engine's replay did not confirm its assignment
+        return UNKNOWN, f"exact check: unknown: {now.note}"
     best = f"the best assignment found places {now.placed} of {now.needed}, no more than {now.bound} are possible"
-    return UNKNOWN, f"exact check: unknown within {budget:g} s: {now.note or best}", budget
+    return UNKNOWN, f"exact check: unknown within {budget:g} s: {best}"
