@@ -146,7 +146,8 @@ SCENARIOS = {
 
 
 EXACT = {**SCENARIOS,
-         "missed-5000": lambda: (cluster(False), mixed_gang([(10, 16000), (5, 32000)]), [Unit("PodGroup", "train/big")]),
+         "missed-5000": lambda: (cluster(False), mixed_gang([(10, 16000), (5, 32000)]),
+                                 [Unit("PodGroup", "train/big")]),
          "varied-5000": lambda: (varied_cluster(), mixed_gang([(2700, 10000), (3000, 6000)]),
                                  [Unit("PodGroup", "train/big")]),
          "tree-5000": lambda: (cluster(False), tree(3, 8), [Unit("PodGroup", "train/shard-0")]),

@@ -179,8 +179,9 @@ def test_hostname_anti_affinity_among_the_gang_allows_one_pod_per_node(tmp_path)
 
 
 def test_a_rule_among_the_gang_the_program_leaves_out_makes_it_unknown_not_fits(tmp_path):
-    """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: the program (which leaves spread skew to the
-    engine) finds all three pods on one node; the engine's replay rejects the second, so the answer is honest."""
+    """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: the program
+    (which leaves spread skew to the engine) finds all three pods on one node; the engine's replay rejects the
+    second, so the answer is honest."""
     spread = ("  topologySpreadConstraints:\n  - maxSkew: 1\n    topologyKey: kubernetes.io/hostname\n"
               "    whenUnsatisfiable: DoNotSchedule\n    labelSelector: {matchLabels: {app: ring}}\n"
               "    nodeAffinityPolicy: Ignore\n  nodeSelector: {kubernetes.io/hostname: node-0}\n")
@@ -208,7 +209,8 @@ def test_pins_each_pod_when_the_configured_bin_packing_misses_too(tmp_path):
     (tmp_path / "gang.yaml").write_text("---\n".join(docs))
     config = tmp_path / "sched.yaml"
     config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-                      "- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy: {type: MostAllocated}\n")
+                      "- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+                      "      scoringStrategy: {type: MostAllocated}\n")
     code, doc = explain("", "--scheduler-config", str(config), root=tmp_path)
     t = target(doc)
     assert code == 1 and t["exact"]["verdict"] == "FitsButMissed"
