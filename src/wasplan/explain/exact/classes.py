@@ -13,7 +13,7 @@ When the patterns of a row explode (many small shapes), the row becomes a *poole
 free room is summed per resource. That is a relaxation (it can pretend half-pods fit across two nodes), so a
 model with pooled classes can still prove "no assignment", and any assignment it finds is only believed after
 the engine replays it (witness.py). Device requests (DRA) plug in as further columns of the free matrix and of
-each shape's request vector.
+each shape's request vector (capacity.py).
 """
 
 from __future__ import annotations

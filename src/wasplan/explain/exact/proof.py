@@ -48,7 +48,7 @@ class Proof:
                 "bounds": [b.to_dict() for b in self.bounds]}
 
 
-def bounds(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, columns: list[str], requests: np.ndarray,
+def bounds(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, columns: tuple[str, ...], requests: np.ndarray,
            needed: int, rows: np.ndarray) -> tuple[Bound, ...]:
     """The bounds over the node rows `rows` (a bool mask)."""
     out = [Bound("pods", s.pod.key, int(np.minimum(caps[i][rows], s.count).sum()), min(s.count, needed))
@@ -74,7 +74,7 @@ def _cheapest(shapes: list[Shape], per_pod: np.ndarray, needed: int) -> int:
     return total
 
 
-def proof(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, columns: list[str], requests: np.ndarray,
+def proof(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, columns: tuple[str, ...], requests: np.ndarray,
           needed: int, codes: np.ndarray | None, domains: list[str] | None) -> Proof:
     allowed = np.any([s.allowed for s in shapes], axis=0)
     if codes is None or not domains:

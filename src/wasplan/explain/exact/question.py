@@ -14,7 +14,7 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine.domains import PlacementError, pinned_domain
-from wasplan.explain.exact import classes, proof, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact import capacity, classes, proof, shapes as shapes_mod, solver, witness
 from wasplan.explain.exact.result import Answer, Model, NodePods
 
 UNREPLAYED = ("the solver's assignment breaks a rule between the group's own pods that the program does not model "
@@ -65,16 +65,14 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     shapes = shapes_mod.group(pending, bool(state.affinity_pods))
     for s in shapes:
         shapes_mod.fill(ev, s, within)
-    cols = shapes_mod.checked_columns(state, shapes, ev.profile)
-    free = (state.alloc - state.requested)[:, cols]
-    requests = np.array([s.req[cols] for s in shapes], dtype=np.int64).reshape(len(shapes), len(cols))
+    cap = capacity.of(ev, shapes)
+    free, requests = cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)
     program = classes.build(shapes, free, requests, needed, conflicts, codes, values)
     sol = solver.solve(program, seconds)
     caps = classes.per_node_caps(free, requests, shapes, conflicts)
-    names = [state.resources[c] for c in cols]
-    why = proof.proof(shapes, caps, free, names, requests, needed, codes, values) if sol.status != solver.FITS \
-        else None
+    why = proof.proof(shapes, caps, free, cap.names, requests, needed, codes, values) \
+        if sol.status != solver.FITS else None
     model = Model(len(state.nodes), len(program.classes), len(program.pooled), len(shapes),
                   sum(len(c.patterns) for c in program.classes))
     if sol.status != solver.FITS:

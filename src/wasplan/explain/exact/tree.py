@@ -18,7 +18,7 @@ import numpy as np
 
 from wasplan.engine.domains import PlacementError, pinned_domain
 from wasplan.engine.placement import bound_rows, tas_on, topology_key
-from wasplan.explain.exact import classes, shapes as shapes_mod, tree_solver, witness
+from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, tree_solver, witness
 from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods
 from wasplan.explain.exact.result import TreeAnswer
 from wasplan.explain.exact.solver import FITS, UNKNOWN
@@ -155,9 +155,8 @@ def ask(ctx, ev, root: str, seconds: float) -> TreeAnswer | None:
 
 def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     state = ev.state
-    cols = shapes_mod.checked_columns(state, shapes, ev.profile)
-    free = (state.alloc - state.requested)[:, cols]
-    requests = np.array([s.req[cols] for s in shapes], dtype=np.int64).reshape(len(shapes), len(cols))
+    cap = capacity.of(ev, shapes)
+    free, requests = cap.free, cap.requests
     needed = sum(t.need for t in nodes if t.kind == "group")
     program = classes.build(shapes, free, requests, needed, shapes_mod.conflicts(shapes), dom.combo, None)
     chains = [[t for t in chain(nodes, leaf) if nodes[t].topo] for leaf in shape_leaf]
