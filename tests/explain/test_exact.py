@@ -5,6 +5,7 @@ the greedy order misses (applied to files and planned again with the real CLI)."
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import yaml
@@ -78,12 +79,18 @@ def test_fragments_too_small_for_one_pod_prove_it_does_not_fit():
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
     assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pod(s) "
-                                "still needed")
+                                "still needed; moving 2 running pod(s) makes it fit")
     answer = exact["answer"]
     assert (answer["status"], answer["bound"], answer["witness"]) == ("noFit", 0, [])
     assert bounds(answer)[("pods", "ml/wide-0")] == (0, 2, 0, True)
     assert bounds(answer)[("resource", "nvidia.com/gpu")] == (0, 16, 16, True)
     assert exact["withEviction"] is None  # the half-node pods have the gang's priority: none is removable
+    moved = exact["withMoves"]  # but two of them can share a node with the other two
+    assert (moved["status"], moved["verified"]) == ("fits", True)
+    assert moved["moves"] == [{"pod": "other/half-0", "from": "gpu-0", "to": "gpu-2"},
+                              {"pod": "other/half-1", "from": "gpu-1", "to": "gpu-3"}]
+    # one templated Cluster entry writes all four pods: no single edit moves two of them, so no `move` suggestion
+    assert "move" not in [s["kind"] for s in target(doc)["suggestions"]]
 
 
 def test_topology_domain_bounds_name_the_best_domain():
@@ -109,6 +116,25 @@ def test_lower_priority_pods_removable_is_asked_separately():
     assert (later["status"], later["placed"]) == ("fits", 2)
     assert later["witness"] == [{"node": "gpu-0", "pods": ["ml/urgent-0"]}, {"node": "gpu-1", "pods": ["ml/urgent-1"]}]
     assert later["evicts"] == ["batch/batch-0", "batch/batch-1", "batch/batch-2", "batch/batch-3"]
+    assert exact["withMoves"]["status"] == "noFit"  # every GPU is taken: moving pods frees none
+
+
+def test_moving_two_running_pods_is_a_verified_edit_of_the_cluster_file(tmp_path):
+    code, doc = explain("exact-moves")
+    assert code == 1
+    t = target(doc)
+    move = t["suggestions"][0]
+    assert move["kind"] == "move"
+    assert move["title"] == "move 2 running pod(s): other/half-0 gpu-0 -> gpu-2, other/half-1 gpu-1 -> gpu-3"
+    assert [(c["object"], c["fieldPath"], c["value"], c["line"]) for c in move["changes"]] == [
+        ("Cluster pod other/half-0", "spec.pods[0].node", "gpu-2", 12),
+        ("Cluster pod other/half-1", "spec.pods[1].node", "gpu-3", 13)]
+    case = FIXTURES / "exact-moves"
+    work = tmp_path / "work"
+    shutil.copytree(case, work)
+    assert not plan_places(work, ["gang.yaml"], "cluster.yaml", "ml/wide")
+    apply_changes(move["changes"], case, work)
+    assert plan_places(work, ["gang.yaml"], "cluster.yaml", "ml/wide")
 
 
 def test_a_group_the_plan_places_is_found():

@@ -70,6 +70,21 @@ def _tree(console: Console, check: ExactCheck) -> None:
         console.print(f"    {escape(whole.note)}")
 
 
+def _moves(console: Console, check: ExactCheck) -> None:
+    moved = check.with_moves
+    if moved is None:
+        return
+    if moved.status == "fits":
+        how = "verified by re-planning" if moved.verified else "but the re-planned run still leaves it pending"
+        console.print(f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
+        for m in moved.moves[:WITNESS_NODES]:
+            console.print(f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
+    else:
+        word = "it still does not fit" if moved.status == "noFit" else "unknown"
+        console.print(f"    with running pods of its priority or lower movable {word}"
+                      + (f": {escape(moved.note)}" if moved.note else ""))
+
+
 def section(console: Console, check: ExactCheck) -> None:
     if check.now is None:
         return
@@ -87,6 +102,7 @@ def section(console: Console, check: ExactCheck) -> None:
         _bounds(console, check.now, "    ")
     if check.now.note:
         console.print(f"    {escape(check.now.note)}")
+    _moves(console, check)
     later = check.with_eviction
     if later is not None:
         if later.witness:

@@ -5,6 +5,8 @@ re-running the whole plan (explain/rerun.py's Verifier) before it is shown.
   a gang's first pods over the emptiest nodes, and a later, bigger member then finds no node with room for it;
   bin packing keeps whole nodes free. Written as the KubeSchedulerConfiguration to pass with
   `--scheduler-config` (upstream pkg/scheduler/apis/config/v1 types: pluginConfig[].args.scoringStrategy).
+* `move`: when the group does not fit as the pods run now but does with some running pods on other nodes
+  (moves.py), those pods' nodes in the files that bind them.
 * `pinNodes`: each pending pod's `spec.nodeSelector` names its node in the witness
   (`kubernetes.io/hostname`), for pods written in the user's own files; heavy-handed, offered when the
   scoring change does not do it.
@@ -18,7 +20,7 @@ from wasplan.engine.config import DEFAULT_SCHEDULER
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
-from wasplan.explain.exact.result import Answer
+from wasplan.explain.exact.result import Answer, MovesAnswer
 from wasplan.explain.model import Change, Suggestion
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -71,6 +73,21 @@ def _config_change(path: str | None, scheduler: str, strategy: dict) -> Change:
     if j is None:
         return manifest.change("add", doc, ("profiles", i, "pluginConfig", len(entries)), args)
     return manifest.change("set", doc, ("profiles", i, "pluginConfig", j, "args", "scoringStrategy"), strategy)
+
+
+def move(ctx: Context, answer: MovesAnswer) -> Suggestion | None:
+    """The verified moves as edits: each moved pod's node in the file that binds it, when every one has its own
+    place in the files."""
+    if not answer.verified or not answer.moves:
+        return None
+    world = ctx.sim.world
+    edits = [manifest.pod_move(world.pods[m.pod].pod, m.target) for m in answer.moves]
+    if any(e is None for e in edits):
+        return None
+    listed = ", ".join(f"{m.pod} {m.source} -> {m.target}" for m in answer.moves)
+    return Suggestion("move", f"move {len(answer.moves)} running pod(s): {listed}",
+                      "the free room is split across nodes so that no node holds a pod of the group; these pods "
+                      "fit elsewhere, and the re-planned run with them moved places the group", tuple(edits))
 
 
 def pin(ctx: Context, subj: Subject, answer: Answer) -> Suggestion | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from wasplan.engine.placement import bound_rows, topology_key
 from wasplan.explain.evidence import Context, Subject
-from wasplan.explain.exact import changes, question, solver, tree
+from wasplan.explain.exact import changes, moves, question, solver, tree
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer
 from wasplan.explain.model import BY_PREEMPTING, FITS, Suggestion
 from wasplan.explain.model import DOES_NOT_FIT as PLAN_DOES_NOT_FIT
@@ -111,10 +111,14 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     removable = _removable(ctx, subj)
     evicting = question.ask(ev, subj.pending, subj.needed, scope, opts.budget, removable) if removable else None
     later = evicting[0] if evicting is not None else None
+    shuffled = moves.ask(ctx, subj, ev, opts.budget) if scope.key is None else None
     verdict, text = _unplaced(now, scope, opts.budget)
-    if later is not None and later.status == solver.FITS:
+    if shuffled is not None and shuffled.verified:
+        text += f"; moving {len(shuffled.moves)} running pod(s) makes it fit"
+    elif later is not None and later.status == solver.FITS:
         text += "; with lower-priority pods removed it would fit"
-    return ExactCheck(verdict, text, opts.budget, now, later, model), ()
+    found = tuple(x for x in (changes.move(ctx, shuffled),) if x is not None) if shuffled is not None else ()
+    return ExactCheck(verdict, text, opts.budget, now, later, model, with_moves=shuffled), found
 
 
 def _root(ctx: Context, subj: Subject) -> str | None:

@@ -32,6 +32,7 @@ class NodeClass:
     domain: int  # index into Program.domains, -1 without a topology constraint
     patterns: tuple[tuple[int, ...], ...]  # per maximal pattern, pods of each shape on one node
     rows: list[int] = field(default_factory=list)  # node rows, in name order
+    content: tuple[int, ...] = ()  # per movable shape, its pods on each of these nodes now (moves.py)
 
     @property
     def count(self) -> int:
@@ -80,8 +81,9 @@ def per_node_caps(free: np.ndarray, requests: np.ndarray, shapes: list[Shape], c
 
 
 def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
-          domain_codes: np.ndarray | None, domains: list[str] | None) -> Program:
-    """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint)."""
+          domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None) -> Program:
+    """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint).
+    `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged."""
     caps = per_node_caps(free, requests, shapes, conflicts)
     codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
     useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
@@ -89,6 +91,8 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
     clipped = np.minimum(np.maximum(free, 0), demand)
     single = len(shapes) == 1
     key = np.column_stack([codes, caps.T] if single else [codes, caps.T, clipped])
+    if content is not None:
+        key = np.column_stack([key, content])
     rows = np.flatnonzero(useful)
     program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains)
     if not len(rows):
@@ -98,11 +102,12 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
     for u, members in _members(uniq, inverse.reshape(-1), rows):
         domain, cap = int(u[0]), tuple(int(x) for x in u[1:1 + len(shapes)])
         room = tuple(int(x) for x in (clipped[members[0]] if not single else ()))
+        now = tuple(int(x) for x in content[members[0]]) if content is not None else ()
         patterns = (cap,) if single else maximal_patterns(cap, room, requests, conflicts)
-        tag = ("pattern", domain, patterns) if patterns is not None else ("pooled", domain, cap, room)
+        tag = ("pattern", domain, patterns, now) if patterns is not None else ("pooled", domain, cap, room, now)
         found = merged.get(tag)
         if found is None:
-            found = merged[tag] = (NodeClass(domain, patterns) if patterns is not None
+            found = merged[tag] = (NodeClass(domain, patterns, content=now) if patterns is not None
                                    else PooledClass(domain, cap, room))
         found.rows.extend(members)
     for c in merged.values():

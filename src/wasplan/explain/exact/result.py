@@ -41,6 +41,32 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    pod: str
+    source: str
+    target: str
+
+    def to_dict(self) -> dict:
+        return {"pod": self.pod, "from": self.source, "to": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class MovesAnswer:
+    """With running pods movable: the fewest pods to move for the group to fit, and whether a re-planned run with
+    them moved places it."""
+
+    status: str  # fits | noFit | unknown
+    needed: int
+    moves: tuple[Move, ...] = ()
+    verified: bool = False
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "needed": self.needed, "moves": [m.to_dict() for m in self.moves],
+                "verified": self.verified, "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """How small symmetry made the program: nodes folded into classes, pods into shapes."""
 
@@ -86,10 +112,12 @@ class ExactCheck:
     model: Model | None = None
     tree: TreeAnswer | None = None  # for a PodGroup in a CompositePodGroup tree: the whole tree's question
     own_summary: str = ""  # in a tree: the group's own answer in one line (the summary is the tree's)
+    with_moves: MovesAnswer | None = None  # the same, running pods of at most its priority movable
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "summary": self.summary, "budgetSeconds": self.budget,
                 "answer": self.now.to_dict() if self.now else None,
                 "withEviction": self.with_eviction.to_dict() if self.with_eviction else None,
                 "model": self.model.to_dict() if self.model else None,
-                "tree": self.tree.to_dict() if self.tree else None, "ownSummary": self.own_summary}
+                "tree": self.tree.to_dict() if self.tree else None, "ownSummary": self.own_summary,
+                "withMoves": self.with_moves.to_dict() if self.with_moves else None}

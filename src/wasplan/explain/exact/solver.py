@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 from wasplan.explain.exact.classes import Program
 
 FITS, NO_FIT, UNKNOWN = "fits", "noFit", "unknown"
+FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
 @dataclass
@@ -45,21 +46,21 @@ def solve(program: Program, seconds: float) -> Solution:
     m.add(sum(z) <= program.needed)
     domains = _domain_vars(m, program, y, x)
     m.maximize(sum(z))
-    solver, found = run(m, seconds)
-    if not found:  # out of time before any assignment (placing nothing is always feasible: never INFEASIBLE)
+    solver, code = run(m, seconds)
+    if code not in FOUND:  # out of time before any assignment (placing nothing is always feasible: never INFEASIBLE)
         return Solution(UNKNOWN, 0, program.needed)
     out = read(solver, program.needed, y, x, z)
     out.domain = next((j for j, d in enumerate(domains) if solver.value(d)), None)
     return out
 
 
-def run(m: cp_model.CpModel, seconds: float) -> tuple[cp_model.CpSolver, bool]:
-    """Solve with one worker and a fixed seed (reproducible); whether an assignment was found in time."""
+def run(m: cp_model.CpModel, seconds: float) -> tuple[cp_model.CpSolver, int]:
+    """Solve with one worker and a fixed seed (reproducible); the solver and its status (FOUND: an assignment)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    return solver, solver.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return solver, solver.solve(m)
 
 
 def read(solver: cp_model.CpSolver, needed: int, y: dict, x: dict, z: list) -> Solution:

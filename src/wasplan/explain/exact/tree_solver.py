@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from wasplan.explain.exact.classes import Program
-from wasplan.explain.exact.solver import UNKNOWN, Solution, placement_vars, read, run
+from wasplan.explain.exact.solver import FOUND, UNKNOWN, Solution, placement_vars, read, run
 
 
 @dataclass
@@ -43,8 +43,8 @@ def solve(program: Program, nodes, shape_leaf: list[int], chains: list[list[int]
     goal = m.new_int_var(0, nodes[0].need, "goal")
     m.add(goal <= sum(sched[c] for c in nodes[0].children))
     m.maximize(goal)
-    solver, found = run(m, seconds)
-    if not found:
+    solver, code = run(m, seconds)
+    if code not in FOUND:
         return TreeSolution(UNKNOWN, 0, nodes[0].need)
     base = read(solver, nodes[0].need, y, x, z)
     out = TreeSolution(base.status, base.placed, base.bound, None, base.patterns, base.pooled, base.placed_by_shape)
