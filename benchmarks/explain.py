@@ -27,6 +27,8 @@ The exact check (explain/exact) is timed on its own, in CPU seconds, for the sce
                   nodes, so two gangs at most
 * varied-5000     every node carries 4-9 load pods of 2-5 cores (seeded), so free room differs from node to
                   node; a gang of two shapes (8 and 12 cores) that needs more than the cluster holds
+* moves-600       600 nodes each running three 6-core pods of the gang's priority (1,800 movable pods): no node
+                  has 16 free cores; moving one pod off a node makes room, so the gang of 40 needs 40 moves
 * shapes4-5000    the same cluster, a gang of 6,000 pods each of 1, 2, 3 and 5 cores: many pods per node in many
                   combinations (the most per-node patterns)
 
@@ -118,6 +120,19 @@ def tree(shards: int, size: int) -> list:
     return out
 
 
+def crowded(count: int) -> list:
+    """`count` nodes, each running three 6-core pods of the gangs' priority: 14 cores free, none fits 16."""
+    out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
+    ns = nodes(count)
+    out.extend(ns)
+    for i, node in enumerate(ns):
+        for j in range(3):
+            req = {"cpu": 6000, "memory": 12 * GIB}
+            out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
+                           priority_class_name="high", phase="Running"))
+    return out
+
+
 def varied_cluster() -> list:
     """Every node carries 4-9 load pods of 2-5 cores: free room differs from node to node."""
     rng = random.Random(17)
@@ -151,8 +166,15 @@ EXACT = {**SCENARIOS,
          "varied-5000": lambda: (varied_cluster(), mixed_gang([(2700, 10000), (3000, 6000)]),
                                  [Unit("PodGroup", "train/big")]),
          "tree-5000": lambda: (cluster(False), tree(3, 8), [Unit("PodGroup", "train/shard-0")]),
+         "moves-600": lambda: (crowded(600), gang(40), [Unit("PodGroup", "train/big")]),
          "shapes4-5000": lambda: (varied_cluster(), mixed_gang([(6000, c) for c in (1000, 2000, 3000, 5000)]),
                                   [Unit("PodGroup", "train/big")])}
+
+
+def _moves(answer) -> str:
+    if answer is None:
+        return "-"
+    return f"{answer.status}:{len(answer.moves)}{'(verified)' if answer.verified else ''}"
 
 
 def run_exact(name: str) -> None:
@@ -178,6 +200,7 @@ def run_exact(name: str) -> None:
               f"patterns={m.patterns} shapes={m.shapes} verdict={found.verdict} placed={answer.placed}/"
               f"{answer.needed} bound={answer.bound} "
               f"withEviction={found.with_eviction.status if found.with_eviction else '-'} {whole}"
+              f"moves={_moves(found.with_moves)} "
               f"changes={','.join(c.kind for c in changes) or '-'} cpu={took:5.2f}s", flush=True)
 
 
