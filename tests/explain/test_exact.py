@@ -304,3 +304,22 @@ def test_a_node_with_too_many_pod_combinations_is_pooled_and_still_bounded(tmp_p
     assert exact["model"]["pooledClasses"] == 1 and exact["model"]["classes"] == 0
     assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (30, 40)
     assert bounds(exact["answer"])[("resource", "cpu")] == (64000, 110000, 0, True)
+
+
+def test_hostname_anti_affinity_inside_one_rack(tmp_path):
+    """Two racks of two nodes; three pods that avoid each other per node and must share a rack: two per rack."""
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: racks}\nspec:\n  nodePools:\n"
+        "  - name: node\n    count: 4\n    labels: {rack: 'rack-{index // 2}'}\n"
+        "    allocatable: {cpu: 16, memory: 64Gi}\n")
+    anti = ("  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+            "      - labelSelector: {matchLabels: {app: ring}}\n        topologyKey: kubernetes.io/hostname\n")
+    gang = _gang(anti).replace("      minCount: 3\n", "      minCount: 3\n  schedulingConstraints:\n"
+                                                    "    topology:\n    - key: rack\n", 1)
+    (tmp_path / "gang.yaml").write_text(gang)
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["summary"].endswith("more than 2 of the 3 pod(s) still needed in any one rack domain")
+    assert exact["answer"]["proof"]["domain"] == "rack-0"
+    assert bounds(exact["answer"])[("pods", "ns/ring-0")] == (2, 3, 0, True)

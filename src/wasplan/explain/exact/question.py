@@ -61,10 +61,9 @@ def ask(ev, pending: list[Pod], needed: int, scope: Scope, seconds: float,
 
 def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str | None]) -> tuple[Answer, Model]:
     state = ev.state
-    within = None if codes is None else [codes == j for j in np.unique(codes[codes >= 0]).tolist()]
     shapes = shapes_mod.group(pending, bool(state.affinity_pods))
     for s in shapes:
-        shapes_mod.fill(ev, s, within)
+        shapes_mod.fill(ev, s, codes)
     cap = capacity.of(ev, shapes)
     free, requests = cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)

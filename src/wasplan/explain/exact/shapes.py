@@ -48,9 +48,10 @@ def group(pods: list[Pod], labels_matter: bool) -> list[Shape]:
     return [Shape(ps, np.zeros(0), np.zeros(0, dtype=bool)) for ps in out.values()]
 
 
-def fill(ev, shape: Shape, within: list[np.ndarray] | None) -> None:
+def fill(ev, shape: Shape, codes: np.ndarray | None) -> None:
     """The request vector and the allowed nodes of `shape`, from the evaluator's own caches and plugins.
-    `within`: the placements (topology domains) the engine evaluates the group in, each seen on its own."""
+    `codes`: each node's topology domain (-1: none) when the engine evaluates the group inside one domain at a
+    time (each domain then seen on its own), None when it sees the whole cluster."""
     state, pod = ev.state, shape.pod
     shape.req = state.vectors(pod)[0]
     sv = ev.static_verdict(pod)
@@ -62,7 +63,7 @@ def fill(ev, shape: Shape, within: list[np.ndarray] | None) -> None:
         reasons = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
         allowed &= reasons != topology_spread.REASON_LABEL
     if p.filter_on(inter_pod_affinity.NAME) and (_anti_terms(pod) or state.affinity_pods):
-        allowed &= _anti_ok(state, _without_affinity(pod), within)
+        allowed &= _anti_ok(state, _without_affinity(pod), codes)
     shape.allowed = allowed
 
 
@@ -77,11 +78,12 @@ def _without_affinity(pod: Pod) -> Pod:
     return dataclasses.replace(pod, affinity=dataclasses.replace(pod.affinity, pod_required=()))
 
 
-def _anti_ok(state, pod: Pod, within: list[np.ndarray] | None) -> np.ndarray:
-    if within is None:
+def _anti_ok(state, pod: Pod, codes: np.ndarray | None) -> np.ndarray:
+    if codes is None:
         return inter_pod_affinity.filter_reasons(state, pod) == 0
     ok = np.zeros(len(state.nodes), dtype=bool)
-    for mask in within:  # upstream's AssumePlacement: a placement sees only the pods on its own nodes
+    for j in np.unique(codes[codes >= 0]).tolist():  # upstream's AssumePlacement: a placement sees only the pods
+        mask = codes == j                              # on its own nodes
         ok |= mask & (inter_pod_affinity.filter_reasons(state, pod, within=mask) == 0)
     return ok
 

@@ -144,9 +144,8 @@ def ask(ctx, ev, root: str, seconds: float) -> TreeAnswer | None:
     for leaf in leaves:
         inner = _innermost(nodes, leaf)
         codes = dom.codes[nodes[inner].topo] if inner is not None else None
-        within = None if codes is None else [codes == j for j in np.unique(codes[codes >= 0]).tolist()]
         for s in shapes_mod.group(nodes[leaf].pending, bool(state.affinity_pods)):
-            shapes_mod.fill(ev, s, within)
+            shapes_mod.fill(ev, s, codes)
             s.allowed = _restrict(nodes, dom, leaf, s.allowed)
             shapes.append(s)
             shape_leaf.append(leaf)
