@@ -323,3 +323,24 @@ def test_hostname_anti_affinity_inside_one_rack(tmp_path):
     assert exact["summary"].endswith("more than 2 of the 3 pod(s) still needed in any one rack domain")
     assert exact["answer"]["proof"]["domain"] == "rack-0"
     assert bounds(exact["answer"])[("pods", "ns/ring-0")] == (2, 3, 0, True)
+
+
+def test_the_fewest_lower_priority_pods_to_evict(tmp_path):
+    """Two 16-core nodes, each running three low-priority 4-core pods; a gang of two 8-core pods needs one
+    eviction per node, not all six pods on the nodes it uses."""
+    pods = "".join(f"  - {{name: low-{n}-{j}, namespace: batch, node: node-{n}, priorityClassName: low, "
+                   "requests: {cpu: 4, memory: 4Gi}}\n" for n in range(2) for j in range(3))
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: busy}\nspec:\n"
+        "  priorityClasses:\n  - {name: low, value: 10}\n  - {name: high, value: 1000}\n  nodePools:\n"
+        "  - {name: node, count: 2, allocatable: {cpu: 16, memory: 64Gi}}\n  pods:\n" + pods)
+    gang = _gang("  priorityClassName: high\n", count=2).replace(
+        "      minCount: 2\n", "      minCount: 2\n  priorityClassName: high\n", 1)
+    (tmp_path / "gang.yaml").write_text(gang.replace("cpu: '1', memory: 1Gi", "cpu: '8', memory: 8Gi"))
+    code, doc = explain("", "--no-preemption", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    later = exact["withEviction"]
+    assert (later["status"], later["fewestEvictions"], later["verified"]) == ("fits", True, True)
+    assert later["evicts"] == ["batch/low-0-2", "batch/low-1-2"]  # each node keeps the pods that sort first
+    assert later["witness"] == [{"node": "node-0", "pods": ["ns/ring-0"]}, {"node": "node-1", "pods": ["ns/ring-1"]}]

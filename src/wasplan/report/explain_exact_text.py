@@ -105,7 +105,13 @@ def section(console: Console, check: ExactCheck) -> None:
     _moves(console, check)
     later = check.with_eviction
     if later is not None:
-        if later.witness:
+        if later.witness and later.fewest:
+            how = "verified by re-planning" if later.verified else "but the re-planned run still leaves it pending"
+            console.print(f"    with lower-priority pods removable it fits, evicting {len(later.evicts)} pod(s) at "
+                          f"the fewest ({how}): {escape(', '.join(later.evicts[:WITNESS_NODES]))}"
+                          + (" ..." if len(later.evicts) > WITNESS_NODES else ""))
+            _witness(console, later, "      ")
+        elif later.witness:
             console.print(f"    with lower-priority pods removable it fits, evicting at most {len(later.evicts)} "
                           "pod(s) on the assignment's nodes")
             _witness(console, later, "      ")

@@ -111,6 +111,8 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     removable = _removable(ctx, subj)
     evicting = question.ask(ev, subj.pending, subj.needed, scope, opts.budget, removable) if removable else None
     later = evicting[0] if evicting is not None else None
+    if later is not None and later.status == solver.FITS and scope.key is None:
+        later = _fewest(ctx, subj, ev, later, removable, opts.budget)
     shuffled = moves.ask(ctx, subj, ev, opts.budget) if scope.key is None else None
     verdict, text = _unplaced(now, scope, opts.budget)
     if shuffled is not None and shuffled.verified:
@@ -119,6 +121,15 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
         text += "; with lower-priority pods removed it would fit"
     found = tuple(x for x in (changes.move(ctx, shuffled),) if x is not None) if shuffled is not None else ()
     return ExactCheck(verdict, text, opts.budget, now, later, model, with_moves=shuffled), found
+
+
+def _fewest(ctx: Context, subj: Subject, ev, later: Answer, removable: list, budget: float) -> Answer:
+    """The eviction answer with the fewest evictions (and its assignment), when that program decides it."""
+    fewest = moves.ask(ctx, subj, ev, budget, removable, relocate=False)
+    if fewest is None or fewest.status != solver.FITS:
+        return later
+    return dataclasses.replace(later, witness=fewest.witness, evicts=fewest.evicts, fewest=True,
+                               verified=fewest.verified)
 
 
 def _root(ctx: Context, subj: Subject) -> str | None:

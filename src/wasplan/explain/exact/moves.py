@@ -1,4 +1,5 @@
-"""A third question for a group that does not fit: would it fit if some running pods ran on other nodes?
+"""Questions for a group that does not fit: would it fit if some running pods ran on other nodes — or, fewest
+first, which lower-priority pods would have to go?
 
 Fragmentation is the usual reason: enough room in total, none of it where a pod of the group fits (four 8-GPU
 nodes, each half used). The running pods of at most the group's priority that the cluster snapshot binds
@@ -9,6 +10,9 @@ keeps as many of its own pods as the pattern has room for; a node with no patter
 answer is replayed through the engine (kept pods back in place, moved pods on their new nodes, the group in
 cycle order) and then the plan is re-run with the moved pods bound to their new nodes: only a re-run that
 places the group makes the moves "verified".
+
+The same program without the "every moved pod runs somewhere" rule gives the fewest lower-priority pods to evict
+(`relocate=False`): a pod that leaves its node is then gone; verified by re-planning without them.
 
 Groups with a topology constraint the plan honours are not asked (the movable pods may run outside the group's
 domain, which the one-domain program does not express).
@@ -23,6 +27,7 @@ from ortools.sat.python import cp_model
 
 from wasplan.explain import rerun
 from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact.question import node_pods
 from wasplan.explain.exact.result import Move, MovesAnswer
 
 MOVE_LIMIT = 2000  # movable pods beyond which the question is not asked (the program grows with them)
@@ -40,8 +45,10 @@ def movable(ctx, subj) -> list:
             and world.pods[k].priority <= prio and not world.pods[k].pod.terminating]
 
 
-def ask(ctx, subj, ev, seconds: float) -> MovesAnswer | None:
-    pods = movable(ctx, subj)
+def ask(ctx, subj, ev, seconds: float, pods: list | None = None, relocate: bool = True) -> MovesAnswer | None:
+    """`pods`: the pods that may leave their nodes (default: `movable`); `relocate`: they must run elsewhere (a
+    move) rather than go (an eviction). None when there are none, or too many to ask about."""
+    pods = movable(ctx, subj) if pods is None else pods
     if not pods or len(pods) > MOVE_LIMIT:
         return None
     state = ev.state
@@ -51,13 +58,16 @@ def ask(ctx, subj, ev, seconds: float) -> MovesAnswer | None:
         for p in pods:
             state.remove(p)
         loose = [dataclasses.replace(p, node_name=None) for p in pods]  # free to go anywhere the filters allow
-        found = _solve(ev, subj, loose, origin, seconds)
+        found = _solve(ev, subj, loose, origin, seconds, relocate)
     finally:
         state.rollback(mark)
     if found is None or found.status != solver.FITS:
         return found
-    variant = rerun.with_pods(ctx.inputs, {m.pod for m in found.moves},
-                              lambda p: dataclasses.replace(p, node_name=_target(found, p.key)))
+    if relocate:
+        variant = rerun.with_pods(ctx.inputs, {m.pod for m in found.moves},
+                                  lambda p: dataclasses.replace(p, node_name=_target(found, p.key)))
+    else:
+        variant = rerun.without_pods(ctx.inputs, set(found.evicts))
     return dataclasses.replace(found, verified=ctx.verifier.places(subj.unit, variant))
 
 
@@ -65,7 +75,7 @@ def _target(answer: MovesAnswer, key: str) -> str:
     return next(m.target for m in answer.moves if m.pod == key)
 
 
-def _solve(ev, subj, pods, origin, seconds) -> MovesAnswer | None:
+def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | None:
     state = ev.state
     group = shapes_mod.group(subj.pending, bool(state.affinity_pods))
     moving = shapes_mod.group(pods, bool(state.affinity_pods))
@@ -81,21 +91,21 @@ def _solve(ev, subj, pods, origin, seconds) -> MovesAnswer | None:
                             content)
     if program.pooled:
         return MovesAnswer(solver.UNKNOWN, subj.needed, note=POOLED)
-    got = _program(program, len(group), subj.needed, seconds)
+    got = _program(program, len(group), subj.needed, seconds, relocate)
     if got is None or isinstance(got, str):
         return MovesAnswer(solver.NO_FIT if got == solver.NO_FIT else solver.UNKNOWN, subj.needed)
-    return _materialize(ev, subj, program, group, moving, origin, *got, {p.key: p for p in pods})
+    return _materialize(ev, subj, program, (group, moving), origin, *got, {p.key: p for p in pods}, relocate)
 
 
-def _program(program: classes.Program, n_group: int, needed: int, seconds: float):
+def _program(program: classes.Program, n_group: int, needed: int, seconds: float, relocate: bool):
     """(patterns chosen, pods placed per shape), NO_FIT when no arrangement holds the group, None when undecided."""
     m = cp_model.CpModel()
     y, x, supply = solver.placement_vars(m, program)
     z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
     for s, zs in enumerate(z):
         m.add(zs <= sum(supply[s]))
-        if s >= n_group:
-            m.add(zs == program.counts[s])  # every movable pod keeps running somewhere
+        if s >= n_group and relocate:
+            m.add(zs == program.counts[s])  # every moved pod keeps running somewhere
     m.add(sum(z[:n_group]) >= needed)
     leaving = []
     for k, c in enumerate(program.classes):
@@ -125,8 +135,10 @@ def _plan_nodes(program, chosen) -> list[tuple[int, tuple[int, ...] | None, tupl
     return sorted(out)
 
 
-def _materialize(ev, subj, program, group, moving, origin, chosen, placed, pods) -> MovesAnswer:
-    """Keep each node's own pods where its pattern has room, send the rest to free slots of their shape."""
+def _materialize(ev, subj, program, shapes, origin, chosen, placed, pods, relocate) -> MovesAnswer:
+    """Keep each node's own pods where its pattern has room; send the rest to free slots of their shape (moves)
+    or away (evictions)."""
+    group, moving = shapes
     n_group = len(group)
     slots: list[list[int]] = [[] for _ in program.counts]
     on_node = {}
@@ -143,15 +155,19 @@ def _materialize(ev, subj, program, group, moving, origin, chosen, placed, pods)
             own = on_node.get((row, s - n_group), [])
             leave[s - n_group] += own[room:]
             slots[s] += [row] * max(room - len(own), 0)
-    moves = [(pod, origin[pod.key], slots[n_group + m][i]) for m, pods in enumerate(leave) for i, pod in
-             enumerate(pods)]
-    return _replay(ev, subj, group, slots[:n_group], placed[:n_group], moves, origin, pods)
+    if relocate:
+        moves = [(pod, origin[pod.key], slots[n_group + m][i]) for m, gone in enumerate(leave)
+                 for i, pod in enumerate(gone)]
+        evicts: tuple[str, ...] = ()
+    else:
+        moves, evicts = [], tuple(sorted(pod.key for gone in leave for pod in gone))
+    return _replay(ev, subj, group, slots[:n_group], placed[:n_group], moves, origin, pods, evicts)
 
 
-def _replay(ev, subj, group, slots, by_shape, moves, origin, pods) -> MovesAnswer:
+def _replay(ev, subj, group, slots, by_shape, moves, origin, pods, evicts) -> MovesAnswer:
     state = ev.state
     names = state.nodes
-    leaving = {pod.key for pod, _, _ in moves}
+    leaving = {pod.key for pod, _, _ in moves} | set(evicts)
     mark = state.mark()
     try:
         for key, row in sorted(origin.items()):
@@ -166,5 +182,6 @@ def _replay(ev, subj, group, slots, by_shape, moves, origin, pods) -> MovesAnswe
         state.rollback(mark)
     if placed is None:
         return MovesAnswer(solver.UNKNOWN, subj.needed, note=UNREPLAYED)
-    return MovesAnswer(solver.FITS, subj.needed, tuple(
-        Move(pod.key, names[src].name, names[dst].name) for pod, src, dst in sorted(moves, key=lambda m: m[0].key)))
+    moved = tuple(Move(pod.key, names[src].name, names[dst].name)
+                  for pod, src, dst in sorted(moves, key=lambda m: m[0].key))
+    return MovesAnswer(solver.FITS, subj.needed, moved, evicts=evicts, witness=node_pods(state, placed))

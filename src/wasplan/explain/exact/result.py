@@ -30,14 +30,16 @@ class Answer:
     domain: str | None = None  # the topology domain the assignment uses
     witness: tuple[NodePods, ...] = ()  # replayed through the engine's filters
     proof: Proof | None = None
-    evicts: tuple[str, ...] = ()  # with lower-priority pods removable: those on the witness's nodes
+    evicts: tuple[str, ...] = ()  # with lower-priority pods removable: the pods the assignment evicts
     note: str = ""
+    fewest: bool = False  # `evicts` is the fewest (else: every removable pod on the witness's nodes)
+    verified: bool = False  # the re-planned run without `evicts` places the group
 
     def to_dict(self) -> dict:
         return {"status": self.status, "needed": self.needed, "placed": self.placed, "bound": self.bound,
                 "domain": self.domain, "witness": [w.to_dict() for w in self.witness],
                 "proof": self.proof.to_dict() if self.proof else None, "evicts": list(self.evicts),
-                "note": self.note}
+                "fewestEvictions": self.fewest, "verified": self.verified, "note": self.note}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +62,12 @@ class MovesAnswer:
     moves: tuple[Move, ...] = ()
     verified: bool = False
     note: str = ""
+    evicts: tuple[str, ...] = ()  # asked as the fewest evictions instead: the pods that go
+    witness: tuple[NodePods, ...] = ()  # where the group's pods go
 
     def to_dict(self) -> dict:
         return {"status": self.status, "needed": self.needed, "moves": [m.to_dict() for m in self.moves],
-                "verified": self.verified, "note": self.note}
+                "verified": self.verified, "witness": [w.to_dict() for w in self.witness], "note": self.note}
 
 
 @dataclass(frozen=True, slots=True)
