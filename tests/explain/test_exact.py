@@ -344,3 +344,23 @@ def test_the_fewest_lower_priority_pods_to_evict(tmp_path):
     assert (later["status"], later["fewestEvictions"], later["verified"]) == ("fits", True, True)
     assert later["evicts"] == ["batch/low-0-2", "batch/low-1-2"]  # each node keeps the pods that sort first
     assert later["witness"] == [{"node": "node-0", "pods": ["ns/ring-0"]}, {"node": "node-1", "pods": ["ns/ring-1"]}]
+
+
+def test_a_move_of_a_pod_document_sets_its_node_name(tmp_path):
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: pair}\nspec:\n  nodePools:\n"
+        "  - {name: node, count: 2, allocatable: {cpu: 8, memory: 32Gi}}\n")
+    (tmp_path / "running.yaml").write_text("---\n".join(
+        f"apiVersion: v1\nkind: Pod\nmetadata: {{name: web-{n}, namespace: web}}\nspec:\n  nodeName: node-{n}\n"
+        "  containers:\n  - name: main\n    image: web:1\n    resources: {requests: {cpu: '4', memory: 4Gi}}\n"
+        for n in range(2)))
+    (tmp_path / "gang.yaml").write_text(_gang("", count=1).replace("cpu: '1', memory: 1Gi", "cpu: '8', memory: 8Gi"))
+    result = run("explain", "podgroup/ns/ring", str(tmp_path / "running.yaml"), str(tmp_path / "gang.yaml"),
+                 "--cluster", str(tmp_path / "cluster.yaml"), "-o", "json")
+    t = target(json.loads(result.stdout))
+    move = t["suggestions"][0]
+    assert move["kind"] == "move" and move["title"] == "move 1 running pod(s): web/web-0 node-0 -> node-1"
+    assert [(c["file"], c["object"], c["fieldPath"], c["value"]) for c in move["changes"]] == [
+        (str(tmp_path / "running.yaml"), "Pod/web/web-0", "spec.nodeName", "node-1")]
+    apply_changes(move["changes"], tmp_path, tmp_path)
+    assert plan_places(tmp_path, ["running.yaml", "gang.yaml"], "cluster.yaml", "ns/ring")
