@@ -5,8 +5,9 @@ assignment of the pods exists, or that one exists and the scheduler's greedy ord
 check asks an integer program built from the engine's own data (question.py) on the cluster the plan leaves,
 and answers one of:
 
-* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (proof.py), and the
-  same question with every lower-priority pod removable;
+* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (proof.py), the
+  same question with every lower-priority pod removable (narrowed to the fewest evictions), and with running
+  pods of at most its priority movable (moves.py, the fewest moves, verified by re-planning);
 * FitsAndFound — an assignment exists and the scheduler finds it (the plan places the group, or the trial
   placement does and something else holds it back);
 * FitsButMissed — an assignment exists (the witness, replayed through the engine) and the trial placement in
