@@ -364,3 +364,13 @@ def test_a_move_of_a_pod_document_sets_its_node_name(tmp_path):
         (str(tmp_path / "running.yaml"), "Pod/web/web-0", "spec.nodeName", "node-1")]
     apply_changes(move["changes"], tmp_path, tmp_path)
     assert plan_places(tmp_path, ["running.yaml", "gang.yaml"], "cluster.yaml", "ns/ring")
+
+
+def test_a_member_bound_before_the_plan_pins_the_exact_check_to_its_domain():
+    code, doc = explain("pinned", "podgroup/rackbound")
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 1 of the 2 pod(s) still "
+                                "needed in topology.kubernetes.io/rack=rack-1, where its bound members run")
+    proof = exact["answer"]["proof"]
+    assert (proof["domain"], proof["otherDomains"], proof["allowedNodes"]) == ("rack-1", 0, 2)

@@ -27,6 +27,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
+from wasplan.engine.domains import pinned_domain
 from wasplan.engine.placement import bound_rows, topology_key
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import changes, moves, question, solver, tree
@@ -117,7 +118,7 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     if later is not None and later.status == solver.FITS and scope.key is None:
         later = _fewest(ctx, subj, ev, later, removable, opts.budget)
     shuffled = moves.ask(ctx, subj, ev, opts.budget) if scope.key is None else None
-    verdict, text = _unplaced(now, scope, opts.budget)
+    verdict, text = _unplaced(now, scope, opts.budget, ev.state)
     if shuffled is not None and shuffled.verified:
         text += f"; moving {len(shuffled.moves)} running pod(s) makes it fit"
     elif later is not None and later.status == solver.FITS:
@@ -157,8 +158,11 @@ def _tree_verdict(whole: TreeAnswer, budget: float) -> tuple[str, str]:
     return UNKNOWN, head + (f"unknown: {whole.note}" if whole.note else f"unknown within {budget:g} s: {best}")
 
 
-def _unplaced(now: Answer, scope: question.Scope, budget: float) -> tuple[str, str]:
+def _unplaced(now: Answer, scope: question.Scope, budget: float, state) -> tuple[str, str]:
+    pinned = pinned_domain(state, scope.key, scope.bound_rows) if scope.key else None
     where = f" in any one {scope.key} domain" if scope.key else ""
+    if pinned is not None:
+        where = f" in {scope.key}={pinned}, where its bound members run"
     if now.status == solver.NO_FIT:
         return DOES_NOT_FIT, (f"exact check: does not fit: no assignment places more than {now.bound} of the "
                               f"{now.needed} pod(s) still needed{where}")
