@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from wasplan.explain import rerun
 from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, solver, witness
@@ -99,7 +98,7 @@ def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | Non
 
 def _program(program: classes.Program, n_group: int, needed: int, seconds: float, relocate: bool):
     """(patterns chosen, pods placed per shape), NO_FIT when no arrangement holds the group, None when undecided."""
-    m = cp_model.CpModel()
+    m = solver.new_model()
     y, x, supply = solver.placement_vars(m, program)
     z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
     for s, zs in enumerate(z):
@@ -116,7 +115,7 @@ def _program(program: classes.Program, n_group: int, needed: int, seconds: float
             leaving.append(y[(k, p)] * (sum(c.content) - stays))
     m.minimize(sum(leaving))
     sol, code = solver.run(m, seconds)
-    if code == cp_model.INFEASIBLE:
+    if code == solver.PROVED_NONE:
         return solver.NO_FIT
     if code not in solver.FOUND:
         return None

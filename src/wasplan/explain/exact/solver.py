@@ -16,12 +16,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from wasplan.explain.exact.classes import Program
 
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
 FITS, NO_FIT, UNKNOWN = "fits", "noFit", "unknown"
-FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+FOUND = ("OPTIMAL", "FEASIBLE")  # CP-SAT status names with an assignment
+PROVED_NONE = "INFEASIBLE"
+
+
+def new_model() -> "cp_model.CpModel":
+    """A fresh CP-SAT model. OR-Tools is imported here, on the first question asked: importing it costs about
+    half a second, which `--no-exact` and targets with nothing to solve should not pay."""
+    from ortools.sat.python import cp_model
+
+    return cp_model.CpModel()
 
 
 @dataclass
@@ -38,7 +50,9 @@ class Solution:
 def solve(program: Program, seconds: float) -> Solution:
     if program.needed <= 0:
         return Solution(FITS, 0, 0, placed_by_shape=tuple(0 for _ in program.counts))
-    m = cp_model.CpModel()
+    if not program.classes and not program.pooled:  # no node can take a single pod: nothing to search
+        return Solution(NO_FIT, 0, 0, placed_by_shape=tuple(0 for _ in program.counts))
+    m = new_model()
     y, x, supply = placement_vars(m, program)
     z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
     for s, zs in enumerate(z):
@@ -54,13 +68,16 @@ def solve(program: Program, seconds: float) -> Solution:
     return out
 
 
-def run(m: cp_model.CpModel, seconds: float) -> tuple[cp_model.CpSolver, int]:
-    """Solve with one worker and a fixed seed (reproducible); the solver and its status (FOUND: an assignment)."""
+def run(m: "cp_model.CpModel", seconds: float) -> tuple["cp_model.CpSolver", str]:
+    """Solve with one worker and a fixed seed (reproducible); the solver and its status name (FOUND: an
+    assignment, PROVED_NONE: none exists)."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    return solver, solver.solve(m)
+    return solver, solver.status_name(solver.solve(m))
 
 
 def read(solver: cp_model.CpSolver, needed: int, y: dict, x: dict, z: list) -> Solution:

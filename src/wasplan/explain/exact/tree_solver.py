@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from wasplan.explain.exact.classes import Program
-from wasplan.explain.exact.solver import FOUND, UNKNOWN, Solution, placement_vars, read, run
+from wasplan.explain.exact.solver import FOUND, UNKNOWN, Solution, new_model, placement_vars, read, run
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 
 @dataclass
@@ -27,7 +30,7 @@ class TreeSolution(Solution):
 def solve(program: Program, nodes, shape_leaf: list[int], chains: list[list[int]], dom,
           seconds: float) -> TreeSolution:
     """`chains[s]`: the keyed tree nodes at or above shape s's leaf."""
-    m = cp_model.CpModel()
+    m = new_model()
     y, x, supply = placement_vars(m, program)
     z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
     for s, zs in enumerate(z):
@@ -53,7 +56,7 @@ def solve(program: Program, nodes, shape_leaf: list[int], chains: list[list[int]
     return out
 
 
-def _domain_vars(m: cp_model.CpModel, nodes, dom) -> dict[int, dict[int, cp_model.IntVar]]:
+def _domain_vars(m: "cp_model.CpModel", nodes, dom) -> dict[int, dict[int, "cp_model.IntVar"]]:
     """Per keyed tree node, a boolean per code of its key (only the pinned one when pinned); at most one."""
     out: dict[int, dict[int, cp_model.IntVar]] = {}
     for i, t in enumerate(nodes):
