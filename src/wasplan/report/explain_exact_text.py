@@ -70,12 +70,18 @@ def _tree(console: Console, check: ExactCheck) -> None:
         console.print(f"    {escape(whole.note)}")
 
 
+def _verified(verified: bool | None) -> str:
+    if verified is None:
+        return "not re-planned: the verification budget was spent"
+    return "verified by re-planning" if verified else "but the re-planned run still leaves it pending"
+
+
 def _moves(console: Console, check: ExactCheck) -> None:
     moved = check.with_moves
     if moved is None:
         return
     if moved.status == "fits":
-        how = "verified by re-planning" if moved.verified else "but the re-planned run still leaves it pending"
+        how = _verified(moved.verified)
         console.print(f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
         for m in moved.moves[:WITNESS_NODES]:
             console.print(f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
@@ -106,7 +112,7 @@ def section(console: Console, check: ExactCheck) -> None:
     later = check.with_eviction
     if later is not None:
         if later.witness and later.fewest:
-            how = "verified by re-planning" if later.verified else "but the re-planned run still leaves it pending"
+            how = _verified(later.verified)
             console.print(f"    with lower-priority pods removable it fits, evicting {len(later.evicts)} pod(s) at "
                           f"the fewest ({how}): {escape(', '.join(later.evicts[:WITNESS_NODES]))}"
                           + (" ..." if len(later.evicts) > WITNESS_NODES else ""))

@@ -67,7 +67,14 @@ def ask(ctx, subj, ev, seconds: float, pods: list | None = None, relocate: bool 
                                   lambda p: dataclasses.replace(p, node_name=_target(found, p.key)))
     else:
         variant = rerun.without_pods(ctx.inputs, set(found.evicts))
-    return dataclasses.replace(found, verified=ctx.verifier.places(subj.unit, variant))
+    return dataclasses.replace(found, verified=verify(ctx, subj.unit, variant))
+
+
+def verify(ctx, unit, variant) -> bool | None:
+    """Whether the re-planned run places `unit`; None when the verification budget is spent and it did not run."""
+    skipped = ctx.verifier.skipped
+    placed = ctx.verifier.places(unit, variant)
+    return None if ctx.verifier.skipped > skipped else placed
 
 
 def _target(answer: MovesAnswer, key: str) -> str:

@@ -33,7 +33,7 @@ class Answer:
     evicts: tuple[str, ...] = ()  # with lower-priority pods removable: the pods the assignment evicts
     note: str = ""
     fewest: bool = False  # `evicts` is the fewest (else: every removable pod on the witness's nodes)
-    verified: bool = False  # the re-planned run without `evicts` places the group
+    verified: bool | None = False  # the re-planned run without `evicts` places the group (None: not re-planned)
 
     def to_dict(self) -> dict:
         return {"status": self.status, "needed": self.needed, "placed": self.placed, "bound": self.bound,
@@ -60,7 +60,7 @@ class MovesAnswer:
     status: str  # fits | noFit | unknown
     needed: int
     moves: tuple[Move, ...] = ()
-    verified: bool = False
+    verified: bool | None = False  # None: not re-planned, the verification budget was spent
     note: str = ""
     evicts: tuple[str, ...] = ()  # asked as the fewest evictions instead: the pods that go
     witness: tuple[NodePods, ...] = ()  # where the group's pods go
