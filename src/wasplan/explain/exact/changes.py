@@ -54,7 +54,8 @@ def scoring(ctx: Context, subj: Subject, config_path: str | None) -> Suggestion 
     return Suggestion("scoringStrategy", "score nodes by MostAllocated (bin packing)",
                       "the default LeastAllocated scoring spreads the group's pods over the emptiest nodes, so a "
                       "later member finds no node with room; packing them keeps whole nodes free, and the re-planned "
-                      "run places the group", (change,))
+                      "run places the group (the profile scores every other pod the same way: plan with it to see "
+                      "them)", (change,))
 
 
 def _config_change(path: str | None, scheduler: str, strategy: dict) -> Change:
