@@ -66,6 +66,9 @@ def _tree(console: Console, check: ExactCheck) -> None:
         mark = "[red]short[/red] " if whole.pods_room < whole.fewest_pods else ""
         console.print(f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
                       f"pod(s); the nodes hold at most {whole.pods_room} of the tree's pods")
+        if not mark:
+            console.print("    that bound is not short: the topology domains and how the pods combine on nodes "
+                          "rule it out (the solver tried every arrangement)")
     if whole.note:
         console.print(f"    {escape(whole.note)}")
 
