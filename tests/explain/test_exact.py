@@ -374,3 +374,20 @@ def test_a_member_bound_before_the_plan_pins_the_exact_check_to_its_domain():
                                 "needed in topology.kubernetes.io/rack=rack-1, where its bound members run")
     proof = exact["answer"]["proof"]
     assert (proof["domain"], proof["otherDomains"], proof["allowedNodes"]) == ("rack-1", 0, 2)
+
+
+def test_a_tree_that_must_stay_in_one_zone(tmp_path):
+    """fixtures/scenarios/racks-and-trees with three of its six big nodes: the CompositePodGroup `job` must keep
+    both its groups in one zone, and no zone has room for both once the training gang is placed."""
+    scenario = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "racks-and-trees"
+    shutil.copytree(scenario, tmp_path / "case")
+    cluster = tmp_path / "case" / "cluster.yaml"
+    cluster.write_text(cluster.read_text().replace("count: 6", "count: 3"))
+    result = run("explain", "podgroup/job-a", str(tmp_path / "case" / "manifests"), "--cluster", str(cluster),
+                 "-o", "json")
+    exact = target(json.loads(result.stdout))["exact"]
+    assert exact["verdict"] == "DoesNotFit"
+    assert exact["summary"] == ("exact check of its CompositePodGroup default/job: does not fit: no assignment "
+                                "schedules more than 1 of the 2 groups it needs")
+    tree = exact["tree"]
+    assert (tree["status"], tree["bound"], tree["fewestPods"], tree["podsRoom"]) == ("noFit", 1, 4, 4)
