@@ -106,6 +106,15 @@ def test_topology_domain_bounds_name_the_best_domain():
     assert bounds(exact["answer"])[("resource", "nvidia.com/gpu")] == (16, 24, 0, True)
 
 
+def test_a_group_placed_by_preempting_is_found():
+    code, doc = explain("preemption", "podgroup/urgent")
+    assert code == 0
+    exact = target(doc)["exact"]
+    assert exact == {"verdict": "FitsAndFound", "budgetSeconds": 5.0, "answer": None, "withEviction": None,
+                     "model": None, "tree": None, "ownSummary": "", "withMoves": None,
+                     "summary": "exact check: fits once the plan's preemptions make room, and the scheduler finds it"}
+
+
 def test_lower_priority_pods_removable_is_asked_separately():
     code, doc = explain("preemption", "--no-preemption")
     assert code == 1

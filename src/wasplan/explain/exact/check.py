@@ -75,7 +75,8 @@ def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tupl
 
 def _check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tuple[ExactCheck | None, tuple]:
     if verdict in (FITS, BY_PREEMPTING):
-        return ExactCheck(FOUND, "exact check: fits, and the scheduler finds it", opts.budget), ()
+        how = " once the plan's preemptions make room" if verdict == BY_PREEMPTING else ""
+        return ExactCheck(FOUND, f"exact check: fits{how}, and the scheduler finds it", opts.budget), ()
     ev = ctx.evaluator(subj.pending[0]) if subj.pending else None
     if verdict != PLAN_DOES_NOT_FIT or ev is None:
         return None, ()
