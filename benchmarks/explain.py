@@ -29,7 +29,8 @@ The exact check (explain/exact) is timed on its own, in CPU seconds, for the sce
                   node; a gang of two shapes (8 and 12 cores) that needs more than the cluster holds
 * moves-600       600 nodes each running three 6-core pods of the gang's priority (1,800 movable pods): no node
                   has 16 free cores; moving one pod off a node makes room, so the gang of 40 needs 40 moves
-* shapes4-5000    the same cluster, a gang of 6,000 pods each of 1, 2, 3 and 5 cores: many pods per node in many
+* shapes4-5000    nodes with random load (cpu in 0.1 cores, memory to the MiB: nearly every node's free room is
+                  its own), a gang of 6,000 pods each of 1, 2, 3 and 5 cores: many pods per node in many
                   combinations (the most per-node patterns)
 
     PYTHONPATH=src python benchmarks/explain.py exact      # only the exact check, every scenario
@@ -148,6 +149,22 @@ def varied_cluster() -> list:
     return out
 
 
+def random_cluster() -> list:
+    """Every node carries 4-9 load pods of random cpu (1-5 cores in steps of 0.1) and memory (to the MiB): nearly
+    every node's free room differs from every other's."""
+    rng = random.Random(5)
+    out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
+    ns = nodes(5000)
+    out.extend(ns)
+    for i, node in enumerate(ns):
+        for j in range(rng.randint(4, 9)):
+            memory = rng.randrange(1, 12) * GIB + rng.randrange(1000) * 2**20
+            req = {"cpu": rng.randrange(1000, 5000, 100), "memory": memory}
+            out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
+                           priority_class_name="high", phase="Running"))
+    return out
+
+
 def small_pods(count: int) -> list:
     return [Pod("web", f"web-{i}", {"cpu": 500, "memory": GIB}, {"cpu": 500, "memory": GIB}) for i in range(count)]
 
@@ -167,7 +184,7 @@ EXACT = {**SCENARIOS,
                                  [Unit("PodGroup", "train/big")]),
          "tree-5000": lambda: (cluster(False), tree(3, 8), [Unit("PodGroup", "train/shard-0")]),
          "moves-600": lambda: (crowded(600), gang(40), [Unit("PodGroup", "train/big")]),
-         "shapes4-5000": lambda: (varied_cluster(), mixed_gang([(6000, c) for c in (1000, 2000, 3000, 5000)]),
+         "shapes4-5000": lambda: (random_cluster(), mixed_gang([(6000, c) for c in (1000, 2000, 3000, 5000)]),
                                   [Unit("PodGroup", "train/big")])}
 
 

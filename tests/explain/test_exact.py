@@ -294,14 +294,14 @@ def test_a_tree_the_scheduler_order_misses_is_found_by_bin_packing(tmp_path):
 
 
 def test_a_node_with_too_many_pod_combinations_is_pooled_and_still_bounded(tmp_path):
-    """Four shapes of ten pods (1, 2, 3 and 5 cores) on one 64-core node: past the pattern limit the node's room
-    is pooled per resource; the cheapest 30 pods take 60 cores and a 31st does not fit."""
+    """Five shapes of ten pods (1, 2, 3, 5 and 7 cores) on one 64-core node: past the pattern limit the node's
+    room is pooled per resource; the cheapest 30 pods take 60 cores and a 31st does not fit."""
     (tmp_path / "cluster.yaml").write_text(
         "apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: one}\nspec:\n  nodePools:\n"
         "  - {name: big, count: 1, allocatable: {cpu: 64, memory: 256Gi}}\n")
     docs = ["apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: many, namespace: ns}\n"
-            "spec:\n  schedulingPolicy:\n    gang:\n      minCount: 40\n"]
-    for cpu in (1, 2, 3, 5):
+            "spec:\n  schedulingPolicy:\n    gang:\n      minCount: 50\n"]
+    for cpu in (1, 2, 3, 5, 7):
         for i in range(10):
             docs.append(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: c{cpu}-{i}, namespace: ns}}\nspec:\n"
                         "  schedulingGroup: {podGroupName: many}\n  containers:\n  - name: main\n    image: app:1\n"
@@ -311,8 +311,8 @@ def test_a_node_with_too_many_pod_combinations_is_pooled_and_still_bounded(tmp_p
     exact = target(doc)["exact"]
     assert code == 1 and exact["verdict"] == "DoesNotFit"
     assert exact["model"]["pooledClasses"] == 1 and exact["model"]["classes"] == 0
-    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (30, 40)
-    assert bounds(exact["answer"])[("resource", "cpu")] == (64000, 110000, 0, True)
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (30, 50)
+    assert bounds(exact["answer"])[("resource", "cpu")] == (64000, 180000, 0, True)
 
 
 def test_hostname_anti_affinity_inside_one_rack(tmp_path):

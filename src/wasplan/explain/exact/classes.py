@@ -3,7 +3,8 @@
 Symmetry is what makes 5,000 nodes cheap: two nodes are interchangeable for the group when they lie in the same
 topology domain and accept the same combinations of its pods. A node's free room is first clipped to what the
 whole group could ever use (a node with 40 free cores and one with 400 are the same to a gang that needs 32),
-then per distinct row the *maximal patterns* are enumerated: how many pods of each shape fit on one node
+and rounded down to a multiple of the requests' gcd per resource (crumbs no pod can use), then per distinct row
+the *maximal patterns* are enumerated: how many pods of each shape fit on one node
 together (resources, host ports, hostname anti-affinity between the shapes). Every subset of a pattern also
 fits (each rule only forbids adding pods), so "place at most these" is exact. Nodes whose pattern sets are equal
 form one class with a count; a gang of one shape has one pattern per node (k pods), so classes are as few as
@@ -80,6 +81,19 @@ def per_node_caps(free: np.ndarray, requests: np.ndarray, shapes: list[Shape], c
     return caps
 
 
+def room_that_matters(free: np.ndarray, requests: np.ndarray, shapes: list[Shape]) -> np.ndarray:
+    """Free room with what no combination of the group's pods can tell apart removed: clipped to what the whole
+    group asks for, and rounded down to a multiple of the column's request gcd (every pattern's sum is one), so
+    nodes whose room differs only by crumbs share one row."""
+    demand = (np.array([s.count for s in shapes])[:, None] * requests).sum(axis=0)
+    room = np.minimum(np.maximum(free, 0), demand)
+    for c in range(requests.shape[1]):
+        step = int(np.gcd.reduce(requests[:, c])) if requests[:, c].any() else 0
+        if step > 1:
+            room[:, c] -= room[:, c] % step
+    return room
+
+
 def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
           domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None) -> Program:
     """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint).
@@ -87,8 +101,7 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
     caps = per_node_caps(free, requests, shapes, conflicts)
     codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
     useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
-    demand = (np.array([s.count for s in shapes])[:, None] * requests).sum(axis=0)
-    clipped = np.minimum(np.maximum(free, 0), demand)
+    clipped = room_that_matters(free, requests, shapes)
     single = len(shapes) == 1
     key = np.column_stack([codes, caps.T] if single else [codes, caps.T, clipped])
     if content is not None:
@@ -125,32 +138,42 @@ def _members(uniq: np.ndarray, inverse: np.ndarray, rows: np.ndarray):
 
 def maximal_patterns(caps: tuple[int, ...], room: tuple[int, ...], requests: np.ndarray,
                      conflicts) -> tuple[tuple[int, ...], ...] | None:
-    """Every maximal combination of pods one node holds (None past PATTERN_LIMIT), largest counts first."""
+    """Every maximal combination of pods one node holds (None past PATTERN_LIMIT), largest counts first. The
+    last shape always takes as many as still fit (fewer would not be maximal); the other shapes are tried from
+    most to none, and a finished combination is kept when no shape could take one more pod."""
+    n = len(caps)
     req = [tuple(int(x) for x in r) for r in requests]
+    rivals = [tuple(t for t in range(n) if t != s and _clash(conflicts, s, t)) for s in range(n)]
     out: list[tuple[int, ...]] = []
     budget = [PATTERN_LIMIT * 8]  # nodes of the search, so a pathological row costs bounded time
 
-    def fits_one_more(pattern, left, s) -> bool:
-        if pattern[s] >= caps[s] or any(pattern[t] and _clash(conflicts, s, t) for t in range(len(caps)) if t != s):
-            return False
-        return all(r <= f for r, f in zip(req[s], left))
+    def most(s: int, pattern: list[int], left: list[int]) -> int:
+        if any(pattern[t] for t in rivals[s] if t < len(pattern)):
+            return 0
+        k = caps[s]
+        for r, f in zip(req[s], left):
+            if r > 0:
+                k = min(k, f // r)
+        return k
+
+    def can_add(t: int, pattern: list[int], left: list[int]) -> bool:
+        return (pattern[t] < caps[t] and not any(pattern[u] for u in rivals[t])
+                and all(r <= f for r, f in zip(req[t], left)))
 
     def walk(s: int, pattern: list[int], left: list[int]) -> bool:
         budget[0] -= 1
         if budget[0] < 0 or len(out) > PATTERN_LIMIT:
             return False
-        if s == len(caps):
-            if not any(fits_one_more(pattern, left, t) for t in range(len(caps))):
-                out.append(tuple(pattern))
-            return True
-        blocked = any(pattern[t] and _clash(conflicts, s, t) for t in range(s))
-        most = 0 if blocked else caps[s]
-        for c in range(len(left)):
-            if req[s][c] > 0:
-                most = min(most, left[c] // req[s][c])
-        for k in range(most, -1, -1):
+        top = most(s, pattern, left)
+        for k in (range(top, -1, -1) if s < n - 1 else (top,)):
             pattern.append(k)
-            ok = walk(s + 1, pattern, [f - k * r for f, r in zip(left, req[s])])
+            rest = [f - k * r for f, r in zip(left, req[s])]
+            if s < n - 1:
+                ok = walk(s + 1, pattern, rest)
+            else:
+                ok = True
+                if not any(can_add(t, pattern, rest) for t in range(n - 1)):
+                    out.append(tuple(pattern))
             pattern.pop()
             if not ok:
                 return False
