@@ -121,48 +121,43 @@ def tree(shards: int, size: int) -> list:
     return out
 
 
-def crowded(count: int) -> list:
-    """`count` nodes, each running three 6-core pods of the gangs' priority: 14 cores free, none fits 16."""
+def loaded(count: int, loads, seed: int = 0) -> list:
+    """`count` nodes, each running the high-priority pods `loads(rng)` asks for (a list of request dicts)."""
+    rng = random.Random(seed)
     out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
     ns = nodes(count)
     out.extend(ns)
     for i, node in enumerate(ns):
-        for j in range(3):
-            req = {"cpu": 6000, "memory": 12 * GIB}
+        for j, req in enumerate(loads(rng)):
             out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
                            priority_class_name="high", phase="Running"))
     return out
+
+
+def crowded(count: int) -> list:
+    """`count` nodes, each running three 6-core pods of the gangs' priority: 14 cores free, none fits 16."""
+    return loaded(count, lambda rng: [{"cpu": 6000, "memory": 12 * GIB}] * 3)
+
+
+def _varied(rng) -> list[dict]:
+    cpus = [rng.choice((2000, 3000, 4000, 5000)) for _ in range(rng.randint(4, 9))]
+    return [{"cpu": cpu, "memory": cpu // 1000 * 3 * GIB} for cpu in cpus]
 
 
 def varied_cluster() -> list:
     """Every node carries 4-9 load pods of 2-5 cores: free room differs from node to node."""
-    rng = random.Random(17)
-    out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
-    ns = nodes(5000)
-    out.extend(ns)
-    for i, node in enumerate(ns):
-        for j in range(rng.randint(4, 9)):
-            cpu = rng.choice((2000, 3000, 4000, 5000))
-            req = {"cpu": cpu, "memory": cpu // 1000 * 3 * GIB}
-            out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
-                           priority_class_name="high", phase="Running"))
-    return out
+    return loaded(5000, _varied, seed=17)
+
+
+def _random(rng) -> list[dict]:
+    return [{"memory": rng.randrange(1, 12) * GIB + rng.randrange(1000) * 2**20, "cpu": rng.randrange(1000, 5000, 100)}
+            for _ in range(rng.randint(4, 9))]
 
 
 def random_cluster() -> list:
     """Every node carries 4-9 load pods of random cpu (1-5 cores in steps of 0.1) and memory (to the MiB): nearly
     every node's free room differs from every other's."""
-    rng = random.Random(5)
-    out: list = [PriorityClass("low", 10), PriorityClass("high", 1000)]
-    ns = nodes(5000)
-    out.extend(ns)
-    for i, node in enumerate(ns):
-        for j in range(rng.randint(4, 9)):
-            memory = rng.randrange(1, 12) * GIB + rng.randrange(1000) * 2**20
-            req = {"cpu": rng.randrange(1000, 5000, 100), "memory": memory}
-            out.append(Pod("load", f"load-{i:05d}-{j}", dict(req), dict(req), node_name=node.name,
-                           priority_class_name="high", phase="Running"))
-    return out
+    return loaded(5000, _random, seed=5)
 
 
 def small_pods(count: int) -> list:
