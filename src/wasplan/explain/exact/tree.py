@@ -172,7 +172,8 @@ def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     order, within = [], {}
     for leaf in (i for i, t in enumerate(nodes) if t.kind == "group" and i in sol.scheduled):
         inner = _innermost(nodes, leaf)
-        mask = dom.codes[nodes[inner].topo] == sol.domains[inner] if inner is not None else None
+        chosen = sol.domains.get(inner) if inner is not None else None  # none: the leaf places no pod
+        mask = dom.codes[nodes[inner].topo] == chosen if chosen is not None else None
         for pod in nodes[leaf].pending:
             order.append(pod.key)
             within[pod.key] = mask
