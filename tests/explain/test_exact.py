@@ -400,3 +400,11 @@ def test_a_tree_that_must_stay_in_one_zone(tmp_path):
                                 "schedules more than 1 of the 2 groups it needs")
     tree = exact["tree"]
     assert (tree["status"], tree["bound"], tree["fewestPods"], tree["podsRoom"]) == ("noFit", 1, 4, 4)
+
+
+def test_the_solver_budget_is_an_option():
+    _, doc = explain("exact-missed", "--exact-budget", "0.5")
+    assert target(doc)["exact"]["budgetSeconds"] == 0.5
+    case = FIXTURES / "exact-missed"
+    bad = run("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"), "--exact-budget", "0")
+    assert bad.exit_code == 2
