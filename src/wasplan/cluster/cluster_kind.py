@@ -9,13 +9,13 @@ pods in order. See docs/cluster-kind.md.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from wasplan import jsontext
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import CPU, MEMORY, PODS, Node, Pod, PriorityClass, Record, Taint
@@ -44,7 +44,7 @@ def schema_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
-    schema = json.loads(schema_path().read_text())
+    schema = jsontext.loads(schema_path().read_text())
     return jsonschema.Draft202012Validator(schema)
 
 

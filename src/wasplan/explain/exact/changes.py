@@ -47,7 +47,7 @@ def scoring(ctx: Context, subj: Subject, config_path: str | None) -> Suggestion 
         return None
     packed = dataclasses.replace(profile, fit_strategy=ScoringStrategy("MostAllocated", profile.fit_strategy.resources))
     variant = dataclasses.replace(options, profiles={**options.profiles, name: packed})
-    if not rerun.Verifier(ctx.inputs, variant, ctx.verifier.base).places(subj.unit, ctx.inputs):
+    if not replan_with(ctx, variant, subj.unit):
         return None
     value = _strategy_value(profile.fit_strategy)
     change = _config_change(config_path, name, value)
@@ -56,6 +56,17 @@ def scoring(ctx: Context, subj: Subject, config_path: str | None) -> Suggestion 
                       "later member finds no node with room; packing them keeps whole nodes free, and the re-planned "
                       "run places the group (the profile scores every other pod the same way: plan with it to see "
                       "them)", (change,))
+
+
+def replan_with(ctx: Context, options, unit) -> bool:
+    """Whether the plan re-run with other engine options places `unit`; the run counts against the command's
+    verification budget like every other re-run (and does not happen once it is spent)."""
+    own = ctx.verifier
+    other = rerun.Verifier(ctx.inputs, options, own.base, own.budget)
+    other.runs, other.seconds = own.runs, own.seconds
+    placed = other.places(unit, ctx.inputs)
+    own.runs, own.seconds, own.skipped = other.runs, other.seconds, own.skipped + other.skipped
+    return placed
 
 
 def _config_change(path: str | None, scheduler: str, strategy: dict) -> Change:
