@@ -138,50 +138,55 @@ def _members(uniq: np.ndarray, inverse: np.ndarray, rows: np.ndarray):
 
 def maximal_patterns(caps: tuple[int, ...], room: tuple[int, ...], requests: np.ndarray,
                      conflicts) -> tuple[tuple[int, ...], ...] | None:
-    """Every maximal combination of pods one node holds (None past PATTERN_LIMIT), largest counts first. The
-    last shape always takes as many as still fit (fewer would not be maximal); the other shapes are tried from
-    most to none, and a finished combination is kept when no shape could take one more pod."""
-    n = len(caps)
-    req = [tuple(int(x) for x in r) for r in requests]
-    rivals = [tuple(t for t in range(n) if t != s and _clash(conflicts, s, t)) for s in range(n)]
-    out: list[tuple[int, ...]] = []
-    budget = [PATTERN_LIMIT * 8]  # nodes of the search, so a pathological row costs bounded time
+    """Every maximal combination of pods one node holds (None past PATTERN_LIMIT), largest counts first."""
+    search = _PatternSearch(caps, requests, conflicts)
+    if not search.walk(0, [], list(room)):
+        return None
+    return tuple(p for p in search.out if any(p))
 
-    def most(s: int, pattern: list[int], left: list[int]) -> int:
-        if any(pattern[t] for t in rivals[s] if t < len(pattern)):
+
+class _PatternSearch:
+    """Depth first over the shapes: the last shape always takes as many as still fit (fewer would not be
+    maximal); the others are tried from most to none, and a finished combination is kept when no shape could
+    take one more pod. The search is cut after a fixed number of steps, so a pathological row costs bounded
+    time (the row is then pooled)."""
+
+    def __init__(self, caps: tuple[int, ...], requests: np.ndarray, conflicts) -> None:
+        self.caps, self.n = caps, len(caps)
+        self.req = [tuple(int(x) for x in r) for r in requests]
+        self.rivals = [tuple(t for t in range(self.n) if t != s and _clash(conflicts, s, t)) for s in range(self.n)]
+        self.out: list[tuple[int, ...]] = []
+        self.steps = PATTERN_LIMIT * 8
+
+    def most(self, s: int, pattern: list[int], left: list[int]) -> int:
+        if any(pattern[t] for t in self.rivals[s] if t < len(pattern)):
             return 0
-        k = caps[s]
-        for r, f in zip(req[s], left):
+        k = self.caps[s]
+        for r, f in zip(self.req[s], left):
             if r > 0:
                 k = min(k, f // r)
         return k
 
-    def can_add(t: int, pattern: list[int], left: list[int]) -> bool:
-        return (pattern[t] < caps[t] and not any(pattern[u] for u in rivals[t])
-                and all(r <= f for r, f in zip(req[t], left)))
+    def can_add(self, t: int, pattern: list[int], left: list[int]) -> bool:
+        return (pattern[t] < self.caps[t] and not any(pattern[u] for u in self.rivals[t])
+                and all(r <= f for r, f in zip(self.req[t], left)))
 
-    def walk(s: int, pattern: list[int], left: list[int]) -> bool:
-        budget[0] -= 1
-        if budget[0] < 0 or len(out) > PATTERN_LIMIT:
+    def walk(self, s: int, pattern: list[int], left: list[int]) -> bool:
+        self.steps -= 1
+        if self.steps < 0 or len(self.out) > PATTERN_LIMIT:
             return False
-        top = most(s, pattern, left)
-        for k in (range(top, -1, -1) if s < n - 1 else (top,)):
+        top = self.most(s, pattern, left)
+        last = s == self.n - 1
+        for k in ((top,) if last else range(top, -1, -1)):
             pattern.append(k)
-            rest = [f - k * r for f, r in zip(left, req[s])]
-            if s < n - 1:
-                ok = walk(s + 1, pattern, rest)
-            else:
-                ok = True
-                if not any(can_add(t, pattern, rest) for t in range(n - 1)):
-                    out.append(tuple(pattern))
+            rest = [f - k * r for f, r in zip(left, self.req[s])]
+            ok = self.walk(s + 1, pattern, rest) if not last else True
+            if last and not any(self.can_add(t, pattern, rest) for t in range(self.n - 1)):
+                self.out.append(tuple(pattern))
             pattern.pop()
             if not ok:
                 return False
         return True
-
-    if not walk(0, [], list(room)):
-        return None
-    return tuple(p for p in out if any(p))
 
 
 def _clash(conflicts, a: int, b: int) -> bool:
