@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics, resolve_gates
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
 from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
 from wasplan.explain.target import KINDS
@@ -64,6 +64,8 @@ def explain(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)
+    if out.run.invalid:
+        fail_with_diagnostics(out.run.diagnostics, out.run.sources)
     if out.run.diagnostics:
         render_diagnostics(out.run.diagnostics, out.run.sources, err)
     if out.explanation is not None:
@@ -76,6 +78,9 @@ def explain(
 
 
 def _is_path(text: str) -> bool:
-    from pathlib import Path
+    import os
 
-    return Path(text).exists()
+    try:
+        return os.path.lexists(text)
+    except (OSError, ValueError):  # a name too long for a path, or one with a NUL byte: not a path
+        return False

@@ -50,6 +50,10 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
         notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
     if verdict == GATED:
         notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
+    unknown = sorted({p.scheduler_name for p in subj.pending if ctx.evaluator(p) is None})
+    if unknown:  # a blocker no node change can lift
+        notes.append(f"no kube-scheduler profile is named {', '.join(map(repr, unknown))}: its pods wait for "
+                     "another scheduler (or a --scheduler-config with that profile)")
     if topo is not None and not topo.honoured:
         notes.append(NOT_HONOURED)
     if not ctx.plan.preemptions and any(s.kind == "evict" for s in suggestions):

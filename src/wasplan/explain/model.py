@@ -7,10 +7,8 @@ report layer only formats. `Explanation.to_dict()` is the `-o json` contract doc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # explain/exact builds on the engine-side evidence that imports this module
-    from wasplan.explain.exact.result import ExactCheck
+from wasplan.explain.exact.result import ExactCheck
 
 API_VERSION = "wasplan.io/v1alpha1"
 
@@ -130,10 +128,11 @@ class Topology:
     key: str
     domains: tuple[DomainFit, ...]
     honoured: bool  # whether the plan engine placed the group by this constraint
+    blocker: str = ""  # why no domain can hold the group at all (no node carries the key), a blocker of its own
 
     def to_dict(self) -> dict:
         return {"topologyKey": self.key, "honouredByPlan": self.honoured,
-                "domains": [d.to_dict() for d in self.domains]}
+                "domains": [d.to_dict() for d in self.domains], "blocker": self.blocker or None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
+from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
@@ -77,15 +78,14 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     except TargetError as exc:
         out.error = str(exc)
         return out
-    sim = Simulator(prepared.inputs, prepared.options)
-    plan, final = sim.run()
-    out.run.plan, out.run.final = plan, final
-    budget = Budget(verify_budget or None, verify_seconds or None)
-    verifier = Verifier(prepared.inputs, prepared.options, sim.state, budget)
-    ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
-    exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
-    if units is not None:
-        out.explanation = explain_units(ctx, units, exact=exact)
-    else:
-        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
+    with reason_table():  # one table for the plan, its probes and every verification re-run
+        sim = Simulator(prepared.inputs, prepared.options)
+        plan, final = sim.run()
+        out.run.plan, out.run.final = plan, final
+        budget = Budget(verify_budget or None, verify_seconds or None)
+        verifier = Verifier(prepared.inputs, prepared.options, sim.state, budget)
+        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+        exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
+        out.explanation = explain_units(ctx, units, exact=exact) if units is not None else \
+            explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
     return out

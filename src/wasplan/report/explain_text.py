@@ -72,7 +72,9 @@ def _target(console: Console, t: TargetExplanation) -> None:
                       f"(priority {v['priority']})")
     for s in t.shapes:
         _shape(console, s)
-    if t.topology is not None:
+    if t.topology is not None and t.topology.blocker:
+        console.print(f"  topology: {escape(t.topology.blocker)}")
+    elif t.topology is not None:
         doms = ", ".join(f"{d.domain}: {d.placeable}" for d in t.topology.domains)
         console.print(f"  per {escape(t.topology.key)} domain, pods placeable: {escape(doms)}")
         best = t.topology.domains[0] if t.topology.domains else None
