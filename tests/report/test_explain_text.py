@@ -23,7 +23,8 @@ spec:
 
 
 def _text(target, paths, width: int, verbose: bool = False) -> list[str]:
-    out = run_explain(target, None, paths, [CLUSTER], default_gates(get_release("1.37")))
+    out = run_explain(target, None, paths, [CLUSTER], default_gates(get_release("1.37")),
+                      exact_budget=None)  # the exact check's own lines are tested in tests/explain/test_exact.py
     buf = io.StringIO()
     render_explain_text(out.explanation, Console(file=buf, width=width, color_system=None), verbose)
     return buf.getvalue().splitlines()

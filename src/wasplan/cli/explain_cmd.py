@@ -15,7 +15,7 @@ from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputs
 from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
 from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
-from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
+from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
 
@@ -48,6 +48,9 @@ def explain(
     verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0, metavar="SECONDS",
                                                    help="Also stop verifying after this many seconds "
                                                         "(machine-dependent; default: no time limit)."),
+    no_exact: bool = typer.Option(False, "--no-exact", help="Skip the exact check (could any assignment fit?)."),
+    exact_budget: float = typer.Option(DEFAULT_EXACT_BUDGET, "--exact-budget", min=0.1,
+                                       help="Seconds the exact check's solver may spend per question."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
@@ -74,7 +77,8 @@ def explain(
         out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
                           scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
                           verify_budget=verify_budget, verify_seconds=verify_seconds,
-                          read_options=settings.read_options(), **({"progress": progress} if progress else {}))
+                          read_options=settings.read_options(), exact_budget=None if no_exact else exact_budget,
+                          **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.invalid:

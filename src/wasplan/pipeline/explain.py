@@ -16,6 +16,7 @@ from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
+from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
@@ -75,9 +76,11 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
-                progress: Progress = quiet, read_options: ReadOptions = ReadOptions()) -> ExplainRun:
+                exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,
+                read_options: ReadOptions = ReadOptions()) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
-    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit)."""
+    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
+    `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption, progress=progress, read_options=read_options)
     out = ExplainRun(prepared.run)
@@ -97,6 +100,7 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
         verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
         progress("verifying suggestions", 0, budget.runs)
         ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
-        out.explanation = explain_units(ctx, units) if units is not None else \
-            explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
+        exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
+        out.explanation = explain_units(ctx, units, exact=exact) if units is not None else \
+            explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
     return out

@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
+from wasplan.report import explain_exact_text
 from wasplan.report.fit import print_wrapped, summarize
 
 _STYLE = {FITS: "green", "DoesNotFit": "red"}
@@ -76,6 +77,8 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
     kind = t.kind if len(names) == 1 else f"{len(names)} {t.kind}s"
     print_wrapped(console, f"[bold]{kind} {escape(_names(names, console, verbose))}[/bold]: "
                            f"[{style}]{escape(t.summary)}[/{style}]")
+    if t.exact is not None:
+        explain_exact_text.line(console, t.exact)
     g = t.gang
     if g is not None and g.policy != "none":
         print_wrapped(console, f"  {g.policy}: minCount {g.min_count}, {g.pods_exist} pods exist, {g.pods_bound} bound, "
@@ -94,6 +97,8 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
         best = t.topology.domains[0] if t.topology.domains else None
         if best is not None and best.message:
             print_wrapped(console, f"    best domain {escape(best.domain)} lacks: {escape(best.message)}")
+    if t.exact is not None:
+        explain_exact_text.section(console, t.exact)
     for note in t.notes:
         print_wrapped(console, f"  [dim]note: {escape(note)}[/dim]")
     if t.suggestions:
