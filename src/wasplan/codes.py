@@ -130,6 +130,32 @@ _TABLE: list[Code] = [
     Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
     Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
     Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
+    Code("WAS640", "resourceslice-pool", E,
+         "A ResourceSlice has no driver, or its pool has no name or an impossible generation/resourceSliceCount; it was left out."),
+    Code("WAS641", "resourceslice-node-selection", E,
+         "A ResourceSlice (or a device under perDeviceNodeSelection) does not set exactly one of nodeName, nodeSelector, "
+         "allNodes, perDeviceNodeSelection; it was left out."),
+    Code("WAS642", "invalid-device", E,
+         "A ResourceSlice device or shared counter set has no name, or repeats one; that entry was left out."),
+    Code("WAS643", "invalid-device-quantity", E,
+         "A device capacity, counter or capacity request is not a valid non-negative quantity; that entry was left out."),
+    Code("WAS644", "invalid-device-request", E,
+         "A ResourceClaim request names no device class, sets both or neither of exactly/firstAvailable, or has an "
+         "impossible allocationMode/count; the claim cannot be allocated."),
+    Code("WAS645", "invalid-device-constraint", E,
+         "A claim constraint sets neither or both of matchAttribute/distinctAttribute, or names a request the claim "
+         "does not have; the claim cannot be allocated."),
+    Code("WAS646", "invalid-cel-selector", E,
+         "A device selector has no CEL expression, or the expression does not compile (position inside the expression)."),
+    Code("WAS647", "invalid-allocation", E,
+         "A ResourceClaim's status.allocation or status.reservedFor cannot be read; the claim is treated as unallocated."),
+    Code("WAS648", "unusable-dra-field", E,
+         "A DRA object's field has the wrong type or an impossible value (taint effect, toleration operator, ...); it was ignored."),
+    Code("WAS649", "invalid-device-attribute", E,
+         "A device attribute does not have exactly one of int, bool, string, version, or its version is not semver; "
+         "the attribute was left out."),
+    Code("WAS650", "unsupported-dra-version", E,
+         "A DRA object uses a resource.k8s.io version the planner does not read (write resource.k8s.io/v1); it was left out."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

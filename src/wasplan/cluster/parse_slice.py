@@ -1,0 +1,182 @@
+"""ResourceSlices (`resource.k8s.io/v1`) as `ResourceSlice` records.
+
+What a driver publishes: a pool (`driver`, `pool.name`, `generation`, `resourceSliceCount`), where its devices
+are reachable (exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection`), the devices with
+typed attributes, capacities, counter consumption, taints and binding conditions, or `sharedCounters`. Shapes
+follow `k8s.io/api` `resource/v1/types.go` (v0.36.0). A slice the allocator could not place (no pool, no node
+selection) is left out with a finding; a bad device entry loses only itself. Duplicate device names inside a pool
+are NOT dropped here: upstream marks such a pool invalid at allocation time, and so does the allocator.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from wasplan.cel.values import semver_value
+from wasplan.cluster import dra_fields as f
+from wasplan.cluster.devices import (
+    Attribute, Capacity, CounterSet, Device, NodeSelection, RequestPolicy, ResourceSlice,
+)
+from wasplan.cluster.issues import Ctx
+from wasplan.cluster.selectors import node_selector
+
+_ATTRIBUTE_KINDS = (("int", "int"), ("bool", "bool"), ("string", "string"), ("version", "version"))
+
+
+def _attribute(raw: Any, ctx: Ctx, name: str) -> Attribute | None:
+    present = [(key, kind) for key, kind in _ATTRIBUTE_KINDS if isinstance(raw, dict) and key in raw]
+    if len(present) != 1:
+        ctx.report("WAS649", f"attribute {name!r} must set exactly one of int, bool, string, version", ())
+        return None
+    key, kind = present[0]
+    value = raw[key]
+    expected, word = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string": (str, "a string"),
+                      "version": (str, "a string")}[kind]
+    if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
+        ctx.report("WAS649", f"attribute {name!r}: {key} must be {word}, got {value!r}", (key,))
+        return None
+    if kind == "version" and semver_value(value) is None:
+        ctx.report("WAS649", f"attribute {name!r}: {value!r} is not a semantic version (1.2.3)", (key,))
+        return None
+    return Attribute(kind, value)  # type: ignore[arg-type]
+
+
+def _attributes(raw: Any, ctx: Ctx) -> dict[str, Attribute]:
+    out = {}
+    for name, value in f.as_map(raw, ctx, "attributes").items():
+        attr = _attribute(value, ctx.at(name), str(name))
+        if attr is not None:
+            out[str(name)] = attr
+    return out
+
+
+def _policy(raw: Any, ctx: Ctx, name: str) -> RequestPolicy | None:
+    if raw is None:
+        return None
+    raw = f.as_map(raw, ctx, "requestPolicy")
+    q = lambda v, key: None if v is None else f.quantity(v, ctx.at(key), f"capacity {name} requestPolicy.{key}")
+    rng = f.as_map(raw.get("validRange"), ctx.at("validRange"), "validRange")
+    values = tuple(v for v in (q(v, "validValues") for v in f.as_items(raw.get("validValues"), ctx, "validValues"))
+                   if v is not None)
+    return RequestPolicy(default=q(raw.get("default"), "default"), valid_values=values,
+                         range_min=q(rng.get("min"), "validRange"), range_max=q(rng.get("max"), "validRange"),
+                         range_step=q(rng.get("step"), "validRange"))
+
+
+def _capacity(raw: Any, ctx: Ctx) -> dict[str, Capacity]:
+    out = {}
+    for name, entry in f.as_map(raw, ctx, "capacity").items():
+        ectx = ctx.at(name)
+        entry = f.as_map(entry, ectx, f"capacity {name}")
+        value = f.quantity(entry.get("value"), ectx.at("value"), f"capacity {name}")
+        if value is not None:
+            out[str(name)] = Capacity(value, _policy(entry.get("requestPolicy"), ectx.at("requestPolicy"), str(name)))
+    return out
+
+
+def _counters(raw: Any, ctx: Ctx) -> tuple[tuple[str, Fraction], ...]:
+    out = []
+    for name, entry in f.as_map(raw, ctx, "counters").items():
+        value = f.quantity(f.as_map(entry, ctx.at(name), "counter").get("value"), ctx.at(name, "value"), f"counter {name}")
+        if value is not None:
+            out.append((str(name), value))
+    return tuple(out)
+
+
+def counter_sets(raw: Any, ctx: Ctx, name_key: str, what: str) -> tuple[CounterSet, ...]:
+    out = []
+    for i, item in enumerate(f.as_items(raw, ctx, what)):
+        ictx = ctx.at(i)
+        item = f.as_map(item, ictx, what)
+        name = item.get(name_key)
+        if not isinstance(name, str) or not name:
+            ictx.report("WAS642", f"{what}[{i}] has no {name_key}; it was left out", (name_key,))
+            continue
+        out.append(CounterSet(name, _counters(item.get("counters"), ictx.at("counters"))))
+    return tuple(out)
+
+
+def _selection(raw: dict, ctx: Ctx, keys: tuple[str, ...], what: str) -> NodeSelection | None:
+    """Exactly one of `keys` must be set (a `false` boolean counts as unset, as the API's validation reads it)."""
+    chosen = [k for k in keys if raw.get(k) not in (None, False)]
+    if len(chosen) != 1:
+        ctx.report("WAS641", f"{what} must set exactly one of {', '.join(keys)}"
+                   + (f", not {' and '.join(chosen)}" if chosen else ""), ())
+        return None
+    key = chosen[0]
+    if key == "nodeName":
+        return NodeSelection(node_name=f.text(raw[key], ctx.at(key), key) or None)
+    if key == "nodeSelector":
+        return NodeSelection(node_selector=node_selector(raw[key], ctx.at(key)) or ())
+    return NodeSelection(all_nodes=raw[key] is True) if key == "allNodes" else NodeSelection()
+
+
+def _device(raw: Any, ctx: Ctx, per_device: bool) -> Device | None:
+    raw = f.as_map(raw, ctx, "a device")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        ctx.report("WAS642", "a device has no name; it was left out", ("name",))
+        return None
+    node = NodeSelection()
+    if per_device:
+        node = _selection(raw, ctx, ("nodeName", "nodeSelector", "allNodes"), f"device {name!r}")  # type: ignore[assignment]
+        if node is None:
+            return None
+    return Device(
+        name=name,
+        attributes=_attributes(raw.get("attributes"), ctx.at("attributes")),
+        capacity=_capacity(raw.get("capacity"), ctx.at("capacity")),
+        consumes_counters=counter_sets(raw.get("consumesCounters"), ctx.at("consumesCounters"), "counterSet",
+                                       "consumesCounters"),
+        taints=f.taints(raw.get("taints"), ctx.at("taints")),
+        binds_to_node=f.flag(raw.get("bindsToNode"), ctx.at("bindsToNode"), "bindsToNode") is True,
+        binding_conditions=f.strings(raw.get("bindingConditions"), ctx.at("bindingConditions"), "bindingConditions"),
+        binding_failure_conditions=f.strings(raw.get("bindingFailureConditions"), ctx.at("bindingFailureConditions"),
+                                             "bindingFailureConditions"),
+        allow_multiple_allocations=f.flag(raw.get("allowMultipleAllocations"), ctx.at("allowMultipleAllocations"),
+                                          "allowMultipleAllocations"),
+        node=node,
+    )
+
+
+def _pool(spec: dict, ctx: Ctx) -> tuple[str, str, int, int] | None:
+    driver = spec.get("driver")
+    pool = f.as_map(spec.get("pool"), ctx.at("pool"), "pool")
+    if not isinstance(driver, str) or not driver:
+        ctx.report("WAS640", "ResourceSlice has no spec.driver; it was left out", ("driver",))
+        return None
+    name = pool.get("name")
+    if not isinstance(name, str) or not name:
+        ctx.report("WAS640", "ResourceSlice has no spec.pool.name; it was left out", ("pool", "name"))
+        return None
+    generation = pool.get("generation", 0)
+    count = pool.get("resourceSliceCount")
+    if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
+        ctx.report("WAS640", f"pool generation must be an integer >= 0, got {generation!r}", ("pool", "generation"))
+        return None
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        ctx.report("WAS640", f"pool resourceSliceCount must be an integer >= 1, got {count!r}",
+                   ("pool", "resourceSliceCount"))
+        return None
+    return driver, name, generation, count
+
+
+def parse_resource_slice(obj: dict, ctx: Ctx) -> ResourceSlice | None:
+    spec = f.as_map(obj.get("spec"), ctx.at("spec"), "spec")
+    sctx = ctx.at("spec")
+    pool = _pool(spec, sctx)
+    if pool is None:
+        return None
+    counters = counter_sets(spec.get("sharedCounters"), sctx.at("sharedCounters"), "name", "sharedCounters")
+    keys = ("nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection")
+    node = _selection(spec, sctx, keys, "ResourceSlice spec") if not counters or any(spec.get(k) for k in keys) \
+        else NodeSelection()
+    if node is None:
+        return None
+    per_device = spec.get("perDeviceNodeSelection") is True
+    devices = (_device(d, sctx.at("devices", i), per_device) for i, d in enumerate(f.as_items(spec.get("devices"), sctx, "devices")))
+    return ResourceSlice(
+        name=(obj.get("metadata") or {}).get("name") or "", driver=pool[0], pool=pool[1], generation=pool[2],
+        slice_count=pool[3], node=node, per_device_node_selection=per_device,
+        devices=tuple(d for d in devices if d is not None), shared_counters=counters, source=ctx.doc)
