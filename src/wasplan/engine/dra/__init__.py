@@ -1,0 +1,31 @@
+"""Dynamic Resource Allocation for the engine: upstream's structured allocator (incubating variant) as a library.
+
+This package holds no engine state; the DynamicResources plugin drives it. Upstream followed:
+`k8s.io/dynamic-resource-allocation` `structured/internal/incubating/*` at v0.36.0 (commit c44687d1), with the
+1.37 CEL error text from master (3d036712). Semantics in `../shared/reference/dra.md` §4-§5.
+
+API
+---
+* `Allocator(slices, classes, ledger=None, features=Features(), cel=None)` - one per plan.
+  `allocate(node, claims) -> NodeAllocation | None`: devices for every claim (in the order given: the pod's claims,
+  the extended-resource claim last) on `node` (anything with `.name` and `.labels`, e.g. `cluster.model.Node`).
+  `None` = "cannot allocate all claims". Raises `AllocationError` (Filter Error: CEL compile/runtime errors, a
+  missing class, `All` on an incomplete/invalid pool, > 32 devices) or `NodeUnschedulable` ("invalid resource pools
+  were encountered": this node fails, others may fit).
+* `NodeAllocation.allocations[i]` is the `cluster.devices.Allocation` for `claims[i]` (results in pick order,
+  config, `node_selector`: `None` = every node); `NodeAllocation.subrequests[i]` maps each firstAvailable request
+  to the subrequest index used; `NodeAllocation.score` is Score's raw value (sum of 8 - index).
+* `InUseLedger` - devices in use: `add(results)` on Reserve (and for claims already allocated in the snapshot),
+  `remove(results)` on Unreserve / deallocation; exact inverses. Admin-access results block nothing.
+* `Features` - the DRA feature flags the engine derives from gates and release (`cel_error_on_device` = 1.37).
+* `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
+"""
+
+from wasplan.engine.dra.allocator import INVALID_POOLS, Allocator, NodeAllocation
+from wasplan.engine.dra.celcache import SelectorCache
+from wasplan.engine.dra.errors import AllocationError, NodeUnschedulable
+from wasplan.engine.dra.features import Features
+from wasplan.engine.dra.ledger import InUseLedger
+
+__all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "InUseLedger", "NodeAllocation",
+           "NodeUnschedulable", "SelectorCache"]
