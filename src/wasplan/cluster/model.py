@@ -124,6 +124,17 @@ class Owner:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class PodClaim:
+    """One `spec.resourceClaims[]` entry of a pod: a ResourceClaim by name, or one generated from a template.
+    `generated` is the claim name `status.resourceClaimStatuses` records for a template entry (snapshot pods)."""
+
+    name: str
+    claim_name: str | None = None
+    template_name: str | None = None
+    generated: str | None = None
+
+
 @dataclass(slots=True)
 class Pod:
     """A pod as the scheduler sees it: the effective request is precomputed (containers, init containers,
@@ -152,6 +163,7 @@ class Pod:
     terminating: bool = False
     creation_timestamp: str | None = None
     uid: str | None = None
+    resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
     source: Any = None  # Document; None for objects the Job controller creates
 
     @property

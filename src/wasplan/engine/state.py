@@ -32,6 +32,8 @@ class StatefulPlugin(Protocol):
 
     def unreserve(self, pod: Pod, node: int, token: object) -> None: ...
 
+    def pod_deleted(self, pod: Pod) -> None: ...
+
 
 @dataclass(slots=True)
 class Placed:
@@ -52,6 +54,7 @@ class ClusterState:
         self.journal: list[tuple[str, Pod, int, tuple]] = []
         # Reserve/Unreserve of stateful plugins (registry.py), called with every reservation and its undo
         self.stateful: list[StatefulPlugin] = []
+        self.plugins: dict[str, StatefulPlugin] = {}  # the same plugins by name, for their Filter adapters
         self.changes: list[int] = []
         self.epoch = 0
         self._set_nodes(sorted(nodes, key=lambda n: n.name))
@@ -145,6 +148,16 @@ class ClusterState:
         self._add(pod, node)
         tokens = tuple(plugin.reserve(pod, node) for plugin in self.stateful) if self.stateful else ()
         self.journal.append(("reserve", pod, node, tokens))
+
+    def register(self, name: str, plugin: StatefulPlugin) -> None:
+        self.plugins[name] = plugin
+        self.stateful.append(plugin)
+
+    def deleted(self, pod: Pod) -> None:
+        """A pod removed for good (an evicted victim, after the journal was committed): stateful plugins let go
+        of what it held (DRA: the ResourceClaim controller's cleanup)."""
+        for plugin in self.stateful:
+            plugin.pod_deleted(pod)
 
     def remove(self, pod: Pod) -> None:
         """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it. Stateful plugins

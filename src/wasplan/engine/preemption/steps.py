@@ -36,13 +36,16 @@ class PreemptionSteps:
             ps.pod = copy.copy(ps.pod)
             ps.pod.nominated_node_name = ps.nominated
 
-    def preempt_for_pod(self, ps, ev, decision):
-        """Runs the PostFilter; returns the retried decision when a preemption happened, else the FitError text."""
+    def preempt_for_pod(self, ps, ev, decision, earlier: str | None = None):
+        """Runs DefaultPreemption's PostFilter; returns the retried decision when a preemption happened, else the
+        FitError text. `earlier`: what a PostFilter before it said (DynamicResources'), joined with ", " as
+        RunPostFilterPlugins joins the plugins' reasons."""
         if self.preemption is None:
-            return None, decision.message
+            return None, with_post_filter(decision.message, earlier or "")
         outcome = self.preemption.for_pod(ps, ev, decision)
         if outcome.node is None:
-            return None, with_post_filter(decision.message, outcome.message)
+            said = ", ".join(m for m in (earlier, outcome.message) if m)
+            return None, with_post_filter(decision.message, said)
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
         self._nominate(ps, outcome.node)
         self.cluster_changed()

@@ -1,0 +1,44 @@
+"""Setting up Dynamic Resource Allocation for one simulation: the DRA records of the inputs become the claim
+store, the allocator's features come from the release and its gates, and the DynamicResources plugin is
+registered with the cluster state as a stateful plugin (registry.py, state.py).
+
+DeviceClasses, ResourceSlices, ResourceClaims and ResourceClaimTemplates are taken up front, wherever they
+appear in the inputs: a pod never waits for a claim that the same change creates later in file order (upstream
+it would wait until the claim arrives and then be scheduled; the plan shows where it ends up).
+"""
+
+from __future__ import annotations
+
+from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+from wasplan.engine.claimstore import ClaimStore
+from wasplan.engine.dra import Features
+from wasplan.engine.plugins.dynamic_resources import NAME, DynamicResources
+
+DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate)
+
+
+def features(options) -> Features:
+    gates = options.gates
+    return Features(
+        admin_access=gates.enabled("DRAAdminAccess"), prioritized_list=gates.enabled("DRAPrioritizedList"),
+        partitionable_devices=gates.enabled("DRAPartitionableDevices"),
+        device_taints=gates.enabled("DRADeviceTaints"), consumable_capacity=gates.enabled("DRAConsumableCapacity"),
+        binding_conditions=gates.enabled("DRADeviceBindingConditions"),
+        cel_error_on_device=options.caps.dra_cel_error_on_device)
+
+
+def split(records) -> tuple[list, list]:
+    """(DRA records, the others), each in input order."""
+    dra, rest = [], []
+    for r in records:
+        (dra if isinstance(r, DRA_TYPES) else rest).append(r)
+    return dra, rest
+
+
+def install(state, records, options) -> DynamicResources:
+    of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
+    store = ClaimStore(of[DeviceClass], of[ResourceSlice], of[ResourceClaimTemplate], of[ResourceClaim],
+                       features(options))
+    plugin = DynamicResources(store, state, options.gates)
+    state.register(NAME, plugin)
+    return plugin

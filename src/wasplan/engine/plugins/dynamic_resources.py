@@ -1,0 +1,272 @@
+"""DynamicResources (upstream pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go, read at the
+1.36-development revision 6e77b7b0 and the post-1.37 revision 04f5fdea; semantics in dra.md §3, §7).
+
+The one stateful plugin: it keeps the plan's ResourceClaims (engine/claimstore.py) and drives the structured
+allocator (engine/dra). Per extension point:
+
+* PreEnqueue: every `spec.resourceClaims` entry must name an existing claim that is not being deleted and, for
+  a template entry, was generated for this pod (or, with DRAWorkloadResourceClaims, for its PodGroup); the
+  ResourceClaim controller (cluster/claims.py) runs first and generates missing template claims.
+* PreFilter: every request's device class of an unallocated claim must exist.
+* Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
+  node"); the unallocated ones go to the allocator ("cannot allocate all claims"). An allocator error (CEL
+  runtime error, `All` on an incomplete pool, ...) aborts the whole attempt, as a Filter Error does upstream.
+  Filter is the last filter in upstream's order, so the framework runs it only on nodes every other filter
+  accepts, best score first (see `late_filter`).
+* Score: claims with `firstAvailable` score 8 - index of the subrequest used, normalised to 100.
+* Reserve / Unreserve: the node's allocation is written into the claims and the consumer added to
+  `reservedFor` (the PodGroup for a group claim when DRAWorkloadResourceClaims is on, else the pod); the undo
+  token goes into the cluster state's journal, so a failed gang, a placement trial or a preemption dry run
+  gives the devices back. A later member of the same PodGroup cycle sees the earlier member's allocation
+  (upstream's pending allocations shared inside the cycle).
+* PreBind: `reservedFor` holds at most 256 consumers; one more fails the binding as the API server would.
+* PostFilter (pod cycles): an allocated claim that kept the pod off some node and is reserved for nobody else
+  is deallocated (the lowest name first; upstream picks at random) and the pod retried.
+
+Preemption in 1.36/1.37 never frees a victim's devices (no PreFilterExtensions upstream; DRA-aware preemption
+is 1.38's DRAPreemption), and DRA's rejections are UnschedulableAndUnresolvable, so those nodes are no
+preemption candidates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wasplan.cluster import claims as controller
+from wasplan.cluster.devices import RESERVED_FOR_MAX
+from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
+from wasplan.engine.dra import AllocationError, NodeUnschedulable
+from wasplan.engine.selectors import terms_match_node
+from wasplan.engine.status import REASONS, Code
+
+NAME = "DynamicResources"
+GATE_GROUP_CLAIMS = "DRAWorkloadResourceClaims"
+CANNOT_ALLOCATE = REASONS.intern("cannot allocate all claims", Code.UNRESOLVABLE)
+NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.UNRESOLVABLE)
+DEALLOCATED = "deallocation of ResourceClaim completed"
+STILL_NOT_SCHEDULABLE = "still not schedulable"
+EVERY_NODE_UP_TO = 100  # upstream's minFeasibleNodesToFind: below it, Filter runs on every node
+
+
+class FilterError(Exception):
+    """Filter returned Error: the scheduling attempt stops with this message."""
+
+
+def filter_error_message(err: str) -> str:
+    return f'running "{NAME}" filter plugin: {err}'
+
+
+def not_created_msg(namespace: str, pod: str) -> str:
+    return f'pod "{namespace}/{pod}": ResourceClaim not created yet'
+
+
+def not_found_msg(name: str) -> str:
+    return f'resourceclaim.resource.k8s.io "{name}" not found'
+
+
+def not_owner_msg(namespace: str, claim: str, pod: str) -> str:
+    return f"ResourceClaim {namespace}/{claim} was not created for Pod {namespace}/{pod} (Pod is not owner)"
+
+
+def too_many_msg(name: str, count: int) -> str:
+    return (f'ResourceClaim.resource.k8s.io "{name}" is invalid: status.reservedFor: Too many: {count}: must have at '
+            f"most {RESERVED_FOR_MAX} items")
+
+
+def has_claims(pod) -> bool:
+    return bool(pod.resource_claims)
+
+
+class DynamicResources:
+    NAME = NAME
+
+    def __init__(self, store: ClaimStore, state, gates):
+        self.store, self.state = store, state
+        self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
+        self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
+        self._found: tuple | None = None  # (pod key, row, ledger version, NodeAllocation) of the last Filter
+
+    # ---- claim controller and PreEnqueue -----------------------------------------------------------------------
+    def pre_enqueue(self, pod, group) -> str | None:
+        """Resolve (and generate) the pod's claims; the upstream message when one is missing, else None."""
+        entries = group.pg.resource_claims if group is not None else ()
+        statuses = group.pg.resource_claim_statuses if group is not None else ()
+        refs = controller.resolve(pod, group.record.name if group is not None else None, entries, statuses,
+                                  self.group_claims_on)
+        for ref in refs:
+            problem = self._ensure(pod, ref)
+            if problem is not None:
+                return problem
+        self.refs[pod.key] = refs
+        return None
+
+    def _ensure(self, pod, ref: controller.ClaimRef) -> str | None:
+        key = f"{pod.namespace}/{ref.name}"
+        state = self.store.get(key)
+        if state is None and ref.template is not None:
+            template = self.store.templates.get(f"{pod.namespace}/{ref.template}")
+            if template is None:
+                return not_created_msg(pod.namespace, pod.name)
+            owner = controller.ClaimOwner("PodGroup" if ref.group else "Pod",
+                                          pod.pod_group if ref.group else pod.name, ref.entry.name)
+            state = self.store.add(controller.from_template(template, ref.name, owner), owner)
+        if state is None:
+            return not_found_msg(ref.name)
+        if state.claim.deletion_timestamp is not None:
+            return f'resourceclaim "{ref.name}" is being deleted'
+        if ref.template is not None:
+            kind, name = ("PodGroup", pod.pod_group) if ref.group else ("Pod", pod.name)
+            if not controller.owned_by(state.claim, kind, name):
+                return not_owner_msg(pod.namespace, ref.name, pod.name)
+        return None
+
+    def claims_of(self, pod) -> list[ClaimState]:
+        """The pod's claims in `spec.resourceClaims` order, each once."""
+        out, seen = [], set()
+        for ref in self.refs.get(pod.key, ()):
+            key = f"{pod.namespace}/{ref.name}"
+            state = self.store.get(key)
+            if state is not None and key not in seen:
+                seen.add(key)
+                out.append(state)
+        return out
+
+    def _consumer(self, pod, state: ClaimState):
+        for ref in self.refs.get(pod.key, ()):
+            if ref.group and f"{pod.namespace}/{ref.name}" == state.claim.key:
+                return group_consumer(pod.pod_group)
+        return pod_consumer(pod.name, pod.uid)
+
+    # ---- PreFilter ---------------------------------------------------------------------------------------------
+    def pre_filter(self, pod) -> str | None:
+        """A request naming a device class that does not exist stops the cycle (UnschedulableAndUnresolvable)."""
+        for state in self.claims_of(pod):
+            if state.claim.allocation is not None:
+                continue
+            for request in state.claim.spec.requests:
+                if request.exactly is not None and request.exactly.device_class_name not in self.store.classes:
+                    return f"request {request.name}: device class {request.exactly.device_class_name} does not exist"
+                for sub in request.first_available:
+                    if sub.device_class_name not in self.store.classes:
+                        return f"request {request.name}/{sub.name}: device class {sub.device_class_name} does not exist"
+        return None
+
+    # ---- Filter ------------------------------------------------------------------------------------------------
+    def pinned(self, pod) -> np.ndarray:
+        """Rows every allocated claim of the pod can be used on (its allocation.nodeSelector; None = anywhere)."""
+        ok = np.ones(len(self.state.nodes), dtype=bool)
+        for state in self.claims_of(pod):
+            allocation = state.claim.allocation
+            if allocation is None or allocation.node_selector is None:
+                continue
+            ok &= _selector_rows(self.state, allocation.node_selector)
+        return ok
+
+    def to_allocate(self, pod) -> list[ClaimState]:
+        return [s for s in self.claims_of(pod) if s.claim.allocation is None]
+
+    def check(self, pod, row: int, pending: list[ClaimState]):
+        """Filter on one node for the unallocated claims: (reason id, NodeAllocation or None). Raises
+        FilterError when the allocator returns an error."""
+        if not pending:
+            return 0, None
+        try:
+            found = self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
+        except AllocationError as exc:
+            raise FilterError(filter_error_message(str(exc))) from None
+        except NodeUnschedulable as exc:
+            return REASONS.intern(str(exc), Code.UNRESOLVABLE), None
+        if found is None:
+            return CANNOT_ALLOCATE, None
+        self._found = (pod.key, row, self.store.ledger.version, found)
+        return 0, found
+
+    def every_node(self, pod) -> np.ndarray:
+        """Filter on every node on its own (the recorder's view); an allocator error counts as that node's
+        reason here."""
+        reasons = np.where(self.pinned(pod), 0, NOT_AVAILABLE).astype(np.int32)
+        pending = self.to_allocate(pod)
+        for row in np.flatnonzero(reasons == 0).tolist():
+            try:
+                reasons[row] = self.check(pod, row, pending)[0]
+            except FilterError as exc:
+                reasons[row] = REASONS.intern(str(exc), Code.UNRESOLVABLE)
+        return reasons
+
+    def scores_needed(self, pod) -> bool:
+        """Score needs every feasible node's allocation when a claim to allocate has firstAvailable requests."""
+        return any(r.first_available for s in self.to_allocate(pod) for r in s.claim.spec.requests)
+
+    # ---- Reserve / Unreserve (StatefulPlugin) -----------------------------------------------------------------
+    def reserve(self, pod, row: int):
+        if not pod.resource_claims or pod.key not in self.refs:
+            return None
+        claims = self.claims_of(pod)
+        pending = [s for s in claims if s.claim.allocation is None]
+        found = self._allocation_for(pod, row, pending)
+        undo = []
+        for state in claims:
+            allocation = found.allocations[pending.index(state)] if found is not None and state in pending else None
+            undo.append(self.store.reserve(state, self._consumer(pod, state), allocation))
+        return undo
+
+    def _allocation_for(self, pod, row: int, pending: list[ClaimState]):
+        if not pending:
+            return None
+        hit = self._found
+        if hit is not None and hit[:3] == (pod.key, row, self.store.ledger.version):
+            return hit[3]
+        try:
+            return self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
+        except (AllocationError, NodeUnschedulable):
+            return None  # a pod placed where its devices do not fit (a bound pod of the snapshot): left pending
+
+    def unreserve(self, pod, row: int, token) -> None:
+        for undo in reversed(token or ()):
+            self.store.undo(undo)
+
+    # ---- PreBind and PostFilter --------------------------------------------------------------------------------
+    def pre_bind(self, pod) -> str | None:
+        """The API server rejects a `reservedFor` list longer than 256 entries (ResourceClaimReservedForMaxSize)."""
+        for state in self.claims_of(pod):
+            if len(state.claim.reserved_for) > RESERVED_FOR_MAX:
+                return too_many_msg(state.claim.name, len(state.claim.reserved_for))
+        return None
+
+    def post_filter(self, pod) -> str:
+        """Deallocate one allocated claim that kept the pod off a node and that no one else holds."""
+        me = pod_consumer(pod.name, pod.uid)
+        everywhere = np.ones(len(self.state.nodes), dtype=bool)
+        for state in sorted(self.claims_of(pod), key=lambda s: s.claim.name):
+            allocation = state.claim.allocation
+            if allocation is None or allocation.node_selector is None:
+                continue
+            if (_selector_rows(self.state, allocation.node_selector) == everywhere).all():
+                continue
+            if all(c == me for c in state.claim.reserved_for):
+                self.store.deallocate(state)
+                return DEALLOCATED
+        return STILL_NOT_SCHEDULABLE
+
+    def pod_deleted(self, pod) -> None:
+        """The ResourceClaim controller after a real eviction: the pod leaves `reservedFor`; claims nobody holds
+        are deallocated, the pod's generated claims deleted."""
+        keys = [s.claim.key for s in self.claims_of(pod)]
+        self.store.release(pod_consumer(pod.name, pod.uid), keys)
+
+    def note_failure(self, pod, message: str) -> None:
+        for state in self.claims_of(pod):
+            if state.claim.allocation is None:
+                state.message = message
+
+
+def _selector_rows(state, terms) -> np.ndarray:
+    """Rows whose node matches the node selector terms (ORed), with the metadata.name fast path."""
+    if len(terms) == 1 and not terms[0].match_expressions and len(terms[0].match_fields) == 1:
+        req = terms[0].match_fields[0]
+        if req.operator == "In" and len(req.values) == 1 and req.values[0] in state.index:
+            rows = np.zeros(len(state.nodes), dtype=bool)
+            rows[state.index[req.values[0]]] = True
+            return rows
+    return np.fromiter((terms_match_node(terms, n.labels, n.name) for n in state.nodes), dtype=bool,
+                       count=len(state.nodes))
