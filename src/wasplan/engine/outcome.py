@@ -10,6 +10,7 @@ import functools
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
+from wasplan.engine.claimoutcome import claim_outcomes
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
@@ -22,8 +23,8 @@ class FinalCluster:
     """The cluster once the plan is carried out; pods and groups are assembled on first access (only
     `--emit-snapshot` and chaining need them)."""
 
-    def __init__(self, state, world: World, options: EngineOptions, ledger=None):
-        self._world, self._options = world, options
+    def __init__(self, state, world: World, options: EngineOptions, ledger=None, dra=None):
+        self._world, self._options, self._dra = world, options, dra
         self._disrupted = ledger.disrupted if ledger is not None else set()
         self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
@@ -43,13 +44,35 @@ class FinalCluster:
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
             if ps.status == "Preempted":
                 continue  # deleted by the scheduler's preemption
+            pod = _with_claim_names(ps.pod, self._dra)
             if ps.status == "Bound":
-                placed = copy.copy(ps.pod)
-                placed.node_name = ps.node
-                out.append(placed)
-            else:
-                out.append(ps.pod)
+                pod = copy.copy(pod) if pod is ps.pod else pod
+                pod.node_name = ps.node
+            out.append(pod)
         return tuple(out)
+
+    @functools.cached_property
+    def claims(self) -> tuple:
+        """Every ResourceClaim with its allocation and reservedFor as the API server would hold them."""
+        if self._dra is None:
+            return ()
+        return tuple(s.claim for s in sorted(self._dra.store.claims.values(),
+                                             key=lambda s: (s.claim.namespace, s.claim.name)))
+
+
+def _with_claim_names(pod: Pod, dra) -> Pod:
+    """The pod with the claim names the controller recorded in status.resourceClaimStatuses (template entries),
+    so a second plan on the emitted snapshot finds the same claims."""
+    refs = dra.refs.get(pod.key) if dra is not None and pod.resource_claims else None
+    if not refs:
+        return pod
+    named = {r.entry.name: r.name for r in refs if r.template is not None}
+    claims = tuple(dataclasses.replace(c, generated=named.get(c.name, c.generated)) for c in pod.resource_claims)
+    if claims == pod.resource_claims:
+        return pod
+    out = copy.copy(pod)
+    out.resource_claims = claims
+    return out
 
 
 def pod_outcome(ps: PodState, world: World) -> PodOutcome:
@@ -95,11 +118,12 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
                         tuple(sorted(gs.members)), where, reason, message, condition)
 
 
-def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None) -> Plan:
+def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
     preemptions = tuple(ledger.entries) if ledger is not None else ()
-    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options))
+    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options),
+                claims=claim_outcomes(dra))
 
 
 def _ns_name(key: str) -> tuple[str, str]:
@@ -123,5 +147,5 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
     return dataclasses.replace(gs.record, obj=obj)
 
 
-def final_cluster(state, world: World, options: EngineOptions, ledger=None) -> FinalCluster:
-    return FinalCluster(state, world, options, ledger)
+def final_cluster(state, world: World, options: EngineOptions, ledger=None, dra=None) -> FinalCluster:
+    return FinalCluster(state, world, options, ledger, dra)

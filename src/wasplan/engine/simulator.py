@@ -50,8 +50,8 @@ class Simulator:
     def run(self) -> tuple[Plan, FinalCluster]:
         self.replay()
         ledger = self.preemption.ledger
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
-                final_cluster(self.state, self.world, self.options, ledger))
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra),
+                final_cluster(self.state, self.world, self.options, ledger, self.dra))
 
     def replay(self) -> None:
         """The whole story without assembling the Plan: callers that only ask about one object (explain's
