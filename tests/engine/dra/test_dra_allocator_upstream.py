@@ -67,9 +67,8 @@ def test_obsolete_slice():
     assert allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1) is None
 
 
-def test_duplicate_slice_is_an_invalid_pool():
-    # upstream "duplicate-slice": the same device twice in one pool makes the pool invalid.
-    slices = [one_device_slice("slice-1", NODE1, POOL1, count=2), one_device_slice("slice-1", NODE1, POOL1, count=2)]
+def test_duplicate_slice():
+    slices = [one_device_slice("slice-1", NODE1, POOL1, count=2), one_device_slice("slice-1-2", NODE1, POOL1, count=2)]
     with pytest.raises(NodeUnschedulable, match="^invalid resource pools were encountered$"):
         allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1)
 
@@ -194,13 +193,13 @@ def test_with_constraint_non_existent_attribute():
 
 
 def test_with_constraint_for_request_retry():
-    # upstream: the first device of req-0 does not match req-1's only candidate, so req-0 must move on.
-    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A,
-                             device("device-1", None, {"numa": {"int": 1}}), device("device-2", None, {"numa": {"int": 2}}),
-                             device("device-3", None, {"numa": {"int": 2}, "special": {"bool": True}}))]
-    claims = [claim("claim-0", exact("req-0", CLASS_A),
-                    exact("req-1", CLASS_A, 1, f'has(device.attributes["{DRIVER_A}"].special)'),
-                    constraints=[{"matchAttribute": f"{DRIVER_A}/numa", "requests": ["req-0", "req-1"]}])]
+    def dev(name, version, text):
+        return device(name, None, {"driverVersion": {"version": version}, "stringAttribute": {"string": text}})
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, dev("device-1", "1.0.0", "a"), dev("device-2", "2.0.0", "b"),
+                             dev("device-3", "3.0.0", "b"))]
+    claims = [claim("claim-0", exact("req-0", CLASS_A), exact("req-1", CLASS_A),
+                    constraints=[{"requests": ["req-0"], "matchAttribute": f"{DRIVER_A}/driverVersion"},
+                                 {"matchAttribute": f"{DRIVER_A}/stringAttribute"}])]
     assert picks(allocate(claims, CLASSES, slices, N1)) == [
         [("req-0", DRIVER_A, POOL1, "device-2"), ("req-1", DRIVER_A, POOL1, "device-3")]]
 
@@ -247,24 +246,26 @@ def test_prioritized_list_disabled():
 
 
 def test_prioritized_list_with_backtracking():
-    # req-0 would take the only large device with its first subrequest; req-1 needs it, so req-0 falls back.
-    slices = _small_large([("device-1", "1Gi"), ("device-2", "2Gi")])
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1", {"memory": "8Gi"})),
+              resource_slice("slice-2", NODE1, POOL2, DRIVER_A, device("device-2", {"memory": "4Gi"}))]
     claims = [claim("claim-0",
-                    first_available("req-0", sub("subReq-0", CLASS_A, selectors=[{"cel": {"expression": MEM.format("2Gi")}}]),
-                                    sub("subReq-1", CLASS_A, selectors=[{"cel": {"expression": MEM.format("1Gi")}}])),
-                    exact("req-1", CLASS_A, 1, MEM.format("2Gi")))]
+                    first_available("req-0", sub("subReq-0", CLASS_A, selectors=[{"cel": {"expression": MEM.format("8Gi")}}]),
+                                    sub("subReq-1", CLASS_A, selectors=[{"cel": {"expression": MEM.format("4Gi")}}])),
+                    exact("req-1", CLASS_A, 1, MEM.format("8Gi")))]
     result = allocate(claims, CLASSES, slices, N1)
-    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-1"), ("req-1", DRIVER_A, POOL1, "device-2")]]
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL2, "device-2"), ("req-1", DRIVER_A, POOL1, "device-1")]]
     assert result.score == 7
 
 
-def _counter_devices(*memories):
-    return [device(f"device-{i + 1}", consumesCounters=[{"counterSet": "counter-set-1", "counters": {"memory": {"value": m}}}])
+def _counter_devices(*memories, **extra):
+    """upstream `device(name, fromCounters, nil).withDeviceCounterConsumption(...)`: capacity = the counters."""
+    return [device(f"device-{i + 1}", {"memory": m},
+                   consumesCounters=[{"counterSet": "counter-set-1", "counters": {"memory": {"value": m}}}], **extra)
             for i, m in enumerate(memories)]
 
 
-def _counter_slice(name="slice-2", memory="8Gi"):
-    return resource_slice(name, NODE1, POOL1, DRIVER_A, count=2,
+def _counter_slice(name="slice-2", memory="8Gi", where=NODE1):
+    return resource_slice(name, where, POOL1, DRIVER_A, count=2,
                           sharedCounters=[{"name": "counter-set-1", "counters": {"memory": {"value": memory}}}])
 
 
@@ -275,7 +276,8 @@ def test_partitionable_devices_multiple_devices():
 
 
 def test_partitionable_devices_no_capacity_available():
-    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, *_counter_devices("4Gi", "6Gi"), count=2), _counter_slice()]
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, *_counter_devices("4Gi", "16Gi"), count=2),
+              _counter_slice(memory="18Gi")]
     assert allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1,
                     allocated=[(DRIVER_A, POOL1, "device-2")]) is None
 
@@ -287,10 +289,15 @@ def test_partitionable_devices_disabled_device_consumes_counters():
 
 
 def test_partitionable_devices_per_device_node_selection_nodename():
-    slices = [resource_slice("slice-1", "per-device", POOL1, DRIVER_A, device("device-1", nodeName=NODE2),
-                             device("device-2", nodeName=NODE1))]
-    result = allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1)
-    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-2")]]
+    one, two = _counter_devices("4Gi", "6Gi")
+    slices = [resource_slice("slice-1", "per-device", POOL1, DRIVER_A, {**one, "nodeName": NODE1},
+                             {**two, "nodeName": NODE2}, count=2),
+              _counter_slice(memory="18Gi", where="per-device")]
+    claims = [claim("claim-0", first_available("req-0",
+                                               sub("subReq-0", CLASS_A, selectors=[{"cel": {"expression": MEM.format("6Gi")}}]),
+                                               sub("subReq-1", CLASS_A, selectors=[{"cel": {"expression": MEM.format("4Gi")}}])))]
+    result = allocate(claims, CLASSES, slices, N1)
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-1")]]
     assert selector_of(result) == LOCAL1
 
 
@@ -325,7 +332,8 @@ def test_tainted_no_effect():
 
 
 def test_tainted_disabled():
-    assert picks(allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, TAINTED, N1,
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1", taints=[TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE]))]
+    assert picks(allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1,
                           features=Features(device_taints=False))) == [[("req-0", DRIVER_A, POOL1, "device-1")]]
 
 
