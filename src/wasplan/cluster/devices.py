@@ -144,8 +144,7 @@ class DeviceClass:
     selectors: tuple[str, ...] = ()  # CEL expressions
     config: tuple[OpaqueConfig, ...] = ()
     extended_resource_name: str | None = None
-    creation_timestamp: str | None = None
-    order: int = 0  # input order, the tie-break after creationTimestamp where one is needed
+    creation_timestamp: str | None = None  # newest wins for one extendedResourceName, then the lower name
     source: Any = None
 
 

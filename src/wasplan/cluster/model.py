@@ -206,6 +206,8 @@ class Group:
 
 
 Record = Node | Pod | PriorityClass | PodDisruptionBudget | Group
+# PlanInputs also carry the DRA records of `wasplan.cluster.devices` (DeviceClass, ResourceSlice, ResourceClaim,
+# ResourceClaimTemplate); they are not part of this union because `devices` builds on this module.
 
 
 @dataclass(slots=True)

@@ -32,7 +32,7 @@ def _meta(obj: dict) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
-def parse_device_class(obj: dict, ctx: Ctx, order: int = 0) -> DeviceClass:
+def parse_device_class(obj: dict, ctx: Ctx) -> DeviceClass:
     meta, spec = _meta(obj), f.as_map(obj.get("spec"), ctx.at("spec"), "spec")
     sctx = ctx.at("spec")
     configs = (f.opaque(c, sctx.at("config", i)) for i, c in enumerate(f.as_items(spec.get("config"), sctx.at("config"), "config")))
@@ -42,7 +42,7 @@ def parse_device_class(obj: dict, ctx: Ctx, order: int = 0) -> DeviceClass:
         config=tuple(c for c in configs if c is not None),
         extended_resource_name=f.text(spec.get("extendedResourceName"), sctx.at("extendedResourceName"),
                                       "extendedResourceName") or None,
-        creation_timestamp=created if isinstance(created, str) else None, order=order, source=ctx.doc)
+        creation_timestamp=created if isinstance(created, str) else None, source=ctx.doc)
 
 
 def _owners(raw: Any, ctx: Ctx) -> tuple[OwnerReference, ...]:
@@ -83,9 +83,8 @@ def parse_resource_claim_template(obj: dict, ctx: Ctx) -> ResourceClaimTemplate:
         source=ctx.doc)
 
 
-def parse_dra_record(obj: dict, ctx: Ctx, order: int = 0) -> DraRecord | None:
-    """One DRA object to its record; None for other kinds, unsupported versions (WAS650) and unusable slices.
-    `order` is the object's input position, kept on DeviceClasses for the extended-resource tie-break."""
+def parse_dra_record(obj: dict, ctx: Ctx) -> DraRecord | None:
+    """One DRA object to its record; None for other kinds, unsupported versions (WAS650) and unusable slices."""
     api_version, kind = str(obj.get("apiVersion") or ""), obj.get("kind")
     if not is_dra_kind(api_version, str(kind)):
         return None
@@ -94,7 +93,7 @@ def parse_dra_record(obj: dict, ctx: Ctx, order: int = 0) -> DraRecord | None:
                    ("apiVersion",))
         return None
     if kind == "DeviceClass":
-        return parse_device_class(obj, ctx, order)
+        return parse_device_class(obj, ctx)
     if kind == "ResourceSlice":
         return parse_resource_slice(obj, ctx)
     if kind == "ResourceClaim":

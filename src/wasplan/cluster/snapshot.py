@@ -5,9 +5,6 @@ Both sides accept any mix of kinds — `kubectl get ... -o yaml` Lists, hand-wri
 Kinds the planner does not read (Services, ConfigMaps, ...) are skipped without a word; scheduling kinds of a
 version the release does not serve are still read (validation reports the version separately).
 
-DRA objects (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate of resource.k8s.io) are read by
-the DRA parse layer (parse_dra.py) and travel in the same lists as the other records.
-
 Snapshot rules: Succeeded and Failed pods are gone; a pod with `spec.nodeName` is running there; a pod without
 one is pending and gets scheduled like an arrival. A Job in the snapshot is expanded only when the snapshot holds
 none of its pods (a hand-written snapshot); otherwise its pods are already listed. `existing` is ordered by
@@ -28,14 +25,14 @@ from wasplan.cluster.issues import Ctx
 from wasplan.cluster.jobs import JOB_NAME_LABEL, expand_job
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record
 from wasplan.cluster.parse_core import parse_record
-from wasplan.cluster.parse_dra import DRA_KINDS, is_dra_kind, parse_dra_record
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document, ReadResult
 
 FINISHED_PHASES = ("Succeeded", "Failed")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 _NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Job",
-                          "Workload", "PodGroup", "CompositePodGroup", *DRA_KINDS})
+                          "Workload", "PodGroup", "CompositePodGroup",
+                          "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"})
 
 
 def _is_job(obj: dict) -> bool:
@@ -65,9 +62,6 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic], expand_jo
         return []
     if _is_job(obj):
         return expand_job(obj, gates, ctx) if expand_jobs else []
-    if is_dra_kind(str(obj.get("apiVersion") or ""), str(obj.get("kind"))):
-        dra = parse_dra_record(obj, ctx)
-        return [] if dra is None else [dra]
     record = parse_record(obj, ctx)
     return [] if record is None else [record]
 

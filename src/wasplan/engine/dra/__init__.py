@@ -19,6 +19,11 @@ API
   `remove(results)` on Unreserve / deallocation; exact inverses. Admin-access results block nothing.
 * `Features` - the DRA feature flags the engine derives from gates and release (`cel_error_on_device` = 1.37).
 * `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
+* `Precheck(allocator, nodes)` (`precheck.py`) - `check(claims) -> PrecheckResult(exact, reason, feasible,
+  invalid)`: per node index, numpy over all devices, for node-local clusters and plain ExactCount claims. When
+  `exact` is true, `feasible[i]` equals `allocate(nodes[i], claims) is not None` (and `invalid[i]` says the search
+  would raise `NodeUnschedulable`); run `allocate` only on the chosen node to get the devices. When false, run the
+  search per node.
 """
 
 from wasplan.engine.dra.allocator import INVALID_POOLS, Allocator, NodeAllocation
@@ -26,6 +31,7 @@ from wasplan.engine.dra.celcache import SelectorCache
 from wasplan.engine.dra.errors import AllocationError, NodeUnschedulable
 from wasplan.engine.dra.features import Features
 from wasplan.engine.dra.ledger import InUseLedger
+from wasplan.engine.dra.precheck import Precheck, PrecheckResult
 
 __all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "InUseLedger", "NodeAllocation",
-           "NodeUnschedulable", "SelectorCache"]
+           "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache"]

@@ -22,6 +22,7 @@ class InUseLedger:
         self.allocated: dict[DeviceID, int] = {}  # how many non-admin, non-shared results hold the device
         self.capacity: dict[DeviceID, dict[str, Fraction]] = {}  # aggregated consumed capacity of shared devices
         self.version = 0  # bumped by every change, so derived caches know when to rebuild
+        self.changes: list[tuple[DeviceID, int]] = []  # (device, +1/-1) per allocated-count change, for followers
 
     def add(self, results: Iterable[DeviceResult]) -> None:
         for r in results:
@@ -46,6 +47,7 @@ class InUseLedger:
         count = self.allocated.get(key, 0) + sign
         if count < 0:
             raise ValueError(f"device {'/'.join(key)} removed more often than added")
+        self.changes.append((key, sign))
         if count:
             self.allocated[key] = count
         else:
