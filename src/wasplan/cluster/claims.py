@@ -110,7 +110,7 @@ def from_template(template: ResourceClaimTemplate, name: str, owner: ClaimOwner)
         annotations[POD_CLAIM_NAME_ANNOTATION] = owner.claim
     return ResourceClaim(namespace=template.namespace, name=name, spec=template.spec,
                          owners=(OwnerReference(api, owner.kind, owner.name, controller=True),),
-                         annotations=annotations)
+                         annotations=annotations, source=template.source)
 
 
 def owned_by(claim: ResourceClaim, kind: str, name: str) -> bool:

@@ -51,9 +51,10 @@ class Undo:
 class ClaimStore:
     def __init__(self, classes, slices, templates, claims, features: Features):
         self.classes = {c.name: c for c in classes}
+        self.slices = list(slices)
         self.templates = {t.key: t for t in templates}
         self.ledger = InUseLedger()
-        self.allocator = Allocator(slices, classes, self.ledger, features)
+        self.allocator = Allocator(self.slices, classes, self.ledger, features)
         self.claims: dict[str, ClaimState] = {}
         for claim in claims:
             self.add(copy_claim(claim))

@@ -40,6 +40,14 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[nominated] == 0:
             return nominated, reasons  # the nominated node passes every filter: taken without scoring
         feasible[nominated] = False
+    quick = plugin.precheck(pending) if pending else None
+    if quick is not None:  # exact for every node at once: only the chosen node runs the search, in Reserve
+        reasons = np.where(feasible, quick, reasons).astype(np.int32)
+        feasible = feasible & (quick == 0)
+        if not feasible.any():
+            return None, reasons
+        total = ev.total_scores(pod, sv, feasible, mask)
+        return int(np.argmax(np.where(feasible, total, -1))), reasons
     every = every or plugin.scores_needed(pod) or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
     if every:
         return _every(ev, plugin, pod, sv, feasible, mask, pending, reasons)

@@ -34,8 +34,9 @@ class FinalCluster:
     def groups(self) -> tuple[Group, ...]:
         """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
         ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
-        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted)
-                                             for g in ordered))
+        claims = self._dra.group_claims if self._dra is not None else {}
+        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted,
+                                                          claims.get(g.key)) for g in ordered))
 
     @functools.cached_property
     def pods(self) -> tuple[Pod, ...]:
@@ -50,6 +51,15 @@ class FinalCluster:
                 pod.node_name = ps.node
             out.append(pod)
         return tuple(out)
+
+    @property
+    def dra_inputs(self) -> tuple[tuple, tuple, tuple]:
+        """(DeviceClasses, ResourceSlices, ResourceClaimTemplates) as the inputs gave them."""
+        if self._dra is None:
+            return (), (), ()
+        store = self._dra.store
+        return (tuple(store.classes.values()), tuple(store.slices),
+                tuple(store.templates.values()))
 
     @functools.cached_property
     def claims(self) -> tuple:
@@ -131,7 +141,8 @@ def _ns_name(key: str) -> tuple[str, str]:
     return ns, name
 
 
-def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False) -> Group:
+def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False, claims=None) -> Group:
+    record = _with_claim_statuses(gs.record, claims) if claims else gs.record
     written = []
     if gs.condition_status is not None and options.groups_on:
         written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
@@ -140,11 +151,20 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
         written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
                                      message="default-scheduler: preempting to accommodate a higher priority workload"))
     if not written:
-        return gs.record
+        return record
     types = {c.type for c in written}
-    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type not in types)
-    obj = gs.pg.model_copy(update={"conditions": kept + tuple(written)})
-    return dataclasses.replace(gs.record, obj=obj)
+    kept = tuple(c for c in (record.obj.conditions or ()) if c.type not in types)
+    obj = record.obj.model_copy(update={"conditions": kept + tuple(written)})
+    return dataclasses.replace(record, obj=obj)
+
+
+def _with_claim_statuses(record: Group, claims: dict[str, str]) -> Group:
+    """status.resourceClaimStatuses of a PodGroup whose template entries the ResourceClaim controller served."""
+    known = {s.name: s for s in (record.obj.resource_claim_statuses or ())}
+    for entry, name in claims.items():
+        known[entry] = hub.ResourceClaimStatus(name=entry, resource_claim_name=name)
+    statuses = tuple(known[k] for k in sorted(known))
+    return dataclasses.replace(record, obj=record.obj.model_copy(update={"resource_claim_statuses": statuses}))
 
 
 def final_cluster(state, world: World, options: EngineOptions, ledger=None, dra=None) -> FinalCluster:

@@ -35,7 +35,7 @@ import numpy as np
 from wasplan.cluster import claims as controller
 from wasplan.cluster.devices import RESERVED_FOR_MAX
 from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
-from wasplan.engine.dra import AllocationError, NodeUnschedulable
+from wasplan.engine.dra import INVALID_POOLS, AllocationError, NodeUnschedulable, Precheck
 from wasplan.engine.selectors import terms_match_node
 from wasplan.engine.status import REASONS, Code
 
@@ -43,6 +43,7 @@ NAME = "DynamicResources"
 GATE_GROUP_CLAIMS = "DRAWorkloadResourceClaims"
 CANNOT_ALLOCATE = REASONS.intern("cannot allocate all claims", Code.UNRESOLVABLE)
 NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.UNRESOLVABLE)
+INVALID = REASONS.intern(INVALID_POOLS, Code.UNRESOLVABLE)
 DEALLOCATED = "deallocation of ResourceClaim completed"
 STILL_NOT_SCHEDULABLE = "still not schedulable"
 EVERY_NODE_UP_TO = 100  # upstream's minFeasibleNodesToFind: below it, Filter runs on every node
@@ -84,7 +85,9 @@ class DynamicResources:
         self.store, self.state = store, state
         self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
         self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
+        self.group_claims: dict[str, dict[str, str]] = {}  # PodGroup key -> entry -> generated claim name
         self._found: tuple | None = None  # (pod key, row, ledger version, NodeAllocation) of the last Filter
+        self._precheck: tuple[int, Precheck] | None = None  # (state epoch, the vectorised check for its nodes)
 
     # ---- claim controller and PreEnqueue -----------------------------------------------------------------------
     def pre_enqueue(self, pod, group) -> str | None:
@@ -98,6 +101,9 @@ class DynamicResources:
             if problem is not None:
                 return problem
         self.refs[pod.key] = refs
+        for ref in refs:
+            if ref.group and ref.template is not None:
+                self.group_claims.setdefault(f"{pod.namespace}/{pod.pod_group}", {})[ref.entry.name] = ref.name
         return None
 
     def _ensure(self, pod, ref: controller.ClaimRef) -> str | None:
@@ -180,6 +186,16 @@ class DynamicResources:
             return CANNOT_ALLOCATE, None
         self._found = (pod.key, row, self.store.ledger.version, found)
         return 0, found
+
+    def precheck(self, pending: list[ClaimState]) -> np.ndarray | None:
+        """Filter's reason on every node at once where the allocator's vectorised check is exact for these
+        claims (node-local devices, plain ExactCount requests), else None."""
+        if self._precheck is None or self._precheck[0] != self.state.epoch:
+            self._precheck = (self.state.epoch, Precheck(self.store.allocator, self.state.nodes))
+        result = self._precheck[1].check([s.claim for s in pending])
+        if not result.exact:
+            return None
+        return np.where(result.feasible, 0, np.where(result.invalid, INVALID, CANNOT_ALLOCATE)).astype(np.int32)
 
     def every_node(self, pod) -> np.ndarray:
         """Filter on every node on its own (the recorder's view); an allocator error counts as that node's
