@@ -156,6 +156,14 @@ _TABLE: list[Code] = [
          "the attribute was left out."),
     Code("WAS650", "unsupported-dra-version", E,
          "A DRA object uses a resource.k8s.io version the planner does not read (write resource.k8s.io/v1); it was left out."),
+    Code("WAS660", "missing-claim-template", W,
+         "A resourceClaims entry names a ResourceClaimTemplate the inputs do not hold: no claim is generated and "
+         "the pod waits (`ResourceClaim not created yet`)."),
+    Code("WAS661", "missing-resource-claim", W,
+         "A resourceClaims entry names a ResourceClaim the inputs do not hold: the pod waits for it."),
+    Code("WAS662", "missing-device-class", W,
+         "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
+         "(`device class ... does not exist`)."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

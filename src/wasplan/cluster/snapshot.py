@@ -22,6 +22,7 @@ from typing import Iterable, Iterator
 from wasplan.api.releases import GateSet
 from wasplan.cluster.cluster_kind import expand_cluster, is_cluster_kind
 from wasplan.cluster.issues import Ctx
+from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.jobs import JOB_NAME_LABEL, expand_job
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record
 from wasplan.cluster.parse_core import parse_record
@@ -180,4 +181,5 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
+    diags += check_references([*existing, *arrivals])
     return PlanInputs(existing=existing, arrivals=arrivals), diags

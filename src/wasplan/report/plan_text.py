@@ -79,6 +79,20 @@ def _tree(plan: Plan) -> Tree:
     return top
 
 
+def _claims(plan: Plan, console: Console) -> None:
+    """Each ResourceClaim with its devices and consumers (the pod's or the PodGroup's), or why it is pending."""
+    console.print(f"[bold]ResourceClaims[/bold] ({len(plan.claims)})")
+    for c in plan.claims:
+        users = ", ".join(f"{u.kind} {u.name}" for u in c.reserved_for) or "nobody"
+        if c.status == "Pending":
+            line = f"  {c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
+        else:
+            devices = ", ".join(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
+            where = f" on {c.node}" if c.node else ""
+            line = f"  {c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
+        console.print(line, markup=False, highlight=False)
+
+
 def render_text(plan: Plan, console: Console) -> None:
     s = plan.summary()
     console.print(f"[bold]Plan[/bold] for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — "
@@ -90,6 +104,8 @@ def render_text(plan: Plan, console: Console) -> None:
         console.print(_tree(plan))
     if plan.preemptions:
         _preemptions(plan, console)
+    if plan.claims:
+        _claims(plan, console)
     pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
     if pending:
         console.print(f"[bold]Pending pods[/bold] ({len(pending)})")

@@ -46,6 +46,7 @@ NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.U
 INVALID = REASONS.intern(INVALID_POOLS, Code.UNRESOLVABLE)
 DEALLOCATED = "deallocation of ResourceClaim completed"
 STILL_NOT_SCHEDULABLE = "still not schedulable"
+NO_NEW_CLAIMS = "no new claims to deallocate"  # PostFilter when PreFilter left no claims in the cycle state
 EVERY_NODE_UP_TO = 100  # upstream's minFeasibleNodesToFind: below it, Filter runs on every node
 
 
@@ -251,6 +252,8 @@ class DynamicResources:
 
     def post_filter(self, pod) -> str:
         """Deallocate one allocated claim that kept the pod off a node and that no one else holds."""
+        if self.pre_filter(pod) is not None:
+            return NO_NEW_CLAIMS
         me = pod_consumer(pod.name, pod.uid)
         everywhere = np.ones(len(self.state.nodes), dtype=bool)
         for state in sorted(self.claims_of(pod), key=lambda s: s.claim.name):
