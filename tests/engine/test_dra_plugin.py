@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from drascenes import ALLOCATED_ON_WORKER, CLUSTER, TEMPLATE, claims, plan, pod, pods, slice_for
 
+from wasplan.api.releases import get_release, parse_gates
+
 NOT_HELPFUL_2 = "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.."
 
 
@@ -177,3 +179,27 @@ def test_reserved_for_cap_fails_the_binding(tmp_path):
     assert pods(run)["p"] == ("Pending", None, 'ResourceClaim.resource.k8s.io "shared" is invalid: '
                               "status.reservedFor: Too many: 257: must have at most 256 items")
     assert len(run.plan.claims[0].reserved_for) == 256
+
+
+def test_locked_dra_gates_refuse_false():
+    from wasplan.api.releases import GateError
+
+    with pytest.raises(GateError, match="cannot set feature gate DRAAdminAccess to false, feature is locked to true"):
+        parse_gates(get_release("1.36"), "DRAAdminAccess=false")
+    assert parse_gates(get_release("1.36"), "DRAPrioritizedList=false").enabled("DRAPrioritizedList") is False
+    with pytest.raises(GateError, match="DRAPrioritizedList"):
+        parse_gates(get_release("1.37"), "DRAPrioritizedList=false")
+    assert parse_gates(get_release("1.37"), None).enabled("DRAWorkloadResourceClaims") is False
+
+
+def test_first_available_disabled_fails_the_attempt(tmp_path):
+    """[prioritized-list-disabled]: with DRAPrioritizedList off (1.36 allows it) a claim with subrequests fails."""
+    template = TEMPLATE.replace("exactly: {deviceClassName: gpu.example.com}",
+                                "firstAvailable: [{name: any, deviceClassName: gpu.example.com}]")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0"),
+               template + pod("p", "- {name: gpu, resourceClaimTemplateName: one-gpu}"), "1.36",
+               "DRAPrioritizedList=false")
+    status, node, text = pods(run)["p"]
+    assert (status, node) == ("Pending", None)
+    assert text.startswith('running "DynamicResources" filter plugin: claim default/p-gpu-')
+    assert text.endswith(", request gpu: has subrequests, but the DRAPrioritizedList feature is disabled")

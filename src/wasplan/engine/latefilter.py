@@ -2,8 +2,10 @@
 
 Allocating devices is the costliest check of a pod (a search per node), and upstream runs it last, after every
 other filter. So the framework asks it only where the others passed, best total score first, and stops at the
-first node it accepts: no other node can beat a node that already has the best score. Two cases evaluate every
-feasible node, as upstream does, because the answer depends on all of them:
+first node it accepts: no other node can beat a node that already has the best score. The best node is tried
+with one search (its result is what Reserve writes); when it fails, the allocator's vectorised pre-check
+(engine/dra/precheck.py) answers for every node at once where it is exact, else the nodes are searched one by one.
+Two cases evaluate every feasible node, as upstream does, because the answer depends on all of them:
 
 * the late plugin scores nodes itself (a claim with `firstAvailable`: Score ranks the subrequest each node would
   use), or the pod has scores that are normalised over the feasible nodes (taints, node affinity preferences,
@@ -40,18 +42,38 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[nominated] == 0:
             return nominated, reasons  # the nominated node passes every filter: taken without scoring
         feasible[nominated] = False
-    quick = plugin.precheck(pending) if pending else None
-    if quick is not None:  # exact for every node at once: only the chosen node runs the search, in Reserve
-        reasons = np.where(feasible, quick, reasons).astype(np.int32)
-        feasible = feasible & (quick == 0)
-        if not feasible.any():
-            return None, reasons
-        total = ev.total_scores(pod, sv, feasible, mask)
-        return int(np.argmax(np.where(feasible, total, -1))), reasons
     every = every or plugin.scores_needed(pod) or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
+    total = None
+    if not every and pending:  # the best node usually fits: one search there, its result kept for Reserve
+        total = ev.total_scores(pod, sv, feasible, mask)
+        best = int(np.argmax(np.where(feasible, total, -1)))
+        if not feasible[best]:
+            return None, reasons
+        reasons[best] = plugin.check(pod, best, pending)[0]
+        if reasons[best] == 0:
+            return best, reasons
+        feasible[best] = False
+    quick = plugin.precheck(pending) if pending else None
+    if quick is not None:
+        return _prechecked(ev, pod, sv, feasible, mask, quick, reasons, None if every else total)
     if every:
         return _every(ev, plugin, pod, sv, feasible, mask, pending, reasons)
-    total = ev.total_scores(pod, sv, feasible, mask)
+    return _in_score_order(ev, plugin, pod, sv, feasible, mask, pending, reasons, total)
+
+
+def _prechecked(ev, pod, sv, feasible, mask, quick, reasons, total):
+    """The allocator's vectorised check is exact for these claims: every node's verdict at once; only the chosen
+    node runs the search (in Reserve)."""
+    reasons = np.where(feasible, quick, reasons).astype(np.int32)
+    feasible = feasible & (quick == 0)
+    if not feasible.any():
+        return None, reasons
+    total = ev.total_scores(pod, sv, feasible, mask) if total is None else total
+    return int(np.argmax(np.where(feasible, total, -1))), reasons
+
+
+def _in_score_order(ev, plugin, pod, sv, feasible, mask, pending, reasons, total):
+    total = ev.total_scores(pod, sv, feasible, mask) if total is None else total
     rows = np.flatnonzero(feasible)
     for row in rows[np.lexsort((rows, -total[rows]))].tolist():
         reasons[row] = plugin.check(pod, row, pending)[0]

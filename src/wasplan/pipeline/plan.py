@@ -3,8 +3,10 @@ scheduler profile, simulate. Returns data; never prints. Invalid input stops bef
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import yaml
 
@@ -101,5 +103,18 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    with _inputs_frozen():
+        run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
     return run
+
+
+@contextmanager
+def _inputs_frozen() -> Iterator[None]:
+    """The read documents and records stay alive through the simulation and outnumber what it allocates; the
+    cyclic collector would rescan them at every full collection (about half of a 10,000-claim DRA plan's time).
+    Move them out of its view for the simulation (gc.freeze) and back afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
