@@ -1,6 +1,6 @@
 """The Kubernetes CEL environment for DRA device selectors (`compile`, `Compiled.evaluate`, `device_value`).
 
-Why this runtime. Two maintained CEL libraries on PyPI were measured with `benchmarks/cel.py` (2 shared cores,
+Why this runtime. Two maintained CEL libraries on PyPI were measured with `benchmarks/cel_runtimes.py` (2 shared cores,
 CPU seconds; one selector - driver, a string attribute and an int attribute - compiled once and evaluated on
 100,000 distinct devices, each with three attributes and a quantity capacity):
 

@@ -44,3 +44,20 @@ def test_allocator_follows_reserve_and_unreserve():
     assert allocator.allocate(n1, [one]) is None
     allocator.ledger.remove(first)  # Unreserve
     assert [r.device for r in allocator.allocate(n1, [one]).allocations[0].results] == ["device-0"]
+
+
+def test_extended_resource_classes():
+    from wasplan.engine.dra.extended import extended_resource_classes
+
+    def cls(name, created=None):
+        meta = {"name": name, **({"creationTimestamp": created} if created else {})}
+        return parsed({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": meta,
+                       "spec": {"extendedResourceName": "example.com/gpu"}})
+
+    classes = [cls("old", "2026-01-01T00:00:00Z"), cls("new-b", "2026-02-01T00:00:00Z"),
+               cls("new-a", "2026-02-01T00:00:00Z"), cls("untimed")]
+    mapping = extended_resource_classes(classes)
+    assert {k: v.name for k, v in mapping.items()} == {
+        "example.com/gpu": "new-a", "deviceclass.resource.kubernetes.io/old": "old",
+        "deviceclass.resource.kubernetes.io/new-b": "new-b", "deviceclass.resource.kubernetes.io/new-a": "new-a",
+        "deviceclass.resource.kubernetes.io/untimed": "untimed"}

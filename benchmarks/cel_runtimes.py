@@ -1,7 +1,10 @@
 """Which CEL library runs DRA device selectors: coverage of the Kubernetes DRA environment and speed, measured.
 
-    PYTHONPATH=src python benchmarks/cel.py                  # both libraries, 100,000 device evaluations
-    PYTHONPATH=src python benchmarks/cel.py --devices 20000  # a quicker run
+    PYTHONPATH=src python benchmarks/cel_runtimes.py                  # both libraries, 100,000 device evaluations
+    PYTHONPATH=src python benchmarks/cel_runtimes.py --devices 20000  # a quicker run
+
+(Not `benchmarks/cel.py`: a script's folder comes first on sys.path, so that name would shadow the `cel` runtime
+package for every benchmark in this folder.)
 
 Compares `common-expression-language` (the runtime `wasplan.cel` uses; a dependency) with `cel-python` (not a
 dependency: `pip install cel-python` to include it; skipped with a note otherwise). Coverage: the features a DRA
@@ -14,17 +17,12 @@ evaluate it on N distinct devices (CPU seconds, `time.process_time`). Prints fig
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path and this file would shadow the `cel` runtime package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from wasplan.cel import CelError, CelRuntimeError, compile as compile_cel, device_value  # noqa: E402
-from wasplan.cel import values  # noqa: E402
-from wasplan.cluster.devices import Attribute, Capacity  # noqa: E402
+from wasplan.cel import CelError, CelRuntimeError, compile as compile_cel, device_value
+from wasplan.cel import values
+from wasplan.cluster.devices import Attribute, Capacity
 
 DRIVER = "gpu.example.com"
 PROBES = [  # (feature, expression, expected result or "error")
