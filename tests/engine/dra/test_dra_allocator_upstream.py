@@ -431,3 +431,62 @@ def test_shared_allocations_consume_counters_from_1_37(features, found):
     result = allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1, features=features,
                       allocated_capacity=[((DRIVER_A, POOL1, "device-1"), {"memory": Fraction(6 * 2**30)})])
     assert (result is not None) == found
+
+
+def _many(name, where, pool, driver, count):
+    """upstream `sliceWithMultipleDevices`: device-0 ... device-<count-1>."""
+    return resource_slice(name, where, pool, driver, *(device(f"device-{i}") for i in range(count)))
+
+
+def _calls(claims, classes, slices):
+    from drahelp import parsed
+    from wasplan.engine.dra import Allocator
+    allocator = Allocator([parsed(s) for s in slices], [parsed(c) for c in classes])
+    result = allocator.allocate(N1, [parsed(c) for c in claims])
+    return result, allocator.calls
+
+
+def test_prioritized_list_max_allocation_limit_request():
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_A, 32), sub("subReq-1", CLASS_A, 16)),
+                    first_available("req-1", sub("subReq-0", CLASS_A, 32), sub("subReq-1", CLASS_A, 16)))]
+    result, calls = _calls(claims, CLASSES, [_many("slice-1", NODE1, POOL1, DRIVER_A, 64)])
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, f"device-{i}") for i in range(16)]
+                             + [("req-1/subReq-1", DRIVER_A, POOL1, f"device-{i}") for i in range(16, 32)]]
+    assert calls == 75  # upstream's expectNumAllocateOneInvocations
+
+
+def test_prioritized_list_max_allocation_allocation_mode_all():
+    classes = [device_class(CLASS_A, DRIVER_A), device_class(CLASS_B, DRIVER_B)]
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_A, 0, allocationMode="All"),
+                                               sub("subReq-1", CLASS_A, 2)),
+                    exact("req-1", CLASS_B, 2))]
+    slices = [_many("slice-1", NODE1, POOL1, DRIVER_A, 31), _many("slice-2", NODE1, POOL2, DRIVER_B, 2)]
+    result, calls = _calls(claims, classes, slices)
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-0"), ("req-0/subReq-1", DRIVER_A, POOL1, "device-1"),
+                              ("req-1", DRIVER_B, POOL2, "device-0"), ("req-1", DRIVER_B, POOL2, "device-1")]]
+    assert calls == 42  # upstream's expectNumAllocateOneInvocations
+
+
+def test_prioritized_list_too_many_in_first_subrequest():
+    classes = [device_class(CLASS_A, DRIVER_A), device_class(CLASS_B, DRIVER_B)]
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_B, 500), sub("subReq-1", CLASS_A, 1)))]
+    result = allocate(claims, classes, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-1")]]
+
+
+def test_check_combinations_within_single_request_single_pool_single_slice():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, *(device(f"device-{i}") for i in range(1, 5)))]
+    result, calls = _calls([claim("claim-0", exact("req-0", CLASS_A, 5))], CLASSES, slices)
+    assert (result, calls) == (None, 16)  # combinations, not permutations: upstream counts 16 invocations
+
+
+def test_check_combinations_within_single_request_single_pool_multiple_slices():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), device("device-2"), count=2),
+              resource_slice("slice-2", NODE1, POOL1, DRIVER_A, device("device-3"), device("device-4"), count=2)]
+    result, calls = _calls([claim("claim-0", exact("req-0", CLASS_A, 5))], CLASSES, slices)
+    assert (result, calls) == (None, 16)
+
+
+def test_no_allocation_from_incomplete_pools():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), count=2)]
+    assert allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1) is None

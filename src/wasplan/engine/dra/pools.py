@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
-from wasplan.cluster.devices import Device, NodeSelection, ResourceSlice
+from wasplan.cluster.devices import NodeSelection, ResourceSlice
 from wasplan.engine.dra.features import Features
 from wasplan.engine.selectors import terms_match_node
 
@@ -186,6 +186,3 @@ class SliceIndex:
         if len(same) != wanted:
             return Pool(key[0], key[1], incomplete=True)
         return _build(key[0], key[1], slices, self.features, same)
-
-    def devices(self, pool: Pool) -> list[tuple[ResourceSlice, Device]]:
-        return [(s, d) for s in pool.slices for d in s.devices]
