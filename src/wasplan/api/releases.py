@@ -7,7 +7,7 @@ features need, because a team planning for these APIs runs with them enabled; `-
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 SCHEDULING_GROUP = "scheduling.k8s.io"
 SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
@@ -24,6 +24,43 @@ class Gate:
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What a release's scheduler, controllers and APIs do differently, by name, so code asks "does this release
+    queue PodGroups as one entity?" instead of comparing version strings (engine-semantics.md §1.6-1.8,
+    api-reference.md §1-2, §8)."""
+
+    group_entity_cycle: bool  # a PodGroup is queued and scheduled as one entity (PlacementFeasible); else the
+    #                           pod-led group cycle that GangScheduling's Permit decides (1.36)
+    groups_need_gang_gate: bool  # PodGroup cycles also need the GangScheduling plugin gate (1.36)
+    group_condition: str  # the condition type the scheduler writes on a PodGroup
+    group_priority: bool  # groups carry their own priority under GenericWorkload: members must match it and
+    #                       grouped victims are judged by it everywhere
+    whole_group_victims: bool  # DefaultPreemption evicts disruptionMode `all` groups as units, groups first
+    group_preemption_prefix: str  # how a group's failure message introduces workload-aware preemption's verdict
+    composites: bool  # CompositePodGroup, composite templates and parent references exist
+    job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
+    nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
+
+
+_BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
+                           group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
+                           composites=False, job_scheduling_field=False, nested_template_ref=False)
+CAPABILITIES: dict[str, Capabilities] = {
+    "1.35": _BEFORE_137,
+    "1.36": replace(_BEFORE_137, nested_template_ref=True),
+    "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
+                         group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
+                         group_preemption_prefix="pod group preemption: ", composites=True,
+                         job_scheduling_field=True, nested_template_ref=False),
+}
+
+
+def capabilities(release: str) -> Capabilities:
+    """The capabilities of a release given as "1.36" (1.35 is known for reading its v1alpha1 documents)."""
+    return CAPABILITIES[release]
+
+
+@dataclass(frozen=True)
 class Release:
     version: str
     # group/version -> kinds served (besides the Lists, which follow their items)
@@ -33,6 +70,10 @@ class Release:
     preferred: dict[str, str] = field(default_factory=dict)
     # which upstream strict schema directory of kubernetes-validate describes this release
     upstream_schema_dir: str = ""
+
+    @property
+    def caps(self) -> Capabilities:
+        return CAPABILITIES[self.version]
 
     def serves(self, api_version: str, kind: str) -> bool:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind

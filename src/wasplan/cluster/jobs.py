@@ -163,7 +163,7 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
         return None
     if job.byo_group or not job.builtin_controller:
         return None
-    if gates.release.version == "1.36":
+    if not gates.release.caps.job_scheduling_field:
         implicit_gang = job.indexed and job.parallelism > 1 and job.completions == job.parallelism
         if not implicit_gang:
             return None

@@ -35,7 +35,7 @@ class Forest:
 
     def __init__(self, world, options) -> None:
         self.world = world
-        self.on = options.v137 and options.gates.enabled(GATE)
+        self.on = options.caps.composites and options.gates.enabled(GATE)
         self._seen = (0, 0)  # PodGroups and CompositePodGroups indexed so far (the World only ever adds)
         self._children: dict[str, list[tuple[str, str]]] = {}
 

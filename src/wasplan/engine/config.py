@@ -1,6 +1,7 @@
 """The scheduler profile a plan runs with: plugin weights, disabled plugins and NodeResourcesFit's scoring
-strategy, defaulting to kube-scheduler's default profile (pkg/scheduler/apis/config/v1/default_plugins.go) and
-optionally read from a KubeSchedulerConfiguration (`--scheduler-config`, kubescheduler.config.k8s.io/v1).
+strategy, defaulting to kube-scheduler's default profile (pkg/scheduler/apis/config/v1/default_plugins.go; the
+filter order and default weights come from the plugin registry, registry.py) and optionally read from a
+KubeSchedulerConfiguration (`--scheduler-config`, kubescheduler.config.k8s.io/v1).
 """
 
 from __future__ import annotations
@@ -10,11 +11,8 @@ from typing import Any
 
 from wasplan.cluster.model import CPU, MEMORY
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
+from wasplan.engine.registry import DEFAULT_WEIGHTS, FILTERS
 
-FILTERS = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit",
-           "PodTopologySpread", "InterPodAffinity")
-DEFAULT_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1, "PodTopologySpread": 2,
-                   "InterPodAffinity": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
 DEFAULT_SCHEDULER = "default-scheduler"
 
 

@@ -31,7 +31,7 @@ class Cycles(PreemptionSteps):
         self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
-        self._groups_on, self._v137 = options.groups_on, options.v137
+        self._groups_on, self._entity = options.groups_on, options.caps.group_entity_cycle
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
         self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
 
@@ -90,7 +90,7 @@ class Cycles(PreemptionSteps):
 
     def enqueue(self, ps: PodState) -> None:
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
-        if group is not None and self._v137:
+        if group is not None and self._entity:
             # the entity sorts by the group's priority and the timestamp of its first queued pod
             root = self.forest.root_key(group)
             item: Item = ("composite", root) if root else ("group", group.key)
@@ -222,7 +222,7 @@ class Cycles(PreemptionSteps):
                 f"profile not found for scheduler name {names[0]!r}"
             self._reject(group, members, msg, {})
             return
-        if self._v137 and any(m.priority != group.priority for m in members):
+        if self.options.caps.group_priority and any(m.priority != group.priority for m in members):
             odd = next(m for m in members if m.priority != group.priority)
             self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
             return
@@ -258,7 +258,7 @@ class Cycles(PreemptionSteps):
                 self.fail(ps, attempt.member_message(ps.key))
         self.state.commit()
         self._set_condition(group, "True", "Scheduled", "")
-        if self.options.v137:
+        if self._entity:
             if failed:  # partial success: retried at once with the group's old timestamp
                 self.queue.push(("group", group.key), group.priority, min(m.initial_ts for m in members))
         else:
@@ -269,9 +269,9 @@ class Cycles(PreemptionSteps):
     def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
         for ps in members:
             self.fail(ps, failures.get(ps.key) or message)
-            if not self.options.v137:
+            if not self._entity:
                 self.queue.park(("pod", ps.key), ps.priority, ps.ts)
-        if self.options.v137:
+        if self._entity:
             self.queue.park(("group", group.key), group.priority, self.tick())
 
     def _set_condition(self, group: GroupState, status: str, reason: str, message: str) -> None:

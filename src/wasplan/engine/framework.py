@@ -17,14 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import static
+from wasplan.engine import registry, static
 from wasplan.engine.config import Profile
 from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.plugins import inter_pod_affinity, node_affinity, node_ports, resources_fit, taint_toleration
-from wasplan.engine.plugins import topology_spread
+from wasplan.engine.plugins import node_affinity, resources_fit, taint_toleration
 from wasplan.engine.rescache import ResourceCache
 
-STAGE_PORTS, STAGE_FIT, STAGE_SPREAD, STAGE_IPA = 4, 5, 6, 7
+STAGE_FIT = registry.STAGE[resources_fit.NAME]
 MAX_SCORE = 100
 
 
@@ -56,24 +55,17 @@ class Evaluator:
         return found
 
     def _dynamic_filters(self, pod: Pod, sv: static.StaticVerdict, mask=None) -> list[tuple[int, np.ndarray]]:
-        out = []
-        p = self.profile
-        if pod.host_ports and p.filter_on(node_ports.NAME):
-            out.append((STAGE_PORTS, node_ports.fail_reasons(self.state, pod.host_ports)))
-        if topology_spread.constraints(pod, hard=True) and p.filter_on(topology_spread.NAME):
-            out.append((STAGE_SPREAD, topology_spread.filter_reasons(self.state, pod, sv.affinity_ok, sv.taints_ok,
-                                                                     within=mask)))
-        if (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods) and p.filter_on(inter_pod_affinity.NAME):
-            out.append((STAGE_IPA, inter_pod_affinity.filter_reasons(self.state, pod, within=mask)))
-        return out
+        """(filter position, reason per node) of every dynamic filter that runs for `pod`, in upstream order."""
+        return [(registry.STAGE[p.name], p.filter(self, pod, sv, mask)) for p in registry.DYNAMIC_FILTERS
+                if self.profile.filter_on(p.name) and p.runs_for(pod, self.state)]
 
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
         state = self.state
         sv = self.static_verdict(pod)
         req, nz = state.vectors(pod)
         entry = self.resources.get(req, nz)
-        if not (pod.host_ports or pod.topology_spread or pod.nominated_node_name or state.affinity_pods
-                or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg or inter_pod_affinity.has_terms(pod)):
+        if not (pod.nominated_node_name or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg
+                or registry.needs_cycle_work(pod, state)):
             best = self._by_resources(sv, entry, mask)
             return Decision(best) if best is not None else Decision(None, self._diagnose(pod, sv, entry, [], mask))
         dynamic = self._dynamic_filters(pod, sv, mask)
@@ -86,9 +78,7 @@ class Evaluator:
             nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
             if nominated is not None and feasible[nominated]:
                 return Decision(nominated)  # the nominated node passes every filter: taken without scoring
-            total = entry.score + self._static_scores(sv, feasible)
-            if dynamic or pod.topology_spread or self.state.affinity_pods or inter_pod_affinity.has_terms(pod):
-                total = total + self._dynamic_scores(pod, sv, feasible, mask)
+            total = entry.score + self._static_scores(sv, feasible) + self._dynamic_scores(pod, sv, feasible, mask)
             best = int(np.argmax(np.where(feasible, total, -1)))
             if feasible[best]:
                 return Decision(best)
@@ -120,16 +110,12 @@ class Evaluator:
     def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray,
                         mask=None) -> np.ndarray | int:
         out: np.ndarray | int = 0
-        w_spread = self.profile.weight(topology_spread.NAME)
-        if w_spread and pod.topology_spread:
-            got = topology_spread.raw_scores(self.state, pod, feasible, sv.affinity_ok, sv.taints_ok, within=mask)
-            if got is not None:
-                out = out + w_spread * topology_spread.normalize(got[0], got[1], feasible)
-        w_ipa = self.profile.weight(inter_pod_affinity.NAME)
-        if w_ipa and (inter_pod_affinity.has_terms(pod) or self.state.affinity_pods):
-            raw = inter_pod_affinity.raw_scores(self.state, pod, self.profile.hard_pod_affinity_weight, within=mask)
-            if raw is not None:
-                out = out + w_ipa * inter_pod_affinity.normalize(raw, feasible)
+        for p in registry.DYNAMIC_SCORES:
+            weight = self.profile.weight(p.name)
+            if weight and p.runs_for(pod, self.state):
+                got = p.score(self, pod, sv, feasible, mask)
+                if got is not None:
+                    out = out + weight * got
         return out
 
     def _diagnose(self, pod, sv, entry, dynamic, mask) -> Diagnosis:

@@ -28,7 +28,7 @@ class GroupAttempt:
     message: str  # the group status message ("" on success)
     placements: dict[str, int] = field(default_factory=dict)  # pod key -> node row
     failures: dict[str, str] = field(default_factory=dict)  # pod key -> FitError message
-    v137: bool = True
+    entity_cycle: bool = True
     placement: tuple[str, str] | None = None  # (topology key, domain) chosen by the placement search
     error: bool = False  # a SchedulerError (e.g. bound members span several domains), not a verdict
 
@@ -39,14 +39,14 @@ class GroupAttempt:
         if key in self.failures:
             return self.failures[key]
         if key in self.placements:
-            return f"{UNSCHEDULABLE_MSG}, {self.message if self.v137 else PERMIT_WAIT_MSG}"
+            return f"{UNSCHEDULABLE_MSG}, {self.message if self.entity_cycle else PERMIT_WAIT_MSG}"
         return self.message
 
 
-def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, v137: bool,
+def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, entity_cycle: bool,
         mask: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
     """`scheduled` = the group's pods already bound before the cycle."""
-    if v137:
+    if entity_cycle:
         return _run_137(ev, group, members, scheduled, mask)
     return _run_136(ev, group, members, scheduled, mask, post_filter)
 
@@ -68,7 +68,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
 
 
 def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
-    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, v137=False)
+    attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, entity_cycle=False)
     for ps in members:
         if _try(ev, ps, attempt, mask, post_filter):
             scheduled += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.api.releases import GateSet, default_gates, get_release
+from wasplan.api.releases import Capabilities, GateSet, default_gates, get_release
 from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
 
 
@@ -20,16 +20,16 @@ class EngineOptions:
         return self.gates.release.version
 
     @property
-    def v137(self) -> bool:
-        return self.version != "1.36"
+    def caps(self) -> Capabilities:
+        return self.gates.release.caps
 
     @property
     def groups_on(self) -> bool:
         """Whether the scheduler runs PodGroup cycles at all (1.36 also needs the GangScheduling plugin)."""
         if not self.gates.enabled("GenericWorkload"):
             return False
-        return self.v137 or self.gates.enabled("GangScheduling")
+        return not self.caps.groups_need_gang_gate or self.gates.enabled("GangScheduling")
 
     @property
     def condition_type(self) -> str:
-        return "PodGroupInitiallyScheduled" if self.v137 else "PodGroupScheduled"
+        return self.caps.group_condition

@@ -61,12 +61,12 @@ class Job:
     group: object
     members: list
     scheduled: int
-    v137: bool
+    entity_cycle: bool
 
     def evaluate(self, domain: Domain) -> Trial:
         state = self.ev.state
         mark = state.mark()
-        attempt = groupcycle.run(self.ev, self.group, self.members, self.scheduled, self.v137,
+        attempt = groupcycle.run(self.ev, self.group, self.members, self.scheduled, self.entity_cycle,
                                  domain.mask(len(state.nodes)))
         trial = Trial(domain, attempt, attempt.success)
         if attempt.success:
@@ -107,10 +107,10 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
     `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
     `post_filter` (1.36 pod-by-pod preemption) only reaches groups without a topology key, as upstream."""
     if not tas_on(options):
-        return groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
+        return groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
     key = topology_key(group.pg)
     if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
-        attempt = groupcycle.run(ev, group, members, scheduled, options.v137, parent, post_filter)
+        attempt = groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
         if not attempt.success:
             attempt.message = placements_msg(1, attempt.message)
         return attempt
@@ -118,7 +118,7 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
         domains = generate(ev.state, key, parent, bound)
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
-    job = Job(ev, group, members, scheduled, options.v137)
+    job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle)
     return search(job, domains, key)
 
 
@@ -130,7 +130,7 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
         msg = placements_msg(len(domains), first.outcome.message)
         # the members are told what happened to them in the first placement, under the placements message
-        return GroupAttempt(False, msg, first.outcome.placements, first.outcome.failures, first.outcome.v137)
+        return GroupAttempt(False, msg, first.outcome.placements, first.outcome.failures, first.outcome.entity_cycle)
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
     return winner.outcome

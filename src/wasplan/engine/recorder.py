@@ -3,7 +3,7 @@
 kube-scheduler stops at the first failing plugin per node (that is what `Diagnosis` and the FitError message
 show); explanations want more: which nodes each plugin alone rejects, so "the smallest change that makes it fit"
 can be found. `record()` computes that from the same caches the scheduling path uses; `counts(plugin)` is cheap,
-`node_reasons(i)` gives one node's full picture on demand.
+`node_reasons(i)` gives one node's full picture on demand. The plugins and their order are the registry's.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import static
+from wasplan.engine import registry
 from wasplan.engine.framework import Evaluator
-from wasplan.engine.plugins import inter_pod_affinity, node_affinity, node_ports, resources_fit, topology_spread
+from wasplan.engine.plugins import node_affinity, resources_fit
 from wasplan.engine.status import REASONS
 
-FILTER_ORDER = (*static.ORDER, node_ports.NAME, resources_fit.NAME, topology_spread.NAME, inter_pod_affinity.NAME)
+FILTER_ORDER = registry.FILTERS
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,8 @@ def record(ev: Evaluator, pod: Pod) -> PluginVerdicts:
     single = {name: arr.copy() for name, arr in sv.by_plugin.items()}
     if sv.absent is not None:
         single["NodeAffinity"] = np.where(sv.absent, node_affinity.ABSENT_REASON, single["NodeAffinity"])
-    single[node_ports.NAME] = node_ports.fail_reasons(state, pod.host_ports)
-    single[topology_spread.NAME] = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
-    single[inter_pod_affinity.NAME] = inter_pod_affinity.filter_reasons(state, pod)
+    for plugin in registry.DYNAMIC_FILTERS:
+        single[plugin.name] = plugin.filter(ev, pod, sv, None)
     req, _ = state.vectors(pod)
     cols = resources_fit.checked_columns(req, state.col["pods"])
     lacking, _ = resources_fit.insufficient(state.alloc, state.requested, req, cols)

@@ -5,12 +5,14 @@ per resource. `requested` holds the summed effective requests of the pods on eac
 counts pods), `non_zero` the same with upstream's defaults for cpu/memory (used by the resource scorers).
 Every reserve/remove is journalled so trial placements (gang all-or-nothing, topology candidates, preemption)
 roll back with `rollback(mark)` instead of copying the cluster, and every touched row is appended to
-`changes` so per-shape caches can refresh only the rows that moved.
+`changes` so per-shape caches can refresh only the rows that moved. Stateful plugins (`stateful`) get their
+Reserve with each reservation and their Unreserve when the journal rolls it back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -20,6 +22,15 @@ from wasplan.engine.podindex import PodIndex
 
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
+
+
+class StatefulPlugin(Protocol):
+    """Reserve/Unreserve of a plugin that keeps state across pods (registry.py). `reserve` returns what
+    `unreserve` needs to undo exactly that reservation (None when it changed nothing)."""
+
+    def reserve(self, pod: Pod, node: int) -> object: ...
+
+    def unreserve(self, pod: Pod, node: int, token: object) -> None: ...
 
 
 @dataclass(slots=True)
@@ -38,7 +49,9 @@ class ClusterState:
         self.placed: dict[str, Placed] = {}
         self._vectors: dict[str, tuple] = {}
         self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
-        self.journal: list[tuple[str, Pod, int]] = []
+        self.journal: list[tuple[str, Pod, int, tuple]] = []
+        # Reserve/Unreserve of stateful plugins (registry.py), called with every reservation and its undo
+        self.stateful: list[StatefulPlugin] = []
         self.changes: list[int] = []
         self.epoch = 0
         self._set_nodes(sorted(nodes, key=lambda n: n.name))
@@ -127,14 +140,18 @@ class ClusterState:
         return node
 
     def reserve(self, pod: Pod, node: int) -> None:
-        """Assume `pod` on row `node` (counted for every later decision) and journal it."""
+        """Assume `pod` on row `node` (counted for every later decision), run the stateful plugins' Reserve and
+        journal both."""
         self._add(pod, node)
-        self.journal.append(("reserve", pod, node))
+        tokens = tuple(plugin.reserve(pod, node) for plugin in self.stateful) if self.stateful else ()
+        self.journal.append(("reserve", pod, node, tokens))
 
     def remove(self, pod: Pod) -> None:
-        """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it."""
+        """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it. Stateful plugins
+        are not told: what a removed pod holds (DRA devices) is released by its controller after a real
+        eviction, never inside a dry run (dra.md §7)."""
         node = self._drop(pod)
-        self.journal.append(("remove", pod, node))
+        self.journal.append(("remove", pod, node, ()))
 
     # ---- matching-pod counts (PodTopologySpread, InterPodAffinity) ---------------------------------------------
     def matching_counts(self, scope, selector, skip_terminating: bool = False) -> np.ndarray:
@@ -147,8 +164,10 @@ class ClusterState:
     def rollback(self, mark: int) -> None:
         """Undo every reserve/remove after `mark`, newest first."""
         while len(self.journal) > mark:
-            action, pod, node = self.journal.pop()
+            action, pod, node, tokens = self.journal.pop()
             if action == "reserve":
+                for plugin, token in zip(reversed(self.stateful), reversed(tokens)):
+                    plugin.unreserve(pod, node, token)
                 self._drop(pod)
             else:
                 self._add(pod, node)

@@ -3,7 +3,8 @@
 NodeUnschedulable, NodeName, TaintToleration and NodeAffinity (filters, NodeAffinity's PreFilter, and the raw
 TaintToleration/NodeAffinity scores) depend only on a few pod fields — the pod's "static shape" — so they are
 computed once per distinct shape over all nodes and reused by every identical pod (every member of a gang,
-every replica). Nodes are grouped by taint set so toleration checks run once per group.
+every replica). Nodes are grouped by taint set so toleration checks run once per group. Which plugins are static
+and which pod fields make up the shape key is the registry's (registry.py) description.
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
+from wasplan.engine import registry
 from wasplan.engine.config import Profile
 from wasplan.engine.plugins import node_affinity, node_name, node_unschedulable, taint_toleration
 
 
-def static_key(pod: Pod) -> tuple:
-    a = pod.affinity
-    node_part = (a.node_required, a.node_preferred) if a is not None else (None, ())
-    return (tuple(sorted(pod.node_selector.items())), node_part, pod.tolerations, pod.node_name)
-
-
-ORDER = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
+static_key = registry.shape_key  # the fields every static plugin reads, as the registry lists them
+ORDER = registry.STATIC_FILTERS
 
 
 @dataclass(slots=True)

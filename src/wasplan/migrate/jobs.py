@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from wasplan.api.releases import capabilities
 from wasplan.migrate import tree as t
 from wasplan.migrate.steps import StepContext, _plain
 
@@ -52,7 +53,7 @@ def plan_job(obj: dict, release: str) -> list[JobNote]:
         return []
     name = (obj.get("metadata") or {}).get("name", "")
     gang = implicit_gang_136(spec)
-    if release == "1.37":
+    if capabilities(release).job_scheduling_field:
         if gang is None or "scheduling" in spec:
             return []
         return [JobNote("WAS510", ("spec",), (
@@ -92,7 +93,7 @@ def migrate_job(obj: dict, release: str, ctx: StepContext) -> None:
     spec = obj.get("spec")
     if not isinstance(spec, dict):
         return
-    if release == "1.37":
+    if capabilities(release).job_scheduling_field:
         if implicit_gang_136(spec) is None or "scheduling" in spec:
             return
         value = t.new_map(spec, {"schedulingPolicy": t.new_map(spec, {"gang": t.new_map(spec)})})

@@ -15,7 +15,7 @@ from typing import Any
 
 from wasplan.api import hub as h
 from wasplan.api.convert import ConversionError, from_hub, to_hub
-from wasplan.api.releases import SCHEDULING_KINDS
+from wasplan.api.releases import SCHEDULING_KINDS, SUPPORTED_RELEASES
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
@@ -184,7 +184,7 @@ def _plan_job(obj: dict, kind: str, target: Target, path: tuple) -> ObjectPlan:
     notes = jobs.plan_job(obj, target.release)
     if not notes:
         return plan
-    if _invalid_source(plan, obj, "1.36" if target.release == "1.37" else "1.37"):
+    if _invalid_source(plan, obj, next(r for r in SUPPORTED_RELEASES if r != target.release)):
         return plan
     plan.findings += [Finding(n.code, n.path, n.message) for n in notes]
     ctx = StepContext(record=lambda p, action, old, new: plan.changes.append(Change(path + p, action, old, new)))

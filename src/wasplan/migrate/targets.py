@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasplan.api.convert import V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1
-from wasplan.api.releases import SCHEDULING_GROUP, get_release
+from wasplan.api.releases import SCHEDULING_GROUP, capabilities, get_release
 
 FORCEABLE = {"v1beta1": V1BETA1, "v1alpha3": V1ALPHA3, "v1alpha2": V1ALPHA2}
 RELEASE_OF = {V1ALPHA1: "1.35", V1ALPHA2: "1.36", V1ALPHA3: "1.37", V1BETA1: "1.37"}
@@ -62,7 +62,7 @@ class Target:
         """Target apiVersion of one object (`kind` without List)."""
         if self.forced:
             return self.forced
-        if self.release == "1.36":
+        if not capabilities(self.release).composites:
             return V1ALPHA2
         return V1ALPHA3 if uses_composites(kind, obj) else V1BETA1
 

@@ -8,6 +8,7 @@ visited a constant number of times however long the chains are.
 
 from __future__ import annotations
 
+from wasplan.api.releases import capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.index import Index, Key, guess, key_of
@@ -26,7 +27,7 @@ def parent_key(doc: Document) -> Key | None:
 
 def check_hierarchy(index: Index, release: str) -> list[Diagnostic]:
     children = list(index.composites.values()) + list(index.podgroups.values())
-    if release == "1.36":
+    if not capabilities(release).composites:
         return [_not_in_136(doc) for doc in index.podgroups.values() if parent_key(doc)]
     out: list[Diagnostic] = []
     for doc in children:

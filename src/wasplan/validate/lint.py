@@ -16,7 +16,7 @@ from wasplan.validate.hierarchy import check_hierarchy
 from wasplan.validate.index import Index, build_index, guess, key_of
 from wasplan.validate.members import check_members
 from wasplan.validate.rules.common import GANG, make, policy_kind
-from wasplan.validate.walk import COMPOSITE, POD, RELEASE_OF_VERSION, iter_templates, mapping, topology_keys
+from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys
 
 
 def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None) -> list[Diagnostic]:
@@ -39,7 +39,8 @@ def workload_ref(doc: Document) -> tuple[FieldPath, str, str] | None:
     workloadRef{workloadName, templateName} (api-reference §8.2).
     """
     spec = mapping(doc.obj.get("spec"))
-    if RELEASE_OF_VERSION.get(doc.version) == "1.36":
+    caps = caps_of_version(doc.version)
+    if caps is not None and caps.nested_template_ref:
         path: FieldPath = ("spec", "podGroupTemplateRef", "workload")
         template_field = "podGroupTemplateName"
         ref = mapping(mapping(spec.get("podGroupTemplateRef")).get("workload"))

@@ -7,6 +7,7 @@ group's priority (§4.2). The scheduler's rejection message is quoted in WAS407.
 
 from __future__ import annotations
 
+from wasplan.api.releases import capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.validate.index import Index, Key, Member, guess
 from wasplan.validate.rules.common import GANG, make, policy_kind
@@ -24,7 +25,7 @@ def check_members(index: Index, release: str) -> list[Diagnostic]:
             continue
         out += _quorum(group, members)
         out += _schedulers(key, members)
-        if release == "1.37":
+        if capabilities(release).group_priority:
             out += _priorities(group, members)
     return out
 

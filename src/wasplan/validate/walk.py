@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from wasplan.api.releases import Capabilities, capabilities
 from wasplan.diagnostics import FieldPath
 
 POD = "pod"
@@ -17,6 +18,12 @@ COMPOSITE = "composite"
 
 # Which Kubernetes release an apiVersion of scheduling.k8s.io belongs to (api-reference §1).
 RELEASE_OF_VERSION = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37", "v1beta1": "1.37"}
+
+
+def caps_of_version(version: str) -> Capabilities | None:
+    """The capabilities of the release an apiVersion of scheduling.k8s.io belongs to (None: not one of them)."""
+    release = RELEASE_OF_VERSION.get(version)
+    return capabilities(release) if release else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +75,8 @@ def iter_templates(spec: dict, version: str) -> Iterator[TemplateNode]:
     the schema reports, so it is not walked.
     """
     pod_list = pod_list_name(version)
-    composites = RELEASE_OF_VERSION.get(version) == "1.37"
+    caps = caps_of_version(version)
+    composites = caps is not None and caps.composites
     stack = list(reversed(_children(spec, ("spec",), 1, pod_list, composites)))
     while stack:
         node = stack.pop()

@@ -14,7 +14,8 @@ pkg/scheduler/framework/preemption/preemption.go (pickOneNodeForPreemption):
 A victim unit is one pod, or (1.37) all pods on the node of a group with disruptionMode `all`; a unit is
 reprieved all or nothing. Where only resources can decide, a node is settled with arithmetic on its row;
 elsewhere (host ports, spread or inter-pod terms on the preemptor, or a running pod's anti-affinity rejecting
-it there) the search takes the journal: remove, run the filters on that node, roll back.
+it there) the search takes the journal: remove, run the filters on that node, roll back. Which filters victims
+can affect is the plugin registry's `victims_matter` (registry.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wasplan.engine import registry
 from wasplan.engine.plugins import inter_pod_affinity, resources_fit
 from wasplan.engine.status import REASONS
 
@@ -40,14 +42,8 @@ class NodeResult:
     reasons: tuple[str, ...] = ()
 
 
-def own_constraints(pod) -> bool:
-    """Whether the preemptor carries filters other than resources that victims can affect."""
-    return bool(pod.host_ports or pod.topology_spread or inter_pod_affinity.has_terms(pod))
-
-
-def carries_terms(pod) -> bool:
-    """Whether a placed pod's own (anti-)affinity terms could reject other pods."""
-    return inter_pod_affinity.has_terms(pod)
+own_constraints = registry.victims_matter  # the preemptor has filters besides resources that victims can affect
+carries_terms = registry.affects_others  # a placed pod's own (anti-)affinity terms could reject other pods
 
 
 def blocked_by_existing_terms(pod, state) -> np.ndarray | None:

@@ -33,7 +33,7 @@ class Preemption:
         self.lower = LowerSums(state, self.prio_of_key)
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
         self.default = DefaultPreemption(self)
-        self.whole_groups = options.v137  # default preemption honours disruptionMode all from 1.37 on
+        self.whole_groups = options.caps.whole_group_victims  # DefaultPreemption honours disruptionMode all
 
     # ---- priorities and units ------------------------------------------------------------------------------
     def prio(self, ps) -> int:
@@ -125,9 +125,9 @@ class Preemption:
             if key in own or self.wap_prio_of_key(key) >= threshold:
                 continue
             units.setdefault(self.unit_key(key), []).append(pods[key])
-        v137 = self.options.v137
+        groups_first = self.options.caps.whole_group_victims
         ordered = sorted(units.items(), key=lambda kv: (
-            -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if v137 else 0, -len(kv[1]),
+            -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if groups_first else 0, -len(kv[1]),
             min(self.start(p) for p in kv[1]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
 
@@ -138,7 +138,7 @@ class Preemption:
 
     def member_preemption_on(self, group) -> bool:
         """1.36 pod-by-pod preemption inside the group cycle (WAP off, no topology placement)."""
-        return not self.options.v137 and not policy.wap_on(self.options) and \
+        return not self.options.caps.group_entity_cycle and not policy.wap_on(self.options) and \
             placement.preemption_refusal(group, self.options) is None
 
     def for_group(self, group, members, ev, scheduled: int) -> WapResult:

@@ -25,7 +25,7 @@ def group_priorities_on(options: EngineOptions) -> bool:
     """Whether PodGroups carry a priority of their own (the fields are gated in 1.36)."""
     if not options.groups_on:
         return False
-    return options.v137 or options.gates.enabled("WorkloadAwarePreemption")
+    return options.caps.group_priority or options.gates.enabled("WorkloadAwarePreemption")
 
 
 def wap_on(options: EngineOptions) -> bool:
@@ -44,7 +44,7 @@ def effective_priority(ps: PodState, world: World, options: EngineOptions, for_w
     group = world.group_of(ps) if ps.pod.pod_group and group_priorities_on(options) else None
     if group is None:
         return ps.priority
-    if options.v137:
+    if options.caps.group_priority:
         return group.priority
     return group.priority if for_wap and disrupts_whole_group(group) else ps.priority
 
@@ -64,7 +64,7 @@ def group_policy(group: GroupState, members: list[PodState], world: World, optio
     """The group preemptor's policy (resolvePreemptionPolicy): with 1.37's PodGroupPreemptionPolicy gate the
     PodGroup's own spec.preemptionPolicy (its class's when admission left it unset); otherwise — 1.36, or the
     gate off — Never as soon as one member says Never."""
-    if not (options.v137 and options.gates.enabled("PodGroupPreemptionPolicy")):
+    if not options.gates.enabled("PodGroupPreemptionPolicy"):  # a 1.37 gate: off in 1.36
         return NEVER if any(pod_policy(m, world) == NEVER for m in members) else "PreemptLowerPriority"
     pg = group.pg
     if pg.preemption_policy is not None:

@@ -81,11 +81,10 @@ class PreemptionSteps:
         if not result.success:
             if not result.message:
                 return message
-            prefix = "pod group preemption: " if self.options.v137 else "preemption: "
-            return f"{message}. {prefix}{result.message}"
+            return f"{message}. {self.options.caps.group_preemption_prefix}{result.message}"
         self.preemption.ledger.evict("PodGroup", group.record.namespace, group.record.name, result.victims,
                                      result.nodes if result.removed else None, self.preemption.wap_prio)
-        if self.options.v137:
+        if self.options.caps.group_entity_cycle:
             for ps in members:
                 if ps.key in result.placements:
                     self._nominate(ps, result.placements[ps.key])

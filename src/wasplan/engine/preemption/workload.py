@@ -68,11 +68,11 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
 def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
     """With every potential victim removed: run the group, then reprieve. 1.36 leaves the cluster as decided
     (kept units back, victims gone) so the caller need not undo and redo thousands of removals."""
-    attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.v137)
+    attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.caps.group_entity_cycle)
     if not attempt.success:
         return WapResult(message=NOT_HELPFUL_GROUP)
     placements = dict(attempt.placements)
-    if ctx.options.v137:
+    if ctx.options.caps.group_entity_cycle:
         kept = _reprieve_in_place(ctx.state, units, home, placements)
     else:
         kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark)
@@ -80,7 +80,7 @@ def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
     if not victims:
         return WapResult(message=NOT_HELPFUL_GROUP)
     return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims},
-                     removed=not ctx.options.v137)
+                     removed=not ctx.options.caps.group_entity_cycle)
 
 
 def _rows(unit, home) -> set[int]:

@@ -27,7 +27,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += check_pod_quantities(doc, template_spec, ("spec", "template", "spec"))
     scheduling = spec.get("scheduling")
     # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.
-    if not isinstance(scheduling, dict) or gates.release.version == "1.36":
+    if not isinstance(scheduling, dict) or not gates.release.caps.job_scheduling_field:
         return out
     out += _policy(doc, scheduling, _parallelism(spec))
     out += _disruption(doc, scheduling)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wasplan.api.releases import GateSet
+from wasplan.api.releases import GateSet, capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.rules.common import claim_names_unique, disrupt_all_with_basic, make
@@ -18,7 +18,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += disrupt_all_with_basic(doc, spec, ("spec",), f'PodGroup "{doc.name}"')
     out += check_conditions(doc, status, release)
     out += check_claim_statuses(doc, spec, status)
-    if release == "1.37":
+    if capabilities(release).composites:
         out += parent_needs_workload_ref(doc, spec)
     return out
 

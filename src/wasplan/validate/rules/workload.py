@@ -10,7 +10,7 @@ from wasplan.diagnostics import Diagnostic, FieldPath, format_path
 from wasplan.documents import Document
 from wasplan.validate.rules import composite
 from wasplan.validate.rules.common import claim_names_unique, disrupt_all_with_basic, make
-from wasplan.validate.walk import POD, RELEASE_OF_VERSION, TemplateNode, iter_templates, mapping
+from wasplan.validate.walk import POD, TemplateNode, caps_of_version, iter_templates, mapping
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -20,7 +20,8 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         if node.kind == POD:
             out += claim_names_unique(doc, node.obj, node.path)
         out += disrupt_all_with_basic(doc, node.obj, node.path, _label(node))
-    if RELEASE_OF_VERSION.get(doc.version) == "1.37":
+    caps = caps_of_version(doc.version)
+    if caps is not None and caps.composites:
         out += composite.check_tree(doc, nodes)
         out += uniform_priority(doc, nodes)
     return out

@@ -1,0 +1,78 @@
+"""The plugin registry: the orders the engine derives from it, and Reserve/Unreserve through the state journal."""
+
+from builders import GPU, gang, node, pod
+from enginehelp import make_state
+
+from wasplan.engine import groupcycle, registry, static
+from wasplan.engine.config import Profile
+from wasplan.engine.framework import Evaluator
+from wasplan.engine.world import GroupState, PodState
+
+
+def test_filter_order_and_weights_are_kube_schedulers_default_profile():
+    # pkg/scheduler/apis/config/v1/default_plugins.go: the filters in MultiPoint order, the score weights
+    assert registry.FILTERS == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+                                "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity")
+    assert static.ORDER == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
+    assert registry.DEFAULT_WEIGHTS == {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
+                                        "PodTopologySpread": 2, "InterPodAffinity": 2,
+                                        "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
+
+
+def test_shape_key_separates_what_static_plugins_read_and_ignores_the_rest():
+    a = pod("a", cpu="1", node_selector={"zone": "a"})
+    same = pod("b", cpu="7", node_selector={"zone": "a"})
+    other = pod("c", cpu="1", node_selector={"zone": "b"})
+    assert static.static_key(a) == static.static_key(same)
+    assert static.static_key(a) != static.static_key(other)
+
+
+def test_preemption_shortcut_follows_the_plugins_victims_can_affect():
+    assert not registry.victims_matter(pod("plain", cpu="1"))
+    assert registry.victims_matter(pod("ports", cpu="1", ports=[8080]))
+
+
+class Ledger:
+    """A stateful plugin that counts reservations per node, to watch Reserve/Unreserve."""
+
+    def __init__(self):
+        self.held: dict[str, int] = {}
+        self.calls: list[str] = []
+
+    def reserve(self, p, row):
+        self.calls.append(f"reserve {p.name}@{row}")
+        self.held[p.name] = row
+        return row
+
+    def unreserve(self, p, row, token):
+        assert token == row
+        self.calls.append(f"unreserve {p.name}@{row}")
+        del self.held[p.name]
+
+
+def test_a_failed_gang_trial_unreserves_every_member_newest_first():
+    state = make_state([node("a", gpu=1), node("b", gpu=1)])
+    ledger = Ledger()
+    state.stateful.append(ledger)
+    ev = Evaluator(state, Profile())
+    members = [PodState(pod(f"m{i}", gpu=1, group="g"), 0, i) for i in range(3)]
+    group = GroupState(gang("g", min_count=3), 0, 0)
+    mark = state.mark()
+    attempt = groupcycle.run(ev, group, members, 0, True)
+    assert not attempt.success and ledger.held == {"m0": 0, "m1": 1}
+    state.rollback(mark)
+    assert ledger.held == {}
+    assert ledger.calls == ["reserve m0@0", "reserve m1@1", "unreserve m1@1", "unreserve m0@0"]
+    assert state.requested[:, state.col[GPU]].tolist() == [0, 0]
+
+
+def test_removing_a_pod_does_not_call_unreserve():
+    state = make_state([node("a")])
+    ledger = Ledger()
+    state.stateful.append(ledger)
+    state.reserve(pod("x", cpu="1"), 0)
+    state.commit()
+    mark = state.mark()
+    state.remove(state.placed["default/x"].pod)
+    state.rollback(mark)
+    assert ledger.calls == ["reserve x@0"] and state.node_of("default/x") == "a"
