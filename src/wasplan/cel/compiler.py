@@ -32,7 +32,8 @@ from wasplan.cel.values import FUNCTIONS, CelFunctionError, quantity_value, semv
 from wasplan.cluster.devices import CEL_MAX_LENGTH, Attribute, Capacity
 
 _POSITION = re.compile(r"<input>:(\d+):(\d+):\s*(.*)")
-_STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+# A domain key written as a literal: `attributes["gpu.example.com"]` / `capacity['...']`.
+_DOMAIN_KEY = re.compile(r"\b(?:attributes|capacity)\s*\[\s*(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')\s*\]")
 _COMPREHENSION = re.compile(r"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*([A-Za-z_]\w*)\s*,")
 _BIND = re.compile(r"\bcel\s*\.\s*bind\s*\(")
 # CEL standard functions and macros the runtime implements (operators are `_x_` / `@x` / `!_` / `-_`).
@@ -61,13 +62,14 @@ class CelRuntimeError(Exception):
 class Compiled:
     expression: str
     program: Any
-    literals: tuple[str, ...]  # string literals: candidate domain keys that must read as empty maps
+    literals: tuple[str, ...]  # domains the expression names literally: they must read as empty maps when absent
+    functions: dict[str, Any]  # the Kubernetes library functions it calls (passing all costs ~15 us per call)
 
     def evaluate(self, device: dict[str, Any]) -> bool:
         """True or False for one device built by `device_value`; raises `CelRuntimeError`."""
         value = _with_domains(device, self.literals)
         try:
-            result = self.program.execute({"device": value, **_RUNTIME_FUNCTIONS})
+            result = self.program.execute({"device": value, **self.functions})
         except KeyError as exc:
             raise CelRuntimeError(f"no such key: {exc.args[0] if exc.args else ''}") from None
         except (RuntimeError, TypeError, ValueError, ZeroDivisionError, OverflowError, CelFunctionError) as exc:
@@ -90,8 +92,9 @@ def compile(expression: str) -> Compiled | CelError:  # noqa: A001 - the natural
 
 
 def _compile(expression: str) -> Compiled | CelError:
-    if len(expression) > CEL_MAX_LENGTH:
-        return CelError(f"expression is {len(expression)} bytes long, more than the limit of {CEL_MAX_LENGTH}")
+    size = len(expression.encode())
+    if size > CEL_MAX_LENGTH:
+        return CelError(f"expression is {size} bytes long, more than the limit of {CEL_MAX_LENGTH}")
     if not expression.strip():
         return CelError("expression is empty", 1, 1)
     if _BIND.search(expression):
@@ -109,8 +112,9 @@ def _compile(expression: str) -> Compiled | CelError:
     for name in refs.get("functions", []):
         if not _is_known_function(name):
             return _at(expression, _find(expression, name), f"undeclared reference to '{name}'")
-    literals = tuple(sorted({a or b for a, b in _STRING_LITERAL.findall(expression)}))
-    return Compiled(expression, program, literals)
+    literals = tuple(sorted({a or b for a, b in _DOMAIN_KEY.findall(expression)}))
+    functions = {name: _RUNTIME_FUNCTIONS[name] for name in refs.get("functions", []) if name in _RUNTIME_FUNCTIONS}
+    return Compiled(expression, program, literals, functions)
 
 
 def _is_known_function(name: str) -> bool:
@@ -147,8 +151,9 @@ def _type_name(value: Any) -> str:
 
 
 def _with_domains(device: dict[str, Any], literals: tuple[str, ...]) -> dict[str, Any]:
-    """Unknown domains read as empty maps (`newStringInterfaceMapWithDefault`): add the ones the expression may
-    ask for that the device lacks. The runtime cannot default a map lookup, so this is done per evaluation."""
+    """Unknown domains read as empty maps (`newStringInterfaceMapWithDefault`): add the ones the expression names
+    that the device lacks. The runtime cannot default a map lookup, so a domain computed at run time (not written
+    as a literal `attributes["..."]`) that the device lacks is a `no such key` error instead of an empty map."""
     attrs, caps = device["attributes"], device["capacity"]
     missing = [d for d in literals if d not in attrs or d not in caps]
     if not missing:

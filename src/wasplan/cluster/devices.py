@@ -32,7 +32,6 @@ AttributeKind = Literal["int", "bool", "string", "version"]
 ALLOCATION_RESULTS_MAX = 32  # AllocationResultsMaxSize
 FIRST_AVAILABLE_MAX = 8  # FirstAvailableDeviceRequestMaxSize
 RESERVED_FOR_MAX = 256  # ResourceClaimReservedForMaxSize
-CEL_MAX_COST = 1_000_000  # CELSelectorExpressionMaxCost
 CEL_MAX_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength
 
 
@@ -53,10 +52,6 @@ class RequestPolicy:
     range_min: Fraction | None = None
     range_max: Fraction | None = None
     range_step: Fraction | None = None
-
-    @property
-    def has_range(self) -> bool:
-        return self.range_min is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +122,7 @@ class ResourceSlice:
     per_device_node_selection: bool = False
     devices: tuple[Device, ...] = ()
     shared_counters: tuple[CounterSet, ...] = ()
-    source: Any = None
+    source: Any = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +140,7 @@ class DeviceClass:
     config: tuple[OpaqueConfig, ...] = ()
     extended_resource_name: str | None = None
     creation_timestamp: str | None = None  # newest wins for one extendedResourceName, then the lower name
-    source: Any = None
+    source: Any = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +250,7 @@ class ResourceClaim:
     owners: tuple[OwnerReference, ...] = ()
     annotations: dict[str, str] = field(default_factory=dict)
     uid: str = ""
-    source: Any = None
+    source: Any = field(default=None, repr=False)
 
     @property
     def key(self) -> str:
@@ -269,7 +264,7 @@ class ResourceClaimTemplate:
     spec: ClaimSpec
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
-    source: Any = None
+    source: Any = field(default=None, repr=False)
 
     @property
     def key(self) -> str:

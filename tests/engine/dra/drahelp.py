@@ -93,9 +93,12 @@ def claim(name: str, *requests: dict, constraints: list | None = None, namespace
 
 
 def allocate(claims: list[dict], classes: list[dict], slices: list[dict], on: Node, allocated=(),
-             features: Features = Features(), strict: bool = True):
+             features: Features = Features(), strict: bool = True, allocated_capacity=()):
+    """`allocated`: device IDs in use; `allocated_capacity`: (device ID, {capacity: Fraction}) already consumed on
+    shareable devices (upstream's allocatedDevices / allocatedCapacityDevices)."""
     ledger = InUseLedger()
     ledger.add(DeviceResult("x", *d) for d in allocated)
+    ledger.add(DeviceResult("x", *d, share_id="s", consumed_capacity=tuple(c.items())) for d, c in allocated_capacity)
     allocator = Allocator([parsed(s) for s in slices], [parsed(c) for c in classes], ledger, features)
     return allocator.allocate(on, [parsed(c, strict) for c in claims])
 

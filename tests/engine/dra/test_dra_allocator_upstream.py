@@ -4,6 +4,8 @@ named after the upstream case and asserts the same results (request, driver, poo
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from drahelp import (
@@ -15,6 +17,8 @@ from wasplan.cluster.model import NodeSelectorTerm, Requirement
 from wasplan.engine.dra import AllocationError, Features, NodeUnschedulable
 
 N1 = node(NODE1, REGION1)
+RELEASE_137 = Features(cel_error_on_device=True, counters_follow_node_selection=True, claim_config_once=True,
+                       shared_devices_consume_counters=True)
 LOCAL1 = (NodeSelectorTerm(match_fields=(Requirement("metadata.name", "In", (NODE1,)),)),)
 MEM = 'device.capacity["driver-a"].memory.compareTo(quantity("{}")) >= 0'
 CLASSES = [device_class(CLASS_A, DRIVER_A)]
@@ -288,7 +292,8 @@ def test_partitionable_devices_disabled_device_consumes_counters():
                     features=Features(partitionable_devices=False)) is None
 
 
-def test_partitionable_devices_per_device_node_selection_nodename():
+@pytest.mark.parametrize("features", [Features(), RELEASE_137], ids=["1.36", "1.37"])
+def test_partitionable_devices_per_device_node_selection_nodename(features):
     one, two = _counter_devices("4Gi", "6Gi")
     slices = [resource_slice("slice-1", "per-device", POOL1, DRIVER_A, {**one, "nodeName": NODE1},
                              {**two, "nodeName": NODE2}, count=2),
@@ -296,7 +301,7 @@ def test_partitionable_devices_per_device_node_selection_nodename():
     claims = [claim("claim-0", first_available("req-0",
                                                sub("subReq-0", CLASS_A, selectors=[{"cel": {"expression": MEM.format("6Gi")}}]),
                                                sub("subReq-1", CLASS_A, selectors=[{"cel": {"expression": MEM.format("4Gi")}}])))]
-    result = allocate(claims, CLASSES, slices, N1)
+    result = allocate(claims, CLASSES, slices, N1, features=features)
     assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-1")]]
     assert selector_of(result) == LOCAL1
 
@@ -368,3 +373,120 @@ def test_cel_runtime_error_message_per_release(on_device, expected):
         allocate(claims, CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1,
                  features=Features(cel_error_on_device=on_device))
     assert str(err.value) == expected
+
+
+def _config(driver, attribute):
+    return {"opaque": {"driver": driver, "parameters": {attribute: attribute + "Value"}}}
+
+
+def _configs(result):
+    return [(c.source, c.requests, c.opaque.driver, c.opaque.parameters) for c in result.allocations[0].config]
+
+
+def test_with_class_device_config():
+    classes = [device_class(CLASS_A, DRIVER_A, config=[_config(DRIVER_A, "classAttribute")])]
+    result = allocate([claim("claim-0", exact("req-0", CLASS_A))], classes, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+    assert _configs(result) == [("FromClass", ("req-0",), DRIVER_A, {"classAttribute": "classAttributeValue"})]
+
+
+def test_with_class_device_config_with_multiple_request_and_configs():
+    classes = [device_class(CLASS_A, DRIVER_A, config=[_config(DRIVER_A, "classAttribute-A")]),
+               device_class(CLASS_B, DRIVER_B, config=[_config(DRIVER_B, "classAttribute-B")])]
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-0"), device("device-1")),
+              one_device_slice("slice-2", NODE1, POOL1, DRIVER_B)]
+    claims = [claim("claim-0", exact("req-0", CLASS_A), exact("req-1", CLASS_A), exact("req-2", CLASS_B))]
+    result = allocate(claims, classes, slices, N1)
+    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-0"), ("req-1", DRIVER_A, POOL1, "device-1"),
+                              ("req-2", DRIVER_B, POOL1, "device-1")]]
+    assert _configs(result) == [("FromClass", ("req-0", "req-1"), DRIVER_A, {"classAttribute-A": "classAttribute-AValue"}),
+                                ("FromClass", ("req-2",), DRIVER_B, {"classAttribute-B": "classAttribute-BValue"})]
+
+
+def test_claim_with_device_config():
+    one = claim("claim-0", exact("req-0", CLASS_A))
+    one["spec"]["devices"]["config"] = [_config(DRIVER_A, "deviceAttribute")]
+    result = allocate([one], CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+    assert _configs(result) == [("FromClaim", (), DRIVER_A, {"deviceAttribute": "deviceAttributeValue"})]
+
+
+@pytest.mark.parametrize("features,expected", [
+    (Features(), [(("req-0", "req-1"),), (("req-0", "req-1"),)]),
+    (RELEASE_137, [((),)]),
+], ids=["1.36-once-per-named-request", "1.37-once-and-cleared-when-it-names-every-request"])
+def test_claim_config_naming_several_requests(features, expected):
+    # allocator_incubating.go: v0.36.0 `continue`s after adding a config for one request; master `break`s and then
+    # clears the request list of a config that covers every request of the claim.
+    two = claim("claim-0", exact("req-0", CLASS_A), exact("req-1", CLASS_A))
+    two["spec"]["devices"]["config"] = [{"requests": ["req-0", "req-1"], **_config(DRIVER_A, "a")}]
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-0"), device("device-1"))]
+    result = allocate([two], CLASSES, slices, N1, features=features)
+    assert [(c.requests,) for c in result.allocations[0].config] == expected
+
+
+@pytest.mark.parametrize("features,found", [(Features(), True), (RELEASE_137, False)], ids=["1.36", "1.37"])
+def test_shared_allocations_consume_counters_from_1_37(features, found):
+    # master's internal.IsDeviceAllocated counts a device held through a share ID against its counter set.
+    devices = _counter_devices("6Gi", "6Gi")
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, *devices, count=2), _counter_slice()]
+    result = allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1, features=features,
+                      allocated_capacity=[((DRIVER_A, POOL1, "device-1"), {"memory": Fraction(6 * 2**30)})])
+    assert (result is not None) == found
+
+
+def _many(name, where, pool, driver, count):
+    """upstream `sliceWithMultipleDevices`: device-0 ... device-<count-1>."""
+    return resource_slice(name, where, pool, driver, *(device(f"device-{i}") for i in range(count)))
+
+
+def _calls(claims, classes, slices):
+    from drahelp import parsed
+    from wasplan.engine.dra import Allocator
+    allocator = Allocator([parsed(s) for s in slices], [parsed(c) for c in classes])
+    result = allocator.allocate(N1, [parsed(c) for c in claims])
+    return result, allocator.calls
+
+
+def test_prioritized_list_max_allocation_limit_request():
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_A, 32), sub("subReq-1", CLASS_A, 16)),
+                    first_available("req-1", sub("subReq-0", CLASS_A, 32), sub("subReq-1", CLASS_A, 16)))]
+    result, calls = _calls(claims, CLASSES, [_many("slice-1", NODE1, POOL1, DRIVER_A, 64)])
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, f"device-{i}") for i in range(16)]
+                             + [("req-1/subReq-1", DRIVER_A, POOL1, f"device-{i}") for i in range(16, 32)]]
+    assert calls == 75  # upstream's expectNumAllocateOneInvocations
+
+
+def test_prioritized_list_max_allocation_allocation_mode_all():
+    classes = [device_class(CLASS_A, DRIVER_A), device_class(CLASS_B, DRIVER_B)]
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_A, 0, allocationMode="All"),
+                                               sub("subReq-1", CLASS_A, 2)),
+                    exact("req-1", CLASS_B, 2))]
+    slices = [_many("slice-1", NODE1, POOL1, DRIVER_A, 31), _many("slice-2", NODE1, POOL2, DRIVER_B, 2)]
+    result, calls = _calls(claims, classes, slices)
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-0"), ("req-0/subReq-1", DRIVER_A, POOL1, "device-1"),
+                              ("req-1", DRIVER_B, POOL2, "device-0"), ("req-1", DRIVER_B, POOL2, "device-1")]]
+    assert calls == 42  # upstream's expectNumAllocateOneInvocations
+
+
+def test_prioritized_list_too_many_in_first_subrequest():
+    classes = [device_class(CLASS_A, DRIVER_A), device_class(CLASS_B, DRIVER_B)]
+    claims = [claim("claim-0", first_available("req-0", sub("subReq-0", CLASS_B, 500), sub("subReq-1", CLASS_A, 1)))]
+    result = allocate(claims, classes, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+    assert picks(result) == [[("req-0/subReq-1", DRIVER_A, POOL1, "device-1")]]
+
+
+def test_check_combinations_within_single_request_single_pool_single_slice():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, *(device(f"device-{i}") for i in range(1, 5)))]
+    result, calls = _calls([claim("claim-0", exact("req-0", CLASS_A, 5))], CLASSES, slices)
+    assert (result, calls) == (None, 16)  # combinations, not permutations: upstream counts 16 invocations
+
+
+def test_check_combinations_within_single_request_single_pool_multiple_slices():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), device("device-2"), count=2),
+              resource_slice("slice-2", NODE1, POOL1, DRIVER_A, device("device-3"), device("device-4"), count=2)]
+    result, calls = _calls([claim("claim-0", exact("req-0", CLASS_A, 5))], CLASSES, slices)
+    assert (result, calls) == (None, 16)
+
+
+def test_no_allocation_from_incomplete_pools():
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), count=2)]
+    assert allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1) is None

@@ -19,6 +19,8 @@ API
   `remove(results)` on Unreserve / deallocation; exact inverses. Admin-access results block nothing.
 * `Features` - the DRA feature flags the engine derives from gates and release (`cel_error_on_device` = 1.37).
 * `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
+* `extended_resource_classes(classes)` (`extended.py`) - extended resource name -> backing DeviceClass
+  (explicit `extendedResourceName`, newest wins, and the implicit `deviceclass.resource.kubernetes.io/<class>`).
 * `Precheck(allocator, nodes)` (`precheck.py`) - `check(claims) -> PrecheckResult(exact, reason, feasible,
   invalid)`: per node index, numpy over all devices, for node-local clusters and plain ExactCount claims. When
   `exact` is true, `feasible[i]` equals `allocate(nodes[i], claims) is not None` (and `invalid[i]` says the search
@@ -29,9 +31,10 @@ API
 from wasplan.engine.dra.allocator import INVALID_POOLS, Allocator, NodeAllocation
 from wasplan.engine.dra.celcache import SelectorCache
 from wasplan.engine.dra.errors import AllocationError, NodeUnschedulable
+from wasplan.engine.dra.extended import extended_resource_classes
 from wasplan.engine.dra.features import Features
 from wasplan.engine.dra.ledger import InUseLedger
 from wasplan.engine.dra.precheck import Precheck, PrecheckResult
 
-__all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "InUseLedger", "NodeAllocation",
+__all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "extended_resource_classes", "InUseLedger", "NodeAllocation",
            "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache"]

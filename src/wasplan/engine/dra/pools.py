@@ -3,10 +3,11 @@
 Follows `structured/internal/incubating/pools_incubating.go` and `NewAllocator` (k8s.io/dynamic-resource-allocation
 v0.36.0, commit c44687d1):
 
-* candidate slices for node N: those with `nodeName == N`, plus every slice without a node name or with
+* candidate slices for node N: those with `nodeName == N`, plus every slice without a node name or (1.36) with
   `sharedCounters` (upstream's `slicesShared`);
 * a candidate is relevant if its `nodeName` is N, it has `allNodes`, its node selector matches N, or (per-device
-  node selection) any device's selection matches N; slices with `sharedCounters` are always relevant (1.36);
+  node selection) any device's selection matches N; 1.36 takes slices with `sharedCounters` as relevant always,
+  1.37 (`counters_follow_node_selection`) by the same rule and gathers the pool's counter sets from all its slices;
 * a pool is (driver, pool name); only slices of the highest generation seen are kept; a pool is complete if the
   slice count equals `resourceSliceCount`, otherwise all slices in the cluster are checked: a newer generation
   anywhere makes the pool obsolete (ignored), a matching count completes it, else it is incomplete;
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
-from wasplan.cluster.devices import Device, NodeSelection, ResourceSlice
+from wasplan.cluster.devices import NodeSelection, ResourceSlice
 from wasplan.engine.dra.features import Features
 from wasplan.engine.selectors import terms_match_node
 
@@ -65,8 +66,8 @@ class Pool:
         return not (self.incomplete or self.invalid)
 
 
-def _relevant(slice_: ResourceSlice, node: NodeLike) -> bool:
-    if slice_.shared_counters:
+def _relevant(slice_: ResourceSlice, node: NodeLike, features: Features) -> bool:
+    if slice_.shared_counters and not features.counters_follow_node_selection:
         return True
     if slice_.node.is_set:
         return node_matches(node, slice_.node)
@@ -113,13 +114,17 @@ def _build(driver: str, name: str, slices: list[ResourceSlice], features: Featur
     if not features.partitionable_devices:
         error = _duplicate_devices(slices)
         return Pool(driver, name, invalid=error is not None, invalid_reason=error or "", slices=slices)
-    device_slices = [s for s in slices if not s.shared_counters]
-    error = _duplicate_devices(device_slices)
-    sets, set_error = _counter_sets([s for s in slices if s.shared_counters])
-    error = error or set_error or _consumption_error(sets, slices)
     targeting = {id(s) for s in slices}
-    others = [s for s in (all_for_pool or []) if id(s) not in targeting and not s.shared_counters]
-    error = error or _consumption_error(sets, others)
+    elsewhere = [s for s in (all_for_pool or []) if id(s) not in targeting]
+    device_slices = [s for s in slices if not s.shared_counters]
+    counter_slices = [s for s in slices if s.shared_counters]
+    if features.counters_follow_node_selection:  # 1.37: counter sets may live in slices targeting other nodes
+        counter_slices += [s for s in elsewhere if s.shared_counters]
+    others = [s for s in elsewhere if not s.shared_counters]
+    sets, set_error = _counter_sets(counter_slices)
+    consumers = device_slices if features.counters_follow_node_selection else slices
+    error = (_duplicate_devices(device_slices) or set_error or _consumption_error(sets, consumers)
+             or _consumption_error(sets, others))
     if error:
         return Pool(driver, name, invalid=True, invalid_reason=error)
     return Pool(driver, name, slices=device_slices, other_slices=others, counter_sets=sets)
@@ -139,7 +144,7 @@ class SliceIndex:
         self.shared: list[ResourceSlice] = []
         self.by_pool: dict[tuple[str, str], list[ResourceSlice]] = {}
         for s in self.all:
-            if s.node.node_name is None or s.shared_counters:
+            if s.node.node_name is None or (s.shared_counters and not features.counters_follow_node_selection):
                 self.shared.append(s)
             else:
                 self.on_node.setdefault(s.node.node_name, []).append(s)
@@ -158,7 +163,7 @@ class SliceIndex:
         for s in self.on_node.get(node.name, []) + self.shared:
             if not self.features.partitionable_devices and (s.per_device_node_selection or s.shared_counters):
                 continue
-            if not _relevant(s, node):
+            if not _relevant(s, node, self.features):
                 continue
             current = grouped.get((s.driver, s.pool))
             if current is None or s.generation > current[0].generation:
@@ -181,6 +186,3 @@ class SliceIndex:
         if len(same) != wanted:
             return Pool(key[0], key[1], incomplete=True)
         return _build(key[0], key[1], slices, self.features, same)
-
-    def devices(self, pool: Pool) -> list[tuple[ResourceSlice, Device]]:
-        return [(s, d) for s in pool.slices for d in s.devices]

@@ -3,7 +3,8 @@
 
 Config: the class configs of each allocated (sub)request's class (once per class, later requests of the same
 class appended to its `requests`), then the claim's configs that apply (no requests named, or naming the request,
-or the chosen `req/sub`). Node selector: any node-local device (`nodeName`, per-device `nodeName`, or
+or the chosen `req/sub`): 1.36 adds a config once per request it names, 1.37 (`claim_config_once`) once, and clears
+the request list of any config that names every request of the claim. Node selector: any node-local device (`nodeName`, per-device `nodeName`, or
 `bindsToNode`) pins the claim to this node by `metadata.name`; otherwise the single terms of the network-attached
 slices' (or devices') selectors are ANDed; only `allNodes` devices leave it unset (every node).
 """
@@ -40,20 +41,33 @@ def _configs(search, ci: int, claim: ResourceClaim) -> tuple[AllocationConfig, .
             continue
         by_class[rd.cls.name] = list(range(len(out), len(out) + len(rd.cls.config)))
         out.extend(AllocationConfig("FromClass", (rd.full_name,), c) for c in rd.cls.config)
+    names = _request_names(search, ci, claim)
     for config in claim.spec.config:
         for_claim = AllocationConfig("FromClaim", config.requests, config.opaque)
         if not config.requests:
             out.append(for_claim)
             continue
-        for ri, request in enumerate(claim.spec.requests):
-            if request.name in config.requests:
-                out.append(for_claim)
-                continue
-            if request.first_available:
-                sub = request.first_available[search.selected_sub.get((ci, ri), 0)]
-                if f"{request.name}/{sub.name}" in config.requests:
-                    out.append(for_claim)
+        hits = sum(1 for pair in names if _named(config.requests, pair))
+        out.extend([for_claim] * (min(hits, 1) if search.features.claim_config_once else hits))
+    if search.features.claim_config_once:  # 1.37: a config naming every request applies to the whole claim
+        out = [AllocationConfig(c.source, (), c.opaque) if c.requests and all(_named(c.requests, p) for p in names)
+               else c for c in out]
     return tuple(out)
+
+
+def _request_names(search, ci: int, claim: ResourceClaim) -> list[tuple[str, str | None]]:
+    """Per request, its name and, for firstAvailable, the chosen `req/sub`: a config applies if it names either."""
+    out: list[tuple[str, str | None]] = []
+    for ri, request in enumerate(claim.spec.requests):
+        sub = None
+        if request.first_available:
+            sub = f"{request.name}/{request.first_available[search.selected_sub.get((ci, ri), 0)].name}"
+        out.append((request.name, sub))
+    return out
+
+
+def _named(requests: tuple[str, ...], pair: tuple[str, str | None]) -> bool:
+    return pair[0] in requests or (pair[1] is not None and pair[1] in requests)
 
 
 def node_selector(picks: list[Picked], node_name: str) -> tuple[NodeSelectorTerm, ...] | None:

@@ -24,7 +24,7 @@ import uuid
 from typing import Callable, Sequence
 
 from wasplan.cluster.devices import (
-    ALL, ALLOCATION_RESULTS_MAX, Device, DeviceID, DeviceRequest, ResourceClaim, ResourceSlice, RequestSpec,
+    ALL, ALLOCATION_RESULTS_MAX, Device, DeviceID, ResourceClaim, ResourceSlice, RequestSpec,
 )
 from wasplan.engine.dra import capacity as cap
 from wasplan.engine.dra.constraints import ConstraintState
@@ -49,8 +49,6 @@ class Search:
         self.results: list[list[Picked]] = [[] for _ in claims]
         self.match_cache: dict[tuple[int, Key], bool] = {}
         self.calls = 0
-
-    # --- setup -----------------------------------------------------------------------------------
 
     def claim_name(self, ci: int) -> str:
         return self.claims[ci].key
@@ -107,10 +105,18 @@ class Search:
         undo = self.allocate_device((ci, ri, si), rd, rd.all_devices[di], must=True)
         if undo is None:
             return False
-        if self.one(ci, ri, si, di + 1, in_sub, START):
-            return True
-        undo()
-        return False
+        return self.descend(undo, ci, ri, si, di + 1, in_sub, START)
+
+    def descend(self, undo: Callable[[], None], *where) -> bool:
+        """Continue the search after taking a device; give the device back unless it led to a solution (also when
+        the rest of the search raises, as upstream deallocates before returning an error)."""
+        done = False
+        try:
+            done = self.one(*where)
+        finally:
+            if not done:
+                undo()
+        return done
 
     def walk(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int, int],
              rd: RequestData) -> bool:
@@ -134,9 +140,8 @@ class Search:
                     undo = self.allocate_device(key, rd, Candidate(did, device, slice_, pool), must=False)
                     if undo is None:
                         continue
-                    if self.one(ci, ri, si, di + 1, in_sub, (pi, sj, dk + 1)):
+                    if self.descend(undo, ci, ri, si, di + 1, in_sub, (pi, sj, dk + 1)):
                         return True
-                    undo()
         return False
 
     # --- per device ----------------------------------------------------------------------------------
@@ -175,6 +180,3 @@ class Search:
 
     def taint_blocks(self, device: Device, spec: RequestSpec) -> bool:
         return self.features.device_taints and taint_blocks(device, spec.tolerations)
-
-    def request_of(self, ci: int, ri: int) -> DeviceRequest:
-        return self.claims[ci].spec.requests[ri]

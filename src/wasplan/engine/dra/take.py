@@ -3,7 +3,8 @@
 
 Counters: a pool's available counters are its counter sets minus what the devices allocated in the cluster (the
 ledger) consume; a device fits when, with the devices taken in this search, no counter goes above what is
-available. Upstream keys both maps by pool *name* only (not driver); kept.
+available. Upstream keys both maps by pool *name* only (not driver); kept. From 1.37 devices allocated with a
+share ID count as allocated here too (`shared_devices_consume_counters`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ def available_counters(search, cand: Candidate) -> Counters:
         return cache
     pool, ledger = cand.pool, search.owner.ledger
     out = {name: dict(counters) for name, counters in pool.counter_sets.items()}
+    shared_count = search.features.shared_devices_consume_counters
     for slice_ in pool.slices + pool.other_slices:
         for device in slice_.devices:
-            if not ledger.in_use((slice_.driver, slice_.pool, device.name)):
+            did = (slice_.driver, slice_.pool, device.name)
+            if not (ledger.in_use(did) or (shared_count and ledger.consumed(did) is not None)):
                 continue
             for use in device.consumes_counters:
                 target = out.get(use.name, {})
