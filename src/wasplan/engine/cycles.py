@@ -217,19 +217,6 @@ class Cycles(PreemptionSteps):
         self.state.commit()
         self.pods_bound()
 
-    def post_filter(self, ps: PodState, ev, decision):
-        """DynamicResources' PostFilter, then DefaultPreemption's; a deallocated claim retries the pod at once
-        (upstream: the claim update requeues it)."""
-        dra_msg = None
-        if ps.pod.resource_claims and self.dra is not None:
-            dra_msg = self.dra.post_filter(ps.pod)
-            if dra_msg == dynamic_resources.DEALLOCATED:
-                retried = ev.find_node(ps.pod)
-                if retried.node is not None or retried.error is not None:
-                    return retried, retried.message
-                decision, dra_msg = retried, self.dra.post_filter(ps.pod)
-        return self.preempt_for_pod(ps, ev, decision, dra_msg)
-
     def bind(self, ps: PodState, row: int) -> None:
         ps.status, ps.node = "Bound", self.state.nodes[row].name
         ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
