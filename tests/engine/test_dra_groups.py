@@ -222,3 +222,45 @@ def test_topology_placement_sees_only_reachable_devices(tmp_path):
     assert {n: v[:2] for n, v in pods(run).items()} == {"m-0": ("Bound", "worker-2"), "m-1": ("Bound", "worker-2")}
     (outcome,) = run.plan.pod_groups
     assert (outcome.placement.topology_key, outcome.placement.domain) == ("rack", "r2")
+
+
+def test_evicted_pod_gives_its_generated_claim_back(tmp_path):
+    """After a real eviction the ResourceClaim controller drops the victim from reservedFor, deallocates the
+    claim nobody holds and deletes the claim generated for the victim (dra.md §7, RC controller.go)."""
+    cluster = CLUSTER.replace('status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}',
+                              'status: {allocatable: {cpu: "2", memory: 32Gi, pods: "110"}}', 1)
+    high = """\
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent, namespace: default}
+spec:
+  priorityClassName: high
+  nodeSelector: {kubernetes.io/hostname: worker}
+  containers:
+  - name: main
+    image: app:1
+    resources: {requests: {cpu: "2"}}
+"""
+    own = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
+    run = plan(tmp_path, cluster + slice_for("worker", "gpu-0"), TEMPLATE + pod("holder", own, cpu="2") + high)
+    assert {n: v[:2] for n, v in pods(run).items()} == {"holder": ("Preempted", "worker"), "urgent": ("Bound", "worker")}
+    assert run.plan.claims == ()
+
+
+def test_running_pod_without_an_allocation_gets_its_devices_on_its_node(tmp_path):
+    """A hand-written snapshot pod already on a node whose template claim has no status: the controller creates
+    the claim and the devices are accounted on that node, so a new pod does not get them."""
+    running = pod("runner", "- {name: gpu, resourceClaimTemplateName: one-gpu}").replace(
+        "  containers:", "  nodeName: worker\n  containers:")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + TEMPLATE + running,
+               pod("late", "- {name: gpu, resourceClaimTemplateName: one-gpu}"))
+    assert pods(run)["runner"][:2] == ("AlreadyBound", "worker")
+    assert pods(run)["late"][0] == "Pending"
+    assert sorted((c.owner.name, c.status, c.node) for c in run.plan.claims) == [
+        ("late", "Pending", None), ("runner", "Allocated", "worker")]

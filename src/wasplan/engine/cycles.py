@@ -47,6 +47,8 @@ class Cycles(PreemptionSteps):
 
     def pod_created(self, ps: PodState) -> None:
         if ps.pod.node_name:
+            if ps.pod.resource_claims and self.dra is not None:  # its claims, for Reserve and the controller
+                self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if ps.pod.node_name in self.state.index:
                 self.state.reserve(ps.pod, self.state.index[ps.pod.node_name])
                 self.state.commit()

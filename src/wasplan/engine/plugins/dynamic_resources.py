@@ -87,7 +87,7 @@ class DynamicResources:
         self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
         self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
         self.group_claims: dict[str, dict[str, str]] = {}  # PodGroup key -> entry -> generated claim name
-        self._found: tuple | None = None  # (pod key, row, ledger version, NodeAllocation) of the last Filter
+        self._found: tuple | None = None  # (pod key, row, epoch, ledger version, NodeAllocation): last Filter
         self._precheck: tuple[int, Precheck] | None = None  # (state epoch, the vectorised check for its nodes)
 
     # ---- claim controller and PreEnqueue -----------------------------------------------------------------------
@@ -185,7 +185,7 @@ class DynamicResources:
             return REASONS.intern(str(exc), Code.UNRESOLVABLE), None
         if found is None:
             return CANNOT_ALLOCATE, None
-        self._found = (pod.key, row, self.store.ledger.version, found)
+        self._found = (pod.key, row, self.state.epoch, self.store.ledger.version, found)
         return 0, found
 
     def precheck(self, pending: list[ClaimState]) -> np.ndarray | None:
@@ -231,8 +231,8 @@ class DynamicResources:
         if not pending:
             return None
         hit = self._found
-        if hit is not None and hit[:3] == (pod.key, row, self.store.ledger.version):
-            return hit[3]
+        if hit is not None and hit[:4] == (pod.key, row, self.state.epoch, self.store.ledger.version):
+            return hit[4]
         try:
             return self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
         except (AllocationError, NodeUnschedulable):
