@@ -203,3 +203,24 @@ def test_first_available_disabled_fails_the_attempt(tmp_path):
     assert (status, node) == ("Pending", None)
     assert text.startswith('running "DynamicResources" filter plugin: claim default/p-gpu-')
     assert text.endswith(", request gpu: has subrequests, but the DRAPrioritizedList feature is disabled")
+
+
+def test_profile_without_dynamic_resources_ignores_claims(tmp_path):
+    """A KubeSchedulerConfiguration that disables DynamicResources: no PreEnqueue wait, no device check."""
+    from wasplan.pipeline.plan import run_plan
+
+    config = tmp_path / "config.yaml"
+    config.write_text("""\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled: [{name: DynamicResources}]
+""")
+    (tmp_path / "cluster.yaml").write_text(CLUSTER)
+    (tmp_path / "change.yaml").write_text(pod("p", "- {name: gpu, resourceClaimTemplateName: missing}"))
+    run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                   parse_gates(get_release("1.37"), None), scheduler_config=str(config))
+    assert [(p.name, p.status, p.node) for p in run.plan.pods] == [("p", "Bound", "worker")]

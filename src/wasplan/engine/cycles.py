@@ -84,7 +84,7 @@ class Cycles(PreemptionSteps):
         if not ps.initial_ts:  # the queue timestamp is taken when the pod is first added, gated or not
             ps.ts = ps.initial_ts = self.tick()
         gate = self._gate(ps)
-        if gate is None and ps.pod.resource_claims and self.dra is not None:
+        if gate is None and self._dra_on(ps):
             problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
                 ps.status, ps.reason, ps.message = "Gated", "Unschedulable", problem
@@ -96,6 +96,12 @@ class Cycles(PreemptionSteps):
             return
         ps.status, ps.reason, ps.message = "Queued", "", ""
         self.enqueue(ps)
+
+    def _dra_on(self, ps: PodState) -> bool:
+        """Whether DynamicResources runs for the pod: it has claims and its profile keeps the plugin."""
+        ev = self.evaluator_for(ps)
+        return bool(ps.pod.resource_claims) and self.dra is not None and \
+            (ev is None or ev.profile.filter_on(dynamic_resources.NAME))
 
     def enqueue(self, ps: PodState) -> None:
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
