@@ -224,3 +224,11 @@ profiles:
     run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
                    parse_gates(get_release("1.37"), None), scheduler_config=str(config))
     assert [(p.name, p.status, p.node) for p in run.plan.pods] == [("p", "Bound", "worker")]
+
+
+def test_invalid_pools_reason_is_the_allocators():
+    from wasplan.engine.dra import INVALID_POOLS
+    from wasplan.engine.plugins.dynamic_resources import INVALID
+    from wasplan.engine.status import REASONS
+
+    assert REASONS.text[INVALID] == INVALID_POOLS

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from wasplan.cluster.claims import ClaimOwner, copy_claim
 from wasplan.cluster.devices import Allocation, Consumer, ResourceClaim
-from wasplan.engine.dra import Allocator, Features, InUseLedger
 
 PODS, PODGROUPS, GROUP_API = "pods", "podgroups", "scheduling.k8s.io"
 
@@ -49,7 +48,9 @@ class Undo:
 
 
 class ClaimStore:
-    def __init__(self, classes, slices, templates, claims, features: Features):
+    def __init__(self, classes, slices, templates, claims, features):
+        from wasplan.engine.dra import Allocator, InUseLedger  # loads CEL: only for plans that use DRA
+
         self.classes = {c.name: c for c in classes}
         self.slices = list(slices)
         self.templates = {t.key: t for t in templates}

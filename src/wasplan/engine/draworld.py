@@ -10,14 +10,15 @@ it would wait until the claim arrives and then be scheduled; the plan shows wher
 from __future__ import annotations
 
 from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
-from wasplan.engine.claimstore import ClaimStore
-from wasplan.engine.dra import Features
 from wasplan.engine.plugins.dynamic_resources import NAME, DynamicResources
 
 DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate)
 
 
-def features(options) -> Features:
+def features(options):
+    """The allocator's feature flags (engine/dra/features.py) from the release and its gates."""
+    from wasplan.engine.dra import Features
+
     gates = options.gates
     return Features(
         admin_access=gates.enabled("DRAAdminAccess"), prioritized_list=gates.enabled("DRAPrioritizedList"),
@@ -35,7 +36,13 @@ def split(records) -> tuple[list, list]:
     return dra, rest
 
 
-def install(state, records, options) -> DynamicResources:
+def install(state, records, options, pods_claim: bool = True) -> DynamicResources | None:
+    """The plugin, registered with `state`; None when there is nothing for it to do (no DRA object, no pod with
+    claims), so plans without DRA pay nothing for it."""
+    if not records and not pods_claim:
+        return None
+    from wasplan.engine.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
+
     of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
     store = ClaimStore(of[DeviceClass], of[ResourceSlice], of[ResourceClaimTemplate], of[ResourceClaim],
                        features(options))

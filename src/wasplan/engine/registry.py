@@ -151,10 +151,23 @@ def shape_key(pod: Pod) -> tuple:
     return tuple(f(pod) for f in _SHAPES)
 
 
+_NEEDS = tuple(p.needs for p in DYNAMIC)
+_CLUSTER_NEEDS = tuple(p.cluster_needs for p in DYNAMIC if p.cluster_needs is not None)
+
+
 def needs_cycle_work(pod: Pod, state, scores: bool = False) -> bool:
     """Whether any dynamic plugin (with `scores`: any dynamic scoring plugin) must run for `pod`; if none does,
-    resources and static verdicts decide alone."""
-    return any(p.runs_for(pod, state) for p in (DYNAMIC_SCORES if scores else DYNAMIC))
+    resources and static verdicts decide alone. Called for every pod, so the common answer is reached with as
+    few calls as possible."""
+    if scores:
+        return any(p.runs_for(pod, state) for p in DYNAMIC_SCORES)
+    for needs in _NEEDS:
+        if needs(pod):
+            return True
+    for needs in _CLUSTER_NEEDS:
+        if needs(state):
+            return True
+    return False
 
 
 def victims_matter(pod: Pod) -> bool:

@@ -38,7 +38,8 @@ class Simulator:
         dra_arrivals, self.arrivals = draworld.split(inputs.arrivals)
         records = [*self.existing, *self.arrivals]
         self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
-        self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options)
+        self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
+                                    any(isinstance(r, Pod) and r.resource_claims for r in records))
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p) for name, p in options.profiles.items()}

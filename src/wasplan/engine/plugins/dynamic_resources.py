@@ -35,7 +35,6 @@ import numpy as np
 from wasplan.cluster import claims as controller
 from wasplan.cluster.devices import RESERVED_FOR_MAX
 from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
-from wasplan.engine.dra import INVALID_POOLS, AllocationError, NodeUnschedulable, Precheck
 from wasplan.engine.selectors import terms_match_node
 from wasplan.engine.status import REASONS, Code
 
@@ -43,7 +42,7 @@ NAME = "DynamicResources"
 GATE_GROUP_CLAIMS = "DRAWorkloadResourceClaims"
 CANNOT_ALLOCATE = REASONS.intern("cannot allocate all claims", Code.UNRESOLVABLE)
 NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.UNRESOLVABLE)
-INVALID = REASONS.intern(INVALID_POOLS, Code.UNRESOLVABLE)
+INVALID = REASONS.intern("invalid resource pools were encountered", Code.UNRESOLVABLE)  # engine.dra.INVALID_POOLS
 DEALLOCATED = "deallocation of ResourceClaim completed"
 STILL_NOT_SCHEDULABLE = "still not schedulable"
 NO_NEW_CLAIMS = "no new claims to deallocate"  # PostFilter when PreFilter left no claims in the cycle state
@@ -177,6 +176,7 @@ class DynamicResources:
         FilterError when the allocator returns an error."""
         if not pending:
             return 0, None
+        from wasplan.engine.dra import AllocationError, NodeUnschedulable  # the allocator loads CEL: only when used
         try:
             found = self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
         except AllocationError as exc:
@@ -191,6 +191,8 @@ class DynamicResources:
     def precheck(self, pending: list[ClaimState]) -> np.ndarray | None:
         """Filter's reason on every node at once where the allocator's vectorised check is exact for these
         claims (node-local devices, plain ExactCount requests), else None."""
+        from wasplan.engine.dra import Precheck
+
         if self._precheck is None or self._precheck[0] != self.state.epoch:
             self._precheck = (self.state.epoch, Precheck(self.store.allocator, self.state.nodes))
         result = self._precheck[1].check([s.claim for s in pending])
@@ -230,6 +232,8 @@ class DynamicResources:
     def _allocation_for(self, pod, row: int, pending: list[ClaimState]):
         if not pending:
             return None
+        from wasplan.engine.dra import AllocationError, NodeUnschedulable
+
         hit = self._found
         if hit is not None and hit[:4] == (pod.key, row, self.state.epoch, self.store.ledger.version):
             return hit[4]
