@@ -310,3 +310,27 @@ def test_unsupported_resource_api_version():
     assert rec is None
     assert [(d.code, d.location.line, d.message) for d in diags] == [
         ("WAS650", 1, "ResourceClaim resource.k8s.io/v1beta1 is not read by the planner; write resource.k8s.io/v1")]
+
+
+def test_request_policy_findings_point_at_the_value():
+    s, diags = record("""\
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: d
+          pool: {name: p, resourceSliceCount: 1}
+          allNodes: true
+          devices:
+          - name: nic
+            capacity:
+              bandwidth:
+                value: 10G
+                requestPolicy:
+                  validValues: [1G, 2 G]
+                  validRange: {min: 1G, step: x}
+        """)
+    assert findings(diags) == [("WAS643", 14, 29, "spec.devices[0].capacity.bandwidth.requestPolicy.validValues[1]"),
+                               ("WAS643", 15, 33, "spec.devices[0].capacity.bandwidth.requestPolicy.validRange.step")]
+    policy = s.devices[0].capacity["bandwidth"].policy
+    assert (policy.valid_values, policy.range_min, policy.range_step) == ((Fraction(10**9),), Fraction(10**9), None)
