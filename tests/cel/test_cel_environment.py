@@ -95,3 +95,27 @@ def test_without_consumable_capacity_there_is_no_allow_multiple_allocations():
     compiled = compile("device.allowMultipleAllocations")
     with pytest.raises(CelRuntimeError, match="^no such key: allowMultipleAllocations$"):
         compiled.evaluate(value)
+
+
+@pytest.mark.parametrize("expression,reads", [
+    ('device.attributes["gpu.example.com"].model == "a100"', (("attributes", "gpu.example.com", "model"),)),
+    ("device.driver == 'x'", ()),
+    ('has(device.attributes["d"].x) && device.capacity["d"]["memory"].isGreaterThan(quantity("1"))',
+     (("attributes", "d", "x"), ("capacity", "d", "memory"))),
+    ('device.attributes["d"].all(k, k != "")', None),
+    ("device.attributes.size() > 0", None),
+    ("device.exists(k, k == 'driver')", None),
+    ('"attributes" == device.driver', None),
+])
+def test_what_an_expression_reads(expression, reads):
+    assert compile(expression).reads == reads
+
+
+def test_projection_keeps_types_apart():
+    compiled = compile('device.attributes["d"].flag == true')
+    as_bool = device_value("d", {"flag": Attribute("bool", True)}, {}, None)
+    as_int = device_value("d", {"flag": Attribute("int", 1)}, {}, None)
+    with_uuid = device_value("d", {"flag": Attribute("bool", True), "uuid": Attribute("string", "u-1")}, {}, None)
+    assert compiled.projection(as_bool) != compiled.projection(as_int)
+    assert compiled.projection(as_bool) == compiled.projection(with_uuid)
+    assert compiled.evaluate(as_bool) is True

@@ -4,11 +4,12 @@ and each kind of bad input as a finding with its exact code, line, column and fi
 from fractions import Fraction
 
 from wasplan.cluster.devices import (
-    Allocation, Attribute, Capacity, ClaimConfig, Consumer, Constraint, CounterSet, DeviceClass, DeviceRequest,
+    Allocation, AllocationConfig, Attribute, Capacity, ClaimConfig, Consumer, Constraint, CounterSet, DeviceClass, DeviceRequest,
     DeviceResult, DeviceTaint, DeviceToleration, NodeSelection, OpaqueConfig, RequestPolicy, RequestSpec,
     ResourceClaim, ResourceClaimTemplate, ResourceSlice,
 )
 from wasplan.cluster.model import NodeSelectorTerm, Requirement
+from .dra_samples import CLAIM, FULL_SLICE
 from .helpers import record
 
 GI = 2**30
@@ -38,36 +39,7 @@ def test_device_class():
 
 
 def test_resource_slice_every_field():
-    s, diags = record("""\
-        apiVersion: resource.k8s.io/v1
-        kind: ResourceSlice
-        metadata: {name: node-1-gpu}
-        spec:
-          driver: gpu.example.com
-          pool: {name: node-1, generation: 3, resourceSliceCount: 2}
-          nodeName: node-1
-          devices:
-          - name: gpu-0
-            attributes:
-              model: {string: a100}
-              cores: {int: 108}
-              mig: {bool: true}
-              driverVersion: {version: 1.2.3}
-            capacity:
-              memory:
-                value: 80Gi
-                requestPolicy:
-                  default: 10Gi
-                  validRange: {min: 1Gi, max: 80Gi, step: 1Gi}
-            consumesCounters:
-            - counterSet: gpu-0-counters
-              counters: {memory: {value: 80Gi}}
-            taints: [{key: maintenance, value: "true", effect: NoExecute}]
-            bindsToNode: true
-            bindingConditions: [attached]
-            bindingFailureConditions: [failed]
-            allowMultipleAllocations: true
-        """)
+    s, diags = record(FULL_SLICE)
     assert diags == []
     assert isinstance(s, ResourceSlice)
     assert (s.name, s.driver, s.pool, s.generation, s.slice_count, s.node, s.per_device_node_selection) == (
@@ -81,6 +53,7 @@ def test_resource_slice_every_field():
     assert d.taints == (DeviceTaint("maintenance", "true", "NoExecute"),)
     assert (d.binds_to_node, d.binding_conditions, d.binding_failure_conditions, d.allow_multiple_allocations) == (
         True, ("attached",), ("failed",), True)
+    assert s.shared_counters == (CounterSet("gpu-0-counters", (("memory", Fraction(80 * GI)),)),)
 
 
 def test_network_attached_and_per_device_slices():
@@ -117,63 +90,29 @@ def test_network_attached_and_per_device_slices():
 
 
 def test_resource_claim_with_status():
-    claim, diags = record("""\
-        apiVersion: resource.k8s.io/v1
-        kind: ResourceClaim
-        metadata:
-          name: train-gpus
-          namespace: ml
-          uid: "1234"
-          deletionTimestamp: "2026-01-02T03:04:05Z"
-          ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: "9", controller: true}]
-          annotations: {resource.kubernetes.io/pod-claim-name: gpus}
-        spec:
-          devices:
-            requests:
-            - name: gpus
-              exactly:
-                deviceClassName: gpu
-                count: 2
-                selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
-                tolerations: [{key: maintenance, operator: Exists, effect: NoSchedule}]
-                capacity: {requests: {memory: 10Gi}}
-            - name: nic
-              firstAvailable:
-              - {name: fast, deviceClassName: nic, allocationMode: All}
-              - {name: slow, deviceClassName: nic}
-            constraints:
-            - {requests: [gpus, nic/fast], matchAttribute: gpu.example.com/pcieRoot}
-            config:
-            - {requests: [gpus], opaque: {driver: gpu.example.com, parameters: {a: 1}}}
-        status:
-          allocation:
-            devices:
-              results:
-              - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0, shareID: s1,
-                 consumedCapacity: {memory: 10Gi}}
-            nodeSelector:
-              nodeSelectorTerms:
-              - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-          reservedFor: [{resource: pods, name: p, uid: "9"}]
-        """)
+    claim, diags = record(CLAIM)
     assert diags == []
     assert isinstance(claim, ResourceClaim)
     assert (claim.key, claim.uid, claim.deletion_timestamp, claim.annotations) == (
         "ml/train-gpus", "1234", "2026-01-02T03:04:05Z", {"resource.kubernetes.io/pod-claim-name": "gpus"})
     assert [(o.kind, o.name, o.controller) for o in claim.owners] == [("Pod", "p", True)]
     gpus, nic = claim.spec.requests
+    toleration = DeviceToleration("maintenance", "Exists", "", "NoSchedule")
     assert gpus == DeviceRequest("gpus", exactly=RequestSpec(
-        "gpus", "gpu", ('device.attributes["gpu.example.com"].model == "a100"',), "ExactCount", 2, None,
-        (DeviceToleration("maintenance", "Exists", "", "NoSchedule"),), (("memory", Fraction(10 * GI)),)))
+        "gpus", "gpu", ('device.attributes["gpu.example.com"].model == "a100"',), "ExactCount", 2, False,
+        (DeviceToleration("maintenance", "Exists", "", "NoSchedule", 30),), (("memory", Fraction(10 * GI)),)))
     assert nic.first_available == (RequestSpec("fast", "nic", allocation_mode="All", count=0),
                                    RequestSpec("slow", "nic"))
-    assert claim.spec.constraints == (Constraint(("gpus", "nic/fast"), "gpu.example.com/pcieRoot"),)
+    assert claim.spec.constraints == (Constraint(("gpus", "nic/fast"), "gpu.example.com/pcieRoot"),
+                                      Constraint((), None, "gpu.example.com/numa"))
     assert claim.spec.config == (ClaimConfig(("gpus",), OpaqueConfig("gpu.example.com", {"a": 1})),)
     assert claim.allocation == Allocation(
-        (DeviceResult("gpus", "gpu.example.com", "node-1", "gpu-0", share_id="s1",
+        (DeviceResult("gpus", "gpu.example.com", "node-1", "gpu-0", admin_access=False, tolerations=(toleration,),
+                      binding_conditions=("attached",), binding_failure_conditions=("failed",), share_id="s1",
                       consumed_capacity=(("memory", Fraction(10 * GI)),)),),
-        (), (NodeSelectorTerm(match_fields=(Requirement("metadata.name", "In", ("node-1",)),)),))
-    assert claim.reserved_for == (Consumer("pods", "p", "", "9"),)
+        (AllocationConfig("FromClass", ("gpus",), OpaqueConfig("gpu.example.com", {"b": 2})),),
+        (NodeSelectorTerm(match_fields=(Requirement("metadata.name", "In", ("node-1",)),)),))
+    assert claim.reserved_for == (Consumer("podgroups", "g", "scheduling.k8s.io", "7"),)
 
 
 def test_resource_claim_template():
@@ -310,3 +249,27 @@ def test_unsupported_resource_api_version():
     assert rec is None
     assert [(d.code, d.location.line, d.message) for d in diags] == [
         ("WAS650", 1, "ResourceClaim resource.k8s.io/v1beta1 is not read by the planner; write resource.k8s.io/v1")]
+
+
+def test_request_policy_findings_point_at_the_value():
+    s, diags = record("""\
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: s}
+        spec:
+          driver: d
+          pool: {name: p, resourceSliceCount: 1}
+          allNodes: true
+          devices:
+          - name: nic
+            capacity:
+              bandwidth:
+                value: 10G
+                requestPolicy:
+                  validValues: [1G, 2 G]
+                  validRange: {min: 1G, step: x}
+        """)
+    assert findings(diags) == [("WAS643", 14, 29, "spec.devices[0].capacity.bandwidth.requestPolicy.validValues[1]"),
+                               ("WAS643", 15, 33, "spec.devices[0].capacity.bandwidth.requestPolicy.validRange.step")]
+    policy = s.devices[0].capacity["bandwidth"].policy
+    assert (policy.valid_values, policy.range_min, policy.range_step) == ((Fraction(10**9),), Fraction(10**9), None)

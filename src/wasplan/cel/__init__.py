@@ -28,7 +28,9 @@ themselves could reach the limit, and `wasplan validate` (which estimates cost s
 reject those.
 
 Caching: `compile` memoises per expression text; the allocator's `SelectorCache` (wasplan.engine.dra) memoises
-each (expression, device) result for a plan.
+each (expression, device) result for a plan, keyed by what the expression can see of the device
+(`Compiled.projection`: the driver plus the fields it reads through literal keys, or the whole device when it
+reads the device otherwise), so devices that differ only in fields a selector ignores share one evaluation.
 """
 
 from wasplan.cel.compiler import CelError, CelRuntimeError, Compiled, compile, device_value

@@ -34,6 +34,13 @@ from wasplan.cluster.devices import CEL_MAX_LENGTH, Attribute, Capacity
 _POSITION = re.compile(r"<input>:(\d+):(\d+):\s*(.*)")
 # A domain key written as a literal: `attributes["gpu.example.com"]` / `capacity['...']`.
 _DOMAIN_KEY = re.compile(r"\b(?:attributes|capacity)\s*\[\s*(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')\s*\]")
+# A field read through literal keys: `attributes["d"].name`, `capacity['d']["name"]` (not a method call).
+_ACCESS = re.compile(r"\b(attributes|capacity)\s*\[\s*(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')\s*\]\s*"
+                     r"(?:\.\s*([A-Za-z_]\w*)\b(?!\s*\()|\[\s*(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')\s*\])")
+_SECTION = re.compile(r"\b(?:attributes|capacity)\b")
+_DEVICE = re.compile(r"\bdevice\b")
+_DEVICE_FIELD = re.compile(r"\bdevice\s*\.\s*(?:driver|attributes|capacity|allowMultipleAllocations)\b")
+_MISSING = ("missing",)
 _COMPREHENSION = re.compile(r"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*([A-Za-z_]\w*)\s*,")
 _BIND = re.compile(r"\bcel\s*\.\s*bind\s*\(")
 # CEL standard functions and macros the runtime implements (operators are `_x_` / `@x` / `!_` / `-_`).
@@ -64,6 +71,15 @@ class Compiled:
     program: Any
     literals: tuple[str, ...]  # domains the expression names literally: they must read as empty maps when absent
     functions: dict[str, Any]  # the Kubernetes library functions it calls (passing all costs ~15 us per call)
+    reads: tuple[tuple[str, str, str], ...] | None  # (section, domain, name) it reads, when that is all it reads
+
+    def projection(self, device: dict[str, Any]) -> tuple | None:
+        """What this expression can see of `device` (a `device_value`): equal projections give equal results, so
+        callers may cache by it. None when the expression reads the device in ways not listed in `reads`."""
+        if self.reads is None:
+            return None
+        seen = tuple(_freeze(device[section].get(domain, {}).get(name, _MISSING)) for section, domain, name in self.reads)
+        return (device["driver"], device.get("allowMultipleAllocations"), seen)
 
     def evaluate(self, device: dict[str, Any]) -> bool:
         """True or False for one device built by `device_value`; raises `CelRuntimeError`."""
@@ -114,7 +130,26 @@ def _compile(expression: str) -> Compiled | CelError:
             return _at(expression, _find(expression, name), f"undeclared reference to '{name}'")
     literals = tuple(sorted({a or b for a, b in _DOMAIN_KEY.findall(expression)}))
     functions = {name: _RUNTIME_FUNCTIONS[name] for name in refs.get("functions", []) if name in _RUNTIME_FUNCTIONS}
-    return Compiled(expression, program, literals, functions)
+    return Compiled(expression, program, literals, functions, _reads(expression))
+
+
+def _reads(expression: str) -> tuple[tuple[str, str, str], ...] | None:
+    """The device fields read through literal keys, or None when `attributes` / `capacity` / `device` also appear
+    otherwise (iterated, sized, indexed by a computed key, or inside a string): then only the whole device is a safe
+    cache key."""
+    found = _ACCESS.findall(expression)
+    if len(found) != len(_SECTION.findall(expression)):
+        return None
+    if len(_DEVICE.findall(expression)) != len(_DEVICE_FIELD.findall(expression)):
+        return None  # the device map itself is used (compared, iterated): every field may matter
+    return tuple(sorted({(section, d1 or d2, n1 or n2 or n3) for section, d1, d2, n1, n2, n3 in found}))
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in that keeps the type (True and 1 differ in CEL)."""
+    if isinstance(value, dict):
+        return ("map", tuple(sorted(value.items())))
+    return (type(value).__name__, value)
 
 
 def _is_known_function(name: str) -> bool:

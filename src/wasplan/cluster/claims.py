@@ -18,6 +18,7 @@ already names its claim keeps that name; a PodGroup's `status.resourceClaimStatu
 from __future__ import annotations
 
 import hashlib
+import uuid
 from dataclasses import dataclass, replace
 
 from wasplan.cluster.devices import OwnerReference, ResourceClaim, ResourceClaimTemplate
@@ -46,6 +47,11 @@ class ClaimRef:
     name: str | None
     group: bool = False
     template: str | None = None
+
+
+def stable_uid(namespace: str, kind: str, name: str) -> str:
+    """A stable stand-in for an object's uid (the plan has no API server to assign one): same object, same uid."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wasplan.io/owner/{namespace}/{kind}/{name}"))
 
 
 def _suffix(seed: str) -> str:
@@ -109,8 +115,9 @@ def from_template(template: ResourceClaimTemplate, name: str, owner: ClaimOwner)
     if owner.kind == "PodGroup":
         annotations[POD_CLAIM_NAME_ANNOTATION] = owner.claim
     return ResourceClaim(namespace=template.namespace, name=name, spec=template.spec,
-                         owners=(OwnerReference(api, owner.kind, owner.name, controller=True),),
-                         annotations=annotations, source=template.source)
+                         owners=(OwnerReference(api, owner.kind, owner.name,
+                                                stable_uid(template.namespace, owner.kind, owner.name), True),),
+                         annotations=annotations)
 
 
 def owned_by(claim: ResourceClaim, kind: str, name: str) -> bool:

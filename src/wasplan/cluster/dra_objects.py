@@ -1,176 +1,248 @@
-"""DRA records back to `resource.k8s.io/v1` objects, for the cluster after the plan (`--emit-snapshot`).
+"""DRA records back to `resource.k8s.io/v1` objects, for `--emit-snapshot`: the inverse of `parse_dra`.
 
-An object read from a document is written as it was read, with a ResourceClaim's `status` replaced by what the
-plan left (`allocation`, `reservedFor`) so that a second plan on the emitted snapshot continues from there.
-Records without a document of their own (ResourceSlices of the Cluster kind's device pools, claims the
-ResourceClaim controller generated) are written from the record, with the fields the planner reads.
-Field names follow `k8s.io/api` `resource/v1/types.go` (v0.36.0).
+`dra_object(record)` gives the API object a `kubectl get -o yaml` would show for a DeviceClass, ResourceSlice,
+ResourceClaim (with `status.allocation` and `status.reservedFor`, so a second plan continues the story) or
+ResourceClaimTemplate. Parsing the result gives an equal record (tests check the round trip). Quantities are
+written canonically (`80Gi`, `500m`); maps keep their input order; empty optional fields are left out.
 """
 
 from __future__ import annotations
 
-import copy
-import uuid
 from fractions import Fraction
+from typing import Any
 
-from wasplan.api.quantity import DECIMAL_SI, Quantity, format_quantity
+from wasplan.api.quantity import BINARY_SI, DECIMAL_SI, Quantity, format_quantity
 from wasplan.cluster.devices import (
-    Allocation, Consumer, Device, DeviceClass, DeviceResult, NodeSelection, ResourceClaim, ResourceClaimTemplate,
+    EXACT_COUNT, Allocation, Attribute, Capacity, ClaimSpec, CounterSet, Device, DeviceClass, DeviceTaint,
+    DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, RequestSpec, ResourceClaim, ResourceClaimTemplate,
     ResourceSlice,
 )
+from wasplan.cluster.model import NodeSelectorTerm, Requirement
 
-API = "resource.k8s.io/v1"
-
-
-def _quantity(value: Fraction) -> str:
-    return format_quantity(Quantity(value, DECIMAL_SI))
+API_VERSION = "resource.k8s.io/v1"
 
 
-def _raw(record, kind: str) -> dict | None:
-    obj = getattr(getattr(record, "source", None), "obj", None)
-    return copy.deepcopy(obj) if isinstance(obj, dict) and obj.get("kind") == kind else None
+def quantity_text(amount: Fraction) -> str:
+    binary = amount.denominator == 1 and amount >= 1024 and amount % 1024 == 0
+    return format_quantity(Quantity(amount, BINARY_SI if binary else DECIMAL_SI))
 
 
-def _terms(terms) -> dict:
+def _requirement(r: Requirement) -> dict:
+    return {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
+
+
+def node_selector_object(terms: tuple[NodeSelectorTerm, ...]) -> dict:
     out = []
     for t in terms:
         term: dict = {}
-        for key, reqs in (("matchExpressions", t.match_expressions), ("matchFields", t.match_fields)):
-            if reqs:
-                term[key] = [{"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
-                             for r in reqs]
+        if t.match_expressions:
+            term["matchExpressions"] = [_requirement(r) for r in t.match_expressions]
+        if t.match_fields:
+            term["matchFields"] = [_requirement(r) for r in t.match_fields]
         out.append(term)
     return {"nodeSelectorTerms": out}
 
 
-def _selection(sel: NodeSelection) -> dict:
-    if sel.node_name is not None:
-        return {"nodeName": sel.node_name}
-    if sel.all_nodes:
-        return {"allNodes": True}
-    return {"nodeSelector": _terms(sel.node_selector)} if sel.node_selector is not None else {}
+def _selection(where: NodeSelection) -> dict:
+    if where.node_name is not None:
+        return {"nodeName": where.node_name}
+    if where.node_selector is not None:
+        return {"nodeSelector": node_selector_object(where.node_selector)}
+    return {"allNodes": True} if where.all_nodes else {}
 
 
-def _attribute(a) -> dict:
+def _attribute(a: Attribute) -> dict:
     return {a.kind: a.value}
 
 
-def _device(d: Device) -> dict:
-    out: dict = {"name": d.name}
-    if d.attributes:
-        out["attributes"] = {k: _attribute(v) for k, v in d.attributes.items()}
-    if d.capacity:
-        out["capacity"] = {k: {"value": _quantity(c.value)} for k, c in d.capacity.items()}
-    if d.taints:
-        out["taints"] = [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect}
-                         for t in d.taints]
-    if d.allow_multiple_allocations:
-        out["allowMultipleAllocations"] = True
+def _capacity(c: Capacity) -> dict:
+    out: dict = {"value": quantity_text(c.value)}
+    p = c.policy
+    if p is None:
+        return out
+    policy: dict = {}
+    if p.default is not None:
+        policy["default"] = quantity_text(p.default)
+    if p.valid_values:
+        policy["validValues"] = [quantity_text(v) for v in p.valid_values]
+    bounds = {k: quantity_text(v) for k, v in (("min", p.range_min), ("max", p.range_max), ("step", p.range_step))
+              if v is not None}
+    if bounds:
+        policy["validRange"] = bounds
+    out["requestPolicy"] = policy
     return out
 
 
-def slice_object(s: ResourceSlice) -> dict:
-    raw = _raw(s, "ResourceSlice")
-    if raw is not None:
-        return raw
+def _counters(cs: CounterSet, name_key: str) -> dict:
+    return {name_key: cs.name, "counters": {k: {"value": quantity_text(v)} for k, v in cs.counters}}
+
+
+def _taint(t: DeviceTaint) -> dict:
+    return {"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect}
+
+
+def _device(d: Device, per_device: bool) -> dict:
+    out: dict = {"name": d.name}
+    optional = {
+        "attributes": {k: _attribute(v) for k, v in d.attributes.items()},
+        "capacity": {k: _capacity(v) for k, v in d.capacity.items()},
+        "consumesCounters": [_counters(c, "counterSet") for c in d.consumes_counters],
+        "taints": [_taint(t) for t in d.taints],
+        "bindingConditions": list(d.binding_conditions),
+        "bindingFailureConditions": list(d.binding_failure_conditions),
+    }
+    out.update({k: v for k, v in optional.items() if v})
+    if d.binds_to_node:
+        out["bindsToNode"] = True
+    if d.allow_multiple_allocations is not None:
+        out["allowMultipleAllocations"] = d.allow_multiple_allocations
+    if per_device:
+        out.update(_selection(d.node))
+    return out
+
+
+def resource_slice_object(s: ResourceSlice) -> dict:
     spec: dict = {"driver": s.driver, "pool": {"name": s.pool, "generation": s.generation,
                                                "resourceSliceCount": s.slice_count}}
-    spec.update(_selection(s.node))
-    spec["devices"] = [_device(d) for d in s.devices]
-    return {"apiVersion": API, "kind": "ResourceSlice", "metadata": {"name": s.name}, "spec": spec}
+    spec.update({"perDeviceNodeSelection": True} if s.per_device_node_selection else _selection(s.node))
+    if s.devices:
+        spec["devices"] = [_device(d, s.per_device_node_selection) for d in s.devices]
+    if s.shared_counters:
+        spec["sharedCounters"] = [_counters(c, "name") for c in s.shared_counters]
+    return {"apiVersion": API_VERSION, "kind": "ResourceSlice", "metadata": {"name": s.name}, "spec": spec}
 
 
-def class_object(c: DeviceClass) -> dict:
-    raw = _raw(c, "DeviceClass")
-    if raw is not None:
-        return raw
-    spec: dict = {"selectors": [{"cel": {"expression": e}} for e in c.selectors]}
+def _opaque(o: OpaqueConfig) -> dict:
+    return {"opaque": {"driver": o.driver, **({"parameters": o.parameters} if o.parameters is not None else {})}}
+
+
+def device_class_object(c: DeviceClass) -> dict:
+    spec: dict = {}
+    if c.selectors:
+        spec["selectors"] = [{"cel": {"expression": e}} for e in c.selectors]
+    if c.config:
+        spec["config"] = [_opaque(o) for o in c.config]
     if c.extended_resource_name:
         spec["extendedResourceName"] = c.extended_resource_name
-    return {"apiVersion": API, "kind": "DeviceClass", "metadata": {"name": c.name}, "spec": spec}
+    meta: dict = {"name": c.name}
+    if c.creation_timestamp:
+        meta["creationTimestamp"] = c.creation_timestamp
+    return {"apiVersion": API_VERSION, "kind": "DeviceClass", "metadata": meta, "spec": spec}
 
 
-def template_object(t: ResourceClaimTemplate) -> dict:
-    return _raw(t, "ResourceClaimTemplate") or {
-        "apiVersion": API, "kind": "ResourceClaimTemplate", "metadata": {"name": t.name, "namespace": t.namespace},
-        "spec": {"spec": _claim_spec_of(t)}}
-
-
-def _claim_spec_of(record) -> dict:
-    """The spec of a claim or template read from a document (a generated claim copies its template's)."""
-    raw = getattr(getattr(record, "source", None), "obj", None)
-    if isinstance(raw, dict) and raw.get("kind") == "ResourceClaimTemplate":
-        return copy.deepcopy((raw.get("spec") or {}).get("spec") or {})
-    if isinstance(raw, dict) and raw.get("kind") == "ResourceClaim":
-        return copy.deepcopy(raw.get("spec") or {})
-    return {"devices": {"requests": [_request(r) for r in record.spec.requests]}}
-
-
-def _request(r) -> dict:
-    def spec(s) -> dict:
-        out: dict = {"deviceClassName": s.device_class_name}
-        if s.selectors:
-            out["selectors"] = [{"cel": {"expression": e}} for e in s.selectors]
-        out["allocationMode"] = s.allocation_mode
-        if s.allocation_mode == "ExactCount":
-            out["count"] = s.count
-        return out
-    if r.exactly is not None:
-        return {"name": r.name, "exactly": spec(r.exactly)}
-    return {"name": r.name, "firstAvailable": [{"name": s.name, **spec(s)} for s in r.first_available]}
-
-
-def _result(r: DeviceResult) -> dict:
-    out: dict = {"request": r.request, "driver": r.driver, "pool": r.pool, "device": r.device}
-    if r.admin_access:
-        out["adminAccess"] = True
-    if r.share_id is not None:
-        out["shareID"] = r.share_id
-    if r.consumed_capacity:
-        out["consumedCapacity"] = {k: _quantity(v) for k, v in r.consumed_capacity}
+def _toleration(t: DeviceToleration) -> dict:
+    out: dict = {"operator": t.operator}
+    out.update({k: v for k, v in (("key", t.key), ("value", t.value), ("effect", t.effect)) if v})
+    if t.toleration_seconds is not None:
+        out["tolerationSeconds"] = t.toleration_seconds
     return out
+
+
+def _request_spec(r: RequestSpec, sub: bool) -> dict:
+    out: dict = {"name": r.name} if sub else {}
+    out["deviceClassName"] = r.device_class_name
+    if r.selectors:
+        out["selectors"] = [{"cel": {"expression": e}} for e in r.selectors]
+    out["allocationMode"] = r.allocation_mode
+    if r.allocation_mode == EXACT_COUNT:
+        out["count"] = r.count
+    if r.admin_access is not None:
+        out["adminAccess"] = r.admin_access
+    if r.tolerations:
+        out["tolerations"] = [_toleration(t) for t in r.tolerations]
+    if r.capacity is not None:
+        out["capacity"] = {"requests": {k: quantity_text(v) for k, v in r.capacity}}
+    return out
+
+
+def claim_spec_object(spec: ClaimSpec) -> dict:
+    requests = []
+    for r in spec.requests:
+        if r.exactly is not None:
+            requests.append({"name": r.name, "exactly": _request_spec(r.exactly, sub=False)})
+        else:
+            requests.append({"name": r.name, "firstAvailable": [_request_spec(s, sub=True) for s in r.first_available]})
+    devices: dict = {"requests": requests}
+    if spec.constraints:
+        devices["constraints"] = [
+            {**({"requests": list(c.requests)} if c.requests else {}),
+             **({"matchAttribute": c.match_attribute} if c.match_attribute else {"distinctAttribute": c.distinct_attribute})}
+            for c in spec.constraints]
+    if spec.config:
+        devices["config"] = [{**({"requests": list(c.requests)} if c.requests else {}), **_opaque(c.opaque)}
+                             for c in spec.config]
+    return {"devices": devices}
 
 
 def allocation_object(a: Allocation) -> dict:
-    out: dict = {"devices": {"results": [_result(r) for r in a.results]}}
+    results = []
+    for r in a.results:
+        out: dict = {"request": r.request, "driver": r.driver, "pool": r.pool, "device": r.device}
+        if r.admin_access is not None:
+            out["adminAccess"] = r.admin_access
+        if r.tolerations:
+            out["tolerations"] = [_toleration(t) for t in r.tolerations]
+        if r.binding_conditions:
+            out["bindingConditions"] = list(r.binding_conditions)
+        if r.binding_failure_conditions:
+            out["bindingFailureConditions"] = list(r.binding_failure_conditions)
+        if r.share_id is not None:
+            out["shareID"] = r.share_id
+        if r.consumed_capacity:
+            out["consumedCapacity"] = {k: quantity_text(v) for k, v in r.consumed_capacity}
+        results.append(out)
+    devices: dict = {"results": results}
     if a.config:
-        out["devices"]["config"] = [{"source": c.source, "requests": list(c.requests),
-                                     "opaque": {"driver": c.opaque.driver, "parameters": c.opaque.parameters}}
-                                    for c in a.config]
+        devices["config"] = [{"source": c.source, **({"requests": list(c.requests)} if c.requests else {}),
+                              **_opaque(c.opaque)} for c in a.config]
+    out_alloc: dict = {"devices": devices}
     if a.node_selector is not None:
-        out["nodeSelector"] = _terms(a.node_selector)
-    return out
+        out_alloc["nodeSelector"] = node_selector_object(a.node_selector)
+    return out_alloc
 
 
-def stable_uid(namespace: str, kind: str, name: str) -> str:
-    """A stable stand-in for an object's uid (the plan has no API server to assign one): same object, same uid."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wasplan.io/owner/{namespace}/{kind}/{name}"))
-
-
-def _consumer(namespace: str, c: Consumer) -> dict:
-    uid = c.uid or stable_uid(namespace, "PodGroup" if c.resource == "podgroups" else "Pod", c.name)
-    return {**({"apiGroup": c.api_group} if c.api_group else {}), "resource": c.resource, "name": c.name, "uid": uid}
-
-
-def claim_object(claim: ResourceClaim, template: ResourceClaimTemplate | None = None) -> dict:
-    """The claim with the status the plan left; `template` supplies the spec of a generated claim."""
-    out = _raw(claim, "ResourceClaim")
-    if out is None:
-        meta: dict = {"name": claim.name, "namespace": claim.namespace}
-        if claim.annotations:
-            meta["annotations"] = dict(claim.annotations)
-        if claim.owners:
-            meta["ownerReferences"] = [{"apiVersion": o.api_version, "kind": o.kind, "name": o.name,
-                                        "uid": o.uid or stable_uid(claim.namespace, o.kind, o.name),
-                                        "controller": o.controller} for o in claim.owners]
-        spec = _claim_spec_of(template if template is not None else claim)
-        out = {"apiVersion": API, "kind": "ResourceClaim", "metadata": meta, "spec": spec}
+def resource_claim_object(c: ResourceClaim) -> dict:
+    meta: dict = {"name": c.name, "namespace": c.namespace}
+    if c.uid:
+        meta["uid"] = c.uid
+    if c.annotations:
+        meta["annotations"] = dict(c.annotations)
+    if c.owners:
+        meta["ownerReferences"] = [{"apiVersion": o.api_version, "kind": o.kind, "name": o.name,
+                                    **({"uid": o.uid} if o.uid else {}), **({"controller": True} if o.controller else {})}
+                                   for o in c.owners]
+    if c.deletion_timestamp:
+        meta["deletionTimestamp"] = c.deletion_timestamp
+    obj: dict[str, Any] = {"apiVersion": API_VERSION, "kind": "ResourceClaim", "metadata": meta,
+                           "spec": claim_spec_object(c.spec)}
     status: dict = {}
-    if claim.allocation is not None:
-        status["allocation"] = allocation_object(claim.allocation)
-    if claim.reserved_for:
-        status["reservedFor"] = [_consumer(claim.namespace, c) for c in claim.reserved_for]
-    out.pop("status", None)
+    if c.allocation is not None:
+        status["allocation"] = allocation_object(c.allocation)
+    if c.reserved_for:
+        status["reservedFor"] = [{**({"apiGroup": r.api_group} if r.api_group else {}), "resource": r.resource,
+                                  "name": r.name, **({"uid": r.uid} if r.uid else {})} for r in c.reserved_for]
     if status:
-        out["status"] = status
-    return out
+        obj["status"] = status
+    return obj
+
+
+def resource_claim_template_object(t: ResourceClaimTemplate) -> dict:
+    inner: dict = {}
+    if t.labels:
+        inner["labels"] = dict(t.labels)
+    if t.annotations:
+        inner["annotations"] = dict(t.annotations)
+    spec: dict = ({"metadata": inner} if inner else {}) | {"spec": claim_spec_object(t.spec)}
+    return {"apiVersion": API_VERSION, "kind": "ResourceClaimTemplate",
+            "metadata": {"name": t.name, "namespace": t.namespace}, "spec": spec}
+
+
+def dra_object(record: DraRecord) -> dict:
+    """The API object for any DRA record."""
+    if isinstance(record, ResourceSlice):
+        return resource_slice_object(record)
+    if isinstance(record, ResourceClaim):
+        return resource_claim_object(record)
+    if isinstance(record, ResourceClaimTemplate):
+        return resource_claim_template_object(record)
+    return device_class_object(record)

@@ -51,17 +51,24 @@ def _attributes(raw: Any, ctx: Ctx) -> dict[str, Attribute]:
     return out
 
 
+def _optional_quantity(raw: Any, ctx: Ctx, what: str) -> Fraction | None:
+    return None if raw is None else f.quantity(raw, ctx, what)
+
+
 def _policy(raw: Any, ctx: Ctx, name: str) -> RequestPolicy | None:
+    """`requestPolicy {default, validValues | validRange {min, max, step}}` of one capacity."""
     if raw is None:
         return None
     raw = f.as_map(raw, ctx, "requestPolicy")
-    q = lambda v, key: None if v is None else f.quantity(v, ctx.at(key), f"capacity {name} requestPolicy.{key}")
+    what = f"capacity {name} requestPolicy"
     rng = f.as_map(raw.get("validRange"), ctx.at("validRange"), "validRange")
-    values = tuple(v for v in (q(v, "validValues") for v in f.as_items(raw.get("validValues"), ctx, "validValues"))
-                   if v is not None)
-    return RequestPolicy(default=q(raw.get("default"), "default"), valid_values=values,
-                         range_min=q(rng.get("min"), "validRange"), range_max=q(rng.get("max"), "validRange"),
-                         range_step=q(rng.get("step"), "validRange"))
+    values = [f.quantity(v, ctx.at("validValues", i), f"{what}.validValues[{i}]")
+              for i, v in enumerate(f.as_items(raw.get("validValues"), ctx.at("validValues"), "validValues"))]
+    bound = {key: _optional_quantity(rng.get(key), ctx.at("validRange", key), f"{what}.validRange.{key}")
+             for key in ("min", "max", "step")}
+    return RequestPolicy(default=_optional_quantity(raw.get("default"), ctx.at("default"), f"{what}.default"),
+                         valid_values=tuple(v for v in values if v is not None),
+                         range_min=bound["min"], range_max=bound["max"], range_step=bound["step"])
 
 
 def _capacity(raw: Any, ctx: Ctx) -> dict[str, Capacity]:

@@ -15,18 +15,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wasplan.cluster.claims import ClaimOwner, copy_claim
+from wasplan.cluster.claims import ClaimOwner, copy_claim, stable_uid
 from wasplan.cluster.devices import Allocation, Consumer, ResourceClaim
 
 PODS, PODGROUPS, GROUP_API = "pods", "podgroups", "scheduling.k8s.io"
 
 
-def pod_consumer(name: str, uid: str | None = None) -> Consumer:
-    return Consumer(PODS, name, "", uid or "")
+def pod_consumer(namespace: str, name: str, uid: str | None = None) -> Consumer:
+    return Consumer(PODS, name, "", uid or stable_uid(namespace, "Pod", name))
 
 
-def group_consumer(name: str) -> Consumer:
-    return Consumer(PODGROUPS, name, GROUP_API)
+def group_consumer(namespace: str, name: str) -> Consumer:
+    return Consumer(PODGROUPS, name, GROUP_API, stable_uid(namespace, "PodGroup", name))
+
+
+def same_consumer(a: Consumer, b: Consumer) -> bool:
+    """reservedFor entries name the same object (uids of hand-written inputs may be missing or differ)."""
+    return a.resource == b.resource and a.name == b.name
 
 
 @dataclass(slots=True)
@@ -80,7 +85,7 @@ class ClaimStore:
             claim.allocation = allocation
             self.ledger.add(allocation.results)
             undo.added = allocation
-        if not any(c.resource == consumer.resource and c.name == consumer.name for c in claim.reserved_for):
+        if not any(same_consumer(c, consumer) for c in claim.reserved_for):
             claim.reserved_for = (*claim.reserved_for, consumer)
         return undo
 
@@ -105,8 +110,7 @@ class ClaimStore:
             state = self.claims.get(key)
             if state is None:
                 continue
-            kept = tuple(c for c in state.claim.reserved_for
-                         if (c.resource, c.name) != (consumer.resource, consumer.name))
+            kept = tuple(c for c in state.claim.reserved_for if not same_consumer(c, consumer))
             if len(kept) == len(state.claim.reserved_for):
                 continue
             state.claim.reserved_for = kept

@@ -15,7 +15,8 @@ import yaml
 from wasplan.api import hub
 from wasplan.api.convert import from_hub
 from wasplan.api.releases import Release
-from wasplan.cluster import dra_objects
+from wasplan.cluster.claims import stable_uid
+from wasplan.cluster.dra_objects import dra_object
 from wasplan.cluster.model import CPU, Group, Node, Pod, PriorityClass
 from wasplan.plan import Plan
 
@@ -64,7 +65,7 @@ def _with_times(obj):
     return obj.model_copy(update={"conditions": fixed})
 
 
-owner_uid = dra_objects.stable_uid  # a stable stand-in for an owner's uid: same owner, same uid
+owner_uid = stable_uid  # a stable stand-in for an owner's uid: same owner, same uid
 
 
 def _owner_uids(meta: dict, namespace: str) -> None:
@@ -231,10 +232,7 @@ def snapshot_objects(final, release: Release) -> list[dict]:
 def _dra_objects(final) -> list[dict]:
     """DeviceClasses, ResourceSlices, ResourceClaimTemplates, then every claim with the status the plan left."""
     classes, slices, templates = final.dra_inputs
-    objs = [dra_objects.class_object(c) for c in classes]
-    objs += [dra_objects.slice_object(s) for s in slices]
-    objs += [dra_objects.template_object(t) for t in templates]
-    return objs + [dra_objects.claim_object(c) for c in final.claims]
+    return [dra_object(r) for r in (*classes, *slices, *templates, *final.claims)]
 
 
 def pdb_object(pdb) -> dict:

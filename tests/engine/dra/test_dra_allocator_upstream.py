@@ -490,3 +490,67 @@ def test_check_combinations_within_single_request_single_pool_multiple_slices():
 def test_no_allocation_from_incomplete_pools():
     slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), count=2)]
     assert allocate([claim("claim-0", exact("req-0", CLASS_A))], CLASSES, slices, N1) is None
+
+
+def test_all_devices_plus_another():
+    classes = [device_class(CLASS_A, DRIVER_A), device_class(CLASS_B, DRIVER_B)]
+    claims = [claim("claim-0", exact("req-0", CLASS_A, None, allocationMode="All")), claim("claim-1", exact("req-0", CLASS_B))]
+    slices = [one_device_slice("slice-1", NODE1, POOL1), one_device_slice("slice-1", NODE1, POOL1, DRIVER_B)]
+    assert picks(allocate(claims, classes, slices, N1)) == [[("req-0", DRIVER_A, POOL1, "device-1")],
+                                                            [("req-0", DRIVER_B, POOL1, "device-1")]]
+
+
+TWO_DEVICES = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1"), device("device-2"))]
+
+
+def test_separate_claims_share_device_admin_access():
+    claims = [claim(f"claim-{i}", exact("req-0", CLASS_A, adminAccess=True)) for i in range(2)]
+    result = allocate(claims, CLASSES, TWO_DEVICES, N1)
+    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-1")]] * 2
+    assert [a.results[0].admin_access for a in result.allocations] == [True, True]
+
+
+def test_admin_access_claims_device_allocating_for_non_admin_access():
+    claims = [claim("claim-0", exact("req-0", CLASS_A)), claim("claim-1", exact("req-0", CLASS_A, adminAccess=True))]
+    result = allocate(claims, CLASSES, TWO_DEVICES, N1)
+    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-1")]] * 2
+    assert [a.results[0].admin_access for a in result.allocations] == [None, True]
+
+
+def test_count_devices_some_allocated_admin_access():
+    result = allocate([claim("claim-0", exact("req-0", CLASS_A, 2, adminAccess=True))], CLASSES, TWO_DEVICES, N1,
+                      allocated=[(DRIVER_A, POOL1, "device-1")])
+    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-1"), ("req-0", DRIVER_A, POOL1, "device-2")]]
+
+
+TAINTED_ONE = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1", taints=[TAINT_NO_SCHEDULE]))]
+
+
+def test_tainted_admin_access():
+    claims = [claim("claim-0", exact("req-0", CLASS_A, adminAccess=True))]
+    assert allocate(claims, CLASSES, TAINTED_ONE, N1, allocated=[(DRIVER_A, POOL1, "device-1")]) is None
+
+
+def test_tainted_admin_access_disabled():
+    claims = [claim("claim-0", exact("req-0", CLASS_A, adminAccess=True))]
+    result = allocate(claims, CLASSES, TAINTED_ONE, N1, allocated=[(DRIVER_A, POOL1, "device-1")],
+                      features=Features(device_taints=False))
+    assert picks(result) == [[("req-0", DRIVER_A, POOL1, "device-1")]]
+
+
+def test_tainted_all_devices_single():
+    claims = [claim("claim-0", exact("req-0", CLASS_A, None, allocationMode="All"))]
+    assert allocate(claims, CLASSES, TAINTED_ONE, N1) is None
+    assert picks(allocate(claims, CLASSES, TAINTED_ONE, N1, features=Features(device_taints=False))) == [
+        [("req-0", DRIVER_A, POOL1, "device-1")]]  # upstream "tainted-all-devices-single-disabled"
+
+
+def test_with_constraint_not_matching_int_attribute_all_devices():
+    # a device of an `All` request that breaks a constraint is an error, not a miss (allocateDevice with must=true)
+    slices = [resource_slice("slice-1", NODE1, POOL1, DRIVER_A, device("device-1", None, {"numa": {"int": 1}}),
+                             device("device-2", None, {"numa": {"int": 2}}))]
+    claims = [claim("claim-0", exact("req-0", CLASS_A, None, allocationMode="All"),
+                    constraints=[{"matchAttribute": f"{DRIVER_A}/numa"}])]
+    with pytest.raises(AllocationError, match="^claim default/claim-0, request req-0: cannot add device "
+                                              "driver-a/pool-1/device-2 because a claim constraint would not be satisfied$"):
+        allocate(claims, CLASSES, slices, N1)

@@ -61,3 +61,17 @@ def test_extended_resource_classes():
         "example.com/gpu": "new-a", "deviceclass.resource.kubernetes.io/old": "old",
         "deviceclass.resource.kubernetes.io/new-b": "new-b", "deviceclass.resource.kubernetes.io/new-a": "new-a",
         "deviceclass.resource.kubernetes.io/untimed": "untimed"}
+
+
+def test_selector_results_are_shared_by_devices_that_look_the_same_to_the_selector():
+    from wasplan.engine.dra import SelectorCache
+    devices = [parsed(resource_slice(f"s{i}", f"node-{i}", f"p{i}", DRIVER_A,
+                                     device("d0", None, {"model": {"string": "a100"}, "uuid": {"string": f"u{i}"}}),
+                                     device("d1", None, {"model": {"string": "h100"}, "uuid": {"string": f"v{i}"}})))
+               for i in range(50)]
+    cache = SelectorCache()
+    hits = [cache.matches("claim ns/c", ('device.attributes["driver-a"].model == "a100"',), (DRIVER_A, s.pool, d.name), d)
+            for s in devices for d in s.devices]
+    assert hits == [True, False] * 50 and cache.evaluations == 2
+    assert cache.matches("claim ns/c", ('device.attributes["driver-a"].uuid == "u7"',), (DRIVER_A, "p7", "d0"),
+                         devices[7].devices[0]) is True

@@ -35,7 +35,7 @@ import numpy as np
 
 from wasplan.cluster import claims as controller
 from wasplan.cluster.devices import RESERVED_FOR_MAX
-from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
+from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer, same_consumer
 from wasplan.engine.selectors import terms_match_node
 from wasplan.engine.status import REASONS, Code
 
@@ -141,8 +141,8 @@ class DynamicResources:
     def _consumer(self, pod, state: ClaimState):
         for ref in self.refs.get(pod.key, ()):
             if ref.group and f"{pod.namespace}/{ref.name}" == state.claim.key:
-                return group_consumer(pod.pod_group)
-        return pod_consumer(pod.name, pod.uid)
+                return group_consumer(pod.namespace, pod.pod_group)
+        return pod_consumer(pod.namespace, pod.name, pod.uid)
 
     # ---- PreFilter ---------------------------------------------------------------------------------------------
     def pre_filter(self, pod) -> str | None:
@@ -259,7 +259,7 @@ class DynamicResources:
         """Deallocate one allocated claim that kept the pod off a node and that no one else holds."""
         if self.pre_filter(pod) is not None:
             return NO_NEW_CLAIMS
-        me = pod_consumer(pod.name, pod.uid)
+        me = pod_consumer(pod.namespace, pod.name, pod.uid)
         everywhere = np.ones(len(self.state.nodes), dtype=bool)
         for state in sorted(self.claims_of(pod), key=lambda s: s.claim.name):
             allocation = state.claim.allocation
@@ -267,7 +267,7 @@ class DynamicResources:
                 continue
             if (_selector_rows(self.state, allocation.node_selector) == everywhere).all():
                 continue
-            if all(c == me for c in state.claim.reserved_for):
+            if all(same_consumer(c, me) for c in state.claim.reserved_for):
                 self.store.deallocate(state)
                 return DEALLOCATED
         return STILL_NOT_SCHEDULABLE
@@ -276,7 +276,7 @@ class DynamicResources:
         """The ResourceClaim controller after a real eviction: the pod leaves `reservedFor`; claims nobody holds
         are deallocated, the pod's generated claims deleted."""
         keys = [s.claim.key for s in self.claims_of(pod)]
-        self.store.release(pod_consumer(pod.name, pod.uid), keys)
+        self.store.release(pod_consumer(pod.namespace, pod.name, pod.uid), keys)
 
     def note_failure(self, pod, message: str) -> None:
         for state in self.claims_of(pod):
