@@ -41,20 +41,21 @@ class Capabilities:
     composites: bool  # CompositePodGroup, composite templates and parent references exist
     job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
-    dra_cel_error_on_device: bool  # a CEL runtime error names the device and hints at has() (1.37, #136709)
+    dra_allocator_137: bool  # the 1.37 structured allocator (CEL errors name the device, counters follow node
+    #                          selection, ...; engine/dra/features.py)
 
 
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           dra_cel_error_on_device=False)
+                           dra_allocator_137=False)
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
     "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
-                         job_scheduling_field=True, nested_template_ref=False, dra_cel_error_on_device=True),
+                         job_scheduling_field=True, nested_template_ref=False, dra_allocator_137=True),
 }
 
 
@@ -106,6 +107,8 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
         Gate("DRAExtendedResource", "GA" if ga37 else "Beta", True, "extended resources backed by a DeviceClass",
              locked=ga37),
         Gate("DRADeviceBindingConditions", "Beta", True, "devices with binding conditions"),
+        Gate("DRAResourceClaimDeviceStatus", "GA" if ga37 else "Beta", True, "status.devices of claims (binding "
+             "conditions need it)", locked=ga37),
         Gate("DRAWorkloadResourceClaims", "Beta" if ga37 else "Alpha", False,
              "resourceClaims on PodGroups and templates; one claim per PodGroup, reserved for the PodGroup"),
     )

@@ -16,16 +16,10 @@ DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate)
 
 
 def features(options):
-    """The allocator's feature flags (engine/dra/features.py) from the release and its gates."""
+    """The allocator's feature flags from the gates and whether the release runs the 1.37 allocator."""
     from wasplan.engine.dra import Features
 
-    gates = options.gates
-    return Features(
-        admin_access=gates.enabled("DRAAdminAccess"), prioritized_list=gates.enabled("DRAPrioritizedList"),
-        partitionable_devices=gates.enabled("DRAPartitionableDevices"),
-        device_taints=gates.enabled("DRADeviceTaints"), consumable_capacity=gates.enabled("DRAConsumableCapacity"),
-        binding_conditions=gates.enabled("DRADeviceBindingConditions"),
-        cel_error_on_device=options.caps.dra_cel_error_on_device)
+    return Features.from_gates(options.gates.enabled, options.caps.dra_allocator_137)
 
 
 def split(records) -> tuple[list, list]:
