@@ -92,6 +92,8 @@ def resolve(pod: Pod, group_name: str | None, group_entries, group_statuses, gro
     """Every entry of `pod` with the claim it stands for."""
     out = []
     for entry in pod.resource_claims:
+        if entry.name.startswith("<"):
+            continue  # the scheduler's own in-memory claim for DRA-backed extended resources
         if group_claims_on and group_name is not None and is_group_entry(entry, group_entries):
             name = group_claim_name(pod.namespace, group_name, _group_entry(entry, group_entries), group_statuses)
             out.append(ClaimRef(entry, name, group=True, template=entry.template_name))

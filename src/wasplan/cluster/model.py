@@ -135,6 +135,18 @@ class PodClaim:
     generated: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ContainerRequests:
+    """One container's extended-resource requests, for the claim DynamicResources builds when a DeviceClass backs
+    an extended resource: its index over initContainers + containers, whether it is a short-lived init container,
+    the sorted names of all its requests, and the integer amounts of its domain-qualified resources."""
+
+    index: int
+    short_lived_init: bool
+    names: tuple[str, ...]
+    extended: tuple[tuple[str, int], ...]
+
+
 @dataclass(slots=True)
 class Pod:
     """A pod as the scheduler sees it: the effective request is precomputed (containers, init containers,
@@ -164,6 +176,7 @@ class Pod:
     creation_timestamp: str | None = None
     uid: str | None = None
     resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
+    containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
 
     @property

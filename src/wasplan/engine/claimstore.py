@@ -50,6 +50,7 @@ class Undo:
     allocation: Allocation | None
     reserved_for: tuple[Consumer, ...]
     added: Allocation | None  # results put into the ledger by this reservation
+    created: bool = False  # the reservation created the claim (DRA-backed extended resources): undo deletes it
 
 
 class ClaimStore:
@@ -89,11 +90,19 @@ class ClaimStore:
             claim.reserved_for = (*claim.reserved_for, consumer)
         return undo
 
+    def create(self, claim: ResourceClaim, owner: ClaimOwner) -> tuple[ClaimState, Undo]:
+        """A claim the scheduler itself creates (PreBind of a DRA-backed extended resource), with its undo."""
+        state = ClaimState(claim, owner)
+        self.claims[claim.key] = state
+        return state, Undo(state, None, (), None, created=True)
+
     def undo(self, undo: Undo) -> None:
         claim = undo.state.claim
         if undo.added is not None:
             self.ledger.remove(undo.added.results)
         claim.allocation, claim.reserved_for = undo.allocation, undo.reserved_for
+        if undo.created:
+            del self.claims[claim.key]
 
     def deallocate(self, state: ClaimState) -> None:
         """Clear allocation and reservations (PostFilter, the controller after the last consumer left)."""

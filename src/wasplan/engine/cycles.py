@@ -46,6 +46,8 @@ class Cycles(PreemptionSteps):
         return self._groups_on and ps.pod.pod_group is not None
 
     def pod_created(self, ps: PodState) -> None:
+        if self.dra is not None:
+            ps.pod = self.dra.adopt(ps.pod)
         if ps.pod.node_name:
             if ps.pod.resource_claims and self.dra is not None:  # its claims, for Reserve and the controller
                 self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))

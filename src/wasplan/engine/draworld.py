@@ -42,4 +42,5 @@ def install(state, records, options, pods_claim: bool = True) -> DynamicResource
                        features(options))
     plugin = DynamicResources(store, state, options.gates)
     state.register(NAME, plugin)
+    state.waive(plugin.backed)
     return plugin

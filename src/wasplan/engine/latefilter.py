@@ -44,7 +44,8 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         feasible[nominated] = False
     every = every or plugin.scores_needed(pod) or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
     total = None
-    if not every and pending:  # the best node usually fits: one search there, its result kept for Reserve
+    work = bool(pending or plugin.extended.get(pod.key))
+    if not every and work:  # the best node usually fits: one search there, its result kept for Reserve
         total = ev.total_scores(pod, sv, feasible, mask)
         best = int(np.argmax(np.where(feasible, total, -1)))
         if not feasible[best]:
@@ -53,7 +54,7 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[best] == 0:
             return best, reasons
         feasible[best] = False
-    quick = plugin.precheck(pending) if pending else None
+    quick = plugin.precheck(pod, pending) if work else None
     if quick is not None:
         return _prechecked(ev, pod, sv, feasible, mask, quick, reasons, None if every else total)
     if every:

@@ -22,6 +22,7 @@ from wasplan.engine.podindex import PodIndex
 
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
+WAIVED = 2**62  # allocatable standing for "not checked here"
 
 
 class StatefulPlugin(Protocol):
@@ -52,6 +53,7 @@ class ClusterState:
         self._vectors: dict[str, tuple] = {}
         self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
         self.journal: list[tuple[str, Pod, int, tuple]] = []
+        self.waived: frozenset[str] = frozenset()  # resources NodeResourcesFit leaves to DRA on nodes without them
         # Reserve/Unreserve of stateful plugins (registry.py), called with every reservation and its undo
         self.stateful: list[StatefulPlugin] = []
         self.plugins: dict[str, StatefulPlugin] = {}  # the same plugins by name, for their Filter adapters
@@ -73,12 +75,25 @@ class ClusterState:
                     self.alloc[i, self.col[name]] = amount
             if PODS not in node.allocatable:
                 self.alloc[i, self.col[PODS]] = DEFAULT_MAX_PODS
+        self._apply_waivers()
         self.requested = np.zeros((n, r), dtype=np.int64)
         self.non_zero = np.zeros((n, r), dtype=np.int64)
         self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
         self.pod_index = PodIndex(len(nodes))
         self.epoch += 1
         self.changes = []
+
+    def waive(self, names) -> None:
+        """Extended resources a DeviceClass backs (DRAExtendedResource): on a node that does not publish one,
+        NodeResourcesFit does not check it (DynamicResources allocates devices instead), modelled as unbounded
+        allocatable there. Nodes that publish it keep their own amount (the device plugin path)."""
+        self.waived = frozenset(n for n in names if n in self.col)
+        self._apply_waivers()
+
+    def _apply_waivers(self) -> None:
+        for name in self.waived:
+            column = self.alloc[:, self.col[name]]
+            column[column == 0] = WAIVED
 
     def add_node(self, node: Node) -> None:
         """Adding a node re-sorts the rows; all caches keyed by `epoch` start over."""

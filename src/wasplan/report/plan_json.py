@@ -206,10 +206,11 @@ def pod_object(pod: Pod) -> dict:
 def _claims_of(pod: Pod, out: dict) -> None:
     """spec.resourceClaims of a synthesised pod, and status.resourceClaimStatuses as the controller wrote them."""
     spec = out.setdefault("spec", {})
-    if "resourceClaims" not in spec:
+    entries = [c for c in pod.resource_claims if not c.name.startswith("<")]  # not the scheduler's in-memory one
+    if "resourceClaims" not in spec and entries:
         spec["resourceClaims"] = [{"name": c.name, **({"resourceClaimName": c.claim_name} if c.claim_name else
                                                       {"resourceClaimTemplateName": c.template_name})}
-                                  for c in pod.resource_claims]
+                                  for c in entries]
     named = [{"name": c.name, "resourceClaimName": c.generated} for c in pod.resource_claims if c.generated]
     if named:
         out.setdefault("status", {})["resourceClaimStatuses"] = named

@@ -4,9 +4,11 @@
 The one stateful plugin: it keeps the plan's ResourceClaims (engine/claimstore.py) and drives the structured
 allocator (engine/dra). Per extension point:
 
-* PreEnqueue: every `spec.resourceClaims` entry must name an existing claim that is not being deleted and, for
-  a template entry, was generated for this pod (or, with DRAWorkloadResourceClaims, for its PodGroup); the
-  ResourceClaim controller (cluster/claims.py) runs first and generates missing template claims.
+* PreEnqueue (engine/draclaims.py): every `spec.resourceClaims` entry must name an existing claim that is not
+  being deleted and, for a template entry, was generated for this pod (or, with DRAWorkloadResourceClaims, for its
+  PodGroup); the ResourceClaim controller (cluster/claims.py) runs first and generates missing template claims.
+* Extended resources backed by a DeviceClass (engine/extendedclaim.py): on nodes that do not publish the
+  resource, a per-node claim is allocated last, after the pod's own claims, and created at Reserve.
 * PreFilter: every request's device class of an unallocated claim must exist.
 * Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
   node"); the unallocated ones go to the allocator ("cannot allocate all claims"). An allocator error (CEL
@@ -35,7 +37,9 @@ import numpy as np
 
 from wasplan.cluster import claims as controller
 from wasplan.cluster.devices import RESERVED_FOR_MAX
-from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer, same_consumer
+from wasplan.engine import extendedclaim as ext
+from wasplan.engine.draclaims import PodClaims, backed_classes
+from wasplan.engine.claimstore import ClaimState, ClaimStore, pod_consumer, same_consumer
 from wasplan.engine.selectors import terms_match_node
 from wasplan.engine.status import REASONS, Code
 
@@ -58,18 +62,6 @@ def filter_error_message(err: str) -> str:
     return f'running "{NAME}" filter plugin: {err}'
 
 
-def not_created_msg(namespace: str, pod: str) -> str:
-    return f'pod "{namespace}/{pod}": ResourceClaim not created yet'
-
-
-def not_found_msg(name: str) -> str:
-    return f'resourceclaim.resource.k8s.io "{name}" not found'
-
-
-def not_owner_msg(namespace: str, claim: str, pod: str) -> str:
-    return f"ResourceClaim {namespace}/{claim} was not created for Pod {namespace}/{pod} (Pod is not owner)"
-
-
 def too_many_msg(name: str, count: int) -> str:
     return (f'ResourceClaim.resource.k8s.io "{name}" is invalid: status.reservedFor: Too many: {count}: must have at '
             f"most {RESERVED_FOR_MAX} items")
@@ -79,70 +71,18 @@ def has_claims(pod) -> bool:
     return bool(pod.resource_claims)
 
 
-class DynamicResources:
+class DynamicResources(PodClaims):
     NAME = NAME
 
     def __init__(self, store: ClaimStore, state, gates):
         self.store, self.state = store, state
         self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
+        self.backed = backed_classes(store, gates)  # extended resource name -> DeviceClass (DRAExtendedResource)
+        self.extended: dict[str, list] = {}  # pod key -> its DRA-backed requests (extendedclaim.py)
         self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
         self.group_claims: dict[str, dict[str, str]] = {}  # PodGroup key -> entry -> generated claim name
         self._found: tuple | None = None  # (pod key, row, epoch, ledger version, NodeAllocation): last Filter
         self._precheck: tuple[int, Precheck] | None = None  # (state epoch, the vectorised check for its nodes)
-
-    # ---- claim controller and PreEnqueue -----------------------------------------------------------------------
-    def pre_enqueue(self, pod, group) -> str | None:
-        """Resolve (and generate) the pod's claims; the upstream message when one is missing, else None."""
-        entries = group.pg.resource_claims if group is not None else ()
-        statuses = group.pg.resource_claim_statuses if group is not None else ()
-        refs = controller.resolve(pod, group.record.name if group is not None else None, entries, statuses,
-                                  self.group_claims_on)
-        for ref in refs:
-            problem = self._ensure(pod, ref)
-            if problem is not None:
-                return problem
-        self.refs[pod.key] = refs
-        for ref in refs:
-            if ref.group and ref.template is not None:
-                self.group_claims.setdefault(f"{pod.namespace}/{pod.pod_group}", {})[ref.entry.name] = ref.name
-        return None
-
-    def _ensure(self, pod, ref: controller.ClaimRef) -> str | None:
-        key = f"{pod.namespace}/{ref.name}"
-        state = self.store.get(key)
-        if state is None and ref.template is not None:
-            template = self.store.templates.get(f"{pod.namespace}/{ref.template}")
-            if template is None:
-                return not_created_msg(pod.namespace, pod.name)
-            owner = controller.ClaimOwner("PodGroup" if ref.group else "Pod",
-                                          pod.pod_group if ref.group else pod.name, ref.entry.name)
-            state = self.store.add(controller.from_template(template, ref.name, owner), owner)
-        if state is None:
-            return not_found_msg(ref.name)
-        if state.claim.deletion_timestamp is not None:
-            return f'resourceclaim "{ref.name}" is being deleted'
-        if ref.template is not None:
-            kind, name = ("PodGroup", pod.pod_group) if ref.group else ("Pod", pod.name)
-            if not controller.owned_by(state.claim, kind, name):
-                return not_owner_msg(pod.namespace, ref.name, pod.name)
-        return None
-
-    def claims_of(self, pod) -> list[ClaimState]:
-        """The pod's claims in `spec.resourceClaims` order, each once."""
-        out, seen = [], set()
-        for ref in self.refs.get(pod.key, ()):
-            key = f"{pod.namespace}/{ref.name}"
-            state = self.store.get(key)
-            if state is not None and key not in seen:
-                seen.add(key)
-                out.append(state)
-        return out
-
-    def _consumer(self, pod, state: ClaimState):
-        for ref in self.refs.get(pod.key, ()):
-            if ref.group and f"{pod.namespace}/{ref.name}" == state.claim.key:
-                return group_consumer(pod.namespace, pod.pod_group)
-        return pod_consumer(pod.namespace, pod.name, pod.uid)
 
     # ---- PreFilter ---------------------------------------------------------------------------------------------
     def pre_filter(self, pod) -> str | None:
@@ -172,14 +112,22 @@ class DynamicResources:
     def to_allocate(self, pod) -> list[ClaimState]:
         return [s for s in self.claims_of(pod) if s.claim.allocation is None]
 
+    def _claims_for(self, pod, row: int, pending: list[ClaimState]) -> list:
+        """The claims to allocate on a node: the pod's unallocated ones, then its extended-resource claim."""
+        claims = [s.claim for s in pending]
+        requests = self.extended.get(pod.key)
+        extra = ext.node_claim(pod, requests, self.backed, self.state.nodes[row]) if requests else None
+        return claims + [extra] if extra is not None else claims
+
     def check(self, pod, row: int, pending: list[ClaimState]):
         """Filter on one node for the unallocated claims: (reason id, NodeAllocation or None). Raises
         FilterError when the allocator returns an error."""
-        if not pending:
+        claims = self._claims_for(pod, row, pending)
+        if not claims:
             return 0, None
         from wasplan.engine.dra import AllocationError, NodeUnschedulable  # the allocator loads CEL: only when used
         try:
-            found = self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
+            found = self.store.allocator.allocate(self.state.nodes[row], claims)
         except AllocationError as exc:
             raise FilterError(filter_error_message(str(exc))) from None
         except NodeUnschedulable as exc:
@@ -189,14 +137,22 @@ class DynamicResources:
         self._found = (pod.key, row, self.state.epoch, self.store.ledger.version, found)
         return 0, found
 
-    def precheck(self, pending: list[ClaimState]) -> np.ndarray | None:
+    def precheck(self, pod, pending: list[ClaimState]) -> np.ndarray | None:
         """Filter's reason on every node at once where the allocator's vectorised check is exact for these
-        claims (node-local devices, plain ExactCount requests), else None."""
+        claims (node-local devices, plain ExactCount requests), else None. A pod with DRA-backed extended
+        requests qualifies only while no node serves them itself (its claim is then the same everywhere)."""
+        claims = [s.claim for s in pending]
+        requests = self.extended.get(pod.key)
+        if requests:
+            names = {r[1] for r in requests}
+            if any(n.allocatable.get(name, 0) for n in self.state.nodes for name in names):
+                return None
+            claims.append(ext.node_claim(pod, requests, self.backed, self.state.nodes[0]))
         from wasplan.engine.dra import Precheck
 
         if self._precheck is None or self._precheck[0] != self.state.epoch:
             self._precheck = (self.state.epoch, Precheck(self.store.allocator, self.state.nodes))
-        result = self._precheck[1].check([s.claim for s in pending])
+        result = self._precheck[1].check(claims)
         if not result.exact:
             return None
         return np.where(result.feasible, 0, np.where(result.invalid, INVALID, CANNOT_ALLOCATE)).astype(np.int32)
@@ -228,10 +184,21 @@ class DynamicResources:
         for state in claims:
             allocation = found.allocations[pending.index(state)] if found is not None and state in pending else None
             undo.append(self.store.reserve(state, self._consumer(pod, state), allocation))
+        if found is not None and len(found.allocations) > len(pending):  # PreBind creates the extended claim
+            undo += self._create_extended(pod, row, found.allocations[-1])
         return undo
 
+    def _create_extended(self, pod, row: int, allocation) -> list:
+        spec = ext.node_claim(pod, self.extended[pod.key], self.backed, self.state.nodes[row])
+        name = self._extended_name(pod)
+        uid = pod.uid or controller.stable_uid(pod.namespace, "Pod", pod.name)
+        state, created = self.store.create(ext.created(spec, name, uid, pod.name),
+                                           controller.ClaimOwner("Pod", pod.name, ext.IN_MEMORY_NAME))
+        return [created, self.store.reserve(state, pod_consumer(pod.namespace, pod.name, pod.uid), allocation)]
+
     def _allocation_for(self, pod, row: int, pending: list[ClaimState]):
-        if not pending:
+        claims = self._claims_for(pod, row, pending)
+        if not claims:
             return None
         from wasplan.engine.dra import AllocationError, NodeUnschedulable
 
@@ -239,7 +206,7 @@ class DynamicResources:
         if hit is not None and hit[:4] == (pod.key, row, self.state.epoch, self.store.ledger.version):
             return hit[4]
         try:
-            return self.store.allocator.allocate(self.state.nodes[row], [s.claim for s in pending])
+            return self.store.allocator.allocate(self.state.nodes[row], claims)
         except (AllocationError, NodeUnschedulable):
             return None  # a pod placed where its devices do not fit (a bound pod of the snapshot): left pending
 
@@ -276,6 +243,8 @@ class DynamicResources:
         """The ResourceClaim controller after a real eviction: the pod leaves `reservedFor`; claims nobody holds
         are deallocated, the pod's generated claims deleted."""
         keys = [s.claim.key for s in self.claims_of(pod)]
+        if pod.key in self.extended or pod.containers:
+            keys.append(f"{pod.namespace}/{self._extended_name(pod)}")
         self.store.release(pod_consumer(pod.namespace, pod.name, pod.uid), keys)
 
     def note_failure(self, pod, message: str) -> None:
