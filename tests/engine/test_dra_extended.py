@@ -4,18 +4,9 @@ DeviceClass backs is served by devices on nodes that do not publish the resource
 
 from __future__ import annotations
 
-from drascenes import NODES, plan, pods, slice_for
+from drascenes import DEVICE_CLASS, NODES, plan, pods, slice_for
 
-CLASS = """\
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  extendedResourceName: example.com/gpu
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
-"""
+CLASS = DEVICE_CLASS.replace("spec:\n", "spec:\n  extendedResourceName: example.com/gpu\n")
 
 
 def wants(name: str, resource: str = "example.com/gpu", count: int = 1) -> str:
