@@ -92,19 +92,23 @@ def test_sixty_four_gpu_nodes_plan_with_the_allocator():
     assert [(r.pool, r.device) for r in result.allocations[0].results] == [("gpu-07", f"gpu-{i}") for i in range(4, 8)]
 
 
+ONE_NODE = """\
+apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+spec:
+  nodePools:
+  - name: gpu
+    count: 1
+    allocatable: {cpu: 8}
+    devices:
+"""
+
+
 def test_duplicate_device_names_on_a_node_are_a_finding():
-    records, diags = expand("""\
-        apiVersion: wasplan.io/v1alpha1
-        kind: Cluster
-        spec:
-          nodePools:
-          - name: gpu
-            count: 1
-            allocatable: {cpu: 8}
-            devices:
-            - {driver: gpu.example.com, count: 2}
-            - {driver: gpu.example.com, count: 1, attributes: {model: h100}}
-        """)
+    records, diags = expand(ONE_NODE + """\
+    - {driver: gpu.example.com, count: 2}
+    - {driver: gpu.example.com, count: 1, attributes: {model: h100}}
+""")
     [d] = diags
     assert (d.code, d.location.line, d.location.field) == ("WAS605", 10, "spec.nodePools[0].devices[1].namePattern")
     assert d.message == ("device name 'gpu-0' of driver gpu.example.com is used twice on one node; give the entries "
@@ -132,17 +136,9 @@ def test_schema_rejects_bad_device_entries():
 
 
 def test_an_integer_attribute_template_must_give_an_integer():
-    records, diags = expand("""\
-        apiVersion: wasplan.io/v1alpha1
-        kind: Cluster
-        spec:
-          nodePools:
-          - name: gpu
-            count: 1
-            allocatable: {cpu: 8}
-            devices:
-            - {driver: gpu.example.com, count: 1, attributes: {numa: {int: "n{index}"}}}
-        """)
+    records, diags = expand(ONE_NODE + """\
+    - {driver: gpu.example.com, count: 1, attributes: {numa: {int: "n{index}"}}}
+""")
     [d] = diags
     assert (d.code, d.location.line, d.location.field) == ("WAS605", 9, "spec.nodePools[0].devices[0].attributes.numa.int")
     assert d.message == "attribute template 'n{index}' gives 'n0', not an integer"
