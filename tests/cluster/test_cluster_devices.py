@@ -27,7 +27,7 @@ spec:
     devices:
     - driver: gpu.example.com
       count: 8
-      attributes: {model: a100, numa: 0, pcieRoot: "pci-{index // 4}", driverVersion: {version: 1.2.3}}
+      attributes: {model: a100, numa: {int: "{index // 4}"}, pcieRoot: "pci-{index // 4}", driverVersion: {version: 1.2.3}}
       capacity: {memory: 80Gi}
   devicePools:
   - name: fabric
@@ -59,7 +59,7 @@ def test_node_pool_devices_become_one_slice_per_node_and_driver():
     assert (first.driver, first.pool, first.generation, first.slice_count, first.node) == (
         "gpu.example.com", "gpu-00", 1, 1, NodeSelection(node_name="gpu-00"))
     assert [d.name for d in first.devices] == [f"gpu-{i}" for i in range(8)]
-    assert first.devices[5].attributes == {"model": Attribute("string", "a100"), "numa": Attribute("int", 0),
+    assert first.devices[5].attributes == {"model": Attribute("string", "a100"), "numa": Attribute("int", 1),
                                            "pcieRoot": Attribute("string", "pci-1"),
                                            "driverVersion": Attribute("version", "1.2.3")}
     assert first.devices[5].capacity == {"memory": Capacity(Fraction(80 * GI))}
@@ -92,19 +92,23 @@ def test_sixty_four_gpu_nodes_plan_with_the_allocator():
     assert [(r.pool, r.device) for r in result.allocations[0].results] == [("gpu-07", f"gpu-{i}") for i in range(4, 8)]
 
 
+ONE_NODE = """\
+apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+spec:
+  nodePools:
+  - name: gpu
+    count: 1
+    allocatable: {cpu: 8}
+    devices:
+"""
+
+
 def test_duplicate_device_names_on_a_node_are_a_finding():
-    records, diags = expand("""\
-        apiVersion: wasplan.io/v1alpha1
-        kind: Cluster
-        spec:
-          nodePools:
-          - name: gpu
-            count: 1
-            allocatable: {cpu: 8}
-            devices:
-            - {driver: gpu.example.com, count: 2}
-            - {driver: gpu.example.com, count: 1, attributes: {model: h100}}
-        """)
+    records, diags = expand(ONE_NODE + """\
+    - {driver: gpu.example.com, count: 2}
+    - {driver: gpu.example.com, count: 1, attributes: {model: h100}}
+""")
     [d] = diags
     assert (d.code, d.location.line, d.location.field) == ("WAS605", 10, "spec.nodePools[0].devices[1].namePattern")
     assert d.message == ("device name 'gpu-0' of driver gpu.example.com is used twice on one node; give the entries "
@@ -129,3 +133,12 @@ def test_schema_rejects_bad_device_entries():
     assert records == []
     assert [(d.code, d.location.line, d.location.field) for d in diags] == [
         ("WAS605", 5, "spec.devicePools[0]"), ("WAS601", 11, "spec.nodePools[0].devices[0].capacity.memory")]
+
+
+def test_an_integer_attribute_template_must_give_an_integer():
+    records, diags = expand(ONE_NODE + """\
+    - {driver: gpu.example.com, count: 1, attributes: {numa: {int: "n{index}"}}}
+""")
+    [d] = diags
+    assert (d.code, d.location.line, d.location.field) == ("WAS605", 9, "spec.nodePools[0].devices[0].attributes.numa.int")
+    assert d.message == "attribute template 'n{index}' gives 'n0', not an integer"

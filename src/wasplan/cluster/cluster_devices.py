@@ -9,7 +9,8 @@ the pool. A `devicePools[]` entry is a network-attached pool: one slice named af
 selector (the given labels, ANDed, as one term) or `allNodes`.
 
 Device names come from `namePattern` (default `<driver's first label>-{index}`, e.g. `gpu-0`) over the device's
-index within its entry; string attribute values are templates over the same index (`pcieRoot: "pci-{index // 4}"`).
+index within its entry; string attribute values are templates over the same index (`pcieRoot: "pci-{index // 4}"`),
+and `{int: "{index // 4}"}` gives an integer attribute computed the same way (for `matchAttribute` on a NUMA node).
 The device records of a node pool are built once and shared by all its nodes (they are identical), which also lets
 the allocator's CEL cache evaluate each selector once per device shape instead of once per node.
 """
@@ -32,11 +33,20 @@ def _attribute(value: Any, env: dict, ctx: Ctx, path: tuple) -> Attribute | None
         return Attribute("bool", value)
     if isinstance(value, int):
         return Attribute("int", value)
-    if isinstance(value, dict):
+    if isinstance(value, dict) and "version" in value:
         return Attribute("version", value["version"])
-    template = compile_reported(value, DEVICE_NAMES, ctx, path)
-    text = None if template is None else render_reported(template, env, ctx, path)
-    return None if text is None else Attribute("string", text)
+    text_path = path + ("int",) if isinstance(value, dict) else path
+    template = compile_reported(value["int"] if isinstance(value, dict) else value, DEVICE_NAMES, ctx, text_path)
+    text = None if template is None else render_reported(template, env, ctx, text_path)
+    if text is None:
+        return None
+    if not isinstance(value, dict):
+        return Attribute("string", text)
+    try:
+        return Attribute("int", int(text))
+    except ValueError:
+        ctx.report("WAS605", f"attribute template {value['int']!r} gives {text!r}, not an integer", text_path)
+        return None
 
 
 def _devices(entry: dict, ctx: Ctx) -> list[Device] | None:

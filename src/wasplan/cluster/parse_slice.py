@@ -21,31 +21,45 @@ from wasplan.cluster.devices import (
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.selectors import node_selector
 
-_ATTRIBUTE_KINDS = (("int", "int"), ("bool", "bool"), ("string", "string"), ("version", "version"))
+_ATTRIBUTE_KINDS = ("int", "bool", "string", "version")
+
+
+_EXPECTED = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string": (str, "a string"),
+             "version": (str, "a string")}
+
+
+def _clean_attribute(raw: Any) -> Attribute | None:
+    """The common case without building a finding context: one typed value of the right type."""
+    if isinstance(raw, dict) and len(raw) == 1:
+        (kind, value), = raw.items()
+        expected = _EXPECTED.get(kind)
+        if expected and isinstance(value, expected[0]) and not (kind == "int" and isinstance(value, bool)):
+            if kind != "version" or semver_value(value) is not None:
+                return Attribute(kind, value)
+    return None
 
 
 def _attribute(raw: Any, ctx: Ctx, name: str) -> Attribute | None:
-    present = [(key, kind) for key, kind in _ATTRIBUTE_KINDS if isinstance(raw, dict) and key in raw]
+    present = [key for key in _ATTRIBUTE_KINDS if isinstance(raw, dict) and key in raw]
     if len(present) != 1:
         ctx.report("WAS649", f"attribute {name!r} must set exactly one of int, bool, string, version", ())
         return None
-    key, kind = present[0]
+    key = present[0]
     value = raw[key]
-    expected, word = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string": (str, "a string"),
-                      "version": (str, "a string")}[kind]
-    if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
+    expected, word = _EXPECTED[key]
+    if not isinstance(value, expected) or (key == "int" and isinstance(value, bool)):
         ctx.report("WAS649", f"attribute {name!r}: {key} must be {word}, got {value!r}", (key,))
         return None
-    if kind == "version" and semver_value(value) is None:
+    if key == "version" and semver_value(value) is None:
         ctx.report("WAS649", f"attribute {name!r}: {value!r} is not a semantic version (1.2.3)", (key,))
         return None
-    return Attribute(kind, value)  # type: ignore[arg-type]
+    return Attribute(key, value)  # type: ignore[arg-type]
 
 
 def _attributes(raw: Any, ctx: Ctx) -> dict[str, Attribute]:
     out = {}
     for name, value in f.as_map(raw, ctx, "attributes").items():
-        attr = _attribute(value, ctx.at(name), str(name))
+        attr = _clean_attribute(value) or _attribute(value, ctx.at(name), str(name))
         if attr is not None:
             out[str(name)] = attr
     return out
@@ -130,19 +144,21 @@ def _device(raw: Any, ctx: Ctx, per_device: bool) -> Device | None:
         node = _selection(raw, ctx, ("nodeName", "nodeSelector", "allNodes"), f"device {name!r}")  # type: ignore[assignment]
         if node is None:
             return None
+    def field(key: str, parse, default):
+        """Parse an optional field only when present, so a clean device builds no finding contexts."""
+        value = raw.get(key)
+        return default if value is None else parse(value, ctx.at(key), key)
+
     return Device(
         name=name,
-        attributes=_attributes(raw.get("attributes"), ctx.at("attributes")),
-        capacity=_capacity(raw.get("capacity"), ctx.at("capacity")),
-        consumes_counters=counter_sets(raw.get("consumesCounters"), ctx.at("consumesCounters"), "counterSet",
-                                       "consumesCounters"),
-        taints=f.taints(raw.get("taints"), ctx.at("taints")),
-        binds_to_node=f.flag(raw.get("bindsToNode"), ctx.at("bindsToNode"), "bindsToNode") is True,
-        binding_conditions=f.strings(raw.get("bindingConditions"), ctx.at("bindingConditions"), "bindingConditions"),
-        binding_failure_conditions=f.strings(raw.get("bindingFailureConditions"), ctx.at("bindingFailureConditions"),
-                                             "bindingFailureConditions"),
-        allow_multiple_allocations=f.flag(raw.get("allowMultipleAllocations"), ctx.at("allowMultipleAllocations"),
-                                          "allowMultipleAllocations"),
+        attributes=field("attributes", lambda v, c, _: _attributes(v, c), {}),
+        capacity=field("capacity", lambda v, c, _: _capacity(v, c), {}),
+        consumes_counters=field("consumesCounters", lambda v, c, k: counter_sets(v, c, "counterSet", k), ()),
+        taints=field("taints", lambda v, c, _: f.taints(v, c), ()),
+        binds_to_node=field("bindsToNode", f.flag, None) is True,
+        binding_conditions=field("bindingConditions", f.strings, ()),
+        binding_failure_conditions=field("bindingFailureConditions", f.strings, ()),
+        allow_multiple_allocations=field("allowMultipleAllocations", f.flag, None),
         node=node,
     )
 

@@ -1,12 +1,14 @@
 """A vectorised per-node feasibility check for the common DRA shape, exact where it says so.
 
 The search (`search.py`) runs per node; with 5,000 nodes and 10,000 pods that is too slow in Python. Most clusters
-and claims are simple: every slice is node-local (`nodeName`, no per-device selection, no shared counters), no
-device allows multiple allocations, and every request is `ExactCount` without `firstAvailable`, constraints,
-capacity requests or admin access. Then a node can satisfy the claims exactly when, for each group of requests
-with the same selectable devices, it has at least as many free selectable devices as the group asks for, provided
-the groups' device sets are disjoint (the search is exhaustive, so it finds an assignment whenever the counts
-allow one; overlapping sets would need a matching argument this check does not make).
+and claims are simple: no slice selects nodes per device or shares counters, no device consumes counters or allows
+multiple allocations, and every request is `ExactCount` without `firstAvailable`, constraints, capacity requests
+or admin access. Then a node can satisfy the claims exactly when, for each group of requests with the same
+selectable devices, the devices it reaches (node-local, and network-attached ones whose slice selects it) include
+at least as many free selectable ones as the group asks for, provided the groups' device sets are disjoint (the
+search is exhaustive, so it finds an assignment whenever the counts allow one; overlapping sets would need a
+matching argument this check does not make). Devices are rows per (node, reachable device), built from the same
+per-node pools the search uses, so a network-attached device appears once for every node that reaches it.
 
 `Precheck.check(claims)` returns a `PrecheckResult` with `exact` (its answer equals the search's on every node),
 `feasible` (bool per node index) and `invalid` (nodes where the search would report invalid pools instead of
@@ -40,8 +42,8 @@ class PrecheckResult:
 
 def _cluster_reason(allocator: Allocator) -> str:
     for s in allocator.index.all:
-        if s.node.node_name is None or s.per_device_node_selection or s.shared_counters:
-            return f"ResourceSlice {s.name} is not node-local"
+        if s.per_device_node_selection or s.shared_counters:
+            return f"ResourceSlice {s.name} selects nodes per device or shares counters"
         for d in s.devices:
             if d.consumes_counters or d.allow_multiple_allocations:
                 return f"device {s.driver}/{s.pool}/{d.name} is partitionable or shareable"
@@ -55,8 +57,9 @@ class Precheck:
         self.cluster_reason = _cluster_reason(allocator)
         self.invalid = np.zeros(self.n, dtype=bool)
         node_of, devices, ids = [], [], []
+        everywhere = bool(allocator.index.shared)  # network-attached slices: every node may reach devices
         for i, node in enumerate(nodes):
-            if node.name not in allocator.index.on_node:
+            if not everywhere and node.name not in allocator.index.on_node:
                 continue
             for pool in allocator.index.pools(node):
                 self.invalid[i] |= pool.invalid
@@ -68,9 +71,11 @@ class Precheck:
                         devices.append(d)
                         ids.append((s.driver, s.pool, d.name))
         self.node_of = np.asarray(node_of, dtype=np.int64)
-        self.devices: list[Device] = devices
+        self.devices: list[Device] = devices  # one row per (node, reachable device): shared devices repeat
         self.ids = ids
-        self.position = {did: k for k, did in enumerate(ids)}
+        self.rows: dict[tuple, list[int]] = {}
+        for k, did in enumerate(ids):
+            self.rows.setdefault(did, []).append(k)
         self.in_use = np.zeros(len(devices), dtype=bool)
         self._cursor = 0
         self._masks: dict[tuple, np.ndarray | str] = {}
@@ -78,9 +83,7 @@ class Precheck:
     def _sync(self) -> None:
         ledger = self.allocator.ledger
         for did, _ in ledger.changes[self._cursor:]:
-            k = self.position.get(did)
-            if k is not None:
-                self.in_use[k] = ledger.in_use(did)
+            self.in_use[self.rows.get(did, [])] = ledger.in_use(did)
         self._cursor = len(ledger.changes)
 
     def _mask(self, claim: ResourceClaim, spec: RequestSpec) -> np.ndarray | str:
