@@ -26,7 +26,6 @@ def not_owner_msg(namespace: str, claim: str, pod: str) -> str:
     return f"ResourceClaim {namespace}/{claim} was not created for Pod {namespace}/{pod} (Pod is not owner)"
 
 
-
 def backed_classes(store: ClaimStore, gates) -> dict:
     """Extended resource name -> the DeviceClass that backs it, when DRAExtendedResource is on."""
     if not gates.enabled("DRAExtendedResource"):
@@ -34,7 +33,6 @@ def backed_classes(store: ClaimStore, gates) -> dict:
     from wasplan.engine.dra import extended_resource_classes
 
     return extended_resource_classes(store.classes.values())
-
 
 
 class PodClaims:
