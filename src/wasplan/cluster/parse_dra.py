@@ -35,7 +35,8 @@ def _meta(obj: dict) -> dict:
 def parse_device_class(obj: dict, ctx: Ctx) -> DeviceClass:
     meta, spec = _meta(obj), f.as_map(obj.get("spec"), ctx.at("spec"), "spec")
     sctx = ctx.at("spec")
-    configs = (f.opaque(c, sctx.at("config", i)) for i, c in enumerate(f.as_items(spec.get("config"), sctx.at("config"), "config")))
+    items = f.as_items(spec.get("config"), sctx.at("config"), "config")
+    configs = (f.opaque(c, sctx.at("config", i)) for i, c in enumerate(items))
     created = meta.get("creationTimestamp")
     return DeviceClass(
         name=meta.get("name") or "", selectors=f.selectors(spec.get("selectors"), sctx.at("selectors")),

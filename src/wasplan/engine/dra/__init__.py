@@ -25,8 +25,9 @@ API
 * `extended_resource_classes(classes)` (`extended.py`) - extended resource name -> backing DeviceClass
   (explicit `extendedResourceName`, newest wins, and the implicit `deviceclass.resource.kubernetes.io/<class>`).
 * `Precheck(allocator, nodes)` (`precheck.py`) - `check(claims) -> PrecheckResult(exact, reason, feasible,
-  invalid)`: per node index, numpy over all (node, reachable device) rows, for slices without per-device node
-  selection or counters and plain ExactCount claims. When
+  invalid, subrequests, score)`: per node index, numpy over all (node, reachable device) rows, for slices without
+  per-device node selection or counters and claims of plain ExactCount requests (firstAvailable included: the
+  subrequest index per node and Score's raw value per node come with it). When
   `exact` is true, `feasible[i]` equals `allocate(nodes[i], claims) is not None` (and `invalid[i]` says the search
   would raise `NodeUnschedulable`); run `allocate` only on the chosen node to get the devices. When false, run the
   search per node. It reads the ledger's change log on every check; rebuild it when nodes or the Allocator change.
