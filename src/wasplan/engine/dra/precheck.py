@@ -19,7 +19,8 @@ once.
 allocate"), `subrequests` and `score`. When `exact` is false the engine must run the search per node. Selectability
 is the search's own (`SelectorCache`, class then request selectors, taints, binding conditions); a CEL runtime
 error on any device makes the answer inexact, because the search meets the error only on nodes whose walk reaches
-that device. Devices in use come from the ledger's change log, so each check costs one numpy pass over the devices.
+that device. Devices in use come from the ledger's change log and update the per-node free counts in place, so a check costs a
+few vector comparisons over the nodes.
 """
 
 from __future__ import annotations
@@ -88,12 +89,29 @@ class Precheck:
         self._cursor = 0
         self._masks: dict[tuple, bytes | str] = {}
         self._by_key: dict[bytes, np.ndarray] = {}
+        self._free: dict[bytes, np.ndarray] = {}
 
     def _sync(self) -> None:
+        """Apply the ledger's new changes to the in-use rows and to every free-count vector already built."""
         ledger = self.allocator.ledger
         for did, _ in ledger.changes[self._cursor:]:
-            self.in_use[self.rows.get(did, [])] = ledger.in_use(did)
+            now = ledger.in_use(did)
+            for k in self.rows.get(did, ()):
+                if self.in_use[k] == now:
+                    continue
+                self.in_use[k] = now
+                for key, counts in self._free.items():
+                    if self._by_key[key][k]:
+                        counts[self.node_of[k]] += -1 if now else 1
         self._cursor = len(ledger.changes)
+
+    def _free_counts(self, key: bytes) -> np.ndarray:
+        """Free selectable rows per node for one mask, kept up to date by `_sync` once built."""
+        counts = self._free.get(key)
+        if counts is None:
+            counts = np.bincount(self.node_of[self._by_key[key] & ~self.in_use], minlength=self.n)
+            self._free[key] = counts
+        return counts
 
     def _mask_key(self, claim: ResourceClaim, spec: RequestSpec) -> bytes | str:
         """The request's selectable rows as a hashable key (the mask itself is in `_by_key`), or why not exact."""
@@ -113,16 +131,25 @@ class Precheck:
         if cls is None:
             return f"device class {spec.device_class_name} does not exist"
         out = np.zeros(len(self.devices), dtype=bool)
+        verdicts: dict[int, bool] = {}  # per device record: shared records (Cluster kind) repeat on every node
         for k, (device, did) in enumerate(zip(self.devices, self.ids)):
-            try:  # selectors first and on every device: an error anywhere makes the answer inexact
-                selected = (a.cel.matches(f"class {cls.name}", cls.selectors, did, device)
-                            and a.cel.matches(f"claim {claim.key}", spec.selectors, did, device))
-            except AllocationError:
-                return "a selector fails on some device"
-            if device.binding_conditions and not a.features.binding_conditions:
-                continue
-            out[k] = selected and not (a.features.device_taints and taint_blocks(device, spec.tolerations))
+            verdict = verdicts.get(id(device))
+            if verdict is None:
+                try:  # selectors first and on every device: an error anywhere makes the answer inexact
+                    verdict = self._selectable(claim, cls, spec, device, did)
+                except AllocationError:
+                    return "a selector fails on some device"
+                verdicts[id(device)] = verdict
+            out[k] = verdict
         return out
+
+    def _selectable(self, claim: ResourceClaim, cls, spec: RequestSpec, device: Device, did: tuple) -> bool:
+        a = self.allocator
+        selected = (a.cel.matches(f"class {cls.name}", cls.selectors, did, device)
+                    and a.cel.matches(f"claim {claim.key}", spec.selectors, did, device))
+        if device.binding_conditions and not a.features.binding_conditions:
+            return False
+        return selected and not (a.features.device_taints and taint_blocks(device, spec.tolerations))
 
     def _group_of(self, claims: Sequence[ResourceClaim], shape: ClaimShape) -> dict[int, bytes] | str:
         """Mask key per request (by `id` of its spec); masks must be pairwise equal or disjoint."""
@@ -148,9 +175,7 @@ class Precheck:
             return PrecheckResult(False, keys)
         assert isinstance(shape, ClaimShape)
         self._sync()
-        free = ~self.in_use
-        counts = {k: np.bincount(self.node_of[self._by_key[k] & free], minlength=self.n)
-                  for k in dict.fromkeys(keys.values())}
+        counts = {k: self._free_counts(k) for k in dict.fromkeys(keys.values())}
         chosen = np.full(self.n, -1, dtype=np.int64)
         for c, combination in enumerate(shape.combinations):
             need: dict[bytes, int] = {}
