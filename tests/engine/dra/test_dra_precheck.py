@@ -81,8 +81,9 @@ def test_precheck_agrees_with_the_search(cluster, requests, used):
     allocator = Allocator([parsed(s) for s in _slices(cluster)], [parsed(c) for c in CLASSES], ledger)
     pre = Precheck(allocator, nodes)
     driver = {0: DRIVER_A, 1: DRIVER_B}
-    ledger.add(DeviceResult("x", driver[n % 2], f"node-{n}-{k}", f"d{d}") for n, k, d in used)
     claims = _claims(requests)
+    pre.check(claims)  # builds the free counts before the ledger changes, so the update path is exercised
+    ledger.add(DeviceResult("x", driver[n % 2], f"node-{n}-{k}", f"d{d}") for n, k, d in used)
     result = pre.check(claims)
     if not result.exact:
         return
