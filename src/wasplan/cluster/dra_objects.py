@@ -14,7 +14,7 @@ from typing import Any
 from wasplan.api.quantity import BINARY_SI, DECIMAL_SI, Quantity, format_quantity
 from wasplan.cluster.devices import (
     EXACT_COUNT, Allocation, Attribute, Capacity, ClaimSpec, Constraint, CounterSet, Device, DeviceClass, DeviceTaint,
-    DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, OwnerReference, RequestSpec, ResourceClaim,
+    DeviceTaintRule, DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, OwnerReference, RequestSpec, ResourceClaim,
     ResourceClaimTemplate, ResourceSlice,
 )
 from wasplan.cluster.model import NodeSelectorTerm, Requirement
@@ -250,8 +250,17 @@ def resource_claim_template_object(t: ResourceClaimTemplate) -> dict:
             "metadata": {"name": t.name, "namespace": t.namespace}, "spec": spec}
 
 
+def device_taint_rule_object(r: DeviceTaintRule) -> dict:
+    spec: dict = {"taint": _taint(r.taint)}
+    if r.selects:
+        spec["deviceSelector"] = {k: v for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v}
+    return {"apiVersion": API_VERSION, "kind": "DeviceTaintRule", "metadata": {"name": r.name}, "spec": spec}
+
+
 def dra_object(record: DraRecord) -> dict:
     """The API object for any DRA record."""
+    if isinstance(record, DeviceTaintRule):
+        return device_taint_rule_object(record)
     if isinstance(record, ResourceSlice):
         return resource_slice_object(record)
     if isinstance(record, ResourceClaim):

@@ -22,6 +22,8 @@ API
 * `Features` - the DRA feature flags; `Features.from_gates(gates.enabled, allocator_137=...)` derives them from
   the gates and whether the release runs the 1.37 allocator (a release capability for the engine to name).
 * `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
+* `apply_taint_rules(slices, rules)` (`taints.py`) - the slices as the scheduler sees them with DeviceTaintRules
+  (DRADeviceTaintRules) applied; build the Allocator from these.
 * `extended_resource_classes(classes)` (`extended.py`) - extended resource name -> backing DeviceClass
   (explicit `extendedResourceName`, newest wins, and the implicit `deviceclass.resource.kubernetes.io/<class>`).
 * `Precheck(allocator, nodes)` (`precheck.py`) - `check(claims) -> PrecheckResult(exact, reason, feasible,
@@ -41,6 +43,8 @@ from wasplan.engine.dra.extended import extended_resource_classes
 from wasplan.engine.dra.features import Features
 from wasplan.engine.dra.ledger import InUseLedger
 from wasplan.engine.dra.precheck import Precheck, PrecheckResult
+from wasplan.engine.dra.taints import apply_taint_rules
 
 __all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "InUseLedger", "NodeAllocation",
-           "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache", "extended_resource_classes"]
+           "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache", "apply_taint_rules",
+           "extended_resource_classes"]
