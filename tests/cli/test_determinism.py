@@ -31,3 +31,30 @@ def test_preemption_plan_is_byte_identical_under_different_hash_seeds():
     first = _run("3", *args)
     assert b'"preemptions": [\n    {' in first  # the scenario does evict something
     assert _run("4", *args) == first
+
+
+def test_batched_gangs_are_byte_identical_under_different_hash_seeds(tmp_path):
+    """Jobs of 8 identical pods, each gang kept to a rack: placed by the engine's gang batch."""
+    jobs = [f"""apiVersion: batch/v1
+kind: Job
+metadata: {{name: train-{i}, namespace: ml}}
+spec:
+  completionMode: Indexed
+  completions: 8
+  parallelism: 8
+  scheduling:
+    schedulingPolicy: {{gang: {{}}}}
+    schedulingConstraints: {{topology: [{{key: topology.kubernetes.io/rack}}]}}
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: w
+        image: trainer:1
+        resources: {{requests: {{cpu: "20", memory: 200Gi}}, limits: {{nvidia.com/gpu: 4}}}}
+""" for i in range(6)]
+    (tmp_path / "jobs.yaml").write_text("---\n".join(jobs))
+    args = ("plan", str(tmp_path / "jobs.yaml"), "--cluster", str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json")
+    first = _run("5", *args)
+    assert first.count(b'"status": "Bound"') == 16  # the running pods leave room for two gangs, in rack-1 and rack-2
+    assert _run("6", *args) == first

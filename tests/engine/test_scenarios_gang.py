@@ -79,6 +79,13 @@ def test_pods_wait_for_their_pod_group_then_schedule_when_it_appears():
     assert [p.status for p in plan.pods] == ["Bound", "Bound"]
 
 
+def test_pods_before_and_after_their_group_all_wait_for_quorum():
+    early, late = pods("g", 4, gpu=1, group="g")[:2], pods("g", 4, gpu=1, group="g")[2:3]
+    plan = run(GPU_NODES, [*early, gang("g", 4), *late])
+    assert [(p.name, p.status, p.message) for p in plan.pods] == [
+        (f"g-{i}", "Gated", "waiting for minCount pods from a gang to appear in scheduling queue") for i in range(3)]
+
+
 def test_two_competing_gangs_first_complete_gang_wins():
     cluster = [node(f"n{i}", gpu=2) for i in range(3)]
     a, b = pods("a", 3, gpu=2, group="a"), pods("b", 3, gpu=2, group="b")

@@ -155,13 +155,23 @@ def test_invalid_manifest_exits_2(tmp_path):
     assert explain("podgroup/llm", "--cluster", str(FIXTURES / "taint" / "cluster.yaml")).exit_code == 2
 
 
-def test_verification_budget_bounds_the_re_runs():
-    doc = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "0.000001").stdout)
+def test_verification_budget_counts_the_re_runs():
+    doc = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "1").stdout)
     t = doc["targets"][0]
     assert [s["kind"] for s in t["suggestions"]] == ["minCount"]  # the first re-run, then the budget is spent
-    assert "budget for verification re-runs was spent" in t["notes"][-1]
+    assert t["notes"][-1] == ("the budget of 1 verification re-runs (--verify-budget) was spent: some suggestions "
+                              "may be missing, and a node count may not be the smallest; raise it (0: no limit)")
     unlimited = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-budget", "0").stdout)
     assert [s["kind"] for s in unlimited["targets"][0]["suggestions"]] == ["minCount", "addNodes", "toleration"]
+    default = explain("podgroup/llm", *case("taint"), "-o", "json")
+    assert json.loads(default.stdout) == unlimited  # the default count verifies all of this case
+
+
+def test_a_time_budget_is_explicit_and_stops_verifying():
+    doc = json.loads(explain("podgroup/llm", *case("taint"), "-o", "json", "--verify-seconds", "0.000001").stdout)
+    t = doc["targets"][0]
+    assert t["suggestions"] == []  # the first re-run is stopped at its deadline, the rest are not started
+    assert t["notes"][-1].startswith("the 1e-06 s time budget for verification re-runs (--verify-seconds) was spent")
 
 
 def test_a_preempted_pod_says_who_preempted_it():

@@ -9,7 +9,7 @@ import pytest
 from wasplan.documents.atomic import atomic_write
 from wasplan.documents.roundtrip import Indent, detect_indent, dump_yaml, load_yaml
 from wasplan.migrate import tree as t
-from wasplan.migrate.spans import split_spans
+from wasplan.migrate.spans import span_indexes, split_spans
 from wasplan.migrate.transplant import splice, transplant
 
 
@@ -19,6 +19,11 @@ def test_spans_cut_at_column_zero_markers_only():
     assert [s.text for s in spans] == ["# head\na: 1\n", "---\nb: |\n  ---\n  x\n", "--- # c\nc: 2\n...\n"]
     assert [s.explicit_start for s in spans] == [False, True, True]
     assert "".join(s.text for s in spans) == text
+
+
+def test_span_indexes_find_the_span_of_each_line():
+    spans = split_spans("# head\na: 1\n---\nb: |\n  ---\n  x\n--- # c\nc: 2\n...\n")
+    assert span_indexes(spans, [0, 1, 2, 4, 5, 6, 8, 40]) == [0, 0, 1, 1, 1, 2, 2, 2]
 
 
 def test_splice_takes_edited_lines_only_inside_changed_ranges():

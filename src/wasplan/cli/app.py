@@ -7,6 +7,7 @@ import sys
 import typer
 
 from wasplan import __version__
+from wasplan.cli import collector
 
 app = typer.Typer(
     name="wasplan",
@@ -47,6 +48,7 @@ def _register(command: str | None = None) -> None:
 
 
 def main() -> None:
+    collector.pause()
     args = sys.argv[1:]
     _register(args[0] if args else None)
     app()

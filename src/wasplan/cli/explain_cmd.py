@@ -36,8 +36,11 @@ def explain(
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
-    verify_budget: float = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
-                                        help="Seconds of verification re-runs to spend at most (0: no limit)."),
+    verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
+                                      help="Verification re-runs to make at most (0: no limit)."),
+    verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0,
+                                                   help="Also stop verifying after this many seconds "
+                                                        "(machine-dependent; default: no time limit)."),
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
     check_formats(output, _FORMATS, "explain")
@@ -48,7 +51,7 @@ def explain(
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
                       scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget)
+                      verify_budget=verify_budget, verify_seconds=verify_seconds)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from wasplan import jsontext
 from wasplan.cli.app import app
 from wasplan.cli.common import fail
 from wasplan.validate import schemas
@@ -25,7 +25,7 @@ def schema(
         for (av, k) in schemas.available():
             target = export / av / f"{k}.json"
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(schemas.load_schema(av, k), indent=2) + "\n")
+            target.write_text(jsontext.dumps(schemas.load_schema(av, k)))
             count += 1
         typer.echo(f"wrote {count} schemas below {export}")
         typer.echo(f"editor modeline: # yaml-language-server: $schema={export}/scheduling.k8s.io/v1beta1/PodGroup.json")
@@ -42,4 +42,4 @@ def schema(
     if len(matches) > 1:
         fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; choose one with --api-version")
     av, k = matches[0]
-    typer.echo(json.dumps(schemas.load_schema(av, k), indent=2))
+    typer.echo(jsontext.dumps(schemas.load_schema(av, k)), nl=False)

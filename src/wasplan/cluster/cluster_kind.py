@@ -9,12 +9,12 @@ pods in order. See docs/cluster-kind.md.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
 
+from wasplan import jsontext
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.cluster_devices import network_pool_slice, node_pool_slices
 from wasplan.cluster.issues import Ctx
@@ -44,7 +44,7 @@ def schema_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
-    schema = json.loads(schema_path().read_text())
+    schema = jsontext.loads(schema_path().read_text())
     return jsonschema.Draft202012Validator(schema)
 
 

@@ -8,7 +8,6 @@ position.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -18,9 +17,11 @@ from typing import Iterable, Sequence
 
 import yaml
 
+from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents.construct import construct
+from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile
 
@@ -141,17 +142,11 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
 
 def _read_json(name: str, text: str) -> ReadResult | None:
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
     except ValueError:
         return None  # let the YAML path report the syntax error with a position
     result = ReadResult()
-
-    def locator() -> yaml.Node | None:
-        try:
-            return yaml.compose(text, Loader=_Loader)
-        except yaml.YAMLError:
-            return None
-
+    locator = JsonLocator(text, _Loader)
     _add_object(result, name, 0, value, None, locator)
     return result
 
@@ -226,18 +221,10 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
                 item_nodes = value_node.value
     list_kind = value["kind"]
     default_kind = list_kind[: -len("List")] if list_kind != "List" else None
+    locators = locator.items(len(value["items"])) if isinstance(locator, JsonLocator) else None
     for i, item in enumerate(value["items"]):
         item_node = item_nodes[i] if item_nodes is not None and i < len(item_nodes) else None
-        item_locator = None
-        if item_node is None and locator is not None:
-            def item_locator(_i=i):
-                root = locator()
-                if root is None:
-                    return None
-                for k, v in root.value:
-                    if k.value == "items":
-                        return v.value[_i]
-                return None
+        item_locator = locators[i] if item_node is None and locators is not None else None
         pos = (item_node.start_mark.line + 1, item_node.start_mark.column + 1) if item_node is not None else (None, None)
         if not isinstance(item, dict):
             result.diagnostics.append(_diag("WAS006", f"items[{i}] of {list_kind} is not an object", name, *pos, doc=index, path=("items", i)))

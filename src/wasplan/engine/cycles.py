@@ -56,7 +56,21 @@ class Cycles(PreemptionSteps):
         self.pre_enqueue(ps)
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
         if group is not None:
-            self.release_gated(group)
+            # the group existed before this pod: its waiting pods already carry its quorum message (set when
+            # they were gated, or when the group was created), so a gang below quorum needs no pass over them
+            self.release_gated(group, refresh=False)
+
+    def bound_pods_created(self, states: list[PodState]) -> None:
+        """Many pods that already run on nodes of the cluster, created at once (the snapshot's bound pods):
+        what pod_created does for each, with the node arrays updated in one pass (ClusterState.place_bound)."""
+        if self.state.stateful:
+            for ps in states:
+                self.pod_created(ps)
+            return
+        index = self.state.index
+        self.state.place_bound([ps.pod for ps in states], [index[ps.pod.node_name] for ps in states])
+        for ps in states:
+            ps.status, ps.node = "AlreadyBound", ps.pod.node_name
 
     def _gate(self, ps: PodState) -> tuple[str, str] | None:
         if ps.pod.scheduling_gates:
@@ -101,7 +115,7 @@ class Cycles(PreemptionSteps):
         else:
             self.queue.push(("pod", ps.key), ps.priority, ps.ts)
 
-    def release_gated(self, group: GroupState) -> None:
+    def release_gated(self, group: GroupState, refresh: bool = True) -> None:
         root = self.forest.root_key(group)
         if root is not None:
             problem = self.forest.problem(group)
@@ -114,7 +128,7 @@ class Cycles(PreemptionSteps):
                 ps.message = message  # the group exists; the tree is what is missing
             return
         if group.is_gang and group.live < group.min_count:
-            for ps in self._waiting.get(group.key, ()):
+            for ps in self._waiting.get(group.key, ()) if refresh else ():
                 ps.message = QUORUM_MSG  # the group exists now; the quorum is what is missing
             return
         self._release(group)

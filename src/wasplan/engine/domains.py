@@ -23,6 +23,7 @@ from wasplan.cluster.model import CPU, MEMORY
 MAX_SCORE = 100
 BIN_PACKING_RESOURCES = ((CPU, 1), (MEMORY, 1))
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_TOTALS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # ClusterState -> {id(domains): totals}
 
 
 class PlacementError(Exception):
@@ -69,6 +70,7 @@ def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.nd
         every = DomainList(Domain(values[c], c, rows[c]) for c in sorted(range(len(values)), key=lambda c: values[c]))
         labelled = np.flatnonzero(codes >= 0)
         every._flat = (labelled, codes[labelled])  # node order: with every node labelled, no gather is needed
+        every.cached = True  # lives as long as the label index: DomainTotals may keep sums for it
         found = (codes, values, rows, every)
         per_labels[key] = found
     return found
@@ -125,35 +127,104 @@ def bin_packing_score(state, rows: np.ndarray) -> int:
 class Bounds:
     """Upper bounds for every domain at once, from one pass over the node arrays: how many members could fit at
     most (the smallest member request counted on every node's free capacity, filters ignored) and the best
-    bin-packing score (every member placed). Both only over-estimate, so pruning on them is exact."""
+    bin-packing score (every member placed). Both only over-estimate, so pruning on them is exact. Over the
+    whole cluster's domains the per-domain sums come from `DomainTotals`, kept up to date as pods are placed."""
 
     def __init__(self, state, domains: DomainList, requests: list[np.ndarray], non_zero: list[np.ndarray]):
         rows, idx = domains.flat()
         n_codes = int(idx.max()) + 1 if len(idx) else 1
-        whole = len(rows) == len(state.nodes)  # rows are unique and sorted: this means every node, in order
-
-        def column(array: np.ndarray, c: int) -> np.ndarray:
-            return array[:, c] if whole else array[rows, c]
-
         if not requests:  # nothing queued below (a settled subtree): no pod to fit, nothing to add
             requests = non_zero = [np.zeros(len(state.resources), dtype=np.int64)]
         smallest = np.min(np.stack(requests), axis=0)
-        fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
-        for c in np.flatnonzero(smallest > 0):  # a pod's request always holds its pod slot, so `fits` is finite
-            free = np.maximum(column(state.alloc, c) - column(state.requested, c), 0)
-            fits = np.minimum(fits, free // smallest[c])
-        fits = np.where(fits == np.iinfo(np.int64).max, 0, fits)
-        self.capacity = _sum_by(idx, fits, n_codes)
         cols = [state.col[name] for name, _ in BIN_PACKING_RESOURCES]
+        if len(rows) == len(state.nodes) and getattr(domains, "cached", False):  # every node, in order
+            capacity, alloc, used = DomainTotals.of(state, domains, n_codes).sums(state, smallest, cols)
+        else:
+            capacity = _sum_by(idx, _fits(state, rows, smallest), n_codes)
+            alloc = [_sum_by(idx, state.alloc[rows, c], n_codes) for c in cols]
+            used = [_sum_by(idx, state.non_zero[rows, c], n_codes) for c in cols]
+        self.capacity = capacity
         extra = np.sum(np.stack(non_zero), axis=0)[cols]
         total = weights = np.zeros(n_codes, dtype=np.int64)
-        for (_, w), c, e in zip(BIN_PACKING_RESOURCES, cols, extra):
-            alloc = _sum_by(idx, column(state.alloc, c), n_codes)
-            used = _sum_by(idx, column(state.non_zero, c), n_codes) + int(e)
-            ok = alloc > 0
-            total = total + w * np.where(ok, np.minimum(used, alloc) * MAX_SCORE // np.where(ok, alloc, 1), 0)
+        for (_, w), a, u, e in zip(BIN_PACKING_RESOURCES, alloc, used, extra):
+            u = u + int(e)
+            ok = a > 0
+            total = total + w * np.where(ok, np.minimum(u, a) * MAX_SCORE // np.where(ok, a, 1), 0)
             weights = weights + w * ok
         self.bin_packing = np.where(weights > 0, total // np.maximum(weights, 1), 0)
+
+
+def _fits(state, rows: np.ndarray, smallest: np.ndarray) -> np.ndarray:
+    """Per row, how many pods of the `smallest` request fit its free capacity (a request always holds its pod
+    slot, so the count is finite)."""
+    fits = np.full(len(rows), np.iinfo(np.int64).max, dtype=np.int64)
+    for c in np.flatnonzero(smallest > 0):
+        free = np.maximum(state.alloc[rows, c] - state.requested[rows, c], 0)
+        fits = np.minimum(fits, free // smallest[c])
+    return np.where(fits == np.iinfo(np.int64).max, 0, fits)
+
+
+class DomainTotals:
+    """Per-domain sums over the whole cluster's domains of one topology key, kept up to date from the state's
+    change log (the rows each reservation, removal or rollback touched) instead of summed over every node for
+    each group: allocatable and non-zero requests of the bin-packing resources, and, per smallest member
+    request seen, how many such pods every node and every domain could still take. Integer sums, so the same
+    values as summing afresh."""
+
+    MAX_SHAPES = 32
+
+    def __init__(self, domains: DomainList, n_codes: int):
+        self.n_codes = n_codes
+        self.codes = domains.flat()[1]
+        self.epoch, self.pos = -1, 0
+        self.per_node: dict[bytes, np.ndarray] = {}
+        self.per_domain: dict[bytes, np.ndarray] = {}
+
+    @staticmethod
+    def of(state, domains: DomainList, n_codes: int) -> "DomainTotals":
+        per_state = _TOTALS.setdefault(state, {})
+        found = per_state.get(id(domains))
+        if found is None or found[0] is not domains:
+            found = per_state[id(domains)] = (domains, DomainTotals(domains, n_codes))
+        return found[1]
+
+    def sums(self, state, smallest: np.ndarray, cols: list[int]) -> tuple[np.ndarray, list, list]:
+        """(capacity per domain for `smallest`, allocatable per domain per column, non-zero requested per
+        domain per column). The state is passed, not kept: the totals live in a weak map keyed by it."""
+        pending = len(state.changes) - self.pos
+        if self.epoch != state.epoch or pending > max(len(state.nodes) // 8, 32):
+            self._rebuild(state, cols)
+        elif pending:
+            self._update(state, np.unique(np.array(state.changes[self.pos:], dtype=np.int64)), cols)
+        self.epoch, self.pos = state.epoch, len(state.changes)
+        shape = smallest.tobytes()
+        if shape not in self.per_node:
+            if len(self.per_node) >= self.MAX_SHAPES:
+                self.per_node.clear(), self.per_domain.clear()
+            rows = np.arange(len(state.nodes))
+            self.per_node[shape] = _fits(state, rows, smallest)
+            self.per_domain[shape] = _sum_by(self.codes, self.per_node[shape], self.n_codes)
+        return self.per_domain[shape], self.alloc, self.used
+
+    def _rebuild(self, state, cols: list[int]) -> None:
+        codes, n = self.codes, self.n_codes
+        self.alloc = [_sum_by(codes, state.alloc[:, c], n) for c in cols]
+        self.used = [_sum_by(codes, state.non_zero[:, c], n) for c in cols]
+        self.non_zero = state.non_zero[:, cols]  # a copy: the values the sums hold
+        self.per_node.clear(), self.per_domain.clear()
+
+    def _update(self, state, rows: np.ndarray, cols: list[int]) -> None:
+        """Refresh the changed rows: each sum moves by the rows' new value minus the old."""
+        codes = self.codes[rows]
+        new = state.non_zero[rows][:, cols]
+        delta = new - self.non_zero[rows]
+        for j, used in enumerate(self.used):
+            np.add.at(used, codes, delta[:, j])
+        self.non_zero[rows] = new
+        for shape, fits in self.per_node.items():
+            fresh = _fits(state, rows, np.frombuffer(shape, dtype=np.int64))
+            np.add.at(self.per_domain[shape], codes, fresh - fits[rows])
+            fits[rows] = fresh
 
 
 def _sum_by(idx: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

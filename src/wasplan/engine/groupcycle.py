@@ -6,7 +6,8 @@ group's scheduled pods — bound plus assumed — reach minCount, basic groups a
 PlacementFeasible after every member and stops early once `scheduled + remaining < minCount`, and also needs
 at least one newly placed member. The caller keeps the reservations on success and rolls them back otherwise;
 `mask` restricts the cluster to a node subset (topology placements reuse this). `post_filter` (1.36 pod-by-pod
-preemption, see preemption/steps.py) may place a member that did not fit on a nominated node.
+preemption, see preemption/steps.py) may place a member that did not fit on a nominated node. Members of one
+shape are placed by gangbatch.py in one vectorised pass, with the nodes find_node would give each.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wasplan.engine import gangbatch
 from wasplan.engine.framework import Evaluator
 from wasplan.engine.world import GroupState, PodState
 
@@ -51,7 +53,13 @@ def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: in
     return _run_136(ev, group, members, scheduled, mask, post_filter)
 
 
-def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=None) -> bool:
+def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=None, batch=None) -> bool:
+    node = batch.next_node() if batch is not None and batch.active else None
+    if node is not None:
+        ev.state.reserve(ps.pod, node)
+        batch.placed(node)
+        attempt.placements[ps.key] = node
+        return True
     decision = ev.find_node(ps.pod, mask)
     node = decision.node
     if node is None and post_filter is not None:
@@ -69,8 +77,9 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
 
 def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, entity_cycle=False)
+    batch = gangbatch.for_members(ev, members, mask)
     for ps in members:
-        if _try(ev, ps, attempt, mask, post_filter):
+        if _try(ev, ps, attempt, mask, post_filter, batch):
             scheduled += 1
             if not group.is_gang or scheduled >= group.min_count:
                 attempt.success, attempt.message = True, ""
@@ -81,8 +90,9 @@ def _run_137(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttem
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
     status_ok = False
     total = len(members)
+    batch = gangbatch.for_members(ev, members, mask)
     for i, ps in enumerate(members):
-        if _try(ev, ps, attempt, mask):
+        if _try(ev, ps, attempt, mask, batch=batch):
             scheduled += 1
         remaining = total - (i + 1)
         if not group.is_gang:

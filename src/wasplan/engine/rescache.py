@@ -70,21 +70,23 @@ class ResourceCache:
         pending = len(state.changes) - entry.pos
         if entry.epoch != state.epoch or pending > max(len(state.nodes) // 8, 32):
             view = Rows(state)
-            entry.fit, entry.score = self._fit(entry, view), self._score(entry, view)
+            entry.fit, entry.score = self.fit(entry, view), self.score(entry, view)
             entry.ranked = np.where(entry.fit, entry.score, -1)
         elif pending:
             rows = np.fromiter(set(state.changes[entry.pos:]), dtype=np.int64)
             view = Rows(state, rows)
-            fit, score = self._fit(entry, view), self._score(entry, view)
+            fit, score = self.fit(entry, view), self.score(entry, view)
             entry.fit[rows], entry.score[rows], entry.ranked[rows] = fit, score, np.where(fit, score, -1)
         entry.epoch, entry.pos = state.epoch, len(state.changes)
 
-    def _fit(self, entry: ResourceEntry, view: Rows) -> np.ndarray:
+    def fit(self, entry: ResourceEntry, view) -> np.ndarray:
+        """NodeResourcesFit's verdict for `entry`'s requests on the rows of `view` (rescache.Rows, or stacked rows)."""
         if not self.profile.filter_on(resources_fit.NAME):
             return np.ones(len(view.alloc), dtype=bool)
         return resources_fit.fits(view, entry.req, entry.cols)
 
-    def _score(self, entry: ResourceEntry, view: Rows) -> np.ndarray:
+    def score(self, entry: ResourceEntry, view) -> np.ndarray:
+        """The weighted resource scores (NodeResourcesFit strategy, BalancedAllocation) on the rows of `view`."""
         profile = self.profile
         total = 0
         w_fit = profile.weight(resources_fit.NAME)

@@ -54,8 +54,15 @@ class Simulator:
         """The whole story without assembling the Plan: callers that only ask about one object (explain's
         verification re-runs) read `world` directly."""
         existing = [r for r in self.inputs.existing if not isinstance(r, Node)]
+        bound: list = []  # a run of pods bound to known nodes, created together
         for record in sorted(existing, key=_creation_rank):
+            if isinstance(record, Pod) and record.node_name in self.state.index:
+                bound.append(self.world.add_pod(record))
+                continue
+            self.cycles.bound_pods_created(bound)
+            bound = []
             self.create(record, initial=True)
+        self.cycles.bound_pods_created(bound)
         self.cycles.run_until_idle()
         arrivals = self.inputs.arrivals
         for i, record in enumerate(arrivals):

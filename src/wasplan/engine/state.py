@@ -4,7 +4,8 @@ One row per node (sorted by name, so the first index of a tie is the node whose 
 per resource. `requested` holds the summed effective requests of the pods on each node (the `pods` column
 counts pods), `non_zero` the same with upstream's defaults for cpu/memory (used by the resource scorers).
 Every reserve/remove is journalled so trial placements (gang all-or-nothing, topology candidates, preemption)
-roll back with `rollback(mark)` instead of copying the cluster, and every touched row is appended to
+roll back with `rollback(mark)` instead of copying the cluster (`shift` moves many pods' requests at once, as
+one journal entry), and every touched row is appended to
 `changes` so per-shape caches can refresh only the rows that moved. Stateful plugins (`stateful`) get their
 Reserve with each reservation and their Unreserve when the journal rolls it back.
 """
@@ -139,6 +140,27 @@ class ClusterState:
         self.changes.append(node)
         return node
 
+    def place_bound(self, pods: list[Pod], rows: list[int]) -> None:
+        """Pods already running on `rows` (the snapshot's bound pods), added as committed: what reserve then
+        commit does for each, with the request vectors summed per node and added in one operation. Callers
+        use reserve() instead when stateful plugins are registered (they see every reservation)."""
+        if not pods:
+            return
+        at = np.array(rows, dtype=np.int64)
+        vectors = [self.vectors(p) for p in pods]
+        np.add.at(self.requested, at, np.array([v[0] for v in vectors]))
+        np.add.at(self.non_zero, at, np.array([v[1] for v in vectors]))
+        placed, pods_on, index = self.placed, self.pods_on, self.pod_index
+        for pod, node in zip(pods, rows):
+            key = pod.key
+            pods_on[node][key] = pod
+            placed[key] = Placed(pod, node)
+            index.update(pod, node, 1)
+            if _has_pod_terms(pod):
+                self.affinity_pods.add(key)
+        self.changes.extend(rows)
+        self.journal.clear()
+
     def reserve(self, pod: Pod, node: int) -> None:
         """Assume `pod` on row `node` (counted for every later decision), run the stateful plugins' Reserve and
         journal both."""
@@ -153,6 +175,29 @@ class ClusterState:
         node = self._drop(pod)
         self.journal.append(("remove", pod, node, ()))
 
+    def shift(self, pods: list[Pod], sign: int) -> None:
+        """Take `pods` off their nodes (sign -1) or put them back (+1) in the resource arrays only: their request
+        vectors summed per node, then one vector subtraction (or addition) for all nodes, journalled as one
+        entry. `placed`, `pods_on` and the pod index keep them, so this serves trials that only resources decide:
+        group preemption's "remove every lower-priority pod" (workload.py) when no dynamic plugin runs."""
+        if not pods:
+            return
+        rows = np.fromiter((self.placed[p.key].node for p in pods), dtype=np.int64, count=len(pods))
+        touched, at = np.unique(rows, return_inverse=True)
+        vectors = [self.vectors(p) for p in pods]
+        req = np.zeros((len(touched), len(self.resources)), dtype=np.int64)
+        nz = np.zeros_like(req)
+        np.add.at(req, at, np.array([v[0] for v in vectors]))
+        np.add.at(nz, at, np.array([v[1] for v in vectors]))
+        req, nz = sign * req, sign * nz
+        self._apply_shift(touched, req, nz)
+        self.journal.append(("shift", None, -1, (touched, req, nz)))
+
+    def _apply_shift(self, touched: np.ndarray, req: np.ndarray, nz: np.ndarray) -> None:
+        self.requested[touched] += req
+        self.non_zero[touched] += nz
+        self.changes.extend(touched.tolist())
+
     # ---- matching-pod counts (PodTopologySpread, InterPodAffinity) ---------------------------------------------
     def matching_counts(self, scope, selector, skip_terminating: bool = False) -> np.ndarray:
         """Per node, placed pods in namespaces `scope` (None = all) matching `selector`; see podindex.py."""
@@ -165,7 +210,10 @@ class ClusterState:
         """Undo every reserve/remove after `mark`, newest first."""
         while len(self.journal) > mark:
             action, pod, node, tokens = self.journal.pop()
-            if action == "reserve":
+            if action == "shift":
+                touched, req, nz = tokens
+                self._apply_shift(touched, -req, -nz)
+            elif action == "reserve":
                 for plugin, token in zip(reversed(self.stateful), reversed(tokens)):
                     plugin.unreserve(pod, node, token)
                 self._drop(pod)

@@ -15,8 +15,8 @@ from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITI
                                    TargetExplanation)
 from wasplan.explain.target import Unit
 
-OVER_BUDGET = ("the {:g} s budget for verification re-runs was spent: some suggestions may be missing, and a node "
-               "count may not be the smallest; raise it with --verify-budget (0: no limit)")
+OVER_BUDGET = ("{}: some suggestions may be missing, and a node count may not be the smallest; raise it "
+               "(0: no limit)")
 UNSUGGESTED = "suggestions are computed for the first pending targets only; name this one as TARGET to get them"
 NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan placed the group without its topology "
                 "constraint; the per-domain counts show what the constraint would allow")
@@ -66,7 +66,7 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True) -> TargetExplan
     suggestions = _suggestions(ctx, subj, verdict) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
-        notes += (OVER_BUDGET.format(ctx.verifier.budget),)
+        notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
                              evidence.shapes(ctx, subj) if subj.trial else (), topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),

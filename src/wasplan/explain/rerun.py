@@ -1,5 +1,7 @@
 """Verification: every suggestion is applied to a copy of the plan inputs and the engine runs again.
 
+The budget is a number of re-runs by default, so an explanation is the same on every machine; a time budget
+is an explicit option, and it also stops a re-run in progress at its deadline (checked after each arrival).
 Inputs are copied shallowly: the record lists are new, and only the records a change touches are replaced
 (records are dataclasses; `dataclasses.replace` makes the changed one). The YAML is never touched. A
 suggestion is shown only when the re-run places the target.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod
@@ -18,34 +21,80 @@ from wasplan.engine.simulator import Simulator
 from wasplan.explain.target import Unit
 
 
+class _OutOfTime(Exception):
+    """The time budget ran out in the middle of a re-run."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much verification a command may do: at most `runs` re-runs (None: no limit), so that which
+    suggestions appear is the same on every machine; and, only when asked for, at most `seconds` of them
+    (None: no limit), a re-run in progress being stopped at that deadline."""
+
+    runs: int | None = None
+    seconds: float | None = None
+
+    def note(self, exhausted: str) -> str:
+        """What ran out (`runs` or `seconds`), for the note on a target whose suggestions were cut short."""
+        if exhausted == "seconds":
+            return f"the {self.seconds:g} s time budget for verification re-runs (--verify-seconds) was spent"
+        return f"the budget of {self.runs} verification re-runs (--verify-budget) was spent"
+
+
 class Verifier:
     """Runs the engine on variants of the inputs and says whether the target would be placed, by the plan's own
     outcome rules; counts the runs and their time so benchmarks can report them. `base` (the explained run's
     state) lends its per-pod request vectors to every re-run."""
 
-    def __init__(self, inputs: PlanInputs, options: EngineOptions, base=None, budget: float | None = None):
+    def __init__(self, inputs: PlanInputs, options: EngineOptions, base=None, budget: Budget = Budget()):
         self.inputs, self.options, self.base, self.budget = inputs, options, base, budget
         self.runs, self.seconds, self.skipped = 0, 0.0, 0
+        self.exhausted = ""  # which budget ran out: "runs" or "seconds"
+
+    def _spent(self) -> bool:
+        runs, seconds = self.budget.runs, self.budget.seconds
+        if runs is not None and self.runs >= runs:
+            self.exhausted = "runs"
+        elif seconds is not None and self.seconds >= seconds:
+            self.exhausted = "seconds"
+        return bool(self.exhausted)
 
     def places(self, unit: Unit, variant: PlanInputs) -> bool:
-        """Whether the re-run places `unit`; False without running once the time budget is spent (counted in
-        `skipped`, so the explanation can say that suggestions may be missing)."""
-        if self.budget is not None and self.seconds >= self.budget:
+        """Whether the re-run places `unit`; False without running once the budget is spent, or when the time
+        budget runs out during the re-run (both counted in `skipped`, so the explanation can say that
+        suggestions may be missing)."""
+        if self._spent():
             self.skipped += 1
             return False
         start = time.perf_counter()
-        sim = Simulator(variant, self.options)
+        sim = Simulator(variant, self.options, self._deadline(start))
         if self.base is not None:
             sim.state.adopt_vectors(self.base)
-        sim.replay()
-        self.runs += 1
-        self.seconds += time.perf_counter() - start
+        try:
+            sim.replay()
+        except _OutOfTime:
+            self.skipped, self.exhausted = self.skipped + 1, "seconds"
+            return False
+        finally:
+            self.runs += 1
+            self.seconds += time.perf_counter() - start
         world = sim.world
         if unit.kind == "Pod":
             return unit.key in world.pods and pod_outcome(world.pods[unit.key], world).status in ("Bound",
                                                                                                "AlreadyBound")
         gs = world.groups.get(unit.key)
         return gs is not None and group_outcome(gs, world, self.options).status == "Scheduled"
+
+    def _deadline(self, start: float) -> Callable[[int, int], None] | None:
+        """A progress hook (called by the engine after each arrival) that stops the re-run at the deadline."""
+        if self.budget.seconds is None:
+            return None
+        deadline = start + self.budget.seconds - self.seconds
+
+        def check(_done: int, _total: int) -> None:
+            if time.perf_counter() > deadline:
+                raise _OutOfTime
+        return check
 
 
 def _map(records: list, fn: Callable) -> list:

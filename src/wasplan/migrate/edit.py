@@ -8,11 +8,11 @@ again and self-checked, so what is written is exactly what was verified.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import yaml
 
+from wasplan import jsontext
 from wasplan.documents.construct import construct
 from wasplan.documents.roundtrip import detect_indent, detect_json_style, dump_json, dump_yaml, load_yaml
 from wasplan.migrate.checks import Finding
@@ -64,13 +64,13 @@ def edit_json(span: Span, plan: DocumentPlan, target: Target, opts: Options,
     edited = splice(span.text, dumped, *ranges) if ranges is not None else None
     problems = self_check(_reparse_json(edited), plan) if edited is not None else ["not spliced"]
     if problems:
-        edited = transplant(span.text, dump_json(json.loads(span.text), style), dumped)
+        edited = transplant(span.text, dump_json(jsontext.loads(span.text), style), dumped)
         problems = self_check(_reparse_json(edited), plan)
     return edited, problems
 
 
 def _reparse_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except ValueError as exc:
         return f"<unparseable output: {exc}>"

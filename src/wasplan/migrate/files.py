@@ -6,12 +6,12 @@ self-check, `FileOutcome.migrated` is None and nothing of it is written.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import yaml
 
+from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, format_path
 from wasplan.documents.construct import construct
@@ -21,7 +21,7 @@ from wasplan.migrate.checks import Finding
 from wasplan.migrate.edit import edit_json, edit_yaml
 from wasplan.migrate.plan import DocumentPlan, Options, plan_document, relevant
 from wasplan.migrate.ranges import change_ranges
-from wasplan.migrate.spans import Span, split_spans, span_index
+from wasplan.migrate.spans import Span, span_indexes, split_spans
 from wasplan.migrate.targets import Target
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -78,24 +78,41 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
         outcome.migrated = outcome.original
         return outcome
     if _looks_json(name, text):
-        spans = [Span(0, text.count("\n"), text)]
-        wanted_spans = {0}
+        spans, first_document = [Span(0, text.count("\n"), text)], {0: min(d.index for d in wanted)}
     else:
         spans = split_spans(text)
-        wanted_spans = {span_index(spans, d.node.start_mark.line) for d in wanted if d.node is not None}
-    duplicates = [d for d in read.diagnostics if d.code == "WAS005"]
+        first_document = _first_documents(spans, wanted)
+    duplicates = _by_span(spans, [d for d in read.diagnostics if d.code == "WAS005" and d.location.line])
     pieces = []
     for i, span in enumerate(spans):
-        if i not in wanted_spans:
+        if i not in first_document:
             pieces.append(span.text)
             continue
-        doc_index = min(d.index for d in wanted if d.node is None or span_index(spans, d.node.start_mark.line) == i)
-        pieces.append(_migrate_span(outcome, span, doc_index, len(spans) == 1 and _looks_json(name, text),
-                                    duplicates, target, opts))
+        pieces.append(_migrate_span(outcome, span, first_document[i], len(spans) == 1 and _looks_json(name, text),
+                                    duplicates.get(i, []), target, opts))
     outcome.changes.sort(key=lambda c: (c.document, c.line or 0))
     if not outcome.refused:
         outcome.migrated = bom + "".join(pieces)
     return outcome
+
+
+def _first_documents(spans: list[Span], wanted: list) -> dict[int, int]:
+    """Span number -> the index of the first wanted document in it, for the spans that hold one (a document
+    without a node counts as the first of every such span, as it always did)."""
+    placed = [d for d in wanted if d.node is not None]
+    first: dict[int, int] = {}
+    for doc, i in zip(placed, span_indexes(spans, [d.node.start_mark.line for d in placed])):
+        first[i] = min(first.get(i, doc.index), doc.index)
+    loose = min((d.index for d in wanted if d.node is None), default=None)
+    return first if loose is None else {i: min(index, loose) for i, index in first.items()}
+
+
+def _by_span(spans: list[Span], diagnostics: list[Diagnostic]) -> dict[int, list[Diagnostic]]:
+    """Positioned findings grouped by the span holding their (1-based) line."""
+    grouped: dict[int, list[Diagnostic]] = {}
+    for diag, i in zip(diagnostics, span_indexes(spans, [d.location.line - 1 for d in diagnostics])):
+        grouped.setdefault(i, []).append(diag)
+    return grouped
 
 
 def _migrate_span(outcome: FileOutcome, span: Span, doc_index: int, is_json: bool, duplicates: list[Diagnostic],
@@ -116,9 +133,8 @@ def _migrate_span(outcome: FileOutcome, span: Span, doc_index: int, is_json: boo
 
 def _migrate_span_checked(outcome: FileOutcome, span: Span, doc_index: int, is_json: bool,
                           duplicates: list[Diagnostic], target: Target, opts: Options) -> str:
-    dups = [d for d in duplicates if d.location.line and span.start < d.location.line <= span.end]
-    if dups:
-        outcome.diagnostics += [_reclassify(d) for d in dups]
+    if duplicates:
+        outcome.diagnostics += [_reclassify(d) for d in duplicates]
         return span.text
     root, obj = _parse(span.text, is_json)
     locate = _locator(root, span.start if not is_json else 0)
@@ -139,7 +155,7 @@ def _reclassify(dup: Diagnostic) -> Diagnostic:
 def _parse(text: str, is_json: bool) -> tuple[Any, Any]:
     """The plain object (as the reader builds it) and, for positions, the composed node."""
     if is_json:
-        obj = json.loads(text)
+        obj = jsontext.loads(text)
         try:
             return yaml.compose(text, Loader=_Loader), obj
         except yaml.YAMLError:

@@ -38,7 +38,7 @@ def split_spans(text: str) -> list[Span]:
     return spans
 
 
-def span_index(spans: list[Span], line: int) -> int:
-    """The span holding 0-based `line`."""
+def span_indexes(spans: list[Span], lines: list[int]) -> list[int]:
+    """For each 0-based line, the span holding it: one binary search each over starts listed once."""
     starts = [s.start for s in spans]
-    return max(bisect.bisect_right(starts, line) - 1, 0)
+    return [max(bisect.bisect_right(starts, line) - 1, 0) for line in lines]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from wasplan.explain.model import Explanation
+from wasplan.jsontext import dumps
 
 
 def render_explain_json(explanation: Explanation) -> str:
-    return json.dumps(explanation.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return dumps(explanation.to_dict(), ensure_ascii=False)

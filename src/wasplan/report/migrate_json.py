@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from wasplan.diagnostics import Severity
+from wasplan.jsontext import dumps
 from wasplan.pipeline.migrate import MigrateResult
 
 REPORT_API_VERSION = "wasplan.io/v1alpha1"
@@ -43,4 +42,4 @@ def report(result: MigrateResult, mode: str) -> dict:
 
 
 def render(result: MigrateResult, mode: str) -> str:
-    return json.dumps(report(result, mode), indent=2, ensure_ascii=False, default=str) + "\n"
+    return dumps(report(result, mode), ensure_ascii=False, default=str)

@@ -8,7 +8,6 @@ lastTransitionTime (the Unix epoch) because a plan has no wall clock.
 from __future__ import annotations
 
 import copy
-import json
 import uuid
 
 import yaml
@@ -17,13 +16,14 @@ from wasplan.api import hub
 from wasplan.api.convert import from_hub
 from wasplan.api.releases import Release
 from wasplan.cluster.model import CPU, Group, Node, Pod, PriorityClass
+from wasplan.jsontext import dumps
 from wasplan.plan import Plan
 
 PLAN_EPOCH = "1970-01-01T00:00:00Z"
 
 
 def render_plan_json(plan: Plan) -> str:
-    return json.dumps(plan.to_dict(), indent=2) + "\n"
+    return dumps(plan.to_dict())
 
 
 def render_plan_yaml(plan: Plan) -> str:

@@ -3,12 +3,12 @@ findings appear as annotations and alerts without a wrapper script."""
 
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
 from wasplan import __version__
 from wasplan.codes import CODES
 from wasplan.diagnostics import Diagnostic, Severity
+from wasplan.jsontext import dumps
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -45,4 +45,4 @@ def render_sarif(diags: Iterable[Diagnostic]) -> str:
                             "rules": [_rule(code) for code in codes]}},
         "results": [_result(d, rule_index) for d in diags],
     }
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
+    return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})

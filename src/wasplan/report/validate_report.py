@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from rich.console import Console
 
+from wasplan.jsontext import dumps
 from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.diagnostics_text import plural, render
 
@@ -50,4 +49,4 @@ def to_dict(report: ValidationReport) -> dict:
 
 
 def render_json(report: ValidationReport) -> str:
-    return json.dumps(to_dict(report), indent=2, sort_keys=False) + "\n"
+    return dumps(to_dict(report))

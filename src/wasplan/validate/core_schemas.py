@@ -1,27 +1,38 @@
 """Upstream's strict schemas for the kinds wasplan does not own (Pod, Job, Node, PriorityClass, ...).
 
-This is the one module that knows kubernetes-validate: it reads that package's data files (through
-importlib.resources, never an absolute path) and compiles them with jsonschema_rs. Each kind file refers to
-the release's shared `_definitions.json` (about 1.8 MB) by URI, so that file is parsed once per release and
-handed to a jsonschema_rs Registry under its own `$id`; validators are then cached per
-(release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate itself does.
+This is the one module that knows kubernetes-validate: it reads that package's data files (found through the
+import system's spec of the package, never an absolute path, and without importing it) and compiles them with
+jsonschema_rs. Each kind file refers to the release's shared `_definitions.json` (about 1.8 MB) by URI, so
+that file is parsed once per release and handed to a jsonschema_rs Registry under its own `$id`; validators
+are then cached per (release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate
+itself does.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
 from functools import lru_cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
+from pathlib import Path
 
 import jsonschema_rs
 
+from wasplan import jsontext
 from wasplan.api.releases import get_release
 
 
-def _schema_dir(release_version: str) -> Traversable:
+@lru_cache(maxsize=1)
+def _package_dir() -> Path:
+    """kubernetes-validate's installed directory, found without importing the package: its __init__ imports
+    python-jsonschema, about 0.1 s of every `wasplan validate` process, and only its schema files are used."""
+    spec = importlib.util.find_spec("kubernetes_validate")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("kubernetes_validate is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _schema_dir(release_version: str) -> Path:
     release = get_release(release_version)
-    return files("kubernetes_validate") / "kubernetes-json-schema" / release.upstream_schema_dir
+    return _package_dir() / "kubernetes-json-schema" / release.upstream_schema_dir
 
 
 def schema_file_name(api_version: str, kind: str) -> str:
@@ -35,7 +46,7 @@ def schema_file_name(api_version: str, kind: str) -> str:
 @lru_cache(maxsize=None)
 def definitions(release_version: str) -> dict:
     """The release's parsed `_definitions.json` (loaded once per release)."""
-    return json.loads((_schema_dir(release_version) / "_definitions.json").read_text(encoding="utf-8"))
+    return jsontext.loads((_schema_dir(release_version) / "_definitions.json").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)
@@ -52,7 +63,7 @@ def core_validator(release_version: str, api_version: str, kind: str) -> jsonsch
     item = _schema_dir(release_version) / schema_file_name(api_version, kind)
     if not item.is_file():
         return None
-    schema = json.loads(item.read_text(encoding="utf-8"))
+    schema = jsontext.loads(item.read_text(encoding="utf-8"))
     return jsonschema_rs.validator_for(schema, registry=_registry(release_version), validate_formats=False)
 
 
@@ -61,7 +72,8 @@ def core_schema(release_version: str, api_version: str, kind: str) -> dict | Non
     """The parsed upstream schema of a kind, for naming the fields that do exist when one is unknown."""
     if core_validator(release_version, api_version, kind) is None:
         return None
-    return json.loads((_schema_dir(release_version) / schema_file_name(api_version, kind)).read_text(encoding="utf-8"))
+    path = _schema_dir(release_version) / schema_file_name(api_version, kind)
+    return jsontext.loads(path.read_text(encoding="utf-8"))
 
 
 def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:

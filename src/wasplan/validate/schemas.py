@@ -13,7 +13,6 @@ that matters to wasplan is spelled out as a `pattern` or a range.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Iterator
 
 import jsonschema_rs
+
+from wasplan import jsontext
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[3] / "schemas"
 
@@ -84,7 +85,7 @@ def _load_text(api_version: str, kind: str) -> str | None:
 def load_schema(api_version: str, kind: str) -> dict | None:
     """A fresh copy of the schema for `apiVersion`/`kind`, or None when wasplan has none."""
     text = _load_text(api_version, kind)
-    return None if text is None else json.loads(text)
+    return None if text is None else jsontext.loads(text)
 
 
 @lru_cache(maxsize=None)

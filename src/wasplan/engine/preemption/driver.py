@@ -30,6 +30,7 @@ class Preemption:
         self._prio_cache: dict[str, int] = {}
         self._wap_prio_cache: dict[str, int] = {}
         self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
+        self._start_cache: dict[str, int] = {}
         self.lower = LowerSums(state, self.prio_of_key)
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
         self.default = DefaultPreemption(self)
@@ -57,7 +58,12 @@ class Preemption:
             found = self._wap_prio_cache[key] = policy.effective_priority(ps, self.world, self.options, for_wap=True)
         return found
 
-    start = staticmethod(policy.start_key)
+    def start(self, ps) -> int:
+        """policy.start_key, once per pod (it may parse a timestamp, and every preemption sorts by it)."""
+        found = self._start_cache.get(ps.key)
+        if found is None:
+            found = self._start_cache[ps.key] = policy.start_key(ps)
+        return found
 
     def terminating_on_nominated(self, ps, threshold: int, wap: bool = False) -> bool:
         """PodEligibleToPreemptOthers: a lower-priority pod (by effective priority) is already terminating on the
@@ -120,16 +126,18 @@ class Preemption:
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
-        pods = self.world.pods
-        for key in self.state.placed:
-            if key in own or self.wap_prio_of_key(key) >= threshold:
+        pods, known, unit_of = self.world.pods, self._wap_prio_cache, self._unit_cache
+        for key in self.state.placed:  # every placed pod, per preemption: the cached lookups are inlined
+            prio = known.get(key)
+            if (prio if prio is not None else self.wap_prio_of_key(key)) >= threshold or key in own:
                 continue
-            units.setdefault(self.unit_key(key), []).append(pods[key])
+            unit = unit_of.get(key)
+            units.setdefault(unit if unit is not None else self.unit_key(key), []).append(pods[key])
         groups_first = self.options.caps.whole_group_victims
         ordered = sorted(units.items(), key=lambda kv: (
             -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if groups_first else 0, -len(kv[1]),
-            min(self.start(p) for p in kv[1]), kv[0]))
-        return self._violating_first([sorted(u, key=lambda p: p.key) for _, u in ordered])
+            min(self.start(p) for p in kv[1]) if len(kv[1]) > 1 else self.start(kv[1][0]), kv[0]))
+        return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
     def for_pod(self, ps, ev, decision) -> Outcome:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine import groupcycle
+from wasplan.engine import groupcycle, registry
 from wasplan.engine.preemption import candidates as cand
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
 
@@ -56,16 +56,56 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     state = ctx.state
     home = {ps.key: state.placed[ps.key].node for unit, _ in units for ps in unit}
     mark = state.mark()
-    for unit, _ in units:
-        for ps in unit:
-            state.remove(ps.pod)
-    result = _search(ctx, ev, group, members, scheduled, units, home, mark)
+    moves = Moves(state, bulk=bulk_removal(state, members))
+    moves.take_off([ps for unit, _ in units for ps in unit])
+    result = _search(ctx, ev, group, members, scheduled, units, home, moves)
     if not result.removed:
         state.rollback(mark)
     return result
 
 
-def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
+def bulk_removal(state, members: list) -> bool:
+    """Whether resources alone decide where the members go (no dynamic plugin such as NodePorts,
+    PodTopologySpread or InterPodAffinity runs for any of them, no stateful plugin): then the potential victims
+    leave the resource arrays as per-node sums in one subtraction instead of one removal each."""
+    return not state.stateful and not any(registry.needs_cycle_work(m.pod, state) for m in members)
+
+
+class Moves:
+    """Taking units off their nodes and putting them back: as per-node sums (`ClusterState.shift`) when
+    `bulk`, else pod by pod through reserve/remove. Both are journalled; `mark` is where the removals began."""
+
+    def __init__(self, state, bulk: bool):
+        self.state, self.bulk, self.mark = state, bulk, state.mark()
+
+    def take_off(self, victims: list) -> None:
+        if self.bulk:
+            self.state.shift([ps.pod for ps in victims], -1)
+        else:
+            for ps in victims:
+                self.state.remove(ps.pod)
+
+    def put_back(self, unit: list, home: dict) -> None:
+        if self.bulk:
+            self.state.shift([ps.pod for ps in unit], 1)
+        else:
+            for ps in unit:
+                self.state.reserve(ps.pod, home[ps.key])
+
+    def after_removals(self, victims: int) -> int:
+        """The journal position right after the removals of `victims` (> 0) pods (the group run's reservations
+        come after it)."""
+        return self.mark + (1 if self.bulk else victims)
+
+    def settle(self, victims: list) -> None:
+        """Leave the cluster as decided for real: kept units on their nodes, `victims` removed pod by pod."""
+        if self.bulk:
+            self.state.rollback(self.mark)
+            for ps in victims:
+                self.state.remove(ps.pod)
+
+
+def _search(ctx, ev, group, members, scheduled, units, home, moves: Moves) -> WapResult:
     """With every potential victim removed: run the group, then reprieve. 1.36 leaves the cluster as decided
     (kept units back, victims gone) so the caller need not undo and redo thousands of removals."""
     attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.caps.group_entity_cycle)
@@ -73,21 +113,23 @@ def _search(ctx, ev, group, members, scheduled, units, home, mark) -> WapResult:
         return WapResult(message=NOT_HELPFUL_GROUP)
     placements = dict(attempt.placements)
     if ctx.options.caps.group_entity_cycle:
-        kept = _reprieve_in_place(ctx.state, units, home, placements)
+        kept = _reprieve_in_place(ctx.state, units, home, placements, moves)
     else:
-        kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark)
+        kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, moves)
     victims = [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
     if not victims:
         return WapResult(message=NOT_HELPFUL_GROUP)
-    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims},
-                     removed=not ctx.options.caps.group_entity_cycle)
+    removed = not ctx.options.caps.group_entity_cycle
+    if removed:
+        moves.settle(victims)
+    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=removed)
 
 
 def _rows(unit, home) -> set[int]:
     return {home[ps.key] for ps in unit}
 
 
-def _reprieve_in_place(state, units, home, placements) -> set[int]:
+def _reprieve_in_place(state, units, home, placements, moves: Moves) -> set[int]:
     """1.37: the preemptor stays where the all-removed run put it; a unit returns if its nodes still have room."""
     used = set(placements.values())
     kept = set()
@@ -97,8 +139,7 @@ def _reprieve_in_place(state, units, home, placements) -> set[int]:
             kept.add(i)  # its nodes hold no preemptor pod: it fits as it did before
             continue
         back = state.mark()
-        for ps in unit:
-            state.reserve(ps.pod, home[ps.key])
+        moves.put_back(unit, home)
         idx = sorted(rows)
         if (state.requested[idx] <= state.alloc[idx]).all():
             kept.add(i)
@@ -107,17 +148,16 @@ def _reprieve_in_place(state, units, home, placements) -> set[int]:
     return kept
 
 
-def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, mark) -> set[int]:
+def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, moves: Moves) -> set[int]:
     """1.36: add a unit back, re-run the group algorithm, keep the unit if the group is still schedulable."""
     state = ctx.state
     shortcut = not any(cand.own_constraints(m.pod) for m in members)
     used = set(placements.values())
-    state.rollback(_after_removals(state, mark, units))
+    state.rollback(moves.after_removals(sum(len(unit) for unit, _ in units)))
     kept = set()
     for i, (unit, _) in enumerate(units):
         base = state.mark()
-        for ps in unit:
-            state.reserve(ps.pod, home[ps.key])
+        moves.put_back(unit, home)
         if shortcut and _rows(unit, home).isdisjoint(used) and not any(cand.carries_terms(ps.pod) for ps in unit):
             kept.add(i)
             continue
@@ -130,8 +170,3 @@ def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements,
         else:
             state.rollback(base)
     return kept
-
-
-def _after_removals(state, mark: int, units) -> int:
-    """The journal position right after the removals (the group run's reservations come after it)."""
-    return mark + sum(len(unit) for unit, _ in units)

@@ -1,0 +1,129 @@
+"""A gang of identical pods placed in one vectorised pass, with the same nodes as one find_node per pod.
+
+Upstream's opportunistic batching (KEP-5598, beta and on since 1.35; engine-semantics §1.5 step 3) reuses the
+previous pod's sorted node list for the next pod with the same scheduling signature, and the KEP defines it
+as equivalent to full evaluation. Here the equivalence is exact, not only up to ties: for k members with the
+same static verdict and request vectors, on the fast path where resources alone rank the nodes
+(framework.Evaluator._by_resources), fit and score are computed once for every node; only the k best nodes
+(in argmax order: score, then row) can receive a member, because each member changes one row and an untouched
+node among those k always outranks every node outside them. For those nodes the fit and score after 1, 2, ...
+more members are computed in one pass (the resource plugins on stacked rows); then each member takes the top
+of a heap ordered as argmax orders (highest score, then lowest row) and its node moves to its next value.
+A member that finds no node goes back to find_node (which gives the diagnosis), and the batch ends there.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from wasplan.cluster.model import Pod
+from wasplan.engine import registry
+
+MAX_ROWS = 16_384  # rows of look-ahead computed in one pass; a node that needs more gets another pass
+MIN_MEMBERS = 6  # below this, one find_node per member is cheaper than the set-up (measured)
+
+
+class _Stacked:
+    """Rows `requested + j * req` (j = 0, 1, ...) of some nodes, shaped like rescache.Rows."""
+
+    __slots__ = ("alloc", "requested", "non_zero")
+
+    def __init__(self, state, rows: np.ndarray, steps: np.ndarray, req: np.ndarray, nz: np.ndarray):
+        self.alloc = state.alloc[rows]
+        self.requested = state.requested[rows] + steps[:, None] * req
+        self.non_zero = state.non_zero[rows] + steps[:, None] * nz
+
+
+def _fast(ev, pod: Pod, sv) -> bool:
+    """find_node's condition for ranking by resources alone."""
+    return not (pod.nominated_node_name or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg
+                or registry.needs_cycle_work(pod, ev.state))
+
+
+def _top(ranked: np.ndarray, k: int) -> np.ndarray:
+    """The (up to) k feasible rows argmax would pick first: highest value, then lowest row."""
+    feasible = int((ranked >= 0).sum())
+    k = min(k, feasible)
+    if k == 0:
+        return np.zeros(0, dtype=np.int64)
+    kth = np.partition(ranked, len(ranked) - k)[len(ranked) - k]
+    above = np.flatnonzero(ranked > kth)
+    ties = np.flatnonzero(ranked == kth)[: k - len(above)]
+    return np.concatenate([above, ties])
+
+
+class GangBatch:
+    """Chooses the node of each member in turn; `placed(node)` after each reservation."""
+
+    def __init__(self, ev, pod: Pod, sv, count: int, mask: np.ndarray | None):
+        state = ev.state
+        self.ev, self.req, self.nz = ev, *state.vectors(pod)
+        self.entry = ev.resources.get(self.req, self.nz)
+        ranked = self.entry.ranked if sv.all_pass else np.where(sv.passes, self.entry.ranked, -1)
+        if mask is not None:
+            ranked = np.where(mask, ranked, -1)
+        self.count = count
+        rows = _top(ranked, count)
+        self.added = dict.fromkeys(rows.tolist(), 0)
+        self.ahead: dict[int, list[int]] = {}
+        self._look_ahead(rows, 1, max(1, min(count - 1, MAX_ROWS // max(len(rows), 1))))
+        self.heap = [(-int(ranked[r]), int(r)) for r in rows]
+        heapq.heapify(self.heap)
+        self.active = True
+
+    def _look_ahead(self, rows: np.ndarray, first: int, steps: int) -> None:
+        """The value (score where the next member fits, -1 elsewhere) of `rows` holding `first`, first + 1, ...
+        members of the batch, `steps` of them, in one pass of the resource plugins. The state already counts
+        the members reserved so far (`added`), so each row is stacked from there."""
+        if not len(rows) or first >= self.count:
+            return
+        steps = min(steps, self.count - first)
+        stacked_rows = np.repeat(rows, steps)
+        held = np.repeat(np.array([self.added[r] for r in rows.tolist()], dtype=np.int64), steps)
+        j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows)) - held
+        view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
+        cache = self.ev.resources
+        values = np.where(cache.fit(self.entry, view), cache.score(self.entry, view), -1).reshape(len(rows), steps)
+        for row, line in zip(rows.tolist(), values.tolist()):
+            self.ahead.setdefault(row, []).extend(line)
+
+    def next_node(self) -> int | None:
+        """The node find_node would choose for the next member; None when none fits (the batch then ends)."""
+        if not self.heap:
+            self.active = False
+            return None
+        return self.heap[0][1]
+
+    def placed(self, node: int) -> None:
+        heapq.heappop(self.heap)
+        self.added[node] += 1
+        done = self.added[node]
+        if done >= self.count:
+            return
+        if done > len(self.ahead[node]):
+            self._look_ahead(np.array([node]), done, self.count - done)
+        value = self.ahead[node][done - 1]
+        if value >= 0:
+            heapq.heappush(self.heap, (-value, node))
+
+
+def _signature(pod: Pod) -> tuple:
+    """Everything the node choice reads from a pod: the static shape, the requests and the fields that make a
+    dynamic plugin run (or the nominated-node fast path apply)."""
+    return (registry.shape_key(pod), pod.requests, pod.non_zero_requests, pod.host_ports, pod.topology_spread,
+            pod.affinity, pod.nominated_node_name)
+
+
+def for_members(ev, members: list, mask: np.ndarray | None) -> GangBatch | None:
+    """A batch when every member has the same signature and resources alone rank the nodes for them; None
+    otherwise (each member then runs find_node)."""
+    if len(members) < MIN_MEMBERS or ev.state.stateful:
+        return None
+    first = members[0].pod
+    signature = _signature(first)
+    if any(_signature(ps.pod) != signature for ps in members[1:]):
+        return None
+    sv = ev.static_verdict(first)
+    return GangBatch(ev, first, sv, len(members), mask) if _fast(ev, first, sv) else None

@@ -1,0 +1,77 @@
+"""Gangs of identical pods placed by gangbatch.py land on the nodes that one find_node per member gives: the
+same plan on random clusters (node sizes, pods already running, extended resources, NoSchedule taints (nodes
+left out) and PreferNoSchedule ones (per-member path), rack-constrained gangs, gangs larger than the cluster
+can hold), under every scoring strategy, 1.36 and 1.37. tests/cli/test_determinism.py keeps the CLI's plans
+byte-identical across hash seeds."""
+
+from __future__ import annotations
+
+import pytest
+from builders import gang, node, pod
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wasplan.api.releases import get_release, parse_gates
+from wasplan.cluster.model import PlanInputs
+from wasplan.engine import gangbatch
+from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
+from wasplan.engine.options import EngineOptions
+from wasplan.engine.plugins.resources_fit import ScoringStrategy
+from wasplan.engine.simulator import simulate
+
+STRATEGIES = [ScoringStrategy(), ScoringStrategy("MostAllocated"),
+              ScoringStrategy("RequestedToCapacityRatio", shape=((0, 0), (50, 10), (100, 2)))]
+
+
+@st.composite
+def clusters(draw):
+    count = draw(st.integers(3, 12))
+    soft = draw(st.integers(0, 4)) == 0  # PreferNoSchedule taints somewhere: the per-member path
+    existing: list = [node(f"n{i:02d}", cpu=str(draw(st.sampled_from([4, 8, 16]))),
+                           memory=f"{draw(st.sampled_from([8, 16, 64]))}Gi", gpu=draw(st.sampled_from([None, 2, 8])),
+                           labels={"rack": f"r{i % 3}"},
+                           taints=draw(st.sampled_from([(), (), ("dedicated=infra:NoSchedule",),
+                                                        ("spot=true:PreferNoSchedule",) if soft else ()])))
+                       for i in range(count)]
+    for k in range(draw(st.integers(0, 12))):
+        existing.append(pod(f"run-{k}", cpu=str(draw(st.integers(1, 3))), memory=f"{draw(st.integers(1, 6))}Gi",
+                            node_name=f"n{draw(st.integers(0, count - 1)):02d}"))
+    arrivals: list = []
+    for g in range(draw(st.integers(1, 4))):
+        size = draw(st.integers(gangbatch.MIN_MEMBERS, 14))
+        keys = ("rack",) if draw(st.booleans()) else ()
+        cpu, gpu = draw(st.sampled_from(["1", "2", "500m"])), draw(st.sampled_from([None, None, 1]))
+        arrivals.append(gang(f"g{g}", draw(st.integers(1, size)), topology_keys=keys))
+        arrivals += [pod(f"g{g}-{k:02d}", cpu=cpu, memory="1Gi", gpu=gpu, group=f"g{g}") for k in range(size)]
+    return existing, arrivals
+
+
+def _plan(existing, arrivals, version, strategy):
+    options = EngineOptions(gates=parse_gates(get_release(version), None),
+                            profiles={DEFAULT_SCHEDULER: Profile(fit_strategy=strategy)})
+    plan, _ = simulate(PlanInputs(list(existing), list(arrivals)), options)
+    return plan.to_dict()
+
+
+@settings(max_examples=80, deadline=None)
+@given(clusters(), st.sampled_from(["1.36", "1.37"]), st.sampled_from(STRATEGIES), st.sampled_from([None, 3]))
+def test_batched_gangs_plan_like_one_find_node_per_member(cluster, version, strategy, max_rows):
+    with pytest.MonkeyPatch.context() as patch:
+        if max_rows:  # a look-ahead of a step or two per node: nodes that take more members get another pass
+            patch.setattr(gangbatch, "MAX_ROWS", max_rows)
+        batched = _plan(*cluster, version, strategy)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
+        per_pod = _plan(*cluster, version, strategy)
+    assert batched == per_pod
+
+
+def test_a_gang_is_batched_and_spreads_as_least_allocated_does(monkeypatch):
+    made = []
+    real = gangbatch.GangBatch
+    monkeypatch.setattr(gangbatch, "GangBatch", lambda *a: made.append(real(*a)) or made[-1])
+    existing = [node(f"n{i}", cpu="8") for i in range(4)] + [pod("busy", cpu="6", node_name="n0")]
+    plan = _plan(existing, [gang("g", 6), *(pod(f"g-{k}", cpu="2", group="g") for k in range(6))], "1.37",
+                 ScoringStrategy())
+    assert len(made) == 1
+    assert [p["node"] for p in plan["pods"] if p["name"].startswith("g-")] == ["n1", "n2", "n3", "n1", "n2", "n3"]
