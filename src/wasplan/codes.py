@@ -136,7 +136,7 @@ _TABLE: list[Code] = [
          "A ResourceSlice (or a device under perDeviceNodeSelection) does not set exactly one of nodeName, nodeSelector, "
          "allNodes, perDeviceNodeSelection; it was left out."),
     Code("WAS642", "invalid-device", E,
-         "A ResourceSlice device or shared counter set has no name, or repeats one; that entry was left out."),
+         "A ResourceSlice device or counter set has no name; that entry was left out."),
     Code("WAS643", "invalid-device-quantity", E,
          "A device capacity, counter or capacity request is not a valid non-negative quantity; that entry was left out."),
     Code("WAS644", "invalid-device-request", E,

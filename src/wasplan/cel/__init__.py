@@ -17,8 +17,8 @@ CPU seconds; one selector - driver, a string attribute and an int attribute - co
 
 The plan's hot path is thousands of devices times a few selectors, so the ~16x faster runtime wins; neither
 covers more of the Kubernetes environment than the other. Only the library functions an expression calls are
-passed per evaluation (passing all of them costs as much as the evaluation). Quantities and semvers are carried as tagged maps
-(`wasplan.cel.values`) because the Rust runtime cannot hold Python objects.
+passed per evaluation (passing all of them costs as much as the evaluation). Quantities and semvers are carried
+as tagged maps (`wasplan.cel.values`) because the Rust runtime cannot hold Python objects.
 
 Not covered (an expression using them is a compile error with its position, so the plan says so instead of
 guessing): optional chaining, `cel.bind`, the extended string/list/set/URL/IP/CIDR/format libraries, and the

@@ -42,6 +42,8 @@ _DEVICE = re.compile(r"\bdevice\b")
 _DEVICE_FIELD = re.compile(r"\bdevice\s*\.\s*(?:driver|attributes|capacity|allowMultipleAllocations)\b")
 _MISSING = ("missing",)
 _COMPREHENSION = re.compile(r"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*([A-Za-z_]\w*)\s*,")
+_FUNCTION_ERROR = re.compile(
+    r"Function '\w+' error: (?:Python function call failed: \w+: )?(.*?)(?:\. Check function .*)?$", re.S)
 _BIND = re.compile(r"\bcel\s*\.\s*bind\s*\(")
 # CEL standard functions and macros the runtime implements (operators are `_x_` / `@x` / `!_` / `-_`).
 _STANDARD = frozenset({
@@ -78,7 +80,8 @@ class Compiled:
         callers may cache by it. None when the expression reads the device in ways not listed in `reads`."""
         if self.reads is None:
             return None
-        seen = tuple(_freeze(device[section].get(domain, {}).get(name, _MISSING)) for section, domain, name in self.reads)
+        seen = tuple(_freeze(device[section].get(domain, {}).get(name, _MISSING))
+                     for section, domain, name in self.reads)
         return (device["driver"], device.get("allowMultipleAllocations"), seen)
 
     def evaluate(self, device: dict[str, Any]) -> bool:
@@ -176,7 +179,7 @@ def _syntax_error(text: str) -> CelError:
 
 def _runtime_message(exc: BaseException) -> str:
     text = str(exc)
-    m = re.match(r"Function '\w+' error: (?:Python function call failed: \w+: )?(.*?)(?:\. Check function .*)?$", text, re.S)
+    m = _FUNCTION_ERROR.match(text)
     return m.group(1).strip() if m else text.split(". Check that", 1)[0]
 
 

@@ -271,4 +271,20 @@ class ResourceClaimTemplate:
         return f"{self.namespace}/{self.name}"
 
 
-DraRecord = DeviceClass | ResourceSlice | ResourceClaim | ResourceClaimTemplate
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceTaintRule:
+    """`DeviceTaintRule` (DRADeviceTaintRules): one taint for every device its selector matches. A selector field
+    left empty matches any value; no selector at all matches no device."""
+
+    name: str
+    taint: DeviceTaint
+    selects: bool  # spec.deviceSelector is present
+    driver: str = ""
+    pool: str = ""
+    device: str = ""
+    source: Any = field(default=None, repr=False)
+
+
+DraRecord = DeviceClass | ResourceSlice | ResourceClaim | ResourceClaimTemplate | DeviceTaintRule

@@ -93,7 +93,7 @@ def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _taint(raw: Any, ctx: Ctx) -> DeviceTaint | None:
+def taint(raw: Any, ctx: Ctx) -> DeviceTaint | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("key"), str) or not raw["key"]:
         ctx.report("WAS648", "a device taint needs a key", ("key",))
         return None
@@ -105,7 +105,7 @@ def _taint(raw: Any, ctx: Ctx) -> DeviceTaint | None:
 
 
 def taints(raw: Any, ctx: Ctx) -> tuple[DeviceTaint, ...]:
-    items = (_taint(t, ctx.at(i)) for i, t in enumerate(as_items(raw, ctx, "taints")))
+    items = (taint(t, ctx.at(i)) for i, t in enumerate(as_items(raw, ctx, "taints")))
     return tuple(t for t in items if t is not None)
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from wasplan.api.quantity import BINARY_SI, DECIMAL_SI, Quantity, format_quantity
 from wasplan.cluster.devices import (
-    EXACT_COUNT, Allocation, Attribute, Capacity, ClaimSpec, CounterSet, Device, DeviceClass, DeviceTaint,
-    DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, RequestSpec, ResourceClaim, ResourceClaimTemplate,
-    ResourceSlice,
+    EXACT_COUNT, Allocation, Attribute, Capacity, ClaimSpec, Constraint, CounterSet, Device, DeviceClass, DeviceTaint,
+    DeviceTaintRule, DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, OwnerReference, RequestSpec, ResourceClaim,
+    ResourceClaimTemplate, ResourceSlice,
 )
 from wasplan.cluster.model import NodeSelectorTerm, Requirement
 
@@ -155,6 +155,15 @@ def _request_spec(r: RequestSpec, sub: bool) -> dict:
     return out
 
 
+def _constraint(c: Constraint) -> dict:
+    out: dict = {"requests": list(c.requests)} if c.requests else {}
+    if c.match_attribute:
+        out["matchAttribute"] = c.match_attribute
+    else:
+        out["distinctAttribute"] = c.distinct_attribute
+    return out
+
+
 def claim_spec_object(spec: ClaimSpec) -> dict:
     requests = []
     for r in spec.requests:
@@ -164,10 +173,7 @@ def claim_spec_object(spec: ClaimSpec) -> dict:
             requests.append({"name": r.name, "firstAvailable": [_request_spec(s, sub=True) for s in r.first_available]})
     devices: dict = {"requests": requests}
     if spec.constraints:
-        devices["constraints"] = [
-            {**({"requests": list(c.requests)} if c.requests else {}),
-             **({"matchAttribute": c.match_attribute} if c.match_attribute else {"distinctAttribute": c.distinct_attribute})}
-            for c in spec.constraints]
+        devices["constraints"] = [_constraint(c) for c in spec.constraints]
     if spec.config:
         devices["config"] = [{**({"requests": list(c.requests)} if c.requests else {}), **_opaque(c.opaque)}
                              for c in spec.config]
@@ -201,6 +207,15 @@ def allocation_object(a: Allocation) -> dict:
     return out_alloc
 
 
+def _owner(o: OwnerReference) -> dict:
+    out: dict = {"apiVersion": o.api_version, "kind": o.kind, "name": o.name}
+    if o.uid:
+        out["uid"] = o.uid
+    if o.controller:
+        out["controller"] = True
+    return out
+
+
 def resource_claim_object(c: ResourceClaim) -> dict:
     meta: dict = {"name": c.name, "namespace": c.namespace}
     if c.uid:
@@ -208,9 +223,7 @@ def resource_claim_object(c: ResourceClaim) -> dict:
     if c.annotations:
         meta["annotations"] = dict(c.annotations)
     if c.owners:
-        meta["ownerReferences"] = [{"apiVersion": o.api_version, "kind": o.kind, "name": o.name,
-                                    **({"uid": o.uid} if o.uid else {}), **({"controller": True} if o.controller else {})}
-                                   for o in c.owners]
+        meta["ownerReferences"] = [_owner(o) for o in c.owners]
     if c.deletion_timestamp:
         meta["deletionTimestamp"] = c.deletion_timestamp
     obj: dict[str, Any] = {"apiVersion": API_VERSION, "kind": "ResourceClaim", "metadata": meta,
@@ -237,8 +250,17 @@ def resource_claim_template_object(t: ResourceClaimTemplate) -> dict:
             "metadata": {"name": t.name, "namespace": t.namespace}, "spec": spec}
 
 
+def device_taint_rule_object(r: DeviceTaintRule) -> dict:
+    spec: dict = {"taint": _taint(r.taint)}
+    if r.selects:
+        spec["deviceSelector"] = {k: v for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v}
+    return {"apiVersion": API_VERSION, "kind": "DeviceTaintRule", "metadata": {"name": r.name}, "spec": spec}
+
+
 def dra_object(record: DraRecord) -> dict:
     """The API object for any DRA record."""
+    if isinstance(record, DeviceTaintRule):
+        return device_taint_rule_object(record)
     if isinstance(record, ResourceSlice):
         return resource_slice_object(record)
     if isinstance(record, ResourceClaim):

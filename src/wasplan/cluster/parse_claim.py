@@ -41,7 +41,8 @@ def _spec(raw: Any, ctx: Ctx, name: str, sub: bool) -> RequestSpec | None:
         return None
     mode = raw.get("allocationMode") or EXACT_COUNT
     if mode not in ALLOCATION_MODES:
-        ctx.report("WAS644", f"request {name!r}: allocationMode {mode!r} must be ExactCount or All", ("allocationMode",))
+        ctx.report("WAS644", f"request {name!r}: allocationMode {mode!r} must be ExactCount or All",
+                   ("allocationMode",))
         return None
     count = f.integer(raw.get("count"), ctx.at("count"), "count", 1, minimum=1) if mode == EXACT_COUNT else 0
     return RequestSpec(

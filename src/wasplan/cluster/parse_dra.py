@@ -1,6 +1,7 @@
 """DRA objects (`resource.k8s.io/v1`) from plain dicts to records: the entry point of the DRA parse layer.
 
-`parse_dra_record(obj, ctx)` reads a DeviceClass, ResourceSlice, ResourceClaim or ResourceClaimTemplate and
+`parse_dra_record(obj, ctx)` reads a DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate or
+DeviceTaintRule and
 returns its record (`wasplan.cluster.devices`), or None for an object it had to leave out; like the other
 `parse_*` modules it never raises on bad input and reports each problem as a positioned WAS64x finding.
 `resource.k8s.io/v1beta2` has the same shape as v1 and is read too; `v1beta1` (requests without `exactly`) is
@@ -12,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from wasplan.cluster import dra_fields as f
-from wasplan.cluster.devices import DeviceClass, DraRecord, OwnerReference, ResourceClaim, ResourceClaimTemplate
+from wasplan.cluster.devices import (
+    DeviceClass, DeviceTaintRule, DraRecord, OwnerReference, ResourceClaim, ResourceClaimTemplate,
+)
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.parse_claim import allocation, claim_spec, reserved_for
 from wasplan.cluster.parse_slice import parse_resource_slice
@@ -20,7 +23,7 @@ from wasplan.cluster.selectors import string_map
 
 RESOURCE_GROUP = "resource.k8s.io"
 READ_VERSIONS = (f"{RESOURCE_GROUP}/v1", f"{RESOURCE_GROUP}/v1beta2")
-DRA_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate")
+DRA_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule")
 
 
 def is_dra_kind(api_version: str, kind: str) -> bool:
@@ -35,7 +38,8 @@ def _meta(obj: dict) -> dict:
 def parse_device_class(obj: dict, ctx: Ctx) -> DeviceClass:
     meta, spec = _meta(obj), f.as_map(obj.get("spec"), ctx.at("spec"), "spec")
     sctx = ctx.at("spec")
-    configs = (f.opaque(c, sctx.at("config", i)) for i, c in enumerate(f.as_items(spec.get("config"), sctx.at("config"), "config")))
+    items = f.as_items(spec.get("config"), sctx.at("config"), "config")
+    configs = (f.opaque(c, sctx.at("config", i)) for i, c in enumerate(items))
     created = meta.get("creationTimestamp")
     return DeviceClass(
         name=meta.get("name") or "", selectors=f.selectors(spec.get("selectors"), sctx.at("selectors")),
@@ -83,6 +87,17 @@ def parse_resource_claim_template(obj: dict, ctx: Ctx) -> ResourceClaimTemplate:
         source=ctx.doc)
 
 
+def parse_device_taint_rule(obj: dict, ctx: Ctx) -> DeviceTaintRule | None:
+    spec = f.as_map(obj.get("spec"), ctx.at("spec"), "spec")
+    taint = f.taint(spec.get("taint"), ctx.at("spec", "taint"))
+    if taint is None:
+        return None
+    raw = spec.get("deviceSelector")
+    selector = f.as_map(raw, ctx.at("spec", "deviceSelector"), "deviceSelector")
+    parts = {k: f.text(selector.get(k), ctx.at("spec", "deviceSelector", k), k) for k in ("driver", "pool", "device")}
+    return DeviceTaintRule(_meta(obj).get("name") or "", taint, raw is not None, **parts, source=ctx.doc)
+
+
 def parse_dra_record(obj: dict, ctx: Ctx) -> DraRecord | None:
     """One DRA object to its record; None for other kinds, unsupported versions (WAS650) and unusable slices."""
     api_version, kind = str(obj.get("apiVersion") or ""), obj.get("kind")
@@ -98,4 +113,6 @@ def parse_dra_record(obj: dict, ctx: Ctx) -> DraRecord | None:
         return parse_resource_slice(obj, ctx)
     if kind == "ResourceClaim":
         return parse_resource_claim(obj, ctx)
+    if kind == "DeviceTaintRule":
+        return parse_device_taint_rule(obj, ctx)
     return parse_resource_claim_template(obj, ctx)

@@ -99,7 +99,8 @@ def _capacity(raw: Any, ctx: Ctx) -> dict[str, Capacity]:
 def _counters(raw: Any, ctx: Ctx) -> tuple[tuple[str, Fraction], ...]:
     out = []
     for name, entry in f.as_map(raw, ctx, "counters").items():
-        value = f.quantity(f.as_map(entry, ctx.at(name), "counter").get("value"), ctx.at(name, "value"), f"counter {name}")
+        raw_value = f.as_map(entry, ctx.at(name), "counter").get("value")
+        value = f.quantity(raw_value, ctx.at(name, "value"), f"counter {name}")
         if value is not None:
             out.append((str(name), value))
     return tuple(out)
@@ -141,9 +142,10 @@ def _device(raw: Any, ctx: Ctx, per_device: bool) -> Device | None:
         return None
     node = NodeSelection()
     if per_device:
-        node = _selection(raw, ctx, ("nodeName", "nodeSelector", "allNodes"), f"device {name!r}")  # type: ignore[assignment]
-        if node is None:
+        selected = _selection(raw, ctx, ("nodeName", "nodeSelector", "allNodes"), f"device {name!r}")
+        if selected is None:
             return None
+        node = selected
     def field(key: str, parse, default):
         """Parse an optional field only when present, so a clean device builds no finding contexts."""
         value = raw.get(key)
@@ -198,7 +200,8 @@ def parse_resource_slice(obj: dict, ctx: Ctx) -> ResourceSlice | None:
     if node is None:
         return None
     per_device = spec.get("perDeviceNodeSelection") is True
-    devices = (_device(d, sctx.at("devices", i), per_device) for i, d in enumerate(f.as_items(spec.get("devices"), sctx, "devices")))
+    items = f.as_items(spec.get("devices"), sctx, "devices")
+    devices = (_device(d, sctx.at("devices", i), per_device) for i, d in enumerate(items))
     return ResourceSlice(
         name=(obj.get("metadata") or {}).get("name") or "", driver=pool[0], pool=pool[1], generation=pool[2],
         slice_count=pool[3], node=node, per_device_node_selection=per_device,

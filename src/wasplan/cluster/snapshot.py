@@ -33,7 +33,7 @@ FINISHED_PHASES = ("Succeeded", "Failed")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 _NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Job",
                           "Workload", "PodGroup", "CompositePodGroup",
-                          "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"})
+                          "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule"})
 
 
 def _is_job(obj: dict) -> bool:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from drahelp import (
-    CLASS_A, CLASS_B, DRIVER_A, DRIVER_B, claim, device, device_class, exact, label_selector, node, parsed, resource_slice,
+    CLASS_A, CLASS_B, DRIVER_A, DRIVER_B, claim, device, device_class, exact, first_available, label_selector, node,
+    parsed, resource_slice,
 )
 from wasplan.cluster.devices import DeviceResult
 from wasplan.engine.dra import Allocator, InUseLedger, NodeUnschedulable
@@ -18,11 +19,14 @@ SELECTORS = ['device.attributes["driver-a"].model == "a"', 'device.attributes["d
              'has(device.attributes["driver-a"].model)']
 TAINT = {"key": "k", "value": "v", "effect": "NoSchedule"}
 
-devices_st = st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.booleans()), max_size=4)
+devices_st = st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.booleans()), min_size=1, max_size=5)
 slice_st = st.tuples(st.sampled_from([DRIVER_A, DRIVER_B]), devices_st, st.sampled_from(["ok", "incomplete", "duplicate"]),
                      st.sampled_from(["local", "local", "all", "region-a", "region-b"]))
-request_st = st.tuples(st.sampled_from([CLASS_A, CLASS_B]), st.integers(1, 3), st.sampled_from([None, 0, 1, 2]),
-                       st.booleans())
+spec_st = st.tuples(st.sampled_from([CLASS_A, CLASS_B]), st.integers(1, 2), st.sampled_from([None, 0, 1, 2]),
+                    st.booleans())
+# a list = firstAvailable; its subrequests pick model a or model b, disjoint sets, so most draws stay exact
+sub_st = st.tuples(st.just(CLASS_A), st.integers(1, 2), st.sampled_from([0, 1]), st.booleans())
+request_st = st.one_of(spec_st, st.lists(sub_st, min_size=2, max_size=3))
 
 
 def _where(n: int, reach: str):
@@ -44,19 +48,31 @@ def _slices(cluster):
     return out
 
 
+def _spec(name, cls, count, sel, tolerate):
+    body = {"deviceClassName": cls, "count": count}
+    if sel is not None:
+        body["selectors"] = [{"cel": {"expression": SELECTORS[sel]}}]
+    if tolerate:
+        body["tolerations"] = [{"key": "k", "operator": "Exists"}]
+    return body
+
+
 def _claims(requests):
     out = []
     for i, group in enumerate(requests):
         reqs = []
-        for j, (cls, count, sel, tolerate) in enumerate(group):
-            extra = {"tolerations": [{"key": "k", "operator": "Exists"}]} if tolerate else {}
-            reqs.append(exact(f"r{j}", cls, count, *([SELECTORS[sel]] if sel is not None else []), **extra))
+        for j, request in enumerate(group):
+            if isinstance(request, list):
+                reqs.append(first_available(f"r{j}", *({"name": f"s{k}", **_spec(f"s{k}", *sub)}
+                                                       for k, sub in enumerate(request))))
+            else:
+                reqs.append({"name": f"r{j}", "exactly": _spec(f"r{j}", *request)})
         out.append(parsed(claim(f"c{i}", *reqs)))
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cluster=st.lists(st.lists(slice_st, max_size=3), min_size=1, max_size=4),
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cluster=st.lists(st.lists(slice_st, min_size=1, max_size=3), min_size=1, max_size=4),
        requests=st.lists(st.lists(request_st, min_size=1, max_size=2), min_size=1, max_size=2),
        used=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 3)), max_size=4))
 def test_precheck_agrees_with_the_search(cluster, requests, used):
@@ -65,19 +81,24 @@ def test_precheck_agrees_with_the_search(cluster, requests, used):
     allocator = Allocator([parsed(s) for s in _slices(cluster)], [parsed(c) for c in CLASSES], ledger)
     pre = Precheck(allocator, nodes)
     driver = {0: DRIVER_A, 1: DRIVER_B}
-    ledger.add(DeviceResult("x", driver[n % 2], f"node-{n}-{k}", f"d{d}") for n, k, d in used)
     claims = _claims(requests)
+    pre.check(claims)  # builds the free counts before the ledger changes, so the update path is exercised
+    ledger.add(DeviceResult("x", driver[n % 2], f"node-{n}-{k}", f"d{d}") for n, k, d in used)
     result = pre.check(claims)
     if not result.exact:
         return
     for i, n in enumerate(nodes):
         try:
-            found = allocator.allocate(n, claims) is not None
+            found = allocator.allocate(n, claims)
             invalid = False
         except NodeUnschedulable:
-            found, invalid = False, True
-        assert bool(result.feasible[i]) == found, (i, result)
+            found, invalid = None, True
+        assert bool(result.feasible[i]) == (found is not None), (i, result)
         assert bool(result.invalid[i]) == invalid
+        if found is not None:
+            chosen = {(ci, name): index for ci, per_claim in enumerate(found.subrequests) for name, index in per_claim}
+            assert {(ci, name): int(idx[i]) for ci, name, idx in result.subrequests} == chosen
+            assert int(result.score[i]) == found.score
 
 
 def test_precheck_declines_per_device_node_selection():
@@ -120,3 +141,46 @@ def test_precheck_follows_the_ledger():
     assert pre.check(claims).feasible.tolist() == [False, False]
     allocator.ledger.remove(taken)
     assert pre.check(claims).feasible.tolist() == [True, False]
+
+
+def test_precheck_scores_first_available_as_the_search_does():
+    slices = [resource_slice("s0", "node-0", "p0", DRIVER_A, device("d0", None, {"model": {"string": "b"}})),
+              resource_slice("s1", "node-1", "p1", DRIVER_A, device("d0", None, {"model": {"string": "a"}}),
+                             device("d1", None, {"model": {"string": "b"}}))]
+    allocator = Allocator([parsed(s) for s in slices], [parsed(c) for c in CLASSES])
+    pre = Precheck(allocator, [node("node-0", "r"), node("node-1", "r"), node("node-2", "r")])
+    claims = _claims([[[(CLASS_A, 1, 0, False), (CLASS_A, 1, 1, False)]]])
+    result = pre.check(claims)
+    assert result.exact and result.feasible.tolist() == [True, True, False]
+    [(ci, name, index)] = result.subrequests
+    assert (ci, name, index.tolist(), result.score.tolist()) == (0, "r0", [1, 0, -1], [7, 8, 0])
+    assert allocator.allocate(node("node-0", "r"), claims).score == 7
+
+
+fa_cluster_st = st.lists(st.lists(st.sampled_from(["a", "b"]), min_size=2, max_size=6), min_size=1, max_size=4)
+fa_request_st = st.lists(st.tuples(st.integers(1, 2), st.sampled_from([0, 1])), min_size=2, max_size=3)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cluster=fa_cluster_st, first=fa_request_st, second=st.one_of(st.none(), fa_request_st),
+       fixed=st.one_of(st.none(), st.tuples(st.integers(1, 2), st.sampled_from([0, 1]))))
+def test_precheck_first_available_choices_agree_with_the_search(cluster, first, second, fixed):
+    slices = [resource_slice(f"s{n}", f"node-{n}", f"p{n}", DRIVER_A,
+                             *(device(f"d{j}", None, {"model": {"string": m}} if m else None) for j, m in enumerate(models)))
+              for n, models in enumerate(cluster)]
+    nodes = [node(f"node-{n}", "r") for n in range(len(cluster))]
+    allocator = Allocator([parsed(s) for s in slices], [parsed(c) for c in CLASSES])
+    requests = [[(CLASS_A, count, sel, False) for count, sel in first]]
+    if second:
+        requests[0].append([(CLASS_A, count, sel, False) for count, sel in second])
+    if fixed:
+        requests[0].append((CLASS_A, fixed[0], fixed[1], False))
+    claims = _claims(requests)
+    result = Precheck(allocator, nodes).check(claims)
+    assert result.exact, result.reason
+    for i, n in enumerate(nodes):
+        found = allocator.allocate(n, claims)
+        assert bool(result.feasible[i]) == (found is not None)
+        if found is not None:
+            assert [int(idx[i]) for _, _, idx in result.subrequests] == [index for _, index in found.subrequests[0]]
+            assert int(result.score[i]) == found.score

@@ -22,11 +22,14 @@ API
 * `Features` - the DRA feature flags; `Features.from_gates(gates.enabled, allocator_137=...)` derives them from
   the gates and whether the release runs the 1.37 allocator (a release capability for the engine to name).
 * `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
+* `apply_taint_rules(slices, rules)` (`taints.py`) - the slices as the scheduler sees them with DeviceTaintRules
+  (DRADeviceTaintRules) applied; build the Allocator from these.
 * `extended_resource_classes(classes)` (`extended.py`) - extended resource name -> backing DeviceClass
   (explicit `extendedResourceName`, newest wins, and the implicit `deviceclass.resource.kubernetes.io/<class>`).
 * `Precheck(allocator, nodes)` (`precheck.py`) - `check(claims) -> PrecheckResult(exact, reason, feasible,
-  invalid)`: per node index, numpy over all (node, reachable device) rows, for slices without per-device node
-  selection or counters and plain ExactCount claims. When
+  invalid, subrequests, score)`: per node index, numpy over all (node, reachable device) rows, for slices without
+  per-device node selection or counters and claims of plain ExactCount requests (firstAvailable included: the
+  subrequest index per node and Score's raw value per node come with it). When
   `exact` is true, `feasible[i]` equals `allocate(nodes[i], claims) is not None` (and `invalid[i]` says the search
   would raise `NodeUnschedulable`); run `allocate` only on the chosen node to get the devices. When false, run the
   search per node. It reads the ledger's change log on every check; rebuild it when nodes or the Allocator change.
@@ -40,6 +43,8 @@ from wasplan.engine.dra.extended import extended_resource_classes
 from wasplan.engine.dra.features import Features
 from wasplan.engine.dra.ledger import InUseLedger
 from wasplan.engine.dra.precheck import Precheck, PrecheckResult
+from wasplan.engine.dra.taints import apply_taint_rules
 
 __all__ = ["INVALID_POOLS", "AllocationError", "Allocator", "Features", "InUseLedger", "NodeAllocation",
-           "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache", "extended_resource_classes"]
+           "NodeUnschedulable", "Precheck", "PrecheckResult", "SelectorCache", "apply_taint_rules",
+           "extended_resource_classes"]

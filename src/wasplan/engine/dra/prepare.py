@@ -52,11 +52,13 @@ def _all_devices(search, key: Key, rd: RequestData) -> list[Candidate]:
 def _request_data(search, key: Key, spec: RequestSpec, parent: str | None) -> RequestData:
     name = search.claim_name(key[0])
     if spec.admin_access is not None and not search.features.admin_access:
-        raise AllocationError(f"claim {name}, request {spec.name}: admin access is requested, but the feature is disabled")
+        raise AllocationError(f"claim {name}, request {spec.name}: admin access is requested, but the feature is "
+                              "disabled")
     cls = search.owner.classes.get(spec.device_class_name)
     if cls is None:
-        raise AllocationError(f"claim {name}, request {spec.name}: could not retrieve device class "
-                              f"{spec.device_class_name}: deviceclass.resource.k8s.io \"{spec.device_class_name}\" not found")
+        missing = spec.device_class_name
+        raise AllocationError(f"claim {name}, request {spec.name}: could not retrieve device class {missing}: "
+                              f"deviceclass.resource.k8s.io \"{missing}\" not found")
     rd = RequestData(spec, parent, cls, spec.count)
     if spec.allocation_mode == ALL:
         rd.all_devices = _all_devices(search, key, rd)
@@ -90,6 +92,7 @@ def prepare_claims(search) -> None:
         states = []
         for i, spec in enumerate(claim.spec.constraints):
             if spec.distinct_attribute is not None and not search.features.incubating:
-                raise AllocationError(f"claim {claim.key}, constraint #{i}: empty constraint (unsupported constraint type?)")
+                raise AllocationError(f"claim {claim.key}, constraint #{i}: empty constraint "
+                                      "(unsupported constraint type?)")
             states.append(ConstraintState(spec))
         search.constraints.append(states)

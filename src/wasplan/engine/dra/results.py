@@ -1,12 +1,13 @@
-"""From the search's picks to `Allocation` records (the result part of upstream's `Allocate` and
-`createNodeSelector`, `structured/internal/incubating/allocator_incubating.go` v0.36.0).
+"""From the search's picks to `Allocation` records (the result part of upstream's `Allocate` and `createNodeSelector`,
+`structured/internal/incubating/allocator_incubating.go` v0.36.0).
 
-Config: the class configs of each allocated (sub)request's class (once per class, later requests of the same
-class appended to its `requests`), then the claim's configs that apply (no requests named, or naming the request,
-or the chosen `req/sub`): 1.36 adds a config once per request it names, 1.37 (`claim_config_once`) once, and clears
-the request list of any config that names every request of the claim. Node selector: any node-local device (`nodeName`, per-device `nodeName`, or
-`bindsToNode`) pins the claim to this node by `metadata.name`; otherwise the single terms of the network-attached
-slices' (or devices') selectors are ANDed; only `allNodes` devices leave it unset (every node).
+Config: the class configs of each allocated (sub)request's class (once per class, later requests of the same class
+appended to its `requests`), then the claim's configs that apply (no requests named, or naming the request, or the
+chosen `req/sub`): 1.36 adds a config once per request it names, 1.37 (`claim_config_once`) once, and clears the
+request list of any config that names every request of the claim. Node selector: any node-local device (`nodeName`,
+per-device `nodeName`, or `bindsToNode`) pins the claim to this node by `metadata.name`; otherwise the single terms
+of the network-attached slices' (or devices') selectors are ANDed; only `allNodes` devices leave it unset (every
+node).
 """
 
 from __future__ import annotations

@@ -176,7 +176,8 @@ class Search:
 
     def share_id(self, ci: int, request: str, did: DeviceID) -> str:
         """Upstream draws a random UID; a name-based UUID keeps plans reproducible."""
-        return str(uuid.uuid5(uuid.NAMESPACE_OID, f"{self.claim_name(ci)}/{request}/{'/'.join(did)}/{len(self.results[ci])}"))
+        name = f"{self.claim_name(ci)}/{request}/{'/'.join(did)}/{len(self.results[ci])}"
+        return str(uuid.uuid5(uuid.NAMESPACE_OID, name))
 
     def taint_blocks(self, device: Device, spec: RequestSpec) -> bool:
         return self.features.device_taints and taint_blocks(device, spec.tolerations)
