@@ -192,17 +192,18 @@ def test_locked_dra_gates_refuse_false():
     assert parse_gates(get_release("1.37"), None).enabled("DRAWorkloadResourceClaims") is False
 
 
-def test_first_available_disabled_fails_the_attempt(tmp_path):
-    """[prioritized-list-disabled]: with DRAPrioritizedList off (1.36 allows it) a claim with subrequests fails."""
+def test_first_available_disabled_fails_prefilter(tmp_path):
+    """PreFilter (dynamicresources.go): with DRAPrioritizedList off (1.36 allows it) a claim with subrequests
+    cannot be scheduled."""
     template = TEMPLATE.replace("exactly: {deviceClassName: gpu.example.com}",
                                 "firstAvailable: [{name: any, deviceClassName: gpu.example.com}]")
     run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0"),
                template + pod("p", "- {name: gpu, resourceClaimTemplateName: one-gpu}"), "1.36",
                "DRAPrioritizedList=false")
-    status, node, text = pods(run)["p"]
-    assert (status, node) == ("Pending", None)
-    assert text.startswith('running "DynamicResources" filter plugin: claim default/p-gpu-')
-    assert text.endswith(", request gpu: has subrequests, but the DRAPrioritizedList feature is disabled")
+    (claim,) = run.plan.claims
+    assert pods(run)["p"] == ("Pending", None, f"0/2 nodes are available: resource claim default/{claim.name}, "
+                              "request gpu: has subrequests, but the DRAPrioritizedList feature is disabled. "
+                              f"no new claims to deallocate, {NOT_HELPFUL_2}")
 
 
 def test_profile_without_dynamic_resources_ignores_claims(tmp_path):

@@ -86,16 +86,25 @@ class DynamicResources(PodClaims):
 
     # ---- PreFilter ---------------------------------------------------------------------------------------------
     def pre_filter(self, pod) -> str | None:
-        """A request naming a device class that does not exist stops the cycle (UnschedulableAndUnresolvable)."""
+        """Checks of the unallocated claims that stop the cycle (UnschedulableAndUnresolvable): a request naming a
+        device class that does not exist, subrequests while DRAPrioritizedList is off."""
         for state in self.claims_of(pod):
-            if state.claim.allocation is not None:
-                continue
-            for request in state.claim.spec.requests:
-                if request.exactly is not None and request.exactly.device_class_name not in self.store.classes:
-                    return f"request {request.name}: device class {request.exactly.device_class_name} does not exist"
-                for sub in request.first_available:
-                    if sub.device_class_name not in self.store.classes:
-                        return f"request {request.name}/{sub.name}: device class {sub.device_class_name} does not exist"
+            if state.claim.allocation is None:
+                problem = self._request_problem(state.claim)
+                if problem is not None:
+                    return problem
+        return None
+
+    def _request_problem(self, claim) -> str | None:
+        for request in claim.spec.requests:
+            if request.exactly is not None and request.exactly.device_class_name not in self.store.classes:
+                return f"request {request.name}: device class {request.exactly.device_class_name} does not exist"
+            if request.first_available and not self.store.allocator.features.prioritized_list:
+                return (f"resource claim {claim.key}, request {request.name}: has subrequests, but the "
+                        "DRAPrioritizedList feature is disabled")
+            for sub in request.first_available:
+                if sub.device_class_name not in self.store.classes:
+                    return f"request {request.name}/{sub.name}: device class {sub.device_class_name} does not exist"
         return None
 
     # ---- Filter ------------------------------------------------------------------------------------------------
