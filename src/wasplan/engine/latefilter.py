@@ -42,7 +42,8 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[nominated] == 0:
             return nominated, reasons  # the nominated node passes every filter: taken without scoring
         feasible[nominated] = False
-    every = every or plugin.scores_needed(pod) or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
+    scored = plugin.scores_needed(pod)  # the pre-check says where claims fit, not which subrequest they use
+    every = every or scored or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
     total = None
     work = bool(pending or plugin.extended.get(pod.key))
     if not every and work:  # the best node usually fits: one search there, its result kept for Reserve
@@ -54,7 +55,7 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[best] == 0:
             return best, reasons
         feasible[best] = False
-    quick = plugin.precheck(pod, pending) if work else None
+    quick = plugin.precheck(pod, pending) if work and not scored else None
     if quick is not None:
         return _prechecked(ev, pod, sv, feasible, mask, quick, reasons, None if every else total)
     if every:
