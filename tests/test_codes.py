@@ -30,6 +30,6 @@ def test_no_declared_code_is_dead():
 
 def test_codes_sit_in_their_documented_range():
     ranges = {"0": "reading", "1": "schema", "2": "rules", "3": "gates", "4": "lint", "5": "migrate",
-              "6": "cluster", "7": "plan", "8": "explain"}
+              "6": "cluster", "7": "plan", "8": "explain", "9": "configuration"}
     for code in CODES:
         assert code[3] in ranges, code

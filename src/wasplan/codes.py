@@ -12,6 +12,10 @@ different meaning. Ranges:
 * WAS6xx cluster snapshots and plan input
 * WAS7xx plan outcomes
 * WAS8xx explain (the TARGET and explain's own inputs)
+* WAS9xx configuration (`.wasplan.yaml`, `[tool.wasplan]`, `--config`) and the code lists of --select/--ignore
+
+Every code also has a `RuleDoc` in `wasplan.codes_docs` (what it means, a failing and a passing example, how to
+fix it); `wasplan rules` and docs/rules.md render those, and tests/test_rules_doc.py keeps them complete.
 """
 
 from __future__ import annotations
@@ -43,6 +47,13 @@ _TABLE: list[Code] = [
     Code("WAS008", "template-syntax", E, "The file contains template directives ({{ ... }}); render it first."),
     Code("WAS009", "no-input", E, "No manifest files were found in the given paths."),
     Code("WAS010", "unknown-kind", I, "No schema is known for this apiVersion/kind; it was not validated."),
+    Code("WAS030", "not-kubernetes", I,
+         "A YAML document with neither apiVersion nor kind (Helm values, compose, CI workflow) or a Helm Chart.yaml "
+         "was skipped."),
+    Code("WAS031", "template-skipped", I,
+         "A file with template directives ({{ ... }}) was skipped; render it and validate the output."),
+    Code("WAS032", "unused-suppression", I,
+         "A `# wasplan: ignore` comment or wasplan.io/ignore annotation suppresses nothing."),
     # --- WAS1xx: schema and release -------------------------------------------------------------
     Code("WAS101", "unknown-field", E, "The field does not exist in this API version."),
     Code("WAS102", "required-field", E, "A required field is missing."),
@@ -130,6 +141,10 @@ _TABLE: list[Code] = [
     Code("WAS606", "duplicate-object", W, "Two inputs define the same object (kind, namespace, name); the later one was ignored."),
     Code("WAS607", "job-not-expanded", I, "A Job creates no pods in the plan (managed by another controller, suspended, or zero parallelism)."),
     Code("WAS608", "unparseable-group", E, "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model."),
+    Code("WAS620", "generated-name", I, "An object has only metadata.generateName; it is planned under a deterministic name, and the real name will differ."),
+    Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
+    Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
+    Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
     Code("WAS640", "resourceslice-pool", E,
          "A ResourceSlice has no driver, or its pool has no name or an impossible generation/resourceSliceCount; it was left out."),
     Code("WAS641", "resourceslice-node-selection", E,
@@ -171,6 +186,11 @@ _TABLE: list[Code] = [
     Code("WAS802", "ambiguous-explain-target", E,
          "The explain TARGET's name exists in several namespaces; give the namespace with -n or KIND/NAMESPACE/NAME."),
     Code("WAS803", "invalid-node-shape", E, "The --node-shape file holds no Node object or Cluster node pool."),
+    # --- WAS9xx: configuration ------------------------------------------------------------------
+    Code("WAS901", "unreadable-config", E, "The configuration file could not be read or parsed."),
+    Code("WAS902", "unknown-config-key", E, "The configuration file has a key wasplan does not know."),
+    Code("WAS903", "invalid-config-value", E, "A configuration value has the wrong type or an impossible value."),
+    Code("WAS904", "unknown-code", E, "--select, --ignore or a per-file-ignores entry names no diagnostic code."),
 ]
 
 
@@ -188,3 +208,18 @@ CODES: dict[str, Code] = _index(_TABLE)
 
 def lookup(code: str) -> Code:
     return CODES[code]
+
+
+# Where docs/rules.md is published; SARIF rules link each code's section (`#was101`) from here.
+RULES_DOC_URL = "https://github.com/wasplan/wasplan/blob/main/docs/rules.md"
+
+
+def rule_doc(code: str):
+    """The long form of a code (wasplan.codes_docs.RuleDoc): description, examples, fix."""
+    from wasplan.codes_docs import DOCS
+
+    return DOCS[code]
+
+
+def help_uri(code: str) -> str:
+    return f"{RULES_DOC_URL}#{code.lower()}"

@@ -15,8 +15,31 @@ GROUP_STATUSES = ("Scheduled", "Unschedulable", "WaitingForPods", "WaitingForPre
 
 @dataclass(frozen=True, slots=True)
 class OwnerRef:
+    """The top-level object that made the pod and, when it works through intermediate objects, the chain from
+    below it down to the pod's direct controller (`JobSet/train` with `[Job/train-workers-0]`)."""
+
     kind: str
     name: str
+    chain: tuple["OwnerRef", ...] = ()
+
+    def to_dict(self) -> dict:
+        out: dict = {"kind": self.kind, "name": self.name}
+        if self.chain:
+            out["chain"] = [{"kind": o.kind, "name": o.name} for o in self.chain]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class UnplannedWorkload:
+    """An input object that runs pods through a controller the plan does not model."""
+
+    kind: str
+    namespace: str
+    name: str
+    api_version: str = ""
+
+    def to_dict(self) -> dict:
+        return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace, "name": self.name}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +60,7 @@ class PodOutcome:
 
     def to_dict(self) -> dict:
         return {"namespace": self.namespace, "name": self.name, "podGroup": self.pod_group,
-                "owner": {"kind": self.owner.kind, "name": self.owner.name} if self.owner else None,
+                "owner": self.owner.to_dict() if self.owner else None,
                 "status": self.status, "node": self.node, "nominatedNode": self.nominated_node,
                 "reason": self.reason, "message": self.message}
 
@@ -209,6 +232,7 @@ class Plan:
     diagnostics: tuple = field(default=(), compare=False)
     composites: tuple[CompositeOutcome, ...] = ()  # CompositePodGroups, sorted by namespace/name
     claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
+    unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -218,11 +242,17 @@ class Plan:
                 "pending": self.count("Pending") + self.count("Gated"), "preempted": self.count("Preempted"),
                 "podGroups": len(self.pod_groups),
                 "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == "Scheduled"),
-                "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != "Scheduled")}
+                "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != "Scheduled"),
+                "unplanned": len(self.unplanned)}
 
     @property
     def all_placed(self) -> bool:
         return not any(p.status in ("Pending", "Gated") for p in self.pods)
+
+    @property
+    def complete(self) -> bool:
+        """Every pod placed and every workload of the input planned."""
+        return self.all_placed and not self.unplanned
 
     def to_dict(self) -> dict:
         return {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version,
@@ -231,4 +261,5 @@ class Plan:
                 "pods": [p.to_dict() for p in self.pods],
                 "preemptions": [p.to_dict() for p in self.preemptions],
                 "compositePodGroups": [c.to_dict() for c in self.composites],
-                "resourceClaims": [c.to_dict() for c in self.claims]}
+                "resourceClaims": [c.to_dict() for c in self.claims],
+                "unplanned": [u.to_dict() for u in self.unplanned]}

@@ -58,3 +58,13 @@ spec:
     first = _run("5", *args)
     assert first.count(b'"status": "Bound"') == 16  # the running pods leave room for two gangs, in rack-1 and rack-2
     assert _run("6", *args) == first
+
+
+def test_workload_expansion_is_byte_identical_under_different_hash_seeds():
+    workloads = FIXTURES / "workloads"
+    args = ("plan", *(str(workloads / f) for f in ("jobset-exclusive-placement.yaml", "lws-exclusive-placement.yaml",
+                                                  "deployment.yaml", "statefulset.yaml", "pytorchjob.yaml")),
+            "--cluster", str(workloads / "cluster.yaml"), "-o", "json")
+    first = _run("7", *args)
+    assert b'"kind": "PyTorchJob"' in first and b'"chain": [' in first
+    assert _run("8", *args) == first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.cli.helpers import run
 from tests.conftest import FIXTURES
@@ -107,10 +108,26 @@ def test_sarif_output_for_code_scanning():
     assert first["ruleId"] == "WAS101" and first["level"] == "error"
     assert rules[first["ruleIndex"]] == "WAS101"
     physical = first["locations"][0]["physicalLocation"]
-    assert physical["artifactLocation"]["uri"] == BROKEN
+    assert physical["artifactLocation"] == {"uri": "fixtures/manifests/broken-from-a-blog.yaml", "uriBaseId": "%SRCROOT%"}
     assert physical["region"] == {"startLine": 8, "startColumn": 3}
     assert first["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "spec.minMatch"
     assert len(sarif_run["results"]) == 9
+    rule = sarif_run["tool"]["driver"]["rules"][0]
+    assert rule["helpUri"] == "https://github.com/wasplan/wasplan/blob/main/docs/rules.md#was101"
+    assert rule["fullDescription"]["text"].startswith("The field does not exist in this API version.")
+    assert sarif_run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path.cwd().as_uri() + "/"
+
+
+def test_sarif_uris_are_relative_percent_encoded_and_stdin_has_a_pseudo_uri(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my manifests").mkdir()
+    (tmp_path / "my manifests" / "pg#1.yaml").write_text("kind: PodGroup\n")
+    data = json.loads(run("validate", "my manifests", "-o", "sarif", "--no-config").output)
+    assert data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "my%20manifests/pg%231.yaml", "uriBaseId": "%SRCROOT%"}
+    data = json.loads(run("validate", "-", "-o", "sarif", "--no-config", stdin="kind: PodGroup\n").output)
+    assert data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "urn:wasplan:stdin"}
 
 
 def test_a_command_run_imports_only_its_own_module():

@@ -79,11 +79,12 @@ kind: ConfigMap
 metadata: {name: c}
 data: {a: b}
 ---
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: d}
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: i}
+spec: {rules: [{host: example.com}]}
 """)
-    assert (plan.existing, plan.arrivals, diags) == ([], [], [])
+    assert (plan.existing, plan.arrivals, plan.unplanned, diags) == ([], [], [], [])
 
 
 def test_unserved_scheduling_versions_still_parse():
@@ -124,10 +125,21 @@ def test_same_name_in_other_namespace_or_kind_is_not_a_duplicate():
 
 
 def test_unnamed_objects_are_reported():
-    plan, diags = inputs(manifests="apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec: {containers: []}\n")
+    plan, diags = inputs(manifests="apiVersion: v1\nkind: Pod\nmetadata: {labels: {a: b}}\nspec: {containers: []}\n")
     assert plan.arrivals == []
     [d] = diags
-    assert d.code == "WAS603" and d.hint and "generateName" in d.hint
+    assert (d.code, d.message) == ("WAS603", "Pod has no metadata.name; it was left out of the plan")
+
+
+def test_generate_name_gets_a_deterministic_name_and_a_note():
+    two = "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec: {containers: []}\n"
+    plan, diags = inputs(manifests=two + "---\n" + two)
+    assert [p.name for p in plan.arrivals] == ["web-98c77", "web-cc558"]
+    assert [(d.code, d.location.path, d.message) for d in diags] == [
+        ("WAS620", ("metadata", "generateName"), "Pod has only metadata.generateName 'web-'; it is planned as "
+         "'web-98c77', and the API server will pick a different random name"),
+        ("WAS620", ("metadata", "generateName"), "Pod has only metadata.generateName 'web-'; it is planned as "
+         "'web-cc558', and the API server will pick a different random name")]
 
 
 JOB = """\

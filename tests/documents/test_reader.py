@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from wasplan.documents import read_paths, read_text
-from wasplan.documents.reader import read_bytes
+from wasplan.documents.reader import ReadOptions, expand_paths, read_bytes
 
 POD = """\
 apiVersion: v1
@@ -79,7 +80,7 @@ def test_duplicate_keys_are_findings_with_positions():
     ("apiVersion: v1\nkind: Pod\nmetadata: {name: [}\n", "WAS004", 3),
     ("- a\n- b\n", "WAS006", 1),
     ("kind: Pod\nmetadata: {name: x}\n", "WAS007", 1),
-    ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Values.name }}\n", "WAS008", 4),
+    ("apiVersion: v1\nmetadata: {name: x}\n", "WAS007", 1),
 ])
 def test_bad_documents_become_diagnostics_not_exceptions(text, code, line):
     result = read_text("bad.yaml", text)
@@ -154,3 +155,54 @@ def test_merge_keys_fill_in_and_explicit_keys_override_without_a_duplicate_findi
     result = read_text("m.yaml", text)
     assert result.diagnostics == []
     assert result.documents[0].obj["data"] == {"cpu": "2", "memory": "1Gi"}
+
+
+TEMPLATE = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Values.name }}\n"
+VALUES = "replicaCount: 2\nimage:\n  repository: nginx\n"
+
+
+def test_template_file_is_skipped_with_a_note_and_the_render_hint():
+    result = read_text("chart/templates/pod.yaml", TEMPLATE)
+    assert result.documents == []
+    assert [(d.code, d.severity.label, d.location.line, d.location.col) for d in result.diagnostics] == [
+        ("WAS031", "info", 4, 9)]
+    assert result.diagnostics[0].hint == ("render it first and validate the output: "
+                                          "`helm template ... | wasplan validate -` (file: chart/templates/pod.yaml)")
+    assert [(s.file, s.doc, s.reason) for s in result.skipped] == [("chart/templates/pod.yaml", None, "template")]
+
+
+def test_non_kubernetes_document_is_skipped_and_counted():
+    result = read_text("values.yaml", VALUES + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    assert [d.kind for d in result.documents] == ["Namespace"]
+    assert [(d.code, d.severity.label, d.location.line, d.location.doc) for d in result.diagnostics] == [
+        ("WAS030", "info", 1, 0)]
+    assert [(s.file, s.doc, s.reason) for s in result.skipped] == [("values.yaml", 0, "not-kubernetes")]
+
+
+def test_strict_inputs_turns_skips_back_into_errors():
+    strict = ReadOptions(strict_inputs=True)
+    assert [(d.code, d.severity.label) for d in read_text("t.yaml", TEMPLATE, strict).diagnostics] == [("WAS008", "error")]
+    values = read_text("values.yaml", VALUES, strict)
+    assert [(d.code, d.severity.label, d.location.line) for d in values.diagnostics] == [("WAS007", "error", 1)]
+    assert values.skipped == []
+
+
+def test_walk_skips_hidden_entries_node_modules_and_excluded_patterns(tmp_path):
+    for rel in ("a.yaml", ".hidden.yaml", ".github/workflows/ci.yml", "node_modules/pkg/x.yaml",
+                "charts/app/templates/pod.yaml", "charts/app/values.yaml", "sub/b.yml", "sub/c.json", "sub/d.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("{}\n")
+    files, diags = expand_paths([str(tmp_path)])
+    assert [Path(f).relative_to(tmp_path).as_posix() for f in files] == [
+        "a.yaml", "charts/app/templates/pod.yaml", "charts/app/values.yaml", "sub/b.yml", "sub/c.json"]
+    files, _ = expand_paths([str(tmp_path)], exclude=("templates/", "/sub/*.json"))
+    assert [Path(f).relative_to(tmp_path).as_posix() for f in files] == [
+        "a.yaml", "charts/app/values.yaml", "sub/b.yml"]
+    assert diags == []
+
+
+def test_exclude_applies_to_files_named_on_the_command_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("values.yaml").write_text(VALUES)
+    Path("pod.yaml").write_text("{}\n")
+    assert expand_paths(["values.yaml", "pod.yaml"], exclude=("values.yaml",)) == (["pod.yaml"], [])

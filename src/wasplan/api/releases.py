@@ -43,19 +43,22 @@ class Capabilities:
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
     dra_allocator_137: bool  # the 1.37 structured allocator (CEL errors name the device, counters follow node
     #                          selection, ...; engine/dra/features.py)
+    child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
+    #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
 
 
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           dra_allocator_137=False)
+                           dra_allocator_137=False, child_jobs_get_no_workload=False)
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
     "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
-                         job_scheduling_field=True, nested_template_ref=False, dra_allocator_137=True),
+                         job_scheduling_field=True, nested_template_ref=False, dra_allocator_137=True,
+                         child_jobs_get_no_workload=True),
 }
 
 

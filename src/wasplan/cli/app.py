@@ -34,7 +34,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 # `wasplan validate` in CI from paying for the scheduler's imports (about 0.4 s per process).
 COMMAND_MODULES = {  # in the order `wasplan --help` lists them
     "validate": "validate_cmd", "lint": "validate_cmd", "plan": "plan_cmd", "explain": "explain_cmd",
-    "migrate": "migrate_cmd", "schema": "schema_cmd",
+    "migrate": "migrate_cmd", "schema": "schema_cmd", "rules": "rules_cmd", "config": "config_cmd",
 }
 
 

@@ -21,11 +21,11 @@ class OutputFormat(str, enum.Enum):
     github = "github"
 
 
-K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)})."
+K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."
 FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. 'GenericWorkload=true,CompositePodGroup=false'. "
                       "Default: every workload-aware gate of the release on.")
 
-K8sVersionOpt = typer.Option(DEFAULT_RELEASE, "--k8s-version", help=K8S_VERSION_HELP)
+K8sVersionOpt = typer.Option(None, "--k8s-version", help=K8S_VERSION_HELP)  # None: config file or default
 FeatureGatesOpt = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
 
 
@@ -44,12 +44,6 @@ def resolve_gates(k8s_version: str, feature_gates: str | None) -> GateSet:
         return parse_gates(release, feature_gates)
     except GateError as exc:
         fail(str(exc))
-
-
-def check_formats(output: OutputFormat, allowed: tuple[OutputFormat, ...], command: str) -> None:
-    if output not in allowed:
-        names = ", ".join(o.value for o in allowed)
-        fail(f"{command} supports -o {names}, not {output.value}")
 
 
 def stdout_is_tty() -> bool:

@@ -9,31 +9,31 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, fail, resolve_gates
-from wasplan.cli.plan_cmd import Arrival
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, resolve_gates
+from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
+from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
 from wasplan.explain.target import KINDS
 from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
 from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
 
-_FORMATS = (OutputFormat.text, OutputFormat.json)
+ExplainFormat, OutputOpt = output_option("explain", OutputFormat.text, OutputFormat.json)
 
 
 @app.command()
 def explain(
     args: List[str] = typer.Argument(..., metavar="[TARGET] PATHS...", help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
                                                "compositepodgroup/NAME, then the manifests."),
-    cluster: List[str] = typer.Option(..., "--cluster",
-                                      help="Cluster snapshot (kubectl List or Cluster kind); repeatable."),
+    cluster: List[str] = ClusterOpt,
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of TARGET."),
-    k8s_version: str = K8sVersionOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.sequential, "--arrival", help="As for plan."),
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
     node_shape: Optional[str] = typer.Option(None, "--node-shape",
                                              help="Node or Cluster kind file: the shapes to suggest adding."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
+    output: ExplainFormat = OutputOpt,
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
     verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
@@ -41,24 +41,29 @@ def explain(
     verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0,
                                                    help="Also stop verifying after this many seconds "
                                                         "(machine-dependent; default: no time limit)."),
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
-    check_formats(output, _FORMATS, "explain")
-    gates = resolve_gates(k8s_version, feature_gates)
+    fmt = as_format(output)
+    settings = plan_settings(k8s_version, feature_gates, cluster, None, strict_inputs, exclude, config, no_config)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     target = args[0] if args and args[0].split("/")[0].lower() in KINDS and not _is_path(args[0]) else None
     paths = args[1:] if target else args
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
-    out = run_explain(target, namespace, paths, cluster, gates, arrival=arrival.value,
+    out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
                       scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget, verify_seconds=verify_seconds)
+                      verify_budget=verify_budget, verify_seconds=verify_seconds, read_options=settings.read_options())
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.diagnostics:
         render_diagnostics(out.run.diagnostics, out.run.sources, err)
     if out.explanation is not None:
-        if output is OutputFormat.json:
+        if fmt is OutputFormat.json:
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
             width = None if sys.stdout.isatty() else 160

@@ -7,7 +7,9 @@ from typing import List, Optional
 import typer
 
 from wasplan.cli.app import app
-from wasplan.cli.common import OutputFormat, check_formats, fail
+from wasplan.cli.common import OutputFormat, fail
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
+                                 output_option)
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import FORCEABLE, Target
 from wasplan.pipeline.migrate import MigrateResult, exit_code, migrate
@@ -24,6 +26,9 @@ def _target(to_k8s: Optional[str], to: Optional[str]) -> Target:
     return target
 
 
+MigrateFormat, OutputOpt = output_option("migrate", OutputFormat.text, OutputFormat.json)
+
+
 @app.command("migrate")
 def migrate_command(
     paths: List[str] = typer.Argument(..., metavar="PATHS", help="Files, directories (recursive) or - for stdin."),
@@ -36,18 +41,24 @@ def migrate_command(
     allow_lossy: bool = typer.Option(False, "--allow-lossy",
                                      help="Drop fields the target cannot hold where that is safe (with a warning)."),
     keep_status: bool = typer.Option(False, "--keep-status", help="Keep status (renaming conditions) instead of dropping it."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text or json."),
+    output: MigrateFormat = OutputOpt,
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping comments and layout."""
-    check_formats(output, (OutputFormat.text, OutputFormat.json), "migrate")
+    fmt = as_format(output)
+    settings = load_settings(config=config, no_config=no_config, strict_inputs=strict_inputs, exclude=exclude)
     if in_place and (check or diff):
         fail("--in-place cannot be combined with --check or --diff")
     if in_place and "-" in paths:
         fail("--in-place cannot rewrite stdin")
-    target = _target(to_k8s if to_k8s is not None else (None if to else "1.37"), to)
-    result = migrate(paths, target, Options(allow_lossy=allow_lossy, keep_status=keep_status), in_place=in_place)
+    target = _target(to_k8s if to_k8s is not None else (None if to else settings.k8s_version), to)
+    result = migrate(paths, target, Options(allow_lossy=allow_lossy, keep_status=keep_status), in_place=in_place,
+                     read_options=settings.read_options())
     mode = "in-place" if in_place else "check" if check else "diff" if diff else "stdout"
-    if output is OutputFormat.json:
+    if fmt is OutputFormat.json:
         typer.echo(migrate_json.render(result, mode), nl=False)
     else:
         _text(result, in_place=in_place, check=check, diff=diff)

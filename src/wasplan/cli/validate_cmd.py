@@ -1,4 +1,4 @@
-"""`wasplan validate` and `wasplan lint`: options -> pipeline -> report -> exit code."""
+"""`wasplan validate` and `wasplan lint`: options -> settings -> pipeline -> report -> exit code."""
 
 from __future__ import annotations
 
@@ -8,55 +8,87 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, check_formats, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, resolve_gates
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, IgnoreOpt, NoConfigOpt, SelectOpt, ShowSuppressedOpt,
+                                 StrictInputsOpt, StrictOpt, as_format, load_settings, output_option)
+from wasplan.config.settings import Settings
 from wasplan.pipeline.validate import ValidationReport, validate_paths
-from wasplan.report.annotations import render_github
-from wasplan.report.sarif import render_sarif
-from wasplan.report.validate_report import render_json, render_text
 
-_FORMATS = (OutputFormat.text, OutputFormat.json, OutputFormat.github, OutputFormat.sarif)
+ValidateFormat, OutputOpt = output_option("validate", OutputFormat.text, OutputFormat.json, OutputFormat.github,
+                                          OutputFormat.sarif, OutputFormat.junit)
 PathsArg = typer.Argument(..., help="Files, directories (recursive *.yaml, *.yml, *.json) or - for stdin.")
-OutputOpt = typer.Option(OutputFormat.text, "-o", "--output", help="text, json, github (annotations) or sarif.")
-StrictOpt = typer.Option(False, "--strict", help="Warnings fail too (exit 1).")
 
 
-def _emit(report: ValidationReport, output: OutputFormat, strict: bool) -> None:
+def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, show_suppressed: bool,
+          command: str) -> None:
+    from wasplan.report import validate_report
+
+    strict = settings.strict
     if output is OutputFormat.json:
-        typer.echo(render_json(report), nl=False)
+        typer.echo(validate_report.render_json(report, show_suppressed), nl=False)
     elif output is OutputFormat.github:
+        from wasplan.report.annotations import render_github
+
         typer.echo(render_github(report.diagnostics), nl=False)
     elif output is OutputFormat.sarif:
-        typer.echo(render_sarif(report.diagnostics), nl=False)
+        from wasplan.report.sarif import render_sarif
+
+        hidden = [(s.diagnostic, s.reason) for s in report.suppressed] if show_suppressed else []
+        typer.echo(render_sarif(report.diagnostics, hidden), nl=False)
+    elif output is OutputFormat.junit:
+        from wasplan.report.junit_validate import render_validation
+
+        typer.echo(render_validation(report, f"wasplan {command}", strict), nl=False)
     else:
-        render_text(report, Console(highlight=False, soft_wrap=True), strict)
+        validate_report.render_text(report, Console(highlight=False, soft_wrap=True), strict, show_suppressed)
     raise typer.Exit(int(report.exit_code(strict)))
 
 
 @app.command()
 def validate(
     paths: List[str] = PathsArg,
-    k8s_version: str = K8sVersionOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    output: OutputFormat = OutputOpt,
-    strict: bool = StrictOpt,
+    output: ValidateFormat = OutputOpt,
+    strict: Optional[bool] = StrictOpt,
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    show_suppressed: bool = ShowSuppressedOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Check every manifest against the chosen release: served versions, schemas, server rules, feature gates."""
-    check_formats(output, _FORMATS, "validate")
-    gates = resolve_gates(k8s_version, feature_gates)
-    _emit(validate_paths(paths, gates), output, strict)
+    fmt = as_format(output)
+    settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
+                             strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    _emit(validate_paths(paths, gates, settings=settings), fmt, settings, show_suppressed, "validate")
 
 
 @app.command()
 def lint(
     paths: List[str] = PathsArg,
-    k8s_version: str = K8sVersionOpt,
+    k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    output: OutputFormat = OutputOpt,
-    strict: bool = StrictOpt,
+    output: ValidateFormat = OutputOpt,
+    strict: Optional[bool] = StrictOpt,
     cluster: List[str] = typer.Option([], "--cluster", help="Snapshot or Cluster kind whose nodes must carry the "
                                                               "topology keys the groups name (repeatable)."),
+    strict_inputs: Optional[bool] = StrictInputsOpt,
+    exclude: List[str] = ExcludeOpt,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    show_suppressed: bool = ShowSuppressedOpt,
+    config: Optional[str] = ConfigOpt,
+    no_config: bool = NoConfigOpt,
 ) -> None:
     """Validate, then check the objects against each other: references, quorum, schedulers, priorities."""
-    check_formats(output, _FORMATS, "lint")
-    gates = resolve_gates(k8s_version, feature_gates)
-    _emit(validate_paths(paths, gates, lint=True, cluster_paths=cluster), output, strict)
+    fmt = as_format(output)
+    settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
+                             strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore,
+                             cluster=cluster)
+    gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    report = validate_paths(paths, gates, lint=True, cluster_paths=settings.cluster, settings=settings)
+    _emit(report, fmt, settings, show_suppressed, "lint")

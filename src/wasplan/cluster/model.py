@@ -120,8 +120,31 @@ class Node:
 
 @dataclass(slots=True)
 class Owner:
+    """The top-level object that made a pod (Job, JobSet, Deployment, ...) and, for controllers that work through
+    intermediate objects, the chain below it down to the pod's direct controller (docs/workload-expansion.md)."""
+
     kind: str
     name: str
+    chain: tuple["Owner", ...] = ()
+
+    @property
+    def controller(self) -> "Owner":
+        """The pod's direct controller: the last link of the chain, or the owner itself."""
+        return self.chain[-1] if self.chain else self
+
+    def names(self, kind: str, name: str) -> bool:
+        """Whether the owner or any link of its chain is `kind/name`."""
+        return any(o.kind == kind and o.name == name for o in (self, *self.chain))
+
+
+@dataclass(frozen=True, slots=True)
+class StartAfter:
+    """A controller creates a pod only once these pods are placed (JobSet InOrder startup, exclusive-placement
+    followers, StatefulSet OrderedReady); `reason` says which rule waits. Shared by all pods that wait together."""
+
+    pods: tuple[str, ...]  # ns/name keys
+    reason: str
+    never: bool = False  # waits for something a plan never reaches (a Job's completion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +201,7 @@ class Pod:
     resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
+    start_after: StartAfter | None = None  # created by its controller only once these pods are placed
 
     @property
     def key(self) -> str:
@@ -223,6 +247,16 @@ Record = Node | Pod | PriorityClass | PodDisruptionBudget | Group
 # ResourceClaimTemplate); they are not part of this union because `devices` builds on this module.
 
 
+@dataclass(frozen=True, slots=True)
+class Unplanned:
+    """An object that would run pods but that the plan cannot expand (a CRD such as a PyTorchJob)."""
+
+    kind: str
+    namespace: str
+    name: str
+    api_version: str = ""
+
+
 @dataclass(slots=True)
 class PlanInputs:
     """Everything a plan starts from.
@@ -234,3 +268,4 @@ class PlanInputs:
 
     existing: list[Record] = field(default_factory=list)
     arrivals: list[Record] = field(default_factory=list)
+    unplanned: list[Unplanned] = field(default_factory=list)  # arrivals that run pods the plan cannot expand

@@ -6,9 +6,14 @@ Kinds the planner does not read (Services, ConfigMaps, ...) are skipped without 
 version the release does not serve are still read (validation reports the version separately).
 
 Snapshot rules: Succeeded and Failed pods are gone; a pod with `spec.nodeName` is running there; a pod without
-one is pending and gets scheduled like an arrival. A Job in the snapshot is expanded only when the snapshot holds
-none of its pods (a hand-written snapshot); otherwise its pods are already listed. `existing` is ordered by
-`metadata.creationTimestamp`, objects without one after those with one, each group in input order.
+one is pending and gets scheduled like an arrival. A workload (Job, JobSet, LeaderWorkerSet, Deployment,
+ReplicaSet, StatefulSet) in the snapshot is expanded only when nothing in the snapshot is controlled by it and its
+status shows it never started (a hand-written snapshot); otherwise its pods are already listed. `existing` is
+ordered by `metadata.creationTimestamp`, objects without one after those with one, each group in input order.
+
+Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
+`plan` names them before validation already); arrivals that run pods through a controller the plan does not
+model are listed as `Unplanned` (WAS622).
 """
 
 from __future__ import annotations
@@ -21,49 +26,45 @@ from typing import Iterable, Iterator
 
 from wasplan.api.releases import GateSet
 from wasplan.cluster.cluster_kind import expand_cluster, is_cluster_kind
-from wasplan.cluster.issues import Ctx
+from wasplan.cluster.controllers import expander, runs_unplanned_pods
+from wasplan.cluster.controllers.context import Expansion
+from wasplan.cluster.controllers.job import JOB_NAME_LABEL
+from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
+from wasplan.cluster.controllers.lws import NAME as LWS_NAME
+from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
-from wasplan.cluster.jobs import JOB_NAME_LABEL, expand_job
-from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record
+from wasplan.cluster.issues import Ctx
+from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document, ReadResult
 
 FINISHED_PHASES = ("Succeeded", "Failed")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-_NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Job",
-                          "Workload", "PodGroup", "CompositePodGroup",
-                          "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule"})
-
-
-def _is_job(obj: dict) -> bool:
-    return obj.get("kind") == "Job" and str(obj.get("apiVersion", "")).startswith("batch/")
-
-
-def _has_name(doc: Document, ctx: Ctx) -> bool:
-    """Objects the planner refers to by name must have one; generateName is the API server's to resolve."""
-    if doc.kind not in _NAMED_KINDS:
+def _named(doc: Document, ctx: Ctx, exp: Expansion) -> bool:
+    """Whether the document has the name the planner needs: its own, or one made for its `generateName`."""
+    if not needs_name(doc) or give_generated_name(doc, exp.namer, ctx):
         return True
-    name = doc.metadata.get("name")
-    if isinstance(name, str) and name:
-        return True
-    hint = ("the API server would pick a random name from generateName; give the object a fixed name to plan it"
-            if doc.metadata.get("generateName") else None)
-    ctx.report("WAS603", f"{doc.kind} has no metadata.name; it was left out of the plan", ("metadata", "name"), hint)
+    ctx.report("WAS603", f"{doc.kind} has no metadata.name; it was left out of the plan", ("metadata", "name"))
     return False
 
 
-def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic], expand_jobs: bool = True) -> list[Record]:
-    """The records one document stands for: one for most kinds, many for a Cluster or a Job."""
+def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
+               exp: Expansion | None = None) -> list[Record | Unplanned]:
+    """The records one document stands for: one for most kinds, many for a Cluster or a workload controller,
+    an `Unplanned` entry for an object that runs pods the plan cannot expand."""
     ctx = Ctx(doc, diags)
-    obj = doc.obj
-    if is_cluster_kind(obj):
-        return expand_cluster(obj, ctx)
-    if not _has_name(doc, ctx):
+    exp = exp or Expansion(gates)
+    if is_cluster_kind(doc.obj):
+        return expand_cluster(doc.obj, ctx)
+    if not _named(doc, ctx, exp):
         return []
-    if _is_job(obj):
-        return expand_job(obj, gates, ctx) if expand_jobs else []
-    record = parse_record(obj, ctx)
+    expand = expander(doc.obj)
+    if expand is not None:
+        return expand(doc.obj, exp, ctx)
+    if runs_unplanned_pods(doc.obj):
+        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version)]
+    record = parse_record(doc.obj, ctx)
     return [] if record is None else [record]
 
 
@@ -99,39 +100,44 @@ def _finished(record: Record) -> bool:
     return isinstance(record, Pod) and record.phase in FINISHED_PHASES
 
 
-def _job_owners(entries: Iterable[Entry]) -> set[tuple[str, str]]:
-    """(namespace, job) of every snapshot pod a Job made, by controller reference or by the job-name label."""
+# labels by which a snapshot pod names the workload that made it, besides its controller reference
+_OWNER_LABELS = (("Job", JOB_NAME_LABEL), ("JobSet", JOBSET_PREFIX + "jobset-name"), ("LeaderWorkerSet", LWS_NAME))
+
+
+def _controlled(snapshot: ReadResult) -> set[tuple[str, str, str]]:
+    """(namespace, kind, name) of every object that something in the snapshot names as its controller (a
+    ReplicaSet's Deployment, a pod's Job or StatefulSet), or that a pod names by a workload label."""
     owned = set()
-    for _, _, records in entries:
-        for r in records:
-            if isinstance(r, Pod):
-                if r.owner is not None and r.owner.kind == "Job":
-                    owned.add((r.namespace, r.owner.name))
-                if JOB_NAME_LABEL in r.labels:
-                    owned.add((r.namespace, r.labels[JOB_NAME_LABEL]))
+    for doc in snapshot.documents:
+        ns = doc.namespace or "default"
+        for ref in doc.metadata.get("ownerReferences") or ():
+            if isinstance(ref, dict) and ref.get("controller") is True:
+                owned.add((ns, str(ref.get("kind")), str(ref.get("name"))))
+        labels = doc.metadata.get("labels")
+        if doc.kind == "Pod" and isinstance(labels, dict):
+            owned.update((ns, kind, str(labels[key])) for kind, key in _OWNER_LABELS if key in labels)
     return owned
 
 
-def _job_started(doc: Document) -> bool:
+_STARTED_FIELDS = ("active", "succeeded", "failed", "ready", "replicas", "readyReplicas", "availableReplicas",
+                   "completionTime", "replicatedJobsStatus", "restarts")
+
+
+def _started(doc: Document) -> bool:
+    """Whether the workload's status shows its controller already acted (so its pods are in the snapshot)."""
     status = doc.obj.get("status")
-    if not isinstance(status, dict):
-        return False
-    return bool(status.get("completionTime") or any(status.get(k) for k in ("active", "succeeded", "failed", "ready")))
+    return isinstance(status, dict) and any(status.get(k) for k in _STARTED_FIELDS)
 
 
-def _existing(snapshot: ReadResult, gates: GateSet, diags: list[Diagnostic]) -> list[Entry]:
+def _existing(snapshot: ReadResult, exp: Expansion, diags: list[Diagnostic]) -> list[Entry]:
     entries: list[Entry] = []
-    jobs: list[tuple[int, Document]] = []
+    controlled = _controlled(snapshot)
     for order, doc in enumerate(snapshot.documents):
-        if _is_job(doc.obj):
-            jobs.append((order, doc))
+        if expander(doc.obj) is not None and (
+                (doc.namespace or "default", doc.kind, doc.name) in controlled or _started(doc)):
             continue
-        entries.append((_sort_key(doc, order, diags), doc, records_of(doc, gates, diags)))
-    owned = _job_owners(entries)
-    for order, doc in jobs:
-        if (doc.namespace or "default", doc.name) in owned or _job_started(doc):
-            continue
-        entries.append((_sort_key(doc, order, diags), doc, records_of(doc, gates, diags)))
+        records = [r for r in records_of(doc, exp.gates, diags, exp=exp) if not isinstance(r, Unplanned)]
+        entries.append((_sort_key(doc, order, diags), doc, records))
     entries.sort(key=lambda e: e[0])
     return [(key, doc, [r for r in records if not _finished(r)]) for key, doc, records in entries]
 
@@ -176,10 +182,26 @@ def build_inputs(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) ->
 
 def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple[PlanInputs, list[Diagnostic]]:
     diags: list[Diagnostic] = []
-    existing_entries = _existing(snapshot, gates, diags)
-    arrival_entries = [((2, order), doc, records_of(doc, gates, diags)) for order, doc in enumerate(manifests.documents)]
+    exp = Expansion(gates)
+    exp.learn_priorities(doc.obj for doc in (*snapshot.documents, *manifests.documents))
+    existing_entries = _existing(snapshot, exp, diags)
+    arrival_entries = [((2, order), doc, records_of(doc, gates, diags, exp=exp))
+                       for order, doc in enumerate(manifests.documents)]
+    unplanned = _unplanned(arrival_entries, diags)
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
     diags += check_references([*existing, *arrivals])
-    return PlanInputs(existing=existing, arrivals=arrivals), diags
+    return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned), diags
+
+
+def _unplanned(entries: list[Entry], diags: list[Diagnostic]) -> list[Unplanned]:
+    """Take the `Unplanned` entries out of the arrivals, each reported once (WAS622)."""
+    out = []
+    for _, doc, records in entries:
+        for r in [r for r in records if isinstance(r, Unplanned)]:
+            records.remove(r)
+            out.append(r)
+            Ctx(doc, diags).report("WAS622", f"{r.kind} {r.namespace}/{r.name} ({r.api_version}) runs pods through "
+                                   "a controller wasplan does not model; it is not planned", ("kind",))
+    return out

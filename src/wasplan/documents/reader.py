@@ -4,6 +4,11 @@ Reading is the first thing every command does, on inputs of thousands of documen
 libyaml (C) composer; only the step from nodes to values runs in Python, and it is also where duplicate
 keys are caught. JSON files are decoded with the json module and located lazily, only when a finding needs a
 position.
+
+Real repositories hold more YAML than manifests (Helm charts and values, compose files, CI workflows), so a
+document with neither apiVersion nor kind and a file with template directives are skipped with an info finding
+(kubeconform's `-ignore-missing-schemas` / `-skip` are the anchors); `ReadOptions.strict_inputs` makes them
+errors again. What a directory walk leaves out is documents/exclude.py's decision.
 """
 
 from __future__ import annotations
@@ -21,12 +26,16 @@ from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents.construct import construct
+from wasplan.documents.exclude import Excluder, relative_parent
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
+STDIN_NAME = "<stdin>"
+# Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
+HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
 
 _Loader = FastLoader
 
@@ -37,11 +46,29 @@ _TEMPLATE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How inputs are found and which non-manifests are tolerated (resolved from the command line and config)."""
+
+    exclude: tuple[str, ...] = ()  # gitignore-style patterns, relative to each directory given
+    strict_inputs: bool = False  # non-Kubernetes documents and templates are errors, not skipped
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something read but deliberately not checked: a non-Kubernetes document or a whole template file."""
+
+    file: str
+    doc: int | None
+    reason: str  # "not-kubernetes" | "template"
+
+
 @dataclass
 class ReadResult:
     documents: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
 
     def extend(self, other: "ReadResult") -> None:
         base = len(self.documents)
@@ -50,6 +77,7 @@ class ReadResult:
         self.documents.extend(other.documents)
         self.diagnostics.extend(other.diagnostics)
         self.sources.update(other.sources)
+        self.skipped.extend(other.skipped)
 
 
 def _diag(code: str, message: str, file: str, line: int | None = None, col: int | None = None,
@@ -57,8 +85,22 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted, hidden entries skipped), `-` for stdin."""
+def _walk(top: Path, excluder: Excluder) -> list[str]:
+    """Manifest files below `top`, sorted."""
+    found = []
+    for root, dirnames, filenames in os.walk(top):
+        rel = relative_parent(str(top), root)
+        dirnames[:] = sorted(d for d in dirnames if excluder.walk_dir(rel, d))
+        for name in filenames:
+            if excluder.walk_file(rel, name, MANIFEST_SUFFIXES):
+                found.append(os.path.normpath(os.path.join(root, name)))
+    return sorted(found)
+
+
+def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[Diagnostic]]:
+    """Files as given, directories recursively (sorted; see documents/exclude.py for what is left out), `-`
+    for stdin."""
+    excluder = Excluder(exclude)
     files: list[str] = []
     diags: list[Diagnostic] = []
     for raw in paths:
@@ -67,35 +109,31 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
             continue
         p = Path(raw)
         if p.is_dir():
-            found = []
-            for root, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in filenames:
-                    if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                        found.append(os.path.join(root, name))
-            files.extend(sorted(found))
+            files.extend(_walk(p, excluder))
         elif p.exists():
-            files.append(raw)
+            if excluder.named_file(raw):
+                files.append(raw)
         else:
             diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
     return files, diags
 
 
-def read_paths(paths: Sequence[str], stdin_text: str | None = None) -> ReadResult:
+def read_paths(paths: Sequence[str], stdin_text: str | None = None,
+               options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
-    files, diags = expand_paths(paths)
+    files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     for path in files:
         if path == STDIN:
             data = stdin_text.encode() if stdin_text is not None else sys.stdin.buffer.read()
-            result.extend(read_bytes("<stdin>", data))
+            result.extend(read_bytes(STDIN_NAME, data, options))
             continue
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
             result.diagnostics.append(_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
             continue
-        result.extend(read_bytes(path, data))
+        result.extend(read_bytes(path, data, options))
     return result
 
 
@@ -115,7 +153,7 @@ def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     return text, None
 
 
-def read_bytes(name: str, data: bytes) -> ReadResult:
+def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
     text, problem = _decode(name, data)
     if problem is not None:
@@ -125,33 +163,44 @@ def read_bytes(name: str, data: bytes) -> ReadResult:
     result.sources[name] = SourceFile(name, text)
     match = _TEMPLATE.search(text)
     if match:
-        line = text.count("\n", 0, match.start()) + 1
-        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        result.diagnostics.append(_diag(
-            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
-            hint="render it first (e.g. `helm template ...`) and validate the output"))
+        _template(result, name, text, match, options.strict_inputs)
         return result
-    if name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "["))):
-        json_result = _read_json(name, text)
+    if name.endswith(".json") or (name == STDIN_NAME and text.lstrip().startswith(("{", "["))):
+        json_result = _read_json(name, text, options.strict_inputs)
         if json_result is not None:
             json_result.sources = result.sources
             return json_result
-    _read_yaml(name, text, result)
+    _read_yaml(name, text, result, options.strict_inputs)
     return result
 
 
-def _read_json(name: str, text: str) -> ReadResult | None:
+def _template(result: ReadResult, name: str, text: str, match: re.Match, strict: bool) -> None:
+    line = text.count("\n", 0, match.start()) + 1
+    col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    shown = "-" if name == STDIN_NAME else name
+    hint = f"render it first and validate the output: `helm template ... | wasplan validate -` (file: {shown})"
+    if strict:
+        result.diagnostics.append(_diag(
+            "WAS008", f"template directive {match.group(0)!r}...: this is a template, not a manifest", name, line, col,
+            hint=hint))
+        return
+    result.diagnostics.append(_diag(
+        "WAS031", f"template file skipped: template directive {match.group(0)!r}... found", name, line, col, hint=hint))
+    result.skipped.append(Skipped(name, None, "template"))
+
+
+def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     try:
         value = jsontext.loads(text)
     except ValueError:
         return None  # let the YAML path report the syntax error with a position
     result = ReadResult()
     locator = JsonLocator(text, _Loader)
-    _add_object(result, name, 0, value, None, locator)
+    _add_object(result, name, 0, value, None, locator, strict)
     return result
 
 
-def _read_yaml(name: str, text: str, result: ReadResult) -> None:
+def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
     loader = _Loader(text)
     index = 0
     try:
@@ -180,7 +229,7 @@ def _read_yaml(name: str, text: str, result: ReadResult) -> None:
                     name, m.line + 1, m.column + 1, doc=_doc, path=path))
 
             value = construct(node, on_duplicate)
-            _add_object(result, name, doc_index, value, node, None)
+            _add_object(result, name, doc_index, value, node, None, strict)
     finally:
         loader.dispose()
 
@@ -190,7 +239,7 @@ def _is_list_kind(value: dict) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
 
 
-def _add_object(result: ReadResult, name: str, index: int, value, node, locator) -> None:
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator, strict: bool = False) -> None:
     if value is None or value == {} and node is not None and node.id == "scalar":
         return  # empty document
     pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
@@ -201,6 +250,14 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator)
     if not value:
         return
     missing = [k for k in ("apiVersion", "kind") if not isinstance(value.get(k), str) or not value.get(k)]
+    if not strict and (len(missing) == 2 and "apiVersion" not in value and "kind" not in value
+                       or "kind" in missing and os.path.basename(name) in HELM_CHART_FILES):
+        what = "Helm chart metadata" if missing == ["kind"] else "no apiVersion, no kind"
+        result.diagnostics.append(_diag(
+            "WAS030", f"not a Kubernetes object ({what}): skipped", name, *pos, doc=index,
+            hint="--strict-inputs makes this an error; --exclude keeps the file out of the run"))
+        result.skipped.append(Skipped(name, index, "not-kubernetes"))
+        return
     if missing:
         result.diagnostics.append(_diag(
             "WAS007", f"document has no {' or '.join(missing)}; every Kubernetes object needs both", name, *pos, doc=index,
@@ -239,9 +296,9 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         result.documents.append(Document(name, index, item, item_node, i, item_locator))
 
 
-def read_text(name: str, text: str) -> ReadResult:
+def read_text(name: str, text: str, options: ReadOptions = ReadOptions()) -> ReadResult:
     """Convenience for tests and library callers holding manifest text in memory."""
-    return read_bytes(name, text.encode("utf-8"))
+    return read_bytes(name, text.encode("utf-8"), options)
 
 
 def iter_documents(results: Iterable[ReadResult]) -> Iterable[Document]:

@@ -89,7 +89,9 @@ def pod_outcome(ps: PodState, world: World) -> PodOutcome:
     pod = ps.pod
     status = _STATUS.get(ps.status, "Pending")
     group = f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
-    owner = OwnerRef(pod.owner.kind, pod.owner.name) if pod.owner else None
+    owner = None
+    if pod.owner:
+        owner = OwnerRef(pod.owner.kind, pod.owner.name, tuple(OwnerRef(o.kind, o.name) for o in pod.owner.chain))
     reason, message = (ps.reason, ps.message) if status != "AlreadyBound" else ("", "")
     return PodOutcome(pod.namespace, pod.name, status, group, owner, ps.node, ps.nominated, reason, message)
 

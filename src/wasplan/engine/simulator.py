@@ -1,6 +1,10 @@
 """Replays the cluster's story: objects are created (existing ones first, then arrivals one at a time or all at
 once), and after each creation the scheduler runs until nothing more moves.
 
+A pod whose controller creates it only once other pods run (`Pod.start_after`: JobSet InOrder, StatefulSet
+OrderedReady, exclusive-placement followers) is created only if those are placed when its turn comes; otherwise
+it is recorded as Gated with reason NotCreated (docs/workload-expansion.md).
+
 This module owns the event loop (creation → PreEnqueue → queue → dispatch) and the cluster-change rules that
 move unschedulable items back to activeQ; the cycles themselves live in cycles.py and the Plan assembly in
 outcome.py.
@@ -17,7 +21,7 @@ from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queue import SchedulingQueue
 from wasplan.engine.state import ClusterState
-from wasplan.engine.world import World
+from wasplan.engine.world import PodState, World
 from wasplan.plan import Plan
 
 
@@ -47,6 +51,7 @@ class Simulator:
         self.preemption = Preemption(self.state, self.world, options)
         self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,
                              self.preemption if options.preemption else None)
+        self._started: dict[int, bool] = {}  # id(StartAfter) -> whether its controller went on
 
     def run(self) -> tuple[Plan, FinalCluster]:
         self.replay()
@@ -90,18 +95,41 @@ class Simulator:
             elif record.key in self.world.composites:
                 self.cycles.composite_created()
         elif isinstance(record, Pod):
+            if record.start_after is not None and not self._may_start(record.start_after):
+                self._not_created(record)
+                return
             self.cycles.pod_created(self.world.add_pod(record))
         elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
 
+    def _may_start(self, wait) -> bool:
+        """A controller waits for pods to run before creating more (JobSet InOrder, StatefulSet OrderedReady,
+        exclusive-placement followers): let the scheduler finish with what exists, then look. The verdict is
+        kept per wait, as the controller creates the waiting pods together."""
+        verdict = self._started.get(id(wait))
+        if verdict is None:
+            self.cycles.run_until_idle()
+            pods = self.world.pods
+            verdict = not wait.never and all(k in pods and pods[k].placed for k in wait.pods)
+            self._started[id(wait)] = verdict
+        return verdict
+
+    def _not_created(self, pod: Pod) -> None:
+        """The pod its controller never creates in this plan: reported as Gated with the rule that holds it."""
+        ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
+        ps.status, ps.reason, ps.message = "Gated", "NotCreated", f"not created: {pod.start_after.reason}"
+        self.world.pods[pod.key] = ps
+
 
 def _creation_rank(record) -> int:
-    """Existing objects: priority classes and groups exist before the pods that refer to them."""
+    """Existing objects: priority classes and groups exist before the pods that refer to them, and pods whose
+    controller waits for others (a hand-written snapshot's OrderedReady StatefulSet) come after every other pod,
+    so the scheduling their wait triggers sees all bound pods."""
     if isinstance(record, PriorityClass):
         return 0
     if isinstance(record, Group):
         return 1
-    return 2
+    return 3 if isinstance(record, Pod) and record.start_after is not None else 2
 
 
 def simulate(inputs: PlanInputs, options: EngineOptions | None = None, progress=None) -> tuple[Plan, FinalCluster]:

@@ -146,6 +146,8 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
         return DOES_NOT_FIT, f"does not stay: {ps.message}"
     if ps.status == "Gated" and ps.pod.scheduling_gates:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
+    if ps.status == "Gated" and ps.reason == "NotCreated":  # its controller waits (simulator.py, start_after)
+        return WAITING_FOR_PODS, f"waits for its controller to create it ({ps.message})"
     if ps.status == "Gated":
         return WAITING_FOR_GROUP, f"waits for its PodGroup {ps.pod.namespace}/{ps.pod.pod_group} to exist"
     return DOES_NOT_FIT, f"does not fit: {ps.message}"

@@ -1,9 +1,11 @@
 """Which objects an explanation is about: `podgroup/NAME`, `workload/NAME`, `job/NAME`, `pod/NAME`,
-`compositepodgroup/NAME` (kubectl style, namespace from `-n` or `kind/NAMESPACE/NAME`, else the only match in
+`compositepodgroup/NAME`, and the workloads expanded into pods — `jobset/NAME`, `lws/NAME` (or
+`leaderworkerset/NAME`), `deployment/NAME`, `statefulset/NAME`, `replicaset/NAME` (kubectl style, namespace from `-n` or `kind/NAMESPACE/NAME`, else the only match in
 any namespace), or — with no TARGET — every PodGroup and plain pod the plan leaves pending.
 
 Everything resolves to units the engine schedules: PodGroups (a Workload, Job or CompositePodGroup stands for
-the PodGroups under it; a pod in a PodGroup for its group) and plain pods. An unknown or ambiguous TARGET is a
+the PodGroups under it; a workload for the groups and plain pods it owns, directly or through its owner chain;
+a pod in a PodGroup for its group) and plain pods. An unknown or ambiguous TARGET is a
 `TargetError` whose message suggests the closest existing names.
 """
 
@@ -19,7 +21,13 @@ from wasplan.plan import Plan
 KINDS = {"podgroup": "PodGroup", "podgroups": "PodGroup", "pg": "PodGroup", "workload": "Workload",
          "workloads": "Workload", "job": "Job", "jobs": "Job", "pod": "Pod", "pods": "Pod", "po": "Pod",
          "compositepodgroup": "CompositePodGroup", "compositepodgroups": "CompositePodGroup",
-         "cpg": "CompositePodGroup"}
+         "cpg": "CompositePodGroup", "jobset": "JobSet", "jobsets": "JobSet", "js": "JobSet",
+         "leaderworkerset": "LeaderWorkerSet", "leaderworkersets": "LeaderWorkerSet", "lws": "LeaderWorkerSet",
+         "deployment": "Deployment", "deployments": "Deployment", "deploy": "Deployment",
+         "statefulset": "StatefulSet", "statefulsets": "StatefulSet", "sts": "StatefulSet",
+         "replicaset": "ReplicaSet", "replicasets": "ReplicaSet", "rs": "ReplicaSet"}
+# kinds that name pods through Pod.owner (the top-level owner or a link of its chain)
+OWNER_KINDS = frozenset({"Job", "JobSet", "LeaderWorkerSet", "Deployment", "StatefulSet", "ReplicaSet"})
 
 
 class TargetError(ValueError):
@@ -36,7 +44,7 @@ def parse(target: str, namespace: str | None) -> tuple[str, str | None, str]:
     parts = target.split("/")
     if len(parts) not in (2, 3) or not all(parts) or parts[0].lower() not in KINDS:
         raise TargetError(f"WAS801 TARGET {target!r} is not KIND/NAME; KIND is one of podgroup, workload, job, pod, "
-                          "compositepodgroup")
+                          "compositepodgroup, jobset, lws, deployment, statefulset, replicaset")
     kind = KINDS[parts[0].lower()]
     if len(parts) == 3:
         if namespace and namespace != parts[1]:
@@ -53,8 +61,9 @@ def _objects(inputs: PlanInputs) -> dict[str, list[tuple[str, str]]]:
             out[type(r.obj).__name__].append((r.namespace, r.name))
         elif isinstance(r, Pod):
             out["Pod"].append((r.namespace, r.name))
-            if r.owner is not None and r.owner.kind == "Job" and (r.namespace, r.owner.name) not in out["Job"]:
-                out["Job"].append((r.namespace, r.owner.name))
+            for o in (r.owner, *r.owner.chain) if r.owner is not None else ():
+                if o.kind in OWNER_KINDS and (r.namespace, o.name) not in out[o.kind]:
+                    out[o.kind].append((r.namespace, o.name))
     return out
 
 
@@ -123,10 +132,10 @@ def resolve(target: str, namespace: str | None, inputs: PlanInputs) -> list[Unit
     if kind == "Workload":
         units = [Unit("PodGroup", g.key) for g in groups if isinstance(g.obj, hub.PodGroup) and g.namespace == ns
                  and g.obj.workload_ref is not None and g.obj.workload_ref.workload_name == name]
-    elif kind == "Job":
+    elif kind in OWNER_KINDS:
         units = []
         for pod in _pods(inputs):
-            if pod.namespace == ns and pod.owner is not None and pod.owner.kind == "Job" and pod.owner.name == name:
+            if pod.namespace == ns and pod.owner is not None and pod.owner.names(kind, name):
                 unit = _pod_unit(pod, group_keys)
                 if unit not in units:
                     units.append(unit)

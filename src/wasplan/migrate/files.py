@@ -16,7 +16,7 @@ from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, format_path
 from wasplan.documents.construct import construct
 from wasplan.documents.model import locate_in_node
-from wasplan.documents.reader import read_bytes
+from wasplan.documents.reader import ReadOptions, read_bytes
 from wasplan.migrate.checks import Finding
 from wasplan.migrate.edit import edit_json, edit_yaml
 from wasplan.migrate.plan import DocumentPlan, Options, plan_document, relevant
@@ -62,10 +62,12 @@ def _looks_json(name: str, text: str) -> bool:
     return name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "[")))
 
 
-def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileOutcome:
+def migrate_file(name: str, data: bytes, target: Target, opts: Options,
+                 read_options: ReadOptions = ReadOptions()) -> FileOutcome:
     """Read with the fast reader; only spans holding Workload/PodGroup/CompositePodGroup/Job objects are planned,
-    and only those with changes are round-tripped. Unreadable input is `fatal` (exit 2), never an exception."""
-    read = read_bytes(name, data)
+    and only those with changes are round-tripped. Unreadable input is `fatal` (exit 2), never an exception.
+    A template file is left alone (its WAS031 note is reported), unless `strict_inputs` makes it fatal."""
+    read = read_bytes(name, data, read_options)
     text = read.sources[name].text if name in read.sources else ""
     bom = BOM if data.startswith(BOM.encode()) else ""
     outcome = FileOutcome(name, bom + text, None)
@@ -74,6 +76,7 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options) -> FileO
         outcome.diagnostics, outcome.fatal = fatal, True
         return outcome
     wanted = [d for d in read.documents if relevant(d.api_version, d.kind)]
+    outcome.diagnostics += [d for d in read.diagnostics if d.code == "WAS031"]
     if not wanted:
         outcome.migrated = outcome.original
         return outcome

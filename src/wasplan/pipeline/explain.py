@@ -10,7 +10,7 @@ from typing import Sequence
 from wasplan.api.releases import GateSet
 from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
-from wasplan.documents.reader import read_paths
+from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
@@ -59,11 +59,12 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
-                verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None) -> ExplainRun:
+                verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
+                read_options: ReadOptions = ReadOptions()) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
     many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption)
+                            preemption=preemption, read_options=read_options)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out

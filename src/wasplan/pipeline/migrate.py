@@ -13,7 +13,7 @@ from typing import Sequence
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.codes import lookup
 from wasplan.documents.atomic import atomic_write
-from wasplan.documents.reader import STDIN, expand_paths
+from wasplan.documents.reader import STDIN, STDIN_NAME, ReadOptions, expand_paths
 from wasplan.exitcodes import ExitCode
 from wasplan.migrate.files import FileOutcome, migrate_file
 from wasplan.migrate.plan import Options
@@ -41,15 +41,15 @@ class MigrateResult:
 
 
 def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place: bool = False,
-            stdin_text: str | None = None) -> MigrateResult:
+            stdin_text: str | None = None, read_options: ReadOptions = ReadOptions()) -> MigrateResult:
     """Migrate every file of `paths`; with `in_place`, write each changed, unrefused file atomically."""
     result = MigrateResult(target)
-    files, problems = expand_paths(paths)
+    files, problems = expand_paths(paths, read_options.exclude)
     result.diagnostics += problems
     if not files and not problems:
         result.diagnostics.append(_path_diag("WAS009", "no manifest files (*.yaml, *.yml, *.json) found", ", ".join(paths)))
     for path in files:
-        outcome = _one(path, target, options, stdin_text)
+        outcome = _one(path, target, options, stdin_text, read_options)
         result.files.append(outcome)
         if in_place and path != STDIN and outcome.changed:
             atomic_write(path, outcome.migrated.encode("utf-8"))
@@ -57,17 +57,18 @@ def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place:
     return result
 
 
-def _one(path: str, target: Target, options: Options, stdin_text: str | None) -> FileOutcome:
+def _one(path: str, target: Target, options: Options, stdin_text: str | None,
+         read_options: ReadOptions) -> FileOutcome:
     if path == STDIN:
         data = stdin_text.encode("utf-8") if stdin_text is not None else sys.stdin.buffer.read()
-        return migrate_file("<stdin>", data, target, options)
+        return migrate_file(STDIN_NAME, data, target, options, read_options)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         outcome = FileOutcome(path, "", None, fatal=True)
         outcome.diagnostics.append(_path_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
         return outcome
-    return migrate_file(path, data, target, options)
+    return migrate_file(path, data, target, options, read_options)
 
 
 def _path_diag(code: str, message: str, path: str) -> Diagnostic:

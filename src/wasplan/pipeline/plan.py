@@ -3,6 +3,7 @@ scheduler profile, simulate. Returns data; never prints. Invalid input stops bef
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,15 +12,15 @@ from typing import Callable, Iterator, Sequence
 import yaml
 
 from wasplan.api.releases import GateSet
-from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
-from wasplan.documents.reader import read_paths
+from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import validate_read
-from wasplan.plan import Plan
+from wasplan.plan import Plan, UnplannedWorkload
 
 
 @dataclass
@@ -29,6 +30,8 @@ class PlanRun:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict = field(default_factory=dict)
     error: str | None = None  # a problem that is not tied to a document (bad --scheduler-config)
+    # where each input object is written, (kind, namespace, name) -> Location, for annotations and JUnit
+    origins: dict[tuple[str, str, str], Location] = field(default_factory=dict)
 
     @property
     def invalid(self) -> bool:
@@ -38,7 +41,7 @@ class PlanRun:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
         # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in ("pending", "preemption") and not self.plan.all_placed:
+        if fail_on in ("pending", "preemption") and not self.plan.complete:
             return ExitCode.FINDINGS
         if fail_on == "preemption" and self.plan.preemptions:
             return ExitCode.FINDINGS
@@ -68,8 +71,29 @@ class Prepared:
     documents: list = field(default_factory=list)  # every read document, manifests then snapshot
 
 
+def _name_generated(snapshot, manifests, run: PlanRun) -> None:
+    """Objects named only by generateName get their deterministic name before validation reads them, so every
+    message uses it (cluster/generated_names.py)."""
+    from wasplan.cluster.controllers.names import Namer
+    from wasplan.cluster.generated_names import give_generated_names
+
+    namer = Namer()
+    for read in (snapshot, manifests):
+        give_generated_names(read.documents, namer, run.diagnostics)
+
+
+def origins(documents) -> dict[tuple[str, str, str], Location]:
+    """The manifest line of every named object; the namespace defaults like the planner's (`default`)."""
+    out: dict[tuple[str, str, str], Location] = {}
+    for doc in documents:
+        if doc.name:
+            out.setdefault((doc.kind, doc.namespace or "default", doc.name), doc.location())
+    return out
+
+
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-                 scheduler_config: str | None = None, preemption: bool = True) -> Prepared:
+                 scheduler_config: str | None = None, preemption: bool = True,
+                 read_options: ReadOptions = ReadOptions()) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
@@ -79,7 +103,9 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     except ConfigError as exc:
         run.error = str(exc)
         return Prepared(run)
-    manifests, snapshot = read_paths(list(paths)), read_paths(list(cluster_paths))
+    manifests = read_paths(list(paths), options=read_options)
+    snapshot = read_paths(list(cluster_paths))
+    _name_generated(snapshot, manifests, run)
     for read in (snapshot, manifests):
         report = validate_read(read, gates)
         run.diagnostics += report.diagnostics
@@ -92,20 +118,28 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     if run.invalid:
         return Prepared(run)
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
+    run.origins = origins(manifests.documents)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
              scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
-             preemption: bool = True) -> PlanRun:
+             preemption: bool = True, read_options: ReadOptions = ReadOptions()) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption)
+                            preemption=preemption, read_options=read_options)
     run = prepared.run
     if prepared.inputs is None:
         return run
     with _inputs_frozen():
-        run.plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+        plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+    run.plan = with_unplanned(plan, prepared.inputs)
     return run
+
+
+def with_unplanned(plan: Plan, inputs) -> Plan:
+    """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
+    return dataclasses.replace(plan, unplanned=listed) if listed else plan
 
 
 @contextmanager

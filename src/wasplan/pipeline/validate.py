@@ -8,9 +8,12 @@ from typing import Sequence
 from wasplan.api.releases import GateSet
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
-from wasplan.documents.reader import ReadResult, read_paths
+from wasplan.documents.reader import ReadResult, Skipped, read_paths
 from wasplan.exitcodes import ExitCode, for_findings
+from wasplan.suppress import apply as suppression, markers
+from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, check_documents
 
 # Input problems after which no verdict about the manifests is possible at all.
@@ -24,6 +27,8 @@ class ValidationReport:
     input_diagnostics: list[Diagnostic] = field(default_factory=list)  # not tied to one parsed document
     lint_diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)  # non-Kubernetes documents, template files
+    suppressed: list[Suppressed] = field(default_factory=list)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -39,6 +44,9 @@ class ValidationReport:
             "valid": sum(1 for r in self.results if r.verdict == "valid"),
             "invalid": sum(1 for r in self.results if r.verdict == "invalid"),
             "skipped": sum(1 for r in self.results if r.verdict == "skipped"),
+            "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
+            "templates": sum(1 for s in self.skipped if s.reason == "template"),
+            "suppressed": len(self.suppressed),
             "errors": sum(1 for d in diags if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in diags if d.severity is Severity.WARNING),
             "infos": sum(1 for d in diags if d.severity is Severity.INFO),
@@ -53,12 +61,36 @@ class ValidationReport:
 def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
                   nodes: list | None = None) -> ValidationReport:
     report = ValidationReport(gates, check_documents(read.documents, gates), list(read.diagnostics),
-                              sources=dict(read.sources))
+                              sources=dict(read.sources), skipped=list(read.skipped))
     if lint:
         from wasplan.validate.lint import lint as run_lint
 
         report.lint_diagnostics = run_lint(read.documents, gates, nodes)
     return report
+
+
+def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Settings, lint: bool = False) -> None:
+    """Move suppressed findings out of the report (verdicts follow), and add a WAS032 for each stale marker."""
+    found = markers.collect(read.sources, read.documents)
+    per_file = suppression.by_file(found)
+    cache: dict = {}
+
+    def keep(diags: list[Diagnostic]) -> list[Diagnostic]:
+        kept = []
+        for d in diags:
+            why = suppression.reason(d, per_file, settings, cache)
+            if why is None:
+                kept.append(d)
+            else:
+                report.suppressed.append(Suppressed(d, why))
+        return kept
+
+    for result in report.results:
+        result.diagnostics = keep(result.diagnostics)
+    report.input_diagnostics = keep(report.input_diagnostics)
+    report.lint_diagnostics = keep(report.lint_diagnostics)
+    report.input_diagnostics += suppression.unused(found, suppression.active(settings, lint))
+    report.suppressed.sort(key=lambda s: (s.diagnostic.location.sort_key(), s.diagnostic.code))
 
 
 def cluster_nodes(cluster_paths: Sequence[str], gates: GateSet) -> tuple[list[dict], ReadResult]:
@@ -73,8 +105,9 @@ def cluster_nodes(cluster_paths: Sequence[str], gates: GateSet) -> tuple[list[di
 
 
 def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, nodes: list | None = None,
-                   stdin_text: str | None = None, cluster_paths: Sequence[str] = ()) -> ValidationReport:
-    read = read_paths(paths, stdin_text=stdin_text)
+                   stdin_text: str | None = None, cluster_paths: Sequence[str] = (),
+                   settings: Settings = Settings()) -> ValidationReport:
+    read = read_paths(paths, stdin_text=stdin_text, options=settings.read_options())
     snapshot = None
     if cluster_paths:
         nodes, snapshot = cluster_nodes(cluster_paths, gates)
@@ -84,6 +117,7 @@ def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, 
                                            f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
                                            Location(shown)))
     report = validate_read(read, gates, lint=lint, nodes=nodes)
+    apply_suppressions(report, read, settings, lint)
     if snapshot is not None:
         report.input_diagnostics.extend(snapshot.diagnostics)  # an unreadable snapshot is a tool error
         report.sources.update(snapshot.sources)

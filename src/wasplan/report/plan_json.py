@@ -21,6 +21,7 @@ from wasplan.jsontext import dumps
 from wasplan.plan import Plan
 
 PLAN_EPOCH = "1970-01-01T00:00:00Z"
+_OWNER_API = {"Job": "batch/v1", "ReplicaSet": "apps/v1", "StatefulSet": "apps/v1"}
 
 
 def render_plan_json(plan: Plan) -> str:
@@ -184,8 +185,9 @@ def _synthesised_pod(pod: Pod) -> dict:
     if pod.labels:
         meta["labels"] = dict(pod.labels)
     if pod.owner:
-        meta["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": pod.owner.kind, "name": pod.owner.name,
-                                    "controller": True, "uid": owner_uid(pod.namespace, pod.owner.kind, pod.owner.name)}]
+        ctl = pod.owner.controller  # the direct controller: the Job of a JobSet pod, a Deployment's ReplicaSet
+        meta["ownerReferences"] = [{"apiVersion": _OWNER_API.get(ctl.kind, "v1"), "kind": ctl.kind, "name": ctl.name,
+                                    "controller": True, "uid": owner_uid(pod.namespace, ctl.kind, ctl.name)}]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
 

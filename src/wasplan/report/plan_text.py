@@ -111,5 +111,10 @@ def render_text(plan: Plan, console: Console) -> None:
         console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
         for p in pending:
             console.print(f"  {p.key} [dim]{p.status}[/dim]: {p.message}", markup=True, highlight=False)
-    else:
+    if plan.unplanned:
+        console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
+                      "the plan")
+        for u in plan.unplanned:
+            console.print(f"  {u.kind} {u.namespace}/{u.name} ({u.api_version})", markup=False, highlight=False)
+    if plan.complete:
         console.print("[green]Every pod is placed.[/green]")

@@ -6,28 +6,51 @@ from rich.console import Console
 
 from wasplan.jsontext import dumps
 from wasplan.pipeline.validate import ValidationReport
-from wasplan.report.diagnostics_text import plural, render
+from wasplan.report.diagnostics_text import header, plural, render
 
 REPORT_API_VERSION = "wasplan.io/v1alpha1"
 
 
-def render_text(report: ValidationReport, console: Console, strict: bool = False) -> None:
-    diags = report.diagnostics
-    render(diags, report.sources, console)
-    c = report.counts()
+def _render_suppressed(report: ValidationReport, console: Console) -> None:
+    if report.suppressed:
+        console.print()
+        console.print(f"suppressed ({len(report.suppressed)}):", highlight=False)
+    for s in report.suppressed:
+        console.print(f"  {header(s.diagnostic)} [suppressed by {s.reason}]", highlight=False, markup=False,
+                      soft_wrap=True)
+
+
+def _summary_parts(c: dict) -> list[str]:
     parts = [plural(c["documents"], "document"), f"{c['valid']} valid", f"{c['invalid']} invalid"]
     if c["skipped"]:
         parts.append(f"{c['skipped']} not checked (unknown kind)")
+    if c["nonKubernetes"]:
+        parts.append(f"{plural(c['nonKubernetes'], 'non-Kubernetes document')} skipped")
+    if c["templates"]:
+        parts.append(f"{plural(c['templates'], 'template file')} skipped")
+    return parts
+
+
+def render_text(report: ValidationReport, console: Console, strict: bool = False,
+                show_suppressed: bool = False) -> None:
+    diags = report.diagnostics
+    render(diags, report.sources, console)
+    if show_suppressed:
+        _render_suppressed(report, console)
+    c = report.counts()
+    parts = _summary_parts(c)
     tail = f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}"
+    if c["suppressed"]:
+        tail += f", {c['suppressed']} suppressed"
     verdict = "FAILED" if report.exit_code(strict) else "OK"
     style = "bold red" if verdict == "FAILED" else "bold green"
-    if diags:
+    if diags or (show_suppressed and report.suppressed):
         console.print()
     console.print(f"[{style}]{verdict}[/]: {', '.join(parts)}; {tail} "
                   f"(Kubernetes {report.gates.release.version})", highlight=False)
 
 
-def to_dict(report: ValidationReport) -> dict:
+def to_dict(report: ValidationReport, show_suppressed: bool = False) -> dict:
     documents = []
     for r in report.results:
         d = r.doc
@@ -45,8 +68,9 @@ def to_dict(report: ValidationReport) -> dict:
         "documents": documents,
         "diagnostics": [x.to_dict() for x in sorted(report.input_diagnostics + report.lint_diagnostics,
                                                     key=lambda x: (x.location.sort_key(), x.code))],
+        **({"suppressed": [s.to_dict() for s in report.suppressed]} if show_suppressed else {}),
     }
 
 
-def render_json(report: ValidationReport) -> str:
-    return dumps(to_dict(report))
+def render_json(report: ValidationReport, show_suppressed: bool = False) -> str:
+    return dumps(to_dict(report, show_suppressed))

@@ -15,7 +15,7 @@ from wasplan.api.releases import SCHEDULING_GROUP, GateSet
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.model import Document
-from wasplan.validate import core_schemas, gates as gate_checks, rules, schemas
+from wasplan.validate import core_schemas, crd_schemas, gates as gate_checks, rules, schemas
 from wasplan.validate.schema_errors import SchemaErrorMapper
 
 WASPLAN_GROUP = "wasplan.io"
@@ -57,10 +57,14 @@ def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool
         validator = schemas.validator(doc.api_version, doc.kind)
         roots = [own]
     else:
-        validator = core_schemas.core_validator(gates.release.version, doc.api_version, doc.kind)
+        release = gates.release.version
+        validator = core_schemas.core_validator(release, doc.api_version, doc.kind)
+        roots = core_schemas.core_roots(release, doc.api_version, doc.kind)
         if validator is None:
-            return [], False
-        roots = core_schemas.core_roots(gates.release.version, doc.api_version, doc.kind)
+            validator = crd_schemas.validator(release, doc.api_version, doc.kind)
+            if validator is None:
+                return [], False
+            roots = [crd_schemas.skeleton(release, doc.api_version, doc.kind), core_schemas.definitions(release)]
     errors = validator.iter_errors(doc.obj)
     return SchemaErrorMapper(doc, roots).map(errors), True
 

@@ -80,3 +80,8 @@ def core_roots(release_version: str, api_version: str, kind: str) -> list[dict]:
     """Where an error's schema path may point: the kind's own schema, then the shared definitions."""
     schema = core_schema(release_version, api_version, kind)
     return [schema, definitions(release_version)] if schema is not None else []
+
+
+def registry(release_version: str) -> jsonschema_rs.Registry:
+    """The release's shared definitions as a registry, for schemas that refer into them (crd_schemas.py)."""
+    return _registry(release_version)

@@ -18,7 +18,8 @@ DEFAULT_NAMESPACE = "default"
 DEFAULT_SCHEDULER = "default-scheduler"
 Key = tuple[str, str]  # (namespace, name)
 
-# Controllers whose pod template can name a PodGroup, and the field giving how many pods they run.
+# Controllers with one pod template that can name a PodGroup, and the field giving how many pods they run
+# (JobSet and LeaderWorkerSet, with several templates, are read in `_templates`).
 _CONTROLLERS = {("batch", "Job"): "parallelism", ("apps", "Deployment"): "replicas",
                 ("apps", "StatefulSet"): "replicas", ("apps", "ReplicaSet"): "replicas"}
 
@@ -108,27 +109,50 @@ def build_index(docs: list[Document]) -> Index:
         if doc.group == SCHEDULING_GROUP and doc.kind in tables:
             tables[doc.kind].setdefault(key_of(doc), doc)
             continue
-        member = _member(doc)
-        if member is not None:
+        for member in _members(doc):
             name = member.pod_spec["schedulingGroup"]["podGroupName"]
             index.members.setdefault(key_of(doc, name), []).append(member)
     return index
 
 
-def _member(doc: Document) -> Member | None:
+def _count(spec: dict, key: str) -> int:
+    raw = spec.get(key)
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0 else 1
+
+
+def _templates(doc: Document) -> list[tuple[FieldPath, dict, int]]:
+    """(pod spec path, pod spec, pods made from it) for every pod template of the document."""
+    outer = mapping(doc.obj.get("spec"))
     if doc.kind == "Pod" and doc.api_version == "v1":
-        path: FieldPath = ("spec",)
-        spec = mapping(doc.obj.get("spec"))
-        count = 1
-    elif (doc.group, doc.kind) in _CONTROLLERS:
-        outer = mapping(doc.obj.get("spec"))
-        path = ("spec", "template", "spec")
+        return [(("spec",), outer, 1)]
+    if (doc.group, doc.kind) in _CONTROLLERS:
         spec = mapping(mapping(outer.get("template")).get("spec"))
-        raw = outer.get(_CONTROLLERS[(doc.group, doc.kind)])
-        count = raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0 else 1
-    else:
-        return None
-    name = mapping(spec.get("schedulingGroup")).get("podGroupName")
-    if not isinstance(name, str) or not name:
-        return None
-    return Member(doc, path, spec, count)
+        return [(("spec", "template", "spec"), spec, _count(outer, _CONTROLLERS[(doc.group, doc.kind)]))]
+    if (doc.group, doc.kind) == ("jobset.x-k8s.io", "JobSet"):  # replicas Jobs of parallelism pods each
+        rjobs = outer.get("replicatedJobs")
+        out = []
+        for i, rjob in enumerate(rjobs if isinstance(rjobs, list) else []):
+            job = mapping(mapping(mapping(rjob).get("template")).get("spec"))
+            pods = _count(mapping(rjob), "replicas") * _count(job, "parallelism")
+            out.append((("spec", "replicatedJobs", i, "template", "spec", "template", "spec"),
+                        mapping(mapping(job.get("template")).get("spec")), pods))
+        return out
+    if (doc.group, doc.kind) == ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"):  # replicas groups of size pods
+        lwt, groups = mapping(outer.get("leaderWorkerTemplate")), _count(outer, "replicas")
+        size, base = _count(lwt, "size"), ("spec", "leaderWorkerTemplate")
+        worker = mapping(mapping(lwt.get("workerTemplate")).get("spec"))
+        if not isinstance(lwt.get("leaderTemplate"), dict):
+            return [(base + ("workerTemplate", "spec"), worker, groups * size)]
+        leader = mapping(mapping(lwt.get("leaderTemplate")).get("spec"))
+        return [(base + ("leaderTemplate", "spec"), leader, groups),
+                (base + ("workerTemplate", "spec"), worker, groups * (size - 1))]
+    return []
+
+
+def _members(doc: Document) -> list[Member]:
+    out = []
+    for path, spec, count in _templates(doc):
+        name = mapping(spec.get("schedulingGroup")).get("podGroupName")
+        if isinstance(name, str) and name:
+            out.append(Member(doc, path, spec, count))
+    return out

@@ -12,7 +12,7 @@ from typing import Callable
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules import composite, job, pod, podgroup, workload
+from wasplan.validate.rules import composite, job, pod, podgroup, templates, workload
 from wasplan.validate.walk import RELEASE_OF_VERSION
 
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
@@ -24,6 +24,11 @@ _RULES: dict[tuple[str, str], Rule] = {
     ("scheduling.k8s.io", "CompositePodGroup"): composite.check,
     ("batch", "Job"): job.check,
     ("", "Pod"): pod.check,
+    ("apps", "Deployment"): templates.check,
+    ("apps", "ReplicaSet"): templates.check,
+    ("apps", "StatefulSet"): templates.check,
+    ("jobset.x-k8s.io", "JobSet"): templates.check,
+    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): templates.check,
 }
 
 
@@ -32,7 +37,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     group = doc.group
     if group == "scheduling.k8s.io" and doc.version not in RELEASE_OF_VERSION:
         return []
-    if group in ("", "batch") and doc.version != "v1":
+    if group in ("", "batch", "apps") and doc.version != "v1":
         return []
     rule = _RULES.get((group, doc.kind))
     return rule(doc, gates) if rule else []

@@ -10,19 +10,25 @@ the gates `WorkloadWithJob` and `GenericWorkload` both required for any scheduli
   `spec.scheduling` (basic when absent; gang `minCount` defaults to parallelism; constraints, disruption mode and
   resource claims copied). A template with `schedulingGroup` brings its own PodGroup: the pods join it.
 
+A Job with a controller owner (a JobSet's child Job) is a non-root workload node: from 1.37 the controller makes
+no Workload or PodGroup for it (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob); the
+parent expansion passes `ChildOf` so the pods name the top-level owner and get the parent's per-pod mutations.
+
 Upstream names the objects with random or hashed suffixes; a plan must be reproducible, so names here are fixed
-(docs/job-expansion.md): Workload `<job>`, PodGroup template `job`, PodGroup `<job>-job`, pods `<job>-<i>`.
+(docs/workload-expansion.md): Workload `<job>`, PodGroup template `job`, PodGroup `<job>-job`, pods `<job>-<i>`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Callable
 
 from wasplan.api import hub
 from wasplan.api.releases import GateSet
+from wasplan.cluster.controllers.pods import copy_pod, prototype
+from wasplan.cluster.controllers.read import count, has_controller, mapping
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import Group, Owner, Pod, Record
-from wasplan.cluster.parse_pod import pod_from_parts
+from wasplan.cluster.model import Group, Owner, Pod, Record, StartAfter
 
 TEMPLATE_NAME = "job"
 JOB_CONTROLLER = "kubernetes.io/job-controller"
@@ -46,6 +52,7 @@ class JobShape:
     template_meta: dict
     template_spec: dict
     scheduling: dict | None
+    controlled: bool = False  # has a controller ownerReference (a JobSet's child Job, a CronJob's Job)
 
     @property
     def pod_count(self) -> int:
@@ -61,40 +68,38 @@ class JobShape:
         return self.template_spec.get("schedulingGroup") is not None
 
 
-def _count(spec: dict, key: str, ctx: Ctx, default: int | None) -> int | None:
-    value = spec.get(key)
-    if value is None:
-        return default
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    ctx.report("WAS602", f"spec.{key} must be a non-negative integer, got {value!r}", ("spec", key))
-    return default
+@dataclass(frozen=True)
+class ChildOf:
+    """How a parent controller's expansion shapes its child Job's pods: the owner chain they report, the
+    mutations its pod webhook makes per completion index, and the pods the child Job waits for."""
 
-
-def _dict(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
+    owner: Owner
+    per_pod: Callable[[Pod, int], Pod] | None = None
+    start_after: StartAfter | None = None
 
 
 def job_shape(obj: dict, ctx: Ctx) -> JobShape | None:
     """Read the Job; None (with a finding) when the controller could not act on it at all."""
-    meta, spec = _dict(obj.get("metadata")), _dict(obj.get("spec"))
+    meta, spec = mapping(obj.get("metadata")), mapping(obj.get("spec"))
     template = spec.get("template")
     if not isinstance(template, dict) or not isinstance(template.get("spec"), dict):
         ctx.report("WAS602", "a Job needs spec.template.spec (the pod template)", ("spec", "template"))
         return None
     indexed = spec.get("completionMode") == "Indexed"
-    completions = _count(spec, "completions", ctx, None)
+    # the API server defaults completions to 1 when neither it nor parallelism is set (pkg/apis/batch/v1 defaults)
+    completions = count(spec, "completions", ctx.at("spec"), 1 if spec.get("parallelism") is None else None)
     if indexed and completions is None:
         ctx.report("WAS602", "an Indexed Job needs spec.completions", ("spec", "completions"))
         return None
     managed_by = spec.get("managedBy")
     return JobShape(
         name=meta.get("name") or "", namespace=meta.get("namespace") or "default",
-        parallelism=_count(spec, "parallelism", ctx, 1) or 0,
+        parallelism=count(spec, "parallelism", ctx.at("spec"), 1) or 0,
         completions=completions, indexed=indexed, suspended=spec.get("suspend") is True,
         managed_by=managed_by if isinstance(managed_by, str) else None,
-        template_meta=_dict(template.get("metadata")), template_spec=template["spec"],
+        template_meta=mapping(template.get("metadata")), template_spec=template["spec"],
         scheduling=spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else None,
+        controlled=has_controller(meta),
     )
 
 
@@ -104,10 +109,10 @@ def job_shape(obj: dict, ctx: Ctx) -> JobShape | None:
 def _policy_137(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.SchedulingPolicy:
     """`spec.scheduling.schedulingPolicy` resolved the way the controller does: basic when absent, gang minCount
     defaulting to parallelism (at least 1)."""
-    raw = _dict(scheduling.get("schedulingPolicy"))
+    raw = mapping(scheduling.get("schedulingPolicy"))
     if raw.get("gang") is None:
         return hub.SchedulingPolicy(kind=hub.PolicyKind.BASIC)
-    min_count = _dict(raw["gang"]).get("minCount")
+    min_count = mapping(raw["gang"]).get("minCount")
     if min_count is not None and (not isinstance(min_count, int) or isinstance(min_count, bool) or min_count < 1):
         ctx.report("WAS602", f"gang.minCount must be an integer >= 1, got {min_count!r}",
                    ("spec", "scheduling", "schedulingPolicy", "gang", "minCount"))
@@ -117,7 +122,7 @@ def _policy_137(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.SchedulingPoli
 
 def _settings_137(scheduling: dict, job: JobShape, ctx: Ctx) -> dict:
     """The PodGroup settings `spec.scheduling` carries besides the policy."""
-    topology = _dict(scheduling.get("schedulingConstraints")).get("topology") or []
+    topology = mapping(scheduling.get("schedulingConstraints")).get("topology") or []
     mode = scheduling.get("disruptionMode")
     claims = scheduling.get("resourceClaims") or []
     return dict(
@@ -163,6 +168,8 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
         return None
     if job.byo_group or not job.builtin_controller:
         return None
+    if job.controlled and gates.release.caps.child_jobs_get_no_workload:
+        return None
     if not gates.release.caps.job_scheduling_field:
         implicit_gang = job.indexed and job.parallelism > 1 and job.completions == job.parallelism
         if not implicit_gang:
@@ -174,28 +181,21 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
 # ------------------------------------------------------------------------------------ pods
 
 
-def _prototype(job: JobShape, ctx: Ctx) -> Pod:
-    """The template parsed once; every pod of the Job is a copy with its own name, labels and group."""
-    meta = dict(job.template_meta, namespace=job.namespace)
-    return pod_from_parts(meta, job.template_spec, {}, ctx.at("spec", "template", "metadata"),
-                          ctx.at("spec", "template", "spec"), None)
-
-
-def job_pods(job: JobShape, proto: Pod, pod_group: str | None) -> list[Pod]:
-    """`pod_count` pods named `<job>-<i>`, labelled as the controller labels them, owned by the Job."""
+def job_pods(job: JobShape, proto: Pod, pod_group: str | None, child: ChildOf | None = None) -> list[Pod]:
+    """`pod_count` pods named `<job>-<i>`, labelled as the controller labels them, owned by the Job (or by the
+    parent the Job belongs to, with the Job in the owner chain)."""
     base_labels = dict(proto.labels)
     base_labels[JOB_NAME_LABEL] = job.name
     base_labels[LEGACY_JOB_NAME_LABEL] = job.name
+    owner = child.owner if child else Owner("Job", job.name)
+    start_after = child.start_after if child else None
     pods = []
     for i in range(job.pod_count):
         labels = dict(base_labels)
         if job.indexed:
             labels[INDEX_LABEL] = str(i)
-        pods.append(replace(
-            proto, name=f"{job.name}-{i}", labels=labels, requests=dict(proto.requests),
-            non_zero_requests=dict(proto.non_zero_requests), node_selector=dict(proto.node_selector),
-            pod_group=pod_group, owner=Owner("Job", job.name), source=None,
-        ))
+        pod = copy_pod(proto, f"{job.name}-{i}", labels, pod_group, owner, start_after)
+        pods.append(child.per_pod(pod, i) if child and child.per_pod else pod)
     return pods
 
 
@@ -209,7 +209,7 @@ def _skip_reason(job: JobShape) -> str | None:
     return None
 
 
-def expand_job(obj: dict, gates: GateSet, ctx: Ctx) -> list[Record]:
+def expand_job(obj: dict, gates: GateSet, ctx: Ctx, child: ChildOf | None = None) -> list[Record]:
     """Workload, PodGroup (when the release and gates create them), then the pods, in that order."""
     job = job_shape(obj, ctx)
     if job is None:
@@ -218,9 +218,10 @@ def expand_job(obj: dict, gates: GateSet, ctx: Ctx) -> list[Record]:
     if reason is not None:
         ctx.report("WAS607", f"Job {job.namespace}/{job.name} creates no pods in this plan: {reason}", ("spec",))
         return []
-    proto = _prototype(job, ctx)
+    meta = dict(job.template_meta, namespace=job.namespace)
+    proto = prototype(meta, job.template_spec, ctx.at("spec", "template"))
     settings = group_settings(job, gates, ctx)
     if settings is None:
-        return list(job_pods(job, proto, proto.pod_group))
+        return list(job_pods(job, proto, proto.pod_group, child))
     workload, podgroup = scheduling_objects(job, settings, gates.release.preferred["Workload"])
-    return [workload, podgroup, *job_pods(job, proto, podgroup.name)]
+    return [workload, podgroup, *job_pods(job, proto, podgroup.name, child)]

@@ -1,0 +1,651 @@
+"""The long form of every diagnostic code: what it means, a failing and a passing example, how to fix it.
+
+`wasplan rules` and docs/rules.md render this table; tests/test_rules_doc.py requires an entry for every code
+of `codes.py` and runs each example whose `check` names a command through that command, proving the failing
+example reports the code and the passing one does not. Kept apart from the code table so that the table stays
+a one-screen index and a new code is one row there plus one entry here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDoc:
+    description: str
+    bad: str  # a failing example: a manifest, or a command line and its input
+    good: str  # the same, fixed
+    fix: str
+    # how the examples are proven: wasplan arguments to run each example through (on stdin), e.g.
+    # ("validate",) or ("lint", "--k8s-version", "1.36"); empty where the example is not a manifest on its own
+    check: tuple[str, ...] = ()
+
+
+_PG = "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n  name: trainers\n"
+_WL = "apiVersion: scheduling.k8s.io/v1beta1\nkind: Workload\nmetadata:\n  name: train\n"
+_POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: trainer-0\nspec:\n  schedulingGroup:\n"
+        "    podGroupName: trainers\n  containers: [{name: main, image: trainer:1}]\n")
+_GANG_PG = _PG + "spec:\n  schedulingPolicy:\n    gang: {minCount: 1}\n"
+_V = ("validate",)
+_L = ("lint",)
+
+
+def _pg(spec: str) -> str:
+    return _PG + "spec:\n" + spec
+
+
+def _wl(spec: str) -> str:
+    return _WL + "spec:\n" + spec
+
+
+def _job(scheduling: str, parallelism: int = 4, pod_extra: str = "") -> str:
+    return ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\nspec:\n"
+            f"  parallelism: {parallelism}\n  completions: 4\n  completionMode: Indexed\n{scheduling}"
+            "  template:\n    spec:\n      restartPolicy: Never\n" + pod_extra +
+            "      containers: [{name: main, image: trainer:1}]\n")
+
+
+def _cpg(name: str, parent: str | None = None, workload: str = "pipeline") -> str:
+    """A CompositePodGroup of Workload `workload`, under `parent` when given."""
+    up = f"  parentCompositePodGroupName: {parent}\n" if parent else ""
+    return (f"apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: {name}}}\nspec:\n{up}"
+            f"  workloadRef: {{workloadName: {workload}, templateName: {name}}}\n  schedulingPolicy: {{basic: {{}}}}\n")
+
+
+def _child(parent: str) -> str:
+    return (f"apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {{name: ranks}}\nspec:\n"
+            f"  parentCompositePodGroupName: {parent}\n  workloadRef: {{workloadName: pipeline, templateName: ranks}}\n"
+            "  schedulingPolicy: {gang: {minCount: 1}}\n")
+
+
+_TEMPLATE_PREEMPT = ("  podGroupTemplates:\n  - name: main\n    schedulingPolicy: {gang: {minCount: 3}}\n"
+                     "    preemptionPolicy: PreemptLowerPriority\n    priorityClassName: batch-low\n")
+_TWO_PRIORITIES = ("  podGroupTemplates:\n  - name: driver\n    schedulingPolicy: {basic: {}}\n    priorityClassName: high\n"
+                   "  - name: executors\n    schedulingPolicy: {gang: {minCount: 10}}\n    priorityClassName: low\n")
+_V1ALPHA2_PG = ("apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata:\n  name: typo\nspec:\n"
+                "  schedulingPolicy:\n    gang: {{minCount: 2}}\n  disruptionMode: {mode}\n")
+_COMPOSITE_WL = ("apiVersion: scheduling.k8s.io/v1alpha3\nkind: Workload\nmetadata:\n  name: pipeline\nspec:\n"
+                 "  compositePodGroupTemplates:\n  - name: region\n    schedulingPolicy: {basic: {}}\n")
+
+
+DOCS: dict[str, RuleDoc] = {
+    # --- WAS0xx: reading -------------------------------------------------------------------------
+    "WAS001": RuleDoc(
+        "A path given on the command line does not exist or cannot be read (permissions, a broken link). Nothing "
+        "can be said about the manifests, so the run exits 2.",
+        "wasplan validate manifests/trainng.yaml", "wasplan validate manifests/training.yaml",
+        "Check the path's spelling and that the file is readable by the user running wasplan."),
+    "WAS002": RuleDoc(
+        "The file contains NUL bytes: it is a binary (an image, an archive, a compiled file) that happens to "
+        "end in .yaml, .yml or .json.",
+        "wasplan validate dist/  # dist/bundle.yaml is a gzip archive", "wasplan validate manifests/",
+        "Keep binaries out of the run with `--exclude 'dist/'` (or `exclude` in .wasplan.yaml)."),
+    "WAS003": RuleDoc(
+        "The file is not UTF-8 (often Latin-1 or UTF-16 written by an editor on Windows). The API server only "
+        "accepts UTF-8.",
+        "wasplan validate legacy.yaml  # saved as UTF-16", "iconv -f UTF-16 -t UTF-8 legacy.yaml > fixed.yaml",
+        "Re-encode the file as UTF-8 (without a byte-order mark, although one is tolerated)."),
+    "WAS004": RuleDoc(
+        "The YAML or JSON could not be parsed: an unclosed bracket or quote, a tab for indentation, or an "
+        "indentation mistake. Everything after the error in that file is unread.",
+        _PG + "spec: {schedulingPolicy: {gang: {minCount: 2}}\n", _PG + "spec: {schedulingPolicy: {gang: {minCount: 2}}}\n",
+        "Fix the syntax at the line and column shown; the message says what the parser expected.", _V),
+    "WAS005": RuleDoc(
+        "A mapping repeats a key. YAML parsers disagree on what that means (the API server rejects it in strict "
+        "mode, kubectl keeps the last value), so the earlier value is silently lost.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n  schedulingPolicy:\n    basic: {}\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Keep one of the two keys; merge their contents if both halves were meant.", _V),
+    "WAS006": RuleDoc(
+        "A document is a list or a scalar where a Kubernetes object (a mapping with apiVersion and kind) "
+        "belongs.",
+        "- apiVersion: v1\n  kind: Namespace\n  metadata: {name: ml}\n",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n",
+        "Write one object per document (separated by `---`), or wrap the objects in `kind: List` with `items:`.", _V),
+    "WAS007": RuleDoc(
+        "A document has only one of apiVersion and kind, so it looks like a Kubernetes object but cannot be one. "
+        "(A document with neither is not a Kubernetes object at all: see WAS030.)",
+        "kind: PodGroup\nmetadata:\n  name: trainers\nspec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Add the missing apiVersion or kind.", _V),
+    "WAS008": RuleDoc(
+        "With `--strict-inputs`, a file with template directives (`{{ .Values.x }}`) is an error: it is not a "
+        "manifest until a template engine has rendered it. Without the flag it is skipped (WAS031).",
+        "# wasplan validate --strict-inputs chart/templates/\n" + _pg("  schedulingPolicy:\n    gang: {minCount: {{ .Values.replicas }}}\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        "Render the chart and validate the output: `helm template chart/ | wasplan validate -`; or exclude "
+        "the templates folder.", ("validate", "--strict-inputs")),
+    "WAS009": RuleDoc(
+        "The paths hold no *.yaml, *.yml or *.json file (after hidden entries, node_modules and --exclude "
+        "patterns are left out), so there was nothing to check. Exit code 2.",
+        "wasplan validate charts/ --exclude 'charts/'", "wasplan validate manifests/",
+        "Point wasplan at the folder that holds the manifests, or loosen --exclude."),
+    "WAS010": RuleDoc(
+        "No schema is known for the object's apiVersion and kind (a custom resource, a kustomization), so it "
+        "was read but not validated. Information only.",
+        "apiVersion: example.com/v1\nkind: TrainingRun\nmetadata:\n  name: run-1\n",
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n",
+        "Nothing to fix. Silence it for such files with `per-file-ignores` (e.g. `kustomization.yaml: [WAS010]`).", _V),
+    "WAS030": RuleDoc(
+        "A YAML document has neither apiVersion nor kind (Helm values, docker-compose files, CI workflows), or "
+        "is a Helm Chart.yaml (apiVersion v2, no kind): such files live next to manifests in real repositories. "
+        "It is skipped and counted, not validated.",
+        "replicaCount: 2\nimage:\n  repository: ghcr.io/example/trainer\n",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: trainer\ndata:\n  replicaCount: \"2\"\n",
+        "Nothing to fix. Keep such files out of the run with `--exclude` to silence the note, or use "
+        "`--strict-inputs` in repositories that hold only manifests (then it is WAS007).", _V),
+    "WAS031": RuleDoc(
+        "The file contains template directives (Helm/Go templates), so it is skipped: validating it before it "
+        "is rendered would report the template syntax, not the manifest. `migrate` leaves it untouched.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: {{ .Values.replicas }}}\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        "Validate the rendered output instead: `helm template chart/ | wasplan validate -`.", _V),
+    "WAS032": RuleDoc(
+        "A `# wasplan: ignore` comment or a wasplan.io/ignore annotation suppresses none of the findings of "
+        "this run. Stale suppressions hide future problems, so they are reported. Codes a run cannot produce "
+        "(lint codes under `validate`, codes outside `--select`) are not called stale.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}  # wasplan: ignore=WAS105\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Remove the comment or annotation, or the codes in it that no longer occur.", _V),
+    # --- WAS1xx: schema and release --------------------------------------------------------------
+    "WAS101": RuleDoc(
+        "The field does not exist in this API version. The API server's strict field validation rejects it; "
+        "with lenient validation it is dropped silently, which is worse. Fields copied from blog posts and "
+        "drafts (`spec.minMatch`, `spec.totalPods`) get a hint naming the real field.",
+        _pg("  minMatch: 4\n  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        "Remove the field or use the one the hint names; `wasplan schema PodGroup` prints the fields.", _V),
+    "WAS102": RuleDoc(
+        "A required field is missing, e.g. a PodGroup without spec.schedulingPolicy.",
+        _pg("  priority: 10\n"), _pg("  priority: 10\n  schedulingPolicy:\n    basic: {}\n"),
+        "Add the field; the message names it and its parent.", _V),
+    "WAS103": RuleDoc(
+        "The value has the wrong JSON type: a string where a number belongs (often a quoted number), an object "
+        "where a list belongs.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: \"4\"}\n"), _pg("  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        "Write the value with the type the message names (no quotes around numbers).", _V),
+    "WAS104": RuleDoc(
+        "The value is not one of the allowed values of an enum field.",
+        _pg("  preemptionPolicy: Always\n  schedulingPolicy:\n    basic: {}\n"),
+        _pg("  preemptionPolicy: Never\n  schedulingPolicy:\n    basic: {}\n"),
+        "Use one of the values the message lists (they are case-sensitive).", _V),
+    "WAS105": RuleDoc(
+        "The number is outside the allowed range, e.g. a gang minCount of 0 or a priority above 1000000000.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 0}\n"), _pg("  schedulingPolicy:\n    gang: {minCount: 1}\n"),
+        "Use a value inside the range the message states.", _V),
+    "WAS106": RuleDoc(
+        "The list has more items than the API allows (e.g. one topology constraint, eight templates).",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n  schedulingConstraints:\n    topology:\n"
+            "    - key: topology.kubernetes.io/rack\n    - key: topology.kubernetes.io/zone\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n  schedulingConstraints:\n    topology:\n"
+            "    - key: topology.kubernetes.io/rack\n"),
+        "Keep at most the number of items the message states.", _V),
+    "WAS107": RuleDoc(
+        "The string does not have the required format: object names and template names are DNS labels or "
+        "subdomains (lower case, digits, `-`), label keys have their own syntax.",
+        _pg("  workloadRef: {workloadName: train, templateName: Trainers_1}\n  schedulingPolicy:\n    basic: {}\n"),
+        _pg("  workloadRef: {workloadName: train, templateName: trainers-1}\n  schedulingPolicy:\n    basic: {}\n"),
+        "Rename to lower case letters, digits and `-` (and `.` where a subdomain is allowed).", _V),
+    "WAS108": RuleDoc(
+        "Exactly one member of a union must be set: a scheduling policy is either `basic` or `gang`, a "
+        "disruption mode either `single` or `all`.",
+        _pg("  schedulingPolicy:\n    basic: {}\n    gang: {minCount: 2}\n"), _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Keep the member you mean and delete the other.", _V),
+    "WAS109": RuleDoc(
+        "The chosen Kubernetes release does not serve this apiVersion (e.g. scheduling.k8s.io/v1alpha1 "
+        "Workload in 1.37). The API server refuses the object; `wasplan migrate` rewrites it.",
+        "apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata:\n  name: train\nspec:\n  podGroups:\n"
+        "  - name: workers\n    policy:\n      gang: {minCount: 2}\n",
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy:\n      gang: {minCount: 2}\n"),
+        "Run `wasplan migrate --to-k8s 1.37 FILE -i`, or choose the release your cluster runs with "
+        "--k8s-version.", _V),
+    "WAS110": RuleDoc(
+        "The object violates a schema rule that has no more specific code (a constraint between fields, a "
+        "rule inside `anyOf`). The message quotes the rule.",
+        _WL + "spec:\n  compositePodGroupTemplates:\n  - name: region\n"
+        "    schedulingPolicy: {basic: {}}\n    podGroupTemplates: []\n",
+        _WL + "spec:\n  compositePodGroupTemplates:\n  - name: region\n    schedulingPolicy: {basic: {}}\n"
+        "    podGroupTemplates:\n    - name: ranks\n      schedulingPolicy: {gang: {minCount: 2}}\n",
+        "Follow the rule the message quotes (here: a composite template needs at least one child template).", _V),
+    "WAS111": RuleDoc(
+        "A list that must not be empty is empty (a schema `minItems` outside the unions WAS108 reports).",
+        "# a list field declared with minItems: 1, written as []",
+        "# the same field with one item",
+        "Add at least one item, or leave the field out where it is optional."),
+    # --- WAS2xx: server-side rules ---------------------------------------------------------------
+    "WAS201": RuleDoc(
+        "Template names are a map key: within a Workload (in 1.37 across the whole template tree, composites "
+        "included) each name must be unique, or PodGroups could not say which template they follow.",
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {basic: {}}\n"
+            "  - name: workers\n    schedulingPolicy: {gang: {minCount: 2}}\n"),
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {basic: {}}\n"
+            "  - name: leaders\n    schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Rename one of the templates (and the PodGroups' workloadRef.templateName that refer to it).", _V),
+    "WAS202": RuleDoc(
+        "A list keyed by a field repeats a key: two resource claims with the same name, two conditions of the "
+        "same type, two claim statuses of the same name.",
+        _pg("  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: gpu, resourceClaimName: a}\n"
+            "  - {name: gpu, resourceClaimName: b}\n"),
+        _pg("  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: gpu-a, resourceClaimName: a}\n"
+            "  - {name: gpu-b, resourceClaimName: b}\n"),
+        "Give every entry its own key.", _V),
+    "WAS203": RuleDoc(
+        "A status.resourceClaimStatuses entry names a claim that spec.resourceClaims does not have; the API "
+        "server rejects the status update.",
+        _pg("  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: gpu, resourceClaimName: a}\n"
+            "status:\n  resourceClaimStatuses:\n  - {name: nic, resourceClaimName: a}\n"),
+        _pg("  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: gpu, resourceClaimName: a}\n"
+            "status:\n  resourceClaimStatuses:\n  - {name: gpu, resourceClaimName: a}\n"),
+        "Name a claim of spec.resourceClaims, or drop the status (status is written by controllers).", _V),
+    "WAS204": RuleDoc(
+        "A 1.37 Workload's template tree is at most 4 levels deep, counting the leaf PodGroupTemplate level.",
+        _COMPOSITE_WL + "    compositePodGroupTemplates:\n    - name: zone\n      schedulingPolicy: {basic: {}}\n"
+        "      compositePodGroupTemplates:\n      - name: rack\n        schedulingPolicy: {basic: {}}\n"
+        "        compositePodGroupTemplates:\n        - name: host\n          schedulingPolicy: {basic: {}}\n"
+        "          podGroupTemplates:\n          - name: ranks\n            schedulingPolicy: {gang: {minCount: 2}}\n",
+        _COMPOSITE_WL + "    compositePodGroupTemplates:\n    - name: zone\n      schedulingPolicy: {basic: {}}\n"
+        "      compositePodGroupTemplates:\n      - name: rack\n        schedulingPolicy: {basic: {}}\n"
+        "        podGroupTemplates:\n        - name: ranks\n          schedulingPolicy: {gang: {minCount: 2}}\n",
+        "Flatten the tree: merge a level into its parent.", _V),
+    "WAS205": RuleDoc(
+        "A CompositePodGroupTemplate must hold podGroupTemplates or compositePodGroupTemplates; an empty one "
+        "groups nothing.",
+        _COMPOSITE_WL, _COMPOSITE_WL + "    podGroupTemplates:\n    - name: ranks\n      schedulingPolicy: {gang: {minCount: 2}}\n",
+        "Add the templates the composite groups, or delete it.", _V),
+    "WAS206": RuleDoc(
+        "In 1.37 all templates of one Workload carry the same priorityClassName and priority; the API server "
+        "rejects a Workload that mixes them.",
+        _wl("  podGroupTemplates:\n  - name: workers\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"
+            "  - name: leaders\n    priorityClassName: low\n    schedulingPolicy: {basic: {}}\n"),
+        _wl("  podGroupTemplates:\n  - name: workers\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"
+            "  - name: leaders\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"),
+        "Give every template the same priority class (or split the Workload in two).", _V),
+    "WAS207": RuleDoc(
+        "disruptionMode all on a basic policy: the API accepts it, but a basic group is not a gang, so "
+        "disrupting one pod evicting all of them is rarely what was meant.",
+        _pg("  schedulingPolicy: {basic: {}}\n  disruptionMode: {all: {}}\n"),
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: {all: {}}\n"),
+        "Use a gang policy, or disruptionMode single.", _V),
+    "WAS208": RuleDoc(
+        "parentCompositePodGroupName is set without workloadRef; KEP-6012 requires a PodGroup in a composite "
+        "hierarchy to belong to a Workload.",
+        _pg("  parentCompositePodGroupName: region\n  schedulingPolicy: {gang: {minCount: 2}}\n"),
+        _pg("  parentCompositePodGroupName: region\n  workloadRef: {workloadName: pipeline, templateName: ranks}\n"
+            "  schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Add workloadRef naming the Workload and template the group comes from.", _V),
+    "WAS209": RuleDoc(
+        "A Job's spec.scheduling gang minCount is greater than spec.parallelism: the Job never runs that many "
+        "pods at once, so the gang could never start. The Job API rejects it.",
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 8}\n"),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n"),
+        "Lower minCount to at most parallelism (or leave it out: it defaults to parallelism).", _V),
+    "WAS210": RuleDoc(
+        "A Job's spec.scheduling asks for disruptionMode all with a basic policy, which the Job API rejects: "
+        "only a gang can be disrupted as a whole.",
+        _job("  scheduling:\n    schedulingPolicy:\n      basic: {}\n    disruptionMode: {all: {}}\n"),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n    disruptionMode: {all: {}}\n"),
+        "Use a gang policy, or drop disruptionMode.", _V),
+    "WAS211": RuleDoc(
+        "A Job's spec.scheduling is ignored because its pod template already names a PodGroup through "
+        "schedulingGroup: the Job controller does not create a Workload then.",
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n",
+             pod_extra="      schedulingGroup: {podGroupName: trainers}\n"),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Keep one of the two: spec.scheduling (the controller makes the group) or schedulingGroup (you do).", _V),
+    "WAS212": RuleDoc(
+        "A status condition breaks metav1.Condition's server-side rules: a status other than True/False/Unknown, "
+        "a type that is not a qualified name, a reason that is not CamelCase-like or longer than 1024 "
+        "characters, a message over 32768 characters. Where a kind's schema already carries the rule, the "
+        "schema code (WAS104, WAS107) reports it instead.",
+        "status:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n    status: 'True'\n"
+        "    reason: <1100 characters>\n",
+        "status:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n    status: 'True'\n    reason: Scheduled\n",
+        "Follow the format the message states, or drop status (controllers write it)."),
+    "WAS213": RuleDoc(
+        "A status condition type belongs to another release: 1.36's PodGroupScheduled was renamed to "
+        "PodGroupInitiallyScheduled in 1.37.",
+        _pg("  schedulingPolicy: {basic: {}}\nstatus:\n  conditions:\n  - type: PodGroupScheduled\n"
+            "    status: 'True'\n    reason: Scheduled\n    message: ''\n    lastTransitionTime: '2026-11-02T10:00:00Z'\n"),
+        _pg("  schedulingPolicy: {basic: {}}\nstatus:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n"
+            "    status: 'True'\n    reason: Scheduled\n    message: ''\n    lastTransitionTime: '2026-11-02T10:00:00Z'\n"),
+        "Run `wasplan migrate --keep-status`, or drop status (controllers write it).", _V),
+    # --- WAS3xx: feature gates -------------------------------------------------------------------
+    "WAS301": RuleDoc(
+        "The field's feature gate is off in the cluster (as --feature-gates describes it): the API server "
+        "accepts the object but silently drops the field, so the setting has no effect.",
+        "# wasplan validate --feature-gates TopologyAwareWorkloadScheduling=false\n"
+        + _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n    topology:\n"
+              "    - key: topology.kubernetes.io/rack\n"),
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Enable the gate in the cluster (and say so with --feature-gates), or remove the field.",
+        ("validate", "--feature-gates", "TopologyAwareWorkloadScheduling=false")),
+    "WAS302": RuleDoc(
+        "The kind's feature gate is off: the API server does not serve the kind at all.",
+        "# wasplan validate --feature-gates CompositePodGroup=false\n"
+        "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata:\n  name: region\nspec:\n"
+        "  workloadRef: {workloadName: pipeline, templateName: region}\n  schedulingPolicy: {basic: {}}\n",
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Enable the gate in the cluster, or do without the kind.", ("validate", "--feature-gates", "CompositePodGroup=false")),
+    # --- WAS4xx: cross-object lint ---------------------------------------------------------------
+    "WAS401": RuleDoc(
+        "A PodGroup's workloadRef names a Workload that is not among the inputs. It may exist in the cluster; "
+        "if not, the group waits for it.",
+        _pg("  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {gang: {minCount: 1}}\n") + "---\n"
+        + _pg("  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        "Add the Workload to the inputs, or check its name.", _L),
+    "WAS402": RuleDoc(
+        "A PodGroup's workloadRef.templateName is not a template of its Workload.",
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {gang: {minCount: 1}}\n") + "---\n"
+        + _pg("  workloadRef: {workloadName: train, templateName: worker}\n  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {gang: {minCount: 1}}\n") + "---\n"
+        + _pg("  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        "Use one of the template names the hint lists.", _L),
+    "WAS403": RuleDoc(
+        "A PodGroup's scheduling policy differs from the policy of the template it references; controllers copy "
+        "the template's policy, so a hand-written group that differs is a mistake.",
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {gang: {minCount: 2}}\n") + "---\n"
+        + _pg("  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {basic: {}}\n"),
+        _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {gang: {minCount: 2}}\n") + "---\n"
+        + _pg("  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Copy the template's schedulingPolicy into the PodGroup.", _L),
+    "WAS404": RuleDoc(
+        "A Pod's schedulingGroup names a PodGroup that is not among the inputs. The pod stays Pending "
+        "(scheduling-gated) until the PodGroup exists.",
+        _POD, _GANG_PG + "---\n" + _POD,
+        "Add the PodGroup, fix the name (the hint suggests close names), or suppress it where the group is "
+        "created elsewhere: `podGroupName: trainers  # wasplan: ignore=WAS404`.", _L),
+    "WAS405": RuleDoc(
+        "A gang's minCount is greater than the number of its member pods in the inputs: the gang waits for its "
+        "quorum and none of its pods is scheduled until more arrive.",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n") + "---\n" + _POD,
+        _pg("  schedulingPolicy:\n    gang: {minCount: 1}\n") + "---\n" + _POD,
+        "Lower minCount to the number of pods, or add the missing pods.", _L),
+    "WAS406": RuleDoc(
+        "The pods of one PodGroup name different schedulers; the scheduler rejects such a group.",
+        _GANG_PG + "---\n" + _POD + "---\n"
+        + _POD.replace("trainer-0", "trainer-1").replace("  containers", "  schedulerName: custom\n  containers"),
+        _GANG_PG + "---\n" + _POD + "---\n" + _POD.replace("trainer-0", "trainer-1"),
+        "Give every pod of the group the same schedulerName.", _L),
+    "WAS407": RuleDoc(
+        "In 1.37 a pod's priorityClassName must equal its PodGroup's; the API server rejects the pod otherwise.",
+        _pg("  priorityClassName: high\n  schedulingPolicy:\n    gang: {minCount: 1}\n") + "---\n"
+        + _POD.replace("  containers", "  priorityClassName: low\n  containers"),
+        _pg("  priorityClassName: high\n  schedulingPolicy:\n    gang: {minCount: 1}\n") + "---\n"
+        + _POD.replace("  containers", "  priorityClassName: high\n  containers"),
+        "Use the group's priority class on every pod (or leave it off the pods).", _L),
+    "WAS408": RuleDoc(
+        "A topology constraint's key is carried by no node of the cluster given with `lint --cluster`, so the "
+        "group can never be placed.",
+        "# wasplan lint --cluster fixtures/messy-repo/clusters/lab.yaml (its nodes carry a rack label, no zone)\n"
+        + _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n    topology:\n"
+              "    - key: topology.kubernetes.io/zone\n"),
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  schedulingConstraints:\n    topology:\n"
+            "    - key: topology.kubernetes.io/rack\n"),
+        "Use a label key the nodes carry (the message lists close ones), or label the nodes.",
+        ("lint", "--cluster", "fixtures/messy-repo/clusters/lab.yaml")),
+    "WAS409": RuleDoc(
+        "parentCompositePodGroupName names a CompositePodGroup that is not among the inputs.",
+        _pg("  parentCompositePodGroupName: region\n  workloadRef: {workloadName: pipeline, templateName: ranks}\n"
+            "  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        _pg("  workloadRef: {workloadName: pipeline, templateName: ranks}\n  schedulingPolicy: {gang: {minCount: 1}}\n"),
+        "Add the CompositePodGroup to the inputs, or fix its name.", _L),
+    "WAS410": RuleDoc(
+        "CompositePodGroup parent references form a cycle (a is b's parent and b is a's); the scheduler marks "
+        "the hierarchy invalid and schedules none of it.",
+        _cpg("region", "zone") + "---\n" + _cpg("zone", "region"),
+        _cpg("region") + "---\n" + _cpg("zone", "region"),
+        "Break the cycle: the root of the hierarchy has no parentCompositePodGroupName.", _L),
+    "WAS411": RuleDoc(
+        "The CompositePodGroup hierarchy is deeper than 4 levels counting the PodGroup level.",
+        _cpg("world") + "---\n" + _cpg("region", "world") + "---\n" + _cpg("zone", "region") + "---\n"
+        + _cpg("rack", "zone") + "---\n" + _child("rack"),
+        _cpg("region") + "---\n" + _cpg("zone", "region") + "---\n" + _cpg("rack", "zone") + "---\n" + _child("rack"),
+        "Remove a level of the hierarchy.", _L),
+    "WAS412": RuleDoc(
+        "parentCompositePodGroupName and CompositePodGroup are new in 1.37; Kubernetes 1.36 has neither.",
+        _child("region").replace("v1beta1", "v1alpha2").replace("  workloadRef: {workloadName: pipeline, "
+                                                                "templateName: ranks}\n", ""),
+        _child("region").replace("v1beta1", "v1alpha2").replace("  workloadRef: {workloadName: pipeline, "
+                                                                "templateName: ranks}\n", "").replace(
+            "  parentCompositePodGroupName: region\n", ""),
+        "Target 1.37, or drop the composite hierarchy for 1.36.", ("lint", "--k8s-version", "1.36")),
+    "WAS413": RuleDoc(
+        "A group and its parent CompositePodGroup reference different Workloads; a hierarchy lives inside one "
+        "Workload, so the scheduler marks it invalid.",
+        _cpg("region", workload="pipeline-b") + "---\n" + _child("region"),
+        _cpg("region") + "---\n" + _child("region"),
+        "Make the group and its parent reference the same Workload.", _L),
+    # --- WAS5xx: migrate -------------------------------------------------------------------------
+    "WAS501": RuleDoc(
+        "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
+        "1.36); it is not migrated, and neither is the rest of its file.",
+        "# wasplan migrate --to-k8s 1.36\n" + _COMPOSITE_WL + "    podGroupTemplates:\n    - name: ranks\n"
+        "      schedulingPolicy: {gang: {minCount: 2}}\n",
+        _wl("  podGroupTemplates:\n  - name: ranks\n    schedulingPolicy: {gang: {minCount: 2}}\n"),
+        "Stay on a release that has the feature, or rewrite the object without it.", ("migrate", "--to-k8s", "1.36")),
+    "WAS502": RuleDoc(
+        "With --allow-lossy, a field the target version cannot hold was dropped (a warning, so you see it).",
+        "# wasplan migrate --to-k8s 1.36 --allow-lossy\n" + _wl(_TEMPLATE_PREEMPT),
+        _wl(_TEMPLATE_PREEMPT.replace("    preemptionPolicy: PreemptLowerPriority\n", "")),
+        "Check that the cluster works without the field, or migrate to a release that has it.",
+        ("migrate", "--to-k8s", "1.36", "--allow-lossy")),
+    "WAS503": RuleDoc(
+        "The migrated object would be rejected by the target release (here: 1.37 wants one priority class for "
+        "all templates of a Workload); the file is left unchanged.",
+        "# wasplan migrate --to-k8s 1.37\n" + _wl(_TWO_PRIORITIES).replace("v1beta1", "v1alpha2"),
+        _wl(_TWO_PRIORITIES.replace("priorityClassName: low", "priorityClassName: high")).replace("v1beta1", "v1alpha2"),
+        "Fix the object so that it is valid in the target release, then migrate.", ("migrate", "--to-k8s", "1.37")),
+    "WAS504": RuleDoc(
+        "Internal error: the edited manifest differs from the typed conversion (or the migration raised). The "
+        "document is left unchanged. This is a wasplan bug.",
+        "wasplan migrate --to-k8s 1.37 workload.yaml  # reports WAS504", "# after the fix: the same command migrates it",
+        "Please report it with the document (it is left exactly as it was)."),
+    "WAS505": RuleDoc(
+        "The document is invalid for its own version (or has duplicate keys), so it is not migrated: a "
+        "migration would carry the mistake along.",
+        "# wasplan migrate --to-k8s 1.37\n" + _V1ALPHA2_PG.format(mode="Gang"),
+        _V1ALPHA2_PG.format(mode="PodGroup"),
+        "Fix what `wasplan validate` reports at the source release, then migrate.", ("migrate", "--to-k8s", "1.37")),
+    "WAS510": RuleDoc(
+        "A Job that 1.36 gang-scheduled implicitly (Indexed, completions equal to parallelism > 1) gets an "
+        "explicit gang policy in 1.37, so it keeps behaving the same. Information only.",
+        "# wasplan migrate --to-k8s 1.37\n" + _job(""),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Nothing to fix; review the added spec.scheduling.", ("migrate", "--to-k8s", "1.37")),
+    "WAS511": RuleDoc(
+        "Removing spec.scheduling for 1.36 changes how the Job is scheduled (e.g. a NonIndexed Job stops being "
+        "a gang, which 1.36 only forms for Indexed Jobs).",
+        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
+        .replace("  completionMode: Indexed\n", ""),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Check that the Job works without gang scheduling in 1.36, or stay on 1.37.", ("migrate", "--to-k8s", "1.36")),
+    "WAS512": RuleDoc(
+        "spec.scheduling was removed for 1.36 without changing how the Job is scheduled (1.36 gangs an Indexed "
+        "Job implicitly). Information only.",
+        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        _job(""),
+        "Nothing to fix.", ("migrate", "--to-k8s", "1.36")),
+    # --- WAS6xx: cluster snapshots and plan input ------------------------------------------------
+    "WAS601": RuleDoc(
+        "A resource quantity is malformed (`1.5.5`, `10 Gi`, `1Gib`) or negative; the API server rejects it and "
+        "the planner cannot count it.",
+        "resources:\n  requests: {cpu: \"2\", memory: 10 Gi}\n", "resources:\n  requests: {cpu: \"2\", memory: 10Gi}\n",
+        "Write quantities as Kubernetes does: a number and a suffix without a space (`500m`, `10Gi`, `1e3`)."),
+    "WAS602": RuleDoc(
+        "A field the planner reads has the wrong type or an impossible value in a snapshot or plan input; it "
+        "was ignored, so the plan may differ from the cluster.",
+        "# a Node in the snapshot\nspec:\n  unschedulable: maybe\n", "spec:\n  unschedulable: true\n",
+        "Fix the value in the snapshot (or re-export it with kubectl)."),
+    "WAS603": RuleDoc(
+        "An object has no metadata.name (and no generateName), so the planner cannot refer to it; it was "
+        "skipped.",
+        "apiVersion: v1\nkind: Node\nmetadata: {labels: {pool: gpu}}\n", "apiVersion: v1\nkind: Node\nmetadata: {name: gpu-0}\n",
+        "Give the object a name."),
+    "WAS604": RuleDoc(
+        "metadata.creationTimestamp is not RFC 3339; the object is ordered as if it had none (input order).",
+        "metadata:\n  creationTimestamp: 2026-11-02 10:00\n", "metadata:\n  creationTimestamp: '2026-11-02T10:00:00Z'\n",
+        "Write the timestamp as RFC 3339 (`2026-11-02T10:00:00Z`)."),
+    "WAS605": RuleDoc(
+        "A Cluster kind template (`{index // 4}`) or a pool or pod entry cannot be expanded (an unknown "
+        "variable, a bad count).",
+        "namePattern: \"gpu-{rack}\"  # rack is no template variable", "namePattern: \"gpu-{index // 4}-{index % 4}\"",
+        "Use the variables docs/cluster-kind.md lists (index, index1) and integer arithmetic."),
+    "WAS606": RuleDoc(
+        "Two inputs define the same object (kind, namespace, name); the later one was ignored.",
+        "wasplan plan a.yaml a-copy.yaml --cluster cluster.yaml", "wasplan plan a.yaml --cluster cluster.yaml",
+        "Keep one definition (or rename one of the objects)."),
+    "WAS607": RuleDoc(
+        "A Job creates no pods in the plan: it is managed by another controller (spec.managedBy), suspended, or "
+        "has zero parallelism. Information only.",
+        "spec:\n  suspend: true\n", "spec:\n  suspend: false\n",
+        "Nothing to fix if intended; otherwise unsuspend the Job or give it parallelism."),
+    "WAS608": RuleDoc(
+        "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model (it is invalid in "
+        "a way validation reports separately).",
+        "wasplan plan broken.yaml --cluster cluster.yaml", "wasplan validate broken.yaml  # fix what it reports",
+        "Fix what `wasplan validate` reports for the object."),
+    "WAS620": RuleDoc(
+        "The object has only `metadata.generateName`. The API server would append a random suffix; the plan uses a "
+        "deterministic name (docs/workload-expansion.md) so that plans are reproducible, and every message names it.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: train-\n...",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n...",
+        "Nothing to fix for a plan; give the object a `metadata.name` if you want the plan to use its real name."),
+    "WAS621": RuleDoc(
+        "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan: it is "
+        "suspended or paused, has zero replicas, or is managed by another controller.",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: infer}\nspec:\n  replicas: 0\n...",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: infer}\nspec:\n  replicas: 2\n...",
+        "Resume the object or set replicas if the plan should include its pods."),
+    "WAS622": RuleDoc(
+        "The object runs pods through a controller wasplan does not model (a PyTorchJob, Argo Workflow, RayJob, "
+        "CronJob, DaemonSet). It is listed under `unplanned` in the plan, and the plan never reports every pod "
+        "placed while such an object is present.",
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: bert}\n...",
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: bert}\n...",
+        "Express the workload as a kind the plan expands (Job, JobSet, LeaderWorkerSet, Deployment, ReplicaSet, "
+        "StatefulSet, Pod), or plan its pods as plain Pod manifests."),
+    "WAS623": RuleDoc(
+        "A JobSet's Job template sets `spec.scheduling`. In 1.37 the Job controller creates no Workload or PodGroup "
+        "for a Job that has a controller owner, so the field has no effect on the JobSet's child Jobs.",
+        "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec:\n        scheduling: {...}",
+        "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec: {...}  # no scheduling",
+        "Remove `spec.scheduling` from the Job template, or pair the JobSet with a Workload and PodGroups of its own."),
+    # --- WAS8xx: explain -------------------------------------------------------------------------
+    "WAS640": RuleDoc(
+        "A ResourceSlice has no driver, or its pool has no name or an impossible generation or resourceSliceCount. "
+        "The slice is left out of the plan, so its devices cannot be allocated.",
+        "kind: ResourceSlice\nspec:\n  driver: gpu.example.com\n  pool: {generation: 1, resourceSliceCount: 1}\n...",
+        "kind: ResourceSlice\nspec:\n  driver: gpu.example.com\n  pool: {name: node-a, generation: 1, "
+        "resourceSliceCount: 1}\n...",
+        "Give the slice its driver and a pool with a name, a generation and resourceSliceCount >= 1."),
+    "WAS641": RuleDoc(
+        "A ResourceSlice (or a device under perDeviceNodeSelection) must set exactly one of nodeName, nodeSelector, "
+        "allNodes and perDeviceNodeSelection; this one sets none or several and is left out.",
+        "kind: ResourceSlice\nspec:\n  nodeName: node-a\n  allNodes: true\n...",
+        "kind: ResourceSlice\nspec:\n  nodeName: node-a\n...",
+        "Keep exactly one node-selection field."),
+    "WAS642": RuleDoc(
+        "A ResourceSlice device or counter set has no name; that entry is left out.",
+        "devices:\n- attributes: {model: {string: a100}}", "devices:\n- name: gpu-0\n  attributes: {model: {string: a100}}",
+        "Name every device and counter set."),
+    "WAS643": RuleDoc(
+        "A device capacity, counter, request policy value or capacity request is not a valid non-negative quantity; "
+        "that entry is left out.",
+        "capacity:\n  memory: {value: 80 Gi}", "capacity:\n  memory: {value: 80Gi}",
+        "Write a Kubernetes quantity (`80Gi`, `500m`)."),
+    "WAS644": RuleDoc(
+        "A ResourceClaim (or template) request names no device class, sets both or neither of exactly and "
+        "firstAvailable, or has an impossible allocationMode or count. The claim cannot be allocated.",
+        "requests:\n- name: gpu\n  exactly: {count: 1}", "requests:\n- name: gpu\n  exactly: {deviceClassName: "
+        "gpu.example.com, count: 1}",
+        "Give each request exactly one of exactly/firstAvailable with a deviceClassName."),
+    "WAS645": RuleDoc(
+        "A claim constraint sets neither or both of matchAttribute and distinctAttribute, uses an unqualified "
+        "attribute name, or names a request the claim does not have. The claim cannot be allocated.",
+        "constraints:\n- requests: [gpus]\n  matchAttribute: pcieRoot",
+        "constraints:\n- requests: [gpus]\n  matchAttribute: gpu.example.com/pcieRoot",
+        "Name the attribute with its domain and only requests of the claim."),
+    "WAS646": RuleDoc(
+        "A device selector has no CEL expression, or the expression does not compile; the message gives the line "
+        "and column inside the expression.",
+        "selectors:\n- cel: {expression: 'device.driver == '}",
+        "selectors:\n- cel: {expression: 'device.driver == \"gpu.example.com\"'}",
+        "Fix the expression (docs/dra-allocation.md lists the CEL environment)."),
+    "WAS647": RuleDoc(
+        "A ResourceClaim's status.allocation or a status.reservedFor entry cannot be read; the claim is treated as "
+        "unallocated (or the entry dropped).",
+        "status:\n  reservedFor:\n  - {name: trainer-0}", "status:\n  reservedFor:\n  - {resource: pods, name: "
+        "trainer-0, uid: 1234}",
+        "Take the claim's status as the API server wrote it (`kubectl get resourceclaims -o yaml`)."),
+    "WAS648": RuleDoc(
+        "A DRA object's field has the wrong type or an impossible value (a taint effect, a toleration operator, an "
+        "owner reference without kind); it is ignored.",
+        "taints:\n- {key: maintenance, effect: Sometimes}", "taints:\n- {key: maintenance, effect: NoSchedule}",
+        "Use the values resource.k8s.io/v1 allows."),
+    "WAS649": RuleDoc(
+        "A device attribute does not have exactly one of int, bool, string and version, or its version is not "
+        "semver; the attribute is left out.",
+        "attributes:\n  driverVersion: {version: '1.2'}", "attributes:\n  driverVersion: {version: 1.2.0}",
+        "Give each attribute one typed value; versions are semver (`1.2.0`)."),
+    "WAS650": RuleDoc(
+        "A DRA object uses a resource.k8s.io version the planner does not read (v1beta1, whose requests have no "
+        "`exactly`); it is left out.",
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n...",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n...",
+        "Write resource.k8s.io/v1 (served by every release wasplan plans)."),
+    "WAS660": RuleDoc(
+        "A pod's or PodGroup's resourceClaims entry names a ResourceClaimTemplate the inputs do not hold. No claim "
+        "is generated, so the pod waits (`pod \"ns/name\": ResourceClaim not created yet`).",
+        "resourceClaims:\n- {name: gpu, resourceClaimTemplateName: one-gpu}  # no such template",
+        "resourceClaims:\n- {name: gpu, resourceClaimTemplateName: one-gpu}  # with the template in the inputs",
+        "Add the ResourceClaimTemplate to the manifests or the snapshot, or fix the name."),
+    "WAS661": RuleDoc(
+        "A resourceClaims entry names a ResourceClaim the inputs do not hold; the pod waits for it.",
+        "resourceClaims:\n- {name: gpu, resourceClaimName: shared-gpu}  # no such claim",
+        "resourceClaims:\n- {name: gpu, resourceClaimName: shared-gpu}  # with the claim in the inputs",
+        "Add the ResourceClaim (the snapshot's `kubectl get resourceclaims -A -o yaml`), or fix the name."),
+    "WAS662": RuleDoc(
+        "A ResourceClaim or template request names a DeviceClass the inputs do not hold; pods using it stay pending "
+        "with `request <req>: device class <class> does not exist`.",
+        "exactly: {deviceClassName: gpu.example.com}  # no such DeviceClass",
+        "exactly: {deviceClassName: gpu.example.com}  # with the DeviceClass in the snapshot",
+        "Add the DeviceClass the driver installs (`kubectl get deviceclasses -o yaml`), or fix the name."),
+    "WAS801": RuleDoc(
+        "The explain TARGET is malformed or names no object of the inputs; the message suggests close names.",
+        "wasplan explain podgroup/trainer manifests/ --cluster cluster.yaml",
+        "wasplan explain podgroup/trainers manifests/ --cluster cluster.yaml",
+        "Use KIND/NAME (or KIND/NAMESPACE/NAME) of an object in the inputs."),
+    "WAS802": RuleDoc(
+        "The explain TARGET's name exists in several namespaces.",
+        "wasplan explain podgroup/trainers manifests/ --cluster cluster.yaml",
+        "wasplan explain podgroup/ml/trainers manifests/ --cluster cluster.yaml",
+        "Give the namespace with -n or as KIND/NAMESPACE/NAME."),
+    "WAS803": RuleDoc(
+        "The --node-shape file holds no Node object or Cluster node pool, so there is no shape to suggest.",
+        "wasplan explain manifests/ --cluster cluster.yaml --node-shape values.yaml",
+        "wasplan explain manifests/ --cluster cluster.yaml --node-shape shapes/h100-node.yaml",
+        "Point --node-shape at a Node manifest or a Cluster kind file."),
+    # --- WAS9xx: configuration -------------------------------------------------------------------
+    "WAS901": RuleDoc(
+        "The config file (.wasplan.yaml, .wasplan.yml, [tool.wasplan] in pyproject.toml, or --config FILE) could "
+        "not be read or parsed, or is not a mapping. Exit code 2.",
+        "# .wasplan.yaml\nexclude: [charts/\n", "# .wasplan.yaml\nexclude: [charts/]\n",
+        "Fix the syntax at the line shown, or run with --no-config."),
+    "WAS902": RuleDoc(
+        "The config file has a key wasplan does not know. Keys are the long command-line option names; a typo "
+        "would otherwise silently do nothing. Exit code 2.",
+        "# .wasplan.yaml\nk8s_version: '1.36'\n", "# .wasplan.yaml\nk8s-version: '1.36'\n",
+        "Use one of the keys the message lists; `wasplan config` prints them with their values."),
+    "WAS903": RuleDoc(
+        "A config value has the wrong type or an impossible value (an unsupported release, a non-boolean "
+        "strict, an unknown fail-on). Exit code 2.",
+        "# .wasplan.yaml\nstrict: yes please\n", "# .wasplan.yaml\nstrict: true\n",
+        "Write the value the message asks for."),
+    "WAS904": RuleDoc(
+        "--select, --ignore or a per-file-ignores entry names something that is no diagnostic code or code "
+        "prefix, so it would select or ignore nothing. Exit code 2.",
+        "wasplan lint . --ignore WAS4O4", "wasplan lint . --ignore WAS404",
+        "Use a code or prefix that `wasplan rules` lists."),
+}

@@ -1,0 +1,101 @@
+"""`wasplan plan` for CI: JUnit (one case per PodGroup and per pod outside a group) and GitHub annotations
+(one per group left pending, on the line of the Job or PodGroup manifest that asked for it).
+
+Where an object is written comes from `PlanRun.origins`; a group a Job controller creates has no manifest of
+its own, so it is pinned to its Job's manifest, found through its pods' owner.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from wasplan.diagnostics import Location
+from wasplan.plan import GroupOutcome, Plan, PodOutcome
+from wasplan.report.annotations import annotation
+from wasplan.report.junit import Case, render_suites
+
+Origins = Mapping[tuple[str, str, str], Location]
+_UNPLACED = ("Pending", "Gated")
+
+
+def _split(key: str) -> tuple[str, str]:
+    ns, _, name = key.partition("/")
+    return ns, name
+
+
+def _group_origin(group: GroupOutcome, plan: Plan, origins: Origins) -> Location | None:
+    here = origins.get(("PodGroup", group.namespace, group.name))
+    if here is not None:
+        return here
+    members = set(group.pods)
+    for pod in plan.pods:
+        if pod.key in members and pod.owner is not None:
+            found = origins.get((pod.owner.kind, pod.namespace, pod.owner.name))
+            if found is not None:
+                return found
+    return None
+
+
+def _pod_origin(pod: PodOutcome, origins: Origins) -> Location | None:
+    if pod.owner is not None and (pod.owner.kind, pod.namespace, pod.owner.name) in origins:
+        return origins[(pod.owner.kind, pod.namespace, pod.owner.name)]
+    return origins.get(("Pod", pod.namespace, pod.name))
+
+
+def _why(reason: str, message: str) -> str:
+    return f"{reason}: {message}" if reason and message else reason or message or "not scheduled"
+
+
+def _ungrouped(plan: Plan) -> list[PodOutcome]:
+    """Pods of the change outside any PodGroup of the plan (none named, or the named one does not exist)."""
+    groups = {g.key for g in plan.pod_groups}
+    return [p for p in plan.pods if (p.pod_group is None or p.pod_group not in groups) and p.status != "AlreadyBound"]
+
+
+def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
+    origin = _group_origin(group, plan, origins)
+    case = Case(origin.file if origin else "PodGroup", f"PodGroup {group.namespace}/{group.name}",
+                origin.file if origin else None)
+    if group.status != "Scheduled":
+        why = _why(group.reason, group.message)
+        case.failure = (why, group.status, f"{group.status}: {len(group.pods)} pods, minCount {group.min_count}\n{why}\n")
+    return case
+
+
+def _pod_case(pod: PodOutcome, origins: Origins, fail_on: str) -> Case:
+    origin = _pod_origin(pod, origins)
+    owner = f" ({pod.owner.kind} {pod.owner.name})" if pod.owner else ""
+    case = Case(origin.file if origin else "Pod", f"Pod {pod.namespace}/{pod.name}{owner}", origin.file if origin else None)
+    failing = pod.status in _UNPLACED or (pod.status == "Preempted" and fail_on == "preemption")
+    if failing:
+        why = _why(pod.reason, pod.message)
+        case.failure = (why, pod.status, f"{pod.status}: {why}\n")
+    elif pod.node:
+        case.out.append(f"{pod.status} on {pod.node}")
+    return case
+
+
+def render_plan(plan: Plan, origins: Origins, fail_on: str = "pending") -> str:
+    """Pods already bound in the snapshot are not cases (they are not what the change asks for), unless evicted."""
+    cases = [_group_case(g, plan, origins) for g in plan.pod_groups]
+    cases += [_pod_case(p, origins, fail_on) for p in _ungrouped(plan)]
+    return render_suites("wasplan plan", {"wasplan plan": cases})
+
+
+def render_plan_github(plan: Plan, origins: Origins) -> str:
+    """One error per group left pending; pending pods outside a group get one per Job (or Pod) manifest."""
+    lines = []
+    for group in plan.pod_groups:
+        if group.status == "Scheduled":
+            continue
+        origin = _group_origin(group, plan, origins)
+        title = f"PodGroup {group.namespace}/{group.name} {group.status}"
+        lines.append(annotation("error", origin, title, _why(group.reason, group.message)))
+    seen = set()
+    for pod in _ungrouped(plan):
+        who = f"{pod.owner.kind} {pod.namespace}/{pod.owner.name}" if pod.owner else f"Pod {pod.namespace}/{pod.name}"
+        if pod.status in _UNPLACED and who not in seen:
+            seen.add(who)
+            lines.append(annotation("error", _pod_origin(pod, origins), f"{who} {pod.status}",
+                                    _why(pod.reason, pod.message)))
+    return "".join(line + "\n" for line in lines)
