@@ -233,3 +233,21 @@ def test_invalid_pools_reason_is_the_allocators():
     from wasplan.engine.status import REASONS
 
     assert REASONS.text[INVALID] == INVALID_POOLS
+
+
+def test_device_taint_rule_keeps_pods_off_the_tainted_device(tmp_path):
+    """DRADeviceTaintRules (1.37 GA): the rule's NoSchedule taint is merged into the slice the scheduler sees; in
+    1.36 the gate is beta and off, so the device stays usable."""
+    rule = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: drain-worker}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: worker}
+  taint: {key: maintenance, effect: NoSchedule}
+"""
+    cluster = CLUSTER + slice_for("worker", "gpu-0") + rule
+    manifests = TEMPLATE + pod("p", "- {name: gpu, resourceClaimTemplateName: one-gpu}")
+    assert pods(plan(tmp_path, cluster, manifests, "1.37"))["p"][0] == "Pending"
+    assert pods(plan(tmp_path, cluster, manifests, "1.36"))["p"][:2] == ("Bound", "worker")

@@ -105,6 +105,7 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
         Gate("DRAAdminAccess", "GA", True, "adminAccess requests", locked=True),
         Gate("DRAPartitionableDevices", "Beta", True, "shared counters and per-device node selection"),
         Gate("DRADeviceTaints", "GA" if ga37 else "Beta", True, "device taints and tolerations"),
+        Gate("DRADeviceTaintRules", "GA" if ga37 else "Beta", ga37, "DeviceTaintRule taints merged into the slices"),
         Gate("DRAConsumableCapacity", "Beta", True, "allowMultipleAllocations devices, capacity requests, "
              "distinctAttribute"),
         Gate("DRAExtendedResource", "GA" if ga37 else "Beta", True, "extended resources backed by a DeviceClass",

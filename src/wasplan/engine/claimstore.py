@@ -66,6 +66,7 @@ class ClaimStore:
         for claim in claims:
             self.add(copy_claim(claim))
         self.removed: set[str] = set()  # generated claims deleted with their pod (preemption victims)
+        self.inputs: tuple = ()  # the DRA objects as the inputs gave them, for the emitted snapshot
 
     def add(self, claim: ResourceClaim, owner: ClaimOwner | None = None) -> ClaimState:
         state = ClaimState(claim, owner, input_allocated=claim.allocation is not None)

@@ -9,10 +9,10 @@ it would wait until the claim arrives and then be scheduled; the plan shows wher
 
 from __future__ import annotations
 
-from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+from wasplan.cluster.devices import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from wasplan.engine.plugins.dynamic_resources import NAME, DynamicResources
 
-DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate)
+DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule)
 
 
 def features(options):
@@ -38,8 +38,13 @@ def install(state, records, options, pods_claim: bool = True) -> DynamicResource
     from wasplan.engine.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
 
     of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
-    store = ClaimStore(of[DeviceClass], of[ResourceSlice], of[ResourceClaimTemplate], of[ResourceClaim],
-                       features(options))
+    slices = of[ResourceSlice]
+    if of[DeviceTaintRule] and options.gates.enabled("DRADeviceTaintRules"):
+        from wasplan.engine.dra import apply_taint_rules
+
+        slices = apply_taint_rules(slices, of[DeviceTaintRule])  # what the scheduler's slice lister returns
+    store = ClaimStore(of[DeviceClass], slices, of[ResourceClaimTemplate], of[ResourceClaim], features(options))
+    store.inputs = (*of[DeviceClass], *of[ResourceSlice], *of[DeviceTaintRule], *of[ResourceClaimTemplate])
     plugin = DynamicResources(store, state, options.gates)
     state.register(NAME, plugin)
     state.waive(plugin.backed)

@@ -53,13 +53,9 @@ class FinalCluster:
         return tuple(out)
 
     @property
-    def dra_inputs(self) -> tuple[tuple, tuple, tuple]:
-        """(DeviceClasses, ResourceSlices, ResourceClaimTemplates) as the inputs gave them."""
-        if self._dra is None:
-            return (), (), ()
-        store = self._dra.store
-        return (tuple(store.classes.values()), tuple(store.slices),
-                tuple(store.templates.values()))
+    def dra_inputs(self) -> tuple:
+        """DeviceClasses, ResourceSlices, DeviceTaintRules and ResourceClaimTemplates as the inputs gave them."""
+        return self._dra.store.inputs if self._dra is not None else ()
 
     @functools.cached_property
     def claims(self) -> tuple:

@@ -233,9 +233,8 @@ def snapshot_objects(final, release: Release) -> list[dict]:
 
 
 def _dra_objects(final) -> list[dict]:
-    """DeviceClasses, ResourceSlices, ResourceClaimTemplates, then every claim with the status the plan left."""
-    classes, slices, templates = final.dra_inputs
-    return [dra_object(r) for r in (*classes, *slices, *templates, *final.claims)]
+    """DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaimTemplates, then every claim with its status."""
+    return [dra_object(r) for r in (*final.dra_inputs, *final.claims)]
 
 
 def pdb_object(pdb) -> dict:
