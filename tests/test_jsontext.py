@@ -92,7 +92,7 @@ def test_validate_json_and_sarif_escape_non_ascii_as_before(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n"
                    "  name: tr\u00e4ining-\U0001f600\n  namespace: ml\nspec:\n  schedulingPolicy:\n    gang:\n"
-                   "      minCount: 99999999999999999999999\n",
+                   "      minCount: 99999999999  # beyond int32 (a number beyond int64 is refused when read)\n",
                    encoding="utf-8")
     for fmt in ("json", "sarif"):
         result = run("validate", str(bad), "-o", fmt)

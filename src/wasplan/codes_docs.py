@@ -127,6 +127,49 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: example.com/v1\nkind: TrainingRun\nmetadata:\n  name: run-1\n",
         "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n",
         "Nothing to fix. Silence it for such files with `per-file-ignores` (e.g. `kustomization.yaml: [WAS010]`).", _V),
+    "WAS011": RuleDoc(
+        "An output wasplan was asked to write could not be written: the --emit-snapshot file (missing "
+        "directory, full device), an --in-place target without write permission, or the --export directory. "
+        "Nothing is half-written; exit code 2.",
+        "wasplan plan manifests/ --cluster cluster.yaml --emit-snapshot out/after.yaml   # out/ does not exist",
+        "mkdir -p out && wasplan plan manifests/ --cluster cluster.yaml --emit-snapshot out/after.yaml",
+        "Create the directory, free the device, or make the file writable."),
+    "WAS012": RuleDoc(
+        "An input is over a size limit: a file over 256 MiB, one object over 3 MiB (the API server's request "
+        "limit), or more than 100,000 documents in one file. The object (or the rest of the file) is not read; "
+        "a JSON List loses only the items at fault.",
+        "a 4 MiB ConfigMap in manifests/big.yaml", "split the data, or keep such files out with --exclude",
+        "Split the input; the API server would refuse an object this large anyway."),
+    "WAS013": RuleDoc(
+        "A document nests mappings and lists more than 100 levels deep. No Kubernetes object comes close; deep "
+        "nesting is how hostile input exhausts parsers, so the document is not read.",
+        _pg("  schedulingPolicy: " + "[" * 101 + "]" * 101 + "\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Fix the generator that produced the document.", _V),
+    "WAS014": RuleDoc(
+        "YAML aliases are used more than 1,000 times in a document, or expand to more than 1,000,000 nodes "
+        "(a \"billion laughs\" bomb). The document is not read.",
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+            f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8)),
+        _pg("  labels: &l {app: train}\n  annotations: *l\n"),
+        "Write the repeated values out, or use fewer aliases.", _V),
+    "WAS015": RuleDoc(
+        "A YAML tag other than the plain-data ones (str, int, float, bool, null, map, seq) is used: `!!binary`, "
+        "`!!python/object`, `!!set`, a custom `!tag`. wasplan constructs nothing but plain data, and the API "
+        "server's YAML-to-JSON step has no such types either. Also a core tag that cannot hold its value "
+        "(`!!int abc`).",
+        _pg("  schedulingPolicy: !!binary Z2FuZw==\n"), _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
+        "Write the value as plain YAML (quote it if it must be a string).", _V),
+    "WAS016": RuleDoc(
+        "A path given on the command line is a FIFO, socket, device, dangling symlink or symlink loop. Only "
+        "regular files are read (a FIFO would block forever, /dev/zero never ends); exit code 2.",
+        "wasplan validate /dev/stdin", "wasplan validate -   # stdin",
+        "Pass a regular file, or `-` to read stdin."),
+    "WAS017": RuleDoc(
+        "A directory walk passed over an entry that is not a regular file (a FIFO, socket, device, dangling "
+        "symlink or a link to one). Information only; the other files are read.",
+        "manifests/pipe.yaml is a FIFO", "manifests/ holds regular files only",
+        "Nothing to fix; remove the entry or keep it out with --exclude to silence the note."),
     "WAS030": RuleDoc(
         "A YAML document has neither apiVersion nor kind (Helm values, docker-compose files, CI workflows), or "
         "is a Helm Chart.yaml (apiVersion v2, no kind): such files live next to manifests in real repositories. "
@@ -213,6 +256,36 @@ DOCS: dict[str, RuleDoc] = {
         "# a list field declared with minItems: 1, written as []",
         "# the same field with one item",
         "Add at least one item, or leave the field out where it is optional."),
+    "WAS112": RuleDoc(
+        "A number is out of range for any Kubernetes field: an integer beyond int64, or a float that is not "
+        "finite (`.inf`, `.nan`), which JSON cannot carry. (A number within int64 but beyond an int32 field is "
+        "WAS105.)",
+        _pg("  schedulingPolicy:\n    gang: {minCount: 99999999999999999999}\n"),
+        _pg("  schedulingPolicy:\n    gang: {minCount: 4}\n"),
+        "Write a number the field can hold.", _V),
+    "WAS113": RuleDoc(
+        "The group/version is served by the release, but not with this kind: 1.37 serves CompositePodGroup "
+        "only as scheduling.k8s.io/v1alpha3, not v1beta1. The API server answers 404; the message names the "
+        "versions that serve the kind.",
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
+        "  schedulingPolicy:\n    gang: {minGroupCount: 2}\n",
+        "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
+        "  schedulingPolicy:\n    gang: {minGroupCount: 2}\n",
+        "Use a version the message names (`wasplan migrate` rewrites it).", _V),
+    "WAS114": RuleDoc(
+        "migrate: a document that needs no migration is still invalid at the target release (for example the "
+        "1.37 documentation's Job example with `schedulingConstraints.key`), so `migrate --check` fails instead "
+        "of passing a file the target rejects; the summary counts such files.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train}\nspec:\n  parallelism: 2\n  completions: 2\n"
+        "  completionMode: Indexed\n  scheduling:\n    schedulingPolicy: {gang: {}}\n    schedulingConstraints:\n"
+        "      key: topology.kubernetes.io/rack\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: c, image: trainer:1}]\n",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train}\nspec:\n  parallelism: 2\n  completions: 2\n"
+        "  completionMode: Indexed\n  scheduling:\n    schedulingPolicy: {gang: {}}\n    schedulingConstraints:\n"
+        "      topology: [{key: topology.kubernetes.io/rack}]\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: c, image: trainer:1}]\n",
+        "Fix the document as the finding (and its hint) says; `wasplan validate` reports the same.",
+        ("migrate", "--check")),
     # --- WAS2xx: server-side rules ---------------------------------------------------------------
     "WAS201": RuleDoc(
         "Template names are a map key: within a Workload (in 1.37 across the whole template tree, composites "
@@ -506,6 +579,25 @@ DOCS: dict[str, RuleDoc] = {
         "a way validation reports separately).",
         "wasplan plan broken.yaml --cluster cluster.yaml", "wasplan validate broken.yaml  # fix what it reports",
         "Fix what `wasplan validate` reports for the object."),
+    "WAS609": RuleDoc(
+        "The pods bound to a node in the snapshot request more of a resource than the node has allocatable "
+        "(pods bound with spec.nodeName, a shrunken node, a hand-edited file). The plan starts from a node with "
+        "negative free room; the warning names node and resource.",
+        "# snapshot: node small (cpu 1) runs a pod requesting cpu 1500m",
+        "# snapshot: the pod's requests fit its node",
+        "Re-export the snapshot, or fix the node's allocatable or the pod's requests."),
+    "WAS610": RuleDoc(
+        "A Job would start more than 10,000 pods (upstream's threshold for Indexed Jobs with many "
+        "completions); the planner does not expand it, since such a plan would take minutes mostly to prove "
+        "the cluster full.",
+        "apiVersion: batch/v1\nkind: Job\nspec:\n  completionMode: Indexed\n  parallelism: 100000\n",
+        "apiVersion: batch/v1\nkind: Job\nspec:\n  completionMode: Indexed\n  parallelism: 1000\n",
+        "Plan a scaled-down copy of the Job: its pods are alike, so the plan shows the same behaviour."),
+    "WAS611": RuleDoc(
+        "The cluster snapshot has no nodes, so every pod stays pending (\"no nodes available to schedule pods\").",
+        "wasplan plan manifests/ --cluster empty-cluster.yaml",
+        "wasplan plan manifests/ --cluster snapshot.json   # kubectl get nodes,pods,... -o json",
+        "Include the nodes in the snapshot (`kubectl get nodes ...`)."),
     "WAS620": RuleDoc(
         "The object has only `metadata.generateName`. The API server would append a random suffix; the plan uses a "
         "deterministic name (docs/workload-expansion.md) so that plans are reproducible, and every message names it.",

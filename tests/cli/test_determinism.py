@@ -68,3 +68,11 @@ def test_workload_expansion_is_byte_identical_under_different_hash_seeds():
     first = _run("7", *args)
     assert b'"kind": "PyTorchJob"' in first and b'"chain": [' in first
     assert _run("8", *args) == first
+
+
+def test_explain_with_the_exact_check_is_byte_identical_under_different_hash_seeds():
+    case = FIXTURES / "explain" / "exact-tree"
+    args = ("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"), "-o", "json")
+    first = _run("9", *args)
+    assert b'"verdict": "FitsButMissed"' in first  # the solver found and the engine replayed an assignment
+    assert _run("10", *args) == first

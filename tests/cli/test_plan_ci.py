@@ -34,3 +34,16 @@ def test_a_plan_that_fits_has_no_annotations_and_passing_cases():
     assert run("plan", JOB, "--cluster", cluster, "-o", "github", "--no-config").output == ""
     root = ET.fromstring(run("plan", JOB, "--cluster", cluster, "-o", "junit", "--no-config").output)
     assert (root.get("tests"), root.get("failures")) == ("1", "0")
+
+
+def test_an_unplanned_workload_fails_on_its_own_manifest():
+    pytorch = str(FIXTURES / "workloads" / "pytorchjob.yaml")
+    cluster = str(FIXTURES / "workloads" / "cluster.yaml")
+    result = run("plan", pytorch, "--cluster", cluster, "-o", "github", "--no-config")
+    assert result.exit_code == 1
+    assert result.stdout == (f"::error file={pytorch},line=3,col=1,title=PyTorchJob kubeflow/pytorch-simple not "
+                             "planned::not planned: wasplan has no model of its controller, so its pods are not in "
+                             "the plan\n")
+    (case,) = ET.fromstring(run("plan", pytorch, "--cluster", cluster, "-o", "junit", "--no-config").stdout).iter(
+        "testcase")
+    assert (case.get("name"), case.find("failure").get("type")) == ("PyTorchJob kubeflow/pytorch-simple", "Unplanned")

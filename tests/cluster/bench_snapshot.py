@@ -67,7 +67,8 @@ def _pod(i: int, nodes: int) -> dict:
                                "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}}}],
         },
         "spec": {
-            "nodeName": f"node-{(i * 7) % nodes:05d}",
+            # GPU pods only on the GPU nodes (every fourth), so that no node is overcommitted (WAS609)
+            "nodeName": f"node-{(i * 7) % nodes // 4 * 4 if gpu else (i * 7) % nodes:05d}",
             "containers": [{
                 "name": "main", "image": f"registry.example.com/{app}:1.0", "imagePullPolicy": "IfNotPresent",
                 "ports": [{"containerPort": 8080, "protocol": "TCP"}],

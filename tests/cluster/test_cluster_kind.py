@@ -188,3 +188,12 @@ spec:
     assert records == []
     assert sorted((d.code, d.location.field) for d in diags) == [
         ("WAS601", "spec.nodePools[0].allocatable.cpu"), ("WAS605", "spec.nodePools[0]")]
+
+
+def test_integral_float_count_expands_like_an_integer():
+    nodes, diags = expand("apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: t}\nspec:\n  nodePools:\n"
+                          "  - {name: a, count: 2.0, allocatable: {cpu: 4}}\n"
+                          "  pods:\n  - {name: p, count: 2.0, node: a-0}\n")
+    assert diags == []
+    assert [r.name for r in nodes if isinstance(r, Node)] == ["a-0", "a-1"]
+    assert [r.name for r in nodes if isinstance(r, Pod)] == ["p-0", "p-1"]

@@ -48,3 +48,18 @@ def test_malformed_templates_are_rejected(text):
 def test_evaluation_errors(text):
     with pytest.raises(TemplateError):
         render(text)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("b-{99999999999999999999999999999 * 9}", "number 99999999999999999999... longer than 18 digits"),
+    ("c-{" + "(" * 40 + "index" + ")" * 40 + "}", "parentheses nested deeper than 32"),
+    ("s-{" + "+".join(["1"] * 300) + "}", "expression longer than 200 tokens"),
+])
+def test_hostile_templates_are_refused_when_compiled(text, message):
+    with pytest.raises(TemplateError, match=message.replace("(", r"\(").replace("+", r"\+")):
+        compile_template(text, NAMES)
+
+
+def test_values_beyond_int64_are_refused_when_rendered():
+    with pytest.raises(TemplateError, match="value beyond int64"):
+        render("d-{999999999999999999 * 999999999999999999}")

@@ -67,7 +67,7 @@ def test_json_shape():
                                                                                   "Explanation", "1.37", 8)
     t = doc["targets"][0]
     assert set(t) == {"kind", "namespace", "name", "verdict", "summary", "gang", "shapes", "topology", "victims",
-                      "suggestions", "notes"}
+                      "suggestions", "notes", "exact"}
     assert set(t["shapes"][0]) == {"pods", "requests", "message", "closestNodes", "eliminatedBy", "resources"}
     assert set(t["suggestions"][0]) == {"kind", "title", "why", "verified", "opensNodes", "changes"}
     assert set(t["suggestions"][0]["changes"][0]) == {"action", "file", "line", "object", "fieldPath", "path",

@@ -99,6 +99,6 @@ def fast_upstream_accepts(release: str, obj: dict) -> bool:
     v1alpha1 Workload is only migrate input) go through kubernetes-validate itself."""
     if release not in SUPPORTED_RELEASES:
         return upstream_accepts(release, obj)
-    v = core_validator(release, obj["apiVersion"], obj["kind"])
+    v = core_validator(release, obj["apiVersion"], obj["kind"], raw=True)
     assert v is not None
     return v.is_valid(obj)

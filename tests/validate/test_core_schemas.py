@@ -61,3 +61,34 @@ def test_definitions_are_loaded_once_and_validators_cached():
     assert definitions("1.37") is definitions("1.37")
     assert definitions("1.36") is not definitions("1.37")
     assert core_validator("1.37", "v1", "Node") is core_validator("1.37", "v1", "Node")
+
+
+def test_int32_fields_of_core_kinds_are_bounded(tmp_path):
+    """Upstream marks int32 fields only with `format`; the API server rejects values beyond the Go type."""
+    from tests.cli.helpers import run
+
+    path = tmp_path / "job.yaml"
+    path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  parallelism: 99999999999\n"
+                    "  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: x}]\n")
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    assert f'{path}:5:3: error WAS105 "spec.parallelism" is 99999999999; it must be at most 2147483647' in result.stdout
+
+
+def test_a_kind_never_becomes_a_path():
+    from wasplan.validate.core_schemas import core_validator
+
+    for kind in ("K" * 300, "../pod", "_definitions"):
+        assert core_validator("1.37", "v1", kind) is None
+
+
+def test_required_int32_fields_are_bounded_too(tmp_path):
+    """Required fields are typed ["integer"] (optional ones ["integer", "null"]): both get the int32 bounds."""
+    from tests.cli.helpers import run
+
+    path = tmp_path / "pod.yaml"
+    path.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n"
+                    "  containers: [{name: c, image: x, ports: [{containerPort: 99999999999}]}]\n")
+    result = run("validate", str(path))
+    assert ('error WAS105 "spec.containers[0].ports[0].containerPort" is 99999999999; it must be at most 2147483647'
+            in result.stdout)

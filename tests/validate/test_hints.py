@@ -1,6 +1,7 @@
 import pytest
 
-from wasplan.validate.hints import did_you_mean, hint_for_unknown_field
+from wasplan.suggest import did_you_mean
+from wasplan.validate.hints import hint_for_unknown_field
 
 A2, A3, B1 = "scheduling.k8s.io/v1alpha2", "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"
 TOPO = ("spec", "podGroupTemplates", 0, "schedulingConstraints", "topology", 0)
@@ -36,6 +37,17 @@ TOPO = ("spec", "podGroupTemplates", 0, "schedulingConstraints", "topology", 0)
     (A2, "PodGroup", ("spec",), "preemptionPolicy", "preemptionPolicy exists from Kubernetes 1.37"),
     (A2, "Workload", ("spec",), "compositePodGroupTemplates", "compositePodGroupTemplates exists from Kubernetes 1.37"),
     ("batch/v1", "Job", ("spec",), "scheduling", "Job spec.scheduling exists from Kubernetes 1.37"),
+    # the 1.37 documentation's own Job example, and KEP-era spellings
+    ("batch/v1", "Job", ("spec", "scheduling", "schedulingConstraints"), "key", "schedulingConstraints.topology[].key"),
+    (B1, "PodGroup", ("spec", "schedulingConstraints"), "key", "schedulingConstraints.topology[].key"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "policy", "spec.scheduling.schedulingPolicy"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "constraints", "spec.scheduling.schedulingConstraints"),
+    ("batch/v1", "Job", ("spec", "scheduling"), "disruption", "spec.scheduling.disruptionMode"),
+    ("batch/v1", "Job", ("spec", "scheduling", "schedulingPolicy"), "priorityClassName",
+     "spec.template.spec.priorityClassName"),
+    (B1, "PodGroup", ("spec", "schedulingPolicy"), "priorityClassName", "priorityClassName sits beside schedulingPolicy"),
+    (B1, "Workload", ("spec", "podGroupTemplates", 0, "schedulingPolicy"), "priorityClassName",
+     "priorityClassName sits beside schedulingPolicy"),
 ])
 def test_hints(api_version, kind, parent, field, expected):
     hint = hint_for_unknown_field(api_version, kind, parent, field)

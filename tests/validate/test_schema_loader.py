@@ -122,7 +122,7 @@ def test_loader_is_generic_over_group_version_kind(tmp_path, monkeypatch):
     (target / "Cluster.json").write_text(json.dumps(
         {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["nodes"]}))
     monkeypatch.setattr(schemas, "schema_root", lambda: tmp_path)
-    for fn in (schemas.available, schemas._load_text, schemas.validator):
+    for fn in (schemas.available, schemas._index, schemas._load_text, schemas.validator):
         fn.cache_clear()
     try:
         assert schemas.available() == [("wasplan.io/v1alpha1", "Cluster")]
@@ -130,5 +130,13 @@ def test_loader_is_generic_over_group_version_kind(tmp_path, monkeypatch):
         assert schemas.validator("wasplan.io/v1alpha1", "Cluster").is_valid({"nodes": []})
     finally:
         monkeypatch.undo()
-        for fn in (schemas.available, schemas._load_text, schemas.validator):
+        for fn in (schemas.available, schemas._index, schemas._load_text, schemas.validator):
             fn.cache_clear()
+
+
+def test_no_input_becomes_a_path():
+    """Schemas are looked up in the index of shipped files: a kind of 300 characters (once `File name too
+    long`) or one that climbs out of the schema directory is simply unknown."""
+    for api_version, kind in (("scheduling.k8s.io/v1beta1", "K" * 300), ("scheduling.k8s.io/v1beta1", "../v1beta1/PodGroup"),
+                              ("scheduling.k8s.io/../scheduling.k8s.io/v1beta1", "PodGroup"), ("a/b/c", "PodGroup")):
+        assert schemas.load_schema(api_version, kind) is None

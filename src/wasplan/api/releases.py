@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from wasplan.suggest import did_you_mean
+
 SCHEDULING_GROUP = "scheduling.k8s.io"
 SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 SUPPORTED_RELEASES = ("1.36", "1.37")
@@ -208,7 +210,9 @@ def parse_gates(release: Release, spec: str | None) -> GateSet:
         name, raw = (s.strip() for s in part.split("=", 1))
         if name not in release.gates:
             known = ", ".join(sorted(release.gates))
-            raise GateError(f"unknown feature gate {name!r} for Kubernetes {release.version}; known: {known}")
+            guess = did_you_mean(name, release.gates)
+            also = f"; did you mean {guess}?" if guess else ""
+            raise GateError(f"unknown feature gate {name!r} for Kubernetes {release.version}{also} (known: {known})")
         if raw.lower() not in ("true", "false"):
             raise GateError(f"feature gate {name} must be true or false, not {raw!r}")
         gate = release.gates[name]

@@ -48,7 +48,11 @@ def _register(command: str | None = None) -> None:
 
 
 def main() -> None:
+    """The console script: every command runs inside the one exception boundary (`cli/boundary.py`)."""
+    from wasplan.cli.boundary import guarded, split_debug
+
     collector.pause()
     args = sys.argv[1:]
-    _register(args[0] if args else None)
-    app()
+    command = next((a for a in split_debug(args)[0] if not a.startswith("-")), None)
+    _register(command)
+    sys.exit(guarded(app, args))

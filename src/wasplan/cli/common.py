@@ -9,6 +9,7 @@ from typing import NoReturn
 import typer
 
 from wasplan.api.releases import DEFAULT_RELEASE, SUPPORTED_RELEASES, GateError, GateSet, get_release, parse_gates
+from wasplan.cli.boundary import emit_failure
 from wasplan.exitcodes import ExitCode
 
 
@@ -30,8 +31,20 @@ FeatureGatesOpt = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
 
 
 def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
-    """Print a one-line error to stderr and exit; never a traceback."""
+    """Print a one-line error to stderr (and, with -o json, the failure document to stdout) and exit."""
     typer.echo(f"wasplan: error: {message}", err=True)
+    emit_failure(message, code=code)
+    raise typer.Exit(int(code))
+
+
+def fail_with_diagnostics(diagnostics, sources, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
+    """Inputs too invalid to do the job: the findings on stderr, and with -o json a failure document too."""
+    from rich.console import Console
+
+    from wasplan.report.diagnostics_text import render
+
+    render(diagnostics, sources, Console(stderr=True, highlight=False, soft_wrap=True))
+    emit_failure("the inputs are invalid; nothing was planned", diagnostics, code)
     raise typer.Exit(int(code))
 
 

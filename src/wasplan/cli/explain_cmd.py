@@ -9,11 +9,11 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics, resolve_gates
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
 from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
 from wasplan.explain.target import KINDS
-from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET, run_explain
+from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
 from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
@@ -41,6 +41,9 @@ def explain(
     verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0,
                                                    help="Also stop verifying after this many seconds "
                                                         "(machine-dependent; default: no time limit)."),
+    no_exact: bool = typer.Option(False, "--no-exact", help="Skip the exact check (could any assignment fit?)."),
+    exact_budget: float = typer.Option(DEFAULT_EXACT_BUDGET, "--exact-budget", min=0.1,
+                                       help="Seconds the exact check's solver may spend per question."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
@@ -56,10 +59,13 @@ def explain(
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
                       scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget, verify_seconds=verify_seconds, read_options=settings.read_options())
+                      verify_budget=verify_budget, verify_seconds=verify_seconds, read_options=settings.read_options(),
+                      exact_budget=None if no_exact else exact_budget)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if out.run.error or out.error:
         fail(out.run.error or out.error)
+    if out.run.invalid:
+        fail_with_diagnostics(out.run.diagnostics, out.run.sources)
     if out.run.diagnostics:
         render_diagnostics(out.run.diagnostics, out.run.sources, err)
     if out.explanation is not None:
@@ -72,6 +78,9 @@ def explain(
 
 
 def _is_path(text: str) -> bool:
-    from pathlib import Path
+    import os
 
-    return Path(text).exists()
+    try:
+        return os.path.lexists(text)
+    except (OSError, ValueError):  # a name too long for a path, or one with a NUL byte: not a path
+        return False

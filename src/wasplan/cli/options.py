@@ -11,7 +11,9 @@ import enum
 from typing import Any, Iterable
 
 import typer
+from typer._click.globals import get_current_context
 
+from wasplan.cli.boundary import emit_failure, set_output
 from wasplan.cli.common import OutputFormat
 from wasplan.exitcodes import ExitCode
 from wasplan.config.files import ConfigError
@@ -42,7 +44,10 @@ def output_option(name: str, *formats: OutputFormat) -> tuple[type[enum.Enum], A
 
 
 def as_format(value: enum.Enum) -> OutputFormat:
-    """The chosen format; a command asks for it first, before anything (a bad config file) can fail."""
+    """The chosen format; a command asks for it first, before anything (a bad config file) can fail, and it is
+    recorded for the exception boundary (with -o json, a failure still prints one JSON document)."""
+    ctx = get_current_context(silent=True)
+    set_output(ctx.info_name if ctx is not None and ctx.info_name else "", value.value)
     return OutputFormat(value.value)
 
 
@@ -60,4 +65,5 @@ def load_settings(*, config: str | None = None, no_config: bool = False, **cli: 
         return resolve(given, config=config, no_config=no_config)
     except ConfigError as exc:
         typer.echo(f"wasplan: {header(exc.diagnostic).removeprefix('<command line>: ')}", err=True)
+        emit_failure("the configuration is invalid", [exc.diagnostic])
         raise typer.Exit(int(ExitCode.TOOL_ERROR)) from None

@@ -10,10 +10,11 @@ import typer
 from rich.console import Console
 
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, resolve_gates
+from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics, resolve_gates
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
                                  output_option)
 from wasplan.config.settings import Settings
+from wasplan.documents.atomic import write_output_file
 from wasplan.pipeline.plan import PlanRun, run_plan
 from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.plan_json import render_plan_json, render_plan_yaml, render_snapshot
@@ -62,8 +63,9 @@ def _run(plan_with: Callable[[Optional[Callable[[int, int], None]]], PlanRun]) -
 
 def _emit(run: PlanRun, output: OutputFormat, emit_snapshot: Optional[str], gates, fail_on: str) -> None:
     if emit_snapshot:
-        with open(emit_snapshot, "w", encoding="utf-8") as fh:
-            fh.write(render_snapshot(run.final, gates.release))
+        problem = write_output_file(emit_snapshot, render_snapshot(run.final, gates.release))
+        if problem is not None:
+            fail_with_diagnostics([problem], run.sources)
     if output is OutputFormat.json:
         typer.echo(render_plan_json(run.plan), nl=False)
     elif output is OutputFormat.yaml:
@@ -123,8 +125,7 @@ def plan(
     if run.error:
         fail(run.error)
     if run.invalid:
-        render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
-        raise typer.Exit(int(run.exit_code(settings.fail_on)))
+        fail_with_diagnostics(run.diagnostics, run.sources)
     if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
         render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
     _emit(run, fmt, emit_snapshot, gates, settings.fail_on)

@@ -97,7 +97,7 @@ def _pool_nodes(pool: dict, ctx: Ctx) -> list[Node]:
     allocatable = to_units(quantities(pool.get("allocatable"), ctx, ("allocatable",)))
     allocatable.setdefault(PODS, DEFAULT_MAX_PODS)
     taints = tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in pool.get("taints") or ())
-    count = pool["count"]
+    count = int(pool["count"])  # the schema lets an integral float (2.0) through as an integer
     nodes = []
     for index in range(count):
         env = {"index": index, "index1": index + 1, "count": count, "pool": pool["name"]}
@@ -124,7 +124,7 @@ def _pod_requests(raw: dict | None, ctx: Ctx) -> tuple[dict[str, int], dict[str,
 
 
 def _entry_pods(entry: dict, ctx: Ctx) -> list[Pod]:
-    count = entry.get("count", 1)
+    count = int(entry.get("count", 1))  # 2.0 passes the schema's integer type
     name_text = entry["name"]
     name_t = _compile(name_text, POD_NAMES, ctx, ("name",))
     if name_t is not None and name_t.constant and count > 1:

@@ -64,7 +64,7 @@ def parse_priority_class(obj: dict, ctx: Ctx) -> PriorityClass | None:
         ctx.report("WAS602", f"preemptionPolicy must be PreemptLowerPriority or Never, got {policy!r}", ("preemptionPolicy",))
         policy = PREEMPT_LOWER
     return PriorityClass(
-        name=(obj.get("metadata") or {}).get("name") or "",
+        name=meta.get("name") or "" if isinstance(meta := obj.get("metadata"), dict) else "",
         value=value,
         global_default=obj.get("globalDefault") is True,
         preemption_policy=policy,

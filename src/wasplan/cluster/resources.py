@@ -31,6 +31,10 @@ Exact = dict[str, Fraction]
 
 DEFAULT_MILLI_CPU = 100
 DEFAULT_MEMORY = 200 * 1024 * 1024
+# Kubernetes quantities are int64 (`int64Amount`, k8s.io/apimachinery/pkg/api/resource/amount.go); wasplan keeps
+# every amount at most 2^53 base units (9 PB of memory, 9e12 cores), so that sums over a whole cluster stay
+# exact within the int64 arrays of the engine.
+MAX_UNITS = 2**53
 _NON_ZERO_DEFAULTS: Exact = {CPU: Fraction(DEFAULT_MILLI_CPU, 1000), MEMORY: Fraction(DEFAULT_MEMORY)}
 
 
@@ -53,6 +57,10 @@ def quantities(raw: object, ctx: Ctx, path: tuple) -> Exact:
         if amount < 0:
             ctx.report("WAS601", f"negative quantity {value!r} for {name}: requests and capacities must be >= 0",
                        path + (name,))
+            continue
+        if amount * (1000 if name == CPU else 1) > MAX_UNITS:
+            ctx.report("WAS601", f"quantity {str(value)[:40]!r} for {name} is too large: at most 2^53 "
+                                 f"{'millicores' if name == CPU else 'units'}", path + (name,))
             continue
         out[str(name)] = amount
     return out

@@ -28,7 +28,7 @@ from wasplan.api.releases import GateSet
 from wasplan.cluster.cluster_kind import expand_cluster, is_cluster_kind
 from wasplan.cluster.controllers import expander, runs_unplanned_pods
 from wasplan.cluster.controllers.context import Expansion
-from wasplan.cluster.controllers.job import JOB_NAME_LABEL
+from wasplan.cluster.controllers.job import JOB_NAME_LABEL, MAX_JOB_PODS
 from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
 from wasplan.cluster.generated_names import give_generated_name, needs_name
@@ -61,11 +61,23 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
         return []
     expand = expander(doc.obj)
     if expand is not None:
-        return expand(doc.obj, exp, ctx)
+        return _within_pod_limit(doc, expand(doc.obj, exp, ctx), ctx)
     if runs_unplanned_pods(doc.obj):
         return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version)]
     record = parse_record(doc.obj, ctx)
     return [] if record is None else [record]
+
+
+def _within_pod_limit(doc: Document, records: list[Record], ctx: Ctx) -> list[Record]:
+    """A workload object that starts more pods than the planner expands (README: Limits) is refused as a
+    whole; a Job is refused before it is expanded (controllers/job.py), every other controller here."""
+    pods = sum(1 for r in records if isinstance(r, Pod))
+    if pods <= MAX_JOB_PODS:
+        return records
+    ctx.report("WAS610", f"{doc.kind} {doc.namespace or 'default'}/{doc.name} would start {pods:,} pods; the planner "
+                         f"expands at most {MAX_JOB_PODS:,} per workload", ("spec",),
+               hint="plan a scaled-down copy (the scheduler treats its pods alike)")
+    return []
 
 
 def _key(record: Record) -> tuple[str, str, str]:

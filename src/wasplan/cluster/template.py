@@ -13,6 +13,9 @@ more than anyone needs, so this is a closed grammar, parsed once per template an
 Names are integers (`index` 0-based, `index1` 1-based, `count`) or strings (`pool`, `node` for pods); a string
 name must stand alone in its placeholder. Integer division and modulo follow Python (floor) semantics; dividing
 by zero is an error reported with the offending template.
+
+Limits keep every template cheap and the evaluation non-recursive in depth: at most 200 tokens per
+placeholder, parentheses at most 32 deep, integer literals of at most 18 digits, and every value within int64.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from typing import Callable, Mapping
 
 Env = Mapping[str, int | str]
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(//|[-+*%()]))")
+MAX_TOKENS, MAX_PARENS, MAX_DIGITS = 200, 32, 18
+INT64_MAX = 2**63 - 1
 
 
 class TemplateError(ValueError):
@@ -46,6 +51,8 @@ def _tokens(expr: str, template: str) -> list[tuple[str, str]]:
         kind = "int" if m.group(1) else "name" if m.group(2) else "op"
         out.append((kind, m.group(m.lastindex)))
         pos = m.end()
+        if len(out) > MAX_TOKENS:
+            raise TemplateError(f"expression longer than {MAX_TOKENS} tokens in template {template[:80]!r}")
     return out
 
 
@@ -54,9 +61,10 @@ class _Parser:
 
     def __init__(self, tokens: list[tuple[str, str]], template: str, names: frozenset[str]):
         self.tokens, self.pos, self.template, self.names = tokens, 0, template, names
+        self.depth = 0  # open parentheses
 
     def fail(self, what: str) -> TemplateError:
-        return TemplateError(f"{what} in template {self.template!r}")
+        return TemplateError(f"{what} in template {self.template[:80]!r}")
 
     def peek(self) -> str | None:
         return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
@@ -85,6 +93,8 @@ class _Parser:
     def atom(self) -> Callable[[Env], int]:
         kind, text = self.take()
         if kind == "int":
+            if len(text) > MAX_DIGITS:
+                raise self.fail(f"number {text[:20]}... longer than {MAX_DIGITS} digits")
             value = int(text)
             return lambda env: value
         if kind == "name":
@@ -92,7 +102,11 @@ class _Parser:
                 raise self.fail(f"unknown name {text!r} (known: {', '.join(sorted(self.names))})")
             return lambda env: _integer(env, text, self.template)
         if text == "(":
+            self.depth += 1
+            if self.depth > MAX_PARENS:
+                raise self.fail(f"parentheses nested deeper than {MAX_PARENS}")
             inner = self.expr()
+            self.depth -= 1
             if self.take()[1] != ")":
                 raise self.fail("missing ')'")
             return inner
@@ -155,6 +169,8 @@ class Template:
                 out.append(part)
                 continue
             value = part.evaluate(env)
+            if isinstance(value, int) and abs(value) > INT64_MAX:
+                raise TemplateError(f"value beyond int64 in template {self.text[:80]!r}")
             text = str(value)
             if part.width:
                 text = text.rjust(part.width, "0" if part.zero_pad and isinstance(value, int) else " ")

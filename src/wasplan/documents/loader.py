@@ -4,6 +4,10 @@ Profiling showed PyYAML's implicit resolver (a Python regex scan per plain scala
 parse itself. Most plain scalars start with a letter that no YAML 1.1 type can start with, so they are
 strings at once; the rest repeat endlessly in manifests (`8`, `true`, `1Gi`), so their resolved tag is cached
 per (value, implicit) and the regexes run once per distinct scalar.
+
+Implicit resolution yields only the plain-data tags: a plain `2024-01-01` or `=` stays a string (as the API
+server's YAML-to-JSON step keeps it), so that any other tag the builder meets was written explicitly and is a
+finding there (`documents/construct.py`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 # First characters with which a plain scalar can resolve to something other than a string in YAML 1.1
 # (bool, null, int, float, merge, value); anything else is a string without running a regex.
 _MAYBE_TYPED = frozenset("0123456789+-.~<=yYnNtTfFoO")
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "merge"))
 
 
 class FastLoader(_Parser, Resolver):
@@ -51,6 +56,8 @@ class FastLoader(_Parser, Resolver):
         tag = _cache.get(key)
         if tag is None:
             tag = Resolver.resolve(self, kind, value, implicit)
+            if tag not in _PLAIN_TAGS:  # timestamp, value: text, as the API server reads them
+                tag = _STR_TAG
             if len(_cache) < _MAX_CACHED and len(value) < 256:
                 _cache[key] = tag
         return tag

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Sequence
 
 import yaml
@@ -25,17 +23,18 @@ import yaml
 from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents.construct import construct
-from wasplan.documents.exclude import Excluder, relative_parent
+from wasplan.documents import jsonlimits, limits
+from wasplan.documents.construct import ConstructError, construct
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
-from wasplan.documents.model import Document, SourceFile
+from wasplan.documents.model import Document, SourceFile, locate_in_node
+from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-STDIN = "-"
-STDIN_NAME = "<stdin>"
 # Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
 HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
+
+__all__ = ["MANIFEST_SUFFIXES", "STDIN", "STDIN_NAME", "ReadResult", "expand_paths", "read_bytes", "read_paths",
+           "read_text"]
 
 _Loader = FastLoader
 
@@ -85,55 +84,18 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
     return Diagnostic(code, lookup(code).severity, message, Location(file, doc, path, line, col), hint)
 
 
-def _walk(top: Path, excluder: Excluder) -> list[str]:
-    """Manifest files below `top`, sorted."""
-    found = []
-    for root, dirnames, filenames in os.walk(top):
-        rel = relative_parent(str(top), root)
-        dirnames[:] = sorted(d for d in dirnames if excluder.walk_dir(rel, d))
-        for name in filenames:
-            if excluder.walk_file(rel, name, MANIFEST_SUFFIXES):
-                found.append(os.path.normpath(os.path.join(root, name)))
-    return sorted(found)
-
-
-def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[Diagnostic]]:
-    """Files as given, directories recursively (sorted; see documents/exclude.py for what is left out), `-`
-    for stdin."""
-    excluder = Excluder(exclude)
-    files: list[str] = []
-    diags: list[Diagnostic] = []
-    for raw in paths:
-        if raw == STDIN:
-            files.append(STDIN)
-            continue
-        p = Path(raw)
-        if p.is_dir():
-            files.extend(_walk(p, excluder))
-        elif p.exists():
-            if excluder.named_file(raw):
-                files.append(raw)
-        else:
-            diags.append(_diag("WAS001", f"no such file or directory: {raw}", raw))
-    return files, diags
-
-
 def read_paths(paths: Sequence[str], stdin_text: str | None = None,
                options: ReadOptions = ReadOptions()) -> ReadResult:
     result = ReadResult()
     files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     for path in files:
-        if path == STDIN:
-            data = stdin_text.encode() if stdin_text is not None else sys.stdin.buffer.read()
-            result.extend(read_bytes(STDIN_NAME, data, options))
+        name = STDIN_NAME if path == STDIN else path
+        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
+        if problem is not None:
+            result.diagnostics.append(problem)
             continue
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            result.diagnostics.append(_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
-            continue
-        result.extend(read_bytes(path, data, options))
+        result.extend(read_bytes(name, data, options))
     return result
 
 
@@ -190,48 +152,92 @@ def _template(result: ReadResult, name: str, text: str, match: re.Match, strict:
 
 
 def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
+    """JSON through `jsontext`. None (the YAML path reads and reports it, with a position) when the text is not
+    JSON or breaks a limit (`jsonlimits`) outside the items of a List; items at fault are left out, each with a
+    finding at its position."""
     try:
         value = jsontext.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None  # let the YAML path report the syntax error with a position
+    check_strings = _SURROGATE.search(text) is not None
+    faulty: dict[int, jsonlimits.Problem] = {}
+    if jsonlimits.first_problem(value, check_strings) is not None:
+        if not isinstance(value, dict) or not _is_list_kind(value) or jsonlimits.first_problem(
+                {k: v for k, v in value.items() if k != "items"}, check_strings) is not None:
+            return None
+        faulty = {i: p for i, item in enumerate(value["items"])
+                  if (p := jsonlimits.first_problem(item, check_strings, depth=3)) is not None}
     result = ReadResult()
     locator = JsonLocator(text, _Loader)
-    _add_object(result, name, 0, value, None, locator, strict)
+    _add_object(result, name, 0, value, None, locator, strict, faulty)
     return result
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
     loader = _Loader(text)
     index = 0
+    aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
     try:
         while True:
-            try:
-                if not loader.check_node():
-                    break
-                node = loader.get_node()
-            except yaml.MarkedYAMLError as exc:
-                mark = exc.problem_mark or exc.context_mark
-                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-                problem = exc.problem or "syntax error"
-                context = f" ({exc.context})" if exc.context else ""
-                result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+            node = _next_node(loader, name, index, result)
+            if node is None:
                 return
-            except yaml.YAMLError as exc:
-                result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
-                return
-            doc_index = index
-            index += 1
-
-            def on_duplicate(key_node: yaml.Node, path: tuple, _doc=doc_index) -> None:
-                m = key_node.start_mark
+            if index == limits.MAX_DOCUMENTS:
                 result.diagnostics.append(_diag(
-                    "WAS005", f"duplicate key {path[-1]!r}: the later value would silently replace the earlier one",
-                    name, m.line + 1, m.column + 1, doc=_doc, path=path))
-
-            value = construct(node, on_duplicate)
-            _add_object(result, name, doc_index, value, node, None, strict)
+                    "WAS012", f"more than {limits.MAX_DOCUMENTS:,} documents in one file; the rest is not read",
+                    name, node.start_mark.line + 1, node.start_mark.column + 1, doc=index))
+                return
+            _construct_document(name, index, node, result, aliases, strict)
+            index += 1
     finally:
         loader.dispose()
+
+
+def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node | None:
+    """The next document's node; None at the end of the stream or after a syntax error (reported)."""
+    try:
+        if not loader.check_node():
+            return None
+        return loader.get_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        problem = exc.problem or "syntax error"
+        context = f" ({exc.context})" if exc.context else ""
+        result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+    except yaml.YAMLError as exc:
+        result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
+    return None
+
+
+def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResult, aliases: bool,
+                        strict: bool) -> None:
+    def on_duplicate(key_node: yaml.Node, path: tuple) -> None:
+        m = key_node.start_mark
+        result.diagnostics.append(_diag(
+            "WAS005", f"duplicate key {path[-1]!r}: the later value would silently replace the earlier one",
+            name, m.line + 1, m.column + 1, doc=index, path=path))
+
+    try:
+        value = construct(node, on_duplicate, aliases)
+    except ConstructError as exc:
+        m = exc.node.start_mark
+        result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index))
+        return
+    _add_object(result, name, index, value, node, None, strict)
+
+
+def _oversized(node) -> bool:
+    return node is not None and node.end_mark.index - node.start_mark.index > limits.MAX_OBJECT_BYTES
+
+
+def _size_diag(name: str, index: int, node, what: str, path: tuple = ()) -> Diagnostic:
+    return _diag("WAS012", f"{what} is larger than {limits.mib(limits.MAX_OBJECT_BYTES)}, the API server's request "
+                           "limit; not read", name, node.start_mark.line + 1, node.start_mark.column + 1,
+                 doc=index, path=path)
 
 
 def _is_list_kind(value: dict) -> bool:
@@ -239,7 +245,8 @@ def _is_list_kind(value: dict) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
 
 
-def _add_object(result: ReadResult, name: str, index: int, value, node, locator, strict: bool = False) -> None:
+def _add_object(result: ReadResult, name: str, index: int, value, node, locator, strict: bool = False,
+                faulty: dict | None = None) -> None:
     if value is None or value == {} and node is not None and node.id == "scalar":
         return  # empty document
     pos = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (None, None)
@@ -264,13 +271,17 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator,
             path=(missing[0],)))
         return
     if _is_list_kind(value):
-        _expand_list(result, name, index, value, node, locator)
+        _expand_list(result, name, index, value, node, locator, faulty or {})
+        return
+    if _oversized(node):
+        result.diagnostics.append(_size_diag(name, index, node, "the object"))
         return
     result.documents.append(Document(name, index, value, node, None, locator))
 
 
-def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, locator) -> None:
-    """`kind: List` and every typed `*List`: each item becomes a document of its own."""
+def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, locator, faulty: dict) -> None:
+    """`kind: List` and every typed `*List`: each item becomes a document of its own (`faulty` JSON items,
+    beyond a reader limit, are reported instead)."""
     item_nodes = None
     if node is not None:
         for key_node, value_node in node.value:
@@ -283,8 +294,17 @@ def _expand_list(result: ReadResult, name: str, index: int, value: dict, node, l
         item_node = item_nodes[i] if item_nodes is not None and i < len(item_nodes) else None
         item_locator = locators[i] if item_node is None and locators is not None else None
         pos = (item_node.start_mark.line + 1, item_node.start_mark.column + 1) if item_node is not None else (None, None)
+        if i in faulty:
+            code, message, path = faulty[i]
+            where = locate_in_node(item_locator(), path) if item_locator is not None else None
+            result.diagnostics.append(_diag(code, message, name, *(where or (None, None)), doc=index,
+                                            path=("items", i, *path)))
+            continue
         if not isinstance(item, dict):
             result.diagnostics.append(_diag("WAS006", f"items[{i}] of {list_kind} is not an object", name, *pos, doc=index, path=("items", i)))
+            continue
+        if _oversized(item_node):
+            result.diagnostics.append(_size_diag(name, index, item_node, f"items[{i}]", ("items", i)))
             continue
         if default_kind and ("kind" not in item or "apiVersion" not in item):
             item = {"apiVersion": value.get("apiVersion"), "kind": default_kind, **item}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from wasplan.engine import placement, search
 from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
-from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt
+from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
 
 
 @dataclass(slots=True)
@@ -187,13 +187,11 @@ def run(cycles, root: str) -> None:
     waiting = [ps for gs in leaves for ps in queued(cycles.world, gs)]
     if not waiting:
         return
-    names = {ps.pod.scheduler_name for ps in waiting}
-    ev = cycles.evaluator_for(waiting[0])
-    if len(names) > 1 or ev is None:
-        first, other = waiting[0].pod.scheduler_name, next(iter(names - {waiting[0].pod.scheduler_name}), "")
-        _fail_all(cycles, root, waiting, "all pods in a single pod group should have the same .spec.schedulerName "
-                  f"set, got: {other!r} and {first!r}")
+    problem = scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)
+    if problem is not None:
+        _fail_all(cycles, root, waiting, problem)
         return
+    ev = cycles.evaluator_for(waiting[0])
     mark = state.mark()
     result = TreeRun(cycles, ev, root).node("composite", root, None)
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod

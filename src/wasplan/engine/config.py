@@ -37,7 +37,16 @@ class Profile:
 
 
 def _names(items: Any) -> list[dict]:
-    return [i for i in (items or []) if isinstance(i, dict) and "name" in i]
+    """The entries of a plugin or resource list; each must have a string name (the API server's decoding
+    rejects anything else, and a name is used as a key)."""
+    if not items:
+        return []
+    if not isinstance(items, list):
+        raise ConfigError(f"expected a list of {{name: ...}} entries, got {type(items).__name__}")
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ConfigError(f"every entry needs a string name, got {str(item)[:60]}")
+    return items
 
 
 def _apply_plugins(profile: Profile, plugins: dict) -> Profile:
@@ -70,8 +79,19 @@ def _fit_strategy(args: dict) -> ScoringStrategy:
     shape = tuple((int(p["utilization"]), int(p["score"])) for p in shape_raw)
     if kind == "RequestedToCapacityRatio" and not shape:
         raise ConfigError("RequestedToCapacityRatio needs requestedToCapacityRatio.shape")
+    _check_shape(shape)
     base = ScoringStrategy()
     return ScoringStrategy(kind, resources or base.resources, shape or base.shape)
+
+
+def _check_shape(shape: tuple[tuple[int, int], ...]) -> None:
+    """The API server's rules for the shape (validation_pluginargs.go, validateFunctionShape): utilization
+    0-100 in strictly increasing order, score 0-10."""
+    for i, (utilization, score) in enumerate(shape):
+        if not 0 <= utilization <= 100 or not 0 <= score <= 10:
+            raise ConfigError(f"requestedToCapacityRatio.shape[{i}]: utilization must be 0-100 and score 0-10")
+        if i and utilization <= shape[i - 1][0]:
+            raise ConfigError("requestedToCapacityRatio.shape: utilization values must be sorted in increasing order")
 
 
 def _apply_args(profile: Profile, plugin_config: list) -> Profile:

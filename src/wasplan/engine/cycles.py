@@ -14,7 +14,6 @@ from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
 
 GATED_MSG = "Scheduling is blocked due to non-empty scheduling gates"
-SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
 
 
 def group_missing_msg(name: str) -> str:
@@ -256,14 +255,11 @@ class Cycles(PreemptionSteps):
         if not members:
             return
         members.sort(key=lambda m: (-m.priority, m.initial_ts))
-        names = [m.pod.scheduler_name for m in members]
-        ev = self.evaluator_for(members[0])
-        if len(set(names)) > 1 or ev is None:
-            other = next((n for n in names if n != names[0]), names[0])
-            msg = SCHEDULER_NAME_MSG.format(other, names[0]) if len(set(names)) > 1 else \
-                f"profile not found for scheduler name {names[0]!r}"
-            self._reject(group, members, msg, {})
+        problem = groupcycle.scheduler_name_problem([m.pod.scheduler_name for m in members], self.evaluators)
+        if problem is not None:
+            self._reject(group, members, problem, {})
             return
+        ev = self.evaluator_for(members[0])
         if self.options.caps.group_priority and any(m.priority != group.priority for m in members):
             odd = next(m for m in members if m.priority != group.priority)
             self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})

@@ -87,8 +87,8 @@ class Evaluator:
         if nominated is not None and feasible[nominated]:
             return Decision(nominated)  # the nominated node passes every filter: taken without scoring
         total = self.total_scores(pod, sv, feasible, mask, entry)
-        best = int(np.argmax(np.where(feasible, total, -1)))
-        if feasible[best]:
+        best = int(np.argmax(np.where(feasible, total, -1))) if feasible.size else -1  # no nodes: none
+        if best >= 0 and feasible[best]:
             return Decision(best)
         return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
 
@@ -127,6 +127,8 @@ class Evaluator:
         ranked = entry.ranked if sv.all_pass else np.where(sv.passes, entry.ranked, -1)
         if mask is not None:
             ranked = np.where(mask, ranked, -1)
+        if not ranked.size:  # a cluster without nodes
+            return None
         best = int(ranked.argmax())
         return best if ranked[best] >= 0 else None
 

@@ -21,7 +21,21 @@ from wasplan.engine.framework import Evaluator
 from wasplan.engine.world import GroupState, PodState
 
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
+SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
 PERMIT_WAIT_MSG = "waiting for minCount pods from a gang to be scheduled"  # GangScheduling Permit (1.36)
+
+
+def scheduler_name_problem(names: list[str], profiles) -> str | None:
+    """Why a group (or a composite tree) cannot enter a cycle for its pods' schedulerNames, or None: pods that
+    name different schedulers (the first name that differs from the first pod's, in the caller's pod order), or
+    one name no profile has (the scheduler's `frameworkForPod`: "profile not found for scheduler name")."""
+    first = names[0]
+    other = next((n for n in names if n != first), None)
+    if other is not None:
+        return SCHEDULER_NAME_MSG.format(other, first)
+    if first not in profiles:
+        return f"profile not found for scheduler name {first!r}"
+    return None
 
 
 @dataclass(slots=True)

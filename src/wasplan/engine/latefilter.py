@@ -42,6 +42,8 @@ def pick(ev, plugin, pod, sv, feasible: np.ndarray, nominated: int | None, mask,
         if reasons[nominated] == 0:
             return nominated, reasons  # the nominated node passes every filter: taken without scoring
         feasible[nominated] = False
+    if not feasible.any():
+        return None, reasons
     scored = plugin.scores_needed(pod)  # the pre-check says where claims fit, not which subrequest they use
     every = every or scored or len(ev.state.nodes) <= dra.EVERY_NODE_UP_TO
     total = None

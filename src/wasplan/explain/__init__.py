@@ -11,6 +11,7 @@ import time
 from wasplan.explain import (evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_priority,
                              suggest_topology)
 from wasplan.explain.evidence import Context
+from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
                                    TargetExplanation)
 from wasplan.explain.target import Unit
@@ -49,6 +50,10 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
         notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
     if verdict == GATED:
         notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
+    unknown = sorted({p.scheduler_name for p in subj.pending if ctx.evaluator(p) is None})
+    if unknown:  # a blocker no node change can lift
+        notes.append(f"no kube-scheduler profile is named {', '.join(map(repr, unknown))}: its pods wait for "
+                     "another scheduler (or a --scheduler-config with that profile)")
     if topo is not None and not topo.honoured:
         notes.append(NOT_HONOURED)
     if not ctx.plan.preemptions and any(s.kind == "evict" for s in suggestions):
@@ -56,28 +61,33 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
     return tuple(notes)
 
 
-def explain_unit(ctx: Context, unit: Unit, suggest: bool = True) -> TargetExplanation:
+def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
     verdict, summary = evidence.verdict(ctx, subj)
     topo = subj.topology
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
-    suggestions = _suggestions(ctx, subj, verdict) if suggest else ()
+    exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
+    suggestions = exact_found + _suggestions(ctx, subj, verdict) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
                              evidence.shapes(ctx, subj) if subj.trial else (), topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
-                             suggestions, notes)
+                             suggestions, notes, exact_check)
 
 
-def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None) -> Explanation:
-    """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions, so
-    explaining a whole backlog stays quick."""
+def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None,
+                  exact: ExactOptions | None = None) -> Explanation:
+    """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions and
+    the exact check, so explaining a whole backlog stays quick. `exact` None skips the exact check."""
     start = time.perf_counter()
-    targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit) for i, u in enumerate(units))
+    targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit,
+                                 exact if suggest_limit is None or i < suggest_limit else None)
+                    for i, u in enumerate(units))
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
-               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped}
+               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,
+               "exactSeconds": exact.seconds if exact is not None else 0.0}
     return Explanation(ctx.plan.k8s_version, ctx.plan.nodes, targets, timings)

@@ -193,6 +193,9 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
         return None
     state = ctx.sim.state
     codes, domains = state.labels.codes(key)
+    if not domains:  # a blocker besides whatever rejects the pods node by node: both are listed
+        return Topology(key, (), ctx.honours_topology(),
+                        f"no node has the label {key!r}, so no {key} domain exists to place the group in")
     pinned = [state.index[m.node] for m in members if m.status == "AlreadyBound" and m.node in state.index]
     mark = state.mark()
     try:

@@ -70,6 +70,16 @@ def _cluster_pod_entry(doc, pod: Pod) -> tuple:
     return ("spec", "pods")
 
 
+def pod_move(pod: Pod, node: str) -> Change | None:
+    """Bind a running pod to another node: a Pod's `spec.nodeName`, or the `node` of its own Cluster kind entry
+    (None for a pod a templated entry writes together with others, which one edit cannot move alone)."""
+    doc = pod.source
+    if doc is not None and is_cluster_kind(doc.obj):
+        entry = _cluster_pod_entry(doc, pod)
+        return change("set", doc, (*entry, "node"), node, f"Cluster pod {pod.key}") if len(entry) == 3 else None
+    return change("set", doc, ("spec", "nodeName"), node) if doc is not None else None
+
+
 def pod_deletion(documents: list, pod: Pod) -> Change:
     if pod.source is not None and is_cluster_kind(pod.source.obj):
         return change("delete", pod.source, _cluster_pod_entry(pod.source, pod), pod.name, f"Cluster pod {pod.key}")

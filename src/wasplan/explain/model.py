@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wasplan.explain.exact.result import ExactCheck
+
 API_VERSION = "wasplan.io/v1alpha1"
 
 FITS, DOES_NOT_FIT, BY_PREEMPTING = "Fits", "DoesNotFit", "FitsByPreempting"
@@ -126,10 +128,11 @@ class Topology:
     key: str
     domains: tuple[DomainFit, ...]
     honoured: bool  # whether the plan engine placed the group by this constraint
+    blocker: str = ""  # why no domain can hold the group at all (no node carries the key), a blocker of its own
 
     def to_dict(self) -> dict:
         return {"topologyKey": self.key, "honouredByPlan": self.honoured,
-                "domains": [d.to_dict() for d in self.domains]}
+                "domains": [d.to_dict() for d in self.domains], "blocker": self.blocker or None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,7 @@ class TargetExplanation:
     victims: tuple[dict, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     notes: tuple[str, ...] = ()
+    exact: ExactCheck | None = None  # the exact feasibility check (explain/exact), None when skipped
 
     @property
     def fits(self) -> bool:
@@ -188,7 +192,7 @@ class TargetExplanation:
                 "shapes": [s.to_dict() for s in self.shapes],
                 "topology": self.topology.to_dict() if self.topology else None,
                 "victims": list(self.victims), "suggestions": [s.to_dict() for s in self.suggestions],
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "exact": self.exact.to_dict() if self.exact else None}
 
 
 @dataclass(frozen=True, slots=True)

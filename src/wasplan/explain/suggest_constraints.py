@@ -8,13 +8,13 @@ then verified by a re-run on inputs where every pending member carries the chang
 from __future__ import annotations
 
 import dataclasses
-import difflib
 
 from wasplan.cluster.model import Pod, Taint, Toleration
 from wasplan.explain import manifest, rerun
 from wasplan.explain.constraints import blocking_taints, label_values, taint_text
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.suggest import did_you_mean
 
 MAX_TAINTS = 3
 
@@ -22,6 +22,8 @@ MAX_TAINTS = 3
 def _opens(ctx: Context, before: Pod, after: Pod) -> int:
     """Nodes the changed pod passes the static filters on that the original did not."""
     ev = ctx.evaluator(before)
+    if ev is None:  # a scheduler without a profile places nothing
+        return 0
     return int((ev.static_verdict(after).passes & ~ev.static_verdict(before).passes).sum())
 
 
@@ -34,11 +36,8 @@ def _selector_value(ctx: Context, key: str, value: str) -> str | None:
     have = label_values(ctx.sim.state.nodes, key)
     if not have or value in have:
         return None
-    same = [v for v, _ in have.most_common() if v.lower() == value.lower()]
-    if same:
-        return same[0]
-    close = difflib.get_close_matches(value, list(have), n=1, cutoff=0.6)
-    return close[0] if close else None
+    same = [v for v, _ in have.most_common() if v.lower() == value.lower()]  # the most used spelling first
+    return same[0] if same else did_you_mean(value, have)
 
 
 def _selector(ctx: Context, subj: Subject, pod: Pod, key: str, value: str) -> Suggestion | None:

@@ -41,7 +41,10 @@ def victims_by_node(ctx: Context, subj: Subject, pod: Pod, priority: int | None)
     """Placed pods below `priority` (None: any other pod) on nodes the pod may use apart from resources (inside
     the best topology domain when the plan honours one), cheapest first per node."""
     state, world = ctx.sim.state, ctx.sim.world
-    ok = probe.eligible(probe.now(ctx.evaluator(pod), pod))
+    ev = ctx.evaluator(pod)
+    if ev is None:  # a scheduler without a profile: evicting nothing helps
+        return {}
+    ok = probe.eligible(probe.now(ev, pod))
     if subj.mask is not None:
         ok &= subj.mask
     out: dict[int, list[Pod]] = {}
@@ -61,7 +64,10 @@ def _enough(ctx: Context, subj: Subject, victims: list[Pod]) -> bool:
     try:
         for v in victims:
             state.remove(v)
-        t = probe.trial(ctx.evaluator(subj.pending[0]), subj.pending, subj.mask, evidence=False)
+        ev = ctx.evaluator(subj.pending[0])
+        if ev is None:
+            return False
+        t = probe.trial(ev, subj.pending, subj.mask, evidence=False)
         return subj.bound + t.placed >= subj.min_count
     finally:
         state.rollback(mark)

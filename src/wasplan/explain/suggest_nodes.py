@@ -42,6 +42,8 @@ def _templates(ctx: Context, subj: Subject) -> list[Node]:
     failing = _failing(subj)
     if ctx.node_shapes:
         return [n for n in ctx.node_shapes if _takes(n, failing)]
+    if any(ctx.evaluator(pod) is None for pod in failing):
+        return []  # a pod for a scheduler without a profile: no node shape would be tried for it
     ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
     for pod in failing:
         ok &= probe.eligible(probe.now(ctx.evaluator(pod), pod))

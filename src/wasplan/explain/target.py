@@ -11,12 +11,12 @@ a pod in a PodGroup for its group) and plain pods. An unknown or ambiguous TARGE
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, PlanInputs, Pod
 from wasplan.plan import Plan
+from wasplan.suggest import closest
 
 KINDS = {"podgroup": "PodGroup", "podgroups": "PodGroup", "pg": "PodGroup", "workload": "Workload",
          "workloads": "Workload", "job": "Job", "jobs": "Job", "pod": "Pod", "pods": "Pod", "po": "Pod",
@@ -69,7 +69,7 @@ def _objects(inputs: PlanInputs) -> dict[str, list[tuple[str, str]]]:
 
 def _did_you_mean(kind: str, name: str, objects: dict[str, list[tuple[str, str]]]) -> str:
     names = {f"{k.lower()}/{ns}/{n}": n for k, pairs in objects.items() for ns, n in pairs}
-    close = difflib.get_close_matches(name, list(set(names.values())), n=3, cutoff=0.5)
+    close = closest(name, names.values(), 3)
     hits = [full for full, n in sorted(names.items()) if n in close]
     same_kind = [h for h in hits if h.startswith(kind.lower() + "/")]
     hits = (same_kind or hits)[:3]

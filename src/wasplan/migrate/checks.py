@@ -57,3 +57,11 @@ def target_problems(obj: dict, release: str) -> list[Finding]:
     """Why the migrated `obj` would be rejected by the target release (empty when it would be accepted)."""
     return [Finding("WAS503", f.path, f"Kubernetes {release} would reject the result: {f.message} ({f.code})", f.hint)
             for f in _validate(obj, release)]
+
+
+def unchanged_problems(obj: dict, release: str) -> list[Finding]:
+    """Why the target release rejects `obj`, which needs no migration (already at a version it serves): `--check`
+    must not be green on documents the target rejects just because migrate has nothing to change in them."""
+    return [Finding("WAS114", f.path, f"Kubernetes {release} rejects this document (it needs no migration): "
+                                      f"{f.message} ({f.code})", f.hint)
+            for f in _validate(obj, release)]

@@ -25,7 +25,8 @@ from wasplan.migrate.spans import Span, span_indexes, split_spans
 from wasplan.migrate.targets import Target
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-FATAL_READ_CODES = ("WAS001", "WAS002", "WAS003", "WAS004", "WAS008")
+FATAL_READ_CODES = ("WAS001", "WAS002", "WAS003", "WAS004", "WAS008", "WAS012", "WAS013", "WAS014", "WAS015",
+                    "WAS016", "WAS112")
 BOM = "\ufeff"
 
 
@@ -59,7 +60,15 @@ class FileOutcome:
 
 
 def _looks_json(name: str, text: str) -> bool:
-    return name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "[")))
+    """JSON by name (or by its first character on stdin) and by content: a `.json` file that only YAML accepts
+    (single quotes, trailing commas), as the reader read it, is edited as YAML flow style."""
+    if not (name.endswith(".json") or (name == "<stdin>" and text.lstrip().startswith(("{", "[")))):
+        return False
+    try:
+        jsontext.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def migrate_file(name: str, data: bytes, target: Target, opts: Options,
@@ -80,7 +89,8 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options,
     if not wanted:
         outcome.migrated = outcome.original
         return outcome
-    if _looks_json(name, text):
+    is_json = _looks_json(name, text)
+    if is_json:
         spans, first_document = [Span(0, text.count("\n"), text)], {0: min(d.index for d in wanted)}
     else:
         spans = split_spans(text)
@@ -91,7 +101,7 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options,
         if i not in first_document:
             pieces.append(span.text)
             continue
-        pieces.append(_migrate_span(outcome, span, first_document[i], len(spans) == 1 and _looks_json(name, text),
+        pieces.append(_migrate_span(outcome, span, first_document[i], len(spans) == 1 and is_json,
                                     duplicates.get(i, []), target, opts))
     outcome.changes.sort(key=lambda c: (c.document, c.line or 0))
     if not outcome.refused:

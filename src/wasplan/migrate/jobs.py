@@ -51,7 +51,8 @@ def plan_job(obj: dict, release: str) -> list[JobNote]:
     spec = obj.get("spec")
     if not isinstance(spec, dict):
         return []
-    name = (obj.get("metadata") or {}).get("name", "")
+    meta = obj.get("metadata")
+    name = meta.get("name", "") if isinstance(meta, dict) else ""  # a wrong type is validation's to report
     gang = implicit_gang_136(spec)
     if capabilities(release).job_scheduling_field:
         if gang is None or "scheduling" in spec:

@@ -19,7 +19,7 @@ from wasplan.api.releases import SCHEDULING_KINDS, SUPPORTED_RELEASES
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
-from wasplan.migrate.checks import Finding, source_problems, target_problems
+from wasplan.migrate.checks import Finding, source_problems, target_problems, unchanged_problems
 from wasplan.migrate.steps import StepContext, migrate_object
 from wasplan.migrate.targets import RELEASE_OF, Target, base_kind, is_scheduling
 from wasplan.migrate.tree import set_scalar
@@ -130,6 +130,7 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | Non
     version = list_version or target.version_for(kind, typed)
     plan = ObjectPlan(path, kind, api_version, version)
     if api_version == version:
+        plan.findings += unchanged_problems(obj, target.release)
         return plan
     source_release = RELEASE_OF.get(api_version)
     if source_release is None:
@@ -183,6 +184,7 @@ def _plan_job(obj: dict, kind: str, target: Target, path: tuple) -> ObjectPlan:
     plan = ObjectPlan(path, kind, "batch/v1", "batch/v1")
     notes = jobs.plan_job(obj, target.release)
     if not notes:
+        plan.findings += unchanged_problems(obj, target.release)
         return plan
     if _invalid_source(plan, obj, next(r for r in SUPPORTED_RELEASES if r != target.release)):
         return plan

@@ -12,9 +12,11 @@ from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
+from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
+from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
@@ -60,9 +62,11 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
+                exact_budget: float | None = DEFAULT_EXACT_BUDGET,
                 read_options: ReadOptions = ReadOptions()) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
-    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit)."""
+    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
+    `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption, read_options=read_options)
     out = ExplainRun(prepared.run)
@@ -74,14 +78,14 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     except TargetError as exc:
         out.error = str(exc)
         return out
-    sim = Simulator(prepared.inputs, prepared.options)
-    plan, final = sim.run()
-    out.run.plan, out.run.final = plan, final
-    budget = Budget(verify_budget or None, verify_seconds or None)
-    verifier = Verifier(prepared.inputs, prepared.options, sim.state, budget)
-    ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
-    if units is not None:
-        out.explanation = explain_units(ctx, units)
-    else:
-        out.explanation = explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS)
+    with reason_table():  # one table for the plan, its probes and every verification re-run
+        sim = Simulator(prepared.inputs, prepared.options)
+        plan, final = sim.run()
+        out.run.plan, out.run.final = plan, final
+        budget = Budget(verify_budget or None, verify_seconds or None)
+        verifier = Verifier(prepared.inputs, prepared.options, sim.state, budget)
+        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+        exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
+        out.explanation = explain_units(ctx, units, exact=exact) if units is not None else \
+            explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
     return out

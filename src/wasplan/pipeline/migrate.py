@@ -5,15 +5,15 @@ Nothing here prints. The CLI renders the result and takes its exit code from `ex
 
 from __future__ import annotations
 
-import sys
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Sequence
 
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.codes import lookup
 from wasplan.documents.atomic import atomic_write
-from wasplan.documents.reader import STDIN, STDIN_NAME, ReadOptions, expand_paths
+from wasplan.documents.reader import ReadOptions
+from wasplan.documents.sources import STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
 from wasplan.exitcodes import ExitCode
 from wasplan.migrate.files import FileOutcome, migrate_file
 from wasplan.migrate.plan import Options
@@ -52,23 +52,35 @@ def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place:
         outcome = _one(path, target, options, stdin_text, read_options)
         result.files.append(outcome)
         if in_place and path != STDIN and outcome.changed:
-            atomic_write(path, outcome.migrated.encode("utf-8"))
-            result.written.append(path)
+            problem = _write(path, outcome.migrated)
+            if problem is None:
+                result.written.append(path)
+            else:
+                result.diagnostics.append(problem)
     return result
+
+
+def _write(path: str, text: str) -> Diagnostic | None:
+    """Rewrite one file atomically; a read-only file (no write permission bit, or none for us) is left alone, as
+    a finding, like any failed write: replacing it by rename would succeed and silently defeat the protection."""
+    if not os.stat(path).st_mode & 0o222 or not os.access(path, os.W_OK):
+        return _path_diag("WAS011", f"{path} is read-only; it was not rewritten", path)
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except OSError as exc:
+        return _path_diag("WAS011", f"cannot rewrite {path}: {exc.strerror or exc}; it is unchanged", path)
+    return None
 
 
 def _one(path: str, target: Target, options: Options, stdin_text: str | None,
          read_options: ReadOptions) -> FileOutcome:
-    if path == STDIN:
-        data = stdin_text.encode("utf-8") if stdin_text is not None else sys.stdin.buffer.read()
-        return migrate_file(STDIN_NAME, data, target, options, read_options)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        outcome = FileOutcome(path, "", None, fatal=True)
-        outcome.diagnostics.append(_path_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path))
+    name = STDIN_NAME if path == STDIN else path
+    data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
+    if problem is not None:
+        outcome = FileOutcome(name, "", None, fatal=True)
+        outcome.diagnostics.append(problem)
         return outcome
-    return migrate_file(path, data, target, options, read_options)
+    return migrate_file(name, data, target, options, read_options)
 
 
 def _path_diag(code: str, message: str, path: str) -> Diagnostic:

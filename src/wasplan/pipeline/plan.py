@@ -9,17 +9,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
-import yaml
 
 from wasplan.api.releases import GateSet
+from wasplan.cluster.model import PlanInputs
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
-from wasplan.documents.reader import ReadOptions, read_paths
+from wasplan.documents.reader import ReadOptions, read_bytes, read_paths
+from wasplan.documents.sources import read_file
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster
 from wasplan.engine.simulator import simulate
+from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
-from wasplan.pipeline.validate import validate_read
+from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.plan import Plan, UnplannedWorkload
 
 
@@ -49,16 +51,26 @@ class PlanRun:
 
 
 def load_profiles(path: str | None):
+    """The scheduler profiles of a KubeSchedulerConfiguration file, read like every other input: a regular
+    file only, within the reader's limits, plain-data tags only."""
     if not path:
         return profiles_from_config(None)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = yaml.safe_load(fh)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read scheduler config {path}: {exc}") from exc
-    if not isinstance(doc, dict):
+    data, problem = read_file(path)
+    if problem is not None:
+        raise ConfigError(f"cannot read scheduler config: {problem.message}")
+    read = read_bytes(path, data)
+    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        where = f":{errors[0].location.line}" if errors[0].location.line else ""
+        raise ConfigError(f"cannot read scheduler config {path}{where}: {errors[0].message}")
+    if len(read.documents) != 1:
         raise ConfigError(f"{path} is not a KubeSchedulerConfiguration")
-    return profiles_from_config(doc)
+    try:
+        return profiles_from_config(read.documents[0].obj)
+    except ConfigError:
+        raise
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of the wrong type or shape
+        raise ConfigError(f"{path} is not a valid KubeSchedulerConfiguration: {type(exc).__name__}: {exc}") from exc
 
 
 @dataclass
@@ -95,6 +107,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
                  scheduler_config: str | None = None, preemption: bool = True,
                  read_options: ReadOptions = ReadOptions()) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
+    from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     run = PlanRun()
@@ -105,6 +118,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         return Prepared(run)
     manifests = read_paths(list(paths), options=read_options)
     snapshot = read_paths(list(cluster_paths))
+    note_no_input(manifests, paths, empty_files_count=True)
     _name_generated(snapshot, manifests, run)
     for read in (snapshot, manifests):
         report = validate_read(read, gates)
@@ -114,6 +128,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
     inputs, diags = build_inputs(snapshot, manifests, gates)
+    capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return Prepared(run)
@@ -130,7 +145,7 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    with _inputs_frozen():
+    with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
         plan, run.final = simulate(prepared.inputs, prepared.options, progress)
     run.plan = with_unplanned(plan, prepared.inputs)
     return run

@@ -17,7 +17,7 @@ from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, check_documents
 
 # Input problems after which no verdict about the manifests is possible at all.
-_UNREADABLE = frozenset({"WAS001", "WAS009"})
+_UNREADABLE = frozenset({"WAS001", "WAS009", "WAS012", "WAS016"})
 
 
 @dataclass
@@ -56,6 +56,17 @@ class ValidationReport:
         if any(d.code in _UNREADABLE for d in self.input_diagnostics):
             return ExitCode.TOOL_ERROR
         return for_findings(self.diagnostics, strict)
+
+
+def note_no_input(read: ReadResult, paths: Sequence[str], *, empty_files_count: bool = False) -> None:
+    """Nothing read and nothing to say about why: WAS009, a tool error (exit 2) for every command. With
+    `empty_files_count` (plan: a file with no new objects on top of a snapshot), only finding no file at all is."""
+    nothing = not read.sources if empty_files_count else not read.documents
+    if nothing and not read.diagnostics:
+        shown = ", ".join(paths) or "(nothing)"
+        read.diagnostics.append(Diagnostic("WAS009", lookup("WAS009").severity,
+                                           f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
+                                           Location(shown)))
 
 
 def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
@@ -111,11 +122,7 @@ def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, 
     snapshot = None
     if cluster_paths:
         nodes, snapshot = cluster_nodes(cluster_paths, gates)
-    if not read.documents and not read.diagnostics:
-        shown = ", ".join(paths) or "(nothing)"
-        read.diagnostics.append(Diagnostic("WAS009", lookup("WAS009").severity,
-                                           f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
-                                           Location(shown)))
+    note_no_input(read, paths)
     report = validate_read(read, gates, lint=lint, nodes=nodes)
     apply_suppressions(report, read, settings, lint)
     if snapshot is not None:

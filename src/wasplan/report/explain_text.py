@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from wasplan.explain.units import amount
+from wasplan.report import explain_exact_text
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 
 _STYLE = {FITS: "green", "DoesNotFit": "red"}
@@ -60,6 +61,8 @@ def _target(console: Console, t: TargetExplanation) -> None:
     style = _STYLE.get(t.verdict, "yellow")
     name = f"{t.kind} {escape(t.namespace)}/{escape(t.name)}"
     console.print(f"[bold]{name}[/bold]: [{style}]{escape(t.summary)}[/{style}]")
+    if t.exact is not None:
+        explain_exact_text.line(console, t.exact)
     g = t.gang
     if g is not None and g.policy != "none":
         console.print(f"  {g.policy}: minCount {g.min_count}, {g.pods_exist} pods exist, {g.pods_bound} bound, "
@@ -69,12 +72,16 @@ def _target(console: Console, t: TargetExplanation) -> None:
                       f"(priority {v['priority']})")
     for s in t.shapes:
         _shape(console, s)
-    if t.topology is not None:
+    if t.topology is not None and t.topology.blocker:
+        console.print(f"  topology: {escape(t.topology.blocker)}")
+    elif t.topology is not None:
         doms = ", ".join(f"{d.domain}: {d.placeable}" for d in t.topology.domains)
         console.print(f"  per {escape(t.topology.key)} domain, pods placeable: {escape(doms)}")
         best = t.topology.domains[0] if t.topology.domains else None
         if best is not None and best.message:
             console.print(f"    best domain {escape(best.domain)} lacks: {escape(best.message)}")
+    if t.exact is not None:
+        explain_exact_text.section(console, t.exact)
     for note in t.notes:
         console.print(f"  [dim]note: {escape(note)}[/dim]")
     if t.suggestions:

@@ -70,12 +70,20 @@ def render_check(result: MigrateResult) -> str:
 
 def summary(result: MigrateResult, verb: str) -> str:
     changed = len(result.changed)
-    refused = sum(1 for f in result.files if f.refused and not f.fatal)
-    same = len(result.files) - changed - refused - sum(1 for f in result.files if f.fatal)
+    rejected = sum(1 for f in result.files if not f.fatal and _rejected_at_target(f))
+    refused = sum(1 for f in result.files if f.refused and not f.fatal) - rejected
+    same = len(result.files) - changed - refused - rejected - sum(1 for f in result.files if f.fatal)
     parts = [f"{changed} file{'s' if changed != 1 else ''} {verb}", f"{same} left unchanged"]
     if refused:
         parts.append(f"{refused} refused")
+    if rejected:
+        parts.append(f"{rejected} with documents that Kubernetes {result.target.release} rejects")
     return ", ".join(parts) + ".\n"
+
+
+def _rejected_at_target(outcome) -> bool:
+    """Documents that need no migration but are invalid at the target (checks.unchanged_problems)."""
+    return any(d.code == "WAS114" for d in outcome.diagnostics)
 
 
 def render_diff(result: MigrateResult) -> str:

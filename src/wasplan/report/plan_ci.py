@@ -2,7 +2,8 @@
 (one per group left pending, on the line of the Job or PodGroup manifest that asked for it).
 
 Where an object is written comes from `PlanRun.origins`; a group a Job controller creates has no manifest of
-its own, so it is pinned to its Job's manifest, found through its pods' owner.
+its own, so it is pinned to its Job's manifest, found through its pods' owner. A workload the plan cannot expand
+(`Plan.unplanned`) is a failing case and an error on its own manifest, since it fails the plan.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from wasplan.diagnostics import Location
-from wasplan.plan import GroupOutcome, Plan, PodOutcome
+from wasplan.plan import GroupOutcome, Plan, PodOutcome, UnplannedWorkload
 from wasplan.report.annotations import annotation
 from wasplan.report.junit import Case, render_suites
 
@@ -75,10 +76,21 @@ def _pod_case(pod: PodOutcome, origins: Origins, fail_on: str) -> Case:
     return case
 
 
+_NOT_PLANNED = "not planned: wasplan has no model of its controller, so its pods are not in the plan"
+
+
+def _unplanned_case(u: UnplannedWorkload, origins: Origins) -> Case:
+    origin = origins.get((u.kind, u.namespace, u.name))
+    case = Case(origin.file if origin else u.kind, f"{u.kind} {u.namespace}/{u.name}", origin.file if origin else None)
+    case.failure = (_NOT_PLANNED, "Unplanned", f"Unplanned: {_NOT_PLANNED}\n")
+    return case
+
+
 def render_plan(plan: Plan, origins: Origins, fail_on: str = "pending") -> str:
     """Pods already bound in the snapshot are not cases (they are not what the change asks for), unless evicted."""
     cases = [_group_case(g, plan, origins) for g in plan.pod_groups]
     cases += [_pod_case(p, origins, fail_on) for p in _ungrouped(plan)]
+    cases += [_unplanned_case(u, origins) for u in plan.unplanned]
     return render_suites("wasplan plan", {"wasplan plan": cases})
 
 
@@ -98,4 +110,6 @@ def render_plan_github(plan: Plan, origins: Origins) -> str:
             seen.add(who)
             lines.append(annotation("error", _pod_origin(pod, origins), f"{who} {pod.status}",
                                     _why(pod.reason, pod.message)))
+    lines += [annotation("error", origins.get((u.kind, u.namespace, u.name)),
+                         f"{u.kind} {u.namespace}/{u.name} not planned", _NOT_PLANNED) for u in plan.unplanned]
     return "".join(line + "\n" for line in lines)

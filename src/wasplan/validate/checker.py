@@ -15,6 +15,7 @@ from wasplan.api.releases import SCHEDULING_GROUP, GateSet
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.model import Document
+from wasplan.suggest import did_you_mean
 from wasplan.validate import core_schemas, crd_schemas, gates as gate_checks, rules, schemas
 from wasplan.validate.schema_errors import SchemaErrorMapper
 
@@ -45,9 +46,17 @@ def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         also = f"; it serves {doc.kind} as {' and '.join(serving)}"
     else:
         also = f"; no version of {doc.kind} exists in {release.version}"
+    hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else _kind_hint(doc, release)
+    if doc.api_version in release.served:  # the group/version exists, only not with this kind (WAS113)
+        message = f"{doc.api_version} does not serve {doc.kind} in Kubernetes {release.version}{also}"
+        return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
     message = f"{doc.api_version} {doc.kind} is not served by Kubernetes {release.version}{also}"
-    hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else None
     return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
+
+
+def _kind_hint(doc: Document, release) -> str | None:
+    guess = did_you_mean(doc.kind, {kind for kinds in release.served.values() for kind in kinds})
+    return f"did you mean kind: {guess}?" if guess else None
 
 
 def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool]:
@@ -70,16 +79,20 @@ def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool
 
 
 def _unknown_kind(doc: Document) -> Diagnostic:
+    """Not validated; within a group wasplan knows, a misspelt kind (`Podgroup`) gets a suggestion."""
+    known = {kind for api_version, kind in schemas.available() if api_version.split("/")[0] == doc.group}
+    guess = did_you_mean(doc.kind, known) if known else None
     return Diagnostic("WAS010", lookup("WAS010").severity,
-                      f"no schema for {doc.api_version} {doc.kind}; not validated", doc.location(("kind",)))
+                      f"no schema for {doc.api_version} {doc.kind}; not validated", doc.location(("kind",)),
+                      f"did you mean kind: {guess}?" if guess else None)
 
 
 def check_document(doc: Document, gates: GateSet) -> DocumentResult:
     found = _served_check(doc, gates)
     schema_diags, known = _schema_check(doc, gates)
     found.extend(schema_diags)
-    if not known:
-        return DocumentResult(doc, [_unknown_kind(doc)], checked=False)
+    if not known:  # not served is the finding that matters; with no schema, nothing more can be said
+        return DocumentResult(doc, found or [_unknown_kind(doc)], checked=bool(found))
     found.extend(rules.check(doc, gates))
     found.extend(gate_checks.check_gates(doc, gates))
     return DocumentResult(doc, sort_diagnostics(_unique(found)))

@@ -2,7 +2,7 @@
 
 The schema check reports an unknown field; this module tells the user what the real field is. The table is
 api-reference §9 (mismatches between examples and the real API) and §8 (renames between versions).
-`did_you_mean` covers plain typos of known fields.
+Plain typos of known fields get `wasplan.suggest.did_you_mean`, the one suggestion rule of every command.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ HINT_RULES: list[HintRule] = [
     _r("topologyConstraints", ("schedulingConstraints",), None, ALL, _TOPOLOGY),
     _r("topologyKey", ("schedulingConstraints",), None, ALL, _TOPOLOGY),
     _r("topologyKey", ("schedulingConstraints", "topology"), None, ALL, "key (a node label key)"),
+    _r("key", ("schedulingConstraints",), None, ALL, _TOPOLOGY),  # the 1.37 docs' own Job example
     _r("level", ("schedulingConstraints", "topology"), None, ALL,
        "key: name the node label key itself, e.g. topology.kubernetes.io/rack"),
     # v1alpha1 (1.35) names and back (§8.4)
@@ -100,6 +101,16 @@ HINT_RULES: list[HintRule] = [
     # core and batch
     _r("workloadRef", ("spec",), ["Pod"], ALL, _POD_REF),
     _r("workloadRef", ("template", "spec"), None, ALL, _POD_REF),
+    # KEP-6012 era spellings of a Job's spec.scheduling
+    _r("policy", ("spec", "scheduling"), ["Job"], ALL, "spec.scheduling.schedulingPolicy (policy was a KEP draft name)"),
+    _r("constraints", ("spec", "scheduling"), ["Job"], ALL,
+       "spec.scheduling.schedulingConstraints (constraints was a KEP draft name)"),
+    _r("disruption", ("spec", "scheduling"), ["Job"], ALL,
+       "spec.scheduling.disruptionMode (disruption was a KEP draft name)"),
+    _r("priorityClassName", ("scheduling", "schedulingPolicy"), ["Job"], ALL,
+       "spec.template.spec.priorityClassName: a Job's pods, and so its PodGroup, take the pod template's priority"),
+    _r("priorityClassName", ("schedulingPolicy",), GROUP_KINDS, R136_UP,
+       "priorityClassName sits beside schedulingPolicy (in the template, or the PodGroup's spec), not inside it"),
     _r("scheduling", ("spec",), ["Job"], ALL,
        "Job spec.scheduling exists from Kubernetes 1.37 (gate WorkloadWithJob); in 1.36 the Job controller "
        "gang-schedules an Indexed Job with parallelism == completions by itself"),
@@ -130,41 +141,3 @@ def hint_for_unknown_field(api_version: str, kind: str, parent_path: tuple, fiel
             continue
         return rule.text.replace("{field}", field)
     return None
-
-
-def _osa_distance(a: str, b: str) -> int:
-    """Damerau-Levenshtein distance (optimal string alignment): a swap of neighbours costs one edit."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[len(b)]
-
-
-def did_you_mean(field: str, known: Iterable[str]) -> str | None:
-    """The known field `field` most likely misspells, or None.
-
-    A case-insensitive match wins outright (`MinCount` -> `minCount`). Otherwise the closest name within
-    max(2, len/3) edits, never one that replaces the whole word; ties go to the alphabetically first name
-    so the suggestion does not depend on the order of `known`.
-    """
-    candidates = sorted(set(known))
-    lowered = field.lower()
-    for name in candidates:
-        if name.lower() == lowered and name != field:
-            return name
-    limit = max(2, len(field) // 3)
-    best: tuple[int, str] | None = None
-    for name in candidates:
-        if name == field or abs(len(name) - len(field)) > limit:
-            continue
-        distance = _osa_distance(lowered, name.lower())
-        if distance <= limit and distance < len(field) and (best is None or distance < best[0]):
-            best = (distance, name)
-    return best[1] if best else None

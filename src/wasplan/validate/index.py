@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from wasplan.api.releases import SCHEDULING_GROUP
 from wasplan.diagnostics import FieldPath
 from wasplan.documents import Document
-from wasplan.validate.hints import did_you_mean
+from wasplan.suggest import did_you_mean
 from wasplan.validate.walk import TemplateNode, iter_templates, mapping
 
 DEFAULT_NAMESPACE = "default"

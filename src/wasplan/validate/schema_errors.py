@@ -12,6 +12,7 @@ from typing import Any, Iterable, Sequence
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, format_path
 from wasplan.documents.model import Document
+from wasplan.suggest import did_you_mean
 from wasplan.validate import hints
 
 _TYPE_NAMES = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
@@ -101,7 +102,7 @@ class SchemaErrorMapper:
             hint = hints.hint_for_unknown_field(self.doc.api_version, self.doc.kind, path, name)
             data = {}
             if hint is None:
-                guess = hints.did_you_mean(name, known)
+                guess = did_you_mean(name, known)
                 if guess:
                     hint = f'did you mean "{format_path(path + (guess,))}"?'
                     data["suggestion"] = format_path(path + (guess,))

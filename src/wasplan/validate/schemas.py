@@ -35,16 +35,6 @@ def schema_root() -> Traversable | Path:
     return _SOURCE_ROOT
 
 
-def _split(api_version: str) -> tuple[str, str] | None:
-    """`group/version` -> (group, version); core-group apiVersions (`v1`) have no files here."""
-    if api_version.count("/") != 1:
-        return None
-    group, version = api_version.split("/")
-    if not group or not version or group.startswith(".") or version.startswith("."):
-        return None
-    return group, version
-
-
 def _entries() -> Iterator[tuple[str, str, Traversable | Path]]:
     root = schema_root()
     if not root.is_dir():
@@ -63,7 +53,7 @@ def _entries() -> Iterator[tuple[str, str, Traversable | Path]]:
 @lru_cache(maxsize=1)
 def available() -> list[tuple[str, str]]:
     """Every (apiVersion, kind) that has a wasplan schema, sorted."""
-    return [(api_version, kind) for api_version, kind, _ in _entries()]
+    return list(_index())
 
 
 def schema_files() -> list[tuple[str, Traversable | Path]]:
@@ -71,15 +61,17 @@ def schema_files() -> list[tuple[str, Traversable | Path]]:
     return [(f"{api_version}/{kind}.json", item) for api_version, kind, item in _entries()]
 
 
+@lru_cache(maxsize=1)
+def _index() -> dict[tuple[str, str], Traversable | Path]:
+    """(apiVersion, kind) -> the shipped file. Lookups go through this index of what is shipped, so no part of
+    an input (a 300-character kind, `../`) ever becomes part of a path."""
+    return {(api_version, kind): item for api_version, kind, item in _entries()}
+
+
 @lru_cache(maxsize=None)
 def _load_text(api_version: str, kind: str) -> str | None:
-    parts = _split(api_version)
-    if parts is None or "/" in kind or kind.startswith("."):
-        return None
-    item = schema_root() / parts[0] / parts[1] / f"{kind}.json"
-    if not item.is_file():
-        return None
-    return item.read_text(encoding="utf-8")
+    item = _index().get((api_version, kind))
+    return None if item is None else item.read_text(encoding="utf-8")
 
 
 def load_schema(api_version: str, kind: str) -> dict | None:

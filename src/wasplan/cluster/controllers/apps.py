@@ -15,6 +15,7 @@ Deterministic names (names.py): ReplicaSet `<deployment>-<template hash stand-in
 from __future__ import annotations
 
 from wasplan.cluster.controllers.context import Expansion
+from wasplan.cluster.controllers.job import MAX_JOB_PODS
 from wasplan.cluster.controllers.names import template_hash
 from wasplan.cluster.controllers.pods import copy_pod, prototype
 from wasplan.cluster.controllers.read import count, mapping
@@ -88,6 +89,10 @@ def expand_apps(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
         reason = "the Deployment is paused (spec.paused: true): it creates no ReplicaSet until it is resumed"
     elif not shape.replicas:
         reason = "spec.replicas is 0"
+    if shape.replicas > MAX_JOB_PODS:  # refused before expanding (README: Limits)
+        ctx.report("WAS610", f"{shape.kind} {shape.namespace}/{shape.name} would start {shape.replicas:,} pods; the "
+                             f"planner expands at most {MAX_JOB_PODS:,} per workload", ("spec", "replicas"))
+        return []
     if reason is not None:
         ctx.report("WAS621", f"{shape.kind} {shape.namespace}/{shape.name} creates no pods in this plan: {reason}",
                    ("spec",))

@@ -199,6 +199,12 @@ def job_pods(job: JobShape, proto: Pod, pod_group: str | None, child: ChildOf | 
     return pods
 
 
+# The planner's limit on the pods one Job starts: upstream's own threshold for Indexed Jobs with many completions
+# (`parallelismLimitForHighCompletions`, pkg/apis/batch/validation/validation.go). Beyond it a plan would take
+# minutes, mostly proving that the cluster is full; README: Limits.
+MAX_JOB_PODS = 10_000
+
+
 def _skip_reason(job: JobShape) -> str | None:
     if not job.builtin_controller:
         return f"spec.managedBy is {job.managed_by!r}: the built-in Job controller leaves this Job to that controller"
@@ -217,6 +223,11 @@ def expand_job(obj: dict, gates: GateSet, ctx: Ctx, child: ChildOf | None = None
     reason = _skip_reason(job)
     if reason is not None:
         ctx.report("WAS607", f"Job {job.namespace}/{job.name} creates no pods in this plan: {reason}", ("spec",))
+        return []
+    if job.pod_count > MAX_JOB_PODS:
+        ctx.report("WAS610", f"Job {job.namespace}/{job.name} would start {job.pod_count:,} pods; the planner expands "
+                             f"at most {MAX_JOB_PODS:,} per Job", ("spec", "parallelism"),
+                   hint="plan a scaled-down copy of the Job (the scheduler treats its pods alike)")
         return []
     meta = dict(job.template_meta, namespace=job.namespace)
     proto = prototype(meta, job.template_spec, ctx.at("spec", "template"))

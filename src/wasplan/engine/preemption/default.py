@@ -66,6 +66,8 @@ class DefaultPreemption:
         if ctx.terminating_on_nominated(ps, ctx.prio(ps)):
             return Outcome(message="preemption: " + NOT_ELIGIBLE_TERMINATING)
         total = int(diagnosis.in_snapshot.sum())
+        if not diagnosis.in_snapshot.size:  # no nodes at all: ErrNoNodesAvailable ends the cycle before PostFilter
+            return Outcome(message="")
         possible = diagnosis.in_snapshot & ~diagnosis.unresolvable
         if not possible.any():
             return Outcome(message=f"preemption: 0/{total} nodes are available: {total} {cand.NOT_HELPFUL}.")
