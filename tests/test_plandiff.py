@@ -208,3 +208,14 @@ def test_a_bad_baseline_with_json_output_is_one_failure_document(tmp_path):
     doc = json.loads(result.stdout)
     assert (doc["kind"], doc["exitCode"]) == ("Failure", 2)
     assert [(d["code"], d["line"], d["field"]) for d in doc["diagnostics"]] == [("WAS680", 2, "apiVersion")]
+
+
+def test_a_real_dra_plan_diffs_its_claims_devices():
+    dra = FIXTURES / "examples" / "dra"
+    head = _plan(dra / "workloads", dra / "cluster.yaml")
+    base = copy.deepcopy(head)
+    claim = next(c for c in base["resourceClaims"] if c["devices"])
+    claim["devices"][0]["device"] = "other-device"
+    (changed,) = diff_plans(base, head).changes
+    assert (changed.kind, changed.key, changed.change, changed.effect) == \
+        ("ResourceClaim", f"{claim['namespace']}/{claim['name']}", "DevicesChanged", "neutral")

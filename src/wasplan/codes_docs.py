@@ -648,6 +648,85 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 --baseline base.json",
         "Plan the baseline with the same --k8s-version as the head."),
     # --- WAS8xx: explain -------------------------------------------------------------------------
+    "WAS640": RuleDoc(
+        "A ResourceSlice has no driver, or its pool has no name or an impossible generation or resourceSliceCount. "
+        "The slice is left out of the plan, so its devices cannot be allocated.",
+        "kind: ResourceSlice\nspec:\n  driver: gpu.example.com\n  pool: {generation: 1, resourceSliceCount: 1}\n...",
+        "kind: ResourceSlice\nspec:\n  driver: gpu.example.com\n  pool: {name: node-a, generation: 1, "
+        "resourceSliceCount: 1}\n...",
+        "Give the slice its driver and a pool with a name, a generation and resourceSliceCount >= 1."),
+    "WAS641": RuleDoc(
+        "A ResourceSlice (or a device under perDeviceNodeSelection) must set exactly one of nodeName, nodeSelector, "
+        "allNodes and perDeviceNodeSelection; this one sets none or several and is left out.",
+        "kind: ResourceSlice\nspec:\n  nodeName: node-a\n  allNodes: true\n...",
+        "kind: ResourceSlice\nspec:\n  nodeName: node-a\n...",
+        "Keep exactly one node-selection field."),
+    "WAS642": RuleDoc(
+        "A ResourceSlice device or counter set has no name; that entry is left out.",
+        "devices:\n- attributes: {model: {string: a100}}", "devices:\n- name: gpu-0\n  attributes: {model: {string: a100}}",
+        "Name every device and counter set."),
+    "WAS643": RuleDoc(
+        "A device capacity, counter, request policy value or capacity request is not a valid non-negative quantity; "
+        "that entry is left out.",
+        "capacity:\n  memory: {value: 80 Gi}", "capacity:\n  memory: {value: 80Gi}",
+        "Write a Kubernetes quantity (`80Gi`, `500m`)."),
+    "WAS644": RuleDoc(
+        "A ResourceClaim (or template) request names no device class, sets both or neither of exactly and "
+        "firstAvailable, or has an impossible allocationMode or count. The claim cannot be allocated.",
+        "requests:\n- name: gpu\n  exactly: {count: 1}", "requests:\n- name: gpu\n  exactly: {deviceClassName: "
+        "gpu.example.com, count: 1}",
+        "Give each request exactly one of exactly/firstAvailable with a deviceClassName."),
+    "WAS645": RuleDoc(
+        "A claim constraint sets neither or both of matchAttribute and distinctAttribute, uses an unqualified "
+        "attribute name, or names a request the claim does not have. The claim cannot be allocated.",
+        "constraints:\n- requests: [gpus]\n  matchAttribute: pcieRoot",
+        "constraints:\n- requests: [gpus]\n  matchAttribute: gpu.example.com/pcieRoot",
+        "Name the attribute with its domain and only requests of the claim."),
+    "WAS646": RuleDoc(
+        "A device selector has no CEL expression, or the expression does not compile; the message gives the line "
+        "and column inside the expression.",
+        "selectors:\n- cel: {expression: 'device.driver == '}",
+        "selectors:\n- cel: {expression: 'device.driver == \"gpu.example.com\"'}",
+        "Fix the expression (docs/dra-allocation.md lists the CEL environment)."),
+    "WAS647": RuleDoc(
+        "A ResourceClaim's status.allocation or a status.reservedFor entry cannot be read; the claim is treated as "
+        "unallocated (or the entry dropped).",
+        "status:\n  reservedFor:\n  - {name: trainer-0}", "status:\n  reservedFor:\n  - {resource: pods, name: "
+        "trainer-0, uid: 1234}",
+        "Take the claim's status as the API server wrote it (`kubectl get resourceclaims -o yaml`)."),
+    "WAS648": RuleDoc(
+        "A DRA object's field has the wrong type or an impossible value (a taint effect, a toleration operator, an "
+        "owner reference without kind); it is ignored.",
+        "taints:\n- {key: maintenance, effect: Sometimes}", "taints:\n- {key: maintenance, effect: NoSchedule}",
+        "Use the values resource.k8s.io/v1 allows."),
+    "WAS649": RuleDoc(
+        "A device attribute does not have exactly one of int, bool, string and version, or its version is not "
+        "semver; the attribute is left out.",
+        "attributes:\n  driverVersion: {version: '1.2'}", "attributes:\n  driverVersion: {version: 1.2.0}",
+        "Give each attribute one typed value; versions are semver (`1.2.0`)."),
+    "WAS650": RuleDoc(
+        "A DRA object uses a resource.k8s.io version the planner does not read (v1beta1, whose requests have no "
+        "`exactly`); it is left out.",
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n...",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n...",
+        "Write resource.k8s.io/v1 (served by every release wasplan plans)."),
+    "WAS660": RuleDoc(
+        "A pod's or PodGroup's resourceClaims entry names a ResourceClaimTemplate the inputs do not hold. No claim "
+        "is generated, so the pod waits (`pod \"ns/name\": ResourceClaim not created yet`).",
+        "resourceClaims:\n- {name: gpu, resourceClaimTemplateName: one-gpu}  # no such template",
+        "resourceClaims:\n- {name: gpu, resourceClaimTemplateName: one-gpu}  # with the template in the inputs",
+        "Add the ResourceClaimTemplate to the manifests or the snapshot, or fix the name."),
+    "WAS661": RuleDoc(
+        "A resourceClaims entry names a ResourceClaim the inputs do not hold; the pod waits for it.",
+        "resourceClaims:\n- {name: gpu, resourceClaimName: shared-gpu}  # no such claim",
+        "resourceClaims:\n- {name: gpu, resourceClaimName: shared-gpu}  # with the claim in the inputs",
+        "Add the ResourceClaim (the snapshot's `kubectl get resourceclaims -A -o yaml`), or fix the name."),
+    "WAS662": RuleDoc(
+        "A ResourceClaim or template request names a DeviceClass the inputs do not hold; pods using it stay pending "
+        "with `request <req>: device class <class> does not exist`.",
+        "exactly: {deviceClassName: gpu.example.com}  # no such DeviceClass",
+        "exactly: {deviceClassName: gpu.example.com}  # with the DeviceClass in the snapshot",
+        "Add the DeviceClass the driver installs (`kubectl get deviceclasses -o yaml`), or fix the name."),
     "WAS801": RuleDoc(
         "The explain TARGET is malformed or names no object of the inputs; the message suggests close names.",
         "wasplan explain podgroup/trainer manifests/ --cluster cluster.yaml",

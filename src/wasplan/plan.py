@@ -171,6 +171,57 @@ class Preemption:
                 "victims": [v.to_dict() for v in self.victims]}
 
 
+CLAIM_STATUSES = ("Allocated", "AlreadyAllocated", "Pending")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOwner:
+    kind: str  # Pod | PodGroup
+    name: str
+    claim: str  # the owner's spec.resourceClaims[].name
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDevice:
+    request: str  # "req" or "req/subrequest"
+    driver: str
+    pool: str
+    device: str
+    admin_access: bool = False
+
+    def to_dict(self) -> dict:
+        return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device,
+                "adminAccess": self.admin_access}
+
+
+@dataclass(frozen=True, slots=True)
+class Consumer:
+    kind: str  # Pod | PodGroup
+    namespace: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOutcome:
+    """One ResourceClaim after the plan (DESIGN.md §4 `resourceClaims[]`)."""
+
+    namespace: str
+    name: str
+    status: str  # Allocated | AlreadyAllocated | Pending
+    owner: ClaimOwner | None = None  # set for claims generated from a ResourceClaimTemplate
+    node: str | None = None  # the node a node-local allocation is bound to; None when reachable from many
+    devices: tuple[ClaimDevice, ...] = ()
+    reserved_for: tuple[Consumer, ...] = ()
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        owner = {"kind": self.owner.kind, "name": self.owner.name, "claim": self.owner.claim} if self.owner else None
+        return {"namespace": self.namespace, "name": self.name, "owner": owner, "status": self.status,
+                "node": self.node, "devices": [d.to_dict() for d in self.devices],
+                "reservedFor": [{"kind": c.kind, "namespace": c.namespace, "name": c.name} for c in self.reserved_for],
+                "message": self.message}
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     k8s_version: str
@@ -180,6 +231,7 @@ class Plan:
     preemptions: tuple[Preemption, ...] = ()
     diagnostics: tuple = field(default=(), compare=False)
     composites: tuple[CompositeOutcome, ...] = ()  # CompositePodGroups, sorted by namespace/name
+    claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
 
     def count(self, status: str) -> int:
@@ -209,4 +261,5 @@ class Plan:
                 "pods": [p.to_dict() for p in self.pods],
                 "preemptions": [p.to_dict() for p in self.preemptions],
                 "compositePodGroups": [c.to_dict() for c in self.composites],
+                "resourceClaims": [c.to_dict() for c in self.claims],
                 "unplanned": [u.to_dict() for u in self.unplanned]}

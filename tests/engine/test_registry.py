@@ -12,10 +12,10 @@ from wasplan.engine.world import GroupState, PodState
 def test_filter_order_and_weights_are_kube_schedulers_default_profile():
     # pkg/scheduler/apis/config/v1/default_plugins.go: the filters in MultiPoint order, the score weights
     assert registry.FILTERS == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-                                "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity")
+                                "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DynamicResources")
     assert static.ORDER == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
     assert registry.DEFAULT_WEIGHTS == {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
-                                        "PodTopologySpread": 2, "InterPodAffinity": 2,
+                                        "PodTopologySpread": 2, "InterPodAffinity": 2, "DynamicResources": 1,
                                         "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
 
 
@@ -48,6 +48,9 @@ class Ledger:
         assert token == row
         self.calls.append(f"unreserve {p.name}@{row}")
         del self.held[p.name]
+
+    def pod_deleted(self, p):
+        self.calls.append(f"deleted {p.name}")
 
 
 def test_a_failed_gang_trial_unreserves_every_member_newest_first():

@@ -29,12 +29,20 @@ def test_table_names_only_gates_of_its_release():
 
 def test_all_gates_on_reports_nothing():
     (doc,) = docs(WORKLOAD_136)
-    assert check_gates(doc, gates("1.36")) == []
+    assert check_gates(doc, gates("1.36", "DRAWorkloadResourceClaims=true")) == []
+
+
+def test_podgroup_claims_gate_keeps_upstreams_default_off():
+    (doc,) = docs(WORKLOAD_136)
+    diags = check_gates(doc, gates("1.36"))
+    assert [(d.code, d.location.path[-1], d.data) for d in diags] == [
+        ("WAS301", "resourceClaims", {"gate": "DRAWorkloadResourceClaims"})]
 
 
 def test_1_36_fields_dropped_when_their_gates_are_off():
     (doc,) = docs(WORKLOAD_136)
-    diags = check_gates(doc, gates("1.36", "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=false"))
+    diags = check_gates(doc, gates("1.36", "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=false,"
+                                          "DRAWorkloadResourceClaims=true"))
     assert [(d.code, d.location.path[-1], d.location.line) for d in diags] == [
         ("WAS301", "disruptionMode", 8), ("WAS301", "priorityClassName", 9), ("WAS301", "schedulingConstraints", 10)]
     first = diags[0]

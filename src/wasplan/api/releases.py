@@ -23,6 +23,7 @@ class Gate:
     stage: str  # Alpha | Beta | GA
     default: bool  # upstream default
     summary: str
+    locked: bool = False  # GA and locked to its default: --feature-gates cannot switch it
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class Capabilities:
     composites: bool  # CompositePodGroup, composite templates and parent references exist
     job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
+    dra_allocator_137: bool  # the 1.37 structured allocator (CEL errors name the device, counters follow node
+    #                          selection, ...; engine/dra/features.py)
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
 
@@ -49,14 +52,15 @@ class Capabilities:
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           child_jobs_get_no_workload=False)
+                           dra_allocator_137=False, child_jobs_get_no_workload=False)
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
     "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
-                         job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True),
+                         job_scheduling_field=True, nested_template_ref=False, dra_allocator_137=True,
+                         child_jobs_get_no_workload=True),
 }
 
 
@@ -93,6 +97,29 @@ def _gates(*rows: Gate) -> dict[str, Gate]:
     return {g.name: g for g in rows}
 
 
+def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
+    """The Dynamic Resource Allocation gates the planner reads, with upstream's stage and default per release
+    (dra.md §2, pkg/features/kube_features.go); `ga37`: the stages of 1.37. wasplan's profile keeps these at
+    upstream's defaults."""
+    return (
+        Gate("DynamicResourceAllocation", "GA", True, "ResourceClaims and the DynamicResources plugin", locked=True),
+        Gate("DRAPrioritizedList", "GA", True, "firstAvailable subrequests and their Score", locked=ga37),
+        Gate("DRAAdminAccess", "GA", True, "adminAccess requests", locked=True),
+        Gate("DRAPartitionableDevices", "Beta", True, "shared counters and per-device node selection"),
+        Gate("DRADeviceTaints", "GA" if ga37 else "Beta", True, "device taints and tolerations"),
+        Gate("DRADeviceTaintRules", "GA" if ga37 else "Beta", ga37, "DeviceTaintRule taints merged into the slices"),
+        Gate("DRAConsumableCapacity", "Beta", True, "allowMultipleAllocations devices, capacity requests, "
+             "distinctAttribute"),
+        Gate("DRAExtendedResource", "GA" if ga37 else "Beta", True, "extended resources backed by a DeviceClass",
+             locked=ga37),
+        Gate("DRADeviceBindingConditions", "Beta", True, "devices with binding conditions"),
+        Gate("DRAResourceClaimDeviceStatus", "GA" if ga37 else "Beta", True, "status.devices of claims (binding "
+             "conditions need it)", locked=ga37),
+        Gate("DRAWorkloadResourceClaims", "Beta" if ga37 else "Alpha", False,
+             "resourceClaims on PodGroups and templates; one claim per PodGroup, reserved for the PodGroup"),
+    )
+
+
 RELEASES: dict[str, Release] = {
     "1.36": Release(
         version="1.36",
@@ -103,8 +130,8 @@ RELEASES: dict[str, Release] = {
             Gate("WorkloadAwarePreemption", "Alpha", False,
                  "disruptionMode/priority/priorityClassName on groups; group preemption (needs GangScheduling)"),
             Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
-            Gate("DRAWorkloadResourceClaims", "Alpha", False, "resourceClaims on PodGroups and templates"),
             Gate("WorkloadWithJob", "Alpha", False, "the Job controller creates Workload and PodGroup"),
+            *_dra_gates(ga37=False),
         ),
         preferred={"Workload": f"{SCHEDULING_GROUP}/v1alpha2", "PodGroup": f"{SCHEDULING_GROUP}/v1alpha2"},
         upstream_schema_dir="v1.36.0-local-strict",
@@ -119,11 +146,11 @@ RELEASES: dict[str, Release] = {
             Gate("GenericWorkload", "Beta", False,
                  "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
             Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
-            Gate("DRAWorkloadResourceClaims", "Beta", False, "resourceClaims on PodGroups and templates"),
             Gate("WorkloadWithJob", "Alpha", False, "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
             Gate("CompositePodGroup", "Alpha", False,
                  "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
             Gate("PodGroupPreemptionPolicy", "Alpha", False, "preemptionPolicy on groups and templates"),
+            *_dra_gates(ga37=True),
         ),
         preferred={
             "Workload": f"{SCHEDULING_GROUP}/v1beta1",
@@ -163,8 +190,10 @@ class GateSet:
 
 
 def default_gates(release: Release) -> GateSet:
-    """wasplan's profile: every workload-aware gate of the release on."""
-    return GateSet(release, {name: True for name in release.gates})
+    """wasplan's profile: every workload-aware gate of the release on; the DRA gates at upstream's defaults
+    (PodGroup-level claims, DRAWorkloadResourceClaims, stay off unless asked for)."""
+    return GateSet(release, {name: g.default if name.startswith("DRA") or name == "DynamicResourceAllocation"
+                             else True for name, g in release.gates.items()})
 
 
 def parse_gates(release: Release, spec: str | None) -> GateSet:
@@ -186,5 +215,9 @@ def parse_gates(release: Release, spec: str | None) -> GateSet:
             raise GateError(f"unknown feature gate {name!r} for Kubernetes {release.version}{also} (known: {known})")
         if raw.lower() not in ("true", "false"):
             raise GateError(f"feature gate {name} must be true or false, not {raw!r}")
+        gate = release.gates[name]
+        if gate.locked and (raw.lower() == "true") != gate.default:
+            raise GateError(f"cannot set feature gate {name} to {raw.lower()}, feature is locked to "
+                            f"{str(gate.default).lower()}")
         values[name] = raw.lower() == "true"
     return GateSet(release, values)

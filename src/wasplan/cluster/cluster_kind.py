@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 
 from wasplan import jsontext
 from wasplan.api.quantity import QuantityError, parse_quantity
+from wasplan.cluster.cluster_devices import network_pool_slice, node_pool_slices
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import CPU, MEMORY, PODS, Node, Pod, PriorityClass, Record, Taint
+from wasplan.cluster.model import CPU, MEMORY, PODS, Node, Pod, PriorityClass, Taint
 from wasplan.cluster.resources import DEFAULT_MEMORY, DEFAULT_MILLI_CPU, quantities, to_units
-from wasplan.cluster.template import Template, TemplateError, compile_template
+from wasplan.cluster.template import Template, compile_reported as _compile, compile_template, render_reported as _render
 
 API_VERSION = "wasplan.io/v1alpha1"
 KIND = "Cluster"
@@ -56,7 +56,7 @@ def _schema_ok(obj: dict, ctx: Ctx) -> bool:
     errors = sorted(_validator().iter_errors(obj), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         path = tuple(err.absolute_path)
-        if len(path) >= 2 and path[-2] in ("allocatable", "requests"):
+        if len(path) >= 2 and path[-2] in ("allocatable", "requests", "capacity"):
             try:
                 parse_quantity(err.instance)
                 message = f"invalid quantity {err.instance!r} for {path[-1]}: must not be negative"
@@ -66,22 +66,6 @@ def _schema_ok(obj: dict, ctx: Ctx) -> bool:
         else:
             ctx.report("WAS605", f"Cluster: {err.message}", path, hint="see docs/cluster-kind.md")
     return not errors
-
-
-def _compile(text: str, names: frozenset[str], ctx: Ctx, path: tuple) -> Template | None:
-    try:
-        return compile_template(text, names)
-    except TemplateError as exc:
-        ctx.report("WAS605", str(exc), path)
-        return None
-
-
-def _render(template: Template, env: dict, ctx: Ctx, path: tuple) -> str | None:
-    try:
-        return template.render(env)
-    except TemplateError as exc:
-        ctx.report("WAS605", f"{exc} (index {env.get('index')})", path)
-        return None
 
 
 def _label_templates(raw: dict | None, names: frozenset[str], ctx: Ctx) -> dict[str, Template] | None:
@@ -166,17 +150,22 @@ def _entry_pods(entry: dict, ctx: Ctx) -> list[Pod]:
     return pods
 
 
-def expand_cluster(obj: dict, ctx: Ctx) -> list[Record]:
-    """PriorityClasses, then every pool's nodes, then the pods — the order they would be created in."""
+def expand_cluster(obj: dict, ctx: Ctx) -> list:
+    """PriorityClasses, then every pool's nodes followed by their ResourceSlices, then the network-attached device
+    pools' slices, then the pods — the order they would be created in."""
     if not _schema_ok(obj, ctx):
         return []
     spec = obj.get("spec") or {}
-    records: list[Record] = []
+    records: list = []
     for i, pc in enumerate(spec.get("priorityClasses") or ()):
         records.append(PriorityClass(pc["name"], pc["value"], pc.get("globalDefault", False),
                                      pc.get("preemptionPolicy", "PreemptLowerPriority"), ctx.doc))
     for i, pool in enumerate(spec.get("nodePools") or ()):
-        records.extend(_pool_nodes(pool, ctx.at("spec", "nodePools", i)))
+        nodes = _pool_nodes(pool, ctx.at("spec", "nodePools", i))
+        records.extend(nodes)
+        records.extend(node_pool_slices(pool, nodes, ctx.at("spec", "nodePools", i)))
+    for i, entry in enumerate(spec.get("devicePools") or ()):
+        records.extend(s for s in [network_pool_slice(entry, ctx.at("spec", "devicePools", i))] if s is not None)
     for i, entry in enumerate(spec.get("pods") or ()):
         records.extend(_entry_pods(entry, ctx.at("spec", "pods", i)))
     return records

@@ -18,7 +18,8 @@ from wasplan.documents import Document
 
 # kinds the planner refers to by name (a workload, or an object that runs pods, needs one too)
 NAMED_KINDS = frozenset({"Pod", "Node", "PriorityClass", "PodDisruptionBudget", "Workload", "PodGroup",
-                         "CompositePodGroup"})
+                         "CompositePodGroup", "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate",
+                         "DeviceTaintRule"})
 
 
 def needs_name(doc: Document) -> bool:

@@ -147,6 +147,29 @@ class StartAfter:
     never: bool = False  # waits for something a plan never reaches (a Job's completion)
 
 
+@dataclass(frozen=True, slots=True)
+class PodClaim:
+    """One `spec.resourceClaims[]` entry of a pod: a ResourceClaim by name, or one generated from a template.
+    `generated` is the claim name `status.resourceClaimStatuses` records for a template entry (snapshot pods)."""
+
+    name: str
+    claim_name: str | None = None
+    template_name: str | None = None
+    generated: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerRequests:
+    """One container's extended-resource requests, for the claim DynamicResources builds when a DeviceClass backs
+    an extended resource: its index over initContainers + containers, whether it is a short-lived init container,
+    the sorted names of all its requests, and the integer amounts of its domain-qualified resources."""
+
+    index: int
+    short_lived_init: bool
+    names: tuple[str, ...]
+    extended: tuple[tuple[str, int], ...]
+
+
 @dataclass(slots=True)
 class Pod:
     """A pod as the scheduler sees it: the effective request is precomputed (containers, init containers,
@@ -175,6 +198,8 @@ class Pod:
     terminating: bool = False
     creation_timestamp: str | None = None
     uid: str | None = None
+    resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
+    containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
 
@@ -218,6 +243,8 @@ class Group:
 
 
 Record = Node | Pod | PriorityClass | PodDisruptionBudget | Group
+# PlanInputs also carry the DRA records of `wasplan.cluster.devices` (DeviceClass, ResourceSlice, ResourceClaim,
+# ResourceClaimTemplate); they are not part of this union because `devices` builds on this module.
 
 
 @dataclass(frozen=True, slots=True)

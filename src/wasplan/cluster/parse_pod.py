@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import Owner, Pod, Resources
+from wasplan.cluster.model import ContainerRequests, Owner, Pod, PodClaim, Resources
 from wasplan.cluster.placement import host_ports, spread_constraints, tolerations
 from wasplan.cluster.resources import pod_requests
 from wasplan.cluster.selectors import affinity, as_list, as_str, string_map
@@ -76,6 +77,62 @@ def pod_group_name(spec: dict, ctx: Ctx) -> str | None:
     return None
 
 
+def _generated_names(status: dict) -> dict[str, str | None]:
+    """`status.resourceClaimStatuses`: entry name -> generated claim name (None: the controller made none)."""
+    out: dict[str, str | None] = {}
+    items = status.get("resourceClaimStatuses")
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            out[item["name"]] = _text(item.get("resourceClaimName"))
+    return out
+
+
+def resource_claims(spec: dict, status: dict, ctx: Ctx) -> tuple[PodClaim, ...]:
+    """`spec.resourceClaims`: each entry names a ResourceClaim or a ResourceClaimTemplate (exactly one)."""
+    generated = _generated_names(status)
+    out = []
+    for i, item in enumerate(as_list(spec.get("resourceClaims"), ctx, ("resourceClaims",), "resourceClaims")):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or not name:
+            ctx.report("WAS602", "a resourceClaims entry needs a name", ("resourceClaims", i, "name"))
+            continue
+        claim = as_str(item.get("resourceClaimName"), ctx, ("resourceClaims", i, "resourceClaimName")) or None
+        template = as_str(item.get("resourceClaimTemplateName"), ctx,
+                          ("resourceClaims", i, "resourceClaimTemplateName")) or None
+        if (claim is None) == (template is None):
+            ctx.report("WAS602", f"resourceClaims entry {name!r} must set exactly one of resourceClaimName and "
+                       "resourceClaimTemplateName", ("resourceClaims", i))
+            continue
+        out.append(PodClaim(name, claim, template, generated.get(name) if template else None))
+    return tuple(out)
+
+
+def _whole(value: Any) -> int | None:
+    try:
+        amount = parse_quantity(value).amount
+    except QuantityError:
+        return None  # already reported by the request computation
+    return amount.numerator if amount.denominator == 1 and amount > 0 else None
+
+
+def container_requests(spec: dict) -> tuple[ContainerRequests, ...]:
+    """Per container (initContainers first, as upstream indexes them) its domain-qualified requests."""
+    out = []
+    listed = [(c, True) for c in spec.get("initContainers") or () if isinstance(c, dict)] + \
+        [(c, False) for c in spec.get("containers") or () if isinstance(c, dict)]
+    for i, (container, init) in enumerate(listed):
+        requests = (container.get("resources") or {}).get("requests") if isinstance(container.get("resources"),
+                                                                                      dict) else None
+        if not isinstance(requests, dict):
+            continue
+        extended = tuple((str(k), q) for k, v in sorted(requests.items())
+                         if "/" in str(k) and (q := _whole(v)) is not None)
+        if extended:
+            out.append(ContainerRequests(i, init and container.get("restartPolicy") != "Always",
+                                         tuple(sorted(map(str, requests))), extended))
+    return tuple(out)
+
+
 def controller_owner(meta: dict) -> Owner | None:
     """The controlling ownerReference (ReplicaSet, Job, ...), which the plan reports as the pod's owner."""
     refs = meta.get("ownerReferences")
@@ -119,6 +176,8 @@ def pod_from_parts(meta: dict, spec: dict, status: dict, mctx: Ctx, sctx: Ctx, s
         terminating=meta.get("deletionTimestamp") is not None,
         creation_timestamp=_text(meta.get("creationTimestamp")),
         uid=_text(meta.get("uid")),
+        resource_claims=resource_claims(spec, status, sctx) if spec.get("resourceClaims") else (),
+        containers=container_requests(spec) if any("/" in name for name in requests) else (),
         source=source,
     )
 

@@ -116,6 +116,17 @@ def _node_term(raw: Any, ctx: Ctx) -> NodeSelectorTerm:
                             _requirements(raw.get("matchFields"), ctx, "matchFields", NODE_OPERATORS))
 
 
+def node_selector(raw: Any, ctx: Ctx) -> tuple[NodeSelectorTerm, ...] | None:
+    """A `v1.NodeSelector` (`{nodeSelectorTerms: [...]}`) as its terms (ORed); None when absent or not a map."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        ctx.report("WAS602", "a node selector must be a map with nodeSelectorTerms", ())
+        return None
+    terms = as_list(raw.get("nodeSelectorTerms"), ctx, ("nodeSelectorTerms",), "nodeSelectorTerms")
+    return tuple(_node_term(t, ctx.at("nodeSelectorTerms", i)) for i, t in enumerate(terms))
+
+
 def _weight(raw: Any, ctx: Ctx) -> int:
     w = raw.get("weight") if isinstance(raw, dict) else None
     if isinstance(w, int) and not isinstance(w, bool) and 1 <= w <= 100:

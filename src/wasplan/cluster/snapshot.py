@@ -32,6 +32,7 @@ from wasplan.cluster.controllers.job import JOB_NAME_LABEL, MAX_JOB_PODS
 from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
 from wasplan.cluster.generated_names import give_generated_name, needs_name
+from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
@@ -202,6 +203,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
+    diags += check_references([*existing, *arrivals])
     return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned), diags
 
 

@@ -207,3 +207,21 @@ def compile_template(text: str, names: frozenset[str] | set[str]) -> Template:
     if literal:
         parts.append("".join(literal))
     return Template(text, tuple(parts))
+
+
+def compile_reported(text: str, names: frozenset[str], ctx, path: tuple) -> Template | None:
+    """`compile_template`, or None after a WAS605 finding at `path` (ctx: `wasplan.cluster.issues.Ctx`)."""
+    try:
+        return compile_template(text, names)
+    except TemplateError as exc:
+        ctx.report("WAS605", str(exc), path)
+        return None
+
+
+def render_reported(template: Template, env: Env, ctx, path: tuple) -> str | None:
+    """`template.render(env)`, or None after a WAS605 finding naming the index."""
+    try:
+        return template.render(env)
+    except TemplateError as exc:
+        ctx.report("WAS605", f"{exc} (index {env.get('index')})", path)
+        return None

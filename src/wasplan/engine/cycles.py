@@ -8,6 +8,7 @@ from __future__ import annotations
 from wasplan.engine import compositecycle, groupcycle, placement
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
+from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, World
@@ -32,6 +33,7 @@ class Cycles(PreemptionSteps):
         self._clock = 0
         self._groups_on, self._entity = options.groups_on, options.caps.group_entity_cycle
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
+        self.dra = state.plugins.get(dynamic_resources.NAME)
         self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
 
     def tick(self) -> int:
@@ -43,7 +45,11 @@ class Cycles(PreemptionSteps):
         return self._groups_on and ps.pod.pod_group is not None
 
     def pod_created(self, ps: PodState) -> None:
+        if self.dra is not None:
+            ps.pod = self.dra.adopt(ps.pod)
         if ps.pod.node_name:
+            if ps.pod.resource_claims and self.dra is not None:  # its claims, for Reserve and the controller
+                self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if ps.pod.node_name in self.state.index:
                 self.state.reserve(ps.pod, self.state.index[ps.pod.node_name])
                 self.state.commit()
@@ -93,6 +99,11 @@ class Cycles(PreemptionSteps):
         if not ps.initial_ts:  # the queue timestamp is taken when the pod is first added, gated or not
             ps.ts = ps.initial_ts = self.tick()
         gate = self._gate(ps)
+        if gate is None and self._dra_on(ps):
+            problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
+            if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
+                ps.status, ps.reason, ps.message = "Gated", "Unschedulable", problem
+                return
         if gate is not None:
             ps.status, (ps.reason, ps.message) = "Gated", gate
             if gate[0] != "SchedulingGated":
@@ -100,6 +111,12 @@ class Cycles(PreemptionSteps):
             return
         ps.status, ps.reason, ps.message = "Queued", "", ""
         self.enqueue(ps)
+
+    def _dra_on(self, ps: PodState) -> bool:
+        """Whether DynamicResources runs for the pod: it has claims and its profile keeps the plugin."""
+        ev = self.evaluator_for(ps)
+        return bool(ps.pod.resource_claims) and self.dra is not None and \
+            (ev is None or ev.profile.filter_on(dynamic_resources.NAME))
 
     def enqueue(self, ps: PodState) -> None:
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
@@ -203,13 +220,22 @@ class Cycles(PreemptionSteps):
             ps.message = f"no kube-scheduler profile is named {ps.pod.scheduler_name!r}; the pod waits for another scheduler"
             return
         decision = ev.find_node(ps.pod)
-        if decision.node is None:
-            decision, message = self.preempt_for_pod(ps, ev, decision)
-            if decision is None:
-                self.fail(ps, message)
-                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
-                return
+        if decision.node is None and decision.error is None:
+            decision, message = self.post_filter(ps, ev, decision)
+        else:
+            message = decision.message
+        if decision is None or decision.node is None:
+            self.fail(ps, message, "SchedulerError" if decision is not None and decision.error else "Unschedulable")
+            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            return
+        mark = self.state.mark()
         self.state.reserve(ps.pod, decision.node)
+        refused = self.dra.pre_bind(ps.pod) if ps.pod.resource_claims and self.dra is not None else None
+        if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
+            self.state.rollback(mark)
+            self.fail(ps, refused, "SchedulerError")
+            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            return
         self.bind(ps, decision.node)
         self.state.commit()
         self.pods_bound()
@@ -218,9 +244,11 @@ class Cycles(PreemptionSteps):
         ps.status, ps.node = "Bound", self.state.nodes[row].name
         ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
 
-    def fail(self, ps: PodState, message: str) -> None:
-        ps.status, ps.reason, ps.message = "Unschedulable", "Unschedulable", message
+    def fail(self, ps: PodState, message: str, reason: str = "Unschedulable") -> None:
+        ps.status, ps.reason, ps.message = "Unschedulable", reason, message
         ps.ts = self.tick()
+        if ps.pod.resource_claims and self.dra is not None:
+            self.dra.note_failure(ps.pod, message)
 
     # ---- PodGroup cycle ----------------------------------------------------------------------------------------
     def group_cycle(self, group: GroupState, members: list[PodState]) -> None:

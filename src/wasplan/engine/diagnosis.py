@@ -58,7 +58,10 @@ class Diagnosis:
 
     @property
     def unresolvable(self) -> np.ndarray:
-        """Nodes whose rejection preemption cannot fix."""
+        """Nodes whose rejection preemption cannot fix (all of them after a PreFilter rejection, which upstream
+        records as UnschedulableAndUnresolvable for every node)."""
+        if self.prefilter_msg:
+            return self.in_snapshot.copy()
         codes = np.array([REASONS.code[r] for r in range(len(REASONS.text))], dtype=np.int8)
         single = (codes[self.first] == Code.UNRESOLVABLE) & ~self._fit_rejects()
         fit = self._fit_rejects() & (self.fit_unresolvable & self.fit_lacking).any(axis=1)

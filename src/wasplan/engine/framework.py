@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry, static
+from wasplan.engine import latefilter, registry, static
 from wasplan.engine.config import Profile
 from wasplan.engine.diagnosis import Diagnosis
 from wasplan.engine.plugins import node_affinity, resources_fit, taint_toleration
+from wasplan.engine.plugins.dynamic_resources import FilterError
 from wasplan.engine.rescache import ResourceCache
 
 STAGE_FIT = registry.STAGE[resources_fit.NAME]
@@ -31,9 +32,12 @@ MAX_SCORE = 100
 class Decision:
     node: int | None
     diagnosis: Diagnosis | None = None
+    error: str | None = None  # a Filter Error stopped the attempt (no diagnosis, no preemption)
 
     @property
     def message(self) -> str:
+        if self.error is not None:
+            return self.error
         return self.diagnosis.message() if self.diagnosis else ""
 
 
@@ -74,15 +78,47 @@ class Evaluator:
             feasible = feasible & (reasons == 0)
         if mask is not None:
             feasible = feasible & mask
-        if sv.prefilter_msg is None:
-            nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
-            if nominated is not None and feasible[nominated]:
-                return Decision(nominated)  # the nominated node passes every filter: taken without scoring
-            total = entry.score + self._static_scores(sv, feasible) + self._dynamic_scores(pod, sv, feasible, mask)
-            best = int(np.argmax(np.where(feasible, total, -1))) if feasible.size else -1  # no nodes: none
-            if best >= 0 and feasible[best]:
-                return Decision(best)
+        if sv.prefilter_msg is not None:
+            return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
+        late = self._late(pod)
+        if late is not None:
+            return self._with_late(late, pod, sv, entry, dynamic, feasible, mask)
+        nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
+        if nominated is not None and feasible[nominated]:
+            return Decision(nominated)  # the nominated node passes every filter: taken without scoring
+        total = self.total_scores(pod, sv, feasible, mask, entry)
+        best = int(np.argmax(np.where(feasible, total, -1))) if feasible.size else -1  # no nodes: none
+        if best >= 0 and feasible[best]:
+            return Decision(best)
         return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
+
+    def total_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray, mask=None, entry=None):
+        """Every score but the late plugin's, normalised over `feasible`."""
+        if entry is None:
+            entry = self.resources.get(*self.state.vectors(pod))
+        return entry.score + self._static_scores(sv, feasible) + self._dynamic_scores(pod, sv, feasible, mask)
+
+    def _late(self, pod: Pod):
+        """The stateful late filter (DynamicResources) when it runs for `pod`."""
+        for p in registry.LATE:
+            if self.profile.filter_on(p.name) and p.runs_for(pod, self.state):
+                return self.state.plugins.get(p.name)
+        return None
+
+    def _with_late(self, late, pod, sv, entry, dynamic, feasible, mask) -> Decision:
+        pre = late.pre_filter(pod)
+        if pre is not None:
+            return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask, pre))
+        nominated = self.state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
+        normalised = bool(sv.has_taint_raw or sv.has_affinity_raw or registry.needs_cycle_work(pod, self.state,
+                                                                                               scores=True))
+        try:
+            best, reasons = latefilter.pick(self, late, pod, sv, feasible, nominated, mask, normalised)
+        except FilterError as exc:
+            return Decision(None, error=str(exc))
+        if best is not None:
+            return Decision(best)
+        return Decision(None, self._diagnose(pod, sv, entry, [*dynamic, (registry.STAGE[late.NAME], reasons)], mask))
 
     @staticmethod
     def _by_resources(sv: static.StaticVerdict, entry, mask: np.ndarray | None) -> int | None:
@@ -120,7 +156,7 @@ class Evaluator:
                     out = out + weight * got
         return out
 
-    def _diagnose(self, pod, sv, entry, dynamic, mask) -> Diagnosis:
+    def _diagnose(self, pod, sv, entry, dynamic, mask, prefilter: str | None = None) -> Diagnosis:
         n = len(self.state.nodes)
         first = sv.reasons.copy()
         stage = np.where(first != 0, 0, 99).astype(np.int8)
@@ -135,4 +171,4 @@ class Evaluator:
         names = tuple(self.state.resources[c] for c in entry.cols)
         in_snapshot = np.ones(n, dtype=bool) if mask is None else mask
         return Diagnosis(self.state.node_names, in_snapshot, first, lacking, unres, names,
-                         STAGE_FIT, stage, sv.prefilter_msg)
+                         STAGE_FIT, stage, prefilter or sv.prefilter_msg)

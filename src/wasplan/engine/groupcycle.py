@@ -76,7 +76,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
         return True
     decision = ev.find_node(ps.pod, mask)
     node = decision.node
-    if node is None and post_filter is not None:
+    if node is None and post_filter is not None and decision.error is None:
         node, message = post_filter(ps, ev, decision)
         if node is None:
             attempt.failures[ps.key] = message

@@ -10,6 +10,7 @@ import functools
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
+from wasplan.engine.claimoutcome import claim_outcomes
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
@@ -22,8 +23,8 @@ class FinalCluster:
     """The cluster once the plan is carried out; pods and groups are assembled on first access (only
     `--emit-snapshot` and chaining need them)."""
 
-    def __init__(self, state, world: World, options: EngineOptions, ledger=None):
-        self._world, self._options = world, options
+    def __init__(self, state, world: World, options: EngineOptions, ledger=None, dra=None):
+        self._world, self._options, self._dra = world, options, dra
         self._disrupted = ledger.disrupted if ledger is not None else set()
         self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
@@ -33,8 +34,9 @@ class FinalCluster:
     def groups(self) -> tuple[Group, ...]:
         """Workloads, PodGroups (with the conditions the scheduler wrote), CompositePodGroups."""
         ordered = sorted(self._world.groups.values(), key=lambda g: g.seq)
-        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted)
-                                             for g in ordered))
+        claims = self._dra.group_claims if self._dra is not None else {}
+        return (*self._world.other_groups, *(_group_after(g, self._options, g.key in self._disrupted,
+                                                          claims.get(g.key)) for g in ordered))
 
     @functools.cached_property
     def pods(self) -> tuple[Pod, ...]:
@@ -43,13 +45,40 @@ class FinalCluster:
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
             if ps.status == "Preempted":
                 continue  # deleted by the scheduler's preemption
+            pod = _with_claim_names(ps.pod, self._dra)
             if ps.status == "Bound":
-                placed = copy.copy(ps.pod)
-                placed.node_name = ps.node
-                out.append(placed)
-            else:
-                out.append(ps.pod)
+                pod = copy.copy(pod) if pod is ps.pod else pod
+                pod.node_name = ps.node
+            out.append(pod)
         return tuple(out)
+
+    @property
+    def dra_inputs(self) -> tuple:
+        """DeviceClasses, ResourceSlices, DeviceTaintRules and ResourceClaimTemplates as the inputs gave them."""
+        return self._dra.store.inputs if self._dra is not None else ()
+
+    @functools.cached_property
+    def claims(self) -> tuple:
+        """Every ResourceClaim with its allocation and reservedFor as the API server would hold them."""
+        if self._dra is None:
+            return ()
+        return tuple(s.claim for s in sorted(self._dra.store.claims.values(),
+                                             key=lambda s: (s.claim.namespace, s.claim.name)))
+
+
+def _with_claim_names(pod: Pod, dra) -> Pod:
+    """The pod with the claim names the controller recorded in status.resourceClaimStatuses (template entries),
+    so a second plan on the emitted snapshot finds the same claims."""
+    refs = dra.refs.get(pod.key) if dra is not None and pod.resource_claims else None
+    if not refs:
+        return pod
+    named = {r.entry.name: r.name for r in refs if r.template is not None}
+    claims = tuple(dataclasses.replace(c, generated=named.get(c.name, c.generated)) for c in pod.resource_claims)
+    if claims == pod.resource_claims:
+        return pod
+    out = copy.copy(pod)
+    out.resource_claims = claims
+    return out
 
 
 def pod_outcome(ps: PodState, world: World) -> PodOutcome:
@@ -97,11 +126,12 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
                         tuple(sorted(gs.members)), where, reason, message, condition)
 
 
-def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None) -> Plan:
+def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
     groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
     preemptions = tuple(ledger.entries) if ledger is not None else ()
-    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options))
+    return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options),
+                claims=claim_outcomes(dra))
 
 
 def _ns_name(key: str) -> tuple[str, str]:
@@ -109,7 +139,8 @@ def _ns_name(key: str) -> tuple[str, str]:
     return ns, name
 
 
-def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False) -> Group:
+def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False, claims=None) -> Group:
+    record = _with_claim_statuses(gs.record, claims) if claims else gs.record
     written = []
     if gs.condition_status is not None and options.groups_on:
         written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
@@ -118,12 +149,21 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
         written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
                                      message="default-scheduler: preempting to accommodate a higher priority workload"))
     if not written:
-        return gs.record
+        return record
     types = {c.type for c in written}
-    kept = tuple(c for c in (gs.pg.conditions or ()) if c.type not in types)
-    obj = gs.pg.model_copy(update={"conditions": kept + tuple(written)})
-    return dataclasses.replace(gs.record, obj=obj)
+    kept = tuple(c for c in (record.obj.conditions or ()) if c.type not in types)
+    obj = record.obj.model_copy(update={"conditions": kept + tuple(written)})
+    return dataclasses.replace(record, obj=obj)
 
 
-def final_cluster(state, world: World, options: EngineOptions, ledger=None) -> FinalCluster:
-    return FinalCluster(state, world, options, ledger)
+def _with_claim_statuses(record: Group, claims: dict[str, str]) -> Group:
+    """status.resourceClaimStatuses of a PodGroup whose template entries the ResourceClaim controller served."""
+    known = {s.name: s for s in (record.obj.resource_claim_statuses or ())}
+    for entry, name in claims.items():
+        known[entry] = hub.ResourceClaimStatus(name=entry, resource_claim_name=name)
+    statuses = tuple(known[k] for k in sorted(known))
+    return dataclasses.replace(record, obj=record.obj.model_copy(update={"resource_claim_statuses": statuses}))
+
+
+def final_cluster(state, world: World, options: EngineOptions, ledger=None, dra=None) -> FinalCluster:
+    return FinalCluster(state, world, options, ledger, dra)

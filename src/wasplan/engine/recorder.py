@@ -60,8 +60,9 @@ def record(ev: Evaluator, pod: Pod) -> PluginVerdicts:
     single = {name: arr.copy() for name, arr in sv.by_plugin.items()}
     if sv.absent is not None:
         single["NodeAffinity"] = np.where(sv.absent, node_affinity.ABSENT_REASON, single["NodeAffinity"])
-    for plugin in registry.DYNAMIC_FILTERS:
-        single[plugin.name] = plugin.filter(ev, pod, sv, None)
+    for plugin in registry.RECORDED:
+        got = plugin.filter(ev, pod, sv, None)
+        single[plugin.name] = got if got is not None else np.zeros(len(state.nodes), dtype=np.int32)
     req, _ = state.vectors(pod)
     cols = resources_fit.checked_columns(req, state.col["pods"])
     lacking, _ = resources_fit.insufficient(state.alloc, state.requested, req, cols)

@@ -13,6 +13,10 @@ give the dynamic ones one calling convention:
   `within` a placement's node mask or None);
 * `score(ev, pod, sv, feasible, within) -> normalised score per node, or None when the plugin is skipped`.
 
+A *late* plugin (DynamicResources) is too costly to evaluate on every node for every pod: upstream runs it last,
+so the framework asks it node by node, best-scored first, only where every other filter passed; its `filter`
+adapter (every node on its own) serves the recorder.
+
 Plugins with state across pods (DRA's in-flight allocations) register a Reserve/Unreserve pair with the cluster
 state (`ClusterState.stateful`), which journals them with every reservation so gang trials, placement trials
 and preemption dry runs undo them by rolling the journal back.
@@ -24,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wasplan.cluster.model import Pod
-from wasplan.engine.plugins import inter_pod_affinity, node_ports, topology_spread
+from wasplan.engine.plugins import dynamic_resources, inter_pod_affinity, node_ports, topology_spread
 
 PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER = "PreEnqueue", "PreFilter", "Filter", "PostFilter"
 SCORE, RESERVE, PRE_BIND = "Score", "Reserve", "PreBind"
@@ -42,7 +46,8 @@ class Plugin:
     filter: Callable | None = None
     score: Callable | None = None
     weight: int = 0  # default score weight (0: no score in the default profile)
-    victims_matter: bool = False  # removing preemption victims can change this filter's verdict
+    victims_matter: bool = False  # preemption's dry run must run this filter (resources alone cannot decide)
+    late: bool = False  # the last filter, run per node on demand, best-scored node first (framework.py)
 
     @property
     def filters(self) -> bool:
@@ -86,6 +91,11 @@ def _ipa_score(ev, pod, sv, feasible, within):
     return None if raw is None else inter_pod_affinity.normalize(raw, feasible)
 
 
+def _dra_filter(ev, pod, sv, within):
+    plugin = ev.state.plugins.get(dynamic_resources.NAME)
+    return plugin.every_node(pod) if plugin is not None else None
+
+
 def _node_affinity_shape(pod: Pod) -> tuple:
     a = pod.affinity
     node_part = (a.node_required, a.node_preferred) if a is not None else (None, ())
@@ -109,6 +119,8 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(inter_pod_affinity.NAME, _FILTER_SCORE, needs=inter_pod_affinity.has_terms,
            cluster_needs=lambda state: state.affinity_pods, affects_others=inter_pod_affinity.has_terms,
            filter=_ipa_filter, score=_ipa_score, weight=2, victims_matter=True),
+    Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
+           needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, victims_matter=True, late=True),
     Plugin("NodeResourcesBalancedAllocation", frozenset({SCORE}), weight=1),
     # images are not part of a plan's inputs: the weight is kept so a scheduler config can name the plugin
     Plugin("ImageLocality", frozenset({SCORE}), weight=1),
@@ -119,7 +131,9 @@ FILTERS: tuple[str, ...] = tuple(p.name for p in PLUGINS if p.filters)
 STATIC: tuple[Plugin, ...] = tuple(p for p in PLUGINS if p.static)
 STATIC_FILTERS: tuple[str, ...] = tuple(p.name for p in STATIC if p.filters)
 DYNAMIC: tuple[Plugin, ...] = tuple(p for p in PLUGINS if p.needs is not None)
-DYNAMIC_FILTERS: tuple[Plugin, ...] = tuple(p for p in DYNAMIC if p.filter is not None)
+DYNAMIC_FILTERS: tuple[Plugin, ...] = tuple(p for p in DYNAMIC if p.filter is not None and not p.late)
+LATE: tuple[Plugin, ...] = tuple(p for p in DYNAMIC if p.late)
+RECORDED: tuple[Plugin, ...] = tuple(p for p in DYNAMIC if p.filter is not None)  # what the recorder evaluates
 DYNAMIC_SCORES: tuple[Plugin, ...] = tuple(p for p in DYNAMIC if p.score is not None)
 DEFAULT_WEIGHTS: dict[str, int] = {p.name: p.weight for p in PLUGINS if p.weight}
 STAGE: dict[str, int] = {name: i for i, name in enumerate(FILTERS)}  # a filter's position in upstream order
@@ -128,6 +142,8 @@ _OTHERS = tuple(p.affects_others for p in PLUGINS if p.affects_others is not Non
 
 # every static filter runs before every dynamic one: static.py's combined verdict is the "first" failure
 assert all(STAGE[name] < STAGE[p.name] for name in STATIC_FILTERS for p in DYNAMIC_FILTERS)
+# a late filter runs after every other one (it is asked only where the others passed)
+assert all(STAGE[p.name] == len(FILTERS) - len(LATE) + i for i, p in enumerate(LATE))
 
 
 def shape_key(pod: Pod) -> tuple:
@@ -135,14 +151,28 @@ def shape_key(pod: Pod) -> tuple:
     return tuple(f(pod) for f in _SHAPES)
 
 
-def needs_cycle_work(pod: Pod, state) -> bool:
-    """Whether any dynamic plugin must run for `pod` (else resources and static verdicts decide alone)."""
-    return any(p.runs_for(pod, state) for p in DYNAMIC)
+_NEEDS = tuple(p.needs for p in DYNAMIC)
+_CLUSTER_NEEDS = tuple(p.cluster_needs for p in DYNAMIC if p.cluster_needs is not None)
+
+
+def needs_cycle_work(pod: Pod, state, scores: bool = False) -> bool:
+    """Whether any dynamic plugin (with `scores`: any dynamic scoring plugin) must run for `pod`; if none does,
+    resources and static verdicts decide alone. Called for every pod, so the common answer is reached with as
+    few calls as possible."""
+    if scores:
+        return any(p.runs_for(pod, state) for p in DYNAMIC_SCORES)
+    for needs in _NEEDS:
+        if needs(pod):
+            return True
+    for needs in _CLUSTER_NEEDS:
+        if needs(state):
+            return True
+    return False
 
 
 def victims_matter(pod: Pod) -> bool:
     """Whether the preemptor carries a filter, besides resources, whose verdict victims' removal can change."""
-    return any(p.needs(pod) for p in DYNAMIC_FILTERS if p.victims_matter)
+    return any(p.needs(pod) for p in RECORDED if p.victims_matter)
 
 
 def affects_others(pod: Pod) -> bool:

@@ -13,7 +13,7 @@ outcome.py.
 from __future__ import annotations
 
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
-from wasplan.engine import placement
+from wasplan.engine import draworld, placement
 from wasplan.engine.cycles import Cycles
 from wasplan.engine.framework import Evaluator
 from wasplan.engine.options import EngineOptions
@@ -38,8 +38,12 @@ def _resource_names(records) -> set[str]:
 class Simulator:
     def __init__(self, inputs: PlanInputs, options: EngineOptions, progress=None):
         self.inputs, self.options, self.progress = inputs, options, progress
-        records = [*inputs.existing, *inputs.arrivals]
-        self.state = ClusterState([r for r in inputs.existing if isinstance(r, Node)], _resource_names(records))
+        dra_records, self.existing = draworld.split(inputs.existing)
+        dra_arrivals, self.arrivals = draworld.split(inputs.arrivals)
+        records = [*self.existing, *self.arrivals]
+        self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
+        self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
+                                    any(isinstance(r, Pod) and r.resource_claims for r in records))
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p) for name, p in options.profiles.items()}
@@ -52,13 +56,13 @@ class Simulator:
     def run(self) -> tuple[Plan, FinalCluster]:
         self.replay()
         ledger = self.preemption.ledger
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger),
-                final_cluster(self.state, self.world, self.options, ledger))
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra),
+                final_cluster(self.state, self.world, self.options, ledger, self.dra))
 
     def replay(self) -> None:
         """The whole story without assembling the Plan: callers that only ask about one object (explain's
         verification re-runs) read `world` directly."""
-        existing = [r for r in self.inputs.existing if not isinstance(r, Node)]
+        existing = [r for r in self.existing if not isinstance(r, Node)]
         bound: list = []  # a run of pods bound to known nodes, created together
         for record in sorted(existing, key=_creation_rank):
             if isinstance(record, Pod) and record.node_name in self.state.index:
@@ -69,7 +73,7 @@ class Simulator:
             self.create(record, initial=True)
         self.cycles.bound_pods_created(bound)
         self.cycles.run_until_idle()
-        arrivals = self.inputs.arrivals
+        arrivals = self.arrivals
         for i, record in enumerate(arrivals):
             self.create(record)
             if self.options.arrival == "sequential":

@@ -23,6 +23,7 @@ from wasplan.engine.podindex import PodIndex
 
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
+WAIVED = 2**62  # allocatable standing for "not checked here"
 
 
 class StatefulPlugin(Protocol):
@@ -32,6 +33,8 @@ class StatefulPlugin(Protocol):
     def reserve(self, pod: Pod, node: int) -> object: ...
 
     def unreserve(self, pod: Pod, node: int, token: object) -> None: ...
+
+    def pod_deleted(self, pod: Pod) -> None: ...
 
 
 @dataclass(slots=True)
@@ -51,8 +54,10 @@ class ClusterState:
         self._vectors: dict[str, tuple] = {}
         self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
         self.journal: list[tuple[str, Pod, int, tuple]] = []
+        self.waived: frozenset[str] = frozenset()  # resources NodeResourcesFit leaves to DRA on nodes without them
         # Reserve/Unreserve of stateful plugins (registry.py), called with every reservation and its undo
         self.stateful: list[StatefulPlugin] = []
+        self.plugins: dict[str, StatefulPlugin] = {}  # the same plugins by name, for their Filter adapters
         self.changes: list[int] = []
         self.epoch = 0
         self._set_nodes(sorted(nodes, key=lambda n: n.name))
@@ -71,12 +76,25 @@ class ClusterState:
                     self.alloc[i, self.col[name]] = amount
             if PODS not in node.allocatable:
                 self.alloc[i, self.col[PODS]] = DEFAULT_MAX_PODS
+        self._apply_waivers()
         self.requested = np.zeros((n, r), dtype=np.int64)
         self.non_zero = np.zeros((n, r), dtype=np.int64)
         self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
         self.pod_index = PodIndex(len(nodes))
         self.epoch += 1
         self.changes = []
+
+    def waive(self, names) -> None:
+        """Extended resources a DeviceClass backs (DRAExtendedResource): on a node that does not publish one,
+        NodeResourcesFit does not check it (DynamicResources allocates devices instead), modelled as unbounded
+        allocatable there. Nodes that publish it keep their own amount (the device plugin path)."""
+        self.waived = frozenset(n for n in names if n in self.col)
+        self._apply_waivers()
+
+    def _apply_waivers(self) -> None:
+        for name in self.waived:
+            column = self.alloc[:, self.col[name]]
+            column[column == 0] = WAIVED
 
     def add_node(self, node: Node) -> None:
         """Adding a node re-sorts the rows; all caches keyed by `epoch` start over."""
@@ -167,6 +185,16 @@ class ClusterState:
         self._add(pod, node)
         tokens = tuple(plugin.reserve(pod, node) for plugin in self.stateful) if self.stateful else ()
         self.journal.append(("reserve", pod, node, tokens))
+
+    def register(self, name: str, plugin: StatefulPlugin) -> None:
+        self.plugins[name] = plugin
+        self.stateful.append(plugin)
+
+    def deleted(self, pod: Pod) -> None:
+        """A pod removed for good (an evicted victim, after the journal was committed): stateful plugins let go
+        of what it held (DRA: the ResourceClaim controller's cleanup)."""
+        for plugin in self.stateful:
+            plugin.pod_deleted(pod)
 
     def remove(self, pod: Pod) -> None:
         """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it. Stateful plugins

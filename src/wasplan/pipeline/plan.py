@@ -4,8 +4,10 @@ scheduler profile, simulate. Returns data; never prints. Invalid input stops bef
 from __future__ import annotations
 
 import dataclasses
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 
 from wasplan.api.releases import GateSet
@@ -165,7 +167,7 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run = prepared.run
     if prepared.inputs is None:
         return run
-    with reason_table():  # the reasons this run makes up are dropped with it
+    with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
         plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
     run.plan = with_unplanned(plan, prepared.inputs)
     return run
@@ -175,3 +177,15 @@ def with_unplanned(plan: Plan, inputs) -> Plan:
     """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
     listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
     return dataclasses.replace(plan, unplanned=listed) if listed else plan
+
+
+@contextmanager
+def _inputs_frozen() -> Iterator[None]:
+    """The read documents and records stay alive through the simulation and outnumber what it allocates; the
+    cyclic collector would rescan them at every full collection (about half of a 10,000-claim DRA plan's time).
+    Move them out of its view for the simulation (gc.freeze) and back afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -8,13 +8,14 @@ lastTransitionTime (the Unix epoch) because a plan has no wall clock.
 from __future__ import annotations
 
 import copy
-import uuid
 
 import yaml
 
 from wasplan.api import hub
 from wasplan.api.convert import from_hub
 from wasplan.api.releases import Release
+from wasplan.cluster.claims import stable_uid
+from wasplan.cluster.dra_objects import dra_object
 from wasplan.cluster.model import CPU, Group, Node, Pod, PriorityClass
 from wasplan.jsontext import dumps
 from wasplan.plan import Plan
@@ -65,9 +66,7 @@ def _with_times(obj):
     return obj.model_copy(update={"conditions": fixed})
 
 
-def owner_uid(namespace: str, kind: str, name: str) -> str:
-    """A stable stand-in for an owner's uid (the plan has no API server to assign one): same owner, same uid."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wasplan.io/owner/{namespace}/{kind}/{name}"))
+owner_uid = stable_uid  # a stable stand-in for an owner's uid: same owner, same uid
 
 
 def _owner_uids(meta: dict, namespace: str) -> None:
@@ -201,7 +200,22 @@ def pod_object(pod: Pod) -> dict:
         out = _synthesised_pod(pod)
     if pod.node_name:
         out.setdefault("spec", {})["nodeName"] = pod.node_name
+    if pod.resource_claims:
+        _claims_of(pod, out)
     return out
+
+
+def _claims_of(pod: Pod, out: dict) -> None:
+    """spec.resourceClaims of a synthesised pod, and status.resourceClaimStatuses as the controller wrote them."""
+    spec = out.setdefault("spec", {})
+    entries = [c for c in pod.resource_claims if not c.name.startswith("<")]  # not the scheduler's in-memory one
+    if "resourceClaims" not in spec and entries:
+        spec["resourceClaims"] = [{"name": c.name, **({"resourceClaimName": c.claim_name} if c.claim_name else
+                                                      {"resourceClaimTemplateName": c.template_name})}
+                                  for c in entries]
+    named = [{"name": c.name, "resourceClaimName": c.generated} for c in pod.resource_claims if c.generated]
+    if named:
+        out.setdefault("status", {})["resourceClaimStatuses"] = named
 
 
 def snapshot_objects(final, release: Release) -> list[dict]:
@@ -213,8 +227,14 @@ def snapshot_objects(final, release: Release) -> list[dict]:
             continue
         objs.append(group_object(g, release))
     objs += [pdb_object(b) for b in getattr(final, "pdbs", ())]
+    objs += _dra_objects(final)
     objs += [pod_object(p) for p in final.pods]
     return objs
+
+
+def _dra_objects(final) -> list[dict]:
+    """DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaimTemplates, then every claim with its status."""
+    return [dra_object(r) for r in (*final.dra_inputs, *final.claims)]
 
 
 def pdb_object(pdb) -> dict:

@@ -123,6 +123,20 @@ def _tree(plan: Plan) -> Tree:
     return top
 
 
+def _claims(plan: Plan, console: Console) -> None:
+    """Each ResourceClaim with its devices and consumers (the pod's or the PodGroup's), or why it is pending."""
+    console.print(f"[bold]ResourceClaims[/bold] ({len(plan.claims)})")
+    for c in plan.claims:
+        users = ", ".join(f"{u.kind} {u.name}" for u in c.reserved_for) or "nobody"
+        if c.status == "Pending":
+            line = f"{c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
+        else:
+            devices = ", ".join(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
+            where = f" on {c.node}" if c.node else ""
+            line = f"{c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
+        _print(console, line, "  ")
+
+
 def _owner(p: PodOutcome) -> str | None:
     """What a pending pod's repeats are grouped by: its Job, else its PodGroup; None for a lone pod."""
     if p.owner is not None and p.owner.kind == "Job":
@@ -166,6 +180,8 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         console.print(_tree(plan))
     if plan.preemptions:
         _preemptions(plan, console)
+    if plan.claims:
+        _claims(plan, console)
     _pending(plan, console, verbose)
     if plan.unplanned:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "

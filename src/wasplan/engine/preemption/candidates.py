@@ -95,7 +95,8 @@ def select_on_node_filters(ctx, ev, pod, row: int, lower: list) -> NodeResult:
     try:
         decision = ev.find_node(pod, mask)
         if decision.node is None:
-            return NodeResult(None, 0, tuple(decision.diagnosis.node_reasons(row)))
+            reasons = decision.diagnosis.node_reasons(row) if decision.diagnosis is not None else [decision.error]
+            return NodeResult(None, 0, tuple(reasons))
         victims, violations = [], 0
         for unit, violating in ctx.ordered_units(lower):
             back = state.mark()

@@ -41,6 +41,8 @@ class Ledger:
                 self.disrupted.add(group.key)
                 group.live -= 0 if ps.pod.terminating else 1
         state.commit()
+        for ps in victims:
+            state.deleted(ps.pod)
         rows.sort(key=lambda v: (v.namespace, v.name))
         self.entries.append(Preemption(kind, namespace, name, tuple(rows)))
 

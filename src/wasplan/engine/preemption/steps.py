@@ -1,5 +1,8 @@
 """What the scheduling cycles do around preemption, as a mixin of `Cycles` (cycles.py keeps only the calls).
 
+* DynamicResources' PostFilter runs first for a pod with claims (it may deallocate a claim that keeps the pod off
+  a node; the pod is then retried at once); its verdict is joined with DefaultPreemption's as upstream's
+  RunPostFilterPlugins joins them (`still not schedulable, preemption: ...`).
 * A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName` and is retried
   at once — the nominated-node fast path binds it there. (Upstream retries it after the deletions; counting
   the nominated pod on that node keeps other pods of lower or equal priority away meanwhile, which an immediate
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import copy
 
+from wasplan.engine.plugins.dynamic_resources import DEALLOCATED
+
 WAITING_MSG = "pod group is waiting for preemption to complete"
 
 
@@ -28,6 +33,7 @@ def with_post_filter(message: str, post_filter_msg: str) -> str:
 
 class PreemptionSteps:
     preemption = None  # engine.preemption.driver.Preemption, or None with --no-preemption
+    dra = None  # the DynamicResources plugin (its PostFilter runs before DefaultPreemption's)
     _preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
 
     def _nominate(self, ps, row: int) -> None:
@@ -36,13 +42,29 @@ class PreemptionSteps:
             ps.pod = copy.copy(ps.pod)
             ps.pod.nominated_node_name = ps.nominated
 
-    def preempt_for_pod(self, ps, ev, decision):
-        """Runs the PostFilter; returns the retried decision when a preemption happened, else the FitError text."""
+    def post_filter(self, ps, ev, decision):
+        """DynamicResources' PostFilter, then DefaultPreemption's; a deallocated claim retries the pod at once
+        (upstream: the claim update requeues it)."""
+        dra_msg = None
+        if ps.pod.resource_claims and self.dra is not None:
+            dra_msg = self.dra.post_filter(ps.pod)
+            if dra_msg == DEALLOCATED:
+                retried = ev.find_node(ps.pod)
+                if retried.node is not None or retried.error is not None:
+                    return retried, retried.message
+                decision, dra_msg = retried, self.dra.post_filter(ps.pod)
+        return self.preempt_for_pod(ps, ev, decision, dra_msg)
+
+    def preempt_for_pod(self, ps, ev, decision, earlier: str | None = None):
+        """Runs DefaultPreemption's PostFilter; returns the retried decision when a preemption happened, else the
+        FitError text. `earlier`: what a PostFilter before it said (DynamicResources'), joined with ", " as
+        RunPostFilterPlugins joins the plugins' reasons."""
         if self.preemption is None:
-            return None, decision.message
+            return None, with_post_filter(decision.message, earlier or "")
         outcome = self.preemption.for_pod(ps, ev, decision)
         if outcome.node is None:
-            return None, with_post_filter(decision.message, outcome.message)
+            said = ", ".join(m for m in (earlier, outcome.message) if m)
+            return None, with_post_filter(decision.message, said)
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
         self._nominate(ps, outcome.node)
         self.cluster_changed()

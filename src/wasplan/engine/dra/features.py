@@ -1,0 +1,50 @@
+"""The DRA features the allocator honours, as plain flags the engine derives from the release and gates.
+
+Gate flags follow `structured/internal/types.go` `Features` (k8s.io/dynamic-resource-allocation v0.36.0); gate
+defaults per release are in `../shared/reference/dra.md` §2. The last four flags are release behaviours of the
+1.37 allocator (master 3d036712 against v0.36.0), not gates, so the engine sets them from a release capability:
+
+* `cel_error_on_device`: a CEL runtime error names the device and hints at `has()` / optional chaining
+  (`cel/errors.go`);
+* `counters_follow_node_selection`: a slice with `sharedCounters` is a candidate only when it targets the node like
+  any slice, and counter sets published in the pool's other slices are gathered too (1.36: always a candidate);
+* `claim_config_once`: a claim config naming several requests is added once, and one that names every request
+  has its request list cleared (1.36 adds it once per named request);
+* `shared_devices_consume_counters`: devices allocated with a share ID count against their counter sets
+  (`internal.IsDeviceAllocated`; 1.36 counts only devices allocated whole).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    admin_access: bool = True  # DRAAdminAccess (GA)
+    prioritized_list: bool = True  # DRAPrioritizedList (GA)
+    partitionable_devices: bool = True  # DRAPartitionableDevices (beta, on)
+    device_taints: bool = True  # DRADeviceTaints
+    consumable_capacity: bool = True  # DRAConsumableCapacity (beta, on)
+    binding_conditions: bool = True  # DRADeviceBindingConditions + DRAResourceClaimDeviceStatus
+    cel_error_on_device: bool = False
+    counters_follow_node_selection: bool = False
+    claim_config_once: bool = False
+    shared_devices_consume_counters: bool = False
+
+    @property
+    def incubating(self) -> bool:
+        """Upstream picks the stable allocator when no incubating feature is on; it rejects distinctAttribute."""
+        return self.consumable_capacity or self.binding_conditions
+
+    @classmethod
+    def from_gates(cls, enabled: Callable[[str], bool], allocator_137: bool) -> "Features":
+        """From gate names (`GateSet.enabled`) and whether the release runs the 1.37 allocator."""
+        return cls(
+            admin_access=enabled("DRAAdminAccess"), prioritized_list=enabled("DRAPrioritizedList"),
+            partitionable_devices=enabled("DRAPartitionableDevices"), device_taints=enabled("DRADeviceTaints"),
+            consumable_capacity=enabled("DRAConsumableCapacity"),
+            binding_conditions=enabled("DRADeviceBindingConditions") and enabled("DRAResourceClaimDeviceStatus"),
+            cel_error_on_device=allocator_137, counters_follow_node_selection=allocator_137,
+            claim_config_once=allocator_137, shared_devices_consume_counters=allocator_137)

@@ -1,0 +1,53 @@
+"""Device taints and request tolerations (DRADeviceTaints).
+
+`taintPreventsAllocation` in `structured/internal/incubating/allocator_incubating.go` and `ToleratesTaint` in
+`resourceclaim/devicetoleration.go` (v0.36.0): a `NoSchedule` or `NoExecute` taint that no toleration of the
+request tolerates excludes the device; `None` never does. A toleration tolerates a taint when its effect is empty or
+equal, its key is empty or equal, and its operator is `Exists` or (`Equal`) the values are equal.
+
+DeviceTaintRules (DRADeviceTaintRules: off in 1.36, on in 1.37) add their taint to every device their selector
+matches, as if the driver had published it (the scheduler lists slices with the rules applied); `apply_taint_rules`
+returns the slices the allocator should see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from wasplan.cluster.devices import Device, DeviceTaint, DeviceTaintRule, DeviceToleration, ResourceSlice
+
+BLOCKING = ("NoSchedule", "NoExecute")
+
+
+def tolerates(toleration: DeviceToleration, taint: DeviceTaint) -> bool:
+    if toleration.effect and toleration.effect != taint.effect:
+        return False
+    if toleration.key and toleration.key != taint.key:
+        return False
+    if toleration.operator == "Exists":
+        return True
+    return toleration.value == taint.value
+
+
+def taint_blocks(device: Device, tolerations: tuple[DeviceToleration, ...]) -> bool:
+    return any(taint.effect in BLOCKING and not any(tolerates(t, taint) for t in tolerations)
+               for taint in device.taints)
+
+
+def _rule_matches(rule: DeviceTaintRule, slice_: ResourceSlice, device: Device) -> bool:
+    return rule.selects and all(not want or want == have for want, have in (
+        (rule.driver, slice_.driver), (rule.pool, slice_.pool), (rule.device, device.name)))
+
+
+def apply_taint_rules(slices: Iterable[ResourceSlice], rules: Iterable[DeviceTaintRule]) -> list[ResourceSlice]:
+    """The slices with every matching rule's taint appended to each device (rules in name order); slices no rule
+    touches are returned as they are."""
+    ordered = sorted(rules, key=lambda r: r.name)
+    out = []
+    for s in slices:
+        devices = tuple(replace(d, taints=d.taints + extra) if (extra := tuple(
+            r.taint for r in ordered if _rule_matches(r, s, d))) else d for d in s.devices)
+        changed = any(new is not old for new, old in zip(devices, s.devices))
+        out.append(replace(s, devices=devices) if changed else s)
+    return out

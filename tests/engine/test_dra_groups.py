@@ -1,0 +1,266 @@
+"""DRA with PodGroups: group-level claims (KEP-5729, DRAWorkloadResourceClaims), claims shared inside a gang,
+rollback of a failed gang, topology placements and preemption.
+
+Cases after k/k `test/integration/dra/workload_resource_claims.go`, `pod_group.go`, `pod_group_dra_allocation.go`,
+`prioritizedlist.go` and `dynamicresources_test.go` (`podgroup-claim-reference`,
+`podgroup-claim-reference-feature-disabled-reserves-for-pod`), replayed through `wasplan plan`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from drascenes import CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
+
+GROUP = """\
+---
+apiVersion: scheduling.k8s.io/{version}
+kind: PodGroup
+metadata: {{name: team, namespace: default}}
+spec:
+  schedulingPolicy: {{gang: {{minCount: {min_count}}}}}{claims}
+"""
+GROUP_CLAIM = "\n  resourceClaims:\n  - {name: shared, resourceClaimTemplateName: one-gpu}"
+
+
+def group(min_count=2, claims_yaml=GROUP_CLAIM, version="v1beta1") -> str:
+    return GROUP.format(version=version, min_count=min_count, claims=claims_yaml)
+
+
+SHARED = "- {name: shared, resourceClaimTemplateName: one-gpu}"
+
+
+@pytest.mark.parametrize("version, api", [("1.36", "v1alpha2"), ("1.37", "v1beta1")])
+def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path, version, api):
+    """[podgroup-claim-reference], IT workload_resource_claims: one claim for the PodGroup, reservedFor stays the
+    PodGroup while members join, every member on the claim's node."""
+    run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
+               TEMPLATE + group(version=api) + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
+               version, "DRAWorkloadResourceClaims=true")
+    assert (pods(run)["m-0"][:2], pods(run)["m-1"][:2]) == (("Bound", "worker-2"), ("Bound", "worker-2"))
+    (claim,) = run.plan.claims
+    assert claim.name.startswith("team-shared-") and len(claim.name) == len("team-shared-") + 5
+    assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("PodGroup", "team", "shared")
+    assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+
+
+def test_podgroup_claim_reference_feature_disabled_reserves_for_pod(tmp_path):
+    """[podgroup-claim-reference-feature-disabled-reserves-for-pod]: with the gate off (its default) each pod gets
+    its own claim from the template, reserved for the pod; the PodGroup's entry is dropped (WAS301)."""
+    run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0", "gpu-1"),
+               TEMPLATE + group() + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"))
+    assert sorted((c.owner.name, c.reserved_for[0].kind, c.devices[0].device) for c in run.plan.claims) == [
+        ("m-0", "Pod", "gpu-0"), ("m-1", "Pod", "gpu-1")]
+    assert [d.code for d in run.diagnostics] == ["WAS301"]
+
+
+def test_gang_sharing_an_ordinary_claim_lands_on_its_node(tmp_path):
+    """IT pod_group.go `gang-2-pods-mincount-2`: members sharing one unallocated claim reuse the allocation the
+    first member made in the same group cycle, so both land on the node of the device."""
+    claim = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: common, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+"""
+    shared = "- {name: gpu, resourceClaimName: common}"
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + claim,
+               group(claims_yaml="") + pod("m-0", shared, "team") + pod("m-1", shared, "team"))
+    assert {n: v[:2] for n, v in pods(run).items()} == {"m-0": ("Bound", "worker"), "m-1": ("Bound", "worker")}
+    assert claims(run)["common"] == ("Allocated", "worker", ("gpu-0",), (("Pod", "m-0"), ("Pod", "m-1")))
+
+
+def test_failed_gang_rolls_its_allocations_back(tmp_path):
+    """A gang of 3 whose third member finds no device: nothing binds and no claim keeps a device (Unreserve),
+    so a later single pod gets one."""
+    own = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0", "gpu-1"),
+               TEMPLATE + group(3, "") + "".join(pod(f"m-{i}", own, "team") for i in range(3)) + pod("solo", own))
+    assert {n: v[0] for n, v in pods(run).items()} == {"m-0": "Pending", "m-1": "Pending", "m-2": "Pending",
+                                                       "solo": "Bound"}
+    assert pods(run)["m-2"][2].startswith("0/2 nodes are available: 2 cannot allocate all claims.")
+    allocated = [(c.owner.name, c.devices[0].device) for c in run.plan.claims if c.status == "Allocated"]
+    assert allocated == [("solo", "gpu-0")]
+
+
+PARTITIONS = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: worker-counters}
+spec:
+  driver: gpu.example.com
+  nodeName: worker
+  pool: {name: worker, generation: 1, resourceSliceCount: 2}
+  sharedCounters:
+  - name: gpu-0-counters
+    counters: {memory: {value: 8Gi}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: worker-partitions}
+spec:
+  driver: gpu.example.com
+  nodeName: worker
+  pool: {name: worker, generation: 1, resourceSliceCount: 2}
+  devices:
+  - name: whole
+    attributes: {size: {string: whole}}
+    consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 8Gi}}}]
+  - name: half-0
+    attributes: {size: {string: half}}
+    consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 4Gi}}}]
+  - name: half-1
+    attributes: {size: {string: half}}
+    consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 4Gi}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: whole-or-half, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - name: whole
+          deviceClassName: gpu.example.com
+          selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].size == "whole"'}}]
+        - name: half
+          deviceClassName: gpu.example.com
+          selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].size == "half"'}}]
+"""
+
+
+def test_greedy_gang_allocation_misses_a_fit(tmp_path):
+    """IT pod_group_dra_allocation.go (upstream issue 138765): each member's devices are chosen greedily; the first
+    takes "whole", the second finds no half left, the gang fails although two halves would have fitted."""
+    own = "- {name: gpu, resourceClaimTemplateName: whole-or-half}"
+    run = plan(tmp_path, CLUSTER + PARTITIONS, group(2, "") + pod("m-0", own, "team") + pod("m-1", own, "team"))
+    assert pods(run)["m-1"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims.")
+    assert pods(run)["m-0"] == ("Pending", None, "pod group is unschedulable, 0/1 placements are available, first "
+                                "placement status: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
+    assert [c.status for c in run.plan.claims] == ["Pending", "Pending"]
+
+
+FIRST_AVAILABLE = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {{name: {name}, namespace: default}}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - {{name: a, deviceClassName: gpu.example.com, selectors: [{{cel: {{expression: '{sel}"a"'}}}}]}}
+        - {{name: b, deviceClassName: gpu.example.com, selectors: [{{cel: {{expression: '{sel}"b"'}}}}]}}
+        - {{name: c, deviceClassName: gpu.example.com, selectors: [{{cel: {{expression: '{sel}"c"'}}}}]}}
+"""
+SEL = 'device.attributes["gpu.example.com"].model == '
+
+
+def test_prioritized_list_scoring_multi_claim(tmp_path):
+    """IT prioritizedlist.go `testPrioritizedListScoring/multi-claim`: per node the ranks of the subrequests
+    used, (1,3)=14, (2,1)=15, (3,2)=13; the node scoring 15 wins."""
+    nodes = "".join(f"""\
+---
+apiVersion: v1
+kind: Node
+metadata: {{name: node-{i}, labels: {{kubernetes.io/hostname: node-{i}}}}}
+status: {{allocatable: {{cpu: "8", memory: 32Gi, pods: "110"}}}}
+""" for i in (1, 2, 3))
+    cluster = nodes + DEVICE_CLASS
+    for node, models in (("node-1", "ac"), ("node-2", "ba"), ("node-3", "cb")):
+        cluster += slice_for(node, *(f"dev-{m}" for m in models)).replace(
+            "  - name: dev-a", "  - name: dev-a\n    attributes: {model: {string: a}}").replace(
+            "  - name: dev-b", "  - name: dev-b\n    attributes: {model: {string: b}}").replace(
+            "  - name: dev-c", "  - name: dev-c\n    attributes: {model: {string: c}}")
+    templates = FIRST_AVAILABLE.format(name="first", sel=SEL) + FIRST_AVAILABLE.format(name="second", sel=SEL)
+    entries = "- {name: one, resourceClaimTemplateName: first}\n- {name: two, resourceClaimTemplateName: second}"
+    run = plan(tmp_path, cluster, templates + pod("p", entries))
+    assert pods(run)["p"][:2] == ("Bound", "node-2")
+    assert sorted((c.owner.claim, c.devices[0].request, c.devices[0].device) for c in run.plan.claims) == [
+        ("one", "gpu/a", "dev-a"), ("two", "gpu/b", "dev-b")]
+
+
+def test_preemption_never_frees_devices(tmp_path):
+    """1.36/1.37 have no DRA-aware preemption (KEP-5690 is 1.38): a high-priority pod whose device is held by a
+    low-priority pod stays pending; the node DRA rejected is no preemption candidate."""
+    low = """\
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+"""
+    own = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
+    urgent = pod("urgent", own).replace("  containers:", "  priorityClassName: high\n  containers:")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + low, TEMPLATE + pod("holder", own) + urgent)
+    assert pods(run)["holder"][:2] == ("Bound", "worker")
+    assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still "
+                                   "not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not "
+                                   "helpful for scheduling..")
+    assert run.plan.preemptions == ()
+
+
+def test_topology_placement_sees_only_reachable_devices(tmp_path):
+    """A gang kept to one rack goes to the rack whose nodes publish the devices its members claim."""
+    cluster = CLUSTER.replace("labels: {kubernetes.io/hostname: worker}",
+                              "labels: {kubernetes.io/hostname: worker, rack: r1}").replace(
+        "labels: {kubernetes.io/hostname: worker-2}", "labels: {kubernetes.io/hostname: worker-2, rack: r2}")
+    pg = group(2, "").replace("  schedulingPolicy:", "  schedulingConstraints:\n    topology: [{key: rack}]\n"
+                                                     "  schedulingPolicy:")
+    own = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
+    run = plan(tmp_path, cluster + slice_for("worker-2", "gpu-0", "gpu-1"),
+               TEMPLATE + pg + pod("m-0", own, "team") + pod("m-1", own, "team"))
+    assert {n: v[:2] for n, v in pods(run).items()} == {"m-0": ("Bound", "worker-2"), "m-1": ("Bound", "worker-2")}
+    (outcome,) = run.plan.pod_groups
+    assert (outcome.placement.topology_key, outcome.placement.domain) == ("rack", "r2")
+
+
+def test_evicted_pod_gives_its_generated_claim_back(tmp_path):
+    """After a real eviction the ResourceClaim controller drops the victim from reservedFor, deallocates the
+    claim nobody holds and deletes the claim generated for the victim (dra.md §7, RC controller.go)."""
+    cluster = CLUSTER.replace('status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}',
+                              'status: {allocatable: {cpu: "2", memory: 32Gi, pods: "110"}}', 1)
+    high = """\
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent, namespace: default}
+spec:
+  priorityClassName: high
+  nodeSelector: {kubernetes.io/hostname: worker}
+  containers:
+  - name: main
+    image: app:1
+    resources: {requests: {cpu: "2"}}
+"""
+    own = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
+    run = plan(tmp_path, cluster + slice_for("worker", "gpu-0"), TEMPLATE + pod("holder", own, cpu="2") + high)
+    assert {n: v[:2] for n, v in pods(run).items()} == {"holder": ("Preempted", "worker"), "urgent": ("Bound", "worker")}
+    assert run.plan.claims == ()
+
+
+def test_running_pod_without_an_allocation_gets_its_devices_on_its_node(tmp_path):
+    """A hand-written snapshot pod already on a node whose template claim has no status: the controller creates
+    the claim and the devices are accounted on that node, so a new pod does not get them."""
+    running = pod("runner", "- {name: gpu, resourceClaimTemplateName: one-gpu}").replace(
+        "  containers:", "  nodeName: worker\n  containers:")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + TEMPLATE + running,
+               pod("late", "- {name: gpu, resourceClaimTemplateName: one-gpu}"))
+    assert pods(run)["runner"][:2] == ("AlreadyBound", "worker")
+    assert pods(run)["late"][0] == "Pending"
+    assert sorted((c.owner.name, c.status, c.node) for c in run.plan.claims) == [
+        ("late", "Pending", None), ("runner", "Allocated", "worker")]
