@@ -203,6 +203,11 @@ _TABLE: list[Code] = [
     Code("WAS662", "missing-device-class", W,
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
+    Code("WAS680", "baseline-not-a-plan", E,
+         "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
+    Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),
+    Code("WAS682", "baseline-other-release", W,
+         "The --baseline Plan was made for another Kubernetes release; some differences may come from the release."),
     # --- WAS7xx: plan outcomes ------------------------------------------------------------------
     # --- WAS8xx: explain ------------------------------------------------------------------------
     Code("WAS801", "unknown-explain-target", E,

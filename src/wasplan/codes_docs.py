@@ -624,6 +624,29 @@ DOCS: dict[str, RuleDoc] = {
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec:\n        scheduling: {...}",
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec: {...}  # no scheduling",
         "Remove `spec.scheduling` from the Job template, or pair the JobSet with a Workload and PodGroups of its own."),
+    "WAS680": RuleDoc(
+        "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
+        "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "
+        "document; the run exits 2.",
+        "wasplan validate -o json manifests/ > base.json\nwasplan plan manifests/ --cluster c.yaml --baseline base.json",
+        "wasplan plan manifests/ --cluster c.yaml -o json > base.json\n"
+        "wasplan plan manifests/ --cluster c.yaml --baseline base.json",
+        "Save the baseline with `wasplan plan ... -o json` (or `-o yaml`) and pass that file (docs/plan-diff.md)."),
+    "WAS681": RuleDoc(
+        "A section of the baseline Plan that the diff reads has the wrong shape: `pods`, `podGroups`, "
+        "`preemptions` or `resourceClaims` is not a list, or an entry lacks a string `name` or `status`. The "
+        "finding points at the first such entry; the run exits 2.",
+        '{"apiVersion": "wasplan.io/v1alpha1", "kind": "Plan", "pods": [{"name": 3}]}',
+        '{"apiVersion": "wasplan.io/v1alpha1", "kind": "Plan", "pods": [{"name": "w-0", "status": "Bound"}]}',
+        "Regenerate the baseline with `wasplan plan ... -o json` instead of editing it by hand."),
+    "WAS682": RuleDoc(
+        "The baseline Plan was made for another Kubernetes release (`k8sVersion`) than the plan it is compared "
+        "with; the diff is still reported, but some differences may come from the release rather than the change.",
+        "wasplan plan m/ --cluster c.yaml --k8s-version 1.36 -o json > base.json\n"
+        "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 --baseline base.json",
+        "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 -o json > base.json\n"
+        "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 --baseline base.json",
+        "Plan the baseline with the same --k8s-version as the head."),
     # --- WAS8xx: explain -------------------------------------------------------------------------
     "WAS640": RuleDoc(
         "A ResourceSlice has no driver, or its pool has no name or an impossible generation or resourceSliceCount. "

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from wasplan.cli.app import _register, app
+from wasplan.cli.app import app
+from wasplan.cli.lazy import load_all
 
-_register()
+load_all()
 
 
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False)
+def run(*args: str, stdin: str | None = None, env: dict | None = None):
+    return CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False, env=env)

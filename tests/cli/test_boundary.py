@@ -13,10 +13,11 @@ import sys
 import pytest
 
 from tests.conftest import FIXTURES
-from wasplan.cli.app import _register, app
+from wasplan.cli.app import app
 from wasplan.cli.boundary import guarded
+from wasplan.cli.lazy import load_all
 
-_register()
+load_all()
 CLUSTER = str(FIXTURES / "examples" / "cluster.yaml")
 TRAINING = str(FIXTURES / "examples" / "training")
 BROKEN = str(FIXTURES / "manifests" / "broken-from-a-blog.yaml")

@@ -23,7 +23,7 @@ FORMATS = {
 def test_output_choices_are_the_formats_the_command_renders(command):
     wide = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "250"}).output
     (line,) = [line for line in wide.splitlines() if "--output" in line]
-    assert "<" + "|".join(FORMATS[command]) + ">" in line
+    assert line.split()[:3] == ["-o,", "--output", "|".join(FORMATS[command])]  # the choices as words, no <type>
 
 
 def _flat(text: str) -> str:

@@ -72,7 +72,7 @@ def test_pyproject_table_with_lines(tmp_path):
     ("k8s-version: 1.35\n", "WAS903", 1, "k8s-version: unsupported Kubernetes release '1.35'"),
     ("\nignore: [WAS4, NOPE]\n", "WAS904", 2, "ignore: 'NOPE' is no diagnostic code or code prefix"),
     ("per-file-ignores: {'*.yaml': [WAS4O4]}\n", "WAS904", 1, "per-file-ignores: 'WAS4O4' is no diagnostic code"),
-    ("fail-on: always\n", "WAS903", 1, "fail-on: expected one of never, pending, preemption, got 'always'"),
+    ("fail-on: always\n", "WAS903", 1, "fail-on: expected one of never, pending, preemption, regression, got 'always'"),
     ("feature-gates: {GenericWorkload: 1}\n", "WAS903", 1, "feature gate GenericWorkload: expected true or false"),
     ("strict: [\n", "WAS901", 2, "YAML syntax error"),
     ("- strict\n", "WAS901", 1, "must be a mapping"),

@@ -7,6 +7,8 @@ import json
 from tests.cli.helpers import run
 from tests.conftest import FIXTURES
 
+WIDE = {"COLUMNS": "250"}  # explain's text wraps to the width; wide enough that no asserted line wraps
+
 TAINT = FIXTURES / "explain" / "taint"
 
 
@@ -16,7 +18,7 @@ def test_taint_and_missing_topology_label_are_both_listed(tmp_path):
         "      minCount: 4\n", "      minCount: 4\n  schedulingConstraints:\n    topology:\n"
                               "    - key: topology.kubernetes.io/rack\n", 1))
     args = ("explain", str(gang), "--cluster", str(TAINT / "cluster.yaml"))
-    text = run(*args)
+    text = run(*args, env=WIDE)
     assert text.exit_code == 1
     assert "TaintToleration rejects 6 node(s): no toleration for dedicated=training:NoSchedule (6 nodes)" in text.stdout
     assert ("topology: no node has the label 'topology.kubernetes.io/rack', so no topology.kubernetes.io/rack domain "
@@ -34,7 +36,7 @@ def test_pods_for_a_scheduler_without_a_profile_are_explained_without_an_interna
         text = text.replace(f"  name: llm-{i}\n  namespace: ml\nspec:\n",
                             f"  name: llm-{i}\n  namespace: ml\nspec:\n  schedulerName: other\n")
     gang.write_text(text)
-    result = run("explain", str(gang), "--cluster", str(TAINT / "cluster.yaml"))
+    result = run("explain", str(gang), "--cluster", str(TAINT / "cluster.yaml"), env=WIDE)
     assert result.exit_code == 1
     assert "internal error" not in result.stderr
     assert ("note: no kube-scheduler profile is named 'other': its pods wait for another scheduler (or a "

@@ -139,8 +139,8 @@ def test_release_136_explains_the_same_gang(tmp_path):
     manifest = tmp_path / "gang-136.yaml"
     manifest.write_text((FIXTURES / "taint" / "gang.yaml").read_text().replace("scheduling.k8s.io/v1beta1",
                                                                               "scheduling.k8s.io/v1alpha2"))
-    result = explain("podgroup/llm", str(manifest), "--cluster", str(FIXTURES / "taint" / "cluster.yaml"),
-                     "--k8s-version", "1.36")
+    result = run("explain", "podgroup/llm", str(manifest), "--cluster", str(FIXTURES / "taint" / "cluster.yaml"),
+                 "--k8s-version", "1.36", env={"COLUMNS": "200"})  # wide enough that no line wraps
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == "PodGroup ml/llm: does not fit: can place 2 of 4: 2 short"
     assert "spec.tolerations[0]: add {key: dedicated, operator: Equal, value: training, effect: NoSchedule}" \

@@ -161,7 +161,8 @@ def test_no_exact_skips_the_check():
 
 def test_text_puts_the_exact_line_under_the_verdict_and_shows_the_witness():
     case = FIXTURES / "exact-missed"
-    result = run("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"))
+    result = run("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"),
+                 env={"COLUMNS": "120"})  # the text wraps to the width; 120 keeps each asserted line whole
     lines = result.stdout.splitlines()
     assert lines[0] == "PodGroup batch/mixed: does not fit: can place 2 of 3: 1 short"
     assert lines[1] == "  exact check: fits, but kube-scheduler's order does not find it: an assignment exists"

@@ -60,9 +60,15 @@ def test_explain_cli_on_a_jobset_whose_driver_does_not_fit(tmp_path):
         "            - sleep\n              resources: {requests: {cpu: '64'}}")
     (tmp_path / "js.yaml").write_text(huge)
     result = run("explain", "jobset/startup-driver-ready", str(tmp_path / "js.yaml"), "--cluster",
-                 str(WORKLOADS / "cluster.yaml"))
+                 str(WORKLOADS / "cluster.yaml"), env={"COLUMNS": "200"})  # wide enough that no line wraps
     assert result.exit_code == 1
     assert "Pod default/startup-driver-ready-driver-0-0: does not fit: 0/12 nodes are available: 12 Insufficient cpu" \
         in result.stdout
+    # the four workers wait alike: one block naming them all; -v gives each its own
+    assert ("4 Pods default/startup-driver-ready-workers-0-[0-3]: waits for its controller to create it (not "
+            "created: JobSet startupPolicy InOrder: created once every pod of replicated job driver runs)") \
+        in result.stdout
+    verbose = run("explain", "jobset/startup-driver-ready", str(tmp_path / "js.yaml"), "--cluster",
+                  str(WORKLOADS / "cluster.yaml"), "-v", env={"COLUMNS": "200"})
     assert ("Pod default/startup-driver-ready-workers-0-0: waits for its controller to create it (not created: "
-            "JobSet startupPolicy InOrder: created once every pod of replicated job driver runs)") in result.stdout
+            "JobSet startupPolicy InOrder: created once every pod of replicated job driver runs)") in verbose.stdout

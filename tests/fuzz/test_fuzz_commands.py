@@ -20,10 +20,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.strategies import CLUSTERS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, manifest_bytes
-from wasplan.cli.app import _register, app
+from wasplan.cli.app import app
 from wasplan.cli.boundary import guarded
+from wasplan.cli.lazy import load_all
 
-_register()
+load_all()
 # numpy's divide-by-zero or overflow warnings are bugs too: as errors they reach the boundary and fail the check
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 

@@ -1,58 +1,64 @@
-"""The `wasplan` command group; commands live in sibling modules and register themselves here."""
+"""The `wasplan` command group and the entry point.
+
+Start-up time is a feature here (pre-commit hooks, editors' save loops): `wasplan --version` is answered before
+Typer is imported, and a command's module (with its pipeline: the engine, numpy, ruamel.yaml, ...) is imported
+only when that command runs. `--help` and shell completion list the commands from the table below without
+importing any of them. How a command is loaded lives in `cli/lazy.py`; adding a command is one row here.
+"""
 
 from __future__ import annotations
 
 import sys
 
-import typer
-
 from wasplan import __version__
 from wasplan.cli import collector
 
-app = typer.Typer(
-    name="wasplan",
-    help="Validate, migrate and dry-run plan Kubernetes workload-aware scheduling manifests, offline.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"wasplan {__version__}")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version.")) -> None:
-    """wasplan: workload-aware scheduling for Kubernetes 1.36/1.37, offline."""
-
-
-# Which module defines each command. Importing a command module registers it on `app` (and pulls in its
-# pipeline: the engine, ruamel.yaml, ...), so a run imports only the module of the command it runs; that keeps
-# `wasplan validate` in CI from paying for the scheduler's imports (about 0.4 s per process).
-COMMAND_MODULES = {  # in the order `wasplan --help` lists them
-    "validate": "validate_cmd", "lint": "validate_cmd", "plan": "plan_cmd", "explain": "explain_cmd",
-    "migrate": "migrate_cmd", "schema": "schema_cmd", "rules": "rules_cmd", "config": "config_cmd",
+# name -> (module under wasplan.cli, one-line summary), in the order `wasplan --help` lists them. The summary is
+# what `--help` and completion show without importing the module; tests/cli/test_help.py checks it matches the
+# first line of the command's docstring.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("validate_cmd", "Check every manifest against the chosen release: served versions, schemas, "
+                                 "server rules, feature gates."),
+    "lint": ("validate_cmd", "Validate, then check the objects against each other: references, quorum, "
+                             "schedulers, priorities."),
+    "plan": ("plan_cmd", "Dry-run kube-scheduler offline: where every pod would go, which groups stay pending "
+                         "and why."),
+    "explain": ("explain_cmd", "Why a gang won't fit, and the smallest change (verified by re-planning) that "
+                               "makes it fit."),
+    "migrate": ("migrate_cmd", "Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping "
+                               "comments and layout."),
+    "schema": ("schema_cmd", "Print or export wasplan's JSON Schemas (draft 2020-12)."),
+    "rules": ("rules_cmd", "List every diagnostic code, or explain one: meaning, a failing and a passing example, "
+                           "how to fix it."),
+    "config": ("config_cmd", "Show the effective settings (config file over defaults) and where each one comes "
+                             "from."),
 }
 
+_VERSION_FLAGS = ("--version", "-V")
 
-def _register(command: str | None = None) -> None:
-    """Import the module of `command`, or every command module (for help and for tests)."""
-    import importlib
 
-    wanted = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else list(dict.fromkeys(COMMAND_MODULES.values()))
-    for module in wanted:
-        importlib.import_module(f"wasplan.cli.{module}")
+def _app():
+    from wasplan.cli.lazy import build_app
+
+    return build_app()
+
+
+def __getattr__(name: str):
+    """`wasplan.cli.app.app` is built on first use, so importing this module costs nothing."""
+    if name == "app":
+        globals()["app"] = value = _app()
+        return value
+    raise AttributeError(name)
 
 
 def main() -> None:
     """The console script: every command runs inside the one exception boundary (`cli/boundary.py`)."""
-    from wasplan.cli.boundary import guarded, split_debug
-
     collector.pause()
     args = sys.argv[1:]
-    command = next((a for a in split_debug(args)[0] if not a.startswith("-")), None)
-    _register(command)
-    sys.exit(guarded(app, args))
+    if len(args) == 1 and args[0] in _VERSION_FLAGS:  # before Typer and the boundary are even imported
+        sys.stdout.write(f"wasplan {__version__}\n")
+        return
+    from wasplan.cli.app import app as application
+    from wasplan.cli.boundary import guarded
+
+    sys.exit(guarded(application, args))

@@ -137,6 +137,9 @@ def _on_internal_error(exc: BaseException) -> int:
 
 
 def _usage_error(exc: Any) -> int:
+    if type(exc).__name__ == "NoArgsIsHelpError":  # `wasplan` alone: the help (rich's error printer skips it)
+        exc.show()
+        return int(exc.exit_code)
     try:
         from typer import rich_utils
 

@@ -23,11 +23,18 @@ class OutputFormat(str, enum.Enum):
 
 
 K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."
-FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. 'GenericWorkload=true,CompositePodGroup=false'. "
+FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. GenericWorkload=true,CompositePodGroup=false. "
                       "Default: every workload-aware gate of the release on.")
 
-K8sVersionOpt = typer.Option(None, "--k8s-version", help=K8S_VERSION_HELP)  # None: config file or default
-FeatureGatesOpt = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
+
+def complete_versions(incomplete):
+    """Shell completion of --k8s-version: the supported releases."""
+    return [v for v in SUPPORTED_RELEASES if v.startswith(incomplete or "")]
+
+
+K8sVersionOpt = typer.Option(None, "--k8s-version", metavar="VERSION", help=K8S_VERSION_HELP,
+                             autocompletion=complete_versions)  # None: config file or default
+FeatureGatesOpt = typer.Option(None, "--feature-gates", metavar="NAME=BOOL,...", help=FEATURE_GATES_HELP)
 
 
 def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
@@ -37,14 +44,11 @@ def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
     raise typer.Exit(int(code))
 
 
-def fail_with_diagnostics(diagnostics, sources, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
+def fail_with_diagnostics(diagnostics, sources, code: ExitCode = ExitCode.TOOL_ERROR,
+                          message: str = "the inputs are invalid; nothing was planned") -> NoReturn:
     """Inputs too invalid to do the job: the findings on stderr, and with -o json a failure document too."""
-    from rich.console import Console
-
-    from wasplan.report.diagnostics_text import render
-
-    render(diagnostics, sources, Console(stderr=True, highlight=False, soft_wrap=True))
-    emit_failure("the inputs are invalid; nothing was planned", diagnostics, code)
+    print_diagnostics(diagnostics, sources)
+    emit_failure(message, diagnostics, code)
     raise typer.Exit(int(code))
 
 
@@ -61,3 +65,11 @@ def resolve_gates(k8s_version: str, feature_gates: str | None) -> GateSet:
 
 def stdout_is_tty() -> bool:
     return sys.stdout.isatty()
+
+
+def print_diagnostics(diags, sources) -> None:
+    """Findings on stderr, wrapped for a person, one line each for a log (see cli/terminal.py)."""
+    from wasplan.cli import terminal
+    from wasplan.report.diagnostics_text import render
+
+    render(diags, sources, terminal.console(stderr=True), terminal.for_person(sys.stderr))

@@ -7,10 +7,12 @@ from typing import Optional
 
 import typer
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat
 from wasplan.cli.options import ConfigOpt, NoConfigOpt, as_format, load_settings, output_option
 from wasplan.config.settings import SETTING_KEYS, Settings, field_of
+from wasplan.report.fit import wrap
 
 ConfigFormat, OutputOpt = output_option("config", OutputFormat.text, OutputFormat.json)
 
@@ -37,7 +39,15 @@ def _text(value) -> str:
 @app.command("config")
 def config_command(config: Optional[str] = ConfigOpt, no_config: bool = NoConfigOpt,
                    output: ConfigFormat = OutputOpt) -> None:
-    """Show the effective settings (config file over defaults) and where each one comes from."""
+    """Show the effective settings (config file over defaults) and where each one comes from.
+
+    Examples:
+
+    \b
+      wasplan config
+      wasplan config --config ci/.wasplan.yaml -o json
+      WASPLAN_STRICT=true wasplan config
+    """
     fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config)
     rows = [(key, _value(settings, key), settings.source(key)) for key in SETTING_KEYS]
@@ -47,5 +57,6 @@ def config_command(config: Optional[str] = ConfigOpt, no_config: bool = NoConfig
         return
     typer.echo(f"config file: {settings.config_file or '(none found)'}")
     width = max(len(k) for k in SETTING_KEYS)
-    for key, value, source in rows:
-        typer.echo(f"{key:<{width}}  {_text(value)}  [{source}]")
+    for key, value, source in rows:  # long values wrap between words under the value column
+        for line in wrap(f"{key:<{width}}  {_text(value)}  [{source}]", terminal.width(), "", " " * (width + 2)):
+            typer.echo(line)

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics, resolve_gates
+from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
+                                print_diagnostics, resolve_gates)
+from wasplan.cli.completion import complete_target
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
 from wasplan.cli.plan_cmd import Arrival, ClusterOpt, plan_settings
+from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
 from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
-from wasplan.report.diagnostics_text import render as render_diagnostics
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
 
@@ -23,22 +24,28 @@ ExplainFormat, OutputOpt = output_option("explain", OutputFormat.text, OutputFor
 
 @app.command()
 def explain(
-    args: List[str] = typer.Argument(..., metavar="[TARGET] PATHS...", help="[TARGET] PATHS: podgroup/NAME, workload/NAME, job/NAME, pod/NAME or "
-                                               "compositepodgroup/NAME, then the manifests."),
+    args: List[str] = typer.Argument(..., metavar="[TARGET] PATH...", autocompletion=complete_target,
+                                    help="TARGET: podgroup/NAME, workload/NAME, job/NAME, pod/NAME, "
+                                         "compositepodgroup/NAME or a workload (jobset/NAME, lws/NAME, "
+                                         "deployment/NAME, statefulset/NAME, replicaset/NAME); then the manifests."),
     cluster: List[str] = ClusterOpt,
-    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of TARGET."),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", metavar="NAMESPACE",
+                                            help="Namespace of TARGET."),
     k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.sequential, "--arrival", help="As for plan."),
-    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
-    node_shape: Optional[str] = typer.Option(None, "--node-shape",
+    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
+                                                   help="KubeSchedulerConfiguration file."),
+    node_shape: Optional[str] = typer.Option(None, "--node-shape", metavar="FILE",
                                              help="Node or Cluster kind file: the shapes to suggest adding."),
     output: ExplainFormat = OutputOpt,
     no_preemption: bool = typer.Option(False, "--no-preemption", help="As for plan: no preemption in the plan "
                                        "or in the verification re-runs."),
-    verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0,
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="One block per target and every pod named, "
+                                                               "instead of identical blocks collapsed."),
+    verify_budget: int = typer.Option(DEFAULT_VERIFY_BUDGET, "--verify-budget", min=0, metavar="RUNS",
                                       help="Verification re-runs to make at most (0: no limit)."),
-    verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0,
+    verify_seconds: Optional[float] = typer.Option(None, "--verify-seconds", min=0, metavar="SECONDS",
                                                    help="Also stop verifying after this many seconds "
                                                         "(machine-dependent; default: no time limit)."),
     no_exact: bool = typer.Option(False, "--no-exact", help="Skip the exact check (could any assignment fit?)."),
@@ -49,7 +56,16 @@ def explain(
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit."""
+    """Why a gang won't fit, and the smallest change (verified by re-planning) that makes it fit.
+
+    Examples:
+
+    \b
+      wasplan explain --cluster cluster.yaml manifests/
+      wasplan explain job/trainer --cluster cluster.yaml manifests/
+      wasplan explain podgroup/ml/workers --cluster cluster.yaml -o json \\
+          manifests/
+    """
     fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, None, strict_inputs, exclude, config, no_config)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
@@ -57,23 +73,23 @@ def explain(
     paths = args[1:] if target else args
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
-    out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
-                      scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                      verify_budget=verify_budget, verify_seconds=verify_seconds, read_options=settings.read_options(),
-                      exact_budget=None if no_exact else exact_budget)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with phase_bar() as progress:
+        out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
+                          scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
+                          verify_budget=verify_budget, verify_seconds=verify_seconds,
+                          read_options=settings.read_options(), exact_budget=None if no_exact else exact_budget,
+                          **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.invalid:
         fail_with_diagnostics(out.run.diagnostics, out.run.sources)
     if out.run.diagnostics:
-        render_diagnostics(out.run.diagnostics, out.run.sources, err)
+        print_diagnostics(out.run.diagnostics, out.run.sources)
     if out.explanation is not None:
         if fmt is OutputFormat.json:
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
-            width = None if sys.stdout.isatty() else 160
-            render_explain_text(out.explanation, Console(highlight=False, soft_wrap=True, width=width))
+            render_explain_text(out.explanation, terminal.console(), verbose=verbose)
     raise typer.Exit(int(out.exit_code()))
 
 

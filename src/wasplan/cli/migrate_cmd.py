@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from typing import List, Optional
 
 import typer
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import OutputFormat, fail
+from wasplan.cli.common import OutputFormat, complete_versions, fail
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
                                  output_option)
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import FORCEABLE, Target
 from wasplan.pipeline.migrate import MigrateResult, exit_code, migrate
 from wasplan.report import migrate_json, migrate_text
-
 
 def _target(to_k8s: Optional[str], to: Optional[str]) -> Target:
     try:
@@ -31,10 +32,12 @@ MigrateFormat, OutputOpt = output_option("migrate", OutputFormat.text, OutputFor
 
 @app.command("migrate")
 def migrate_command(
-    paths: List[str] = typer.Argument(..., metavar="PATHS", help="Files, directories (recursive) or - for stdin."),
-    to_k8s: Optional[str] = typer.Option(None, "--to-k8s", "--k8s-version",
+    paths: List[str] = typer.Argument(..., metavar="PATH...", help="Files, directories (recursive) or - for stdin."),
+    to_k8s: Optional[str] = typer.Option(None, "--to-k8s", "--k8s-version", metavar="VERSION",
+                                         autocompletion=complete_versions,
                                          help="Kubernetes release to migrate to (1.36 or 1.37; default 1.37)."),
-    to: Optional[str] = typer.Option(None, "--to", help=f"Force one version: {', '.join(FORCEABLE)}."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="GROUP/VERSION",
+                                     help=f"Force one version: {', '.join(FORCEABLE)}."),
     in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite the files (atomically)."),
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything would change."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the migrated stream."),
@@ -47,7 +50,16 @@ def migrate_command(
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping comments and layout."""
+    """Rewrite manifests to the scheduling.k8s.io versions a release serves, keeping comments and layout.
+
+    Examples:
+
+    \b
+      wasplan migrate --to-k8s 1.37 workload.yaml > workload-1.37.yaml
+      wasplan migrate --to-k8s 1.37 --diff manifests/
+      wasplan migrate --to-k8s 1.37 --check manifests/
+      wasplan migrate --to-k8s 1.37 --in-place manifests/
+    """
     fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, strict_inputs=strict_inputs, exclude=exclude)
     if in_place and (check or diff):
@@ -67,11 +79,14 @@ def migrate_command(
 
 def _text(result: MigrateResult, *, in_place: bool, check: bool, diff: bool) -> None:
     """Diagnostics and listings go to stderr, so stdout carries only the stream or the diff."""
-    typer.echo(migrate_text.render_diagnostics(result), nl=False, err=True)
+    # findings and the --check listing wrap for a person; in a log each stays on its one line
+    width = terminal.width() if terminal.for_person(sys.stderr) else 1 << 30
+    typer.echo(migrate_text.render_diagnostics(result, width), nl=False, err=True)
     if diff:
-        typer.echo(migrate_text.render_diff(result), nl=False)
+        text = migrate_text.render_diff(result)
+        typer.echo(migrate_text.colorize_diff(text) if terminal.color(sys.stdout) else text, nl=False, color=True)
     if check:
-        typer.echo(migrate_text.render_check(result), nl=False, err=True)
+        typer.echo(migrate_text.render_check(result, width), nl=False, err=True)
     elif in_place:
         typer.echo(migrate_text.summary(result, "migrated"), nl=False, err=True)
     elif not diff and any(not f.fatal for f in result.files):

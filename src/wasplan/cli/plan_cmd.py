@@ -1,24 +1,24 @@
-"""`wasplan plan`: options -> pipeline -> report -> exit code. Thin on purpose."""
+"""`wasplan plan`: options -> settings -> pipeline -> report -> exit code. Thin on purpose."""
 
 from __future__ import annotations
 
 import enum
-import sys
-from typing import Callable, List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.console import Console
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
-from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics, resolve_gates
+from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
+                                print_diagnostics, resolve_gates)
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
                                  output_option)
-from wasplan.config.settings import Settings
-from wasplan.documents.atomic import write_output_file
+from wasplan.cli.progress import phase_bar
+from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.plan import PlanRun, run_plan
-from wasplan.report.diagnostics_text import render as render_diagnostics
-from wasplan.report.plan_json import render_plan_json, render_plan_yaml, render_snapshot
-from wasplan.report.plan_text import render_text
+
+if TYPE_CHECKING:
+    from wasplan.config.settings import Settings
 
 
 class Arrival(str, enum.Enum):
@@ -30,42 +30,28 @@ class FailOn(str, enum.Enum):
     never = "never"
     pending = "pending"
     preemption = "preemption"
+    regression = "regression"
 
 
 PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
                                       OutputFormat.junit, OutputFormat.github)
-ClusterOpt = typer.Option([], "--cluster", help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
-                                                "Default: the config file's `cluster`.")
+ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
+                          help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
+                               "Default: the config file's `cluster`.")
 
 
-def _progress():
-    """A progress bar on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None, None
-    from rich.progress import Progress
+def _snapshot(run: PlanRun, path: str, gates) -> None:
+    from wasplan.documents.atomic import write_output_file
+    from wasplan.report.plan_json import render_snapshot
 
-    bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("arrivals", total=None)
-    return bar, (lambda done, total: bar.update(task, completed=done, total=total))
+    problem = write_output_file(path, render_snapshot(run.final, gates.release))
+    if problem is not None:
+        fail_with_diagnostics([problem], run.sources)
 
 
-def _run(plan_with: Callable[[Optional[Callable[[int, int], None]]], PlanRun]) -> PlanRun:
-    """Run the plan with a progress bar on a terminal's stderr."""
-    bar, progress = _progress()
-    if bar is not None:
-        bar.start()
-    try:
-        return plan_with(progress)
-    finally:
-        if bar is not None:
-            bar.stop()
+def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> None:
+    from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
-
-def _emit(run: PlanRun, output: OutputFormat, emit_snapshot: Optional[str], gates, fail_on: str) -> None:
-    if emit_snapshot:
-        problem = write_output_file(emit_snapshot, render_snapshot(run.final, gates.release))
-        if problem is not None:
-            fail_with_diagnostics([problem], run.sources)
     if output is OutputFormat.json:
         typer.echo(render_plan_json(run.plan), nl=False)
     elif output is OutputFormat.yaml:
@@ -79,9 +65,36 @@ def _emit(run: PlanRun, output: OutputFormat, emit_snapshot: Optional[str], gate
 
         typer.echo(render_plan_github(run.plan, run.origins), nl=False)
     else:
-        # pipes and CI logs get a wide table instead of rich's 80-column default
-        width = None if sys.stdout.isatty() else 160
-        render_text(run.plan, Console(highlight=False, soft_wrap=True, width=width))
+        from wasplan.report.plan_text import render_text
+
+        render_text(run.plan, terminal.console(), verbose=verbose)
+
+
+def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> ExitCode:
+    """Compare with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
+    from wasplan.pipeline.baseline import read_baseline
+    from wasplan.plandiff import diff_plans
+    from wasplan.report import plandiff
+
+    base = read_baseline(baseline, run.plan.k8s_version)
+    if base.invalid:  # exit 2, and with -o json the failure document
+        fail_with_diagnostics(base.diagnostics, base.sources, message=f"{baseline} is not a usable baseline Plan")
+    if base.diagnostics:
+        print_diagnostics(base.diagnostics, base.sources)
+    diff = diff_plans(base.plan, run.plan.to_dict())
+    if output is OutputFormat.json:
+        typer.echo(plandiff.render_diff_json(diff), nl=False)
+    elif output is OutputFormat.github:
+        typer.echo(plandiff.render_diff_github(diff, fail_on == "regression"), nl=False)
+    elif output is OutputFormat.yaml:
+        import yaml
+
+        typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
+    else:
+        plandiff.render_diff_text(diff, terminal.console())
+    if fail_on == "regression":
+        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
+    return run.exit_code(fail_on)
 
 
 def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config) -> Settings:
@@ -93,40 +106,73 @@ def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, e
     return settings
 
 
+def _check(output: OutputFormat, fail_on: str, baseline: Optional[str]) -> None:
+    if baseline is None and fail_on == "regression":
+        fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
+    if baseline is not None and output is OutputFormat.junit:
+        fail("plan --baseline reports a diff as text, json, yaml or github, not junit")
+
+
 @app.command()
 def plan(
-    paths: List[str] = typer.Argument(..., help="Manifests to create: files, directories or - for stdin."),
+    paths: List[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Manifests to create: files, directories or - for stdin."),
     cluster: List[str] = ClusterOpt,
     k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.sequential, "--arrival",
-                                    help="sequential: create objects one by one, scheduling after each; batch: all first."),
-    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", help="KubeSchedulerConfiguration file."),
+                                    help="sequential: create objects one by one, scheduling after each; batch: "
+                                         "all first."),
+    scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
+                                                   help="KubeSchedulerConfiguration file."),
     output: PlanFormat = OutputOpt,
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on",
                                              help="Exit 1 when pods stay pending (pending, the default); also when "
-                                                  "the plan evicts any pod (preemption); or never."),
+                                                  "the plan evicts any pod (preemption); only when the plan got "
+                                                  "worse than --baseline (regression); or never."),
     no_preemption: bool = typer.Option(False, "--no-preemption",
                                        help="Plan without preemption: no PostFilter, no workload-aware preemption."),
-    emit_snapshot: Optional[str] = typer.Option(None, "--emit-snapshot", help="Write the cluster after the plan here."),
+    emit_snapshot: Optional[str] = typer.Option(None, "--emit-snapshot", metavar="FILE",
+                                                help="Write the cluster after the plan here."),
+    baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
+                                           help="A Plan saved earlier (-o json): report what changed against it "
+                                                "(text, json, yaml or github)."),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Dry-run kube-scheduler offline: where every pod would go, which groups stay pending and why."""
+    """Dry-run kube-scheduler offline: where every pod would go, which groups stay pending and why.
+
+    Examples:
+
+    \b
+      wasplan plan manifests/ --cluster cluster.yaml
+      wasplan plan job.yaml --cluster cluster.yaml -o json > plan.json
+      wasplan plan manifests/ --cluster cluster.yaml --baseline base.json \\
+          --fail-on regression
+      kubectl get nodes,pods -A -o yaml > snap.yaml
+      wasplan plan manifests/ --cluster snap.yaml --emit-snapshot after.yaml
+    """
     fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
                              exclude, config, no_config)
+    _check(fmt, settings.fail_on, baseline)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
-    run = _run(lambda progress: run_plan(paths, settings.cluster, gates, arrival=arrival.value,
-                                         scheduler_config=scheduler_config, progress=progress,
-                                         preemption=not no_preemption, read_options=settings.read_options()))
+    with phase_bar() as progress:
+        run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
+                       preemption=not no_preemption, read_options=settings.read_options(),
+                       **({"progress": progress} if progress else {}))
     if run.error:
         fail(run.error)
     if run.invalid:
         fail_with_diagnostics(run.diagnostics, run.sources)
     if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
-        render_diagnostics(run.diagnostics, run.sources, Console(stderr=True, highlight=False, soft_wrap=True))
-    _emit(run, fmt, emit_snapshot, gates, settings.fail_on)
+        print_diagnostics(run.diagnostics, run.sources)
+    if emit_snapshot:
+        _snapshot(run, emit_snapshot, gates)
+    if baseline is not None:
+        raise typer.Exit(int(_diff(run, baseline, fmt, settings.fail_on)))
+    _emit(run, fmt, settings.fail_on, verbose)
     raise typer.Exit(int(run.exit_code(settings.fail_on)))

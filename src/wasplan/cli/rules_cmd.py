@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat, fail
 from wasplan.cli.options import as_format, output_option
@@ -22,7 +23,15 @@ def rules(
                                               "omit to list all."),
     output: RulesFormat = OutputOpt,
 ) -> None:
-    """List every diagnostic code, or explain one: meaning, a failing and a passing example, how to fix it."""
+    """List every diagnostic code, or explain one: meaning, a failing and a passing example, how to fix it.
+
+    Examples:
+
+    \b
+      wasplan rules
+      wasplan rules WAS404
+      wasplan rules WAS6 -o json
+    """
     fmt = as_format(output)
     rows = list(CODES.values())
     if code is not None:
@@ -32,6 +41,6 @@ def rules(
     if fmt is OutputFormat.json:
         typer.echo(render.render_json(rows), nl=False)
     elif code is None:
-        typer.echo(render.render_list_text(rows), nl=False)
+        typer.echo(render.render_list_text(rows, terminal.width()), nl=False)
     else:
-        typer.echo("\n".join(render.render_one_text(r) for r in rows), nl=False)
+        typer.echo("\n".join(render.render_one_text(r, terminal.width()) for r in rows), nl=False)

@@ -30,11 +30,22 @@ def _export(export: Path) -> int:
 
 @app.command()
 def schema(
-    kind: Optional[str] = typer.Argument(None, help="Kind to print, e.g. PodGroup. Omit to list every schema."),
-    api_version: Optional[str] = typer.Option(None, "--api-version", help="e.g. scheduling.k8s.io/v1beta1."),
-    export: Optional[Path] = typer.Option(None, "--export", help="Write every schema below this directory."),
+    kind: Optional[str] = typer.Argument(None, metavar="KIND",
+                                         help="Kind to print, e.g. PodGroup. Omit to list every schema."),
+    api_version: Optional[str] = typer.Option(None, "--api-version", metavar="GROUP/VERSION",
+                                              help="e.g. scheduling.k8s.io/v1beta1."),
+    export: Optional[Path] = typer.Option(None, "--export", metavar="DIR",
+                                          help="Write every schema below this directory."),
 ) -> None:
-    """Print or export wasplan's JSON Schemas (draft 2020-12)."""
+    """Print or export wasplan's JSON Schemas (draft 2020-12).
+
+    Examples:
+
+    \b
+      wasplan schema
+      wasplan schema PodGroup --api-version scheduling.k8s.io/v1beta1
+      wasplan schema --export .schemas/
+    """
     set_output("schema", "text")
     if export is not None:
         count = _export(export)

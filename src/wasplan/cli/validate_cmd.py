@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+import sys
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.console import Console
 
+from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import FeatureGatesOpt, K8sVersionOpt, OutputFormat, resolve_gates
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, IgnoreOpt, NoConfigOpt, SelectOpt, ShowSuppressedOpt,
                                  StrictInputsOpt, StrictOpt, as_format, load_settings, output_option)
-from wasplan.config.settings import Settings
-from wasplan.pipeline.validate import ValidationReport, validate_paths
+
+if TYPE_CHECKING:
+    from wasplan.config.settings import Settings
+    from wasplan.pipeline.validate import ValidationReport
 
 ValidateFormat, OutputOpt = output_option("validate", OutputFormat.text, OutputFormat.json, OutputFormat.github,
                                           OutputFormat.sarif, OutputFormat.junit)
-PathsArg = typer.Argument(..., help="Files, directories (recursive *.yaml, *.yml, *.json) or - for stdin.")
+PathsArg = typer.Argument(..., metavar="PATH...", help="Files, directories (recursive *.yaml, *.yml, *.json) or - "
+                                                        "for stdin.")
 
 
 def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, show_suppressed: bool,
           command: str) -> None:
+    """Renderers are imported here, not at the top, so `validate -h` costs only the options."""
     from wasplan.report import validate_report
 
     strict = settings.strict
@@ -40,7 +45,8 @@ def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, sh
 
         typer.echo(render_validation(report, f"wasplan {command}", strict), nl=False)
     else:
-        validate_report.render_text(report, Console(highlight=False, soft_wrap=True), strict, show_suppressed)
+        validate_report.render_text(report, terminal.console(), strict, show_suppressed,
+                                    wrap=terminal.for_person(sys.stdout))
     raise typer.Exit(int(report.exit_code(strict)))
 
 
@@ -59,7 +65,18 @@ def validate(
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Check every manifest against the chosen release: served versions, schemas, server rules, feature gates."""
+    """Check every manifest against the chosen release: served versions, schemas, server rules, feature gates.
+
+    Examples:
+
+    \b
+      wasplan validate manifests/
+      wasplan validate --k8s-version 1.36 job.yaml workload.yaml
+      kubectl get workloads -A -o yaml | wasplan validate -
+      wasplan validate -o github --select WAS1,WAS2 manifests/
+    """
+    from wasplan.pipeline.validate import validate_paths
+
     fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
                              strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore)
@@ -74,8 +91,9 @@ def lint(
     feature_gates: Optional[str] = FeatureGatesOpt,
     output: ValidateFormat = OutputOpt,
     strict: Optional[bool] = StrictOpt,
-    cluster: List[str] = typer.Option([], "--cluster", help="Snapshot or Cluster kind whose nodes must carry the "
-                                                              "topology keys the groups name (repeatable)."),
+    cluster: List[str] = typer.Option([], "--cluster", metavar="FILE",
+                                      help="Snapshot or Cluster kind whose nodes must carry the "
+                                           "topology keys the groups name (repeatable)."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     select: List[str] = SelectOpt,
@@ -84,7 +102,17 @@ def lint(
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Validate, then check the objects against each other: references, quorum, schedulers, priorities."""
+    """Validate, then check the objects against each other: references, quorum, schedulers, priorities.
+
+    Examples:
+
+    \b
+      wasplan lint manifests/
+      wasplan lint --cluster snapshot.yaml manifests/
+      wasplan lint --strict -o sarif manifests/ > lint.sarif
+    """
+    from wasplan.pipeline.validate import validate_paths
+
     fmt = as_format(output)
     settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
                              strict=strict, strict_inputs=strict_inputs, exclude=exclude, select=select, ignore=ignore,

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from wasplan.api.releases import SUPPORTED_RELEASES
 from wasplan.codes import CODES
 
-FAIL_ON = ("never", "pending", "preemption")
+FAIL_ON = ("never", "pending", "preemption", "regression")  # regression: only with plan --baseline
 
 
 class UnknownCode(ValueError):

@@ -20,7 +20,7 @@ from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, 
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
-from wasplan.pipeline.plan import PlanRun, prepare_plan
+from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling
 
 
 # Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any
@@ -58,17 +58,31 @@ def node_shapes(path: str, gates: GateSet) -> list[Node]:
     return list(shapes.values())
 
 
+class _Reporting(Verifier):
+    """The verifier, counting its re-runs as the "verifying suggestions" phase, out of the run budget when there
+    is one (the total is then known, and with it an ETA)."""
+
+    def __init__(self, *args, progress: Progress = quiet) -> None:
+        super().__init__(*args)
+        self.progress = progress
+
+    def places(self, unit, variant) -> bool:
+        placed = super().places(unit, variant)
+        self.progress("verifying suggestions", self.runs, self.budget.runs)
+        return placed
+
+
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
                 gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
-                exact_budget: float | None = DEFAULT_EXACT_BUDGET,
+                exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,
                 read_options: ReadOptions = ReadOptions()) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
     many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
     `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, read_options=read_options)
+                            preemption=preemption, progress=progress, read_options=read_options)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out
@@ -79,11 +93,12 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
         out.error = str(exc)
         return out
     with reason_table():  # one table for the plan, its probes and every verification re-run
-        sim = Simulator(prepared.inputs, prepared.options)
+        sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
         plan, final = sim.run()
         out.run.plan, out.run.final = plan, final
         budget = Budget(verify_budget or None, verify_seconds or None)
-        verifier = Verifier(prepared.inputs, prepared.options, sim.state, budget)
+        verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
+        progress("verifying suggestions", 0, budget.runs)
         ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
         exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
         out.explanation = explain_units(ctx, units, exact=exact) if units is not None else \

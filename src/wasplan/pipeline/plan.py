@@ -83,6 +83,15 @@ class Prepared:
     documents: list = field(default_factory=list)  # every read document, manifests then snapshot
 
 
+# progress(phase, done, total): the phase being worked on ("reading", "checking", "building the cluster",
+# "scheduling", ...), how far it is, and its total once known (None before)
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def quiet(phase: str, done: int, total: int | None) -> None:
+    """The progress report of runs nobody watches."""
+
+
 def _name_generated(snapshot, manifests, run: PlanRun) -> None:
     """Objects named only by generateName get their deterministic name before validation reads them, so every
     message uses it (cluster/generated_names.py)."""
@@ -105,11 +114,12 @@ def origins(documents) -> dict[tuple[str, str, str], Location]:
 
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True,
-                 read_options: ReadOptions = ReadOptions()) -> Prepared:
+                 progress: Progress = quiet, read_options: ReadOptions = ReadOptions()) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
     from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
+    progress("reading", 0, None)
     run = PlanRun()
     try:
         profiles = load_profiles(scheduler_config)
@@ -120,13 +130,20 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     snapshot = read_paths(list(cluster_paths))
     note_no_input(manifests, paths, empty_files_count=True)
     _name_generated(snapshot, manifests, run)
-    for read in (snapshot, manifests):
+    reads = (snapshot, manifests)
+    total = sum(len(read.documents) for read in reads)
+    done = 0
+    progress("checking", done, total)
+    for read in reads:
         report = validate_read(read, gates)
+        done += len(read.documents)
+        progress("checking", done, total)
         run.diagnostics += report.diagnostics
         run.sources.update(report.sources)
     if run.invalid:
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
+    progress("building the cluster", 0, None)
     inputs, diags = build_inputs(snapshot, manifests, gates)
     capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
@@ -137,16 +154,21 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
+def scheduling(progress: Progress) -> Callable[[int, int], None]:
+    """The engine's arrival counter as the "scheduling" phase."""
+    return lambda done, total: progress("scheduling", done, total)
+
+
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
-             scheduler_config: str | None = None, progress: Callable[[int, int], None] | None = None,
-             preemption: bool = True, read_options: ReadOptions = ReadOptions()) -> PlanRun:
+             scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
+             read_options: ReadOptions = ReadOptions()) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, read_options=read_options)
+                            preemption=preemption, progress=progress, read_options=read_options)
     run = prepared.run
     if prepared.inputs is None:
         return run
     with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
-        plan, run.final = simulate(prepared.inputs, prepared.options, progress)
+        plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
     run.plan = with_unplanned(plan, prepared.inputs)
     return run
 

@@ -1,6 +1,9 @@
 """Compiler-style diagnostics: `path:line:col: error WAS101 message`, the source line and a caret beneath.
 
-Colour comes from rich and only when the stream is a terminal, so CI logs and pipes get plain text.
+Colour comes from rich and only when the console allows it (a terminal, unless NO_COLOR / --no-color), so CI
+logs and pipes get plain text. For a person (a terminal, or COLUMNS set) the message and hint wrap between
+words at the console's width, continuation lines indented under the finding; for a log that tools parse each
+finding stays on its one compiler-style line. The quoted source line is printed as it is in the file.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from rich.text import Text
 
 from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.documents.model import SourceFile
+from wasplan.report.fit import print_wrapped
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
 
@@ -24,28 +28,44 @@ def header(d: Diagnostic) -> str:
     return f"{where}: {d.severity.label} {d.code} {d.message}"
 
 
-def render_one(d: Diagnostic, sources: Mapping[str, SourceFile]) -> Text:
-    text = Text()
+def _heading(d: Diagnostic) -> Text:
     loc = d.location
     where = loc.file + (f":{loc.line}:{loc.col or 1}" if loc.line is not None else "")
+    text = Text()
     text.append(where + ": ", style="bold")
     text.append(d.severity.label, style=_STYLE[d.severity])
     text.append(f" {d.code} ", style="dim")
     text.append(d.message)
-    source = sources.get(loc.file)
-    line = source.line(loc.line) if source is not None and loc.line is not None else None
-    if line is not None:
-        text.append("\n    " + line.rstrip())
-        text.append("\n    " + " " * ((loc.col or 1) - 1) + "^", style=_STYLE[d.severity])
-    if d.hint:
-        text.append("\n    hint: ", style="bold green")
-        text.append(d.hint)
     return text
 
 
-def render(diags: Iterable[Diagnostic], sources: Mapping[str, SourceFile], console: Console) -> None:
+def _plain(console: Console, text: Text) -> None:
+    console.print(text, no_wrap=True, overflow="ignore", crop=False, highlight=False)
+
+
+def render_one(d: Diagnostic, sources: Mapping[str, SourceFile], console: Console, wrap: bool = True) -> None:
+    loc = d.location
+    if wrap:
+        print_wrapped(console, _heading(d))
+    else:
+        _plain(console, _heading(d))
+    source = sources.get(loc.file)
+    line = source.line(loc.line) if source is not None and loc.line is not None else None
+    if line is not None:
+        _plain(console, Text("    " + line.rstrip()))
+        _plain(console, Text("    " + " " * ((loc.col or 1) - 1) + "^", style=_STYLE[d.severity]))
+    if d.hint:
+        hint = Text("    ")
+        hint.append("hint: ", style="bold green")
+        hint.append(d.hint)
+        print_wrapped(console, hint, 6) if wrap else _plain(console, hint)
+
+
+def render(diags: Iterable[Diagnostic], sources: Mapping[str, SourceFile], console: Console,
+           wrap: bool = True) -> None:
+    """Every finding; `wrap=False` keeps each on its compiler-style line (for logs that tools parse)."""
     for d in diags:
-        console.print(render_one(d, sources), soft_wrap=True, highlight=False)
+        render_one(d, sources, console, wrap)
 
 
 def plural(n: int, word: str) -> str:

@@ -1,6 +1,6 @@
 """The exact check in the human explanation: its one line under the target's verdict, and its own section (the
 witness assignment, or the bounds behind "does not fit", and the answer with lower-priority pods removable).
-Renders only."""
+Lines wrap between words at the console's width (report/fit.py). Renders only."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck
 from wasplan.explain.units import amount
+from wasplan.report.fit import print_wrapped
 
 _STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}
 WITNESS_NODES = 8
@@ -16,16 +17,16 @@ WITNESS_NODES = 8
 
 def line(console: Console, check: ExactCheck) -> None:
     style = _STYLE.get(check.verdict, "yellow")
-    console.print(f"  [{style}]{escape(check.summary)}[/{style}]")
+    print_wrapped(console, f"  [{style}]{escape(check.summary)}[/{style}]")
 
 
 def _witness(console: Console, answer: Answer, indent: str) -> None:
     where = f" in {answer.domain}" if answer.domain else ""
-    console.print(f"{indent}an assignment{where}, accepted pod by pod by the engine's filters:")
+    print_wrapped(console, f"{indent}an assignment{where}, accepted pod by pod by the engine's filters:")
     for w in answer.witness[:WITNESS_NODES]:
-        console.print(f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
+        print_wrapped(console, f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
     if len(answer.witness) > WITNESS_NODES:
-        console.print(f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+        print_wrapped(console, f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
 
 
 def _bounds(console: Console, answer: Answer, indent: str) -> None:
@@ -34,8 +35,8 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
         return
     if p.domain is not None:
         others = f"; the {p.other_domains} other domain(s) hold no more" if p.other_domains else ""
-        console.print(f"{indent}best domain {escape(p.domain)}{others}:")
-    console.print(f"{indent}{p.allowed_nodes} node(s) pass the filters for these pods, room aside")
+        print_wrapped(console, f"{indent}best domain {escape(p.domain)}{others}:")
+    print_wrapped(console, f"{indent}{p.allowed_nodes} node(s) pass the filters for these pods, room aside")
     if not p.allowed_nodes:
         return
     for b in p.bounds:
@@ -48,29 +49,29 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
             if b.stranded:
                 text += f" ({amount(b.subject, b.stranded)} more free in pieces too small for one pod)"
         mark = "[red]short[/red] " if b.short else ""
-        console.print(f"{indent}{mark}{escape(text)}")
+        print_wrapped(console, f"{indent}{mark}{escape(text)}")
     if not any(b.short for b in p.bounds) and answer.status == "noFit":
-        console.print(f"{indent}no single bound falls short: the pods do not combine onto the nodes "
+        print_wrapped(console, f"{indent}no single bound falls short: the pods do not combine onto the nodes "
                       "(the solver tried every combination)")
 
 
 def _tree(console: Console, check: ExactCheck) -> None:
     whole = check.tree
-    console.print(f"    {escape(check.own_summary)}")
+    print_wrapped(console, f"    {escape(check.own_summary)}")
     if whole.witness:
-        console.print(f"    the tree's assignment ({escape(', '.join(whole.groups))}), accepted pod by pod by the "
+        print_wrapped(console, f"    the tree's assignment ({escape(', '.join(whole.groups))}), accepted pod by pod by the "
                       "engine's filters:")
         for w in whole.witness[:WITNESS_NODES]:
-            console.print(f"      {escape(w.node)}: {escape(', '.join(w.pods))}")
+            print_wrapped(console, f"      {escape(w.node)}: {escape(', '.join(w.pods))}")
     elif whole.status == "noFit":
         mark = "[red]short[/red] " if whole.pods_room < whole.fewest_pods else ""
-        console.print(f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
+        print_wrapped(console, f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
                       f"pod(s); the nodes hold at most {whole.pods_room} of the tree's pods")
         if not mark:
-            console.print("    that bound is not short: the topology domains and how the pods combine on nodes "
+            print_wrapped(console, "    that bound is not short: the topology domains and how the pods combine on nodes "
                           "rule it out (the solver tried every arrangement)")
     if whole.note:
-        console.print(f"    {escape(whole.note)}")
+        print_wrapped(console, f"    {escape(whole.note)}")
 
 
 def _verified(verified: bool | None) -> str:
@@ -85,12 +86,12 @@ def _moves(console: Console, check: ExactCheck) -> None:
         return
     if moved.status == "fits":
         how = _verified(moved.verified)
-        console.print(f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
+        print_wrapped(console, f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
         for m in moved.moves[:WITNESS_NODES]:
-            console.print(f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
+            print_wrapped(console, f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
     else:
         word = "it still does not fit" if moved.status == "noFit" else "unknown"
-        console.print(f"    with running pods of its priority or lower movable {word}"
+        print_wrapped(console, f"    with running pods of its priority or lower movable {word}"
                       + (f": {escape(moved.note)}" if moved.note else ""))
 
 
@@ -98,32 +99,32 @@ def section(console: Console, check: ExactCheck) -> None:
     if check.now is None:
         return
     if check.tree is not None:
-        console.print("  [bold]Exact check[/bold]:")
+        print_wrapped(console, "  [bold]Exact check[/bold]:")
         _tree(console, check)
         return
     m = check.model
     size = (f" [dim]({m.nodes} nodes in {m.classes + m.pooled} class(es), {m.shapes} pod shape(s))[/dim]"
             if m else "")
-    console.print(f"  [bold]Exact check[/bold]{size}:")
+    print_wrapped(console, f"  [bold]Exact check[/bold]{size}:")
     if check.now.witness:
         _witness(console, check.now, "    ")
     else:
         _bounds(console, check.now, "    ")
     if check.now.note:
-        console.print(f"    {escape(check.now.note)}")
+        print_wrapped(console, f"    {escape(check.now.note)}")
     _moves(console, check)
     later = check.with_eviction
     if later is not None:
         if later.witness and later.fewest:
             how = _verified(later.verified)
-            console.print(f"    with lower-priority pods removable it fits, evicting {len(later.evicts)} pod(s) at "
+            print_wrapped(console, f"    with lower-priority pods removable it fits, evicting {len(later.evicts)} pod(s) at "
                           f"the fewest ({how}): {escape(', '.join(later.evicts[:WITNESS_NODES]))}"
                           + (" ..." if len(later.evicts) > WITNESS_NODES else ""))
             _witness(console, later, "      ")
         elif later.witness:
-            console.print(f"    with lower-priority pods removable it fits, evicting at most {len(later.evicts)} "
+            print_wrapped(console, f"    with lower-priority pods removable it fits, evicting at most {len(later.evicts)} "
                           "pod(s) on the assignment's nodes")
             _witness(console, later, "      ")
         else:
             word = "it still does not fit" if later.status == "noFit" else "unknown within the budget"
-            console.print(f"    with lower-priority pods removable {word}: at most {later.bound} of {later.needed}")
+            print_wrapped(console, f"    with lower-priority pods removable {word}: at most {later.bound} of {later.needed}")

@@ -1,4 +1,8 @@
-"""Text renderings of a migration: the migrated stream, diagnostics like a compiler's, `--check` listing, diffs."""
+"""Text renderings of a migration: the migrated stream, diagnostics like a compiler's, `--check` listing, diffs.
+
+Diagnostics and the `--check` listing wrap between words at `width` (the CLI passes the terminal's); the
+stream and the diff are data and are never wrapped. `colorize_diff` colours a diff for a terminal.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import json
 
 from wasplan.diagnostics import Diagnostic
 from wasplan.pipeline.migrate import MigrateResult
+from wasplan.report.fit import wrap
 
 
 def render_stream(result: MigrateResult) -> str:
@@ -25,22 +30,26 @@ def render_stream(result: MigrateResult) -> str:
     return "".join(parts)
 
 
-def render_diagnostics(result: MigrateResult) -> str:
+def render_diagnostics(result: MigrateResult, width: int = 80) -> str:
     sources = {f.path: f.original.splitlines() for f in result.files}
-    return "".join(_diagnostic(d, sources.get(d.location.file)) for d in result.all_diagnostics)
+    return "".join(_diagnostic(d, sources.get(d.location.file), width) for d in result.all_diagnostics)
 
 
-def _diagnostic(d: Diagnostic, lines: list[str] | None) -> str:
+def _lines(text: str, width: int, indent: str, hang: str) -> str:
+    return "".join(line + "\n" for line in wrap(text, width, indent, hang))
+
+
+def _diagnostic(d: Diagnostic, lines: list[str] | None, width: int) -> str:
     loc = d.location
     where = loc.file + (f":{loc.line}" if loc.line else "") + (f":{loc.col}" if loc.line and loc.col else "")
     field = f" [{loc.field}]" if loc.field else ""
-    out = f"{where}: {d.severity.label} {d.code} {d.message}{field}\n"
+    out = _lines(f"{where}: {d.severity.label} {d.code} {d.message}{field}", width, "", "    ")
     if lines and loc.line and 0 < loc.line <= len(lines):
         out += f"    {lines[loc.line - 1]}\n"
         if loc.col:
             out += "    " + " " * (loc.col - 1) + "^\n"
     if d.hint:
-        out += f"    hint: {d.hint}\n"
+        out += _lines(f"hint: {d.hint}", width, "    ", "      ")
     return out
 
 
@@ -57,14 +66,15 @@ def _describe(action: str, old: object, new: object) -> str:
     return f"{action} {_short(old)} -> {_short(new)}"
 
 
-def render_check(result: MigrateResult) -> str:
+def render_check(result: MigrateResult, width: int = 80) -> str:
     """Like `black --check`: one line per file that would change, its changes under it, a summary."""
     out = []
     for f in result.changed:
         out.append(f"would migrate {f.path} ({len(f.changes)} change{'s' if len(f.changes) != 1 else ''})\n")
         for c in sorted(f.changes, key=lambda c: (c.document, c.line or 0)):
             line = f":{c.line}" if c.line else ""
-            out.append(f"    {f.path}{line}: {c.field}: {_describe(c.action, c.old, c.new)}\n")
+            out.append(_lines(f"{f.path}{line}: {c.field}: {_describe(c.action, c.old, c.new)}", width,
+                              "    ", "        "))
     return "".join(out) + summary(result, "would be migrated")
 
 
@@ -93,4 +103,18 @@ def render_diff(result: MigrateResult) -> str:
                                         fromfile=f"a/{f.path}", tofile=f"b/{f.path}"))
         if out and not out[-1].endswith("\n"):
             out[-1] += "\n\\ No newline at end of file\n"
+    return "".join(out)
+
+
+_DIFF_COLOURS = (("+++", "\x1b[1m"), ("---", "\x1b[1m"), ("@@", "\x1b[36m"), ("+", "\x1b[32m"), ("-", "\x1b[31m"))
+
+
+def colorize_diff(diff: str) -> str:
+    """A unified diff with ANSI colours, as `git diff` shows it: headers bold, hunks cyan, additions green,
+    removals red."""
+    out = []
+    for line in diff.splitlines(keepends=True):
+        colour = next((c for prefix, c in _DIFF_COLOURS if line.startswith(prefix)), None)
+        body = line.rstrip("\n")
+        out.append(f"{colour}{body}\x1b[0m{line[len(body):]}" if colour else line)
     return "".join(out)

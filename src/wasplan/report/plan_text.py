@@ -1,42 +1,86 @@
-"""The human summary of a plan: totals, one row per PodGroup, and every pod that stays pending with its reason.
-Renders only what the Plan holds."""
+"""The human summary of a plan: totals, one row per PodGroup, the composite tree, evictions, and the pods that
+stay pending with their reason. Renders only what the Plan holds.
+
+It fits the console's width: the group table drops its least important columns first when narrow (minCount,
+then policy, then placement) and summarises node lists (`gpu-r1-[0-3]`, `+12 more`) instead of breaking names;
+text wraps between words. Pending pods of one group or Job with the same reason print once with a count
+(`verbose` lists every pod); the JSON plan always has every pod.
+"""
 
 from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 
-from wasplan.plan import Plan
+from wasplan.plan import Plan, PodOutcome
+from wasplan.report.fit import summarize, wrap
 
 _STYLE = {"Scheduled": "green", "Unschedulable": "red", "WaitingForPods": "yellow", "WaitingForPreemption": "yellow"}
+_PLACED = ("Bound", "AlreadyBound")
+# (header, drop order: higher goes first when the table is too wide); "nodes" takes the width that is left
+_COLUMNS = (("group", 0), ("policy", 5), ("minCount", 6), ("placed", 1), ("result", 0), ("placement", 4),
+            ("nodes", 2))
+_MIN_NODES = 16
 
 
-def _group_table(plan: Plan) -> Table:
+def _rows(plan: Plan) -> list[tuple[dict[str, str], list[str]]]:
     by_key = {p.key: p for p in plan.pods}
-    table = Table(title="PodGroups", show_lines=False)
-    for col in ("group", "policy", "minCount", "placed/total", "result", "placement"):
-        table.add_column(col, overflow="fold")
-    table.add_column("nodes", overflow="fold", ratio=1)
+    rows = []
     for g in plan.pod_groups:
         members = [by_key[k] for k in g.pods if k in by_key]
-        placed = [m for m in members if m.status in ("Bound", "AlreadyBound")]
-        nodes = sorted({m.node for m in placed if m.node})
-        style = _STYLE.get(g.status, "")
-        table.add_row(g.key, g.policy, str(g.min_count) if g.policy == "gang" else "-",
-                      f"{len(placed)}/{len(members)}", f"[{style}]{g.status}[/{style}]" if style else g.status,
-                      _where(g.placement), ", ".join(nodes))
-    return table
+        placed = [m for m in members if m.status in _PLACED]
+        cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == "gang" else "-",
+                 "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement)}
+        rows.append((cells, sorted({m.node for m in placed if m.node})))
+    return rows
+
+
+def _layout(rows, width: int) -> dict[str, int]:
+    """Column widths that fit `width`: natural widths, dropping columns by priority until the rest fit."""
+    natural = {h: max([len(h), *(len(c[h]) for c, _ in rows)]) for h, _ in _COLUMNS if h != "nodes"}
+    nodes = max([len("nodes"), *(len(", ".join(n)) for _, n in rows)])
+    kept = [h for h, _ in _COLUMNS]
+    for header, _ in sorted(_COLUMNS, key=lambda c: -c[1]):
+        fixed = sum(natural[h] + 2 for h in kept if h != "nodes")
+        if fixed + min(nodes, _MIN_NODES) <= width or header in ("group", "result"):
+            break
+        kept.remove(header)
+    fixed = sum(natural[h] + 2 for h in kept if h != "nodes")
+    widths = {h: natural[h] for h in kept if h != "nodes"}
+    if "nodes" in kept:
+        widths["nodes"] = max(min(nodes, width - fixed), len("nodes"))
+    return {h: widths[h] for h, _ in _COLUMNS if h in widths}
+
+
+def _group_table(plan: Plan, console: Console) -> None:
+    rows = _rows(plan)
+    widths = _layout(rows, console.width)
+    console.print("[bold]PodGroups[/bold]")
+    console.print(Text("  ".join(h.ljust(w) for h, w in widths.items()).rstrip(), style="bold"))
+    for cells, nodes in rows:
+        line = Text()
+        for i, (h, w) in enumerate(widths.items()):
+            value = (summarize(nodes, w) or "-") if h == "nodes" else cells[h]
+            line.append("  " if i else "")
+            line.append(value, style=_STYLE.get(value, "") if h == "result" else "")
+            line.append("" if i == len(widths) - 1 else " " * (w - len(value)))
+        console.print(line, no_wrap=True, overflow="ignore", crop=False)
+
+
+def _print(console: Console, text: str, indent: str = "", hang: str = "    ") -> None:
+    """Plain text (no markup) wrapped between words to the console's width."""
+    for line in wrap(text, console.width, indent, indent + hang):
+        console.print(line, markup=False, highlight=False, no_wrap=True, overflow="ignore", crop=False)
 
 
 def _preemptions(plan: Plan, console: Console) -> None:
-    """Who preempted whom (issue 6): one line per preemptor, its victims with node and priority."""
+    """Who preempted whom (issue 6): one entry per preemptor, its victims with node and priority."""
     console.print(f"[bold]Preemptions[/bold] ({len(plan.preemptions)})")
     for p in plan.preemptions:
         victims = ", ".join(f"{v.namespace}/{v.name} on {v.node} (priority {v.priority})" for v in p.victims)
-        console.print(f"  {p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}",
-                      markup=False, highlight=False)
+        _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}", "  ")
 
 
 def _where(placement) -> str:
@@ -85,32 +129,60 @@ def _claims(plan: Plan, console: Console) -> None:
     for c in plan.claims:
         users = ", ".join(f"{u.kind} {u.name}" for u in c.reserved_for) or "nobody"
         if c.status == "Pending":
-            line = f"  {c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
+            line = f"{c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
         else:
             devices = ", ".join(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
             where = f" on {c.node}" if c.node else ""
-            line = f"  {c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
-        console.print(line, markup=False, highlight=False)
+            line = f"{c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
+        _print(console, line, "  ")
 
 
-def render_text(plan: Plan, console: Console) -> None:
+def _owner(p: PodOutcome) -> str | None:
+    """What a pending pod's repeats are grouped by: its Job, else its PodGroup; None for a lone pod."""
+    if p.owner is not None and p.owner.kind == "Job":
+        return f"job {p.namespace}/{p.owner.name}"
+    return f"podgroup {p.pod_group}" if p.pod_group else None
+
+
+def pending_lines(pods: list[PodOutcome], verbose: bool) -> list[tuple[str, str, str]]:
+    """(who, status, message) per line: one per pod with `verbose`, else one per owner, status and message
+    (`who` then counts the pods: `job ml/train: 100 pods`). In the order of the first pod of each line."""
+    if verbose:
+        return [(p.key, p.status, p.message) for p in pods]
+    lines: dict[tuple, list[PodOutcome]] = {}
+    for p in pods:
+        owner = _owner(p)
+        key = (owner, p.status, p.message) if owner else (p.key, p.status, p.message)
+        lines.setdefault(key, []).append(p)
+    out = []
+    for (who, status, message), members in lines.items():
+        out.append((f"{who}: {len(members)} pods" if len(members) > 1 else members[0].key, status, message))
+    return out
+
+
+def _pending(plan: Plan, console: Console, verbose: bool) -> None:
+    pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
+    if not pending:
+        return
+    console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
+    for who, status, message in pending_lines(pending, verbose):
+        _print(console, f"{who} {status}: {message}", "  ")
+
+
+def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
-    console.print(f"[bold]Plan[/bold] for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — "
-                  f"{s['bound']} bound, {s['alreadyBound']} already bound, {s['pending']} pending, "
-                  f"{s['preempted']} preempted")
+    head = (f"Plan for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — {s['bound']} bound, "
+            f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted")
+    _print(console, head)
     if plan.pod_groups:
-        console.print(_group_table(plan))
+        _group_table(plan, console)
     if plan.composites:
         console.print(_tree(plan))
     if plan.preemptions:
         _preemptions(plan, console)
     if plan.claims:
         _claims(plan, console)
-    pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
-    if pending:
-        console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
-        for p in pending:
-            console.print(f"  {p.key} [dim]{p.status}[/dim]: {p.message}", markup=True, highlight=False)
+    _pending(plan, console, verbose)
     if plan.unplanned:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
                       "the plan")

@@ -10,6 +10,7 @@ import json
 import textwrap
 
 from wasplan.codes import CODES, Code, help_uri, rule_doc
+from wasplan.report.fit import wrap
 
 _RANGES = [("WAS0", "Reading input"), ("WAS1", "Schema and release"), ("WAS2", "Server-side rules"),
            ("WAS3", "Feature gates"), ("WAS4", "Cross-object lint"), ("WAS5", "Migrate"),
@@ -32,16 +33,31 @@ def _indent(text: str) -> str:
     return textwrap.indent(text.rstrip("\n"), "    ")
 
 
-def render_one_text(row: Code) -> str:
+def _fill(text: str, width: int, indent: str = "", hang: str = "") -> str:
+    return "\n".join(wrap(text, width, indent, hang))
+
+
+def render_one_text(row: Code, width: int = 100) -> str:
+    """One rule in full; prose wraps between words at `width`, the examples are printed as written."""
     doc = rule_doc(row.code)
-    return (f"{row.code} {row.name} ({row.severity.label})\n\n{textwrap.fill(doc.description, 100)}\n\n"
+    return (f"{row.code} {row.name} ({row.severity.label})\n\n{_fill(doc.description, width)}\n\n"
             f"Failing example:\n{_indent(doc.bad)}\n\nPassing example:\n{_indent(doc.good)}\n\n"
-            f"How to fix: {doc.fix}\n")
+            f"{_fill(f'How to fix: {doc.fix}', width, '', '    ')}\n")
 
 
-def render_list_text(rows: list[Code]) -> str:
-    width = max(len(r.name) for r in rows)
-    return "".join(f"{r.code}  {r.name:<{width}}  {r.severity.label:<7}  {r.summary}\n" for r in rows)
+def render_list_text(rows: list[Code], width: int = 200) -> str:
+    """One rule per entry: code, name, severity, then the summary beside them when at least 40 columns are left,
+    else beneath them; wrapped between words at `width`."""
+    names = max(len(r.name) for r in rows)
+    column = len(rows[0].code) + 2 + names + 2 + 7 + 2  # code, name, severity (7: "warning"), two spaces each
+    out = []
+    for r in rows:
+        head = f"{r.code}  {r.name:<{names}}  {r.severity.label:<7}  "
+        if width - column >= 40:
+            out.append(_fill(head + r.summary, width, "", " " * column))
+        else:
+            out.append(head.rstrip() + "\n" + _fill(r.summary, width, " " * 8, " " * 8))
+    return "".join(line + "\n" for line in out)
 
 
 def _md_section(row: Code) -> list[str]:

@@ -7,6 +7,7 @@ from rich.console import Console
 from wasplan.jsontext import dumps
 from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.diagnostics_text import header, plural, render
+from wasplan.report.fit import print_wrapped
 
 REPORT_API_VERSION = "wasplan.io/v1alpha1"
 
@@ -32,9 +33,10 @@ def _summary_parts(c: dict) -> list[str]:
 
 
 def render_text(report: ValidationReport, console: Console, strict: bool = False,
-                show_suppressed: bool = False) -> None:
+                show_suppressed: bool = False, wrap: bool = True) -> None:
+    """`wrap`: findings wrap to the console's width (for a person) or keep one line each (for a log)."""
     diags = report.diagnostics
-    render(diags, report.sources, console)
+    render(diags, report.sources, console, wrap)
     if show_suppressed:
         _render_suppressed(report, console)
     c = report.counts()
@@ -46,8 +48,11 @@ def render_text(report: ValidationReport, console: Console, strict: bool = False
     style = "bold red" if verdict == "FAILED" else "bold green"
     if diags or (show_suppressed and report.suppressed):
         console.print()
-    console.print(f"[{style}]{verdict}[/]: {', '.join(parts)}; {tail} "
-                  f"(Kubernetes {report.gates.release.version})", highlight=False)
+    summary = f"[{style}]{verdict}[/]: {', '.join(parts)}; {tail} (Kubernetes {report.gates.release.version})"
+    if wrap:
+        print_wrapped(console, summary)
+    else:
+        console.print(summary, highlight=False, soft_wrap=True)
 
 
 def to_dict(report: ValidationReport, show_suppressed: bool = False) -> dict:

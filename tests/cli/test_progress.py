@@ -1,0 +1,40 @@
+"""The phases the progress bar names, as the pipeline reports them, and the bar's absence off a terminal."""
+
+from __future__ import annotations
+
+from tests.conftest import FIXTURES
+from wasplan.api.releases import default_gates, get_release
+from wasplan.cli.progress import phase_bar
+from wasplan.pipeline.explain import run_explain
+from wasplan.pipeline.plan import run_plan
+
+DIFF = FIXTURES / "plan-diff"
+
+
+def _phases(events):
+    return list(dict.fromkeys(phase for phase, _, _ in events))
+
+
+def test_plan_reports_reading_checking_building_and_scheduling_with_counts():
+    events = []
+    run_plan([str(DIFF / "head")], [str(DIFF / "cluster.yaml")], default_gates(get_release("1.37")),
+             progress=lambda *e: events.append(e))
+    assert _phases(events) == ["reading", "checking", "building the cluster", "scheduling"]
+    assert ("checking", 3, 3) in events  # the Cluster document, the Job and the Pod
+    assert events[-1][0] == "scheduling" and events[-1][1] == events[-1][2]
+
+
+def test_explain_counts_verification_re_runs_out_of_the_run_budget():
+    events = []
+    run_explain("job/train", None, [str(DIFF / "head")], [str(DIFF / "cluster.yaml")],
+                default_gates(get_release("1.37")), verify_budget=3, progress=lambda *e: events.append(e))
+    verifying = [e for e in events if e[0] == "verifying suggestions"]
+    assert _phases(events)[-1] == "verifying suggestions"
+    assert verifying[0] == ("verifying suggestions", 0, 3) and verifying[-1][1] >= 1
+    assert {total for _, _, total in verifying} == {3}
+
+
+def test_no_bar_off_a_terminal(capsys):
+    with phase_bar() as report:
+        assert report is None
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,50 @@
+"""Start-up: `--version` answers before Typer is imported, `--help` lists the commands without importing their
+modules, and a command imports only its own module (checked in a fresh process through sys.modules)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import FIXTURES
+
+_PROBE = """
+import io, json, sys, contextlib
+sys.argv = ["wasplan", *json.loads(sys.argv[1])]
+from wasplan.cli.app import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        main()
+    except SystemExit:
+        pass
+heavy = ("numpy", "pydantic", "typer", "rich", "ruamel.yaml", "jsonschema", "kubernetes_validate",
+         "typer._adapters", "wasplan.engine", "wasplan.engine.simulator", "wasplan.cli.plan_cmd",
+         "wasplan.cli.validate_cmd", "wasplan.cli.explain_cmd", "wasplan.cli.migrate_cmd")
+print(json.dumps({"out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
+"""
+
+
+def _probe(*args: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], capture_output=True, text=True,
+                          check=True, env={"COLUMNS": "80", "PATH": ""})
+    return json.loads(done.stdout)
+
+
+def test_version_imports_neither_numpy_nor_the_engine_nor_typer():
+    probe = _probe("--version")
+    assert probe["out"] == "wasplan 0.1.0\n"
+    assert probe["loaded"] == []
+
+
+def test_help_lists_every_command_without_importing_one():
+    probe = _probe("--help")
+    assert "  explain   Why a gang won't fit, and the smallest change (verified by" in probe["out"]
+    assert probe["loaded"] == ["typer"]
+
+
+def test_validate_imports_neither_the_engine_nor_pydantic_nor_python_jsonschema():
+    probe = _probe("validate", str(FIXTURES / "manifests" / "training-1.37.yaml"))
+    assert probe["out"].startswith("OK: 7 documents")
+    assert probe["loaded"] == ["typer", "rich", "wasplan.cli.validate_cmd"]
