@@ -59,7 +59,8 @@ def test_gate_off_leaves_the_resource_to_node_resources_fit(tmp_path):
     run = plan(tmp_path, NODES + CLASS + slice_for("worker", "gpu-0"), wants("p"), "1.36",
                "DRAExtendedResource=false")
     assert pods(run)["p"] == ("Pending", None, "0/2 nodes are available: 2 Insufficient example.com/gpu. "
-                              "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..")
+                              "no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
+                              "helpful for scheduling..")
     assert run.plan.claims == ()
 
 

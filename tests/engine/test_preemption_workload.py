@@ -144,7 +144,8 @@ def test_136_pod_by_pod_gang_that_stays_short_evicts_nothing():
     plan = run(cluster, [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
                version="1.36", gates="WorkloadAwarePreemption=false")
     assert plan.preemptions == ()
-    assert by_name(plan)["g-1"].message.startswith("0/2 nodes are available: 2 Insufficient cpu. preemption: ")
+    assert by_name(plan)["g-1"].message.startswith(
+        "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: ")
 
 
 def test_basic_group_preempts_for_its_members_137():

@@ -23,6 +23,13 @@ from wasplan.engine.preemption.pdb import PdbTracker
 from wasplan.engine.preemption.workload import WapResult, preempt as wap_preempt
 
 
+def members_post_filter(group, options) -> bool:
+    """Whether each member of a 1.36 group cycle runs the ordinary PostFilter plugins (DefaultPreemption pod by
+    pod, DynamicResources): WAP off, no topology placement."""
+    return not options.caps.group_entity_cycle and not policy.wap_on(options) and \
+        placement.preemption_refusal(group, options) is None
+
+
 class Preemption:
     def __init__(self, state, world, options):
         self.state, self.world, self.options = state, world, options
@@ -143,11 +150,6 @@ class Preemption:
     def for_pod(self, ps, ev, decision) -> Outcome:
         """DefaultPreemption's dry run for a pod that found no node; does not change the cluster."""
         return self.default.post_filter(ps, ev, decision.diagnosis)
-
-    def member_preemption_on(self, group) -> bool:
-        """1.36 pod-by-pod preemption inside the group cycle (WAP off, no topology placement)."""
-        return not self.options.caps.group_entity_cycle and not policy.wap_on(self.options) and \
-            placement.preemption_refusal(group, self.options) is None
 
     def for_group(self, group, members, ev, scheduled: int) -> WapResult:
         """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. A group with a

@@ -1,8 +1,11 @@
 """What the scheduling cycles do around preemption, as a mixin of `Cycles` (cycles.py keeps only the calls).
 
-* DynamicResources' PostFilter runs first for a pod with claims (it may deallocate a claim that keeps the pod off
-  a node; the pod is then retried at once); its verdict is joined with DefaultPreemption's as upstream's
-  RunPostFilterPlugins joins them (`still not schedulable, preemption: ...`).
+* DynamicResources' PostFilter runs first for every pod that failed Filter while its profile keeps the plugin
+  (GA and in the default profile in 1.36 and 1.37): a pod without claims gets `no new claims to deallocate`
+  (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter); a pod with claims may have
+  a claim that keeps it off a node deallocated (the pod is then retried at once). The verdict is joined with
+  DefaultPreemption's as upstream's RunPostFilterPlugins joins them (`no new claims to deallocate, preemption:
+  ...`). `dra_verdict` decides it for both the pod cycle and 1.36 member preemption.
 * A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName` and is retried
   at once — the nominated-node fast path binds it there. (Upstream retries it after the deletions; counting
   the nominated pod on that node keeps other pods of lower or equal priority away meanwhile, which an immediate
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 import copy
 
-from wasplan.engine.plugins.dynamic_resources import DEALLOCATED
+from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS
+from wasplan.engine.preemption.driver import members_post_filter
 
 WAITING_MSG = "pod group is waiting for preemption to complete"
 
@@ -29,6 +33,17 @@ WAITING_MSG = "pod group is waiting for preemption to complete"
 def with_post_filter(message: str, post_filter_msg: str) -> str:
     """FitError.Error(): the PostFilter message is appended with the same " %v." separator as the reasons."""
     return f"{message} {post_filter_msg}." if post_filter_msg else message
+
+
+def joined(*messages: str | None) -> str:
+    """RunPostFilterPlugins joins the rejecting plugins' reasons with ", "."""
+    return ", ".join(m for m in messages if m)
+
+
+def fit_error(decision) -> bool:
+    """PostFilter runs only after a FitError; a cluster without nodes ends the cycle before any filter
+    (schedule_one.go ErrNoNodesAvailable)."""
+    return bool(decision.diagnosis.in_snapshot.size)
 
 
 class PreemptionSteps:
@@ -45,15 +60,26 @@ class PreemptionSteps:
     def post_filter(self, ps, ev, decision):
         """DynamicResources' PostFilter, then DefaultPreemption's; a deallocated claim retries the pod at once
         (upstream: the claim update requeues it)."""
-        dra_msg = None
-        if ps.pod.resource_claims and self.dra is not None:
-            dra_msg = self.dra.post_filter(ps.pod)
-            if dra_msg == DEALLOCATED:
-                retried = ev.find_node(ps.pod)
-                if retried.node is not None or retried.error is not None:
-                    return retried, retried.message
-                decision, dra_msg = retried, self.dra.post_filter(ps.pod)
+        if not fit_error(decision):
+            return None, decision.message
+        dra_msg = self.dra_verdict(ps, ev)
+        if dra_msg == DEALLOCATED:
+            retried = ev.find_node(ps.pod)
+            if retried.node is not None or retried.error is not None:
+                return retried, retried.message
+            decision, dra_msg = retried, self.dra.post_filter(ps.pod)
         return self.preempt_for_pod(ps, ev, decision, dra_msg)
+
+    def dra_verdict(self, ps, ev, deallocate: bool = True) -> str | None:
+        """What DynamicResources' PostFilter says for a pod that failed Filter: None when its profile disables the
+        plugin; `no new claims to deallocate` when PreFilter left it no claims (every pod without claims, in plans
+        with or without DRA objects); else the plugin's own PostFilter, which may deallocate a claim. Without
+        `deallocate` (trial placements of 1.36 member preemption, which roll back) a pod with claims gets None."""
+        if not ev.profile.filter_on(NAME):
+            return None
+        if not ps.pod.resource_claims or self.dra is None:
+            return NO_NEW_CLAIMS
+        return self.dra.post_filter(ps.pod) if deallocate else None
 
     def preempt_for_pod(self, ps, ev, decision, earlier: str | None = None):
         """Runs DefaultPreemption's PostFilter; returns the retried decision when a preemption happened, else the
@@ -63,8 +89,7 @@ class PreemptionSteps:
             return None, with_post_filter(decision.message, earlier or "")
         outcome = self.preemption.for_pod(ps, ev, decision)
         if outcome.node is None:
-            said = ", ".join(m for m in (earlier, outcome.message) if m)
-            return None, with_post_filter(decision.message, said)
+            return None, with_post_filter(decision.message, joined(earlier, outcome.message))
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
         self._nominate(ps, outcome.node)
         self.cluster_changed()
@@ -72,14 +97,20 @@ class PreemptionSteps:
         return retried if retried.node is not None else None, retried.message
 
     def member_post_filter(self, group, pending: list):
-        """1.36 pod-by-pod preemption inside a group cycle, as groupcycle's post_filter hook."""
-        if self.preemption is None or not self.preemption.member_preemption_on(group):
+        """1.36 pod-by-pod preemption inside a group cycle, as groupcycle's post_filter hook; with --no-preemption
+        the members still run DynamicResources' PostFilter."""
+        if not members_post_filter(group, self.options):
             return None
 
         def post_filter(ps, ev, decision):
+            if not fit_error(decision):
+                return None, decision.message
+            earlier = self.dra_verdict(ps, ev, deallocate=False)
+            if self.preemption is None:
+                return None, with_post_filter(decision.message, earlier or "")
             outcome = self.preemption.for_pod(ps, ev, decision)
             if outcome.node is None:
-                return None, with_post_filter(decision.message, outcome.message)
+                return None, with_post_filter(decision.message, joined(earlier, outcome.message))
             for victim in outcome.victims:
                 self.state.remove(victim.pod)
             pending.append((ps, outcome.node, outcome.victims))
