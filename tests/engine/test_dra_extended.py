@@ -30,7 +30,7 @@ def test_backed_resource_is_allocated_through_a_claim(tmp_path):
     assert pods(run)["a"][:2] == ("Bound", "worker-2")
     assert pods(run)["b"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still not "
                               "schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
-                              "scheduling..")
+                              "scheduling.")
     (claim,) = [c for c in run.plan.claims if c.status == "Allocated"]
     assert claim.name.startswith("a-extended-resources-")
     assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("Pod", "a", "<extended-resources>")
@@ -60,7 +60,7 @@ def test_gate_off_leaves_the_resource_to_node_resources_fit(tmp_path):
                "DRAExtendedResource=false")
     assert pods(run)["p"] == ("Pending", None, "0/2 nodes are available: 2 Insufficient example.com/gpu. "
                               "no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
-                              "helpful for scheduling..")
+                              "helpful for scheduling.")
     assert run.plan.claims == ()
 
 

@@ -205,7 +205,7 @@ value: 1000
     assert pods(run)["holder"][:2] == ("Bound", "worker")
     assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still "
                                    "not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not "
-                                   "helpful for scheduling..")
+                                   "helpful for scheduling.")
     assert run.plan.preemptions == ()
 
 

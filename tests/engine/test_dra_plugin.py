@@ -12,7 +12,7 @@ from drascenes import ALLOCATED_ON_WORKER, CLUSTER, TEMPLATE, claims, plan, pod,
 
 from wasplan.api.releases import get_release, parse_gates
 
-NOT_HELPFUL_2 = "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.."
+NOT_HELPFUL_2 = "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
 
 
 def test_template_claim_allocated_on_the_node_with_the_device(tmp_path):

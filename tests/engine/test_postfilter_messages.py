@@ -33,27 +33,27 @@ def messages(manifest: str, *args: str) -> dict[str, str]:
 @pytest.mark.parametrize("version", ["1.36", "1.37"])
 def test_plain_pod_carries_both_postfilter_verdicts(version):
     assert messages("web.yaml", "--k8s-version", version) == {
-        "web": f"{FIT_ERROR} no new claims to deallocate, {PREEMPTION}."}
+        "web": f"{FIT_ERROR} no new claims to deallocate, {PREEMPTION}"}
 
 
 def test_without_preemption_only_dynamic_resources_speaks():
-    assert messages("web.yaml", "--no-preemption") == {"web": f"{FIT_ERROR} no new claims to deallocate."}
+    assert messages("web.yaml", "--no-preemption") == {"web": f"{FIT_ERROR} no new claims to deallocate"}
 
 
 def test_profile_without_dynamic_resources_adds_nothing_of_it():
-    assert messages("web.yaml", "--scheduler-config", str(HERE / "nodra.yaml")) == {"web": f"{FIT_ERROR} {PREEMPTION}."}
+    assert messages("web.yaml", "--scheduler-config", str(HERE / "nodra.yaml")) == {"web": f"{FIT_ERROR} {PREEMPTION}"}
     assert messages("web.yaml", "--scheduler-config", str(HERE / "nodra.yaml"), "--no-preemption") == \
         {"web": FIT_ERROR}
 
 
 def test_136_gang_member_preempting_pod_by_pod_gets_the_verdict():
     got = messages("gang.yaml", "--k8s-version", "1.36", "--feature-gates", "WorkloadAwarePreemption=false")
-    expected = f"{FIT_ERROR} no new claims to deallocate, {PREEMPTION}."
+    expected = f"{FIT_ERROR} no new claims to deallocate, {PREEMPTION}"
     assert got == {"train-0": expected, "train-1": expected}
     alone = messages("gang.yaml", "--k8s-version", "1.36", "--feature-gates", "WorkloadAwarePreemption=false",
                      "--no-preemption")
-    assert alone == {"train-0": f"{FIT_ERROR} no new claims to deallocate.",
-                     "train-1": f"{FIT_ERROR} no new claims to deallocate."}
+    assert alone == {"train-0": f"{FIT_ERROR} no new claims to deallocate",
+                     "train-1": f"{FIT_ERROR} no new claims to deallocate"}
 
 
 def test_podgroup_message_is_left_alone():

@@ -3,7 +3,7 @@
 Follows pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go (SelectVictimsOnNode: remove
 lower-priority pods, reprieve the most important first, PDB-violating ones before the others) and
 pkg/scheduler/framework/preemption/preemption.go (pickOneNodeForPreemption, the PostFilter's FitError text
-` preemption: 0/N nodes are available: ...` with its doubled full stop), and the disruption-mode cases of
+` preemption: 0/N nodes are available: ...` with the inner FitError's full stop), and the disruption-mode cases of
 test/integration/scheduler/preemption/podgrouppreemption_test.go ("Preemptor Pod without PodGroupName does not
 respect the PodGroup disruption mode", 1.36) and scheduler_perf PreemptionPodGroupDisruptionMode (1.37).
 """
@@ -73,7 +73,7 @@ def test_fewest_pdb_violations_wins_over_lower_priority():
 def test_preemption_policy_never_on_the_pod_or_its_class():
     existing = [node("n0", cpu="2"), pod("low", cpu="2", priority=1, node_name="n0")]
     expected = ("0/1 nodes are available: 1 Insufficient cpu. "
-                "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never..")
+                "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.")
     plan = run(existing, [pod("p", cpu="2", priority=100, preemption_policy="Never")])
     assert (by_name(plan)["p"].status, by_name(plan)["p"].message) == ("Pending", expected)
     assert plan.preemptions == ()
@@ -91,7 +91,7 @@ def test_preemption_that_cannot_help_evicts_nothing():
     assert by_name(plan)["p"].message == (
         "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are "
         "available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod, 1 Preemption is not "
-        "helpful for scheduling..")
+        "helpful for scheduling.")
     assert by_name(plan)["low"].status == "AlreadyBound"
 
 

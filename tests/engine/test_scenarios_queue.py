@@ -18,14 +18,14 @@ def test_priority_order_in_batch_mode():
     assert (placed["high"].status, placed["low"].status) == ("Bound", "Pending")
     assert placed["low"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to "
                                      "deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found "
-                                     "for incoming pod..")
+                                     "for incoming pod.")
 
 
 def test_sequential_arrival_first_come_first_served_without_preemption():
     plan = run(ONE_SLOT, [pod("low", gpu=1, priority=1), pod("high", gpu=1, priority=100)], preemption=False)
     assert (by_name(plan)["low"].status, by_name(plan)["high"].status) == ("Bound", "Pending")
     assert by_name(plan)["high"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to "
-                                             "deallocate.")
+                                             "deallocate")
 
 
 def test_sequential_arrival_later_higher_priority_pod_preempts():

@@ -9,8 +9,8 @@
 * A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName` and is retried
   at once — the nominated-node fast path binds it there. (Upstream retries it after the deletions; counting
   the nominated pod on that node keeps other pods of lower or equal priority away meanwhile, which an immediate
-  retry gives for free.) Otherwise the FitError gets the PostFilter message appended (` preemption: ...`, which
-  ends with upstream's doubled full stop).
+  retry gives for free.) Otherwise the FitError gets the PostFilter message appended (` preemption: ...`) with
+  a bare space, so the message ends with the PostFilter text's own full stop.
 * 1.36 pod-by-pod member preemption: a member that does not fit but gets a nomination is placed there with its
   victims removed in the trial; if the group would then succeed, the cycle ends "waiting for preemption": the
   victims are evicted, placed members keep their nominated node, and the group is retried. If the group fails
@@ -31,8 +31,10 @@ WAITING_MSG = "pod group is waiting for preemption to complete"
 
 
 def with_post_filter(message: str, post_filter_msg: str) -> str:
-    """FitError.Error(): the PostFilter message is appended with the same " %v." separator as the reasons."""
-    return f"{message} {post_filter_msg}." if post_filter_msg else message
+    """FitError.Error() (staging/src/k8s.io/kube-scheduler/framework, 1.34 and later): the PostFilter message is
+    appended with a bare " %v", unlike the reasons' " %v.", so the message ends with whatever full stop the
+    PostFilter text carries (DefaultPreemption's inner FitError has one; `no new claims to deallocate` has none)."""
+    return f"{message} {post_filter_msg}" if post_filter_msg else message
 
 
 def joined(*messages: str | None) -> str:
