@@ -89,4 +89,5 @@ class SelectorCache:
 
 
 class _CompileError(Exception):
-    pass
+    """A selector that does not compile: upstream reports it as an Error status for the whole attempt, so it
+    travels apart from runtime errors, which are answered per device."""
