@@ -50,8 +50,7 @@ class NodeResult:
 
 def queued(world, gs) -> list:
     """A leaf's pods waiting to be scheduled, in the group cycle's order (priority, then first queue time)."""
-    members = [ps for ps in world.live_members(gs) if ps.status in ("Queued", "Unschedulable")]
-    return sorted(members, key=lambda m: (-m.priority, m.initial_ts))
+    return sorted(world.queued_members(gs), key=lambda m: (-m.priority, m.initial_ts))
 
 
 def cannot_satisfy(need: int, scheduled: int, remaining: int) -> str:

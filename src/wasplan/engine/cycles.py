@@ -35,6 +35,7 @@ class Cycles(PreemptionSteps):
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
         self.dra = state.plugins.get(dynamic_resources.NAME)
         self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
+        self._placed_memo: dict[str, tuple] = {}  # group key -> (version, members seen, group, placed, bound rows)
 
     def tick(self) -> int:
         self._clock += 1
@@ -207,7 +208,7 @@ class Cycles(PreemptionSteps):
                 self.pod_cycle(ps)
 
     def _queued_members(self, group: GroupState) -> list[PodState]:
-        return [ps for ps in self.world.live_members(group) if ps.status in ("Queued", "Unschedulable")]
+        return self.world.queued_members(group)
 
     def evaluator_for(self, ps: PodState):
         return self.evaluators.get(ps.pod.scheduler_name)
@@ -264,18 +265,18 @@ class Cycles(PreemptionSteps):
             odd = next(m for m in members if m.priority != group.priority)
             self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
             return
-        live = self.world.live_members(group)
-        scheduled = sum(1 for ps in live if ps.placed)
-        mark = self.state.mark()
+        scheduled, bound = self._placed_members(group)
+        mark, since = self.state.mark(), self.state.version
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
-        attempt = placement.run_group(ev, group, members, scheduled, placement.bound_rows(self.state, live),
-                                      self.options, post_filter=self.member_post_filter(group, pending))
+        attempt = placement.run_group(ev, group, members, scheduled, bound, self.options,
+                                      post_filter=self.member_post_filter(group, pending))
         group.attempted = True
         if attempt.success and pending:
             self.finish_member_preemption(group, members, pending, mark)
         elif attempt.success:
             group.placement = attempt.placement or group.placement
             self._accept(group, members, attempt)
+            self._note_bound(group, members, attempt, since)
         else:
             self.state.rollback(mark)
             message = attempt.message if attempt.error else \
@@ -285,6 +286,37 @@ class Cycles(PreemptionSteps):
                 self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
                 self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
                                     message)
+
+    def _placed_members(self, group: GroupState) -> tuple[int, list[tuple[str, int]]]:
+        """(live members placed, (key, row) of those on known nodes). A member is placed or unplaced only with a
+        reservation or removal, which changes the state's version, so at an unchanged version only the members
+        that joined since need a look (options.memo)."""
+        seen, scheduled, bound, version = 0, 0, [], self.state.version
+        found = self._placed_memo.get(group.key) if self.options.memo else None
+        if found is not None and found[0] == version and found[2] is group:
+            seen, scheduled, bound = found[1], found[3], found[4]
+        if seen != len(group.members):
+            new = self.world.live_of(group.members[seen:])
+            scheduled += sum(1 for ps in new if ps.placed)
+            bound = bound + placement.bound_rows(self.state, new)
+        if self.options.memo:
+            self._placed_memo[group.key] = (version, len(group.members), group, scheduled, bound)
+        return scheduled, list(bound)
+
+    def _note_bound(self, group: GroupState, members: list[PodState], attempt, since: int) -> None:
+        """After a cycle whose only changes to the cluster were binding members (the state was at version
+        `since` before it), the placed-members memo moves on with them instead of starting over; it is dropped
+        when a newly bound member is older than one bound before (the rows are kept in creation order)."""
+        found = self._placed_memo.get(group.key)
+        if found is None or found[0] != since or found[2] is not group or found[1] != len(group.members):
+            return
+        new = sorted((ps for ps in members if ps.key in attempt.placements), key=lambda ps: ps.seq)
+        bound = found[4]
+        if bound and new and new[0].seq < self.world.pods[bound[-1][0]].seq:
+            del self._placed_memo[group.key]
+            return
+        rows = [(ps.key, attempt.placements[ps.key]) for ps in new]
+        self._placed_memo[group.key] = (self.state.version, found[1], group, found[3] + len(new), bound + rows)
 
     def _accept(self, group: GroupState, members: list[PodState], attempt: groupcycle.GroupAttempt) -> None:
         failed = []

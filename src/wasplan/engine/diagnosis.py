@@ -8,7 +8,7 @@ as kube-scheduler's filter loop stops at the first failure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,6 +27,7 @@ class Diagnosis:
     fit_stage: int  # position of NodeResourcesFit in plugin order relative to `first`'s plugins
     first_stage: np.ndarray  # int8 plugin position of the `first` reason
     prefilter_msg: str | None = None
+    _text: str | None = field(default=None, repr=False, compare=False)  # message(), once computed
 
     def _fit_rejects(self) -> np.ndarray:
         lacking = self.fit_lacking.any(axis=1) if self.fit_lacking.size else np.zeros(len(self.nodes), bool)
@@ -68,4 +69,8 @@ class Diagnosis:
         return (single | fit) & self.in_snapshot
 
     def message(self) -> str:
-        return fit_error_message(int(self.in_snapshot.sum()), self.counts(), self.prefilter_msg)
+        """The FitError text, computed once: a diagnosis is never changed after it is made, and a memoised one
+        (framework.py) is read by every pod of its shape."""
+        if self._text is None:
+            self._text = fit_error_message(int(self.in_snapshot.sum()), self.counts(), self.prefilter_msg)
+        return self._text

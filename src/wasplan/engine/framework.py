@@ -8,6 +8,13 @@ differences from upstream: every node is evaluated (no percentageOfNodesToScore 
 to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements);
 as upstream's AssumePlacement does, PodTopologySpread and InterPodAffinity then see only the pods and domains
 inside the placement.
+
+A "no node fits" verdict of the common case (resources and static verdicts decide alone) is a function of the
+pod's shape, its request vector, the mask and the node arrays, so it is memoised per (shape, requests, mask)
+for as long as the cluster state's `version` is unchanged, Diagnosis included: every pending member of a
+PodGroup that a cycle re-attempts (upstream's podGroupSchedulingDefaultAlgorithm tries every queued member,
+pkg/scheduler/schedule_one_podgroup.go) then costs a dictionary look-up instead of a filter pass and a FitError.
+`memo=False` turns it off (the differential tests and benchmarks/pending.py compare both).
 """
 
 from __future__ import annotations
@@ -42,11 +49,16 @@ class Decision:
 
 
 class Evaluator:
-    def __init__(self, state, profile: Profile):
-        self.state, self.profile = state, profile
+    def __init__(self, state, profile: Profile, memo: bool = True):
+        self.state, self.profile, self.memo = state, profile, memo
         self.resources = ResourceCache(state, profile)
         self._static: dict[tuple, static.StaticVerdict] = {}
         self._static_epoch = -1
+        # the "no node fits" memo (module docstring), by shape and by pod, valid at one state version
+        self._no_fit: dict[tuple, tuple[static.StaticVerdict, Decision]] = {}
+        self._pod_no_fit: dict[str, tuple[Pod, Decision]] = {}
+        self._no_fit_version = -1
+        self.signatures: dict[str, tuple] = {}  # pod key -> (pod, gangbatch's signature of it)
 
     def static_verdict(self, pod: Pod) -> static.StaticVerdict:
         if self._static_epoch != self.state.epoch:
@@ -65,13 +77,16 @@ class Evaluator:
 
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
         state = self.state
+        if mask is None and self._no_fit_version == state.version:
+            known = self._pod_no_fit.get(pod.key)
+            if known is not None and known[0] is pod:
+                return known[1]
         sv = self.static_verdict(pod)
         req, nz = state.vectors(pod)
-        entry = self.resources.get(req, nz)
         if not (pod.nominated_node_name or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg
                 or registry.needs_cycle_work(pod, state)):
-            best = self._by_resources(sv, entry, mask)
-            return Decision(best) if best is not None else Decision(None, self._diagnose(pod, sv, entry, [], mask))
+            return self._common(pod, sv, req, nz, mask)
+        entry = self.resources.get(req, nz)
         dynamic = self._dynamic_filters(pod, sv, mask)
         feasible = sv.passes & entry.fit
         for _, reasons in dynamic:
@@ -119,6 +134,34 @@ class Evaluator:
         if best is not None:
             return Decision(best)
         return Decision(None, self._diagnose(pod, sv, entry, [*dynamic, (registry.STAGE[late.NAME], reasons)], mask))
+
+    def _common(self, pod: Pod, sv: static.StaticVerdict, req, nz, mask) -> Decision:
+        """The common case (resources and static verdicts decide alone), with the "no node fits" memo."""
+        key = None
+        if self.memo:
+            if self._no_fit_version != self.state.version:
+                self._no_fit, self._pod_no_fit, self._no_fit_version = {}, {}, self.state.version
+            # the entry keeps `sv` alive, so its id names that verdict for as long as the entry exists
+            key = (id(sv), req.tobytes(), None if mask is None else mask.tobytes())
+            found = self._no_fit.get(key)
+            if found is not None and found[0] is sv:
+                return self._remember(pod, mask, found[1])
+        entry = self.resources.get(req, nz)
+        best = self._by_resources(sv, entry, mask)
+        if best is not None:
+            return Decision(best)
+        decision = Decision(None, self._diagnose(pod, sv, entry, [], mask))
+        if key is not None:
+            self._no_fit[key] = (sv, decision)
+            self._remember(pod, mask, decision)
+        return decision
+
+    def _remember(self, pod: Pod, mask, decision: Decision) -> Decision:
+        """Keep a "no node fits" verdict for the pod itself too (whole-cluster runs): its next attempt at the
+        same state version skips the shape look-up."""
+        if mask is None:
+            self._pod_no_fit[pod.key] = (pod, decision)
+        return decision
 
     @staticmethod
     def _by_resources(sv: static.StaticVerdict, entry, mask: np.ndarray | None) -> int | None:

@@ -7,7 +7,9 @@ Every reserve/remove is journalled so trial placements (gang all-or-nothing, top
 roll back with `rollback(mark)` instead of copying the cluster (`shift` moves many pods' requests at once, as
 one journal entry), and every touched row is appended to
 `changes` so per-shape caches can refresh only the rows that moved. Stateful plugins (`stateful`) get their
-Reserve with each reservation and their Unreserve when the journal rolls it back.
+Reserve with each reservation and their Unreserve when the journal rolls it back. `version` changes with every
+change to the node arrays (reserve, remove, shift, rollback, a new node): a verdict memoised at one version
+holds for as long as the version is the same (framework.py's "no node fits" memo).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class ClusterState:
         self.plugins: dict[str, StatefulPlugin] = {}  # the same plugins by name, for their Filter adapters
         self.changes: list[int] = []
         self.epoch = 0
+        self.version = 0  # bumped by every change to nodes, allocatable or requests (never reused)
         self._set_nodes(sorted(nodes, key=lambda n: n.name))
 
     # ---- nodes -------------------------------------------------------------------------------------------------
@@ -82,6 +85,7 @@ class ClusterState:
         self.pods_on: list[dict[str, Pod]] = [{} for _ in nodes]
         self.pod_index = PodIndex(len(nodes))
         self.epoch += 1
+        self.version += 1
         self.changes = []
 
     def waive(self, names) -> None:
@@ -95,6 +99,7 @@ class ClusterState:
         for name in self.waived:
             column = self.alloc[:, self.col[name]]
             column[column == 0] = WAIVED
+        self.version += 1
 
     def add_node(self, node: Node) -> None:
         """Adding a node re-sorts the rows; all caches keyed by `epoch` start over."""
@@ -146,6 +151,7 @@ class ClusterState:
         if _has_pod_terms(pod):
             self.affinity_pods.add(pod.key)
         self.changes.append(node)
+        self.version += 1
 
     def _drop(self, pod: Pod) -> int:
         node = self.placed.pop(pod.key).node
@@ -156,6 +162,7 @@ class ClusterState:
         self.pod_index.update(pod, node, -1)
         self.affinity_pods.discard(pod.key)
         self.changes.append(node)
+        self.version += 1
         return node
 
     def place_bound(self, pods: list[Pod], rows: list[int]) -> None:
@@ -177,6 +184,7 @@ class ClusterState:
             if _has_pod_terms(pod):
                 self.affinity_pods.add(key)
         self.changes.extend(rows)
+        self.version += 1
         self.journal.clear()
 
     def reserve(self, pod: Pod, node: int) -> None:
@@ -225,6 +233,7 @@ class ClusterState:
         self.requested[touched] += req
         self.non_zero[touched] += nz
         self.changes.extend(touched.tolist())
+        self.version += 1
 
     # ---- matching-pod counts (PodTopologySpread, InterPodAffinity) ---------------------------------------------
     def matching_counts(self, scope, selector, skip_terminating: bool = False) -> np.ndarray:

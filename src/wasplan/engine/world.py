@@ -1,5 +1,10 @@
 """What the scheduler knows besides node state: every pod with its scheduling status, the PodGroups with their
 policies, priorities and conditions, and the PriorityClasses that resolve priorities (admission's job upstream).
+
+A group cycle runs for every pod that joins a group, so the member views it asks for are kept per group
+instead of rebuilt from all members each time: the live members (a pod's `terminating` never changes and
+members are only ever appended) and the members still open to scheduling (a member that is bound, already
+bound or preempted never waits in the queue again, so it leaves that list for good).
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ class GroupState:
     message: str = ""
     attempted: bool = False
     placement: tuple[str, str] | None = None  # (topology key, domain) of the last successful placement search
+    # World's incremental member views: (members seen, the view)
+    live_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)
+    open_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -124,4 +132,26 @@ class World:
         return self.groups.get(key) if key else None
 
     def live_members(self, group: GroupState) -> list[PodState]:
-        return [self.pods[k] for k in group.members if not self.pods[k].pod.terminating]
+        """The group's members that are not being deleted, in creation order (a new list each call)."""
+        seen, live = group.live_view
+        if seen != len(group.members):
+            live = live + self.live_of(group.members[seen:])
+            group.live_view = (len(group.members), live)
+        return list(live)
+
+    def queued_members(self, group: GroupState) -> list[PodState]:
+        """The live members waiting in the queue (Queued, or Unschedulable after an attempt), in creation order."""
+        seen, open_ = group.open_view
+        fresh = self.live_of(group.members[seen:]) if seen != len(group.members) else []
+        open_ = [ps for ps in (*open_, *fresh) if ps.status not in _SETTLED]
+        group.open_view = (len(group.members), open_)
+        return [ps for ps in open_ if ps.status in _QUEUED]
+
+    def live_of(self, keys: list[str]) -> list[PodState]:
+        """The pods of `keys` that are not being deleted."""
+        pods = self.pods
+        return [pods[k] for k in keys if not pods[k].pod.terminating]
+
+
+_SETTLED = frozenset({"Bound", "AlreadyBound", "Preempted"})  # statuses a pod never leaves for the queue
+_QUEUED = frozenset({"Queued", "Unschedulable"})

@@ -42,6 +42,7 @@ class Preemption:
         self.ledger = Ledger(state, world, self.pdbs, self.prio)
         self.default = DefaultPreemption(self)
         self.whole_groups = options.caps.whole_group_victims  # DefaultPreemption honours disruptionMode all
+        self._scans: dict[tuple[str, str], tuple] = {}  # (scan, group key) -> (state version, group, answer)
 
     # ---- priorities and units ------------------------------------------------------------------------------
     def prio(self, ps) -> int:
@@ -126,10 +127,28 @@ class Preemption:
                     out.append(m)
         return out
 
+    def scan(self, name: str, group, compute, keep=None):
+        """`compute()`, a scan of the placed pods on behalf of `group`, kept for as long as the state's version is
+        unchanged (options.memo): placed pods change only with the version, and a member that joins the group
+        meanwhile is not placed, so it changes no such answer. A pending group re-runs its cycle at every
+        arrival; this spares it the scan over every running pod each time."""
+        key, version = (name, group.key), self.state.version
+        found = self._scans.get(key)
+        if found is not None and found[0] == version and found[1] is group:
+            return found[2]
+        answer = compute()
+        if self.options.memo and (keep is None or keep(answer)):
+            self._scans[key] = (version, group, answer)
+        return answer
+
     def wap_units(self, group) -> list[tuple[list, bool]]:
         """Every placed pod below the group's priority, in WAP units and reprieve order. 1.37 ranks a unit of
         PodGroup members (whole group or, in single mode, one member) above a pod without a group
-        (podgroup preemption evaluator test "Priority: mix of no groups and pod groups")."""
+        (podgroup preemption evaluator test "Priority: mix of no groups and pod groups"). An empty answer is
+        memoised (`scan`); a non-empty one depends on the PodDisruptionBudgets too and is built each time."""
+        return self.scan("units", group, lambda: self._wap_units(group), keep=lambda units: not units)
+
+    def _wap_units(self, group) -> list[tuple[list, bool]]:
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
@@ -146,6 +165,11 @@ class Preemption:
             min(self.start(p) for p in kv[1]) if len(kv[1]) > 1 else self.start(kv[1][0]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
 
+    def _lower_runs(self, group) -> bool:
+        """Whether a pod outside the group with a lower priority (WAP's reading) is placed."""
+        own = set(group.members)
+        return any(k not in own and self.wap_prio_of_key(k) < group.priority for k in self.state.placed)
+
     # ---- entry points for the cycles -----------------------------------------------------------------------
     def for_pod(self, ps, ev, decision) -> Outcome:
         """DefaultPreemption's dry run for a pod that found no node; does not change the cluster."""
@@ -159,9 +183,7 @@ class Preemption:
             return WapResult(message="")
         refusal = placement.preemption_refusal(group, self.options)
         if refusal is not None:
-            own = set(group.members)
-            lower = any(k not in own and self.wap_prio_of_key(k) < group.priority for k in self.state.placed)
-            return WapResult(message=refusal if lower else "")
+            return WapResult(message=refusal if self.scan("lower", group, lambda: self._lower_runs(group)) else "")
         return wap_preempt(self, ev, group, members, scheduled)
 
 

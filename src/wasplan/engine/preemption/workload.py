@@ -51,7 +51,7 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     units = ctx.wap_units(group)
     if not units:
         # only pods of equal or higher priority run: say so; an empty cluster leaves the status as it was
-        others = any(k not in set(group.members) for k in ctx.state.placed)
+        others = ctx.scan("others", group, lambda: _others_run(ctx.state, group))
         return WapResult(message=cand.NO_VICTIMS if others else "")
     state = ctx.state
     home = {ps.key: state.placed[ps.key].node for unit, _ in units for ps in unit}
@@ -62,6 +62,12 @@ def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     if not result.removed:
         state.rollback(mark)
     return result
+
+
+def _others_run(state, group) -> bool:
+    """Whether any pod outside the group is placed."""
+    own = set(group.members)
+    return any(k not in own for k in state.placed)
 
 
 def bulk_removal(state, members: list) -> bool:
