@@ -105,14 +105,14 @@ def _run_137(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttem
     status_ok = False
     total = len(members)
     batch = gangbatch.for_members(ev, members, mask)
+    gang, m = group.is_gang, group.min_count
     for i, ps in enumerate(members):
         if _try(ev, ps, attempt, mask, batch=batch):
             scheduled += 1
         remaining = total - (i + 1)
-        if not group.is_gang:
+        if not gang:
             status_ok = True
             continue
-        m = group.min_count
         if scheduled + remaining < m:
             attempt.message = f"minCount ({m}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
             return attempt

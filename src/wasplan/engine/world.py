@@ -27,10 +27,10 @@ class PodState:
     nominated: str | None = None
     reason: str = ""
     message: str = ""
+    key: str = field(init=False, default="")  # ns/name, read in every cycle; `pod` may be replaced, never renamed
 
-    @property
-    def key(self) -> str:
-        return self.pod.key
+    def __post_init__(self) -> None:
+        self.key = self.pod.key
 
     @property
     def placed(self) -> bool:
