@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.cluster.model import PlanInputs
+from wasplan.engine.framework import Evaluator
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.simulator import simulate
 from wasplan.engine.status import reason_table
@@ -112,18 +113,33 @@ def test_random_pending_plans_are_byte_identical_without_the_memo(cluster, versi
     assert_same_with_and_without_memo(PlanInputs(*cluster), options)
 
 
+PLAIN = """\
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default}}
+spec:{group}
+  containers: [{{name: main, image: app:1, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+"""
+
+
 def _dra_manifests(draw) -> str:
-    """Pods with a claim from the template (per pod) or a PodGroup's shared claim, more than the devices."""
+    """Pods with a claim from the template (per pod) or a PodGroup's shared claim, more than the devices, and
+    pods without claims (the memoised common case) between them."""
     text = drascenes.TEMPLATE
     groups = draw(st.integers(0, 2))
     for g in range(groups):
         text += (f"---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {{name: g{g}}}\n"
                  "spec:\n  schedulingPolicy: {basic: {}}\n"
                  "  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]\n")
-    for k in range(draw(st.integers(1, 8))):
+    for k in range(draw(st.integers(1, 12))):
         group = draw(st.sampled_from([None, *(f"g{g}" for g in range(groups))]))
-        text += drascenes.pod(f"p{k}", "- {name: gpu, resourceClaimTemplateName: one-gpu}", group=group,
-                              cpu=draw(st.sampled_from(["1", "3"])))
+        cpu = draw(st.sampled_from(["1", "3"]))
+        if draw(st.booleans()):
+            text += drascenes.pod(f"p{k}", "- {name: gpu, resourceClaimTemplateName: one-gpu}", group=group, cpu=cpu)
+        else:
+            text += PLAIN.format(name=f"p{k}", cpu=cpu, group=f"\n  schedulingGroup: {{podGroupName: {group}}}"
+                                 if group else "")
     return text
 
 
@@ -139,6 +155,19 @@ def test_random_dra_plans_are_byte_identical_without_the_memo(tmp_path_factory, 
                             parse_gates(get_release("1.37"), "DRAWorkloadResourceClaims=true"))
     assert prepared.inputs is not None, prepared.run.diagnostics
     assert_same_with_and_without_memo(prepared.inputs, prepared.options)
+
+
+@pytest.mark.parametrize(("memo", "diagnoses"), [(True, 1), (False, 105)])
+def test_re_attempts_on_an_unchanged_cluster_are_answered_from_the_memo(monkeypatch, memo, diagnoses):
+    """14 members of a basic group stay pending; each later arrival re-attempts all pending members (1 + 2 + ...
+    + 14 = 105 attempts). Nothing changes the cluster after the first failure, so one diagnosis serves all."""
+    made = []
+    real = Evaluator._diagnose
+    monkeypatch.setattr(Evaluator, "_diagnose", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
+    existing = [node("n0", pods=8), node("n1", pods=8)]
+    arrivals = [basic("job"), *(pod(f"job-{k:02d}", cpu="100m", group="job") for k in range(30))]
+    simulate(PlanInputs(existing, arrivals), EngineOptions(memo=memo))
+    assert len(made) == diagnoses
 
 
 def test_a_pending_basic_group_plans_the_same_and_says_why():

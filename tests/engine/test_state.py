@@ -33,3 +33,29 @@ def test_adding_a_node_keeps_placements_and_name_order():
     assert [n.name for n in state.nodes] == ["a", "b", "d"]
     assert state.node_of("default/x") == "d" and state.requested[2, state.col["cpu"]] == 1000
     assert state.epoch != epoch
+
+
+def test_every_change_to_the_node_arrays_gives_a_new_version_and_nothing_else_does():
+    """framework.py's "no node fits" memo and the other per-version memos rely on this."""
+    state = make_state([node("a", gpu=4), node("b", gpu=4)], [(pod("x", cpu="1", gpu=1), "a")])
+    seen = [state.version]
+
+    def changed() -> bool:
+        fresh = state.version not in seen
+        seen.append(state.version)
+        return fresh
+
+    mark = state.mark()
+    state.rollback(mark)  # nothing to undo
+    state.commit()
+    assert not changed()
+    state.reserve(pod("y", cpu="2"), state.index["b"])
+    assert changed()
+    state.remove(state.placed["default/x"].pod)
+    assert changed()
+    state.rollback(mark)
+    assert changed()  # back to the same arrays, under a version never used before
+    state.shift([state.placed["default/x"].pod], -1)
+    assert changed()
+    state.add_node(node("c"))
+    assert changed()
