@@ -48,6 +48,12 @@ class Decision:
         return self.diagnosis.message() if self.diagnosis else ""
 
 
+def _no_fit_key(sv: static.StaticVerdict, req: np.ndarray, mask: np.ndarray | None) -> tuple:
+    """The "no node fits" memo's key. The entry keeps `sv` alive, so its id names that verdict for as long as the
+    entry exists."""
+    return id(sv), req.tobytes(), None if mask is None else mask.tobytes()
+
+
 class Evaluator:
     def __init__(self, state, profile: Profile, memo: bool = True):
         self.state, self.profile, self.memo = state, profile, memo
@@ -137,13 +143,12 @@ class Evaluator:
 
     def _common(self, pod: Pod, sv: static.StaticVerdict, req, nz, mask) -> Decision:
         """The common case (resources and static verdicts decide alone), with the "no node fits" memo."""
-        key = None
-        if self.memo:
-            if self._no_fit_version != self.state.version:
-                self._no_fit, self._pod_no_fit, self._no_fit_version = {}, {}, self.state.version
-            # the entry keeps `sv` alive, so its id names that verdict for as long as the entry exists
-            key = (id(sv), req.tobytes(), None if mask is None else mask.tobytes())
-            found = self._no_fit.get(key)
+        if self.memo and self._no_fit_version != self.state.version:
+            if self._no_fit:  # most versions see no failure: keep the empty dictionaries
+                self._no_fit, self._pod_no_fit = {}, {}
+            self._no_fit_version = self.state.version
+        if self._no_fit:
+            found = self._no_fit.get(_no_fit_key(sv, req, mask))
             if found is not None and found[0] is sv:
                 return self._remember(pod, mask, found[1])
         entry = self.resources.get(req, nz)
@@ -151,8 +156,8 @@ class Evaluator:
         if best is not None:
             return Decision(best)
         decision = Decision(None, self._diagnose(pod, sv, entry, [], mask))
-        if key is not None:
-            self._no_fit[key] = (sv, decision)
+        if self.memo:
+            self._no_fit[_no_fit_key(sv, req, mask)] = (sv, decision)
             self._remember(pod, mask, decision)
         return decision
 
