@@ -120,7 +120,8 @@ def test_match_attribute_no_node_can_meet(tmp_path):
         "attribute": "gpu.nvidia.com/pcieRoot", "needed": 2, "best": 1, "node": "gpu-0",
         "values": [{"value": "pci-0", "devices": 1}, {"value": "pci-1", "devices": 1}]}]
     [drop] = t["suggestions"]
-    assert (drop["kind"], drop["title"]) == ("deviceConstraint", "drop constraint matchAttribute gpu.nvidia.com/pcieRoot")
+    assert (drop["kind"], drop["title"]) == ("deviceConstraint",
+                                             "drop constraint matchAttribute gpu.nvidia.com/pcieRoot")
     change = drop["changes"][0]
     assert (change["action"], change["fieldPath"], change["value"]) == (
         "delete", "spec.spec.devices.constraints[0]", {"matchAttribute": "gpu.nvidia.com/pcieRoot"})
@@ -128,3 +129,23 @@ def test_match_attribute_no_node_can_meet(tmp_path):
     assert ("    constraint #0 matchAttribute gpu.nvidia.com/pcieRoot: needs 2 device(s), at\n"
             '        most 1 on one node (gpu-0: "pci-0" (1), "pci-1" (1))') in text
     assert_each_places(t, "constraint.yaml", tmp_path)
+
+
+def test_capacity_request_larger_than_any_device():
+    t = target("capacity.yaml")
+    request = t["shapes"][0]["devices"]["requests"][0]
+    assert [(s["stage"], s["onEligibleNodes"]) for s in request["stages"]] == [
+        ("class gpu.nvidia.com", 4), ("capacity memory=96Gi", 0)]
+    assert request["eliminatedBy"] == {
+        "kind": "capacity", "text": "capacity memory=96Gi: no matching device has room", "attribute": "memory",
+        "literal": "96Gi", "values": [{"value": "80Gi", "devices": 2}, {"value": "40Gi", "devices": 2}]}
+    assert t["suggestions"] == []
+    assert ('      stopped by capacity: memory 96Gi requested; devices have "80Gi" (2),\n'
+            '          "40Gi" (2)\n') in explain("capacity.yaml").stdout
+
+
+def test_claim_allocated_elsewhere_is_named():
+    devices = target("pinned.yaml")["shapes"][0]["devices"]
+    assert (devices["eligibleNodes"], devices["requests"]) == (1, [])
+    assert devices["notes"] == ["claim gpu is already allocated (gpu.nvidia.com/gpu-1/gpu-0): the pod can only go "
+                                "to gpu-1"]

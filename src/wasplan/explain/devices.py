@@ -27,6 +27,7 @@ import numpy as np
 from wasplan.cel import CelError, compile as compile_cel
 from wasplan.cluster.devices import ALL, Attribute, Device, RequestSpec, ResourceClaim
 from wasplan.cluster.dra_objects import quantity_text
+from wasplan.engine.claimoutcome import allocation_node
 from wasplan.engine.dra import capacity as cap
 from wasplan.engine.dra.constraints import lookup_attribute
 from wasplan.engine.dra.errors import AllocationError
@@ -196,6 +197,19 @@ def _values(devices: list[tuple[tuple, Device]], name: str) -> Counter:
     return Counter(_text(a) for did, d in devices if (a := lookup_attribute(d, did[0], name)) is not None)
 
 
+def _capacity_values(devices: list[tuple[tuple, Device]], name: str) -> tuple[ValueCount, ...]:
+    """The capacity `name` the devices publish, largest first (devices without it as "none")."""
+    have = Counter(d.capacity[name].value if name in d.capacity else None for _, d in devices)
+    order = sorted(have.items(), key=lambda kv: (kv[0] is None, -(kv[0] or 0)))
+    return tuple(ValueCount("none" if v is None else quantity_text(v), n) for v, n in order[:MAX_VALUES])
+
+
+def _taint_values(devices: list[tuple[tuple, Device]]) -> tuple[ValueCount, ...]:
+    have = Counter(f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
+                   for _, d in devices for t in d.taints if t.effect != "None")
+    return tuple(ValueCount(v, n) for v, n in sorted(have.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_VALUES])
+
+
 def selector_values(expression: str, devices: list[tuple[tuple, Device]]) -> tuple[str, str, tuple[ValueCount, ...]]:
     """(attribute, literal, values): the attribute the selector reads (through the compiled expression's reads)
     whose values the devices have, the expression's literal they come closest to, and the values, closest first
@@ -235,8 +249,13 @@ def _eliminator(checks: _Checks, stages: list[Stage], eligible: dict, survivors_
             before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
             attr, lit, values = selector_values(expr, before)
             return Eliminator("selector", expr, attr, lit, values)
-        kind = "taints" if stage.label == "tolerated taints" else "capacity"
-        return Eliminator(kind, f"{stage.label}: no matching device passes")
+        before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
+        if stage.label == "tolerated taints":
+            return Eliminator("taints", "every matching device has a taint the request does not tolerate", "", "",
+                              _taint_values(before))
+        name, amount = spec.capacity[0]
+        return Eliminator("capacity", f"{stage.label}: no matching device has room", name, quantity_text(amount),
+                          _capacity_values(before, name))
     if spec.allocation_mode == ALL:
         return None
     if survivors_free == 0 and stages and stages[-1].eligible:
@@ -337,20 +356,38 @@ def _domains(subj, measured: list[_Measured], nodes) -> tuple[DomainDevices, ...
     return tuple(out)
 
 
+def _pinned(dra, pod) -> tuple[str, ...]:
+    """The pod's claims allocated before it is placed, which only some nodes can use (their devices are
+    node-local or behind a node selector): Filter's "resourceclaim not available on the node"."""
+    entries = {f"{pod.namespace}/{r.name}": r.entry.name for r in dra.refs.get(pod.key, ())}
+    out = []
+    for state in dra.claims_of(pod):
+        allocation = state.claim.allocation
+        if allocation is None or allocation.node_selector is None:
+            continue
+        where = allocation_node(allocation)
+        devices = ", ".join("/".join(r.device_id) for r in allocation.results)
+        out.append(f"claim {entries.get(state.claim.key, state.claim.name)} is already allocated ({devices}): the "
+                   f"pod can only go to {where or 'the nodes its allocation selects'}")
+    return tuple(out)
+
+
 def device_evidence(ctx, subj, f: probe.Failure, before: probe.Failure, needed: int) -> DeviceEvidence | None:
     """The devices story of one failing pod shape (`f`), measured on the cluster the plan leaves (`before`, the
     recorder's verdicts now); `needed` pods of the shape are still to place."""
     dra = plugin(ctx)
     items = request_items(ctx, f.pod)
-    if dra is None or not items:
+    pinned = _pinned(dra, f.pod) if dra is not None else ()
+    if dra is None or not (items or pinned):
         return None
     allocator, nodes = dra.store.allocator, ctx.sim.state.nodes
     rows = np.flatnonzero(other_filters(before)).tolist()
     reach = _reach(allocator, nodes, rows)
     measured = [_measure(allocator, reach, nodes, it, needed) for it in items]
-    constraints = [c for claim in device_order.unique(it.claim for it in items) for i in range(len(claim.spec.constraints))
+    constraints = [c for claim in device_order.unique(it.claim for it in items)
+                   for i in range(len(claim.spec.constraints))
                    if (c := _constraint(claim, i, measured, items, reach, nodes)) is not None]
-    notes = () if rows else ("no node passes the pod's other filters, so no device is reachable",)
+    notes = pinned + (() if rows else ("no node passes the pod's other filters, so no device is reachable",))
     if subj.mask is not None and subj.group is not None:  # the domains: every node, not only the best domain's
         everywhere = np.flatnonzero(other_filters(probe.now(ctx.evaluator(f.pod), f.pod))).tolist()
         whole = _reach(allocator, nodes, everywhere)

@@ -64,7 +64,8 @@ class RequestDevices:
     eliminated_by: Eliminator | None = None
 
     def to_dict(self) -> dict:
-        return {"claim": self.claim, "entry": self.entry, "origin": self.origin, "request": self.request, "deviceClass": self.device_class,
+        return {"claim": self.claim, "entry": self.entry, "origin": self.origin, "request": self.request,
+                "deviceClass": self.device_class,
                 "count": self.count, "needed": self.needed, "stages": [s.to_dict() for s in self.stages],
                 "allocated": self.allocated, "free": self.free,
                 "mostOnOneNode": {"node": self.node or None, "devices": self.most_on_node},

@@ -81,7 +81,8 @@ def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
     names = [f"{template.name}-added-{i}" for i in range(count)]
     nodes = [rerun.clone_node(template, name, labels) for name in names]
     slices = rerun.node_slices(ctx.inputs).get(template.name, [])
-    return rerun.with_nodes(ctx.inputs, [*nodes, *(s for n in names for s in rerun.clone_slices(slices, template.name, n))])
+    copies = [s for name in names for s in rerun.clone_slices(slices, template.name, name)]
+    return rerun.with_nodes(ctx.inputs, [*nodes, *copies])
 
 
 def _per_node(template: Node, pods: list[Pod]) -> int:

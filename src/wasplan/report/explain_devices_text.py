@@ -32,6 +32,11 @@ def _request(console: Console, r: RequestDevices) -> None:
         name = e.attribute.rsplit("/", 1)[-1]
         closest = f' closest to "{e.literal}"' if e.literal else ""
         print_wrapped(console, escape(f"      stopped by the selector; {name} values{closest}: {_values(e.values)}"))
+    elif e.kind == "capacity" and e.values:
+        print_wrapped(console, escape(f"      stopped by capacity: {e.attribute} {e.literal} requested; devices "
+                                      f"have {_values(e.values)}"))
+    elif e.kind == "taints" and e.values:
+        print_wrapped(console, escape(f"      stopped by untolerated device taints: {_values(e.values)}"))
     elif e.kind != "selector" or e.text not in {s.label.split(" ", 2)[-1] for s in r.stages}:
         print_wrapped(console, escape(f"      stopped by: {e.text}"))
 
