@@ -82,3 +82,23 @@ def test_greedy_text_names_the_upstream_issue():
             "        a time, 2 with another assignment of devices (it never revisits an\n"
             "        earlier pod's devices, kubernetes/kubernetes#138765); per node: worker 1\n"
             "        -> 2\n") in result.stdout
+
+
+def test_gang_waiting_for_claims_of_a_misspelt_template(tmp_path):
+    """Members naming a ResourceClaimTemplate that does not exist wait at PreEnqueue: the group waits for its
+    pods, none is tried, and the template name is corrected (verified by re-planning)."""
+    text = (FIXTURES / "dra-gang" / "gang.yaml").read_text()
+    text = text[:text.index("---\napiVersion: v1\nkind: Pod\nmetadata: {name: train-3")]
+    text = text.replace("gang: {minCount: 4}", "gang: {minCount: 3}")
+    (tmp_path / "gang.yaml").write_text(text.replace("resourceClaimTemplateName: four-gpus",
+                                                     "resourceClaimTemplateName: four-gpu"))
+    result = run("explain", "podgroup/train", "-n", "ml", str(tmp_path / "gang.yaml"), "--cluster",
+                 str(FIXTURES / "dra-gang" / "cluster.yaml"), "--no-exact", "-o", "json")
+    t = json.loads(result.stdout)["targets"][0]
+    assert (t["verdict"], t["summary"]) == ("WaitingForPods", 'waits for pods: 3 of them wait for a ResourceClaim '
+                                            '(pod "ml/train-0": ResourceClaim not created yet)')
+    assert t["gang"]["placeable"] == 0
+    [s] = t["suggestions"]
+    assert s["title"] == "resourceClaims gpus: resourceClaimTemplateName four-gpus (not four-gpu)"
+    assert [(c["object"], c["fieldPath"], c["value"]) for c in s["changes"]] == [
+        (f"Pod/ml/train-{i}", "spec.resourceClaims[0].resourceClaimTemplateName", "four-gpus") for i in range(3)]

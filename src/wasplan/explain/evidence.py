@@ -90,9 +90,10 @@ def run_trial(ctx: Context, subj: Subject) -> None:
     subj.topology = topology(ctx, subj)
     if subj.topology is not None and subj.topology.honoured and subj.topology.domains:
         subj.mask = domain_mask(ctx, subj.topology.key, subj.topology.domains[0].domain)
-    if subj.pending and not (subj.unit.kind == "Pod" and claims_gated(ctx.sim.world.pods[subj.unit.key])):
-        ev = ctx.evaluator(subj.pending[0])
-        subj.trial = probe.trial(ev, subj.pending, subj.mask) if ev is not None else probe.Trial()
+    pods = [p for p in subj.pending if not claims_gated(ctx.sim.world.pods[p.key])]  # never tried: no claims yet
+    if pods:
+        ev = ctx.evaluator(pods[0])
+        subj.trial = probe.trial(ev, pods, subj.mask) if ev is not None else probe.Trial()
 
 
 def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
@@ -107,6 +108,10 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
     if outcome.status == "WaitingForPreemption":
         return BY_PREEMPTING, "fits only by preempting lower-priority pods"
+    waiting = [p for p in subj.pending if claims_gated(ctx.sim.world.pods[p.key])]
+    if outcome.status == "WaitingForPods" and waiting:
+        message = ctx.sim.world.pods[waiting[0].key].message
+        return WAITING_FOR_PODS, f"waits for pods: {len(waiting)} of them wait for a ResourceClaim ({message})"
     if outcome.status == "WaitingForPods":
         return WAITING_FOR_PODS, f"waits for pods: {subj.exist} of {gang} pods exist"
     if outcome.message.startswith(REJECTED_PREFIX):  # the cycle refused the group before placing anything
