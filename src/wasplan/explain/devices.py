@@ -90,14 +90,15 @@ def request_items(ctx, pod) -> list[RequestItem]:
     return out
 
 
-def other_filters(f: probe.Failure) -> np.ndarray:
-    """Nodes every enabled filter but DynamicResources accepts (resources included), each on its own."""
+def other_filters(f: probe.Failure, resources: bool = True) -> np.ndarray:
+    """Nodes every enabled filter but DynamicResources accepts, each on its own; NodeResourcesFit too unless
+    `resources` is false (a node shape to copy, whose free room does not matter)."""
     v = f.verdicts
     ok = np.ones(len(v.nodes), dtype=bool) if f.mask is None else f.mask.copy()
     for name, arr in v.single.items():
         if name in v.enabled and name != DRA:
             ok &= arr == 0
-    if resources_fit.NAME in v.enabled and v.fit_lacking.size:
+    if resources and resources_fit.NAME in v.enabled and v.fit_lacking.size:
         ok &= ~v.fit_lacking.any(axis=1)
     return ok
 

@@ -48,11 +48,11 @@ def _templates(ctx: Context, subj: Subject) -> list[Node]:
     claims = any(devices.request_items(ctx, pod) for pod in failing)
     for pod in failing:  # a pod with claims: its devices are what the new nodes bring, so DynamicResources waits
         verdicts = probe.now(ctx.evaluator(pod), pod)
-        ok &= devices.other_filters(verdicts) if claims else probe.eligible(verdicts)
+        ok &= devices.other_filters(verdicts, resources=False) if claims else probe.eligible(verdicts)
     nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(n, failing)]
     by_node = rerun.node_slices(ctx.inputs) if claims else {}
     published = {name: sum(len(s.devices) for s in slices) for name, slices in by_node.items()}
-    if claims:
+    if any(published.get(n.name) for n in nodes):  # devices of their own: the shape the claims need
         nodes = [n for n in nodes if published.get(n.name)]
     common = Counter(_signature(n, published) for n in nodes).most_common()
     firsts = {}
