@@ -212,11 +212,12 @@ def suggestions(ctx: Context, subj: Subject, shapes: tuple[ShapeEvidence, ...]) 
     """Verified changes to the device requests of every failing pod shape that has device evidence."""
     if subj.trial is None:
         return []
-    out: list[Suggestion] = []
+    out: dict[tuple[str, str], Suggestion] = {}
     for failure, shape in zip(subj.trial.failures.values(), shapes):
         if shape.devices is not None:
-            out += _for_shape(ctx, subj, failure.pod, shape)
-    return out
+            for s in _for_shape(ctx, subj, failure.pod, shape):  # shapes sharing a template: the same change
+                out.setdefault((s.kind, s.title), s)
+    return list(out.values())
 
 
 def _names(ctx: Context, kind: type, namespace: str) -> list[str]:
