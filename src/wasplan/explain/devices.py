@@ -10,38 +10,30 @@ selectors, request selectors, capacity, taints; then free or allocated.
 
 The greedy-order check is explain/device_order.py.
 
-`device_evidence(ctx, subj, failure, needed)` -> `DeviceEvidence | None` (None: the pod has no unallocated
-claim). The API is what explain/suggest_devices.py and the report read; `request_items` exposes where each
+`device_evidence(ctx, subj, failure, before, needed)` -> `DeviceEvidence | None` (None: the pod has no claim
+to allocate and none allocated elsewhere). The values devices have are explain/device_values.py. The API is what explain/suggest_devices.py and the report read; `request_items` exposes where each
 request comes from so suggestions can edit a copy of that template or claim.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 import numpy as np
 
-from wasplan.cel import CelError, compile as compile_cel
-from wasplan.cluster.devices import ALL, Attribute, Device, RequestSpec, ResourceClaim
+from wasplan.cluster.devices import ALL, Device, RequestSpec, ResourceClaim
 from wasplan.cluster.dra_objects import quantity_text
 from wasplan.engine.claimoutcome import allocation_node
-from wasplan.engine.dra import capacity as cap
-from wasplan.engine.dra.constraints import lookup_attribute
-from wasplan.engine.dra.errors import AllocationError
 from wasplan.engine.dra.pools import node_matches
-from wasplan.engine.dra.taints import taint_blocks
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.plugins.dynamic_resources import NAME as DRA
-from wasplan.explain import device_order, probe
+from wasplan.explain import device_checks, device_order, device_values, probe
 from wasplan.explain.devices_model import (ConstraintDevices, DeviceEvidence, DomainDevices, Eliminator,
                                            RequestDevices, Stage, ValueCount)
 
-MAX_VALUES = 5
+MAX_VALUES = device_values.MAX_VALUES
 MAX_DOMAINS = 8
-_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,62 +95,6 @@ def other_filters(f: probe.Failure, resources: bool = True) -> np.ndarray:
     return ok
 
 
-def _tainted(allocator) -> bool:
-    return any(d.taints for s in allocator.index.all for d in s.devices)
-
-
-class _Checks:
-    """The allocator's per-device checks for one request, evaluated once per device (by id)."""
-
-    def __init__(self, allocator, item: RequestItem) -> None:
-        self.allocator, self.item = allocator, item
-        self.cls = allocator.classes.get(item.spec.device_class_name)
-        spec = item.spec
-        self.labels = [f"class {spec.device_class_name}"]
-        self.labels += [f"selector #{i} {e}" for i, e in enumerate(spec.selectors)]
-        if spec.capacity:
-            self.labels.append("capacity " + ", ".join(f"{k}={quantity_text(v)}" for k, v in spec.capacity))
-        self.taints = allocator.features.device_taints and _tainted(allocator)
-        if self.taints:
-            self.labels.append("tolerated taints")
-        self.depth: dict[tuple, int] = {}
-        self.errors: list[str] = []
-
-    def passed(self, did: tuple, device: Device) -> int:
-        """How many checks, in order, the device passes (len(labels) = selectable)."""
-        hit = self.depth.get(did)
-        if hit is None:
-            hit = self._passed(did, device)
-            self.depth[did] = hit
-        return hit
-
-    def _passed(self, did: tuple, device: Device) -> int:
-        if self.cls is None or not self._match(f"class {self.cls.name}", self.cls.selectors, did, device):
-            return 0
-        spec, n = self.item.spec, 1
-        for expr in spec.selectors:
-            if not self._match(f"claim {self.item.claim.key}", (expr,), did, device):
-                return n
-            n += 1
-        if spec.capacity:
-            if not cap.fits(spec.capacity, device, self.allocator.ledger.consumed(did), None):
-                return n
-            n += 1
-        if self.taints:
-            if taint_blocks(device, spec.tolerations):
-                return n
-            n += 1
-        return n
-
-    def _match(self, owner: str, selectors: tuple, did: tuple, device: Device) -> bool:
-        try:
-            return self.allocator.cel.matches(owner, selectors, did, device)
-        except AllocationError as exc:
-            if str(exc) not in self.errors:
-                self.errors.append(str(exc))
-            return False
-
-
 @dataclass
 class _Reach:
     """Devices by node: every device of the cluster, and per eligible node the devices its usable pools offer."""
@@ -182,61 +118,7 @@ def _reach(allocator, nodes, rows: list[int]) -> _Reach:
     return _Reach(cluster, per_node)
 
 
-def _text(attr: Attribute) -> str:
-    return ("true" if attr.value else "false") if attr.kind == "bool" else str(attr.value)
-
-
-def _literals(expression: str, domains: set[str]) -> list[str]:
-    return [a or b for a, b in _LITERAL.findall(expression) if (a or b) not in domains]
-
-
-def _similar(literal: str, value: str) -> float:
-    return SequenceMatcher(None, literal.lower(), value.lower()).ratio()
-
-
-def _values(devices: list[tuple[tuple, Device]], name: str) -> Counter:
-    return Counter(_text(a) for did, d in devices if (a := lookup_attribute(d, did[0], name)) is not None)
-
-
-def _capacity_values(devices: list[tuple[tuple, Device]], name: str) -> tuple[ValueCount, ...]:
-    """The capacity `name` the devices publish, largest first (devices without it as "none")."""
-    have = Counter(d.capacity[name].value if name in d.capacity else None for _, d in devices)
-    order = sorted(have.items(), key=lambda kv: (kv[0] is None, -(kv[0] or 0)))
-    return tuple(ValueCount("none" if v is None else quantity_text(v), n) for v, n in order[:MAX_VALUES])
-
-
-def _taint_values(devices: list[tuple[tuple, Device]]) -> tuple[ValueCount, ...]:
-    have = Counter(f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
-                   for _, d in devices for t in d.taints if t.effect != "None")
-    return tuple(ValueCount(v, n) for v, n in sorted(have.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_VALUES])
-
-
-def selector_values(expression: str, devices: list[tuple[tuple, Device]]) -> tuple[str, str, tuple[ValueCount, ...]]:
-    """(attribute, literal, values): the attribute the selector reads (through the compiled expression's reads)
-    whose values the devices have, the expression's literal they come closest to, and the values, closest first
-    (SequenceMatcher ratio, then the value); without a literal, the most common values first."""
-    compiled = compile_cel(expression)
-    reads = () if isinstance(compiled, CelError) or compiled.reads is None else compiled.reads
-    attrs = [f"{domain}/{name}" for section, domain, name in reads if section == "attributes"]
-    literals = _literals(expression, {domain for _, domain, _ in reads})
-    best = None
-    for attr in attrs:
-        counts = _values(devices, attr)
-        if not counts:
-            continue
-        for lit in literals or [""]:
-            score = max(_similar(lit, v) for v in counts) if lit else 0.0
-            if best is None or score > best[0]:
-                best = (score, attr, lit, counts)
-    if best is None:
-        return "", "", ()
-    _, attr, lit, counts = best
-    order = sorted(counts.items(), key=(lambda kv: (-_similar(lit, kv[0]), kv[0])) if lit else
-                   (lambda kv: (-kv[1], kv[0])))
-    return attr, lit, tuple(ValueCount(v, n) for v, n in order[:MAX_VALUES])
-
-
-def _eliminator(checks: _Checks, stages: list[Stage], eligible: dict, survivors_free: int, most: tuple[int, str],
+def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dict, survivors_free: int, most: tuple[int, str],
                 spec: RequestSpec, needed: int, sub: bool) -> Eliminator | None:
     for k, stage in enumerate(stages):
         if stage.eligible:
@@ -248,15 +130,15 @@ def _eliminator(checks: _Checks, stages: list[Stage], eligible: dict, survivors_
         if k <= len(spec.selectors):
             expr = spec.selectors[k - 1]
             before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
-            attr, lit, values = selector_values(expr, before)
+            attr, lit, values = device_values.selector_values(expr, before)
             return Eliminator("selector", expr, attr, lit, values)
         before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
         if stage.label == "tolerated taints":
             return Eliminator("taints", "every matching device has a taint the request does not tolerate", "", "",
-                              _taint_values(before))
+                              device_values.taint_values(before))
         name, amount = spec.capacity[0]
         return Eliminator("capacity", f"{stage.label}: no matching device has room", name, quantity_text(amount),
-                          _capacity_values(before, name))
+                          device_values.capacity_values(before, name))
     if spec.allocation_mode == ALL:
         return None
     if survivors_free == 0 and stages and stages[-1].eligible:
@@ -289,7 +171,7 @@ class _Measured:
 
 
 def _measure(allocator, reach: _Reach, nodes, item: RequestItem, pods: int) -> _Measured:
-    checks = _Checks(allocator, item)
+    checks = device_checks.Checks(allocator, item)
     full = len(checks.labels)
     eligible = {did: d for found in reach.per_node.values() for did, d in found}
     in_cluster = Counter(checks.passed(did, d) for did, d in reach.cluster.items())
@@ -329,7 +211,7 @@ def _constraint(claim: ResourceClaim, index: int, measured: list[_Measured], ite
     best, enough = (-1, "", Counter()), False
     for row in sorted(reach.per_node, key=lambda r: nodes[r].name):
         dids = list(dict.fromkeys(did for m in covered for did in m.free_by_row.get(row, ())))
-        values = _values([(did, reach.cluster[did]) for did in dids], attribute)
+        values = device_values.attribute_values([(did, reach.cluster[did]) for did in dids], attribute)
         enough |= len(dids) >= needed
         score = max(values.values(), default=0) if c.match_attribute else len(values)
         if score > best[0]:

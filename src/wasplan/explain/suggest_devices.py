@@ -12,12 +12,11 @@ field in the user's file (the selector's `cel.expression`, the request's `count`
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from wasplan.cluster.devices import ALL, ClaimSpec, DeviceRequest, RequestSpec, ResourceClaim, ResourceClaimTemplate
 from wasplan.cluster.dra_objects import claim_spec_object
 from wasplan.cluster.model import PlanInputs, Pod, PodClaim
-from wasplan.explain import manifest, rerun
+from wasplan.explain import device_values, manifest, rerun
 from wasplan.explain.devices import RequestItem, request_items
 from wasplan.explain.devices_model import ConstraintDevices, RequestDevices
 from wasplan.explain.evidence import Context, Subject
@@ -77,7 +76,7 @@ def _change(record, path: tuple, value, action: str = "set") -> Change:
 
 def _replace_literal(expression: str, literal: str, value: str) -> str | None:
     """The expression with the string literal `literal` (its first occurrence) written as `value`."""
-    for m in re.finditer(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'", expression):
+    for m in device_values.LITERAL.finditer(expression):
         text, quote = (m.group(1), '"') if m.group(1) is not None else (m.group(2), "'")
         if text == literal and quote not in value and "\\" not in value:
             return f"{expression[:m.start()]}{quote}{value}{quote}{expression[m.end():]}"
