@@ -149,3 +149,14 @@ def test_claim_allocated_elsewhere_is_named():
     assert (devices["eligibleNodes"], devices["requests"]) == (1, [])
     assert devices["notes"] == ["claim gpu is already allocated (gpu.nvidia.com/gpu-1/gpu-0): the pod can only go "
                                 "to gpu-1"]
+
+
+def test_selector_on_capacity_shows_the_capacities_and_is_fixed(tmp_path):
+    t = target("capacity-selector.yaml")
+    e = t["shapes"][0]["devices"]["requests"][0]["eliminatedBy"]
+    assert (e["kind"], e["attribute"], e["literal"], e["values"]) == (
+        "selector", "gpu.nvidia.com/memory", "96Gi", [{"value": "80Gi", "devices": 2}, {"value": "40Gi", "devices": 2}])
+    fix = t["suggestions"][0]
+    assert fix["title"] == 'selector memory "80Gi" (not "96Gi") in request gpu'
+    assert fix["changes"][0]["value"] == 'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0'
+    assert_each_places(t, "capacity-selector.yaml", tmp_path)

@@ -39,9 +39,18 @@ def attribute_values(devices: list[tuple[tuple, Device]], name: str) -> Counter:
     return Counter(_text(a) for did, d in devices if (a := lookup_attribute(d, did[0], name)) is not None)
 
 
+def _capacity_of(did: tuple, device: Device, name: str):
+    """A capacity by its qualified name, or by the bare name when the domain is the driver's (as attributes)."""
+    hit = device.capacity.get(name)
+    domain, sep, ident = name.partition("/")
+    if hit is None and sep and domain == did[0]:
+        hit = device.capacity.get(ident)
+    return hit.value if hit is not None else None
+
+
 def capacity_values(devices: list[tuple[tuple, Device]], name: str) -> tuple[ValueCount, ...]:
     """The capacity `name` the devices publish, largest first (devices without it as "none")."""
-    have = Counter(d.capacity[name].value if name in d.capacity else None for _, d in devices)
+    have = Counter(_capacity_of(did, d, name) for did, d in devices)
     order = sorted(have.items(), key=lambda kv: (kv[0] is None, -(kv[0] or 0)))
     return tuple(ValueCount("none" if v is None else quantity_text(v), n) for v, n in order[:MAX_VALUES])
 
@@ -70,8 +79,18 @@ def selector_values(expression: str, devices: list[tuple[tuple, Device]]) -> tup
             if best is None or score > best[0]:
                 best = (score, attr, lit, counts)
     if best is None:
-        return "", "", ()
+        return _capacity_read(reads, literals, devices)
     _, attr, lit, counts = best
     order = sorted(counts.items(), key=(lambda kv: (-_similar(lit, kv[0]), kv[0])) if lit else
                    (lambda kv: (-kv[1], kv[0])))
     return attr, lit, tuple(ValueCount(v, n) for v, n in order[:MAX_VALUES])
+
+
+def _capacity_read(reads: tuple, literals: list[str], devices: list[tuple[tuple, Device]]) -> tuple:
+    """A selector that reads a capacity (`device.capacity["d"].memory.compareTo(quantity("100Gi")) >= 0`): the
+    capacity the devices publish, largest first, beside the expression's first literal."""
+    for section, domain, name in reads:
+        values = capacity_values(devices, f"{domain}/{name}") if section == "capacity" else ()
+        if any(v.value != "none" for v in values):
+            return f"{domain}/{name}", literals[0] if literals else "", tuple(v for v in values if v.value != "none")
+    return "", "", ()

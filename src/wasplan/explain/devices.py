@@ -11,8 +11,9 @@ selectors, request selectors, capacity, taints; then free or allocated.
 The greedy-order check is explain/device_order.py.
 
 `device_evidence(ctx, subj, failure, before, needed)` -> `DeviceEvidence | None` (None: the pod has no claim
-to allocate and none allocated elsewhere). The values devices have are explain/device_values.py. The API is what explain/suggest_devices.py and the report read; `request_items` exposes where each
-request comes from so suggestions can edit a copy of that template or claim.
+to allocate and none allocated elsewhere). The values devices have are explain/device_values.py, the staged
+checks explain/device_checks.py. The API is what explain/suggest_devices.py and the report read;
+`request_items` exposes where each request comes from so suggestions can edit a copy of that template or claim.
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ def _reach(allocator, nodes, rows: list[int]) -> _Reach:
     return _Reach(cluster, per_node)
 
 
-def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dict, survivors_free: int, most: tuple[int, str],
-                spec: RequestSpec, needed: int, sub: bool) -> Eliminator | None:
+def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dict, survivors_free: int,
+                most: tuple[int, str], spec: RequestSpec, needed: int, sub: bool) -> Eliminator | None:
     for k, stage in enumerate(stages):
         if stage.eligible:
             continue
