@@ -160,3 +160,15 @@ def test_selector_on_capacity_shows_the_capacities_and_is_fixed(tmp_path):
     assert fix["title"] == 'selector memory "80Gi" (not "96Gi") in request gpu'
     assert fix["changes"][0]["value"] == 'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0'
     assert_each_places(t, "capacity-selector.yaml", tmp_path)
+
+
+def test_device_class_name_typo_did_you_mean(tmp_path):
+    t = target("class.yaml")
+    request = t["shapes"][0]["devices"]["requests"][0]
+    assert request["eliminatedBy"]["text"] == "DeviceClass gpu.nvidia.co does not exist"
+    [fix] = t["suggestions"]
+    assert (fix["kind"], fix["title"]) == ("deviceClass", "request gpus: deviceClassName gpu.nvidia.com (not "
+                                                          "gpu.nvidia.co)")
+    assert (fix["changes"][0]["line"], fix["changes"][0]["fieldPath"]) == (
+        11, "spec.spec.devices.requests[0].exactly.deviceClassName")
+    assert_each_places(t, "class.yaml", tmp_path)

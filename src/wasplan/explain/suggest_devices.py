@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from wasplan.cluster.devices import ALL, ClaimSpec, DeviceRequest, RequestSpec, ResourceClaim, ResourceClaimTemplate
+from wasplan.cluster.devices import (ALL, ClaimSpec, DeviceClass, DeviceRequest, RequestSpec, ResourceClaim,
+                                     ResourceClaimTemplate)
 from wasplan.cluster.dra_objects import claim_spec_object
 from wasplan.cluster.model import PlanInputs, Pod, PodClaim
 from wasplan.explain import device_values, manifest, rerun
@@ -185,6 +186,22 @@ def _reorder(ctx: Context, subj: Subject, item: RequestItem) -> Suggestion | Non
     return None
 
 
+def _class_name(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -> Suggestion | None:
+    """A request naming a DeviceClass the inputs do not hold, spelled as one that exists."""
+    record = _origin(ctx, item)
+    classes = sorted({r.name for r in _records(ctx.inputs) if isinstance(r, DeviceClass)})
+    guess = did_you_mean(item.spec.device_class_name, classes)
+    if record is None or guess is None:
+        return None
+    spec = _with_request(record.spec, item, dataclasses.replace(item.spec, device_class_name=guess))
+    if not _places(ctx, subj, record, spec):
+        return None
+    why = f"no DeviceClass {item.spec.device_class_name} exists; did you mean {guess}?"
+    return Suggestion("deviceClass", f"request {rd.request}: deviceClassName {guess} (not "
+                                     f"{item.spec.device_class_name})", why,
+                      (_change(record, _path(record, item, "deviceClassName"), guess),))
+
+
 def _for_shape(ctx: Context, subj: Subject, pod, shape: ShapeEvidence) -> list[Suggestion]:
     items = request_items(ctx, pod)
     out: list[Suggestion] = []
@@ -194,6 +211,7 @@ def _for_shape(ctx: Context, subj: Subject, pod, shape: ShapeEvidence) -> list[S
             continue
         fixes = [_selector(ctx, subj, item, rd)] if e.kind == "selector" else []
         fixes += [_count(ctx, subj, item, rd)] if e.kind == "count" else []
+        fixes += [_class_name(ctx, subj, item, rd)] if e.kind == "class" else []
         out += [s for s in fixes if s is not None]
         fallback = _first_available(ctx, subj, item, rd)
         out += [fallback] if fallback is not None else []
