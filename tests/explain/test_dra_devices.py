@@ -172,3 +172,15 @@ def test_device_class_name_typo_did_you_mean(tmp_path):
     assert (fix["changes"][0]["line"], fix["changes"][0]["fieldPath"]) == (
         11, "spec.spec.devices.requests[0].exactly.deviceClassName")
     assert_each_places(t, "class.yaml", tmp_path)
+
+
+def test_selector_runtime_error_is_what_stopped_the_request():
+    t = target("runtime-error.yaml")
+    request = t["shapes"][0]["devices"]["requests"][0]
+    assert [(s["stage"], s["onEligibleNodes"]) for s in request["stages"]] == [
+        ("class gpu.nvidia.com", 4), ('selector #0 device.attributes["gpu.nvidia.com"].model == "h100"', 0)]
+    e = request["eliminatedBy"]
+    assert e["kind"] == "selector" and e["values"] == []
+    assert e["text"].endswith("selector #0 on device gpu.nvidia.com/gpu-0/gpu-0: CEL runtime error: no such key: "
+                              "model. consider using CEL optional chaining (.? followed by orValue()) or guarding "
+                              "the check with has() for optional fields")

@@ -48,8 +48,8 @@ class Checks:
         if self.cls is None or not self._match(f"class {self.cls.name}", self.cls.selectors, did, device):
             return 0
         spec, n = self.item.spec, 1
-        for expr in spec.selectors:
-            if not self._match(f"claim {self.item.claim.key}", (expr,), did, device):
+        for i in range(len(spec.selectors)):  # the earlier ones passed (cached): this one decides, with its index
+            if not self._match(f"claim {self.item.claim.key}", spec.selectors[:i + 1], did, device):
                 return n
             n += 1
         if spec.capacity:

@@ -190,8 +190,8 @@ def _measure(allocator, reach: _Reach, nodes, item: RequestItem, pods: int) -> _
     needed = count * (1 if item.shared else pods)
     elim = _eliminator(checks, stages, eligible, len(survivors) - allocated, most, spec, needed,
                        item.sub is not None)
-    if elim is None and checks.errors:
-        elim = Eliminator("selector", checks.errors[0])
+    if checks.errors and (elim is None or (elim.kind == "selector" and not elim.values)):
+        elim = Eliminator("selector", checks.errors[0])  # a CEL error: the plan's attempt stopped there too
     record = RequestDevices(item.claim.key, item.entry, item.origin, item.label, spec.device_class_name, count,
                             needed, tuple(stages), allocated,
                             len(survivors) - allocated, most[0], most[1] if most[0] else "", elim)
