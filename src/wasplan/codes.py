@@ -112,6 +112,33 @@ _TABLE: list[Code] = [
          "A status condition has a status, reason, type or message the API server rejects."),
     Code("WAS213", "condition-type-of-other-release", W,
          "A status condition type belongs to another release (PodGroupScheduled was renamed in 1.37)."),
+    Code("WAS220", "dra-invalid-request", E,
+         "A DRA device request is malformed: not exactly one of exactly/firstAvailable, allocationMode All with a "
+         "count, count not above zero, a request name that is no DNS label or used twice, a bad device class name."),
+    Code("WAS221", "dra-invalid-constraint", E,
+         "A claim constraint sets neither or both of matchAttribute/distinctAttribute, names an attribute that is "
+         "not fully qualified, or (like a config entry) names a request the claim does not have."),
+    Code("WAS222", "dra-too-many", E,
+         "A DRA list is longer than the API allows (requests, subrequests, selectors, constraints, config, devices "
+         "per slice, attributes and capacities per device, counter sets, taints, tolerations)."),
+    Code("WAS223", "dra-invalid-slice", E,
+         "A ResourceSlice's pool, node selection (exactly one of nodeName, nodeSelector, allNodes, "
+         "perDeviceNodeSelection), device names or devices/sharedCounters split is invalid."),
+    Code("WAS224", "dra-invalid-attribute", E,
+         "A device attribute or capacity name is not a qualified name, or an attribute value is not exactly one "
+         "typed value within its length limit (versions: semver)."),
+    Code("WAS225", "dra-invalid-toleration", E,
+         "A device taint or toleration key is not a label key, or an Exists toleration sets a value."),
+    Code("WAS230", "cel-syntax-error", E, "A CEL device selector does not parse (position inside the expression)."),
+    Code("WAS231", "cel-undeclared-reference", E,
+         "A CEL device selector names a variable or a device field that does not exist (e.g. a bare attribute name)."),
+    Code("WAS232", "cel-unknown-function", E, "A CEL device selector calls a function the Kubernetes environment lacks."),
+    Code("WAS233", "cel-type-error", E,
+         "A CEL device selector applies an operator or function to values of the wrong type, or does not "
+         "evaluate to bool."),
+    Code("WAS234", "cel-cost-limit", E,
+         "A CEL device selector's estimated worst-case cost is above the API server's limit of 1,000,000."),
+    Code("WAS235", "cel-too-long", E, "A CEL device selector is longer than 10 KiB."),
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),

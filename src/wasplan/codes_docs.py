@@ -31,6 +31,25 @@ _V = ("validate",)
 _L = ("lint",)
 
 
+_SLICE = ("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-1-gpus\nspec:\n"
+          "  driver: gpu.example.com\n  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n")
+
+
+def _claim(requests: str, constraints: str = "") -> str:
+    """A ResourceClaimTemplate: `requests` are the request list items written at 4 spaces (`    - name: ...`),
+    `constraints` the constraint items likewise."""
+    def indent(text: str) -> str:
+        return "".join("  " + line + "\n" for line in text.splitlines())
+    more = "      constraints:\n" + indent(constraints) if constraints else ""
+    return ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: gpu\nspec:\n  spec:\n"
+            "    devices:\n      requests:\n" + indent(requests) + more)
+
+
+def _class(expression: str) -> str:
+    return ("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+            f"  selectors:\n  - cel:\n      expression: \"{expression}\"\n")
+
+
 def _pg(spec: str) -> str:
     return _PG + "spec:\n" + spec
 
@@ -383,6 +402,91 @@ DOCS: dict[str, RuleDoc] = {
         _pg("  schedulingPolicy: {basic: {}}\nstatus:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n"
             "    status: 'True'\n    reason: Scheduled\n    message: ''\n    lastTransitionTime: '2026-11-02T10:00:00Z'\n"),
         "Run `wasplan migrate --keep-status`, or drop status (controllers write it).", _V),
+    "WAS220": RuleDoc(
+        "A device request of a ResourceClaim or ResourceClaimTemplate breaks a rule the API server enforces: it "
+        "must set exactly one of `exactly` and `firstAvailable`; allocationMode All takes every matching device and "
+        "so no count; an ExactCount count must be above zero; request and subrequest names are unique DNS labels.",
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n"
+               "        allocationMode: All\n        count: 2\n"),
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n"
+               "        allocationMode: All\n"),
+        "Fix the request as the message says (e.g. drop count with allocationMode All).", _V),
+    "WAS221": RuleDoc(
+        "A claim constraint (or config entry) is malformed: a constraint sets exactly one of matchAttribute and "
+        "distinctAttribute, with a fully qualified attribute name (domain/name), and names only requests the "
+        "claim has (`req` or `req/subrequest`).",
+        _claim("    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n",
+               "    - {requests: [gpus], matchAttribute: gpu.example.com/numa}\n"),
+        _claim("    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n",
+               "    - {requests: [gpu], matchAttribute: gpu.example.com/numa}\n"),
+        "Name an existing request and a fully qualified attribute.", _V),
+    "WAS222": RuleDoc(
+        "A DRA list is longer than the API server accepts: 32 requests, 8 firstAvailable subrequests, 32 selectors, "
+        "32 constraints, 32 config entries, 16 tolerations per request; 128 devices per ResourceSlice (64 when "
+        "devices use taints, counters or list attributes), 32 attributes and capacities per device, 8 shared "
+        "counter sets, 2 counter consumptions and 16 taints per device.",
+        _claim("    - name: gpu\n      firstAvailable:\n"
+               + "".join(f"      - {{name: s{i}, deviceClassName: gpu.example.com}}\n" for i in range(9))),
+        _claim("    - name: gpu\n      firstAvailable:\n"
+               + "".join(f"      - {{name: s{i}, deviceClassName: gpu.example.com}}\n" for i in range(8))),
+        "Split the object (more claims, more slices) or shorten the list.", _V),
+    "WAS223": RuleDoc(
+        "A ResourceSlice is malformed: it needs a driver and a pool (name, generation >= 0, resourceSliceCount >= 1), "
+        "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection, unique DNS-label device names, and "
+        "devices or sharedCounters, not both; per-device node selection only under perDeviceNodeSelection.",
+        _SLICE + "  nodeName: node-1\n  allNodes: true\n  devices: [{name: gpu-0}]\n",
+        _SLICE + "  nodeName: node-1\n  devices: [{name: gpu-0}]\n",
+        "Keep one node-selection field (and the rest as the message says).", _V),
+    "WAS224": RuleDoc(
+        "A device attribute or capacity name is not `identifier` or `domain/identifier` (identifier: a C identifier "
+        "of at most 32 characters), or an attribute does not hold exactly one value of its type (strings and "
+        "versions at most 64 characters, versions semantic versions).",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n    attributes:\n"
+        "      driverVersion: {version: '1.0'}\n",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n    attributes:\n"
+        "      driverVersion: {version: 1.0.0}\n",
+        "Write the attribute as the message says.", _V),
+    "WAS225": RuleDoc(
+        "A device taint or toleration key is not a label key, or a toleration with operator Exists sets a value "
+        "(Exists matches any value).",
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        tolerations:\n"
+               "        - {key: maintenance, operator: Exists, value: 'true'}\n"),
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        tolerations:\n"
+               "        - {key: maintenance, operator: Exists}\n"),
+        "Drop the value, or use operator Equal.", _V),
+    "WAS230": RuleDoc(
+        "A CEL device selector does not parse. The finding points at the line and column inside the YAML (also "
+        "inside a `|` block) and names the column inside the expression.",
+        _class("device.driver = 'gpu.example.com'"), _class("device.driver == 'gpu.example.com'"),
+        "Fix the expression; compare with `==`.", _V),
+    "WAS231": RuleDoc(
+        "A CEL device selector names a variable other than `device` (often a bare attribute name) or a field the "
+        "device does not have (it has driver, attributes, capacity, allowMultipleAllocations).",
+        _class("model == 'a100'"), _class("device.attributes['gpu.example.com'].model == 'a100'"),
+        "Read attributes as device.attributes[\"<domain>\"].<name>.", _V),
+    "WAS232": RuleDoc(
+        "A CEL device selector calls a function that the Kubernetes CEL environment does not have; the hint "
+        "suggests the closest known one.",
+        _class("device.attributes['gpu.example.com'].model.strtsWith('a')"),
+        _class("device.attributes['gpu.example.com'].model.startsWith('a')"),
+        "Use the function the hint names.", _V),
+    "WAS233": RuleDoc(
+        "A CEL device selector applies an operator or function to values of the wrong type where the types are "
+        "known (device.driver is a string, capacities are quantities, `device.attributes` is a map of domains), or "
+        "does not evaluate to bool.",
+        _class("device.driver == 3"), _class("device.driver == 'gpu.example.com'"),
+        "Compare like with like; compare quantities with compareTo/isGreaterThan.", _V),
+    "WAS234": RuleDoc(
+        "A CEL device selector's estimated worst-case cost is above CELSelectorExpressionMaxCost (1,000,000), so "
+        "the API server rejects it as too complex; nested comprehensions over attributes are the usual cause.",
+        _class("device.attributes.all(a, device.attributes.all(b, device.attributes.all(c, "
+               "device.attributes[c].all(k, k.size() > 1))))"),
+        _class("device.attributes['gpu.example.com'].all(k, k.size() > 1)"),
+        "Read the attributes you need by name instead of iterating them.", _V),
+    "WAS235": RuleDoc(
+        "A CEL device selector is longer than 10 KiB (CELSelectorExpressionMaxLength).",
+        _class("device.driver == '" + "x" * 10300 + "'"), _class("device.driver == 'gpu.example.com'"),
+        "Split the condition into several selectors; all must match.", _V),
     # --- WAS3xx: feature gates -------------------------------------------------------------------
     "WAS301": RuleDoc(
         "The field's feature gate is off in the cluster (as --feature-gates describes it): the API server "

@@ -226,7 +226,7 @@ def test_claim_findings():
         ("WAS644", 8, 7, "spec.devices.requests[1]"),
         ("WAS644", 12, 7, "spec.devices.requests[2].exactly.deviceClassName"),
         ("WAS644", 14, 39, "spec.devices.requests[3].exactly.allocationMode"),
-        ("WAS648", 18, 9, "spec.devices.requests[4].exactly.count"),
+        ("WAS644", 18, 9, "spec.devices.requests[4].exactly.count"),
         ("WAS646", 19, 28, "spec.devices.requests[4].exactly.selectors[0].cel.expression"),
         ("WAS646", 19, 62, "spec.devices.requests[4].exactly.selectors[1].cel.expression"),
         ("WAS643", 20, 31, "spec.devices.requests[4].exactly.capacity.requests.memory"),

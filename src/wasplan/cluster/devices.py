@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH  # noqa: F401 - re-exported for the parse layer
 from wasplan.cluster.model import NodeSelectorTerm
 
 DeviceID = tuple[str, str, str]  # (driver, pool, device)
@@ -32,7 +33,6 @@ AttributeKind = Literal["int", "bool", "string", "version"]
 ALLOCATION_RESULTS_MAX = 32  # AllocationResultsMaxSize
 FIRST_AVAILABLE_MAX = 8  # FirstAvailableDeviceRequestMaxSize
 RESERVED_FOR_MAX = 256  # ResourceClaimReservedForMaxSize
-CEL_MAX_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength
 
 
 @dataclass(frozen=True, slots=True)

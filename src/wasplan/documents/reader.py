@@ -133,6 +133,8 @@ def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> 
             json_result.sources = result.sources
             return json_result
     _read_yaml(name, text, result, options.strict_inputs)
+    for doc in result.documents:
+        doc.text = text  # for positions inside block scalars (CEL expressions); shared, not copied
     return result
 
 
