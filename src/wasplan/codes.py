@@ -129,6 +129,9 @@ _TABLE: list[Code] = [
          "typed value within its length limit (versions: semver)."),
     Code("WAS225", "dra-invalid-toleration", E,
          "A device taint or toleration key is not a label key, or an Exists toleration sets a value."),
+    Code("WAS226", "dra-invalid-capacity-policy", E,
+         "A device capacity's requestPolicy is inconsistent (needs allowMultipleAllocations, validValues sorted and "
+         "holding the default, validRange min/max/step within the capacity and the default on a step)."),
     Code("WAS230", "cel-syntax-error", E, "A CEL device selector does not parse (position inside the expression)."),
     Code("WAS231", "cel-undeclared-reference", E,
          "A CEL device selector names a variable or a device field that does not exist (e.g. a bare attribute name)."),

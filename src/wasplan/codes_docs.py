@@ -454,6 +454,17 @@ DOCS: dict[str, RuleDoc] = {
         _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        tolerations:\n"
                "        - {key: maintenance, operator: Exists}\n"),
         "Drop the value, or use operator Equal.", _V),
+    "WAS226": RuleDoc(
+        "A consumable capacity's requestPolicy breaks the API server's rules: it needs allowMultipleAllocations: "
+        "true; validValues must be sorted, at most the capacity and include the default; validRange needs min, "
+        "min <= max <= the capacity, the default inside the range and a whole number of steps from min.",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: nic-0\n    allowMultipleAllocations: true\n"
+        "    capacity:\n      bandwidth:\n        value: 100G\n        requestPolicy:\n          default: 1500M\n"
+        "          validRange: {min: 1G, step: 1G}\n",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: nic-0\n    allowMultipleAllocations: true\n"
+        "    capacity:\n      bandwidth:\n        value: 100G\n        requestPolicy:\n          default: 1G\n"
+        "          validRange: {min: 1G, step: 1G}\n",
+        "Make the default and the bounds fit the policy as the message says.", _V),
     "WAS230": RuleDoc(
         "A CEL device selector does not parse. The finding points at the line and column inside the YAML (also "
         "inside a `|` block) and names the column inside the expression.",

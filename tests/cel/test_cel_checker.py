@@ -39,7 +39,7 @@ GPU = 'device.attributes["gpu.example.com"]'
 ])
 def test_selectors_the_api_server_accepts(expression):
     findings, cost = analyse(expression)
-    assert findings == [] and cost is not None and cost < MAX_COST
+    assert findings == () and cost is not None and cost < MAX_COST
 
 
 @pytest.mark.parametrize("expression,kind,message,offset,hint", [

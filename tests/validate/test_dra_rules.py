@@ -201,3 +201,38 @@ def test_the_dra_example_fixtures_validate_without_dra_findings():
         for doc in docs(path.read_text()):
             codes = {d.code for d in check_document(doc, gates()).diagnostics}
             assert not {c for c in codes if c.startswith(("WAS22", "WAS23"))}, path
+
+
+def test_capacity_request_policies():
+    found = findings(SLICE + """\
+  nodeName: node-1
+  devices:
+  - name: nic-0
+    allowMultipleAllocations: true
+    capacity:
+      bandwidth:
+        value: 100G
+        requestPolicy:
+          default: 1500M
+          validRange: {min: 1G, max: 200G, step: 1G}
+      queues:
+        value: "8"
+        requestPolicy: {default: "3", validValues: ["1", "4", "2", "16"]}
+  - name: nic-1
+    capacity:
+      bandwidth: {value: 10G, requestPolicy: {default: 1G, validValues: [1G]}}
+""")
+    assert [(f[0], f[1], f[3], f[4]) for f in found] == [
+        ("WAS226", 15, "spec.devices[0].capacity.bandwidth.requestPolicy.default",
+         "capacity 'bandwidth': the default is not a whole number of steps (1G) from min"),
+        ("WAS226", 16, "spec.devices[0].capacity.bandwidth.requestPolicy.validRange.max",
+         "capacity 'bandwidth': max is larger than the capacity value 100G"),
+        ("WAS226", 19, "spec.devices[0].capacity.queues.requestPolicy.default",
+         "capacity 'queues': the default is not one of validValues"),
+        ("WAS226", 19, "spec.devices[0].capacity.queues.requestPolicy.validValues[2]",
+         "capacity 'queues': validValues must be sorted in ascending order"),
+        ("WAS226", 19, "spec.devices[0].capacity.queues.requestPolicy.validValues[3]",
+         "capacity 'queues': option 16 is larger than the capacity value 8"),
+        ("WAS226", 22, "spec.devices[1].capacity.bandwidth.requestPolicy",
+         "capacity 'bandwidth': a requestPolicy needs allowMultipleAllocations: true on the device"),
+    ]

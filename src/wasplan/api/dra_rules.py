@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from wasplan.cel.values import semver_value
@@ -110,6 +111,7 @@ def constraint(raw: dict, known: set[str]) -> list[Problem]:
     return []
 
 
+@lru_cache(maxsize=4096)
 def qualified_name(name: str, fully: bool = False) -> str | None:
     """Why `name` is not a (fully) qualified attribute or capacity name: `[domain/]identifier`; None if it is."""
     domain, slash, ident = name.rpartition("/")
@@ -166,13 +168,26 @@ _WORDS = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string":
           "version": (str, "a string")}
 
 
+_CLEAN = {
+    "int": lambda v: is_int(v), "bool": lambda v: isinstance(v, bool),
+    "string": lambda v: isinstance(v, str) and len(v) <= ATTRIBUTE_VALUE_MAX,
+    "version": lambda v: isinstance(v, str) and len(v) <= ATTRIBUTE_VALUE_MAX and semver_value(v) is not None,
+}
+
+
 def attribute(name: str, raw: Any, kinds: tuple[str, ...] = SCALAR_ATTRIBUTES) -> Problem | None:
     """One typed value of the right type; strings and versions at most 64 characters, versions semver."""
+    if isinstance(raw, dict) and len(raw) == 1:  # the common, clean case without building lists
+        (key, value), = raw.items()
+        if key in kinds and key in _CLEAN and _CLEAN[key](value):
+            return None
     present = [key for key in kinds if isinstance(raw, dict) and key in raw]
     if len(present) != 1:
         return Problem(f"attribute {name!r} must set exactly one of {', '.join(kinds)}")
     key = present[0]
     values = raw[key] if key in LIST_ATTRIBUTES else [raw[key]]
+    if key in LIST_ATTRIBUTES and values == []:
+        return Problem(f"attribute {name!r}: {key} must not be empty if specified", (key,))
     scalar = key.rstrip("s") if key in LIST_ATTRIBUTES else key
     expected, word = _WORDS[scalar]
     for value in values if isinstance(values, list) else [values]:

@@ -18,6 +18,8 @@ for cel-go. The estimate is an upper bound in the same units as upstream's, not 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from wasplan.cel import types as t
 from wasplan.cel.calls import CallRules
 from wasplan.cel.info import UNBOUNDED, CelFinding, Failed, Info, add
@@ -27,16 +29,18 @@ from wasplan.suggest import did_you_mean
 MAX_COST = 1_000_000  # resource.CELSelectorExpressionMaxCost
 
 
-def analyse(expression: str) -> tuple[list[CelFinding], int | None]:
-    """The first finding of each kind that applies (a type error stops the walk) and the estimated cost."""
+@lru_cache(maxsize=4096)
+def analyse(expression: str) -> tuple[tuple[CelFinding, ...], int | None]:
+    """The findings (a syntax or type error stops the walk; a non-bool result and the cost are both reported) and
+    the estimated cost (None after a syntax or type error). Memoised: templates repeat their selectors."""
     try:
         ast = parse(expression)
     except CelSyntaxError as exc:
-        return [CelFinding("syntax", f"syntax error: {exc.message}", exc.offset, _syntax_hint(expression, exc))], None
+        return (CelFinding("syntax", f"syntax error: {exc.message}", exc.offset, _syntax_hint(expression, exc)),), None
     try:
         info = Checker().check(ast, {})
     except Failed as exc:
-        return [exc.finding], None
+        return (exc.finding,), None
     findings = []
     if info.type not in (t.BOOL, t.DYN):
         findings.append(CelFinding("result", f"must evaluate to bool or the unknown type, not {t.name(info.type)}",
@@ -47,7 +51,7 @@ def analyse(expression: str) -> tuple[list[CelFinding], int | None]:
                                    f"above {MAX_COST:,}", 0,
                                    "avoid nested comprehensions (all/exists/map/filter) over attributes and lists; "
                                    "read the attributes you need by name"))
-    return findings, info.cost
+    return tuple(findings), info.cost
 
 
 def _syntax_hint(expression: str, exc: CelSyntaxError) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from wasplan.api.dra_rules import SCALAR_ATTRIBUTES
 from wasplan.diagnostics import FieldPath
 from wasplan.documents import Document
 from wasplan.validate.walk import items, mapping
@@ -17,6 +18,7 @@ from wasplan.validate.walk import items, mapping
 SLICE, DEVICE, ATTRIBUTE, REQUEST, CONSTRAINT, CLASS = ("dra-slice", "dra-device", "dra-attribute", "dra-request",
                                                       "dra-constraint", "dra-class")
 DRA_VERSIONS = ("v1", "v1beta2")
+_SCALAR = frozenset(SCALAR_ATTRIBUTES)
 
 # (releases, scope, fields, gate)
 DRA_ROWS: list[tuple[tuple[str, ...], str, tuple[str, ...], str]] = [
@@ -49,7 +51,8 @@ def dra_scopes(doc: Document) -> Iterator[tuple[str, FieldPath, dict]]:
             path = ("spec", "devices", i)
             yield DEVICE, path, mapping(device)
             for name, value in mapping(mapping(device).get("attributes")).items():
-                yield ATTRIBUTE, path + ("attributes", name), mapping(value)
+                if not _SCALAR.issuperset(mapping(value)):  # only a non-scalar key can be a gated one
+                    yield ATTRIBUTE, path + ("attributes", name), mapping(value)
     elif doc.kind in ("ResourceClaim", "ResourceClaimTemplate"):
         base: FieldPath = ("spec", "spec") if doc.kind == "ResourceClaimTemplate" else ("spec",)
         claim = mapping(spec.get("spec")) if doc.kind == "ResourceClaimTemplate" else spec

@@ -100,11 +100,16 @@ def check_gates(doc: Document, gates: GateSet) -> list[Diagnostic]:
         return [_kind_off(doc, off)]
     out: list[Diagnostic] = []
     dropped: list[FieldPath] = []
+    off_rows: dict[str, list[GatedField]] = {}  # per scope, the rows whose gate is off: the only ones that can fire
     for scope, path, obj in _scopes(doc):
         if any(path[: len(p)] == p for p in dropped):
             continue  # inside a field already reported as dropped: it goes with its parent
-        for row in _INDEX.get((release, "*" if scope in DRA_SCOPES else doc.kind, scope), ()):
-            if _is_set(obj.get(row.field)) and not gates.enabled(row.gate):
+        rows = off_rows.get(scope)
+        if rows is None:
+            every = _INDEX.get((release, "*" if scope in DRA_SCOPES else doc.kind, scope), ())
+            rows = off_rows[scope] = [r for r in every if not gates.enabled(r.gate)]
+        for row in rows:
+            if _is_set(obj.get(row.field)):
                 dropped.append(path + (row.field,))
                 out.append(_field_off(doc, path + (row.field,), row.gate, release))
     return out

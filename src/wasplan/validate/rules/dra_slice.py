@@ -4,7 +4,8 @@ Followed: k/k `pkg/apis/resource/validation/validation.go` (master `009801d9`) `
 `validateResourcePool`, `validateDevice`, `validateCounterSet`, `validateQualifiedName`; limits from
 `k8s.io/api` `resource/v1/types.go`: at most 128 devices per slice, 64 when a device uses taints, counters or
 list attributes; 32 attributes and capacities per device; 8 shared counter sets; 2 counter consumptions and 16
-taints per device. WAS223 slice shape, WAS224 attributes and capacities, WAS222 limits, WAS225 taints.
+taints per device. WAS223 slice shape, WAS224 attributes and capacities, WAS222 limits, WAS225 taints; capacity
+request policies are `dra_capacity`'s (WAS226).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import is_qualified_name, make
 from wasplan.validate.rules.dra import too_many
+from wasplan.validate.rules.dra_capacity import check_capacity
 from wasplan.validate.walk import items, mapping
 
 DEVICES_MAX, DEVICES_MAX_ADVANCED = 128, 64  # ResourceSliceMaxDevices, ...WithAdvancedFeatures
@@ -23,6 +25,7 @@ COUNTER_SETS_MAX, CONSUMPTIONS_MAX, TAINTS_MAX = 8, 2, 16
 _NODE_KEYS = ("nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection")
 _DEVICE_NODE_KEYS = ("nodeName", "nodeSelector", "allNodes")
 _ATTRIBUTE_KINDS = dra_rules.SCALAR_ATTRIBUTES + dra_rules.LIST_ATTRIBUTES
+_LISTS = frozenset(dra_rules.LIST_ATTRIBUTES)
 
 
 def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -37,8 +40,8 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
         _, problem = dra_rules.node_selection(spec, _NODE_KEYS, "ResourceSlice spec")
         if problem is not None:
             out.append(make(doc, "WAS223", problem.message, base))
-    advanced = any(mapping(d).get("taints") or mapping(d).get("consumesCounters") or _has_list(mapping(d))
-                   for d in devices)
+    advanced = len(devices) > DEVICES_MAX_ADVANCED and any(
+        mapping(d).get("taints") or mapping(d).get("consumesCounters") or _has_list(mapping(d)) for d in devices)
     limit = DEVICES_MAX_ADVANCED if advanced else DEVICES_MAX
     over = too_many(doc, devices, base + ("devices",), limit, "devices" + (" using taints, counters or list "
                                                                              "attributes" if advanced else ""))
@@ -55,8 +58,7 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
 
 
 def _has_list(device: dict) -> bool:
-    return any(isinstance(a, dict) and any(k in a for k in dra_rules.LIST_ATTRIBUTES)
-               for a in mapping(device.get("attributes")).values())
+    return any(isinstance(a, dict) and not _LISTS.isdisjoint(a) for a in mapping(device.get("attributes")).values())
 
 
 def _device(doc: Document, device: dict, path: FieldPath, per_device: bool) -> list[Diagnostic]:
@@ -76,6 +78,7 @@ def _device(doc: Document, device: dict, path: FieldPath, per_device: bool) -> l
             out.append(make(doc, "WAS224", problem.message, path + ("attributes", key) + problem.path))
     for key in capacity:
         out += _qualified(doc, str(key), path + ("capacity", key), "capacity")
+    out += check_capacity(doc, device, path)
     out += _node_selection(doc, device, path, per_device)
     out += too_many(doc, device.get("consumesCounters"), path + ("consumesCounters",), CONSUMPTIONS_MAX,
                     "counter consumptions")
