@@ -117,12 +117,13 @@ _TABLE: list[Code] = [
          "count, count not above zero, a request name that is no DNS label or used twice, a bad device class name."),
     Code("WAS221", "dra-invalid-constraint", E,
          "A claim constraint sets neither or both of matchAttribute/distinctAttribute, names an attribute that is "
-         "not fully qualified, or (like a config entry) names a request the claim does not have."),
+         "not fully qualified, or (like a config entry) names a request the claim does not have; or a config entry's "
+         "driver name is invalid."),
     Code("WAS222", "dra-too-many", E,
          "A DRA list is longer than the API allows (requests, subrequests, selectors, constraints, config, devices "
          "per slice, attributes and capacities per device, counter sets, taints, tolerations)."),
     Code("WAS223", "dra-invalid-slice", E,
-         "A ResourceSlice's pool, node selection (exactly one of nodeName, nodeSelector, allNodes, "
+         "A ResourceSlice's driver or pool, node selection (exactly one of nodeName, nodeSelector, allNodes, "
          "perDeviceNodeSelection), device names or devices/sharedCounters split is invalid."),
     Code("WAS224", "dra-invalid-attribute", E,
          "A device attribute or capacity name is not a qualified name, or an attribute value is not exactly one "

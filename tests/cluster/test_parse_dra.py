@@ -236,7 +236,7 @@ def test_claim_findings():
         ("WAS647", 28, 17, "status.allocation.devices.results[0]"),
         ("WAS647", 26, 3, "status.allocation"),
     ]
-    assert diags[5].message.startswith("selector #0: CEL compile error at line 1, column 17: Syntax error")
+    assert diags[5].message == "selector #0: CEL compile error at line 1, column 17: syntax error: unexpected end of expression"
 
 
 def test_unsupported_resource_api_version():

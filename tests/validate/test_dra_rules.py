@@ -236,3 +236,17 @@ def test_capacity_request_policies():
         ("WAS226", 22, "spec.devices[1].capacity.bandwidth.requestPolicy",
          "capacity 'bandwidth': a requestPolicy needs allowMultipleAllocations: true on the device"),
     ]
+
+
+def test_driver_and_pool_names():
+    found = findings(SLICE.replace("driver: gpu.example.com", "driver: GPU_Example").replace("name: node-1,",
+                                                                                          "name: node-1/Rack_A,")
+                     + "  nodeName: node-1\n")
+    assert [(f[0], f[3], f[4]) for f in found] == [
+        ("WAS223", "spec.driver", "driver name 'GPU_Example' must be a DNS subdomain (lowercase letters, digits, '-' "
+         "and '.') of at most 63 characters, e.g. gpu.example.com"),
+        ("WAS223", "spec.pool.name", "pool name 'node-1/Rack_A' must be DNS subdomains separated by '/' (at most "
+         "252 characters)")]
+    config = findings("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec:\n"
+                      "  config:\n  - opaque: {driver: gpu_example, parameters: {}}\n")
+    assert [(f[0], f[1], f[3]) for f in config] == [("WAS221", 6, "spec.config[0].opaque.driver")]

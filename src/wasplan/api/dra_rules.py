@@ -130,6 +130,21 @@ def qualified_name(name: str, fully: bool = False) -> str | None:
     return None
 
 
+def driver_name(name: str) -> str | None:
+    """`validateDriverName` (a CSI driver name): at most 63 characters, a DNS subdomain once lowercased."""
+    if len(name) > 63 or not is_dns_subdomain(name.lower()):
+        return (f"driver name {name!r} must be a DNS subdomain (lowercase letters, digits, '-' and '.') of at most "
+                "63 characters, e.g. gpu.example.com")
+    return None
+
+
+def pool_name(name: str) -> str | None:
+    """`validatePoolName`: at most 252 characters, '/'-separated DNS subdomains."""
+    if len(name) > 252 or not all(is_dns_subdomain(part) for part in name.split("/")):
+        return f"pool name {name!r} must be DNS subdomains separated by '/' (at most 252 characters)"
+    return None
+
+
 def request_reference(name: Any, known: set[str]) -> Problem | None:
     """A config's (or constraint's) `requests` entry names a request or `request/subrequest` of the claim."""
     if isinstance(name, str) and name not in known:

@@ -50,3 +50,8 @@ def times(n: int | None, cost: int) -> int:
 def tenth(size: int | None) -> int:
     """cel-go's 0.1 cost per character of a string scan."""
     return UNBOUNDED if size is None else math.ceil(size * 0.1)
+
+
+def line_column(expression: str, offset: int) -> tuple[int, int]:
+    """1-based line and column inside the expression of character `offset`."""
+    return expression.count("\n", 0, offset) + 1, offset - (expression.rfind("\n", 0, offset) + 1) + 1

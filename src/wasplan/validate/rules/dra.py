@@ -33,7 +33,19 @@ def check_class(doc: Document, gates: GateSet) -> list[Diagnostic]:
     spec = mapping(doc.obj.get("spec"))
     out = too_many(doc, spec.get("selectors"), ("spec", "selectors"), SELECTORS_MAX, "selectors")
     out += too_many(doc, spec.get("config"), ("spec", "config"), CONFIG_MAX, "config entries")
+    out += config_drivers(doc, spec.get("config"), ("spec", "config"))
     return out + check_selectors(doc, spec.get("selectors"), ("spec", "selectors"))
+
+
+def config_drivers(doc: Document, config: Any, path: FieldPath) -> list[Diagnostic]:
+    """Each opaque configuration names its driver by a valid driver name (`validateOpaqueConfiguration`)."""
+    out = []
+    for i, entry in enumerate(items(config)):
+        driver = mapping(mapping(entry).get("opaque")).get("driver")
+        why = dra_rules.driver_name(driver) if isinstance(driver, str) and driver else None
+        if why:
+            out.append(make(doc, "WAS221", f"config opaque.driver: {why}", path + (i, "opaque", "driver")))
+    return out
 
 
 def check_claim(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -67,6 +79,7 @@ def claim_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
     for i, raw in enumerate(items(devices.get("constraints"))):
         out += [make(doc, "WAS221", p.message, path + ("constraints", i) + p.path)
                 for p in dra_rules.constraint(mapping(raw), known)]
+    out += config_drivers(doc, devices.get("config"), path + ("config",))
     for i, raw in enumerate(items(devices.get("config"))):
         for j, name in enumerate(items(mapping(raw).get("requests"))):
             problem = dra_rules.request_reference(name, known)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from wasplan.cel.checker import analyse
-from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, CelFinding
+from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, CelFinding, line_column
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, Location
 from wasplan.documents import Document
@@ -43,8 +43,7 @@ def check_expression(doc: Document, expression: str, path: FieldPath) -> list[Di
 
 
 def _diagnostic(doc: Document, expression: str, path: FieldPath, finding: CelFinding) -> Diagnostic:
-    line_in = expression.count("\n", 0, finding.offset) + 1
-    col_in = finding.offset - (expression.rfind("\n", 0, finding.offset) + 1) + 1
+    line_in, col_in = line_column(expression, finding.offset)
     multi_line = "\n" in expression.rstrip("\n")
     where = f" (expression line {line_in}, column {col_in})" if multi_line else f" (column {col_in})"
     position = _position(doc, path, expression, finding.offset)

@@ -32,6 +32,7 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
     spec = mapping(doc.obj.get("spec"))
     base: FieldPath = ("spec",)
     out = [make(doc, "WAS223", p.message.replace("; it was left out", ""), base + p.path) for p in dra_rules.pool(spec)]
+    out += _names(doc, spec, base)
     devices, counters = items(spec.get("devices")), items(spec.get("sharedCounters"))
     if devices and counters:
         out.append(make(doc, "WAS223", "a ResourceSlice has devices or sharedCounters, not both", base + ("sharedCounters",),
@@ -54,6 +55,16 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
     per_device = spec.get("perDeviceNodeSelection") is True
     for i, device in enumerate(devices):
         out += _device(doc, mapping(device), base + ("devices", i), per_device)
+    return out
+
+
+def _names(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+    driver, pool = spec.get("driver"), mapping(spec.get("pool")).get("name")
+    out = []
+    if isinstance(driver, str) and driver and dra_rules.driver_name(driver):
+        out.append(make(doc, "WAS223", dra_rules.driver_name(driver) or "", base + ("driver",)))
+    if isinstance(pool, str) and pool and dra_rules.pool_name(pool):
+        out.append(make(doc, "WAS223", dra_rules.pool_name(pool) or "", base + ("pool", "name")))
     return out
 
 
