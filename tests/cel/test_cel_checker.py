@@ -51,6 +51,8 @@ def test_selectors_the_api_server_accepts(expression):
     ('model == "a100"', "undeclared", "undeclared reference to 'model' (in container '')", 0,
      'attributes are read through the device and their domain: write device.attributes["<driver domain>"].model '
      '(e.g. device.attributes["gpu.example.com"].model)'),
+    ("device.attributes[gpu.example.com].model == 'a'", "undeclared",
+     "undeclared reference to 'gpu' (in container '')", 18, 'quote the key: ["gpu.example.com"]'),
     ('device.drivr == "x"', "field", "undefined field 'drivr'", 7, "did you mean device.driver?"),
     (f'{GPU}.model.strtsWith("a")', "function", "undeclared reference to 'strtsWith' (in container '')", 43,
      "did you mean startsWith()?"),

@@ -126,6 +126,13 @@ class Checker(CallRules):
 
     def _index(self, node: Node, scope) -> Info:
         target = self.check(node.target, scope)  # type: ignore[arg-type]
+        dotted = _dotted(node.args[0])
+        if dotted is not None and dotted.split(".")[0] not in scope and dotted.split(".")[0] != "device":
+            first = node.args[0]
+            while first.target is not None:
+                first = first.target
+            raise self.fail("undeclared", f"undeclared reference to '{first.name}' (in container '')", first,
+                            f'quote the key: ["{dotted}"]')
         key = self.check(node.args[0], scope)
         kind, cost = t.kind(target.type), add(target.cost, key.cost, 1)
         if kind == "optional":
@@ -155,6 +162,16 @@ class Checker(CallRules):
         key = _join_all([k.type for k in keys])
         value = _join_all([v.type for v in values])
         return Info(t.map_of(key, value), add(30, *(i.cost for i in infos)), len(keys))
+
+
+def _dotted(node: Node) -> str | None:
+    """`gpu.example.com` for an unquoted `gpu.example.com` (identifiers joined by selections), else None."""
+    if node.kind == "ident":
+        return node.name
+    if node.kind == "select" and not node.optional and node.target is not None:
+        inner = _dotted(node.target)
+        return f"{inner}.{node.name}" if inner is not None else None
+    return None
 
 
 def _join_all(types: list[t.Type]) -> t.Type:

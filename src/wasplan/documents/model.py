@@ -76,7 +76,7 @@ class Document:
     item: int | None = None
     locator: Callable[[], Any] | None = field(default=None, repr=False)
     order: int = 0  # global input order, used as creation order where no timestamp exists
-    text: str | None = field(default=None, repr=False)  # the YAML file's text, when read from YAML
+    text: str | None = field(default=None, repr=False)  # the file's text (positions inside scalars)
 
     @property
     def api_version(self) -> str:
