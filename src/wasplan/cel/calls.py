@@ -8,8 +8,10 @@ arithmetic needs one numeric type, `in` looks an element up in a list or a key i
 
 from __future__ import annotations
 
+import math
+
 from wasplan.cel import types as t
-from wasplan.cel.info import Info, add, tenth, times
+from wasplan.cel.info import UNBOUNDED, Info, add, tenth, times
 from wasplan.cel.syntax import Node
 from wasplan.suggest import did_you_mean
 
@@ -19,8 +21,14 @@ _ORDER = ("_<_", "_<=_", "_>_", "_>=_")
 _ARITH = ("_+_", "_-_", "_*_", "_/_", "_%_")
 _ORDERED = (t.STRING, t.BYTES, t.BOOL, "google.protobuf.Timestamp", "google.protobuf.Duration")
 # functions whose cost grows with the receiver's length (0.1 per character) or element count (1 per element)
-_SCANS = frozenset({"contains", "startsWith", "endsWith", "matches", "find", "findAll", "split", "replace",
+_SCANS = frozenset({"startsWith", "endsWith", "replace",
                     "lowerAscii", "upperAscii", "trim", "indexOf", "lastIndexOf", "reverse", "format"})
+# cel-go expands each macro into a comprehension; per macro: (cost outside the loop: accumulator init and result,
+# cost per element besides the body: loop condition and step), from cel-go's parser/macro.go expansions costed by
+# checker/cost.go (`all`: condition @not_strictly_false(accu) 2, step accu && p 1, result 1).
+_LOOP_COSTS = {"all": (1, 3), "exists": (1, 4), "exists_one": (2, 2), "map": (11, 13), "filter": (11, 14),
+               "transformList": (11, 13), "transformMap": (31, 34)}
+_BIND_RANGE = 10  # cel.bind is a comprehension over an empty list literal
 _LIST_WALKS = frozenset({"sum", "min", "max", "isSorted", "join", "distinct", "sort", "flatten", "includes"})
 
 
@@ -71,7 +79,7 @@ class CallRules:
             raise self.fail("type", "cel.bind() takes a variable name, its value and an expression", node)
         value = self.check(node.args[1], scope)
         body = self.check(node.args[2], {**scope, node.args[0].name: Info(value.type, 0, value.size)})
-        return Info(body.type, add(value.cost, body.cost), body.size)
+        return Info(body.type, add(_BIND_RANGE, value.cost, body.cost), body.size)
 
     def comprehension(self, node: Node, scope) -> Info:
         rng = self.check(node.target, scope)  # type: ignore[arg-type]
@@ -85,8 +93,9 @@ class CallRules:
         for var, var_type in zip(names if two else names[:1], self.iteration_types(node, rng, two)):
             loop[var] = var_type
         bodies = [self.check(a, loop) for a in node.args[(2 if two else 1):]]
-        n, per_item = rng.size, add(*(b.cost for b in bodies), 1)
-        cost = add(rng.cost, times(n, per_item), 1)
+        fixed, per_item = _LOOP_COSTS[node.name]
+        cost = add(rng.cost, fixed, times(rng.size, add(per_item, *(b.cost for b in bodies))))
+        n = rng.size
         if node.name in ("all", "exists", "exists_one") or (node.name == "filter"):
             self.need_bool(node.args[-1] if node.name != "filter" else node.args[1], bodies[0], node.name)
         if node.name in ("all", "exists", "exists_one"):
@@ -121,12 +130,14 @@ class CallRules:
         if name in _LOGIC and all(x in (t.BOOL, t.DYN) for x in types):
             return Info(t.BOOL, add(*(a.cost for a in args)))
         if name in _EQUALITY and t.join(types[0], types[1]) is not None:
-            scan = tenth(min(args[0].size or 0, args[1].size or 0)) if t.STRING in types else 0
-            return Info(t.BOOL, add(cost, scan))
+            if t.STRING not in types and t.BYTES not in types:
+                return Info(t.BOOL, cost)
+            sizes = [a.size for a in args if a.size is not None]  # strings compare at 0.1 per character
+            return Info(t.BOOL, add(cost - 1, tenth(min(sizes) if sizes else None)))
         if name in _ORDER and _orderable(types[0], types[1]):
             return Info(t.BOOL, cost)
-        if name == "@in" and _contains(types[1], types[0]):
-            return Info(t.BOOL, add(cost, times(args[1].size, 1) if t.kind(types[1]) == "list" else 0))
+        if name == "@in" and _contains(types[1], types[0]):  # a list is searched (1 per element), a map hashed
+            return Info(t.BOOL, add(cost - 1, times(args[1].size, 1)) if t.kind(types[1]) != "map" else cost)
         if name in _ARITH:
             result = _arithmetic(name, types[0], types[1])
             if result is not None:
@@ -150,14 +161,30 @@ class CallRules:
             shown = ", ".join(t.name(a.type) for a in args)
             applied = f"{t.name(receiver.type)}.({shown})" if receiver is not None else f"({shown})"
             raise self.fail("type", f"found no matching overload for '{node.name}' applied to '{applied}'", node)
-        base = add(1, receiver.cost if receiver else 0, *(a.cost for a in args))
-        size = receiver.size if receiver is not None else None
-        if node.name in _SCANS:
-            base = add(base, tenth(size), *(tenth(a.size) for a in args if a.type == t.STRING))
-        elif node.name in _LIST_WALKS:
-            base = add(base, times(size, 1))
-        keeps = node.name in ("lowerAscii", "upperAscii", "trim", "reverse", "slice", "distinct", "sort")
-        return Info(result, base, size if keeps else _element_size(result) if result == t.DYN else None)
+        inputs = add(receiver.cost if receiver else 0, *(a.cost for a in args))
+        size = receiver.size if receiver is not None else (args[0].size if args else None)
+        keeps = node.name in ("lowerAscii", "upperAscii", "trim", "reverse", "slice", "distinct", "sort", "split")
+        result_size = size if keeps else _element_size(result) if result == t.DYN else None
+        return Info(result, add(inputs, _call_cost(node.name, size, args)), result_size)
+
+
+def _call_cost(name: str, size: int | None, args: list[Info]) -> int:
+    """The call's own cost, as cel-go's checker/cost.go and k8s.io/apiserver pkg/cel/library/cost.go estimate it:
+    regular expressions cost 0.1 per character of the string times 0.25 per character of the pattern, `split`
+    0.2 per character, scans 0.1 per character, list walks 1 per element, everything else 1."""
+    if name in ("matches", "find", "findAll") and args:
+        pattern = args[-1].size if len(args) == 1 or name == "matches" else args[0].size
+        return times(tenth(size) if size is not None else None,
+                     math.ceil(0.25 * pattern) if pattern is not None else UNBOUNDED)
+    if name == "split":
+        return UNBOUNDED if size is None else math.ceil(0.2 * size)
+    if name == "contains" and args:
+        return UNBOUNDED if size is None or args[0].size is None else math.ceil(0.1 * size * args[0].size)
+    if name in _SCANS:
+        return add(1, tenth(size), *(tenth(a.size) for a in args if a.type == t.STRING))
+    if name in _LIST_WALKS:
+        return add(1, times(size, 1))
+    return 1
 
 
 def _function_hint(name: str, global_call: bool) -> str | None:

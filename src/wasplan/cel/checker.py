@@ -8,12 +8,15 @@ the unknown type"), and reject a worst-case estimated cost above `CELSelectorExp
 "too complex, exceeds cost limit").
 
 One walk over the AST (`wasplan.cel.syntax`) infers each node's type, its worst-case cost and the maximum size
-of the value (elements of a list or map, characters of a string). The cost model follows cel-go's
-`checker/cost.go` in its structure: 1 per variable, selection, index, operator and function call, 0 per literal,
-10 per list literal and 30 per map literal, string comparisons and scans 0.1 per character, and a
-comprehension costs its range plus, per element, the loop body and one step. Sizes come from upstream's declared
-bounds (`wasplan.cel.types`); a value of unknown size is unbounded, so iterating it is over any limit, as it is
-for cel-go. The estimate is an upper bound in the same units as upstream's, not a byte-exact copy of it.
+of the value (elements of a list or map, characters of a string). The cost model is cel-go's `checker/cost.go` with
+the Kubernetes library estimates (`k8s.io/apiserver/pkg/cel/library/cost.go`): 1 per variable, selection, index,
+comparison and plain call, 0 per literal and for `&&`/`||`, 10 per list and 30 per map literal, string equality
+0.1 per character of the shorter side, `in` 1 per list element, regular expressions 0.1 per string character
+times 0.25 per pattern character, `split` 0.2 per character; a macro costs its range, its accumulator and result,
+and per element its loop condition, step and body; `cel.bind` is a comprehension over an empty list. Sizes come
+from upstream's declared bounds (`wasplan.cel.types`); a value of unknown size is unbounded, so iterating it is
+over any limit, as it is for cel-go. tests/cel/test_cel_checker.py checks the estimates against every `expectCost`
+of upstream's `cel/compile_test.go` that applies with DRAListTypeAttributes off.
 """
 
 from __future__ import annotations
