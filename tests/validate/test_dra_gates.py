@@ -95,3 +95,22 @@ spec:
     assert [f[:3] for f in found(template, "1.37")] == [
         ("WAS301", 11, "spec.spec.devices.requests[0].exactly.derivedAttributes")]
     assert [f[0] for f in found(template, "1.36")] == ["WAS101"]  # no such field in 1.36: the schema says so
+
+
+def test_the_cel_environment_follows_the_gates():
+    """compile.go's Features: allowMultipleAllocations with DRAConsumableCapacity, includes() with
+    DRAListTypeAttributes (upstream compile_test.go `allow_multiple_allocations_disabled`,
+    `includes-function-compilation-error`)."""
+    cls = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: shared.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.allowMultipleAllocations == false'}
+  - cel: {expression: 'device.attributes["dra.example.com"].attr.includes("fish")'}
+"""
+    assert [(f[0], f[3]) for f in found(cls, "1.37")] == [
+        ("WAS232", "CEL undeclared reference to 'includes' (in container '') (column 43)")]
+    assert [(f[0], f[3]) for f in found(cls, "1.37", "DRAConsumableCapacity=false,DRAListTypeAttributes=true")] == [
+        ("WAS231", "CEL undefined field 'allowMultipleAllocations' (column 8)")]

@@ -152,7 +152,7 @@ class CallRules:
         args = [self.check(a, scope) for a in node.args]
         if receiver is None and node.name in t.GLOBALS:
             result = _match_global(node.name, [a.type for a in args])
-        elif receiver is not None and node.name in t.MEMBERS:
+        elif receiver is not None and node.name in t.MEMBERS and node.name not in self.hidden_functions:
             result = _match_member(node.name, receiver.type, [a.type for a in args])
         else:
             raise self.fail("function", f"undeclared reference to '{node.name}' (in container '')", node,

@@ -33,15 +33,19 @@ MAX_COST = 1_000_000  # resource.CELSelectorExpressionMaxCost
 
 
 @lru_cache(maxsize=4096)
-def analyse(expression: str) -> tuple[tuple[CelFinding, ...], int | None]:
+def analyse(expression: str, consumable_capacity: bool = True,
+            list_attributes: bool = False) -> tuple[tuple[CelFinding, ...], int | None]:
     """The findings (a syntax or type error stops the walk; a non-bool result and the cost are both reported) and
-    the estimated cost (None after a syntax or type error). Memoised: templates repeat their selectors."""
+    the estimated cost (None after a syntax or type error). Memoised: templates repeat their selectors.
+
+    The environment depends on two gates as upstream's compiler does for new expressions (`compile.go` Features):
+    `device.allowMultipleAllocations` exists with DRAConsumableCapacity, `includes()` with DRAListTypeAttributes."""
     try:
         ast = parse(expression)
     except CelSyntaxError as exc:
         return (CelFinding("syntax", f"syntax error: {exc.message}", exc.offset, _syntax_hint(expression, exc)),), None
     try:
-        info = Checker().check(ast, {})
+        info = Checker(consumable_capacity, list_attributes).check(ast, {})
     except Failed as exc:
         return (exc.finding,), None
     findings = []
@@ -76,6 +80,11 @@ def _result_hint(ast: Node) -> str | None:
 
 
 class Checker(CallRules):
+    def __init__(self, consumable_capacity: bool = True, list_attributes: bool = False) -> None:
+        self.device_fields = {k: v for k, v in t.DEVICE_FIELDS.items()
+                              if consumable_capacity or k != "allowMultipleAllocations"}
+        self.hidden_functions = frozenset() if list_attributes else frozenset({"includes"})
+
     def check(self, node: Node, scope: dict[str, Info]) -> Info:
         return getattr(self, "_" + node.kind)(node, scope)
 
@@ -111,9 +120,9 @@ class Checker(CallRules):
     def field(self, node: Node, target: Info) -> Info:
         kind = t.kind(target.type)
         if target.type == t.DEVICE:
-            found = t.DEVICE_FIELDS.get(node.name)
+            found = self.device_fields.get(node.name)
             if found is None:
-                guess = did_you_mean(node.name, t.DEVICE_FIELDS)
+                guess = did_you_mean(node.name, self.device_fields)
                 hint = f"did you mean device.{guess}?" if guess else _device_field_hint(node.name)
                 raise self.fail("field", f"undefined field '{node.name}'", node, hint)
             return Info(found[0], target.cost + 1, found[1])

@@ -34,7 +34,7 @@ def check_class(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out = too_many(doc, spec.get("selectors"), ("spec", "selectors"), SELECTORS_MAX, "selectors")
     out += too_many(doc, spec.get("config"), ("spec", "config"), CONFIG_MAX, "config entries")
     out += config_drivers(doc, spec.get("config"), ("spec", "config"))
-    return out + check_selectors(doc, spec.get("selectors"), ("spec", "selectors"))
+    return out + check_selectors(doc, spec.get("selectors"), ("spec", "selectors"), gates)
 
 
 def config_drivers(doc: Document, config: Any, path: FieldPath) -> list[Diagnostic]:
@@ -49,11 +49,11 @@ def config_drivers(doc: Document, config: Any, path: FieldPath) -> list[Diagnost
 
 
 def check_claim(doc: Document, gates: GateSet) -> list[Diagnostic]:
-    return claim_spec(doc, mapping(doc.obj.get("spec")), ("spec",))
+    return claim_spec(doc, mapping(doc.obj.get("spec")), ("spec",), gates)
 
 
 def check_template(doc: Document, gates: GateSet) -> list[Diagnostic]:
-    return claim_spec(doc, mapping(mapping(doc.obj.get("spec")).get("spec")), ("spec", "spec"))
+    return claim_spec(doc, mapping(mapping(doc.obj.get("spec")).get("spec")), ("spec", "spec"), gates)
 
 
 def too_many(doc: Document, raw: Any, path: FieldPath, limit: int, what: str) -> list[Diagnostic]:
@@ -63,7 +63,7 @@ def too_many(doc: Document, raw: Any, path: FieldPath, limit: int, what: str) ->
     return [make(doc, "WAS222", f"{count} {what}, more than the limit of {limit}", path)]
 
 
-def claim_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+def claim_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     devices = mapping(spec.get("devices"))
     path = base + ("devices",)
     requests = devices.get("requests")
@@ -74,7 +74,7 @@ def claim_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
         return out  # upstream stops at a list over its limit (DoS protection); so do we
     out += _unique_names(doc, items(requests), path + ("requests",), "request")
     for i, request in enumerate(items(requests)):
-        out += _request(doc, mapping(request), path + ("requests", i))
+        out += _request(doc, mapping(request), path + ("requests", i), gates)
     known = dra_rules.request_names(requests)
     for i, raw in enumerate(items(devices.get("constraints"))):
         out += [make(doc, "WAS221", p.message, path + ("constraints", i) + p.path)
@@ -89,7 +89,7 @@ def claim_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
     return out
 
 
-def _request(doc: Document, request: dict, path: FieldPath) -> list[Diagnostic]:
+def _request(doc: Document, request: dict, path: FieldPath, gates: GateSet) -> list[Diagnostic]:
     name = request.get("name")
     out = _name(doc, name, path + ("name",), "request")
     union = dra_rules.request_union(request, name)
@@ -98,7 +98,7 @@ def _request(doc: Document, request: dict, path: FieldPath) -> list[Diagnostic]:
                            "write the device class and selectors under `exactly`, or a list of alternatives under "
                            "`firstAvailable`")]
     if request.get("exactly") is not None:
-        return out + _exact(doc, mapping(request.get("exactly")), path + ("exactly",), name)
+        return out + _exact(doc, mapping(request.get("exactly")), path + ("exactly",), name, gates)
     subs = items(request.get("firstAvailable"))
     path_subs = path + ("firstAvailable",)
     if len(subs) > SUBREQUESTS_MAX:
@@ -107,11 +107,11 @@ def _request(doc: Document, request: dict, path: FieldPath) -> list[Diagnostic]:
     for i, sub in enumerate(subs):
         sub = mapping(sub)
         out += _name(doc, sub.get("name"), path_subs + (i, "name"), "subrequest")
-        out += _exact(doc, sub, path_subs + (i,), f"{name}/{sub.get('name')}")
+        out += _exact(doc, sub, path_subs + (i,), f"{name}/{sub.get('name')}", gates)
     return out
 
 
-def _exact(doc: Document, spec: dict, path: FieldPath, name: Any) -> list[Diagnostic]:
+def _exact(doc: Document, spec: dict, path: FieldPath, name: Any, gates: GateSet) -> list[Diagnostic]:
     out = [make(doc, "WAS220", p.message, path + p.path, _count_hint(p.path)) for p in dra_rules.allocation(spec, name)]
     cls = spec.get("deviceClassName")
     if isinstance(cls, str) and cls and not dra_rules.is_dns_subdomain(cls):
@@ -121,7 +121,7 @@ def _exact(doc: Document, spec: dict, path: FieldPath, name: Any) -> list[Diagno
     out += too_many(doc, spec.get("tolerations"), path + ("tolerations",), TOLERATIONS_MAX, "tolerations")
     for i, toleration in enumerate(items(spec.get("tolerations"))):
         out += toleration_rules(doc, mapping(toleration), path + ("tolerations", i))
-    return out + check_selectors(doc, spec.get("selectors"), path + ("selectors",))
+    return out + check_selectors(doc, spec.get("selectors"), path + ("selectors",), gates)
 
 
 def _count_hint(path: FieldPath) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wasplan.api.releases import GateSet
 from wasplan.cel.checker import analyse
 from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, CelFinding, line_column
 from wasplan.codes import lookup
@@ -23,22 +24,22 @@ CODES = {"syntax": "WAS230", "undeclared": "WAS231", "field": "WAS231", "functio
          "result": "WAS233", "cost": "WAS234"}
 
 
-def check_selectors(doc: Document, raw: Any, base: FieldPath) -> list[Diagnostic]:
+def check_selectors(doc: Document, raw: Any, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for i, selector in enumerate(items(raw)):
         expression = mapping(mapping(selector).get("cel")).get("expression")
         if isinstance(expression, str):
-            out.extend(check_expression(doc, expression, base + (i, "cel", "expression")))
+            out.extend(check_expression(doc, expression, base + (i, "cel", "expression"), gates))
     return out
 
 
-def check_expression(doc: Document, expression: str, path: FieldPath) -> list[Diagnostic]:
+def check_expression(doc: Document, expression: str, path: FieldPath, gates: GateSet) -> list[Diagnostic]:
     size = len(expression.encode())
     if size > CEL_MAX_LENGTH:
         return [Diagnostic("WAS235", lookup("WAS235").severity, f"CEL expression is {size:,} bytes long, more "
                            f"than the limit of {CEL_MAX_LENGTH:,}", doc.location(path),
                            "split the condition into several selectors (all must match)")]
-    findings, _ = analyse(expression)
+    findings, _ = analyse(expression, gates.enabled("DRAConsumableCapacity"), gates.enabled("DRAListTypeAttributes"))
     return [_diagnostic(doc, expression, path, f) for f in findings]
 
 
