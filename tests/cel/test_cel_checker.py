@@ -81,7 +81,8 @@ def test_what_the_api_server_rejects(expression, kind, message, offset, hint):
 
 
 def test_nested_comprehensions_over_attributes_are_over_the_cost_limit():
-    # 32 domains x 32 domains x 32 domains x 32 ids (compile.go's map bounds): each level costs its range, 1, and per element 3 plus the inner level: 6.6 million
+    # 32 domains x 32 domains x 32 domains x 32 ids (compile.go's map bounds); each level costs its range, 1, and
+    # per element 3 plus the inner level: 6.6 million
     nested = ("device.attributes.all(a, device.attributes.all(b, device.attributes.all(c, "
               "device.attributes[c].all(k, k.size() > 1))))")
     findings, cost = analyse(nested)

@@ -178,7 +178,8 @@ def test_toleration_with_exists_and_a_value():
 
 
 def test_the_plan_reader_reports_the_same_rule_with_the_same_message():
-    text = TEMPLATE + "      requests:\n      - name: gpu\n        exactly: {deviceClassName: c, allocationMode: All, count: 2}\n"
+    text = (TEMPLATE + "      requests:\n      - name: gpu\n"
+            "        exactly: {deviceClassName: c, allocationMode: All, count: 2}\n")
     (doc,) = docs(text)
     ctx = Ctx(doc)
     parse_dra_record(doc.obj, ctx)

@@ -64,7 +64,8 @@ def analyse(expression: str, consumable_capacity: bool = True,
 def _syntax_hint(expression: str, exc: CelSyntaxError) -> str | None:
     at = expression[exc.offset:exc.offset + 2]
     before = expression[:exc.offset].rstrip()
-    if at.startswith("=") and not at.startswith("==") or before.endswith("=") and not before.endswith(("==", "!=", "<=", ">=")):
+    single = at.startswith("=") and not at.startswith("==")
+    if single or before.endswith("=") and not before.endswith(("==", "!=", "<=", ">=")):
         return "compare with `==`; a single `=` is not a CEL operator"
     if exc.message.startswith("unexpected character") and expression[exc.offset] == "`":
         return "CEL strings are quoted with \" or '"

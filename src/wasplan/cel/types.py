@@ -16,7 +16,8 @@ from typing import Union
 
 Type = Union[str, tuple]
 
-DYN, BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL = "dyn", "bool", "int", "uint", "double", "string", "bytes", "null_type"
+DYN, BOOL, INT, UINT, DOUBLE = "dyn", "bool", "int", "uint", "double"
+STRING, BYTES, NULL = "string", "bytes", "null_type"
 QUANTITY, SEMVER, DEVICE, TYPE = "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.DRADevice", "type"
 NUMERIC = (INT, UINT, DOUBLE)
 

@@ -1,8 +1,8 @@
 """ResourceSlice capacity `requestPolicy` rules (WAS226): what consumable capacity (DRAConsumableCapacity) allows.
 
-Followed: k/k `pkg/apis/resource/validation/validation.go` (master `009801d9`) `validateSingleAllocatableDeviceCapacity`,
-`validateRequestPolicy`, `validateRequestPolicyValidValues`, `validateRequestPolicyRange`,
-`validateRequestPolicyRangeStep`. A policy needs `allowMultipleAllocations: true`; `validValues` (sorted, each at
+Followed: k/k `pkg/apis/resource/validation/validation.go` (master `009801d9`)
+`validateSingleAllocatableDeviceCapacity`, `validateRequestPolicy`, `validateRequestPolicyValidValues`,
+`validateRequestPolicyRange`, `validateRequestPolicyRangeStep`. A policy needs `allowMultipleAllocations: true`; `validValues` (sorted, each at
 most the capacity, the default among them) or `validRange` (`min` required, `min <= max <= value`, the default
 inside, `step` > 0, `min + step` at most the value, default and max whole steps from min). Quantities are compared
 exactly (upstream compares integer or milli values; the verdicts agree for every quantity that is a whole number

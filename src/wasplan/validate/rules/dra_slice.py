@@ -35,7 +35,8 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += _names(doc, spec, base)
     devices, counters = items(spec.get("devices")), items(spec.get("sharedCounters"))
     if devices and counters:
-        out.append(make(doc, "WAS223", "a ResourceSlice has devices or sharedCounters, not both", base + ("sharedCounters",),
+        out.append(make(doc, "WAS223", "a ResourceSlice has devices or sharedCounters, not both",
+                        base + ("sharedCounters",),
                         "publish the counter sets in a slice of their own in the same pool"))
     if not counters or any(spec.get(k) not in (None, False) for k in _NODE_KEYS):
         _, problem = dra_rules.node_selection(spec, _NODE_KEYS, "ResourceSlice spec")
