@@ -118,3 +118,14 @@ def test_valid_selectors_in_every_place_are_clean():
         device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0
   - cel: {expression: 'cel.bind(g, device.attributes["gpu.example.com"], g.model in ["a100", "h100"])'}
 """) == []
+
+
+def test_a_block_scalar_starting_with_a_blank_line_keeps_its_columns():
+    found = findings(CLASS + """\
+  - cel:
+      expression: |
+
+        device.driver == "gpu.example.com" &&
+        device.drivr == "x"
+""")
+    assert [f[:4] for f in found] == [("WAS231", 10, 16, "CEL undefined field 'drivr' (expression line 3, column 8)")]

@@ -88,8 +88,9 @@ def _position(doc: Document, path: FieldPath, expression: str, offset: int) -> t
 
 
 def _in_block(doc: Document, line: int, expression: str, offset: int) -> tuple[int, int] | None:
-    """A literal block: content starts on the line after the `|` header, indented like its first line."""
-    first = _line(doc, line + 1)
+    """A literal block: content starts on the line after the `|` header, indented like its first non-blank line."""
+    lines = (_line(doc, line + 1 + k) for k in range(expression.count("\n") + 1))
+    first = next((text for text in lines if text is None or text.strip()), None)
     if first is None:
         return None
     indent = len(first) - len(first.lstrip(" "))
