@@ -251,3 +251,31 @@ def test_driver_and_pool_names():
     config = findings("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec:\n"
                       "  config:\n  - opaque: {driver: gpu_example, parameters: {}}\n")
     assert [(f[0], f[1], f[3]) for f in config] == [("WAS221", 6, "spec.config[0].opaque.driver")]
+
+
+def test_quantities_the_api_server_cannot_decode():
+    found = findings(SLICE + """\
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    capacity:
+      memory: {value: 80 GiB}
+    consumesCounters:
+    - counterSet: gpu-0
+      counters:
+        memory: {value: lots}
+""") + findings(TEMPLATE + """\
+      requests:
+      - name: nic
+        exactly:
+          deviceClassName: net.example.com
+          capacity: {requests: {bandwidth: 10 G}}
+""")
+    assert [(f[0], f[1], f[2], f[3], f[4]) for f in found] == [
+        ("WAS107", 11, 16, "spec.devices[0].capacity.memory.value",
+         "\"memory\" quantity '80 GiB' is malformed: unexpected ' ' in the suffix ' GiB'"),
+        ("WAS107", 15, 18, "spec.devices[0].consumesCounters[0].counters.memory.value",
+         "\"memory\" quantity 'lots' is malformed: a quantity must start with a number"),
+        ("WAS107", 11, 33, "spec.spec.devices.requests[0].exactly.capacity.requests.bandwidth",
+         "\"bandwidth\" quantity '10 G' is malformed: unexpected ' ' in the suffix ' G'"),
+    ]

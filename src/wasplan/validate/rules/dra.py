@@ -19,6 +19,7 @@ from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import is_qualified_name, make
 from wasplan.validate.rules.dra_cel import check_selectors
+from wasplan.validate.rules.quantities import check_quantities
 from wasplan.validate.walk import items, mapping
 
 REQUESTS_MAX = 32  # DeviceRequestsMaxSize
@@ -121,6 +122,8 @@ def _exact(doc: Document, spec: dict, path: FieldPath, name: Any, gates: GateSet
     out += too_many(doc, spec.get("tolerations"), path + ("tolerations",), TOLERATIONS_MAX, "tolerations")
     for i, toleration in enumerate(items(spec.get("tolerations"))):
         out += toleration_rules(doc, mapping(toleration), path + ("tolerations", i))
+    requests = mapping(mapping(spec.get("capacity")).get("requests"))
+    out += check_quantities(doc, ((path + ("capacity", "requests", k), str(k), v) for k, v in requests.items()))
     return out + check_selectors(doc, spec.get("selectors"), path + ("selectors",), gates)
 
 

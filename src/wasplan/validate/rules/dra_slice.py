@@ -10,6 +10,8 @@ request policies are `dra_capacity`'s (WAS226).
 
 from __future__ import annotations
 
+from typing import Any, Iterator
+
 from wasplan.api import dra_rules
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
@@ -17,6 +19,7 @@ from wasplan.documents import Document
 from wasplan.validate.rules.common import is_qualified_name, make
 from wasplan.validate.rules.dra import too_many
 from wasplan.validate.rules.dra_capacity import check_capacity
+from wasplan.validate.rules.quantities import check_quantities
 from wasplan.validate.walk import items, mapping
 
 DEVICES_MAX, DEVICES_MAX_ADVANCED = 128, 64  # ResourceSliceMaxDevices, ...WithAdvancedFeatures
@@ -56,7 +59,32 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
     per_device = spec.get("perDeviceNodeSelection") is True
     for i, device in enumerate(devices):
         out += _device(doc, mapping(device), base + ("devices", i), per_device)
-    return out
+    return out + check_quantities(doc, _quantities(spec, base))
+
+
+def _quantities(spec: dict, base: FieldPath) -> Iterator[tuple[FieldPath, str, Any]]:
+    """Every quantity of a slice: capacities and their request policies, shared and consumed counters."""
+    for i, counter_set in enumerate(items(spec.get("sharedCounters"))):
+        yield from _counters(mapping(counter_set), base + ("sharedCounters", i))
+    for i, device in enumerate(items(spec.get("devices"))):
+        path = base + ("devices", i)
+        for name, entry in mapping(mapping(device).get("capacity")).items():
+            entry, at = mapping(entry), path + ("capacity", name)
+            policy = mapping(entry.get("requestPolicy"))
+            rng = mapping(policy.get("validRange"))
+            yield at + ("value",), str(name), entry.get("value")
+            yield at + ("requestPolicy", "default"), f"{name} default", policy.get("default")
+            for j, value in enumerate(items(policy.get("validValues"))):
+                yield at + ("requestPolicy", "validValues", j), f"{name} validValues", value
+            for key in ("min", "max", "step"):
+                yield at + ("requestPolicy", "validRange", key), f"{name} validRange.{key}", rng.get(key)
+        for j, consumed in enumerate(items(mapping(device).get("consumesCounters"))):
+            yield from _counters(mapping(consumed), path + ("consumesCounters", j))
+
+
+def _counters(counter_set: dict, path: FieldPath) -> Iterator[tuple[FieldPath, str, Any]]:
+    for name, counter in mapping(counter_set.get("counters")).items():
+        yield path + ("counters", name, "value"), str(name), mapping(counter).get("value")
 
 
 def _names(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
