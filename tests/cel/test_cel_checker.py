@@ -64,6 +64,9 @@ def test_selectors_the_api_server_accepts(expression):
      "found no matching overload for '_==_' applied to '(map(string, dyn), string)'", 24,
      'attributes are keyed by domain: write device.attributes["<domain>"].model '
      '(e.g. device.attributes["gpu.example.com"].model)'),
+    ('device.attributes["gpu.example.com/model"] == "a100"', "type",
+     "found no matching overload for '_==_' applied to '(map(string, dyn), string)'", 43,
+     'the domain and the name are separate keys: write device.attributes["gpu.example.com"].model'),
     ('device.capacity["gpu.example.com"].memory > quantity("1Gi")', "type",
      "found no matching overload for '_>_' applied to '(kubernetes.Quantity, kubernetes.Quantity)'", 42,
      'compare quantities with q.compareTo(quantity("...")), isGreaterThan() or isLessThan()'),

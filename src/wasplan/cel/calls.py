@@ -247,6 +247,11 @@ def _match_member(name: str, receiver: t.Type, args: list[t.Type]) -> t.Type | N
 
 def _operator_hint(node: Node, types: list[t.Type]) -> str | None:
     for arg in node.args:
+        key = arg.args[0] if arg.kind == "index" else None
+        if key is not None and key.kind == "lit" and isinstance(key.value, str) and "/" in key.value:
+            domain, _, ident = key.value.partition("/")
+            section = arg.target.name if arg.target is not None and arg.target.kind == "select" else "attributes"
+            return (f'the domain and the name are separate keys: write device.{section}["{domain}"].{ident}')
         inner = arg.target if arg.kind == "select" else None
         if inner is not None and inner.kind == "select" and inner.name in ("attributes", "capacity") \
                 and inner.target is not None and inner.target.kind == "ident" and inner.target.name == "device":
