@@ -2,7 +2,9 @@
 
 `lint(docs, gates, nodes)` builds one index (validate.index) and runs each check against it, so the cost is
 linear in the number of documents. Checks that need other documents to judge one document live here and in
-`members` (pods joining groups) and `hierarchy` (CompositePodGroup parents).
+`members` (pods joining groups), `hierarchy` (CompositePodGroup parents), `claim_lint` (DRA references) and
+`group_claims` (PodGroup claims versus the pods' claims). The device checks against a snapshot's ResourceSlices
+need the engine's matcher and live above it (`pipeline.lint_devices`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Iterator
 from wasplan.api.releases import SCHEDULING_GROUP, GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
+from wasplan.validate.claim_lint import ClusterFacts, build_claim_index, check_claims
+from wasplan.validate.group_claims import check_group_claims
 from wasplan.validate.hierarchy import check_hierarchy
 from wasplan.validate.index import Index, build_index, guess, key_of
 from wasplan.validate.members import check_members
@@ -19,7 +23,9 @@ from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys
 
 
-def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None) -> list[Diagnostic]:
+def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None,
+         cluster: ClusterFacts | None = None) -> list[Diagnostic]:
+    """Every cross-object finding; `nodes` and `cluster` come from `--cluster` (labels, DRA objects, namespaces)."""
     index = build_index(docs)
     release = gates.release.version
     out: list[Diagnostic] = []
@@ -27,6 +33,8 @@ def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None) 
         out += check_workload_ref(index, doc)
     out += check_members(index, release)
     out += check_hierarchy(index, release)
+    out += check_claims(build_claim_index(docs, cluster))
+    out += check_group_claims(index, gates)
     if nodes is not None:
         out += check_topology_keys(docs, nodes)
     return out
