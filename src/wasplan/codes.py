@@ -166,6 +166,8 @@ _TABLE: list[Code] = [
          "selector and the values devices have)."),
     Code("WAS429", "request-count-exceeds-devices", E,
          "A request asks for more devices than any node of the --cluster snapshot can reach among the matching ones."),
+    Code("WAS430", "claims-differ-from-template", W,
+         "A PodGroup's resourceClaims differ from those of the Workload template it references."),
     Code("WAS431", "admin-access-namespace-unlabeled", E,
          "A request sets adminAccess in a namespace without the label resource.kubernetes.io/admin-access: \"true\"; "
          "the API server rejects it."),

@@ -89,6 +89,16 @@ def _group_with(claims: str) -> str:
             f"spec:\n  schedulingPolicy: {{basic: {{}}}}\n  resourceClaims: {claims}\n")
 
 
+def _group_ref(claims: str) -> str:
+    """A PodGroup of Workload `train`, template `workers`, with `claims`."""
+    return ("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: train-0, namespace: ml}\n"
+            "spec:\n  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {basic: {}}\n"
+            f"  resourceClaims: {claims}\n")
+
+
+_WL_CLAIMS = ("apiVersion: scheduling.k8s.io/v1beta1\nkind: Workload\nmetadata: {name: train, namespace: ml}\n"
+              "spec:\n  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {basic: {}}\n"
+              "    resourceClaims: [{name: fabric, resourceClaimTemplateName: rack-fabric}]\n")
 _GPU_CLASS = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n"
 _FOUR = _rct("four-gpus", "{deviceClassName: gpu.example.com, count: 4}")
 _GROUP_GATES = ("lint", "--feature-gates", "DRAWorkloadResourceClaims=true")
@@ -598,6 +608,14 @@ DOCS: dict[str, RuleDoc] = {
         _rct("eight-gpus", "{deviceClassName: gpu.example.com, count: 8}"),
         _rct("four-gpus", "{deviceClassName: gpu.example.com, count: 4}"),
         "Lower count to what a node offers (the hint says how many), or split the work across pods.", _DRA_LAB),
+    "WAS430": RuleDoc(
+        "With DRAWorkloadResourceClaims on: a PodGroup's resourceClaims differ from those of the Workload template "
+        "it references. Pods share only the PodGroup's own entries, and controllers create PodGroups with the "
+        "template's, so a hand-written PodGroup that leaves them out (or changes them) silently changes what its "
+        "pods share.",
+        _WL_CLAIMS + "---\n" + _group_ref("[]"),
+        _WL_CLAIMS + "---\n" + _group_ref("[{name: fabric, resourceClaimTemplateName: rack-fabric}]"),
+        "Copy the template's resourceClaims into the PodGroup (or change both).", _GROUP_GATES),
     "WAS431": RuleDoc(
         "A request sets adminAccess: true in a namespace (from the inputs or the --cluster snapshot) that lacks "
         "the label resource.kubernetes.io/admin-access: \"true\"; the API server rejects the claim or template.",

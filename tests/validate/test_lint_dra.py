@@ -304,3 +304,22 @@ def test_snapshot_makes_the_kind_complete(tmp_path):
     assert d.message.endswith("which is not among the inputs or the cluster snapshot; pods using it stay Pending "
                               "(device class fpga.acme.io does not exist)")
     assert d.hint is None
+
+
+def test_podgroup_claims_differing_from_its_workload_template():
+    cases = {"1.36": ("v1alpha2", "podGroupTemplateRef: {workload: {workloadName: train, podGroupTemplateName: workers}}"),
+             "1.37": ("v1beta1", "workloadRef: {workloadName: train, templateName: workers}")}
+    for release, (version, ref) in cases.items():
+        workload = (f"apiVersion: scheduling.k8s.io/{version}\nkind: Workload\nmetadata: {{name: train, namespace: ml}}\n"
+                    "spec:\n  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {basic: {}}\n"
+                    "    resourceClaims: [{name: fabric, resourceClaimTemplateName: rack-fabric}]\n")
+        group = (f"apiVersion: scheduling.k8s.io/{version}\nkind: PodGroup\nmetadata: {{name: train-0, namespace: ml}}\n"
+                 f"spec:\n  {ref}\n  schedulingPolicy: {{basic: {{}}}}\n"
+                 "  resourceClaims: [{name: fabric, resourceClaimTemplateName: rack-fabric-v2}]\n")
+        d = only(run(workload, group, release=release, spec=ON), "WAS430")
+        assert d.message == ('PodGroup "train-0" has resourceClaims [fabric=template:rack-fabric-v2], but template '
+                             '"workers" of Workload "train" has [fabric=template:rack-fabric]; pods share only the '
+                             "PodGroup's own entries")
+        assert (d.location.line, d.severity) == (16, Severity.WARNING)
+        assert "WAS430" not in codes(run(workload, group.replace("-v2", ""), release=release, spec=ON))
+        assert "WAS430" not in codes(run(workload, group, release=release))  # gate off: WAS301 says it all

@@ -62,7 +62,7 @@ def namespace_of(doc: Document) -> str:
 
 
 def build_claim_index(docs: list[Document], cluster: ClusterFacts | None) -> ClaimIndex:
-    index = ClaimIndex(refs=cluster.refs if cluster is not None else Refs())
+    index = ClaimIndex(refs=cluster.refs.copy() if cluster is not None else Refs())
     if cluster is not None:
         index.namespaces.update(cluster.namespaces)
         index.complete = frozenset(k for k in (CLAIM, TEMPLATE, CLASS) if cluster.refs.holds(k))

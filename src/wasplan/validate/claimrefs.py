@@ -61,6 +61,13 @@ class Refs:
         self._by_name.pop(kind, None)  # rebuilt on the next question
         self._answers.clear()
 
+    def copy(self) -> "Refs":
+        """An independent copy: lint adds the inputs' objects to a copy of the snapshot's."""
+        out = Refs()
+        for kind, spaces in self._names.items():
+            out._names[kind] = {namespace: dict(names) for namespace, names in spaces.items()}
+        return out
+
     def holds(self, kind: str) -> bool:
         """Whether any object of `kind` is known at all (then the set of that kind is likely complete)."""
         return bool(self._names.get(kind))
