@@ -323,3 +323,35 @@ def test_podgroup_claims_differing_from_its_workload_template():
         assert (d.location.line, d.severity) == (16, Severity.WARNING)
         assert "WAS430" not in codes(run(workload, group.replace("-v2", ""), release=release, spec=ON))
         assert "WAS430" not in codes(run(workload, group, release=release))  # gate off: WAS301 says it all
+
+
+SLICE_ELSEWHERE = """\
+apiVersion: v1
+kind: Node
+metadata: {name: cpu-0}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gone-gpu}
+spec:
+  driver: gpu.example.com
+  pool: {name: gone, generation: 1, resourceSliceCount: 1}
+  nodeName: gone
+  devices: [{name: gpu-0}]
+---
+""" + CLASS
+
+
+def test_devices_no_node_of_the_snapshot_reaches(tmp_path):
+    snapshot = tmp_path / "snapshot.yaml"
+    snapshot.write_text(SLICE_ELSEWHERE)
+    manifest = write(tmp_path, TEMPLATE.replace("count: 4", "count: 1"))
+    report = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
+    d = only(report.lint_diagnostics, "WAS429")
+    assert d.message == ('request "gpus" asks for 1 device(s), but none of the 1 nodes reaches any of the 1 matching '
+                         "device(s) (their slices name or select other nodes); the claim can never be allocated")
+    assert d.location.path == ("spec", "spec", "devices", "requests", 0, "exactly", "count")
+    snapshot.write_text(SLICE_ELSEWHERE.split("---\n", 1)[1])  # no nodes at all: nothing to say about reach
+    no_nodes = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
+    assert no_nodes.lint_diagnostics == []

@@ -35,6 +35,7 @@ from wasplan.engine.dra.matchreport import DeviceRef, MatchReport, Stage, cluste
 from wasplan.validate.claim_lint import ClusterFacts
 from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 from wasplan.validate.rules.common import make
+from wasplan.validate.walk import mapping, value_at
 
 _BASES = {CLAIM: ("spec", "devices", "requests"), TEMPLATE: ("spec", "spec", "devices", "requests")}
 
@@ -144,7 +145,7 @@ class _Checker:
         report, reach = hit
         if not report.matched:
             return _no_device(doc, path, spec, report)
-        if spec.allocation_mode == EXACT_COUNT and spec.count > max(reach, default=0):
+        if self.nodes and spec.allocation_mode == EXACT_COUNT and spec.count > max(reach):
             return _too_many(doc, path, spec, report, reach, self.nodes)
         return None
 
@@ -173,7 +174,14 @@ def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, report: MatchR
 def _too_many(doc: Document, path: FieldPath, spec: RequestSpec, report: MatchReport, reach: list[int],
               nodes: list[Node]) -> Diagnostic:
     best = max(reach)
+    at = path + ("count",) if "count" in mapping(value_at(doc.obj, path)) else path
+    if best == 0:
+        return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} device(s), but none of the '
+                    f"{len(nodes)} nodes reaches any of the {len(report.matched)} matching device(s) (their slices "
+                    "name or select other nodes); the claim can never be allocated", at,
+                    "add the nodes the slices name to the snapshot, or check the slices' node selection")
     where = nodes[reach.index(best)].name
     return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} devices, but no node reaches more than '
                 f"{best} of the {len(report.matched)} matching device(s) (e.g. node {where}); the claim can never be "
-                "allocated", path + ("count",), f"lower count to {best}, or split the request across pods")
+                "allocated", at, f"lower count to {best}, or split the request across pods")
+

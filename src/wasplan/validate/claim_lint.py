@@ -30,7 +30,7 @@ from wasplan.suggest import did_you_mean
 from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
 from wasplan.validate.index import DEFAULT_NAMESPACE, pod_templates
 from wasplan.validate.rules.common import make
-from wasplan.validate.walk import POD, items, iter_templates, mapping
+from wasplan.validate.walk import POD, items, iter_templates, mapping, value_at
 
 RESOURCE_GROUP = "resource.k8s.io"
 ADMIN_LABEL = "resource.kubernetes.io/admin-access"
@@ -91,7 +91,7 @@ def _group_lists(doc: Document) -> list[FieldPath]:
         found = [("spec", "scheduling", "resourceClaims")]
     else:
         return []
-    return [path for path in found if items(_at(doc.obj, path))]
+    return [path for path in found if items(value_at(doc.obj, path))]
 
 
 def _uses_claims(spec: dict) -> bool:
@@ -130,7 +130,7 @@ def _where(doc: Document) -> str:
 def _entries(index: ClaimIndex, doc: Document, path: FieldPath, who: str, waits: str) -> list[Diagnostic]:
     """WAS420/WAS421 for one `resourceClaims` list (of a pod spec or a group) at `path`."""
     out = []
-    for i, entry in enumerate(items(_at(doc.obj, path))):
+    for i, entry in enumerate(items(value_at(doc.obj, path))):
         entry = mapping(entry)
         claim, template = _text(entry.get("resourceClaimName")), _text(entry.get("resourceClaimTemplateName"))
         missing = _reportable(index, index.refs.claim_source(namespace_of(doc), claim, template))
@@ -203,7 +203,7 @@ def _request_name(index: ClaimIndex, doc: Document, entry: dict, request: str, a
 
 def _request_names(doc: Document, base: FieldPath) -> list[str]:
     names = []
-    for request in items(_at(doc.obj, base)):
+    for request in items(value_at(doc.obj, base)):
         name = _text(mapping(request).get("name"))
         if name is None:
             continue
@@ -213,19 +213,9 @@ def _request_names(doc: Document, base: FieldPath) -> list[str]:
     return names
 
 
-def _at(obj: object, path: FieldPath) -> object:
-    """The value at `path` (mapping keys and list indexes), None where the shape differs."""
-    for key in path:
-        if isinstance(key, int):
-            obj = obj[key] if isinstance(obj, list) and 0 <= key < len(obj) else None
-        else:
-            obj = mapping(obj).get(key)
-    return obj
-
-
 def _request_specs(doc: Document, base: FieldPath) -> Iterator[tuple[FieldPath, dict]]:
     """(path, spec) of every `exactly` request and `firstAvailable` subrequest of a claim or template."""
-    for i, request in enumerate(items(_at(doc.obj, base))):
+    for i, request in enumerate(items(value_at(doc.obj, base))):
         request = mapping(request)
         if isinstance(request.get("exactly"), dict):
             yield base + (i, "exactly"), request["exactly"]
