@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import write_corpus  # noqa: E402
 
-from wasplan.api.releases import default_gates, get_release  # noqa: E402
+from wasplan.api.releases import get_release, parse_gates  # noqa: E402
 from wasplan.documents.reader import read_paths  # noqa: E402
 from wasplan.pipeline.lint_devices import read_snapshot  # noqa: E402
 from wasplan.pipeline.validate import lint_documents  # noqa: E402
@@ -106,9 +106,9 @@ def write_dra(root: Path, documents: int, typo_every: int = 10) -> int:
     return written
 
 
-def lint_seconds(root: Path, release: str, cluster: Path | None) -> tuple[float, int, int]:
+def lint_seconds(root: Path, release: str, cluster: Path | None, gate_spec: str) -> tuple[float, int, int]:
     """(CPU seconds of the lint step alone, documents, lint findings): reading and the snapshot are not timed."""
-    gates = default_gates(get_release(release))
+    gates = parse_gates(get_release(release), gate_spec)
     read = read_paths([str(root)])
     snapshot = read_snapshot([str(cluster)], gates)[0] if cluster else None
     start = time.process_time()
@@ -121,6 +121,8 @@ def main() -> None:
     parser.add_argument("--documents", default="5000,10000,20000")
     parser.add_argument("--release", default="1.37")
     parser.add_argument("--cluster", action="store_true")
+    parser.add_argument("--feature-gates", default="DRAWorkloadResourceClaims=true",
+                        help="gates as on the command line (default: PodGroup claims on, so their checks run)")
     parser.add_argument("--typo-every", type=int, default=10, help="misspell the template of every Nth run (0: never)")
     args = parser.parse_args()
     for total in (int(n) for n in args.documents.split(",")):
@@ -132,7 +134,7 @@ def main() -> None:
         if args.cluster:
             cluster = root.parent / f"{root.name}-cluster.yaml"
             cluster.write_text(_CLUSTER)
-        seconds, docs, findings = lint_seconds(root, args.release, cluster)
+        seconds, docs, findings = lint_seconds(root, args.release, cluster, args.feature_gates)
         print(f"{docs:>6} documents{' + snapshot' if cluster else ''}: lint {seconds:6.3f} CPU s "
               f"({1000 * seconds / docs:5.3f} ms per document)  {findings} findings")
 
