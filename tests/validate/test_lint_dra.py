@@ -255,9 +255,10 @@ def test_selector_that_matches_no_device_names_the_values_devices_have(tmp_path)
         d = only(lab(tmp_path, H100, release), "WAS428")
         assert d.message == (
             'request "gpus" matches no device in the cluster snapshot: selector #0 of the request '
-            '`device.attributes["gpu.example.com"].productName == "NVIDIA H100"` rejects all 10 device(s) that reach '
-            'it; device.attributes["gpu.example.com"].productName there: "NVIDIA H100 80GB HBM3" (8 device(s)), '
+            '`device.attributes["gpu.example.com"].productName == "NVIDIA H100"` leaves none of the 10 device(s) '
+            'that reach it; the devices\' gpu.example.com/productName: "NVIDIA H100 80GB HBM3" (8 device(s)), '
             '"NVIDIA A100-SXM4-40GB" (2 device(s))')
+        assert d.hint == "use a value the devices have (closest first above)"
         assert d.location.path == ("spec", "spec", "devices", "requests", 0, "exactly", "selectors", 0, "cel",
                                    "expression")
         assert d.location.line == 13
@@ -274,9 +275,9 @@ def test_count_larger_than_any_node_and_class_selector_elimination(tmp_path):
         "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"nic.example.com\"'}\n---\n")
     d = only(lab(tmp_path, nic + fixed.replace("deviceClassName: gpu.example.com", "deviceClassName: nic.example.com")),
              "WAS428")
-    assert d.message.startswith('request "gpus" matches no device in the cluster snapshot: selector #0 of DeviceClass '
-                                '"nic.example.com" `device.driver == "nic.example.com"` rejects all 10 device(s)')
-    assert d.message.endswith('device.driver there: "gpu.example.com" (10 device(s))')
+    assert d.message == ('request "gpus" matches no device in the cluster snapshot: DeviceClass "nic.example.com" '
+                         'leaves none of the 10 device(s) that reach it')
+    assert d.location.path[-1] == "deviceClassName"
 
 
 def test_first_available_reports_only_when_no_subrequest_fits(tmp_path):
@@ -355,3 +356,44 @@ def test_devices_no_node_of_the_snapshot_reaches(tmp_path):
     snapshot.write_text(SLICE_ELSEWHERE.split("---\n", 1)[1])  # no nodes at all: nothing to say about reach
     no_nodes = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
     assert no_nodes.lint_diagnostics == []
+
+
+def test_capacity_taints_and_runtime_errors_are_stages_too(tmp_path):
+    big = TEMPLATE.replace("count: 4}", "count: 1, capacity: {requests: {memory: 100Gi}}}")
+    d = only(lab(tmp_path, big), "WAS428")
+    assert d.message == ('request "gpus" matches no device in the cluster snapshot: the capacity memory=100Gi '
+                         "requested leaves none of the 10 device(s) that reach it; the devices' memory: \"80Gi\" "
+                         '(8 device(s)), "40Gi" (2 device(s))')
+    assert d.location.path[-1] == "capacity"
+    broken = H100.replace('device.attributes["gpu.example.com"].productName == "NVIDIA H100"',
+                          'device.attributes["gpu.example.com"].serial == "x"')
+    d = only(lab(tmp_path, broken), "WAS428")
+    assert d.hint.startswith("CEL runtime error: claim ml/h100: selector #0")
+    assert "no such key: serial" in d.hint
+
+
+def test_network_attached_pools_count_for_every_node_they_select(tmp_path):
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(textwrap.dedent("""\
+        apiVersion: wasplan.io/v1alpha1
+        kind: Cluster
+        metadata: {name: fabric}
+        spec:
+          nodePools:
+          - {name: rack, count: 2, namePattern: "r0-{index}", labels: {rack: r0}, allocatable: {cpu: 8, memory: 8Gi}}
+          - {name: other, count: 1, namePattern: "r1-{index}", labels: {rack: r1}, allocatable: {cpu: 8, memory: 8Gi}}
+          devicePools:
+          - {name: fabric-r0, driver: nic.example.com, count: 3, nodeSelector: {rack: r0}}
+        ---
+        apiVersion: resource.k8s.io/v1
+        kind: DeviceClass
+        metadata: {name: nic}
+        """))
+    claim = TEMPLATE.replace("gpu.example.com", "nic")
+    report = validate_paths([write(tmp_path, claim)], gates("1.37"), lint=True, cluster_paths=[str(cluster)])
+    d = only(report.lint_diagnostics, "WAS429")
+    assert d.message == ('request "gpus" asks for 4 devices, but no node reaches more than 3 of the 3 matching '
+                         "device(s) (e.g. node r0-0); the claim can never be allocated")
+    fits = validate_paths([write(tmp_path, claim.replace("count: 4", "count: 3"))], gates("1.37"), lint=True,
+                          cluster_paths=[str(cluster)])
+    assert fits.lint_diagnostics == []

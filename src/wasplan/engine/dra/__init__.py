@@ -33,10 +33,6 @@ API
   `exact` is true, `feasible[i]` equals `allocate(nodes[i], claims) is not None` (and `invalid[i]` says the search
   would raise `NodeUnschedulable`); run `allocate` only on the chosen node to get the devices. When false, run the
   search per node. It reads the ledger's change log on every check; rebuild it when nodes or the Allocator change.
-* `matchreport` - which devices of a cluster one request can ever match, stage by stage (class selectors, then
-  request selectors), the selector that eliminates the last devices with the values devices have there, and how
-  many matching devices each node reaches: `cluster_devices(slices)`, `match_request(spec, device_class, devices,
-  cel) -> MatchReport`, `per_node(matched, allocator, nodes)` (used by `lint --cluster`, meant for `explain`).
 * `cluster.dra_objects.dra_object(record)` - the API object of a record, for `--emit-snapshot`.
 """
 
