@@ -204,6 +204,10 @@ def test_job_generated_group_in_1_37_only():
     assert only(diags, "WAS425").message == ('the PodGroup "train-job" of Job "train": claims shared by the group: '
                                              'none; claims of each pod\'s own: "net" (4 pod(s))')
     assert only(diags, "WAS426").location.path == ("spec", "template", "spec", "resourceClaims", 0, "name")
+    owned = job.replace("metadata: {name: train, namespace: ml}", "metadata:\n  name: train\n  namespace: ml\n"
+                        "  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u, "
+                        "controller: true}]")
+    assert [c for c in codes(run(owned, spec=ON + ",WorkloadWithJob=true")) if c >= "WAS425"] == []
     old = run(job, release="1.36", spec="DRAWorkloadResourceClaims=true,GenericWorkload=true,WorkloadWithJob=true")
     assert [c for c in codes(old) if c >= "WAS420"] == []  # 1.36 Jobs have no spec.scheduling
 

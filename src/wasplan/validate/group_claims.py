@@ -81,16 +81,19 @@ def groups(index: Index, gates: GateSet) -> list[GroupClaims]:
         if claims and index.members.get(key):
             out.append(GroupClaims(doc, f'PodGroup "{doc.name}"', ("spec", "resourceClaims"), claims,
                                    tuple(index.members[key])))
-    if capabilities(gates.release.version).job_scheduling_field and gates.enabled("WorkloadWithJob"):
+    caps = capabilities(gates.release.version)
+    if caps.job_scheduling_field and gates.enabled("WorkloadWithJob") and gates.enabled("GenericWorkload"):
         out += [g for g in map(_job_group, index.jobs) if g is not None]
     return out
 
 
 def _job_group(member: Member) -> GroupClaims | None:
-    """The Job controller's PodGroup for a Job whose template names no PodGroup of its own."""
+    """The Job controller's PodGroup for a Job whose template names no PodGroup of its own; a Job with a controller
+    owner (a JobSet's child) gets none (job_scheduling_manager.go shouldManageWorkloadForJob)."""
     scheduling = mapping(mapping(member.doc.obj.get("spec")).get("scheduling"))
     claims = entries(scheduling.get("resourceClaims"))
-    if not claims or member.pod_spec.get("schedulingGroup") is not None:
+    owned = any(mapping(o).get("controller") is True for o in items(member.doc.metadata.get("ownerReferences")))
+    if not claims or owned or member.pod_spec.get("schedulingGroup") is not None:
         return None
     label = f'the PodGroup "{member.doc.name}{JOB_GROUP_SUFFIX}" of Job "{member.doc.name}"'
     return GroupClaims(member.doc, label, ("spec", "scheduling", "resourceClaims"), claims, (member,))
