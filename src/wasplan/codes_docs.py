@@ -558,8 +558,8 @@ DOCS: dict[str, RuleDoc] = {
         _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]", "[{name: gpus}]"),
         "Use a name of spec.resourceClaims (the hint names the close one), or declare the claim.", _L),
     "WAS424": RuleDoc(
-        "A container's resources.claims[].request names no request of the claim or template the entry uses (as "
-        "far as the inputs hold it); the container would get no device from it.",
+        "A container's resources.claims[].request names no request of the claim or template the entry uses (when "
+        "the inputs or the --cluster snapshot hold it); the container would get no device from it.",
         _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]",
                                    "[{name: gpus, request: gpu}]"),
         _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]",

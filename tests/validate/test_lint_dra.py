@@ -401,3 +401,25 @@ def test_network_attached_pools_count_for_every_node_they_select(tmp_path):
     fits = validate_paths([write(tmp_path, claim.replace("count: 4", "count: 3"))], gates("1.37"), lint=True,
                           cluster_paths=[str(cluster)])
     assert fits.lint_diagnostics == []
+
+
+def test_container_request_checked_against_a_snapshot_template(tmp_path):
+    snapshot = tmp_path / "snapshot.yaml"
+    snapshot.write_text(textwrap.dedent("""\
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaimTemplate
+        metadata: {name: four-h100, namespace: ml}
+        spec:
+          spec:
+            devices:
+              requests:
+              - name: gpus
+                firstAvailable: [{name: h100, deviceClassName: gpu.example.com}]
+        """))
+    manifest = write(tmp_path, pod("[{name: gpus, resourceClaimTemplateName: four-h100}]",
+                                   "[{name: gpus, request: gpus/h100}, {name: gpus, request: gpus/a100}]"))
+    report = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
+    d = only(report.lint_diagnostics, "WAS424")
+    assert d.message == ('container claim "gpus" names request "gpus/a100", which ResourceClaimTemplate "four-h100" '
+                         'does not have (it has: "gpus"); the container would get no device from it')
+    assert d.hint == 'did you mean "gpus/h100"?'

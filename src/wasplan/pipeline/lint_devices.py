@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from wasplan.api.releases import GateSet, capabilities
-from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Node
 from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
@@ -63,12 +63,19 @@ def read_snapshot(cluster_paths: Sequence[str], gates: GateSet) -> tuple[Snapsho
         elif isinstance(r, ResourceSlice):
             snap.slices.append(r)
         elif isinstance(r, (ResourceClaim, ResourceClaimTemplate)):
-            snap.facts.refs.add(CLAIM if isinstance(r, ResourceClaim) else TEMPLATE, r.namespace, r.name)
+            kind = CLAIM if isinstance(r, ResourceClaim) else TEMPLATE
+            snap.facts.refs.add(kind, r.namespace, r.name)
+            snap.facts.requests[(kind, r.namespace, r.name)] = _request_names(r.spec)
     for doc in read.documents:
         if doc.api_version == "v1" and doc.kind == "Namespace":
             labels = doc.metadata.get("labels")
             snap.facts.namespaces[doc.name] = labels if isinstance(labels, dict) else {}
     return snap, read
+
+
+def _request_names(spec: ClaimSpec) -> list[str]:
+    """What a container's `resources.claims[].request` may name: a request, or `request/subrequest`."""
+    return [name for q in spec.requests for name in (q.name, *(f"{q.name}/{s.name}" for s in q.first_available))]
 
 
 def _claims_of(docs: list[Document]) -> tuple[list, dict[str, DeviceClass]]:

@@ -45,6 +45,7 @@ class ClusterFacts:
 
     refs: Refs = field(default_factory=Refs)
     namespaces: dict[str, dict] = field(default_factory=dict)
+    requests: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # (kind, ns, name) -> names
 
 
 @dataclass(slots=True)
@@ -54,6 +55,7 @@ class ClaimIndex:
     pods: list[tuple[Document, FieldPath, dict]] = field(default_factory=list)  # pod specs with claims
     groups: list[tuple[Document, FieldPath]] = field(default_factory=list)  # resourceClaims lists of groups
     namespaces: dict[str, dict] = field(default_factory=dict)  # name -> labels
+    cluster_requests: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # of the snapshot
     complete: frozenset[str] = frozenset()  # kinds whose every object is known (the snapshot holds that kind)
 
 
@@ -65,6 +67,7 @@ def build_claim_index(docs: list[Document], cluster: ClusterFacts | None) -> Cla
     index = ClaimIndex(refs=cluster.refs.copy() if cluster is not None else Refs())
     if cluster is not None:
         index.namespaces.update(cluster.namespaces)
+        index.cluster_requests = cluster.requests
         index.complete = frozenset(k for k in (CLAIM, TEMPLATE, CLASS) if cluster.refs.holds(k))
     for doc in docs:
         if doc.group == RESOURCE_GROUP and doc.kind in (CLAIM, TEMPLATE):
@@ -188,11 +191,10 @@ def _request_name(index: ClaimIndex, doc: Document, entry: dict, request: str, a
     """WAS424: a container's `request` must name a request (or `request/subrequest`) of the claim it uses."""
     template, claim = _text(entry.get("resourceClaimTemplateName")), _text(entry.get("resourceClaimName"))
     kind, name = (TEMPLATE, template) if template else (CLAIM, claim)
-    source = index.specs.get((kind, namespace_of(doc), name or ""))
-    if source is None:
-        return []  # the claim lives outside the inputs: its requests are unknown
-    known = _request_names(source, _REQUESTS[kind])
-    if request in known:
+    key = (kind, namespace_of(doc), name or "")
+    source = index.specs.get(key)
+    known = _request_names(source, _REQUESTS[kind]) if source is not None else index.cluster_requests.get(key)
+    if known is None or request in known:  # None: neither the inputs nor the snapshot hold the claim
         return []
     listed = ", ".join(f'"{n}"' for n in known if "/" not in n) or "none"
     suggestion = did_you_mean(request, known)
