@@ -41,7 +41,7 @@ class Analysis:
     matched: int  # devices passing every check
     stop: int | None  # index of the check that no device passes (None: some device matches)
     reached: tuple[tuple[tuple, Device], ...]  # the devices that got as far as `stop`
-    errors: tuple[str, ...]  # CEL runtime errors met on the way
+    errors: tuple[str, ...]  # CEL errors met on the way, without the claim's name (the analysis is shared)
     reach: tuple[int, ...]  # matching devices each node reaches
 
 
@@ -79,7 +79,7 @@ class Checker:
             stop = None if matched or not depth else max(k for _, _, k in depth)
             reached = tuple((did, d) for did, d, k in depth if k == stop)
             hit = self._cache[key] = Analysis(tuple(checks.labels), checks.cls.selectors, len(matched), stop, reached,
-                                              tuple(checks.errors), tuple(self._reach(matched)))
+                                              tuple(map(_shared, checks.errors)), tuple(self._reach(matched)))
         return hit
 
     def _reach(self, matched: set) -> list[int]:
@@ -98,6 +98,12 @@ class Checker:
         if self.nodes and spec.allocation_mode == EXACT_COUNT and spec.count > max(a.reach):
             return _too_many(doc, path, spec, a, self.nodes)
         return None
+
+
+def _shared(error: str) -> str:
+    """An allocator error without the claim it was met on (`claim ns/name: selector #0: ...` reads `request
+    selector #0: ...`): the analysis serves every claim with the same request."""
+    return "request " + error.split(": ", 1)[1] if error.startswith("claim ") and ": " in error else error
 
 
 def _stage(spec: RequestSpec, a: Analysis, path: FieldPath) -> tuple[str, FieldPath, str]:
@@ -136,7 +142,7 @@ def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -
     what, at, seen = _stage(spec, a, path)
     message = (f'request "{spec.name}" matches no device in the cluster snapshot: {what} leaves none of the '
                f"{len(a.reached)} device(s) that reach it" + (f"; {seen}" if seen else ""))
-    hint = f"CEL runtime error: {a.errors[0]}" if a.errors else \
+    hint = f"the allocator stops on a CEL error: {a.errors[0]}" if a.errors else \
         "use a value the devices have (closest first above)" if seen else None
     return make(doc, "WAS428", message, at, hint)
 
