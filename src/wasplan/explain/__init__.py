@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from wasplan.explain import (evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_priority,
-                             suggest_topology)
+from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
+                             suggest_priority, suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
@@ -23,11 +23,13 @@ NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan place
                 "constraint; the per-domain counts show what the constraint would allow")
 
 
-def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
+def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tuple) -> tuple:
     if verdict == WAITING_FOR_PODS:
-        found = [suggest_gang.min_count(ctx, subj)]
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj)]
     elif verdict == DOES_NOT_FIT:
-        found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj),
+                 *suggest_devices.suggestions(ctx, subj, shapes),
+                 suggest_nodes.add_nodes(ctx, subj),
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
                  *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
                  suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
@@ -68,13 +70,13 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     topo = subj.topology
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
+    shapes = evidence.shapes(ctx, subj) if subj.trial else ()
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
-    suggestions = exact_found + _suggestions(ctx, subj, verdict) if suggest else ()
+    suggestions = exact_found + _suggestions(ctx, subj, verdict, shapes) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
-    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
-                             evidence.shapes(ctx, subj) if subj.trial else (), topo,
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
                              suggestions, notes, exact_check)
 
