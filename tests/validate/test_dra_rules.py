@@ -279,3 +279,34 @@ def test_quantities_the_api_server_cannot_decode():
         ("WAS107", 11, 33, "spec.spec.devices.requests[0].exactly.capacity.requests.bandwidth",
          "\"bandwidth\" quantity '10 G' is malformed: unexpected ' ' in the suffix ' G'"),
     ]
+
+
+def test_v1beta1_claims_carry_the_request_fields_on_the_request():
+    found = findings("""\
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: gpus}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu.example.com
+        allocationMode: All
+        count: 2
+        selectors:
+        - cel: {expression: 'device.driver == 3'}
+""")
+    assert [(f[0], f[1], f[3]) for f in found] == [
+        ("WAS220", 11, "spec.spec.devices.requests[0].count"),
+        ("WAS233", 13, "spec.spec.devices.requests[0].selectors[0].cel.expression")]
+
+
+def test_admin_access_in_a_subrequest_is_the_schemas_finding():
+    found = findings(TEMPLATE + """\
+      requests:
+      - name: gpu
+        firstAvailable:
+        - {name: a, deviceClassName: gpu.example.com, adminAccess: true}
+""")
+    assert [(f[0], f[3]) for f in found] == [("WAS101", "spec.spec.devices.requests[0].firstAvailable[0].adminAccess")]

@@ -35,8 +35,10 @@ _RULES: dict[tuple[str, str], Rule] = {
     (RESOURCE_GROUP, "ResourceClaimTemplate"): dra.check_template,
     (RESOURCE_GROUP, "ResourceSlice"): dra_slice.check_slice,
 }
-# resource.k8s.io versions whose shape the DRA rules know (v1beta1 has no `exactly`; the schema checks it).
+# resource.k8s.io versions whose shape the DRA rules know.
 _DRA_VERSIONS = ("v1", "v1beta2")
+# v1beta1 classes and claims differ from v1 only by requests without `exactly` (v1beta1 slices nest devices in `basic`)
+_DRA_CLAIM_VERSIONS = {kind: ("v1beta1",) for kind in ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate")}
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -46,7 +48,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         return []
     if group in ("", "batch", "apps") and doc.version != "v1":
         return []
-    if group == RESOURCE_GROUP and doc.version not in _DRA_VERSIONS:
+    if group == RESOURCE_GROUP and doc.version not in _DRA_VERSIONS + _DRA_CLAIM_VERSIONS.get(doc.kind, ()):
         return []
     rule = _RULES.get((group, doc.kind))
     return rule(doc, gates) if rule else []

@@ -1,4 +1,5 @@
-"""Server-side rules of DeviceClass, ResourceClaim and ResourceClaimTemplate (`resource.k8s.io` v1, v1beta2).
+"""Server-side rules of DeviceClass, ResourceClaim and ResourceClaimTemplate (`resource.k8s.io` v1, v1beta2, and
+v1beta1, whose requests carry the `exactly` fields themselves; the API server converts them before validating).
 
 What kube-apiserver rejects on create that the strict schema cannot express (k/k
 `pkg/apis/resource/validation/validation.go`, master `009801d9`: `validateDeviceClaim`,
@@ -93,6 +94,8 @@ def claim_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> li
 def _request(doc: Document, request: dict, path: FieldPath, gates: GateSet) -> list[Diagnostic]:
     name = request.get("name")
     out = _name(doc, name, path + ("name",), "request")
+    if doc.version == "v1beta1" and request.get("firstAvailable") is None:
+        return out + _exact(doc, request, path, name, gates)  # v1beta1: the exact request's fields sit on the request
     union = dra_rules.request_union(request, name)
     if union is not None:
         return out + [make(doc, "WAS220", union.message, path,
