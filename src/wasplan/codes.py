@@ -133,6 +133,8 @@ _TABLE: list[Code] = [
     Code("WAS226", "dra-invalid-capacity-policy", E,
          "A device capacity's requestPolicy is inconsistent (needs allowMultipleAllocations, validValues sorted and "
          "holding the default, validRange min/max/step within the capacity and the default on a step)."),
+    Code("WAS227", "dra-selector-without-cel", E,
+         "A device selector has no `cel` (often `expression` indented at the level of `cel:`)."),
     Code("WAS230", "cel-syntax-error", E, "A CEL device selector does not parse (position inside the expression)."),
     Code("WAS231", "cel-undeclared-reference", E,
          "A CEL device selector names a variable or a device field that does not exist (e.g. a bare attribute name)."),

@@ -501,6 +501,15 @@ DOCS: dict[str, RuleDoc] = {
         "    capacity:\n      bandwidth:\n        value: 100G\n        requestPolicy:\n          default: 1G\n"
         "          validRange: {min: 1G, step: 1G}\n",
         "Make the default and the bounds fit the policy as the message says.", _V),
+    "WAS227": RuleDoc(
+        "A device selector of a DeviceClass or a request has no `cel`: the API server requires it. The usual cause "
+        "is `expression:` written at the indentation of `cel:`, which makes `cel` empty (the schema then also "
+        "reports `expression` as an unknown field).",
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+        "  selectors:\n  - cel:\n    expression: device.driver == 'gpu.example.com'\n",
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+        "  selectors:\n  - cel:\n      expression: device.driver == 'gpu.example.com'\n",
+        "Indent `expression` under `cel:`.", _V),
     "WAS230": RuleDoc(
         "A CEL device selector does not parse. The finding points at the line and column inside the YAML (also "
         "inside a `|` block) and names the column inside the expression.",

@@ -129,3 +129,29 @@ def test_a_block_scalar_starting_with_a_blank_line_keeps_its_columns():
         device.drivr == "x"
 """)
     assert [f[:4] for f in found] == [("WAS231", 10, 16, "CEL undefined field 'drivr' (expression line 3, column 8)")]
+
+
+def test_expression_indented_beside_cel_as_in_the_published_website_example():
+    """kubernetes/website content/en/examples/dra/resourceclaim.yaml (commit 36162b11) as published: `expression`
+    sits at the level of `cel:`, so the selector has no CEL at all."""
+    found = findings("""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: example-resource-claim
+spec:
+  devices:
+    requests:
+    - name: single-gpu-claim
+      exactly:
+        deviceClassName: example-device-class
+        allocationMode: All
+        selectors:
+        - cel:
+          expression: |-
+              device.attributes["driver.example.com"].type == "gpu" &&
+              device.capacity["driver.example.com"].memory == quantity("64Gi")
+""")
+    assert [f[:3] for f in found] == [("WAS227", 13, 11), ("WAS101", 14, 11)]
+    assert found[0][3:] == ("device selector has no cel expression (the API server requires selectors[].cel)",
+                            "`expression` belongs under `cel:`: indent it one level deeper")

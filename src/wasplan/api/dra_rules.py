@@ -32,6 +32,7 @@ _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 class Problem:
     message: str
     path: tuple = ()
+    hint: str | None = None
 
 
 def is_int(value: Any) -> bool:
@@ -44,6 +45,19 @@ def is_dns_label(value: Any) -> bool:
 
 def is_dns_subdomain(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 253 and all(_DNS_LABEL.match(p) for p in value.split("."))
+
+
+def selector_cel(selector: Any) -> Problem | None:
+    """`validateSelector`: a device selector needs `cel` with a string `expression`; the hint names the usual slip
+    (`expression` indented beside `cel:`)."""
+    cel = selector.get("cel") if isinstance(selector, dict) else None
+    if isinstance(cel, dict) and isinstance(cel.get("expression"), str):
+        return None
+    misplaced = isinstance(selector, dict) and "expression" in selector
+    return Problem("device selector has no cel expression (the API server requires selectors[].cel)",
+                   ("cel",) if isinstance(selector, dict) and "cel" in selector else (),
+                   "`expression` belongs under `cel:`: indent it one level deeper" if misplaced
+                   else "write `- cel: {expression: '...'}`")
 
 
 def request_union(raw: dict, name: Any) -> Problem | None:

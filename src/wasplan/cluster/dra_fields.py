@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from wasplan.api import dra_rules
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cel import CelError, compile as compile_cel
 from wasplan.cel.checker import analyse
@@ -84,11 +85,11 @@ def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
     out = []
     for i, item in enumerate(as_items(raw, ctx, "selectors")):
         ictx = ctx.at(i)
-        cel = item.get("cel") if isinstance(item, dict) else None
-        expression = cel.get("expression") if isinstance(cel, dict) else None
-        if not isinstance(expression, str):
-            ictx.report("WAS646", f"selector #{i} has no cel.expression", ("cel", "expression"))
+        missing = dra_rules.selector_cel(item)
+        if missing is not None:
+            ictx.report("WAS646", f"selector #{i}: {missing.message}", ("cel", "expression"), missing.hint)
             continue
+        expression = item["cel"]["expression"]
         static, _ = analyse(expression)  # what kube-apiserver rejects, as `wasplan validate` reports it
         compiled = compile_cel(expression) if not static else None
         if static:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from wasplan.api import dra_rules
 from wasplan.api.releases import GateSet
 from wasplan.cel.checker import analyse
 from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, CelFinding, line_column
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, Location
 from wasplan.documents import Document
-from wasplan.validate.walk import items, mapping
+from wasplan.validate.walk import items
 
 CODES = {"syntax": "WAS230", "undeclared": "WAS231", "field": "WAS231", "function": "WAS232", "type": "WAS233",
          "result": "WAS233", "cost": "WAS234"}
@@ -27,9 +28,13 @@ CODES = {"syntax": "WAS230", "undeclared": "WAS231", "field": "WAS231", "functio
 def check_selectors(doc: Document, raw: Any, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for i, selector in enumerate(items(raw)):
-        expression = mapping(mapping(selector).get("cel")).get("expression")
-        if isinstance(expression, str):
+        problem = dra_rules.selector_cel(selector)
+        if problem is None:
+            expression = selector["cel"]["expression"]
             out.extend(check_expression(doc, expression, base + (i, "cel", "expression"), gates))
+        elif isinstance(selector, dict) and not isinstance(selector.get("cel"), dict):  # else the schema's finding
+            out.append(Diagnostic("WAS227", lookup("WAS227").severity, problem.message,
+                                  doc.location(base + (i,) + problem.path), problem.hint))
     return out
 
 
