@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from wasplan.api.names import is_dns_label, is_dns_subdomain
 from wasplan.cel.values import semver_value
 
 EXACT_COUNT, ALL = "ExactCount", "All"
@@ -23,9 +24,9 @@ SCALAR_ATTRIBUTES = ("int", "bool", "string", "version")
 LIST_ATTRIBUTES = ("ints", "bools", "strings", "versions")  # DRAListTypeAttributes (alpha)
 ATTRIBUTE_VALUE_MAX = 64  # DeviceAttributeMaxValueLength
 ID_MAX, DOMAIN_MAX = 32, 63  # DeviceMaxIDLength, DeviceMaxDomainLength
+SUBREQUESTS_MAX = 8  # FirstAvailableDeviceRequestMaxSize (also the base of the scheduler's firstAvailable score)
 
 _C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +40,6 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_dns_label(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= 63 and bool(_DNS_LABEL.match(value))
-
-
-def is_dns_subdomain(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 253 and all(_DNS_LABEL.match(p) for p in value.split("."))
-
-
 def selector_cel(selector: Any) -> Problem | None:
     """`validateSelector`: a device selector needs `cel` with a string `expression`; the hint names the usual slip
     (`expression` indented beside `cel:`)."""
@@ -58,6 +51,13 @@ def selector_cel(selector: Any) -> Problem | None:
                    ("cel",) if isinstance(selector, dict) and "cel" in selector else (),
                    "`expression` belongs under `cel:`: indent it one level deeper" if misplaced
                    else "write `- cel: {expression: '...'}`")
+
+
+def too_many(entries: list, limit: int, what: str) -> Problem | None:
+    """`validateSlice`/`validateSet`: a list longer than its limit (reported instead of its items)."""
+    if len(entries) <= limit:
+        return None
+    return Problem(f"{len(entries)} {what}, more than the limit of {limit}")
 
 
 def request_union(raw: dict, name: Any) -> Problem | None:

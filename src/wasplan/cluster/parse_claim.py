@@ -57,8 +57,9 @@ def _spec(raw: Any, ctx: Ctx, name: str, sub: bool) -> RequestSpec | None:
 
 
 def _subrequests(raw: list, ctx: Ctx, name: str) -> tuple[RequestSpec, ...] | None:
-    if len(raw) > FIRST_AVAILABLE_MAX:
-        ctx.report("WAS644", f"request {name!r} has {len(raw)} firstAvailable entries, more than {FIRST_AVAILABLE_MAX}")
+    over = dra_rules.too_many(raw, FIRST_AVAILABLE_MAX, "firstAvailable subrequests")
+    if over is not None:
+        ctx.report("WAS644", f"request {name!r}: {over.message}")
     out = []
     for i, item in enumerate(raw):
         sub = item.get("name") if isinstance(item, dict) else None

@@ -18,13 +18,13 @@ from wasplan.api import dra_rules
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
-from wasplan.validate.rules.common import is_qualified_name, make
+from wasplan.validate.rules.common import is_dns_label, is_dns_subdomain, is_qualified_name, make
 from wasplan.validate.rules.dra_cel import check_selectors
 from wasplan.validate.rules.quantities import check_quantities
 from wasplan.validate.walk import items, mapping
 
 REQUESTS_MAX = 32  # DeviceRequestsMaxSize
-SUBREQUESTS_MAX = 8  # FirstAvailableDeviceRequestMaxSize
+SUBREQUESTS_MAX = dra_rules.SUBREQUESTS_MAX
 SELECTORS_MAX = 32  # DeviceSelectorsMaxSize
 CONSTRAINTS_MAX = 32  # DeviceConstraintsMaxSize
 CONFIG_MAX = 32  # DeviceConfigMaxSize
@@ -59,10 +59,8 @@ def check_template(doc: Document, gates: GateSet) -> list[Diagnostic]:
 
 
 def too_many(doc: Document, raw: Any, path: FieldPath, limit: int, what: str) -> list[Diagnostic]:
-    count = len(items(raw))
-    if count <= limit:
-        return []
-    return [make(doc, "WAS222", f"{count} {what}, more than the limit of {limit}", path)]
+    over = dra_rules.too_many(items(raw), limit, what)
+    return [] if over is None else [make(doc, "WAS222", over.message, path)]
 
 
 def claim_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
@@ -118,7 +116,7 @@ def _request(doc: Document, request: dict, path: FieldPath, gates: GateSet) -> l
 def _exact(doc: Document, spec: dict, path: FieldPath, name: Any, gates: GateSet) -> list[Diagnostic]:
     out = [make(doc, "WAS220", p.message, path + p.path, _count_hint(p.path)) for p in dra_rules.allocation(spec, name)]
     cls = spec.get("deviceClassName")
-    if isinstance(cls, str) and cls and not dra_rules.is_dns_subdomain(cls):
+    if isinstance(cls, str) and cls and not is_dns_subdomain(cls):
         out.append(make(doc, "WAS220", f"deviceClassName {cls!r} is not a valid DeviceClass name (DNS subdomain: "
                         "lowercase letters, digits, '-' and '.')", path + ("deviceClassName",)))
     out += too_many(doc, spec.get("selectors"), path + ("selectors",), SELECTORS_MAX, "selectors")
@@ -148,7 +146,7 @@ def toleration_rules(doc: Document, toleration: dict, path: FieldPath) -> list[D
 
 
 def _name(doc: Document, name: Any, path: FieldPath, what: str) -> list[Diagnostic]:
-    if isinstance(name, str) and name and not dra_rules.is_dns_label(name):
+    if isinstance(name, str) and name and not is_dns_label(name):
         return [make(doc, "WAS220", f"{what} name {name!r} is not a DNS label (lowercase letters, digits and '-', "
                      "at most 63 characters, starting and ending with a letter or digit)", path)]
     return []

@@ -16,7 +16,7 @@ from wasplan.api import dra_rules
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
-from wasplan.validate.rules.common import is_qualified_name, make
+from wasplan.validate.rules.common import is_dns_label, is_qualified_name, make
 from wasplan.validate.rules.dra import too_many
 from wasplan.validate.rules.dra_capacity import check_capacity
 from wasplan.validate.rules.quantities import check_quantities
@@ -104,7 +104,7 @@ def _has_list(device: dict) -> bool:
 def _device(doc: Document, device: dict, path: FieldPath, per_device: bool) -> list[Diagnostic]:
     out = []
     name = device.get("name")
-    if isinstance(name, str) and name and not dra_rules.is_dns_label(name):
+    if isinstance(name, str) and name and not is_dns_label(name):
         out.append(make(doc, "WAS223", f"device name {name!r} is not a DNS label", path + ("name",)))
     attributes, capacity = mapping(device.get("attributes")), mapping(device.get("capacity"))
     total = len(attributes) + len(capacity)
