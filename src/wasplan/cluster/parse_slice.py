@@ -13,7 +13,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from wasplan.cel.values import semver_value
 from wasplan.api import dra_rules
 from wasplan.cluster import dra_fields as f
 from wasplan.cluster.devices import (
@@ -25,26 +24,11 @@ from wasplan.cluster.selectors import node_selector
 _ATTRIBUTE_KINDS = ("int", "bool", "string", "version")
 
 
-_EXPECTED = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string": (str, "a string"),
-             "version": (str, "a string")}
-
-
-def _clean_attribute(raw: Any) -> Attribute | None:
-    """The common case without building a finding context: one typed value of the right type."""
-    if isinstance(raw, dict) and len(raw) == 1:
-        (kind, value), = raw.items()
-        expected = _EXPECTED.get(kind)
-        if expected and isinstance(value, expected[0]) and not (kind == "int" and isinstance(value, bool)) \
-                and not (isinstance(value, str) and len(value) > dra_rules.ATTRIBUTE_VALUE_MAX):
-            if kind != "version" or semver_value(value) is not None:
-                return Attribute(kind, value)
-    return None
-
-
 def _attribute(raw: Any, ctx: Ctx, name: str) -> Attribute | None:
+    """One typed value (the API's rule, `dra_rules.attribute`); the finding context is only narrowed for a bad one."""
     problem = dra_rules.attribute(name, raw)
     if problem is not None:
-        ctx.report("WAS649", problem.message, problem.path)
+        ctx.at(name).report("WAS649", problem.message, problem.path)
         return None
     key = next(k for k in _ATTRIBUTE_KINDS if k in raw)
     return Attribute(key, raw[key])  # type: ignore[arg-type]
@@ -53,7 +37,7 @@ def _attribute(raw: Any, ctx: Ctx, name: str) -> Attribute | None:
 def _attributes(raw: Any, ctx: Ctx) -> dict[str, Attribute]:
     out = {}
     for name, value in f.as_map(raw, ctx, "attributes").items():
-        attr = _clean_attribute(value) or _attribute(value, ctx.at(name), str(name))
+        attr = _attribute(value, ctx, str(name))
         if attr is not None:
             out[str(name)] = attr
     return out
