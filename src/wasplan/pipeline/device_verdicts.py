@@ -1,9 +1,9 @@
 """Lint's verdicts on one device request against a snapshot's devices (WAS428, WAS429), for `lint_devices`.
 
-Devices are judged by the same staged analysis `wasplan explain` shows (`explain.device_checks.Checks`: the
+Devices are judged by the same staged analysis `wasplan explain` shows (`engine.dra.stages.Checks`: the
 allocator's per-device checks in its order - class selectors, each request selector, capacity requests,
 untolerated taints - through the plan's `SelectorCache`, `capacity.fits` and `taint_blocks`; and
-`explain.device_values` for the values devices have, closest to the expression's literal first), so lint and
+`engine.dra.devicevalues` for the values devices have, closest to the expression's literal first), so lint and
 explain never disagree and no second matcher exists. Reach per node is the allocator's own gathering of a node's
 usable pools (`engine/dra/pools.py` `SliceIndex.pools`, per-device node selection included).
 """
@@ -17,16 +17,16 @@ from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.engine.dra import Allocator
+from wasplan.engine.dra import devicevalues as device_values
 from wasplan.engine.dra.pools import node_matches
-from wasplan.explain import device_values
-from wasplan.explain.device_checks import Checks
+from wasplan.engine.dra.stages import Checks
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import mapping, value_at
 
 
 @dataclass(frozen=True, slots=True)
 class _Item:
-    """What `explain.device_checks.Checks` reads of a request: its spec and its claim (for CEL error owners)."""
+    """What `engine.dra.stages.Checks` reads of a request: its spec and its claim (for CEL error owners)."""
 
     claim: ResourceClaim
     spec: RequestSpec
