@@ -27,6 +27,9 @@ def _witness(console: Console, answer: Answer, indent: str) -> None:
         print_wrapped(console, f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
     if len(answer.witness) > WITNESS_NODES:
         print_wrapped(console, f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+    for c in answer.subrequests[:WITNESS_NODES]:
+        print_wrapped(console, f"{indent}  {escape(c.pod)}: request {escape(c.request)} of claim {escape(c.claim)} "
+                      f"uses subrequest {escape(c.subrequest)}")
 
 
 def _bounds(console: Console, answer: Answer, indent: str) -> None:
@@ -43,6 +46,10 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
         if b.kind == "pods":
             text = (f"pods like {b.subject}: the nodes hold at most {b.available} (each node's free room over one "
                     f"pod's request), {b.needed} needed")
+        elif b.kind in ("devices", "counter"):
+            text = f"{b.subject}: {b.available} free on nodes that can take a pod, {b.needed} needed"
+            if b.stranded:
+                text += f" ({b.stranded} more free on nodes too short for one pod)"
         else:
             text = (f"{b.subject}: {amount(b.subject, b.available)} free on nodes that can take a pod, "
                     f"{amount(b.subject, b.needed)} needed")

@@ -7,6 +7,9 @@ re-running the whole plan (explain/rerun.py's Verifier) before it is shown.
   `--scheduler-config` (upstream pkg/scheduler/apis/config/v1 types: pluginConfig[].args.scoringStrategy).
 * `move`: when the group does not fit as the pods run now but does with some running pods on other nodes
   (moves.py), those pods' nodes in the files that bind them.
+* `firstAvailable`: the claim templates' `firstAvailable` lists with the subrequest the witness's pods use
+  first. The allocator takes the first subrequest that fits for each pod alone and never revisits it
+  (kubernetes/kubernetes issue 138765: "whole" before "half" leaves no half for the next member); re-planned.
 * `pinNodes`: each pending pod's `spec.nodeSelector` names its node in the witness
   (`kubernetes.io/hostname`), for pods written in the user's own files; heavy-handed, offered when the
   scoring change does not do it.
@@ -16,6 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from wasplan.cluster.devices import ResourceClaimTemplate
+from wasplan.cluster.model import PlanInputs
 from wasplan.engine.config import DEFAULT_SCHEDULER
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
 from wasplan.explain import manifest, rerun
@@ -31,8 +36,61 @@ API = "kubescheduler.config.k8s.io/v1"
 def suggestions(ctx: Context, subj: Subject, answer: Answer, config_path: str | None) -> tuple[Suggestion, ...]:
     found = scoring(ctx, subj, config_path)
     if found is None:
+        found = reorder(ctx, subj, answer)
+    if found is None:
         found = pin(ctx, subj, answer)
     return (found,) if found is not None else ()
+
+
+def _preferred(answer: Answer) -> dict[tuple[str, str], str]:
+    """(template, request) -> the subrequest most of the witness's pods use (ties: the name first)."""
+    votes: dict[tuple[str, str], dict[str, int]] = {}
+    for c in answer.subrequests:
+        if c.template is not None:
+            per = votes.setdefault((c.template, c.request), {})
+            per[c.subrequest] = per.get(c.subrequest, 0) + 1
+    return {key: min(per, key=lambda sub: (-per[sub], sub)) for key, per in sorted(votes.items())}
+
+
+def _first(template: ResourceClaimTemplate, request: str, sub: str) -> tuple[ResourceClaimTemplate, int] | None:
+    """The template with `sub` moved to the front of `request`'s firstAvailable list (None: it is first)."""
+    for ri, r in enumerate(template.spec.requests):
+        names = [x.name for x in r.first_available]
+        if r.name == request and sub in names and names[0] != sub:
+            order = [r.first_available[names.index(sub)]] + [x for x in r.first_available if x.name != sub]
+            requests = tuple(dataclasses.replace(r, first_available=tuple(order)) if k == ri else q
+                             for k, q in enumerate(template.spec.requests))
+            return dataclasses.replace(template, spec=dataclasses.replace(template.spec, requests=requests)), ri
+    return None
+
+
+def reorder(ctx: Context, subj: Subject, answer: Answer) -> Suggestion | None:
+    """The ResourceClaimTemplates' firstAvailable lists with the witness's subrequest first: the allocator takes
+    the first subrequest that fits (kubernetes/kubernetes issue 138765: "whole" before "half" leaves no half for
+    the next member), so offering first what the assignment uses lets each member take it."""
+    templates = {r.key: r for r in (*ctx.inputs.existing, *ctx.inputs.arrivals) if isinstance(r, ResourceClaimTemplate)}
+    new: dict[str, ResourceClaimTemplate] = {}
+    edits = []
+    for (key, request), sub in _preferred(answer).items():
+        found = _first(new.get(key, templates[key]), request, sub) if key in templates else None
+        if found is None:
+            continue
+        new[key], ri = found
+        doc = templates[key].source
+        raw = doc.obj["spec"]["spec"]["devices"]["requests"][ri]["firstAvailable"] if doc is not None else []
+        value = sorted(raw, key=lambda x: x.get("name") != sub)
+        edits.append(manifest.change("set", doc, ("spec", "spec", "devices", "requests", ri, "firstAvailable"), value))
+    if not new:
+        return None
+    def swap(r):
+        return new.get(r.key, r) if isinstance(r, ResourceClaimTemplate) else r
+    variant = PlanInputs([swap(r) for r in ctx.inputs.existing], [swap(r) for r in ctx.inputs.arrivals])
+    if not ctx.verifier.places(subj.unit, variant):
+        return None
+    return Suggestion("firstAvailable", "offer first the subrequest the assignment uses",
+                      "the allocator gives each pod the first subrequest that fits on its own, so an early member "
+                      "takes devices a later one needed; with the assignment's subrequest first in the claim "
+                      "template, the re-planned run places the group", tuple(edits))
 
 
 def _strategy_value(strategy: ScoringStrategy) -> dict:

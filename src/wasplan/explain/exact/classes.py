@@ -62,6 +62,7 @@ class Program:
     classes: list[NodeClass]
     pooled: list[PooledClass]
     domains: list[str] | None  # topology domain values, None without a constraint
+    families: tuple[int, ...] = ()  # per shape its family: variants of the same pods (devices.py)
 
     @property
     def exact(self) -> bool:
@@ -107,7 +108,8 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
     if content is not None:
         key = np.column_stack([key, content])
     rows = np.flatnonzero(useful)
-    program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains)
+    program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains,
+                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)))
     if not len(rows):
         return program
     uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)

@@ -20,6 +20,22 @@ class NodePods:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """The firstAvailable subrequest a pod's own claim uses in the assignment (allocated by the engine's
+    allocator in the replay)."""
+
+    pod: str
+    claim: str  # namespace/name of the ResourceClaim
+    request: str
+    subrequest: str
+    template: str | None = None  # namespace/name of the ResourceClaimTemplate the claim was generated from
+
+    def to_dict(self) -> dict:
+        return {"pod": self.pod, "claim": self.claim, "request": self.request, "subrequest": self.subrequest,
+                "template": self.template}
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """One question put to the solver: can the pods still needed be placed on this cluster?"""
 
@@ -34,12 +50,14 @@ class Answer:
     note: str = ""
     fewest: bool = False  # `evicts` is the fewest (else: every removable pod on the witness's nodes)
     verified: bool | None = False  # the re-planned run without `evicts` places the group (None: not re-planned)
+    subrequests: tuple[Choice, ...] = ()  # the witness's firstAvailable choices, by pod
 
     def to_dict(self) -> dict:
         return {"status": self.status, "needed": self.needed, "placed": self.placed, "bound": self.bound,
                 "domain": self.domain, "witness": [w.to_dict() for w in self.witness],
                 "proof": self.proof.to_dict() if self.proof else None, "evicts": list(self.evicts),
-                "fewestEvictions": self.fewest, "verified": self.verified, "note": self.note}
+                "fewestEvictions": self.fewest, "verified": self.verified, "note": self.note,
+                "subrequests": [c.to_dict() for c in self.subrequests]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,9 @@ class Shape:
     members: list[Pod]  # in cycle order; the first stands for all
     req: np.ndarray  # the engine's request vector (pod slot included)
     allowed: np.ndarray  # bool per node: every per-node necessary filter passes
+    origin: int = -1  # the shape it was split from (devices.py); shapes with one origin share its pods
+    variant: tuple = ()  # the firstAvailable subrequests its pods' own claims use (devices.py), () for none
+    family: int = -1  # shapes of one family are variants of the same pods: together they place at most `count`
 
     @property
     def pod(self) -> Pod:

@@ -54,9 +54,7 @@ def solve(program: Program, seconds: float) -> Solution:
         return Solution(NO_FIT, 0, 0, placed_by_shape=tuple(0 for _ in program.counts))
     m = new_model()
     y, x, supply = placement_vars(m, program)
-    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
-    for s, zs in enumerate(z):
-        m.add(zs <= sum(supply[s]))
+    z = shape_vars(m, program, supply)
     m.add(sum(z) <= program.needed)
     domains = _domain_vars(m, program, y, x)
     m.maximize(sum(z))
@@ -89,6 +87,21 @@ def read(solver: cp_model.CpSolver, needed: int, y: dict, x: dict, z: list) -> S
     out.patterns = {k: int(solver.value(v)) for k, v in y.items() if solver.value(v)}
     out.pooled = {k: int(solver.value(v)) for k, v in x.items() if solver.value(v)}
     return out
+
+
+def shape_vars(m: "cp_model.CpModel", program: Program, supply: list[list]) -> list:
+    """Per shape the pods placed, at most what its nodes supply; the variants of one family (the same pods with
+    other firstAvailable choices) place at most the family's pods together."""
+    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
+    for s, zs in enumerate(z):
+        m.add(zs <= sum(supply[s]))
+    families: dict[int, list[int]] = {}
+    for s, f in enumerate(program.families):
+        families.setdefault(f, []).append(s)
+    for members in families.values():
+        if len(members) > 1:
+            m.add(sum(z[s] for s in members) <= program.counts[members[0]])
+    return z
 
 
 def placement_vars(m: cp_model.CpModel, program: Program):

@@ -1,0 +1,362 @@
+"""The DRA dimension of the exact check: device columns beside the resource columns, and the pods' choices.
+
+The DynamicResources filter allocates a pod's claims node by node, first fit (engine/dra, upstream's structured
+allocator), and kube-scheduler never revisits an earlier member's devices (kubernetes/kubernetes issue 138765).
+Here the group's device needs become columns of the program, each a necessary condition, so the program stays a
+relaxation of the engine and "no assignment" stays a proof:
+
+* devices: one column per selectable device set (class and request selectors and tolerations, as the engine's
+  per-node pre-check `engine/dra/precheck.py` computes it with its selector cache; this module only reads that
+  table): free selectable devices per node (unallocated, untainted, reachable from the node), and per pod the
+  devices its own claims' `ExactCount` requests ask for;
+* counters (partitionable devices): one column per shared counter, what the node's pools still have (the
+  allocator's own `available_counters`), and per pod at least the smallest consumption of a selectable device;
+* `firstAvailable`: a pod shape becomes one variant per combination of subrequests of its own claims, and the
+  program places each pod as one of them (the solver's choice is what the witness replay allocates);
+* every pod's nodes are narrowed to those where the DynamicResources filter accepts it on its own (its claims'
+  allocations pin it, the pre-check or the allocator per node says its devices fit).
+
+What the columns leave out — a claim the group's pods share (allocated once, for all), `allocationMode: All`,
+`matchAttribute`/`distinctAttribute` constraints, consumable capacity, devices reachable from several nodes,
+overlapping device sets — is named in `relaxed`: the replay through the real allocator (witness.py) then decides,
+and an assignment it rejects makes the answer Unknown with those names, never a fit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import product
+from types import SimpleNamespace
+
+import numpy as np
+
+from wasplan.cluster.devices import EXACT_COUNT, ClaimSpec, DeviceRequest
+from wasplan.engine.dra.precheck import Precheck
+from wasplan.engine.dra.take import available_counters
+from wasplan.engine.plugins import dynamic_resources
+from wasplan.explain.exact.result import Choice
+from wasplan.explain.exact.shapes import Shape
+
+MAX_VARIANTS = 16  # subrequest combinations per pod shape before firstAvailable is left to the replay
+SHARED = "a claim several of the group's pods share (allocated once, for all of them)"
+ALL_MODE = "allocationMode: All"
+CONSTRAINTS = "matchAttribute/distinctAttribute constraints"
+CAPACITY = "consumable capacity requests"
+NETWORK = "devices reachable from several nodes"
+OVERLAP = "requests whose device sets overlap"
+EXTENDED = "extended resources backed by DRA"
+VARIANTS = f"more than {MAX_VARIANTS} combinations of firstAvailable subrequests"
+PER_DEVICE = "per-device node selection"
+
+
+@dataclass(frozen=True)
+class Columns:
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]  # devices | counter
+    free: np.ndarray  # nodes x columns
+    demand: np.ndarray  # shapes x columns (after the firstAvailable expansion)
+    relaxed: tuple[str, ...]  # what the columns leave to the replay, sorted
+
+
+class _Table(Precheck):
+    """The engine's pre-check read as a table: per request its selectable (node, device) rows, and per node the
+    free ones (the pre-check keeps both for its own answer; nothing is recomputed here)."""
+
+    def selectable(self, claim, spec) -> bytes | str:
+        return self._mask_key(claim, spec)
+
+    def free(self, key: bytes) -> np.ndarray:
+        self._sync()
+        return self._free_counts(key).copy()
+
+    def selected(self, key: bytes) -> np.ndarray:
+        return self._by_key[key]
+
+
+def plugin_of(ev):
+    return ev.state.plugins.get(dynamic_resources.NAME)
+
+
+def expand(ev, shapes: list[Shape]) -> tuple[list[Shape], Columns | None]:
+    """The shapes split by what their claims ask for (firstAvailable variants included), with the device
+    columns; (shapes, None) when no pod of the group has claims."""
+    plugin = plugin_of(ev)
+    if plugin is None or not any(dynamic_resources.has_claims(p) for s in shapes for p in s.members):
+        return shapes, None
+    sharing = _sharing(plugin, shapes)
+    out: list[Shape] = []
+    for s in shapes:
+        for members in _split(plugin, s.members, sharing):
+            part = dataclasses.replace(s, members=members)
+            if dynamic_resources.has_claims(part.pod):
+                part.allowed = part.allowed & _dra_allowed(ev, plugin, part.pod)
+            out.append(part)
+    return _Builder(ev, plugin, sharing).build(out)
+
+
+def _sharing(plugin, shapes: list[Shape]) -> dict[str, int]:
+    """Unallocated claim key -> how many of the group's pods use it."""
+    uses: dict[str, int] = {}
+    for s in shapes:
+        for pod in s.members:
+            for state in plugin.claims_of(pod):
+                if state.claim.allocation is None:
+                    uses[state.claim.key] = uses.get(state.claim.key, 0) + 1
+    return uses
+
+
+def _signature(plugin, pod, sharing: dict[str, int]) -> tuple:
+    out = []
+    for state in plugin.claims_of(pod):
+        claim = state.claim
+        if claim.allocation is not None or sharing.get(claim.key, 0) > 1:
+            out.append(("held", claim.key))
+        else:
+            out.append(("own", claim.spec))
+    return tuple(out) + (bool(plugin.extended.get(pod.key)),)
+
+
+def _split(plugin, members: list, sharing: dict[str, int]) -> list[list]:
+    parts: dict[tuple, list] = {}
+    for pod in members:
+        parts.setdefault(_signature(plugin, pod, sharing), []).append(pod)
+    return list(parts.values())
+
+
+def _dra_allowed(ev, plugin, pod) -> np.ndarray:
+    """Nodes where the DynamicResources filter accepts the pod on its own: its allocated claims reachable, its
+    other claims (and DRA-backed extended resources) allocatable now."""
+    n = len(ev.state.nodes)
+    if plugin.pre_filter(pod) is not None:
+        return np.zeros(n, dtype=bool)
+    quick = plugin.precheck(pod, plugin.to_allocate(pod))
+    if quick is not None:
+        return (quick == 0) & plugin.pinned(pod)
+    return plugin.every_node(pod) == 0
+
+
+def own_claims(plugin, pod, sharing: dict[str, int]) -> list[tuple[int, object]]:
+    """(position among the pod's claims, claim) of the claims allocated for it alone (not allocated yet, used by
+    no other pod of the group)."""
+    return [(i, s.claim) for i, s in enumerate(plugin.claims_of(pod))
+            if s.claim.allocation is None and sharing.get(s.claim.key, 0) <= 1]
+
+
+def choices(claims: list[tuple[int, object]]) -> list[tuple[int, int, tuple]]:
+    """(claim position, request index, subrequests) of every firstAvailable request of `claims`."""
+    return [(ci, ri, r.first_available) for ci, c in claims
+            for ri, r in enumerate(c.spec.requests) if r.first_available]
+
+
+class _Builder:
+    """Columns for the split shapes: per shape the variants and each variant's demand per column."""
+
+    def __init__(self, ev, plugin, sharing: dict[str, int]) -> None:
+        self.ev, self.plugin, self.sharing = ev, plugin, sharing
+        self.allocator = plugin.store.allocator
+        self.table = _Table(self.allocator, ev.state.nodes)
+        self.relaxed: set[str] = set(_cluster_relaxations(self.allocator))
+        self.columns: dict[tuple, int] = {}  # ("devices", mask key) | ("counter", driver, set, counter) -> index
+        self.names: list[str] = []
+
+    def build(self, shapes: list[Shape]) -> tuple[list[Shape], Columns]:
+        out, demands = [], []
+        for family, s in enumerate(shapes):
+            for variant, need in self._variants(s.pod):
+                out.append(dataclasses.replace(s, variant=variant, family=family))
+                demands.append(need)
+        masks = [k for k in self.columns if k[0] == "devices"]
+        if any(np.any(self.table.selected(a[1]) & self.table.selected(b[1])) for i, a in enumerate(masks)
+               for b in masks[i + 1:]):
+            self.relaxed.add(OVERLAP)
+        free, kinds = self._free()
+        demand = np.zeros((len(out), len(self.names)), dtype=np.int64)
+        for i, need in enumerate(demands):
+            for col, amount in need.items():
+                demand[i, col] = amount
+        keep = demand.any(axis=0)
+        names = tuple(n for n, k in zip(self.names, keep) if k)
+        return out, Columns(names, tuple(k for k, kk in zip(kinds, keep) if kk), free[:, keep], demand[:, keep],
+                            tuple(sorted(self.relaxed)))
+
+    def _variants(self, pod) -> list[tuple[tuple, dict[int, int]]]:
+        """(variant, demand per column) for each combination of the pod's own firstAvailable subrequests; the
+        variant is ((claim index, request index, subrequest index), ...), () without such requests."""
+        if any(s.claim.key in self.sharing and self.sharing[s.claim.key] > 1 for s in self.plugin.claims_of(pod)):
+            self.relaxed.add(SHARED)
+        if self.plugin.extended.get(pod.key):
+            self.relaxed.add(EXTENDED)
+        claims = own_claims(self.plugin, pod, self.sharing)
+        if any(c.spec.constraints for _, c in claims):
+            self.relaxed.add(CONSTRAINTS)
+        picks = choices(claims)
+        combos = list(product(*(range(len(subs)) for _, _, subs in picks)))
+        if len(combos) > MAX_VARIANTS:
+            self.relaxed.add(VARIANTS)
+            return [((), self._demand(claims, {}))]
+        out = []
+        for combo in combos:
+            chosen = {(ci, ri): j for (ci, ri, _), j in zip(picks, combo)}
+            variant = tuple((ci, ri, j) for (ci, ri), j in chosen.items())
+            out.append((variant, self._demand(claims, chosen)))
+        return out
+
+    def _demand(self, claims: list, chosen: dict[tuple[int, int], int]) -> dict[int, int]:
+        need: dict[int, int] = {}
+        for ci, claim in claims:
+            for ri, request in enumerate(claim.spec.requests):
+                if request.exactly is not None:
+                    spec = request.exactly
+                elif (ci, ri) in chosen:
+                    spec = request.first_available[chosen[(ci, ri)]]
+                else:
+                    continue  # too many combinations: left to the replay
+                for col, amount in self._spec_demand(claim, spec).items():
+                    need[col] = need.get(col, 0) + amount
+        return need
+
+    def _spec_demand(self, claim, spec) -> dict[int, int]:
+        if spec.allocation_mode != EXACT_COUNT:
+            self.relaxed.add(ALL_MODE)
+            return {}
+        if spec.capacity is not None:
+            self.relaxed.add(CAPACITY)
+            return {}
+        if spec.admin_access:
+            return {}  # admin access takes devices in use too, and blocks none
+        key = self.table.selectable(claim, spec)
+        if isinstance(key, str):
+            return {}  # a missing class or a failing selector: the allowed nodes already say so
+        out = {self._column(("devices", key), _device_name(spec)): spec.count}
+        for counter, least in self._least_counters(key).items():
+            if least:
+                out[self._column(("counter",) + counter, f"{counter[0]} counter {counter[1]}/{counter[2]}")] = \
+                    spec.count * least
+        return out
+
+    def _column(self, key: tuple, name: str) -> int:
+        if key not in self.columns:
+            self.columns[key] = len(self.names)
+            self.names.append(name)
+        return self.columns[key]
+
+    def _least_counters(self, key: bytes) -> dict[tuple[str, str, str], int]:
+        """Per counter, the least any selectable device consumes (0 when one consumes none): a lower bound on
+        what each device of the request takes from it."""
+        devices = [self.table.devices[k] for k in np.flatnonzero(self.table.selected(key)).tolist()]
+        drivers = [self.table.ids[k][0] for k in np.flatnonzero(self.table.selected(key)).tolist()]
+        seen: dict[tuple[str, str, str], list[int]] = {}
+        for device, driver in zip(devices, drivers):
+            for use in device.consumes_counters:
+                for counter, amount in use.counters:
+                    seen.setdefault((driver, use.name, counter), []).append(math.floor(amount))
+        return {c: (min(v) if len(v) == len(devices) else 0) for c, v in sorted(seen.items())}
+
+    def _free(self) -> tuple[np.ndarray, list[str]]:
+        n = len(self.ev.state.nodes)
+        free = np.zeros((n, len(self.names)), dtype=np.int64)
+        kinds = [""] * len(self.names)
+        counters = [(k, i) for k, i in self.columns.items() if k[0] == "counter"]
+        for key, i in self.columns.items():
+            kinds[i] = key[0]
+            if key[0] == "devices":
+                free[:, i] = self.table.free(key[1])
+        if counters:
+            for row, node in enumerate(self.ev.state.nodes):
+                left = self._node_counters(node)
+                for key, i in counters:
+                    free[row, i] = left.get(key[1:], 0)
+        return free, kinds
+
+    def _node_counters(self, node) -> dict[tuple[str, str, str], int]:
+        """What the node's pools' shared counters still have (the allocator's own `available_counters`, summed
+        over the node's pools of one driver: a relaxation when a node reaches several)."""
+        search = SimpleNamespace(owner=self.allocator, features=self.allocator.features)
+        out: dict[tuple[str, str, str], int] = {}
+        for pool in self.allocator.index.pools(node):
+            if not pool.usable or not pool.counter_sets:
+                continue
+            for name, counters in available_counters(search, SimpleNamespace(pool=pool)).items():
+                for counter, value in counters.items():
+                    key = (pool.driver, name, counter)
+                    out[key] = out.get(key, 0) + math.ceil(value)
+        return out
+
+
+def _device_name(spec) -> str:
+    if not spec.selectors:
+        return f"{spec.device_class_name} devices"
+    return f"{spec.device_class_name} devices with {' && '.join(spec.selectors)}"
+
+
+def _cluster_relaxations(allocator) -> list[str]:
+    out = []
+    if any(s.devices and not s.node.node_name for s in allocator.index.all):
+        out.append(NETWORK)
+    if any(s.per_device_node_selection for s in allocator.index.all):
+        out.append(PER_DEVICE)
+    return out
+
+
+def narrowed_spec(spec: ClaimSpec, picks: dict[int, int]) -> ClaimSpec:
+    """The claim with each chosen firstAvailable request cut to its one chosen subrequest (the allocator still
+    names results `request/subrequest`)."""
+    requests = tuple(DeviceRequest(r.name, None, (r.first_available[picks[ri]],)) if ri in picks else r
+                     for ri, r in enumerate(spec.requests))
+    return dataclasses.replace(spec, requests=requests)
+
+
+@contextmanager
+def narrowed(ev, pod, variant: tuple):
+    """While inside, the pod's own claims offer the allocator only the variant's subrequests: the witness's device
+    choice, allocated by the engine's own allocator (restored on leaving)."""
+    plugin = plugin_of(ev)
+    if not variant or plugin is None:
+        yield
+        return
+    claims = [s.claim for s in plugin.claims_of(pod)]
+    kept = [(c, c.spec) for c in claims]
+    try:
+        for ci, claim in enumerate(claims):
+            picks = {ri: j for cj, ri, j in variant if cj == ci}
+            if picks:
+                claim.spec = narrowed_spec(claim.spec, picks)
+        yield
+    finally:
+        for claim, spec in kept:
+            claim.spec = spec
+
+
+def accepts(ev, pod, row: int) -> bool:
+    """Whether the DynamicResources filter accepts the pod on `row` now (allocated claims reachable, the others
+    allocatable by the engine's allocator); a Filter error counts as a rejection."""
+    plugin = plugin_of(ev)
+    if plugin is None or not dynamic_resources.has_claims(pod):
+        return True
+    if plugin.pre_filter(pod) is not None or not plugin.pinned(pod)[row]:
+        return False
+    try:
+        return plugin.check(pod, row, plugin.to_allocate(pod))[0] == 0
+    except dynamic_resources.FilterError:
+        return False
+
+
+def choices_made(ev, shapes: list[Shape], chosen: dict[str, tuple[int, object]]) -> tuple[Choice, ...]:
+    """The firstAvailable subrequests the assignment's pods use (`chosen`: witness.assign), in pod order."""
+    plugin = plugin_of(ev)
+    out = []
+    for key, (i, pod) in sorted(chosen.items()):
+        if not shapes[i].variant:
+            continue
+        states = plugin.claims_of(pod)
+        templates = {f"{pod.namespace}/{r.name}": r.template for r in plugin.refs.get(pod.key, ())}
+        for pos, ri, j in shapes[i].variant:
+            claim = states[pos].claim
+            request = claim.spec.requests[ri]
+            template = templates.get(claim.key)
+            out.append(Choice(key, claim.key, request.name, request.first_available[j].name,
+                              f"{pod.namespace}/{template}" if template else None))
+    return tuple(out)
