@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wasplan.explain.exact.classes import Program
+from wasplan.explain.exact.result import Status
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-FITS, NO_FIT, UNKNOWN = "fits", "noFit", "unknown"
+FITS, NO_FIT, UNKNOWN = Status.FITS, Status.NO_FIT, Status.UNKNOWN
 FOUND = ("OPTIMAL", "FEASIBLE")  # CP-SAT status names with an assignment
 PROVED_NONE = "INFEASIBLE"
 
@@ -38,7 +39,7 @@ def new_model() -> "cp_model.CpModel":
 
 @dataclass
 class Solution:
-    status: str  # fits | noFit | unknown
+    status: Status
     placed: int  # pods the best assignment found places (capped at the need)
     bound: int  # no assignment places more than this
     domain: int | None = None  # the chosen topology domain's index
