@@ -34,12 +34,16 @@ API = "kubescheduler.config.k8s.io/v1"
 
 
 def suggestions(ctx: Context, subj: Subject, answer: Answer, config_path: str | None) -> tuple[Suggestion, ...]:
-    found = scoring(ctx, subj, config_path)
-    if found is None:
-        found = reorder(ctx, subj, answer)
-    if found is None:
-        found = pin(ctx, subj, answer)
-    return (found,) if found is not None else ()
+    """The first change whose re-planned run places the group: the firstAvailable order when the witness's pods
+    use other subrequests than the allocator tries first (the devices, not the nodes, are what it misses), then
+    bin packing, then pins."""
+    tries = (lambda: reorder(ctx, subj, answer), lambda: scoring(ctx, subj, config_path),
+             lambda: pin(ctx, subj, answer))
+    for attempt in tries:
+        found = attempt()
+        if found is not None:
+            return (found,)
+    return ()
 
 
 def _preferred(answer: Answer) -> dict[tuple[str, str], str]:
