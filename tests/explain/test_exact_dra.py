@@ -169,6 +169,18 @@ def test_a_claim_the_gang_shares_keeps_every_member_on_the_devices_node(tmp_path
     assert exact["answer"]["proof"]["allowedNodes"] == 1
 
 
+def test_a_node_local_claim_the_gang_shares_keeps_it_on_one_node_though_every_node_has_a_device(tmp_path):
+    """Both nodes have a device the shared claim could take, but the first member's allocation pins the claim
+    (and so every member) to its node; one 5-CPU pod per node means one member at most."""
+    group_claim = "\n  resourceClaims:\n  - {name: fabric, resourceClaimTemplateName: gpus}"
+    root = write(tmp_path, CLUSTER + gpus("worker", "a") + gpus("worker-2", "a"),
+                 template(exactly(1)) + gang(2, "5", "- {name: fabric, resourceClaimTemplateName: gpus}", group_claim))
+    code, t = explain(root, "--feature-gates", "DRAWorkloadResourceClaims=true")
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["answer"]["bound"] == 1 and exact["answer"]["proof"]["allowedNodes"] == 2
+
+
 def test_a_constraint_the_program_leaves_out_makes_it_unknown_with_the_reason(tmp_path):
     """Three pods, each 2 GPUs behind one PCIe root (matchAttribute), on 3 + 3 GPUs of two roots: six free
     devices for six, but the third pod gets one of each root. The program counts devices, not roots; the

@@ -28,6 +28,7 @@ class Capacity:
     shapes: list[Shape]  # the shapes the columns are for (split by their claims, firstAvailable variants)
     kinds: tuple[str, ...] = ()  # per column: resource | devices | counter
     relaxed: tuple[str, ...] = ()  # DRA features the columns leave to the replay (devices.py)
+    together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods must share one node (devices.py)
 
 
 def of(ev, shapes: list[Shape]) -> Capacity:
@@ -43,4 +44,4 @@ def of(ev, shapes: list[Shape]) -> Capacity:
     if dra is None:
         return Capacity(free, requests, names, shapes, kinds)
     return Capacity(np.hstack([free, dra.free]), np.hstack([requests, dra.demand]), names + dra.names, shapes,
-                    kinds + dra.kinds, dra.relaxed)
+                    kinds + dra.kinds, dra.relaxed, dra.together)

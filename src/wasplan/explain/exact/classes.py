@@ -63,6 +63,7 @@ class Program:
     pooled: list[PooledClass]
     domains: list[str] | None  # topology domain values, None without a constraint
     families: tuple[int, ...] = ()  # per shape its family: variants of the same pods (devices.py)
+    together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods all go to one node (a shared node-local claim)
 
     @property
     def exact(self) -> bool:
@@ -96,9 +97,11 @@ def room_that_matters(free: np.ndarray, requests: np.ndarray, shapes: list[Shape
 
 
 def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
-          domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None) -> Program:
+          domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None,
+          together: tuple[tuple[int, ...], ...] = ()) -> Program:
     """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint).
-    `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged."""
+    `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged.
+    `together`: groups of shapes whose pods must share one node."""
     caps = per_node_caps(free, requests, shapes, conflicts)
     codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
     useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
@@ -109,7 +112,7 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
         key = np.column_stack([key, content])
     rows = np.flatnonzero(useful)
     program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains,
-                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)))
+                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)), together)
     if not len(rows):
         return program
     uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)

@@ -14,9 +14,12 @@ relaxation of the engine and "no assignment" stays a proof:
 * `firstAvailable`: a pod shape becomes one variant per combination of subrequests of its own claims, and the
   program places each pod as one of them (the solver's choice is what the witness replay allocates);
 * every pod's nodes are narrowed to those where the DynamicResources filter accepts it on its own (its claims'
-  allocations pin it, the pre-check or the allocator per node says its devices fit).
+  allocations pin it, the pre-check or the allocator per node says its devices fit);
+* a claim the group's pods share (a PodGroup-level claim, or one claim named by several pods) is allocated once,
+  by the first of them, and pins the others to where its devices are: with node-local devices only, the
+  program keeps those pods on one node (`together`).
 
-What the columns leave out — a claim the group's pods share (allocated once, for all), `allocationMode: All`,
+What the columns leave out — the devices of a claim the group's pods share, `allocationMode: All`,
 `matchAttribute`/`distinctAttribute` constraints, consumable capacity, devices reachable from several nodes,
 overlapping device sets — is named in `relaxed`: the replay through the real allocator (witness.py) then decides,
 and an assignment it rejects makes the answer Unknown with those names, never a fit.
@@ -41,7 +44,7 @@ from wasplan.explain.exact.result import Choice
 from wasplan.explain.exact.shapes import Shape
 
 MAX_VARIANTS = 16  # subrequest combinations per pod shape before firstAvailable is left to the replay
-SHARED = "a claim several of the group's pods share (allocated once, for all of them)"
+SHARED = "the devices of a claim several of the group's pods share"
 ALL_MODE = "allocationMode: All"
 CONSTRAINTS = "matchAttribute/distinctAttribute constraints"
 CAPACITY = "consumable capacity requests"
@@ -59,6 +62,7 @@ class Columns:
     free: np.ndarray  # nodes x columns
     demand: np.ndarray  # shapes x columns (after the firstAvailable expansion)
     relaxed: tuple[str, ...]  # what the columns leave to the replay, sorted
+    together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods share a node-local claim: one node for all
 
 
 class _Table(Precheck):
@@ -159,6 +163,7 @@ class _Builder:
         self.allocator = plugin.store.allocator
         self.table = _Table(self.allocator, ev.state.nodes)
         self.relaxed: set[str] = set(_cluster_relaxations(self.allocator))
+        self.network = {(s.driver, s.pool, d.name) for s in self.allocator.index.shared for d in s.devices}
         self.columns: dict[tuple, int] = {}  # ("devices", mask key) | ("counter", driver, set, counter) -> index
         self.names: list[str] = []
 
@@ -180,7 +185,28 @@ class _Builder:
         keep = demand.any(axis=0)
         names = tuple(n for n, k in zip(self.names, keep) if k)
         return out, Columns(names, tuple(k for k, kk in zip(kinds, keep) if kk), free[:, keep], demand[:, keep],
-                            tuple(sorted(self.relaxed)))
+                            tuple(sorted(self.relaxed)), self._together(out))
+
+    def _together(self, shapes: list[Shape]) -> tuple[tuple[int, ...], ...]:
+        """Per claim the group's pods share whose selectable devices are all node-local: the shapes of those
+        pods. The first pod's allocation pins the claim to its node (`nodeSelector` metadata.name), so they
+        all run on one node."""
+        out: dict[str, set[int]] = {}
+        for i, s in enumerate(shapes):
+            for state in self.plugin.claims_of(s.pod):
+                claim = state.claim
+                if claim.allocation is None and self.sharing.get(claim.key, 0) > 1 and self._node_local(claim):
+                    out.setdefault(claim.key, set()).add(i)
+        return tuple(tuple(sorted(v)) for _, v in sorted(out.items()))
+
+    def _node_local(self, claim) -> bool:
+        network = {k for k, did in enumerate(self.table.ids) if did in self.network}
+        for request in claim.spec.requests:
+            for spec in (request.exactly,) if request.exactly is not None else request.first_available:
+                key = self.table.selectable(claim, spec)
+                if isinstance(key, str) or any(k in network for k in np.flatnonzero(self.table.selected(key))):
+                    return False
+        return True
 
     def _variants(self, pod) -> list[tuple[tuple, dict[int, int]]]:
         """(variant, demand per column) for each combination of the pod's own firstAvailable subrequests; the

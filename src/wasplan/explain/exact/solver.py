@@ -128,7 +128,17 @@ def placement_vars(m: cp_model.CpModel, program: Program):
             used = [int(program.requests[s, col]) * v for (kk, s), v in x.items() if kk == k]
             if used:
                 m.add(sum(used) <= room * c.count)
+    _together(m, program, y)
     return y, x, supply
+
+
+def _together(m: "cp_model.CpModel", program: Program, y: dict) -> None:
+    """Pods sharing a node-local claim use one node: at most one node takes a pattern holding any of them (a
+    pooled class cannot say which node, so there the rule is left to the replay)."""
+    for group in program.together:
+        holding = [v for (k, p), v in y.items() if any(program.classes[k].patterns[p][s] for s in group)]
+        if holding:
+            m.add(sum(holding) <= 1)
 
 
 def _domain_vars(m: cp_model.CpModel, program: Program, y, x) -> list:
