@@ -117,6 +117,21 @@ def test_the_text_names_each_pods_subrequest():
     assert lines[at + 2].endswith(" uses subrequest half")
 
 
+def test_a_shared_counter_too_small_for_the_pods_is_a_counter_bound(tmp_path):
+    """Three pods, each any one device of the partitionable GPU (fixtures/explain/dra-missed: "whole" uses all 8Gi
+    of the shared counter, each half 4Gi): three devices are free, but each takes at least 4Gi of 8Gi."""
+    root = tmp_path / "case"
+    shutil.copytree(FIXTURES / "dra-missed", root)
+    (root / "gang.yaml").write_text(template(exactly(1)) + gang(3))
+    code, t = explain(root)
+    exact = t["exact"]
+    assert code == 1 and t["gang"]["placeable"] == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["answer"]["bound"] == 2
+    got = bounds(exact["answer"])
+    assert got[("devices", "gpu.example.com devices")] == (3, 3, 0, False)
+    assert got[("counter", "gpu.example.com counter gpu-0-counters/memory")] == (8 * 2**30, 12 * 2**30, 0, True)
+
+
 def test_too_few_free_devices_is_a_device_bound(tmp_path):
     root = write(tmp_path, CLUSTER + gpus("worker", "aaa") + gpus("worker-2", "aaa"), template(exactly(2)) + gang(4))
     code, t = explain(root)
