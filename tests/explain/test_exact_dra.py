@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from tests.cli.helpers import run
-from tests.engine.drascenes import CLUSTER, pod, slice_for
+from tests.engine.drascenes import CLUSTER, DEVICE_CLASS, pod, slice_for
 
 from .apply import apply_changes, plan_places
 
@@ -130,6 +130,26 @@ def test_a_shared_counter_too_small_for_the_pods_is_a_counter_bound(tmp_path):
     got = bounds(exact["answer"])
     assert got[("devices", "gpu.example.com devices")] == (3, 3, 0, False)
     assert got[("counter", "gpu.example.com counter gpu-0-counters/memory")] == (8 * 2**30, 12 * 2**30, 0, True)
+
+
+def test_a_network_attached_device_counts_once_for_the_whole_gang(tmp_path):
+    """One fabric device reachable from both nodes (a Cluster kind device pool): each node sees it free, but the
+    two pods' own claims cannot both have it."""
+    cluster = """\
+apiVersion: wasplan.io/v1alpha1
+kind: Cluster
+metadata: {name: fabric}
+spec:
+  nodePools:
+  - {name: worker, count: 2, namePattern: "worker-{index}", allocatable: {cpu: "8", memory: 32Gi}}
+  devicePools:
+  - {name: fabric, driver: gpu.example.com, count: 1, allNodes: true}
+"""
+    root = write(tmp_path, cluster + DEVICE_CLASS, template(exactly(1)) + gang(2))
+    code, t = explain(root)
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert bounds(exact["answer"])[("devices", "gpu.example.com devices")] == (1, 2, 0, True)
 
 
 def test_too_few_free_devices_is_a_device_bound(tmp_path):

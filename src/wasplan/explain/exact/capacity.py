@@ -29,6 +29,7 @@ class Capacity:
     kinds: tuple[str, ...] = ()  # per column: resource | devices | counter
     relaxed: tuple[str, ...] = ()  # DRA features the columns leave to the replay (devices.py)
     together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods must share one node (devices.py)
+    totals: tuple[tuple[int, int], ...] = ()  # (column, most the whole group may take) where nodes share devices
 
 
 def of(ev, shapes: list[Shape]) -> Capacity:
@@ -44,4 +45,5 @@ def of(ev, shapes: list[Shape]) -> Capacity:
     if dra is None:
         return Capacity(free, requests, names, shapes, kinds)
     return Capacity(np.hstack([free, dra.free]), np.hstack([requests, dra.demand]), names + dra.names, shapes,
-                    kinds + dra.kinds, dra.relaxed, dra.together)
+                    kinds + dra.kinds, dra.relaxed, dra.together,
+                    tuple((len(cols) + c, total) for c, total in dra.totals))

@@ -64,6 +64,7 @@ class Program:
     domains: list[str] | None  # topology domain values, None without a constraint
     families: tuple[int, ...] = ()  # per shape its family: variants of the same pods (devices.py)
     together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods all go to one node (a shared node-local claim)
+    totals: tuple[tuple[int, int], ...] = ()  # (column, most the whole group may take of it)
 
     @property
     def exact(self) -> bool:
@@ -98,10 +99,10 @@ def room_that_matters(free: np.ndarray, requests: np.ndarray, shapes: list[Shape
 
 def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
           domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None,
-          together: tuple[tuple[int, ...], ...] = ()) -> Program:
+          together: tuple[tuple[int, ...], ...] = (), totals: tuple[tuple[int, int], ...] = ()) -> Program:
     """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint).
     `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged.
-    `together`: groups of shapes whose pods must share one node."""
+    `together`: groups of shapes whose pods must share one node; `totals`: (column, cap) on the whole group."""
     caps = per_node_caps(free, requests, shapes, conflicts)
     codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
     useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
@@ -112,7 +113,7 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
         key = np.column_stack([key, content])
     rows = np.flatnonzero(useful)
     program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains,
-                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)), together)
+                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)), together, totals)
     if not len(rows):
         return program
     uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)

@@ -17,10 +17,11 @@ relaxation of the engine and "no assignment" stays a proof:
   allocations pin it, the pre-check or the allocator per node says its devices fit);
 * a claim the group's pods share (a PodGroup-level claim, or one claim named by several pods) is allocated once,
   by the first of them, and pins the others to where its devices are: with node-local devices only, the
-  program keeps those pods on one node (`together`).
+  program keeps those pods on one node (`together`);
+* network-attached devices count on every node that reaches them, and once for the whole group (`totals`).
 
 What the columns leave out — the devices of a claim the group's pods share, `allocationMode: All`,
-`matchAttribute`/`distinctAttribute` constraints, consumable capacity, devices reachable from several nodes,
+`matchAttribute`/`distinctAttribute` constraints, consumable capacity, which nodes share a network-attached device,
 overlapping device sets — is named in `relaxed`: the replay through the real allocator (witness.py) then decides,
 and an assignment it rejects makes the answer Unknown with those names, never a fit.
 """
@@ -48,7 +49,7 @@ SHARED = "the devices of a claim several of the group's pods share"
 ALL_MODE = "allocationMode: All"
 CONSTRAINTS = "matchAttribute/distinctAttribute constraints"
 CAPACITY = "consumable capacity requests"
-NETWORK = "devices reachable from several nodes"
+NETWORK = "which nodes share a network-attached device"
 OVERLAP = "requests whose device sets overlap"
 EXTENDED = "extended resources backed by DRA"
 VARIANTS = f"more than {MAX_VARIANTS} combinations of firstAvailable subrequests"
@@ -63,6 +64,7 @@ class Columns:
     demand: np.ndarray  # shapes x columns (after the firstAvailable expansion)
     relaxed: tuple[str, ...]  # what the columns leave to the replay, sorted
     together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods share a node-local claim: one node for all
+    totals: tuple[tuple[int, int], ...] = ()  # (column, free devices in the cluster) where nodes share devices
 
 
 class _Table(Precheck):
@@ -184,8 +186,25 @@ class _Builder:
                 demand[i, col] = amount
         keep = demand.any(axis=0)
         names = tuple(n for n, k in zip(self.names, keep) if k)
+        index = np.cumsum(keep) - 1
+        totals = tuple((int(index[i]), total) for i, total in self._totals() if keep[i])
         return out, Columns(names, tuple(k for k, kk in zip(kinds, keep) if kk), free[:, keep], demand[:, keep],
-                            tuple(sorted(self.relaxed)), self._together(out))
+                            tuple(sorted(self.relaxed)), self._together(out), totals)
+
+    def _totals(self) -> list[tuple[int, int]]:
+        """(column, free devices in the whole cluster) for device sets with network-attached devices: each node
+        counts the devices it reaches, so a device several nodes reach would count once per node; the whole
+        group cannot take more than the cluster's free devices of the set, each once."""
+        out = []
+        for key, i in self.columns.items():
+            if key[0] != "devices":
+                continue
+            free = self.table.selected(key[1]) & ~self.table.in_use
+            rows = np.flatnonzero(free).tolist()
+            network = {self.table.ids[k] for k in rows if self.table.ids[k] in self.network}
+            if network:
+                out.append((i, len(network) + sum(1 for k in rows if self.table.ids[k] not in self.network)))
+        return out
 
     def _together(self, shapes: list[Shape]) -> tuple[tuple[int, ...], ...]:
         """Per claim the group's pods share whose selectable devices are all node-local: the shapes of those

@@ -62,11 +62,13 @@ def bounds(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, cap: Capacit
     usable = rows & caps.any(axis=0)
     stranded = rows & ~usable & np.any([s.allowed for s in shapes], axis=0)
     kinds = cap.kinds or ("resource",) * len(cap.names)
+    totals = dict(cap.totals)  # network-attached devices: each counted once for the whole cluster
     for c, (name, kind) in enumerate(zip(cap.names, kinds)):
         if name == "pods" or not cap.requests[:, c].any():
             continue
         room = np.maximum(free[:, c], 0)
-        out.append(Bound(kind, name, int(room[usable].sum()), _cheapest(shapes, cap.requests[:, c], needed),
+        available = min(int(room[usable].sum()), totals.get(c, int(room[usable].sum())))
+        out.append(Bound(kind, name, available, _cheapest(shapes, cap.requests[:, c], needed),
                          int(room[stranded].sum())))
     return tuple(out)
 

@@ -129,7 +129,19 @@ def placement_vars(m: cp_model.CpModel, program: Program):
             if used:
                 m.add(sum(used) <= room * c.count)
     _together(m, program, y)
+    _totals(m, program, y, x)
     return y, x, supply
+
+
+def _totals(m: "cp_model.CpModel", program: Program, y: dict, x: dict) -> None:
+    """Columns the whole group shares (network-attached devices): what every node takes together stays within
+    the cluster's free amount."""
+    for col, total in program.totals:
+        per = program.requests[:, col]
+        used = [int(sum(a * per[s] for s, a in enumerate(program.classes[k].patterns[p]))) * v
+                for (k, p), v in y.items()]
+        used += [int(per[s]) * v for (k, s), v in x.items()]
+        m.add(sum(used) <= total)
 
 
 def _together(m: "cp_model.CpModel", program: Program, y: dict) -> None:
