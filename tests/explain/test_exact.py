@@ -214,6 +214,20 @@ def test_hostname_anti_affinity_among_the_gang_allows_one_pod_per_node(tmp_path)
     assert code == 1 and exact["verdict"] == "DoesNotFit" and exact["answer"]["bound"] == 2
 
 
+def test_zone_anti_affinity_among_the_gang_allows_one_pod_per_zone(tmp_path):
+    """Four nodes in two zones, three pods that must not share a zone: the program keeps them in different
+    domains of the key, so two is the most (before, it found three on three nodes and the replay said Unknown)."""
+    zones = "count: 4\n    labels: {zone: 'z-{index // 2}'}"
+    (tmp_path / "cluster.yaml").write_text(CLUSTER.replace("count: 2", zones))
+    anti = ("  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+            "      - labelSelector: {matchLabels: {app: ring}}\n        topologyKey: zone\n")
+    (tmp_path / "gang.yaml").write_text(_gang(anti))
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (2, 3)
+
+
 def test_a_rule_among_the_gang_the_program_leaves_out_makes_it_unknown_not_fits(tmp_path):
     """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: the program
     (which leaves spread skew to the engine) finds all three pods on one node; the engine's replay rejects the

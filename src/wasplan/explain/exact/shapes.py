@@ -1,12 +1,14 @@
 """The group's pending pods as shapes, and per shape the nodes the engine's per-node filters allow.
 
-Only verdicts that no placement of the group's own pods can change go in: the static plugins (engine/static.py:
-NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), NodePorts against the running
-pods, required anti-affinity between the pod and the running pods (both directions), and a hard spread
-constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so a model
-built on them is a relaxation of the engine and "no assignment" is a proof. Rules between the group's own pods
-(spread skew, required pod affinity) are left out here and checked by replaying the witness through the engine
-(witness.py). Every verdict is the engine plugin's own function; nothing is re-derived.
+Only verdicts that no placement of the group's own pods can change go in the allowed nodes: the static plugins
+(engine/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), NodePorts
+against the running pods, required anti-affinity between the pod and the running pods (both directions), and a
+hard spread constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so
+a model built on them is a relaxation of the engine and "no assignment" is a proof. Between the group's own
+pods, `conflicts` (host ports, hostname anti-affinity: one node) and `apart` (anti-affinity on another key: one
+topology domain) are rules of the program; spread skew and required pod affinity among them are left out and
+checked by replaying the witness through the engine (witness.py). Every verdict is the engine plugin's own
+function; nothing is re-derived.
 """
 
 from __future__ import annotations
@@ -121,3 +123,28 @@ def _ports_clash(a: Pod, b: Pod) -> bool:
 def _anti_hostname(owner: Pod, target: Pod) -> bool:
     return any(t.topology_key == HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)
                for t in _anti_terms(owner))
+
+
+Apart = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (tag column, shape pairs kept in different domains)
+
+
+def apart(state, shapes: list[Shape]) -> tuple[np.ndarray | None, Apart]:
+    """Required anti-affinity between the group's own pods on a key other than the hostname (a zone, a rack):
+    per such key the pairs of shapes (i <= j; (i, i): one pod per domain) whose pods cannot share a domain of it
+    (either pod's term matching the other, as upstream checks both), and each node's domain code per key (the
+    tags that keep a node class inside one domain). (None, ()) when there is none."""
+    found: dict[str, set[tuple[int, int]]] = {}
+    for i, a in enumerate(shapes):
+        for j in range(i, len(shapes)):
+            for key in _anti_keys(a.pod, shapes[j].pod) | _anti_keys(shapes[j].pod, a.pod):
+                found.setdefault(key, set()).add((i, j))
+    if not found:
+        return None, ()
+    keys = sorted(found)
+    tags = np.column_stack([state.labels.codes(k)[0] for k in keys])
+    return tags, tuple((c, tuple(sorted(found[k]))) for c, k in enumerate(keys))
+
+
+def _anti_keys(owner: Pod, target: Pod) -> set[str]:
+    return {t.topology_key for t in _anti_terms(owner)
+            if t.topology_key != HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)}

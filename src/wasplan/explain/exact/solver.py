@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
+from wasplan.explain.exact import grouprules
 from wasplan.explain.exact.classes import Program
 from wasplan.explain.exact.result import Status
 
@@ -128,29 +129,9 @@ def placement_vars(m: cp_model.CpModel, program: Program):
             used = [int(program.requests[s, col]) * v for (kk, s), v in x.items() if kk == k]
             if used:
                 m.add(sum(used) <= room * c.count)
-    _together(m, program, y)
-    _totals(m, program, y, x)
+    if program.together or program.totals or program.apart:
+        supply = grouprules.add(m, program, y, x)
     return y, x, supply
-
-
-def _totals(m: "cp_model.CpModel", program: Program, y: dict, x: dict) -> None:
-    """Columns the whole group shares (network-attached devices): what every node takes together stays within
-    the cluster's free amount."""
-    for col, total in program.totals:
-        per = program.requests[:, col]
-        used = [int(sum(a * per[s] for s, a in enumerate(program.classes[k].patterns[p]))) * v
-                for (k, p), v in y.items()]
-        used += [int(per[s]) * v for (k, s), v in x.items()]
-        m.add(sum(used) <= total)
-
-
-def _together(m: "cp_model.CpModel", program: Program, y: dict) -> None:
-    """Pods sharing a node-local claim use one node: at most one node takes a pattern holding any of them (a
-    pooled class cannot say which node, so there the rule is left to the replay)."""
-    for group in program.together:
-        holding = [v for (k, p), v in y.items() if any(program.classes[k].patterns[p][s] for s in group)]
-        if holding:
-            m.add(sum(holding) <= 1)
 
 
 def _domain_vars(m: cp_model.CpModel, program: Program, y, x) -> list:
