@@ -228,6 +228,20 @@ def test_zone_anti_affinity_among_the_gang_allows_one_pod_per_zone(tmp_path):
     assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (2, 3)
 
 
+def test_pod_affinity_among_the_gang_keeps_it_in_one_zone(tmp_path):
+    """Four nodes in two zones, three 10-core pods (one per node) that must run in a zone with a pod like them:
+    the first goes anywhere, the others follow it into its zone, which holds two."""
+    zones = "count: 4\n    labels: {zone: 'z-{index // 2}'}"
+    (tmp_path / "cluster.yaml").write_text(CLUSTER.replace("count: 2", zones))
+    affine = ("  affinity:\n    podAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+              "      - labelSelector: {matchLabels: {app: ring}}\n        topologyKey: zone\n")
+    (tmp_path / "gang.yaml").write_text(_gang(affine).replace("cpu: '1'", "cpu: '10'"))
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (2, 3)
+
+
 def test_a_rule_among_the_gang_the_program_leaves_out_makes_it_unknown_not_fits(tmp_path):
     """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: the program
     (which leaves spread skew to the engine) finds all three pods on one node; the engine's replay rejects the

@@ -1,6 +1,7 @@
 """Rules of the program that count the group's own pods across nodes: pods sharing a node-local claim on one
 node (`together`, devices.py), network-attached devices taken once for the whole group (`totals`, devices.py),
-and required anti-affinity between the group's own pods on a key other than the hostname (`apart`, shapes.py).
+required anti-affinity between the group's own pods on a key other than the hostname (`apart`, shapes.py), and
+required pod affinity among them that keeps them in one domain (`close`, shapes.py).
 
 A pattern says how many pods of each shape a node *may* take (every subset of it fits too), so these rules
 cannot count patterns: they count placed pods. Per (class, shape) an integer `w` holds the pods of that shape
@@ -31,6 +32,7 @@ def add(m: "cp_model.CpModel", program: "Program", y: dict, x: dict) -> list[lis
     _together(m, program, w)
     _totals(m, program, w, x)
     _apart(m, program, w, x)
+    _close(m, program, w, x)
     return supply
 
 
@@ -95,3 +97,25 @@ def _apart(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
                     m.add(sum(pods[(code, i)]) <= 1)
                 elif (code, i) in used and (code, j) in used:
                     m.add(used[(code, i)] + used[(code, j)] <= 1)
+
+
+def _close(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
+    """Shapes whose pods share one domain of a key (the group's own required pod affinity): one domain at most
+    holds any of them, and none goes to a node without the key."""
+    for column, group in program.close:
+        pods: dict[int, list] = {}  # domain code -> placed-pod variables of the group's shapes there
+        for (k, s), v in sorted(w.items()):
+            if s in group:
+                pods.setdefault(program.classes[k].tags[column], []).append(v)
+        for (k, s), v in x.items():
+            if s in group:
+                pods.setdefault(program.pooled[k].tags[column], []).append(v)
+        if -1 in pods:
+            m.add(sum(pods.pop(-1)) == 0)
+        most = sum(program.counts[s] for s in group)
+        used = []
+        for code, terms in sorted(pods.items()):
+            used.append(m.new_bool_var(f"c{column}_{code}"))
+            m.add(sum(terms) <= most * used[-1])
+        if used:
+            m.add(sum(used) <= 1)

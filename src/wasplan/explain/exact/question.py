@@ -68,7 +68,7 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     shapes, free, requests = cap.shapes, cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)
     program = classes.build(shapes, free, requests, needed, conflicts, codes, values, together=cap.together,
-                            totals=cap.totals, apart=shapes_mod.apart(state, shapes))
+                            totals=cap.totals, rules=shapes_mod.domain_rules(state, shapes))
     sol = solver.solve(program, seconds)
     caps = classes.per_node_caps(free, requests, shapes, conflicts)
     why = proof.proof(shapes, caps, free, cap, needed, codes, values) if sol.status != solver.FITS else None

@@ -125,26 +125,56 @@ def _anti_hostname(owner: Pod, target: Pod) -> bool:
                for t in _anti_terms(owner))
 
 
-Apart = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (tag column, shape pairs kept in different domains)
+@dataclass(frozen=True)
+class DomainRules:
+    """Rules between the group's own pods per topology domain of a key: `tags` (nodes x keys) each node's domain
+    code per key; `apart`: (key column, pairs of shapes (i <= j; (i, i): one pod per domain) never in one
+    domain); `close`: (key column, shapes whose pods all share one domain)."""
+
+    tags: np.ndarray | None = None
+    apart: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ()
+    close: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
-def apart(state, shapes: list[Shape]) -> tuple[np.ndarray | None, Apart]:
-    """Required anti-affinity between the group's own pods on a key other than the hostname (a zone, a rack):
-    per such key the pairs of shapes (i <= j; (i, i): one pod per domain) whose pods cannot share a domain of it
-    (either pod's term matching the other, as upstream checks both), and each node's domain code per key (the
-    tags that keep a node class inside one domain). (None, ()) when there is none."""
-    found: dict[str, set[tuple[int, int]]] = {}
+def domain_rules(state, shapes: list[Shape]) -> DomainRules:
+    """Required anti-affinity between the group's own pods on a key other than the hostname (either pod's term
+    matching the other, as upstream checks both): `apart`. Required pod affinity that the group's pods hold and
+    match themselves, when no running pod matches it: upstream lets the first such pod go anywhere its keys
+    exist (`_affinity_ok`'s self rule) and every later one only where a matching pod runs, so they all share one
+    domain of each key: `close`."""
+    apart: dict[str, set[tuple[int, int]]] = {}
     for i, a in enumerate(shapes):
         for j in range(i, len(shapes)):
             for key in _anti_keys(a.pod, shapes[j].pod) | _anti_keys(shapes[j].pod, a.pod):
-                found.setdefault(key, set()).add((i, j))
-    if not found:
-        return None, ()
-    keys = sorted(found)
+                apart.setdefault(key, set()).add((i, j))
+    close = _close(state, shapes)
+    keys = sorted(set(apart) | set(close))
+    if not keys:
+        return DomainRules()
     tags = np.column_stack([state.labels.codes(k)[0] for k in keys])
-    return tags, tuple((c, tuple(sorted(found[k]))) for c, k in enumerate(keys))
+    return DomainRules(tags, tuple((keys.index(k), tuple(sorted(v))) for k, v in sorted(apart.items())),
+                       tuple((keys.index(k), v) for k, v in sorted(close.items())))
 
 
 def _anti_keys(owner: Pod, target: Pod) -> set[str]:
     return {t.topology_key for t in _anti_terms(owner)
             if t.topology_key != HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)}
+
+
+def _close(state, shapes: list[Shape]) -> dict[str, tuple[int, ...]]:
+    """Key -> shapes held in one domain of it, for required pod-affinity terms every holder matches itself, that
+    only holders of the same terms match among the group, and that no running pod matches."""
+    out: dict[str, set[int]] = {}
+    for i, s in enumerate(shapes):
+        terms = s.pod.affinity.pod_required if s.pod.affinity is not None else ()
+        if not terms or not all(inter_pod_affinity.term_matches(t, s.pod, s.pod) for t in terms):
+            continue
+        matching = [j for j, o in enumerate(shapes) if all(inter_pod_affinity.term_matches(t, s.pod, o.pod)
+                                                             for t in terms)]
+        if any(shapes[j].pod.affinity is None or shapes[j].pod.affinity.pod_required != terms for j in matching):
+            continue
+        if any(state.matching_counts(*inter_pod_affinity.term_scope(t, s.pod)).any() for t in terms):
+            continue
+        for t in terms:
+            out.setdefault(t.topology_key, set()).update(matching)
+    return {k: tuple(sorted(v)) for k, v in out.items()}

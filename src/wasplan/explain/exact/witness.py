@@ -6,9 +6,9 @@ them, must pass every enabled filter plugin on its node on the state the earlier
 verdicts, resource cache and dynamic filters `Evaluator.find_node` uses, seen from the topology placement the
 engine would evaluate), and the DynamicResources filter last, as upstream runs it: the engine's allocator must
 find the pod's devices on the node, with the devices the earlier pods took in use (for a firstAvailable variant,
-the variant's subrequests). Rules the program does not model (spread skew, pod affinity among the group's pods,
-the DRA features devices.py names) are thereby checked by the engine itself; a pod whose slot fails may take
-another slot of its shape. Every reservation is rolled back afterwards.
+the variant's subrequests). Rules the program does not model (spread skew among the group's pods, pod affinity
+that running pods also match, the DRA features devices.py names) are thereby checked by the engine itself; a pod
+whose slot fails may take another slot of its shape. Every reservation is rolled back afterwards.
 """
 
 from __future__ import annotations
