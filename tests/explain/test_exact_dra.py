@@ -6,8 +6,11 @@ a witness the engine's allocator never accepted."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
+
+import yaml
 
 from tests.cli.helpers import run
 from tests.engine.drascenes import CLUSTER, DEVICE_CLASS, pod, slice_for
@@ -228,3 +231,48 @@ def test_a_constraint_the_program_leaves_out_makes_it_unknown_with_the_reason(tm
                                 "not model matchAttribute/distinctAttribute constraints, which the engine's "
                                 "allocator decides")
     assert exact["answer"]["status"] == "unknown" and exact["answer"]["witness"] == []
+
+
+def test_allocation_mode_all_is_left_to_the_allocator_and_named(tmp_path):
+    """Each pod asks for every device of its node (allocationMode: All); two nodes, three pods: the program does
+    not count "all" (it depends on the node), the allocator rejects the third pod, and the answer says so."""
+    all_mode = "        exactly: {deviceClassName: gpu.example.com, allocationMode: All}"
+    root = write(tmp_path, CLUSTER + gpus("worker", "aa") + gpus("worker-2", "aa"), template(all_mode) + gang(3))
+    code, t = explain(root)
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "Unknown"
+    assert exact["summary"] == ("exact check: unknown: the engine rejects the solver's assignment; the program does "
+                                "not model allocationMode: All, which the engine's allocator decides")
+
+
+def test_a_tree_whose_devices_and_nodes_the_order_misses_gets_both_changes_verified(tmp_path):
+    """fixtures/explain/exact-tree (three single-pod groups of 4, 4 and 8 cores on two 8-core nodes) with two GPUs
+    per node and each pod's claim "two GPUs, else one": the scheduler gives the first 4-core pod two GPUs and
+    spreads the second to the other node, so the 8-core pod finds neither cores nor GPUs. The tree's assignment
+    (one GPU each for the small pods on one node) needs the reordered list and bin packing together."""
+    tree = FIXTURES / "exact-tree"
+    claim = "\\1  resourceClaims:\n  - {name: gpu, resourceClaimTemplateName: gpus}\n"
+    manifests = re.sub(r"(  schedulingGroup:\n    podGroupName: stage-.\n)", claim, (tree / "gang.yaml").read_text())
+    choice = """\
+        firstAvailable:
+        - {name: pair, deviceClassName: gpu.example.com, count: 2}
+        - {name: one, deviceClassName: gpu.example.com}"""
+    cluster = (tree / "cluster.yaml").read_text() + "    devices: [{driver: gpu.example.com, count: 2}]\n"
+    (tmp_path / "case").mkdir()
+    root = write(tmp_path / "case", cluster + DEVICE_CLASS, manifests + template(choice).replace("default", "batch"))
+    code, t = explain(root, "podgroup/stage-a")
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "FitsButMissed"
+    assert [c["subrequest"] for c in exact["tree"]["subrequests"]] == ["one", "one", "one"]
+    (first,) = t["suggestions"][:1]
+    assert (first["kind"], first["verified"], len(first["changes"])) == ("firstAvailable", True, 2)
+    order, config = first["changes"]
+    assert [sub["name"] for sub in order["value"]] == ["one", "pair"]
+    sched = tmp_path / "sched.yaml"
+    sched.write_text(yaml.safe_dump(config["value"], sort_keys=False))
+    assert not plan_places(root, ["gang.yaml"], "cluster.yaml", "batch/stage-c", "--scheduler-config", str(sched))
+    work = tmp_path / "work"
+    shutil.copytree(root, work)
+    apply_changes([order], root, work)
+    assert not plan_places(work, ["gang.yaml"], "cluster.yaml", "batch/stage-c")  # each change alone falls short
+    assert plan_places(work, ["gang.yaml"], "cluster.yaml", "batch/stage-c", "--scheduler-config", str(sched))

@@ -93,7 +93,7 @@ def _check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tup
         return own, found
     verdict, text = _tree_verdict(whole, opts.budget)
     if verdict == MISSED:
-        found = tuple(x for x in (changes.scoring(ctx, subj, opts.scheduler_config),) if x is not None)
+        found = changes.for_tree(ctx, subj, whole, opts.scheduler_config)
     alone = {solver.FITS: "fits", solver.NO_FIT: f"does not fit (at most {own.now.bound} of {own.now.needed} pods)",
              solver.UNKNOWN: "unknown"}[own.now.status]
     return dataclasses.replace(own, verdict=verdict, summary=text, tree=whole,

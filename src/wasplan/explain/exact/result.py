@@ -136,11 +136,13 @@ class TreeAnswer:
     note: str = ""
     fewest_pods: int = 0  # the cheapest children the root needs ask for this many pods together
     pods_room: int = 0  # the nodes hold at most this many of the tree's pods (each node's fullest combination)
+    subrequests: tuple[Choice, ...] = ()  # the witness's firstAvailable choices, by pod
 
     def to_dict(self) -> dict:
         return {"root": self.root, "status": str(self.status), "needed": self.needed, "placed": self.placed,
                 "bound": self.bound, "groups": list(self.groups), "witness": [w.to_dict() for w in self.witness],
-                "fewestPods": self.fewest_pods, "podsRoom": self.pods_room, "note": self.note}
+                "fewestPods": self.fewest_pods, "podsRoom": self.pods_room, "note": self.note,
+                "subrequests": [c.to_dict() for c in self.subrequests]}
 
 
 @dataclass(frozen=True, slots=True)

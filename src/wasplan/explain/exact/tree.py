@@ -18,7 +18,7 @@ import numpy as np
 
 from wasplan.engine.domains import PlacementError, pinned_domain
 from wasplan.engine.placement import bound_rows, tas_on, topology_key
-from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, tree_solver, witness
+from wasplan.explain.exact import capacity, classes, devices, shapes as shapes_mod, tree_solver, witness
 from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods, unreplayed
 from wasplan.explain.exact.result import TreeAnswer
 from wasplan.explain.exact.solver import FITS, UNKNOWN
@@ -183,4 +183,5 @@ def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     placed = witness.replay(ev, shapes, order, by_shape, slots, within)
     if placed is None:
         return dataclasses.replace(base, status=UNKNOWN, note=unreplayed(UNREPLAYED, cap))
-    return dataclasses.replace(base, witness=node_pods(state, placed))
+    return dataclasses.replace(base, witness=node_pods(state, placed),
+                               subrequests=devices.choices_made(ev, shapes, witness.assign(shapes, by_shape)))
