@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from tests.cli.helpers import run
+from tests.cli.test_determinism import _run as run_with_hash_seed
 from tests.engine.drascenes import CLUSTER, DEVICE_CLASS, pod, slice_for
 
 from .apply import apply_changes, plan_places
@@ -108,6 +109,14 @@ def test_first_fit_device_choice_misses_a_gang_that_fits_and_reordering_firstava
     assert not plan_places(work, ["gang.yaml"], "cluster.yaml", "default/team")
     apply_changes(first["changes"], case, work)
     assert plan_places(work, ["gang.yaml"], "cluster.yaml", "default/team")
+
+
+def test_the_dra_answer_is_byte_identical_under_different_hash_seeds():
+    case = FIXTURES / "dra-missed"
+    args = ("explain", str(case / "gang.yaml"), "--cluster", str(case / "cluster.yaml"), "-o", "json")
+    first = run_with_hash_seed("3", *args)
+    assert b'"subrequest": "half"' in first
+    assert run_with_hash_seed("11", *args) == first
 
 
 def test_the_text_names_each_pods_subrequest():
