@@ -285,3 +285,21 @@ def test_a_tree_whose_devices_and_nodes_the_order_misses_gets_both_changes_verif
     apply_changes([order], root, work)
     assert not plan_places(work, ["gang.yaml"], "cluster.yaml", "batch/stage-c")  # each change alone falls short
     assert plan_places(work, ["gang.yaml"], "cluster.yaml", "batch/stage-c", "--scheduler-config", str(sched))
+
+
+def test_unknown_names_both_the_rules_between_the_pods_and_the_dra_features(tmp_path):
+    """A hard hostname spread the pods cannot meet (a nodeSelector holds them to one node) and a matchAttribute
+    constraint: both are left to the replay, and the note names both."""
+    spread = ("  schedulingGroup: {podGroupName: team}\n  nodeSelector: {kubernetes.io/hostname: worker}\n"
+              "  topologySpreadConstraints:\n  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, "
+              "whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: Ignore, labelSelector: {matchLabels: {}}}\n")
+    manifests = template(exactly(1), constraint=True) + gang(2).replace("  schedulingGroup: {podGroupName: team}\n",
+                                                                         spread)
+    root = write(tmp_path, CLUSTER + gpus("worker", "aa"), manifests)
+    code, t = explain(root)
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "Unknown"
+    assert exact["answer"]["note"] == (
+        "the solver's assignment breaks a rule between the group's own pods that the program does not model (spread "
+        "skew or pod affinity among them); the engine rejects it, or matchAttribute/distinctAttribute constraints, "
+        "which the engine's allocator decides")

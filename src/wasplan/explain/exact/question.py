@@ -86,11 +86,15 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
 
 
 def unreplayed(note: str, cap) -> str:
-    """The replay's failure, naming the DRA features the program leaves to it (the likely reason)."""
+    """The replay's failure, naming the DRA features the program leaves to it when the group uses some (and the
+    rules between its pods only when they have any)."""
     if note != UNREPLAYED or not cap.relaxed:
         return note
-    return ("the engine rejects the solver's assignment; the program does not model "
-            + "; ".join(cap.relaxed) + ", which the engine's allocator decides")
+    dra = "; ".join(cap.relaxed) + ", which the engine's allocator decides"
+    if any(s.pod.topology_spread or (s.pod.affinity is not None and s.pod.affinity.pod_required)
+           for s in cap.shapes):
+        return f"{UNREPLAYED}, or {dra}"
+    return f"the engine rejects the solver's assignment; the program does not model {dra}"
 
 
 def _replayed(ev, program, sol, free, shapes, pending, codes) -> tuple[dict[str, int] | None, str]:
