@@ -9,6 +9,7 @@ import numpy as np
 
 from wasplan.explain.exact import solver
 from wasplan.explain.exact.classes import NodeClass, Program
+from wasplan.explain.exact.domainrules import Spread
 
 
 def program(patterns, counts, needed, requests, **rules) -> Program:
@@ -43,3 +44,18 @@ def test_anti_affinity_apart_counts_placed_pods_per_domain():
     assert (got.status, got.bound) == (solver.NO_FIT, 2)
     rules = {"apart": ((0, ((0, 0),)),), "tags": {0: (0,), 1: (1,)}}  # consumed by `program`
     assert solver.solve(program(((3,),), (3,), 2, [[1]], **rules), 5.0).status == solver.FITS
+
+
+def test_spread_lets_the_bigger_zone_run_max_skew_ahead_of_the_smaller():
+    """Zone 0: a class of three nodes, zone 1: one node, one pod each; maxSkew 1: zone 0 ends at most one above
+    zone 1, counting the matching pods already running there."""
+    classes = [NodeClass(-1, ((1,),), rows=[0, 1, 2], tags=(0,)), NodeClass(-1, ((1,),), rows=[3], tags=(1,))]
+
+    def solve(needed: int, running: tuple[int, int]):
+        rule = Spread(0, (0,), 1, running, (0, 1), False)
+        p = Program((4,), np.array([[1]], dtype=np.int64), needed, classes, [], None, (0,), spread=(rule,))
+        return solver.solve(p, 5.0)
+
+    assert solve(3, (0, 0)).status == solver.FITS  # 2 + 1
+    assert (solve(4, (0, 0)).status, solve(4, (0, 0)).bound) == (solver.NO_FIT, 3)
+    assert solve(4, (0, 1)).status == solver.FITS  # 3 in zone 0, 1 more beside the running one in zone 1

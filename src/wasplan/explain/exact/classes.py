@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wasplan.explain.exact.shapes import DomainRules, Shape
+from wasplan.explain.exact.domainrules import DomainRules
+from wasplan.explain.exact.shapes import Shape
 
 PATTERN_LIMIT = 512  # maximal patterns per node row before the row is pooled
 
@@ -34,7 +35,7 @@ class NodeClass:
     patterns: tuple[tuple[int, ...], ...]  # per maximal pattern, pods of each shape on one node
     rows: list[int] = field(default_factory=list)  # node rows, in name order
     content: tuple[int, ...] = ()  # per movable shape, its pods on each of these nodes now (moves.py)
-    tags: tuple[int, ...] = ()  # per key of the domain rules (shapes.DomainRules), these nodes' code (-1: none)
+    tags: tuple[int, ...] = ()  # per key of the domain rules (domainrules.py), these nodes' code (-1: none)
 
     @property
     def count(self) -> int:
@@ -67,8 +68,9 @@ class Program:
     families: tuple[int, ...] = ()  # per shape its family: variants of the same pods (devices.py)
     together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods all go to one node (a shared node-local claim)
     totals: tuple[tuple[int, int], ...] = ()  # (column, most the whole group may take of it)
-    apart: tuple = ()  # shapes.DomainRules.apart: (tag column, pairs of shapes never in one domain of its key)
-    close: tuple = ()  # shapes.DomainRules.close: (tag column, shapes whose pods share one domain of its key)
+    apart: tuple = ()  # DomainRules.apart: (tag column, pairs of shapes never in one domain of its key)
+    close: tuple = ()  # DomainRules.close: (tag column, shapes whose pods share one domain of its key)
+    spread: tuple = ()  # DomainRules.spread: hard spread among the group's pods
 
     @property
     def exact(self) -> bool:
@@ -121,7 +123,7 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
     rows = np.flatnonzero(useful)
     program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains,
                       tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)), together, totals,
-                      rules.apart, rules.close)
+                      rules.apart, rules.close, rules.spread)
     if not len(rows):
         return program
     uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)

@@ -1,7 +1,8 @@
 """Rules of the program that count the group's own pods across nodes: pods sharing a node-local claim on one
 node (`together`, devices.py), network-attached devices taken once for the whole group (`totals`, devices.py),
-required anti-affinity between the group's own pods on a key other than the hostname (`apart`, shapes.py), and
-required pod affinity among them that keeps them in one domain (`close`, shapes.py).
+required anti-affinity between the group's own pods on a key other than the hostname (`apart`),
+required pod affinity among them that keeps them in one domain (`close`), hard topology spread among them
+(`spread`; all three from domainrules.py).
 
 A pattern says how many pods of each shape a node *may* take (every subset of it fits too), so these rules
 cannot count patterns: they count placed pods. Per (class, shape) an integer `w` holds the pods of that shape
@@ -33,6 +34,7 @@ def add(m: "cp_model.CpModel", program: "Program", y: dict, x: dict) -> list[lis
     _totals(m, program, w, x)
     _apart(m, program, w, x)
     _close(m, program, w, x)
+    _spread(m, program, w, x)
     return supply
 
 
@@ -103,13 +105,7 @@ def _close(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
     """Shapes whose pods share one domain of a key (the group's own required pod affinity): one domain at most
     holds any of them, and none goes to a node without the key."""
     for column, group in program.close:
-        pods: dict[int, list] = {}  # domain code -> placed-pod variables of the group's shapes there
-        for (k, s), v in sorted(w.items()):
-            if s in group:
-                pods.setdefault(program.classes[k].tags[column], []).append(v)
-        for (k, s), v in x.items():
-            if s in group:
-                pods.setdefault(program.pooled[k].tags[column], []).append(v)
+        pods = _per_code(program, w, x, column, group)
         if -1 in pods:
             m.add(sum(pods.pop(-1)) == 0)
         most = sum(program.counts[s] for s in group)
@@ -119,3 +115,38 @@ def _close(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
             m.add(sum(terms) <= most * used[-1])
         if used:
             m.add(sum(used) <= 1)
+
+
+def _per_code(program: "Program", w: dict, x: dict, column: int, shapes: tuple[int, ...]) -> dict[int, list]:
+    """Domain code of the tag column -> the placed-pod variables of `shapes` there."""
+    pods: dict[int, list] = {}
+    for (k, s), v in sorted(w.items()):
+        if s in shapes:
+            pods.setdefault(program.classes[k].tags[column], []).append(v)
+    for (k, s), v in x.items():
+        if s in shapes:
+            pods.setdefault(program.pooled[k].tags[column], []).append(v)
+    return pods
+
+
+def _spread(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
+    """Hard spread among the group's pods: every counted domain that receives one holds at most maxSkew more
+    matching pods than the fewest in a counted domain, all placed (domainrules.Spread says why that is
+    necessary). Pods in a domain the engine does not count are left to the replay."""
+    for rule in program.spread:
+        pods = _per_code(program, w, x, rule.column, rule.shapes)
+        most = sum(program.counts[s] for s in rule.shapes) + max(rule.running, default=0)
+        final = {}
+        for code in rule.counted:
+            final[code] = m.new_int_var(0, most, f"f{rule.column}_{code}")
+            m.add(final[code] == rule.running[code] + sum(pods.get(code, [])))
+        if not final:
+            continue
+        low = m.new_int_var(0, 0 if rule.min_zero else most, f"low{rule.column}")
+        if not rule.min_zero:
+            m.add_min_equality(low, list(final.values()))
+        for code, terms in sorted(pods.items()):
+            if code in final:
+                used = m.new_bool_var(f"s{rule.column}_{code}")
+                m.add(sum(terms) <= most * used)
+                m.add(final[code] - low <= rule.max_skew + most * (1 - used))

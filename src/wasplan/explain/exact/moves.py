@@ -25,7 +25,7 @@ import dataclasses
 import numpy as np
 
 from wasplan.explain import rerun
-from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact import capacity, classes, domainrules, shapes as shapes_mod, solver, witness
 from wasplan.explain.exact.question import node_pods
 from wasplan.explain.exact.result import Move, MovesAnswer
 
@@ -98,7 +98,7 @@ def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | Non
         for pod in s.members:
             content[origin[pod.key], m] += 1
     program = classes.build(every, cap.free, cap.requests, subj.needed, shapes_mod.conflicts(every), None, None,
-                            content, cap.together, cap.totals, shapes_mod.domain_rules(state, every))
+                            content, cap.together, cap.totals, domainrules.domain_rules(state, every))
     if program.pooled:
         return MovesAnswer(solver.UNKNOWN, subj.needed, note=POOLED)
     got = _program(program, len(group), subj.needed, seconds, relocate)

@@ -14,7 +14,8 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine.domains import PlacementError, pinned_domain
-from wasplan.explain.exact import capacity, classes, devices, proof, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact import (capacity, classes, devices, domainrules, proof, shapes as shapes_mod, solver,
+                                   witness)
 from wasplan.explain.exact.result import Answer, Model, NodePods
 
 UNREPLAYED = ("the solver's assignment breaks a rule between the group's own pods that the program does not model "
@@ -67,8 +68,9 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     cap = capacity.of(ev, shapes)
     shapes, free, requests = cap.shapes, cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)
+    rules = domainrules.domain_rules(state, shapes, ev if codes is None else None)  # spread: whole cluster only
     program = classes.build(shapes, free, requests, needed, conflicts, codes, values, together=cap.together,
-                            totals=cap.totals, rules=shapes_mod.domain_rules(state, shapes))
+                            totals=cap.totals, rules=rules)
     sol = solver.solve(program, seconds)
     caps = classes.per_node_caps(free, requests, shapes, conflicts)
     why = proof.proof(shapes, caps, free, cap, needed, codes, values) if sol.status != solver.FITS else None

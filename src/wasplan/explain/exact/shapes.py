@@ -5,9 +5,9 @@ Only verdicts that no placement of the group's own pods can change go in the all
 against the running pods, required anti-affinity between the pod and the running pods (both directions), and a
 hard spread constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so
 a model built on them is a relaxation of the engine and "no assignment" is a proof. Between the group's own
-pods, `conflicts` (host ports, hostname anti-affinity: one node) and `apart` (anti-affinity on another key: one
-topology domain) are rules of the program; spread skew and required pod affinity among them are left out and
-checked by replaying the witness through the engine (witness.py). Every verdict is the engine plugin's own
+pods, `conflicts` (host ports, hostname anti-affinity: one node) here and the per-domain rules of domainrules.py
+are rules of the program; what those leave out is checked by replaying the witness through the engine
+(witness.py). Every verdict is the engine plugin's own
 function; nothing is re-derived.
 """
 
@@ -67,12 +67,12 @@ def fill(ev, shape: Shape, codes: np.ndarray | None) -> None:
     if p.filter_on(topology_spread.NAME) and topology_spread.constraints(pod, hard=True):
         reasons = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
         allowed &= reasons != topology_spread.REASON_LABEL
-    if p.filter_on(inter_pod_affinity.NAME) and (_anti_terms(pod) or state.affinity_pods):
+    if p.filter_on(inter_pod_affinity.NAME) and (anti_terms(pod) or state.affinity_pods):
         allowed &= _anti_ok(state, _without_affinity(pod), codes)
     shape.allowed = allowed
 
 
-def _anti_terms(pod: Pod) -> tuple:
+def anti_terms(pod: Pod) -> tuple:
     return pod.affinity.anti_required if pod.affinity is not None else ()
 
 
@@ -122,59 +122,4 @@ def _ports_clash(a: Pod, b: Pod) -> bool:
 
 def _anti_hostname(owner: Pod, target: Pod) -> bool:
     return any(t.topology_key == HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)
-               for t in _anti_terms(owner))
-
-
-@dataclass(frozen=True)
-class DomainRules:
-    """Rules between the group's own pods per topology domain of a key: `tags` (nodes x keys) each node's domain
-    code per key; `apart`: (key column, pairs of shapes (i <= j; (i, i): one pod per domain) never in one
-    domain); `close`: (key column, shapes whose pods all share one domain)."""
-
-    tags: np.ndarray | None = None
-    apart: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ()
-    close: tuple[tuple[int, tuple[int, ...]], ...] = ()
-
-
-def domain_rules(state, shapes: list[Shape]) -> DomainRules:
-    """Required anti-affinity between the group's own pods on a key other than the hostname (either pod's term
-    matching the other, as upstream checks both): `apart`. Required pod affinity that the group's pods hold and
-    match themselves, when no running pod matches it: upstream lets the first such pod go anywhere its keys
-    exist (`_affinity_ok`'s self rule) and every later one only where a matching pod runs, so they all share one
-    domain of each key: `close`."""
-    apart: dict[str, set[tuple[int, int]]] = {}
-    for i, a in enumerate(shapes):
-        for j in range(i, len(shapes)):
-            for key in _anti_keys(a.pod, shapes[j].pod) | _anti_keys(shapes[j].pod, a.pod):
-                apart.setdefault(key, set()).add((i, j))
-    close = _close(state, shapes)
-    keys = sorted(set(apart) | set(close))
-    if not keys:
-        return DomainRules()
-    tags = np.column_stack([state.labels.codes(k)[0] for k in keys])
-    return DomainRules(tags, tuple((keys.index(k), tuple(sorted(v))) for k, v in sorted(apart.items())),
-                       tuple((keys.index(k), v) for k, v in sorted(close.items())))
-
-
-def _anti_keys(owner: Pod, target: Pod) -> set[str]:
-    return {t.topology_key for t in _anti_terms(owner)
-            if t.topology_key != HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)}
-
-
-def _close(state, shapes: list[Shape]) -> dict[str, tuple[int, ...]]:
-    """Key -> shapes held in one domain of it, for required pod-affinity terms every holder matches itself, that
-    only holders of the same terms match among the group, and that no running pod matches."""
-    out: dict[str, set[int]] = {}
-    for i, s in enumerate(shapes):
-        terms = s.pod.affinity.pod_required if s.pod.affinity is not None else ()
-        if not terms or not all(inter_pod_affinity.term_matches(t, s.pod, s.pod) for t in terms):
-            continue
-        matching = [j for j, o in enumerate(shapes) if all(inter_pod_affinity.term_matches(t, s.pod, o.pod)
-                                                             for t in terms)]
-        if any(shapes[j].pod.affinity is None or shapes[j].pod.affinity.pod_required != terms for j in matching):
-            continue
-        if any(state.matching_counts(*inter_pod_affinity.term_scope(t, s.pod)).any() for t in terms):
-            continue
-        for t in terms:
-            out.setdefault(t.topology_key, set()).update(matching)
-    return {k: tuple(sorted(v)) for k, v in out.items()}
+               for t in anti_terms(owner))

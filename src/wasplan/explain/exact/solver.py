@@ -129,7 +129,7 @@ def placement_vars(m: cp_model.CpModel, program: Program):
             used = [int(program.requests[s, col]) * v for (kk, s), v in x.items() if kk == k]
             if used:
                 m.add(sum(used) <= room * c.count)
-    if program.together or program.totals or program.apart or program.close:
+    if program.together or program.totals or program.apart or program.close or program.spread:
         supply = grouprules.add(m, program, y, x)
     return y, x, supply
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from wasplan.engine.domains import PlacementError, pinned_domain
 from wasplan.engine.placement import bound_rows, tas_on, topology_key
-from wasplan.explain.exact import capacity, classes, devices, shapes as shapes_mod, tree_solver, witness
+from wasplan.explain.exact import (capacity, classes, devices, domainrules, shapes as shapes_mod, tree_solver,
+                                   witness)
 from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods, unreplayed
 from wasplan.explain.exact.result import TreeAnswer
 from wasplan.explain.exact.solver import FITS, UNKNOWN
@@ -160,7 +161,7 @@ def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     needed = sum(t.need for t in nodes if t.kind == "group")
     program = classes.build(shapes, free, requests, needed, shapes_mod.conflicts(shapes), dom.combo, None,
                             together=cap.together, totals=cap.totals,
-                            rules=shapes_mod.domain_rules(state, shapes))
+                            rules=domainrules.domain_rules(state, shapes))
     chains = [[t for t in chain(nodes, leaf) if nodes[t].topo] for leaf in shape_leaf]
     sol = tree_solver.solve(program, nodes, shape_leaf, chains, dom, seconds)
     groups = tuple(nodes[i].key for i in sorted(sol.scheduled) if nodes[i].kind == "group")
