@@ -41,7 +41,9 @@ from wasplan.explain.exact.shapes import Shape
 
 
 def plugin_of(ev):
-    return ev.state.plugins.get(dynamic_resources.NAME)
+    """The DynamicResources plugin when the plan has one and the pods' profile runs its filter, else None."""
+    plugin = ev.state.plugins.get(dynamic_resources.NAME)
+    return plugin if plugin is not None and ev.profile.filter_on(dynamic_resources.NAME) else None
 
 
 def expand(ev, shapes: list[Shape]) -> tuple[list[Shape], Columns | None]:

@@ -47,20 +47,23 @@ class Spread:
     min_zero: bool  # minDomains not met: the global minimum is 0
 
 
-def domain_rules(state, shapes: list[Shape], ev=None) -> DomainRules:
+def domain_rules(ev, shapes: list[Shape], whole_cluster: bool = False) -> DomainRules:
     """Required anti-affinity between the group's own pods on a key other than the hostname (either pod's term
     matching the other, as upstream checks both): `apart`. Required pod affinity that the group's pods hold and
     match themselves, when no running pod matches it: upstream lets the first such pod go anywhere its keys
     exist (`_affinity_ok`'s self rule) and every later one only where a matching pod runs, so they all share one
-    domain of each key: `close`. With `ev` (the whole cluster seen at once, no topology placement), hard spread
-    among the group's pods: `spread`."""
+    domain of each key: `close`. With `whole_cluster` (no topology placement: the engine counts over every
+    node), hard spread among the group's pods: `spread`. Only the rules of filter plugins the profile runs."""
+    state, profile = ev.state, ev.profile
     apart: dict[str, set[tuple[int, int]]] = {}
-    for i, a in enumerate(shapes):
-        for j in range(i, len(shapes)):
-            for key in _anti_keys(a.pod, shapes[j].pod) | _anti_keys(shapes[j].pod, a.pod):
-                apart.setdefault(key, set()).add((i, j))
-    close = _close(state, shapes)
-    spread = _spread(ev, shapes) if ev is not None else []
+    close: dict[str, tuple[int, ...]] = {}
+    if profile.filter_on(inter_pod_affinity.NAME):
+        for i, a in enumerate(shapes):
+            for j in range(i, len(shapes)):
+                for key in _anti_keys(a.pod, shapes[j].pod) | _anti_keys(shapes[j].pod, a.pod):
+                    apart.setdefault(key, set()).add((i, j))
+        close = _close(state, shapes)
+    spread = _spread(ev, shapes) if whole_cluster and profile.filter_on(topology_spread.NAME) else []
     keys = sorted(set(apart) | set(close) | {key for key, _ in spread})
     if not keys:
         return DomainRules()

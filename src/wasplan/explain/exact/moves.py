@@ -98,7 +98,7 @@ def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | Non
         for pod in s.members:
             content[origin[pod.key], m] += 1
     program = classes.build(every, cap.free, cap.requests, subj.needed, shapes_mod.conflicts(every), None, None,
-                            content, cap.together, cap.totals, domainrules.domain_rules(state, every))
+                            content, cap.together, cap.totals, domainrules.domain_rules(ev, every))
     if program.pooled:
         return MovesAnswer(solver.UNKNOWN, subj.needed, note=POOLED)
     got = _program(program, len(group), subj.needed, seconds, relocate)

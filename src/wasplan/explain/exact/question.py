@@ -68,7 +68,7 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     cap = capacity.of(ev, shapes)
     shapes, free, requests = cap.shapes, cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)
-    rules = domainrules.domain_rules(state, shapes, ev if codes is None else None)  # spread: whole cluster only
+    rules = domainrules.domain_rules(ev, shapes, whole_cluster=codes is None)
     program = classes.build(shapes, free, requests, needed, conflicts, codes, values, together=cap.together,
                             totals=cap.totals, rules=rules)
     sol = solver.solve(program, seconds)

@@ -161,7 +161,7 @@ def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     needed = sum(t.need for t in nodes if t.kind == "group")
     program = classes.build(shapes, free, requests, needed, shapes_mod.conflicts(shapes), dom.combo, None,
                             together=cap.together, totals=cap.totals,
-                            rules=domainrules.domain_rules(state, shapes))
+                            rules=domainrules.domain_rules(ev, shapes))
     chains = [[t for t in chain(nodes, leaf) if nodes[t].topo] for leaf in shape_leaf]
     sol = tree_solver.solve(program, nodes, shape_leaf, chains, dom, seconds)
     groups = tuple(nodes[i].key for i in sorted(sol.scheduled) if nodes[i].kind == "group")
