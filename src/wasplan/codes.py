@@ -142,6 +142,38 @@ _TABLE: list[Code] = [
          "parentCompositePodGroupName / CompositePodGroup do not exist in Kubernetes 1.36."),
     Code("WAS413", "hierarchy-spans-workloads", E,
          "A group and its parent CompositePodGroup reference different Workloads; the scheduler marks it invalid."),
+    Code("WAS420", "claim-template-not-found", W,
+         "A resourceClaims entry names a ResourceClaimTemplate that the inputs do not hold, and a close name or the "
+         "same name in another namespace is there (or the --cluster snapshot holds every template)."),
+    Code("WAS421", "resource-claim-not-found", W,
+         "A resourceClaims entry names a ResourceClaim that the inputs do not hold, and a close name or the same "
+         "name in another namespace is there (or the --cluster snapshot holds every claim)."),
+    Code("WAS422", "device-class-not-found", W,
+         "A claim or template request names a DeviceClass that the inputs do not hold, and a close name is there "
+         "(or the --cluster snapshot holds every DeviceClass)."),
+    Code("WAS423", "container-claim-not-declared", E,
+         "A container's resources.claims names a claim that the pod's spec.resourceClaims does not declare."),
+    Code("WAS424", "container-claim-request-unknown", W,
+         "A container's resources.claims[].request names no request of the claim or template it uses."),
+    Code("WAS425", "group-claims-summary", I,
+         "Which claims of a PodGroup's pods are shared group claims and which stay each pod's own "
+         "(DRAWorkloadResourceClaims)."),
+    Code("WAS426", "group-claim-near-miss", W,
+         "A pod claim has the name or the source of a PodGroup claim but not both, so it silently stays per pod."),
+    Code("WAS427", "group-claim-unused", W, "A PodGroup claim is used by none of the group's pods in the inputs."),
+    Code("WAS428", "selector-matches-no-device", E,
+         "A request's class and request selectors match no device of the --cluster snapshot (names the eliminating "
+         "selector and the values devices have)."),
+    Code("WAS429", "request-count-exceeds-devices", E,
+         "A request asks for more devices than any node of the --cluster snapshot can reach among the matching ones."),
+    Code("WAS430", "claims-differ-from-template", W,
+         "A PodGroup's resourceClaims differ from those of the Workload template it references."),
+    Code("WAS431", "admin-access-namespace-unlabeled", E,
+         "A request sets adminAccess in a namespace without the label resource.kubernetes.io/admin-access: \"true\"; "
+         "the API server rejects it."),
+    Code("WAS432", "admin-access-namespace-unknown", I,
+         "A request sets adminAccess in a namespace that neither the inputs nor the snapshot hold, so its "
+         "admin-access label cannot be checked."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),

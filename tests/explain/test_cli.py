@@ -68,7 +68,9 @@ def test_json_shape():
     t = doc["targets"][0]
     assert set(t) == {"kind", "namespace", "name", "verdict", "summary", "gang", "shapes", "topology", "victims",
                       "suggestions", "notes", "exact"}
-    assert set(t["shapes"][0]) == {"pods", "requests", "message", "closestNodes", "eliminatedBy", "resources"}
+    assert set(t["shapes"][0]) == {"pods", "requests", "message", "closestNodes", "eliminatedBy", "resources",
+                                   "devices"}
+    assert t["shapes"][0]["devices"] is None  # no ResourceClaims: no device evidence
     assert set(t["suggestions"][0]) == {"kind", "title", "why", "verified", "opensNodes", "changes"}
     assert set(t["suggestions"][0]["changes"][0]) == {"action", "file", "line", "object", "fieldPath", "path",
                                                       "value"}

@@ -6,10 +6,12 @@ suggestions (suggest_*.py), each verified by re-running the engine on changed in
 
 from __future__ import annotations
 
+import json
+
 import time
 
-from wasplan.explain import (evidence, suggest_constraints, suggest_gang, suggest_nodes, suggest_priority,
-                             suggest_topology)
+from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
+                             suggest_priority, suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
@@ -23,11 +25,13 @@ NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan place
                 "constraint; the per-domain counts show what the constraint would allow")
 
 
-def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str) -> tuple:
+def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tuple) -> tuple:
     if verdict == WAITING_FOR_PODS:
-        found = [suggest_gang.min_count(ctx, subj)]
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj)]
     elif verdict == DOES_NOT_FIT:
-        found = [suggest_gang.min_count(ctx, subj), suggest_nodes.add_nodes(ctx, subj),
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj),
+                 *suggest_devices.suggestions(ctx, subj, shapes),
+                 suggest_nodes.add_nodes(ctx, subj),
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
                  *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
                  suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
@@ -61,6 +65,29 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
     return tuple(notes)
 
 
+def _same_edit(change) -> tuple:
+    """What a change does, for spotting the same edit found twice: a list of named entries by its names' order
+    (one finder may write defaults the other leaves out)."""
+    value = change.value
+    if isinstance(value, list) and all(isinstance(v, dict) and "name" in v for v in value):
+        value = tuple(v["name"] for v in value)
+    else:
+        value = json.dumps(value, sort_keys=True, default=str)
+    return change.action, change.file, change.obj, change.field_path, value
+
+
+def _distinct(suggestions: tuple) -> tuple:
+    """The suggestions without a later one making the same edits as an earlier one (the exact check's
+    `firstAvailable` order and the device evidence's can be the same change)."""
+    seen, out = set(), []
+    for s in suggestions:
+        key = (s.kind, tuple(sorted(_same_edit(c) for c in s.changes)))
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return tuple(out)
+
+
 def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
@@ -68,13 +95,13 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     topo = subj.topology
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
+    shapes = evidence.shapes(ctx, subj) if subj.trial else ()
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
-    suggestions = exact_found + _suggestions(ctx, subj, verdict) if suggest else ()
+    suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
-    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj),
-                             evidence.shapes(ctx, subj) if subj.trial else (), topo,
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo,
                              tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
                              suggestions, notes, exact_check)
 

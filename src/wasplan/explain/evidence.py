@@ -15,7 +15,7 @@ from wasplan.cluster.model import Node, PlanInputs, Pod
 from wasplan.engine.placement import tas_on
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.world import GroupState, PodState
-from wasplan.explain import probe
+from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,
                                    DomainFit, Gang, ShapeEvidence, Topology)
@@ -90,9 +90,10 @@ def run_trial(ctx: Context, subj: Subject) -> None:
     subj.topology = topology(ctx, subj)
     if subj.topology is not None and subj.topology.honoured and subj.topology.domains:
         subj.mask = domain_mask(ctx, subj.topology.key, subj.topology.domains[0].domain)
-    if subj.pending:
-        ev = ctx.evaluator(subj.pending[0])
-        subj.trial = probe.trial(ev, subj.pending, subj.mask) if ev is not None else probe.Trial()
+    pods = [p for p in subj.pending if not claims_gated(ctx.sim.world.pods[p.key])]  # never tried: no claims yet
+    if pods:
+        ev = ctx.evaluator(pods[0])
+        subj.trial = probe.trial(ev, pods, subj.mask) if ev is not None else probe.Trial()
 
 
 def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
@@ -107,6 +108,10 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
     if outcome.status == "WaitingForPreemption":
         return BY_PREEMPTING, "fits only by preempting lower-priority pods"
+    waiting = [p for p in subj.pending if claims_gated(ctx.sim.world.pods[p.key])]
+    if outcome.status == "WaitingForPods" and waiting:
+        message = ctx.sim.world.pods[waiting[0].key].message
+        return WAITING_FOR_PODS, f"waits for pods: {len(waiting)} of them wait for a ResourceClaim ({message})"
     if outcome.status == "WaitingForPods":
         return WAITING_FOR_PODS, f"waits for pods: {subj.exist} of {gang} pods exist"
     if outcome.message.startswith(REJECTED_PREFIX):  # the cycle refused the group before placing anything
@@ -146,11 +151,19 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
         return DOES_NOT_FIT, f"does not stay: {ps.message}"
     if ps.status == "Gated" and ps.pod.scheduling_gates:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
+    if claims_gated(ps):  # DynamicResources' PreEnqueue: a claim or its template is missing
+        return DOES_NOT_FIT, f"does not fit: it waits for its ResourceClaim: {ps.message}"
     if ps.status == "Gated" and ps.reason == "NotCreated":  # its controller waits (simulator.py, start_after)
         return WAITING_FOR_PODS, f"waits for its controller to create it ({ps.message})"
     if ps.status == "Gated":
         return WAITING_FOR_GROUP, f"waits for its PodGroup {ps.pod.namespace}/{ps.pod.pod_group} to exist"
     return DOES_NOT_FIT, f"does not fit: {ps.message}"
+
+
+def claims_gated(ps: PodState) -> bool:
+    """Held at PreEnqueue by DynamicResources: every one of its messages names the ResourceClaim
+    (engine/draclaims.py), none of the other gates' does."""
+    return ps.status == "Gated" and not ps.pod.scheduling_gates and "resourceclaim" in ps.message.lower()
 
 
 def gang(subj: Subject) -> Gang:
@@ -174,7 +187,8 @@ def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
         message = f.diagnosis.message() if f.diagnosis is not None else ""
         out.append(ShapeEvidence(tuple(f.pods), tuple(sorted(f.pod.requests.items())), message,
                                  probe.closest(f, names, state.resources), probe.eliminations(f, nodes),
-                                 probe.totals(before, state.resources, needed)))
+                                 probe.totals(before, state.resources, needed),
+                                 devices.device_evidence(ctx, subj, f, before, needed)))
     return tuple(out)
 
 

@@ -98,11 +98,13 @@ def min_count_change(documents: list, group: Group, value: int) -> Change:
                    f"Job/{group.namespace}/{ref.workload_name}" if ref is not None else f"PodGroup/{group.key}")
 
 
-def node_addition(template: Node, count: int, labels: dict[str, str] | None = None, external: bool = False) -> Change:
+def node_addition(template: Node, count: int, labels: dict[str, str] | None = None, external: bool = False,
+                  slices: tuple[str, ...] = ()) -> Change:
     """Grow the template's Cluster pool, or add copies of its Node object. A template from `--node-shape`
     (`external`) is a pool of its own: its count becomes the number to add, and the file joins the cluster.
     Nodes that must land in one topology domain (`labels`) become a new pool with the template's labels as
-    they are, so templated labels cannot move them elsewhere."""
+    they are, so templated labels cannot move them elsewhere. `slices`: the template's own ResourceSlices, copied
+    for each new Node object (a Cluster kind pool publishes its devices itself)."""
     doc = template.source
     pool = template.labels.get(POOL_LABEL)
     if doc is not None and is_cluster_kind(doc.obj) and pool is not None:
@@ -117,6 +119,8 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
     value = {"copies": count, "of": template.name}
     if labels:
         value["labels"] = labels
+    if slices:
+        value["resourceSlices"] = list(slices)
     return change("add", doc, (), value, f"Node/{template.name}")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wasplan.explain.devices_model import DeviceEvidence
 from wasplan.explain.exact.result import ExactCheck
 
 API_VERSION = "wasplan.io/v1alpha1"
@@ -105,12 +106,14 @@ class ShapeEvidence:
     closest: tuple[CloseNode, ...] = ()
     eliminations: tuple[Elimination, ...] = ()
     resources: tuple[ResourceTotal, ...] = ()
+    devices: DeviceEvidence | None = None  # the pods' ResourceClaims against the devices (explain/devices.py)
 
     def to_dict(self) -> dict:
         return {"pods": list(self.pods), "requests": dict(self.requests), "message": self.message,
                 "closestNodes": [c.to_dict() for c in self.closest],
                 "eliminatedBy": [e.to_dict() for e in self.eliminations],
-                "resources": [r.to_dict() for r in self.resources]}
+                "resources": [r.to_dict() for r in self.resources],
+                "devices": self.devices.to_dict() if self.devices else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +157,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    kind: str  # minCount | addNodes | nodeSelector | nodeAffinity | toleration | topology | evict | priority
+    kind: str  # minCount | addNodes | nodeSelector | ... | deviceSelector | firstAvailable | claimTemplate (docs)
     title: str
     why: str
     changes: tuple[Change, ...]

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from wasplan.cluster.devices import NodeSelection, ResourceSlice
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import group_outcome, pod_outcome
@@ -136,3 +137,23 @@ def clone_node(template: Node, name: str, labels: dict[str, str] | None = None) 
     if "kubernetes.io/hostname" in new_labels:
         new_labels["kubernetes.io/hostname"] = name
     return Node(name, new_labels, dict(template.allocatable), template.taints, False, template.source)
+
+
+def node_slices(inputs: PlanInputs) -> dict[str, list[ResourceSlice]]:
+    """The ResourceSlices published for one node alone (`nodeName`), by node, in input order."""
+    out: dict[str, list[ResourceSlice]] = {}
+    for r in (*inputs.existing, *inputs.arrivals):
+        if isinstance(r, ResourceSlice) and r.node.node_name is not None:
+            out.setdefault(r.node.node_name, []).append(r)
+    return out
+
+
+def _renamed(text: str, old: str, new: str) -> str:
+    return text.replace(old, new) if old in text else f"{text}-{new}"
+
+
+def clone_slices(slices: list[ResourceSlice], template: str, name: str) -> list[ResourceSlice]:
+    """The template node's slices as the new node's driver would publish them: its own node name, and the
+    slice and pool names with the node's name in place of the template's."""
+    return [dataclasses.replace(s, name=_renamed(s.name, template, name), pool=_renamed(s.pool, template, name),
+                                node=NodeSelection(node_name=name)) for s in slices]

@@ -14,16 +14,16 @@ from collections import Counter
 import numpy as np
 
 from wasplan.cluster.model import Node, Pod
-from wasplan.explain import manifest, probe, rerun, units
+from wasplan.explain import devices, manifest, probe, rerun, units
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 
 SKIP_LABELS = ("kubernetes.io/hostname",)
 
 
-def _signature(node: Node) -> tuple:
+def _signature(node: Node, published: dict[str, int]) -> tuple:
     labels = tuple(sorted((k, v) for k, v in node.labels.items() if k not in SKIP_LABELS))
-    return (tuple(sorted(node.allocatable.items())), node.taints, labels)
+    return (tuple(sorted(node.allocatable.items())), node.taints, labels, published.get(node.name, 0))
 
 
 def _takes(node: Node, pods: list[Pod]) -> bool:
@@ -45,13 +45,19 @@ def _templates(ctx: Context, subj: Subject) -> list[Node]:
     if any(ctx.evaluator(pod) is None for pod in failing):
         return []  # a pod for a scheduler without a profile: no node shape would be tried for it
     ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
-    for pod in failing:
-        ok &= probe.eligible(probe.now(ctx.evaluator(pod), pod))
+    claims = any(devices.request_items(ctx, pod) for pod in failing)
+    for pod in failing:  # a pod with claims: its devices are what the new nodes bring, so DynamicResources waits
+        verdicts = probe.now(ctx.evaluator(pod), pod)
+        ok &= devices.other_filters(verdicts, resources=False) if claims else probe.eligible(verdicts)
     nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(n, failing)]
-    common = Counter(_signature(n) for n in nodes).most_common()
+    by_node = rerun.node_slices(ctx.inputs) if claims else {}
+    published = {name: sum(len(s.devices) for s in slices) for name, slices in by_node.items()}
+    if any(published.get(n.name) for n in nodes):  # devices of their own: the shape the claims need
+        nodes = [n for n in nodes if published.get(n.name)]
+    common = Counter(_signature(n, published) for n in nodes).most_common()
     firsts = {}
     for n in nodes:
-        firsts.setdefault(_signature(n), n)
+        firsts.setdefault(_signature(n, published), n)
     return [firsts[sig] for sig, _ in common[:1]]
 
 
@@ -71,8 +77,12 @@ def _domain_labels(ctx: Context, subj: Subject, template: Node) -> tuple[dict[st
 
 
 def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
-    nodes = [rerun.clone_node(template, f"{template.name}-added-{i}", labels) for i in range(count)]
-    return rerun.with_nodes(ctx.inputs, nodes)
+    """The inputs with `count` copies of the template node, each with copies of its own ResourceSlices."""
+    names = [f"{template.name}-added-{i}" for i in range(count)]
+    nodes = [rerun.clone_node(template, name, labels) for name in names]
+    slices = rerun.node_slices(ctx.inputs).get(template.name, [])
+    copies = [s for name in names for s in rerun.clone_slices(slices, template.name, name)]
+    return rerun.with_nodes(ctx.inputs, [*nodes, *copies])
 
 
 def _per_node(template: Node, pods: list[Pod]) -> int:
@@ -116,14 +126,16 @@ def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
         if count is None:
             continue
         where = f" in {domain}" if domain else ""
+        slices = tuple(s.name for s in rerun.node_slices(ctx.inputs).get(template.name, []))
         change = manifest.node_addition(template, count, {k: v for k, v in labels.items()
                                                           if domain and k == domain.split("=")[0]},
-                                         external=bool(ctx.node_shapes))
+                                         external=bool(ctx.node_shapes), slices=slices)
         alloc = units.resources(template.allocatable)
         why = (f"an empty node like {template.name} ({alloc}) takes at least one more pod; with {count - 1} the "
                f"engine still leaves the target pending" if count > 1 else
                f"an empty node like {template.name} ({alloc}) takes the missing pod(s)")
         title = f"add {count} node(s) like {template.name}{where}"
+        title += " with their ResourceSlices" if slices else ""
         if ctx.node_shapes:
             title += f" (pool from {change.file}, given with --cluster)"
         return Suggestion("addNodes", title, why, (change,))

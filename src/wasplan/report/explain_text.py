@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
-from wasplan.report import explain_exact_text
+from wasplan.report import explain_devices_text, explain_exact_text
 from wasplan.report.fit import print_wrapped, summarize
 
 _STYLE = {FITS: "green", "DoesNotFit": "red"}
@@ -46,6 +46,8 @@ def _shape(console: Console, s: ShapeEvidence, verbose: bool = False) -> None:
     for e in s.eliminations[:3]:
         why = "; ".join(e.constraints) or ", ".join(f"{n} {t}" for t, n in e.reasons)
         print_wrapped(console, f"    [dim]{escape(e.plugin)} rejects {e.nodes} node(s): {escape(why)}[/dim]")
+    if s.devices is not None:
+        explain_devices_text.render(console, s.devices)
 
 
 def _value(value) -> str:
