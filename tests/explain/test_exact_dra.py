@@ -100,6 +100,7 @@ def test_first_fit_device_choice_misses_a_gang_that_fits_and_reordering_firstava
     assert exact["model"]["shapes"] == 2  # one pod shape, one variant per subrequest
     first = t["suggestions"][0]
     assert (first["kind"], first["verified"]) == ("firstAvailable", True)
+    assert [s["kind"] for s in t["suggestions"]].count("firstAvailable") == 1  # the device evidence finds it too
     (change,) = first["changes"]
     assert (change["object"], change["fieldPath"], change["line"]) == (
         "ResourceClaimTemplate/default/whole-or-half", "spec.spec.devices.requests[0].firstAvailable", 12)
