@@ -305,3 +305,14 @@ def test_unknown_names_both_the_rules_between_the_pods_and_the_dra_features(tmp_
         "the solver's assignment breaks a rule between the group's own pods that the program does not model (spread "
         "skew or pod affinity among them); the engine rejects it, or matchAttribute/distinctAttribute constraints, "
         "which the engine's allocator decides")
+
+
+def test_a_pod_waiting_for_its_resource_claim_fits_nowhere():
+    """fixtures/explain/dra-devices/typo.yaml names a ResourceClaimTemplate that does not exist: DynamicResources'
+    PreEnqueue keeps the pod out of every cycle, so no assignment places it (before, the program saw no claim and
+    answered "fits, but the scheduler's order misses it")."""
+    case = FIXTURES / "dra-devices"
+    code, t = explain(case, manifest="typo.yaml")
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["answer"]["proof"]["allowedNodes"] == 0

@@ -82,7 +82,7 @@ def _signature(plugin, pod, sharing: dict[str, int]) -> tuple:
             out.append(("held", claim.key))
         else:
             out.append(("own", claim.spec))
-    return tuple(out) + (bool(plugin.extended.get(pod.key)),)
+    return tuple(out) + (bool(plugin.extended.get(pod.key)), enqueued(plugin, pod))
 
 
 def _split(plugin, members: list, sharing: dict[str, int]) -> list[list]:
@@ -96,12 +96,18 @@ def _dra_allowed(ev, plugin, pod) -> np.ndarray:
     """Nodes where the DynamicResources filter accepts the pod on its own: its allocated claims reachable, its
     other claims (and DRA-backed extended resources) allocatable now."""
     n = len(ev.state.nodes)
-    if plugin.pre_filter(pod) is not None:
+    if not enqueued(plugin, pod) or plugin.pre_filter(pod) is not None:
         return np.zeros(n, dtype=bool)
     quick = plugin.precheck(pod, plugin.to_allocate(pod))
     if quick is not None:
         return (quick == 0) & plugin.pinned(pod)
     return plugin.every_node(pod) == 0
+
+
+def enqueued(plugin, pod) -> bool:
+    """Whether DynamicResources' PreEnqueue let the pod in (its claims resolved): a pod waiting for a missing
+    ResourceClaim or template never enters a scheduling cycle, so no node takes it."""
+    return pod.key in plugin.refs
 
 
 def narrowed_spec(spec: ClaimSpec, picks: dict[int, int]) -> ClaimSpec:
@@ -139,7 +145,7 @@ def accepts(ev, pod, row: int) -> bool:
     plugin = plugin_of(ev)
     if plugin is None or not dynamic_resources.has_claims(pod):
         return True
-    if plugin.pre_filter(pod) is not None or not plugin.pinned(pod)[row]:
+    if not enqueued(plugin, pod) or plugin.pre_filter(pod) is not None or not plugin.pinned(pod)[row]:
         return False
     try:
         return plugin.check(pod, row, plugin.to_allocate(pod))[0] == 0
