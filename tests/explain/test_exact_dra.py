@@ -14,7 +14,7 @@ import yaml
 
 from tests.cli.helpers import run
 from tests.cli.test_determinism import _run as run_with_hash_seed
-from tests.engine.drascenes import CLUSTER, DEVICE_CLASS, pod, slice_for
+from tests.engine.drascenes import ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, pod, slice_for
 
 from .apply import apply_changes, plan_places
 
@@ -316,3 +316,19 @@ def test_a_pod_waiting_for_its_resource_claim_fits_nowhere():
     exact = t["exact"]
     assert code == 1 and exact["verdict"] == "DoesNotFit"
     assert exact["answer"]["proof"]["allowedNodes"] == 0
+
+
+def test_pods_whose_allocated_claims_pin_the_same_node_are_one_shape(tmp_path):
+    """Each pod's own claim is already allocated on worker (its devices reachable there only): both pods must run
+    on worker, which holds one 5-CPU pod; the program sees one shape of two pods, not two shapes."""
+    claims = "".join(ALLOCATED_ON_WORKER.format(reserved="").replace("name: shared", f"name: gpu-{i}")
+                     .replace("device: gpu-0", f"device: gpu-{i}") for i in range(2))
+    entry = "- {name: gpu, resourceClaimTemplateName: gpus}"
+    pods = gang(2, "5").replace(entry, "- {name: gpu, resourceClaimName: gpu-0}", 1).replace(
+        entry, "- {name: gpu, resourceClaimName: gpu-1}")
+    root = write(tmp_path, CLUSTER + gpus("worker", "aa") + gpus("worker-2", "aa"), claims + pods)
+    code, t = explain(root)
+    exact = t["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert exact["model"]["shapes"] == 1 and exact["answer"]["bound"] == 1
+    assert exact["answer"]["proof"]["allowedNodes"] == 1

@@ -75,11 +75,15 @@ def _sharing(plugin, shapes: list[Shape]) -> dict[str, int]:
 
 
 def _signature(plugin, pod, sharing: dict[str, int]) -> tuple:
+    """What the pod's claims ask of a node: an allocated claim only where its allocation is reachable (pods
+    whose claims pin the same nodes stay one shape), a shared one by name (`together`), its own ones by spec."""
     out = []
     for state in plugin.claims_of(pod):
         claim = state.claim
-        if claim.allocation is not None or sharing.get(claim.key, 0) > 1:
-            out.append(("held", claim.key))
+        if claim.allocation is not None:
+            out.append(("allocated", claim.allocation.node_selector))
+        elif sharing.get(claim.key, 0) > 1:
+            out.append(("shared", claim.key))
         else:
             out.append(("own", claim.spec))
     return tuple(out) + (bool(plugin.extended.get(pod.key)), enqueued(plugin, pod))
