@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from itertools import product
 from types import SimpleNamespace
@@ -208,14 +209,16 @@ class Builder:
     def _least_counters(self, key: bytes) -> dict[tuple[str, str, str], int]:
         """Per counter, the least any selectable device consumes (0 when one consumes none): a lower bound on
         what each device of the request takes from it."""
-        devices = [self.table.devices[k] for k in np.flatnonzero(self.table.selected(key)).tolist()]
-        drivers = [self.table.ids[k][0] for k in np.flatnonzero(self.table.selected(key)).tolist()]
-        seen: dict[tuple[str, str, str], list[int]] = {}
-        for device, driver in zip(devices, drivers):
-            for use in device.consumes_counters:
+        per_device: list[dict[tuple[str, str, str], Fraction]] = []
+        for k in np.flatnonzero(self.table.selected(key)).tolist():
+            uses: dict[tuple[str, str, str], Fraction] = {}
+            for use in self.table.devices[k].consumes_counters:
                 for counter, amount in use.counters:
-                    seen.setdefault((driver, use.name, counter), []).append(math.floor(amount))
-        return {c: (min(v) if len(v) == len(devices) else 0) for c, v in sorted(seen.items())}
+                    name = (self.table.ids[k][0], use.name, counter)
+                    uses[name] = uses.get(name, Fraction(0)) + amount
+            per_device.append(uses)
+        names = sorted({name for uses in per_device for name in uses})
+        return {name: math.floor(min(uses.get(name, Fraction(0)) for uses in per_device)) for name in names}
 
     def _free(self) -> tuple[np.ndarray, list[str]]:
         n = len(self.ev.state.nodes)
