@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Status
 from wasplan.explain.units import amount
+from wasplan.report.diagnostics_text import plural
 from wasplan.report.fit import print_wrapped
 
 _STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}
@@ -110,7 +111,8 @@ def section(console: Console, check: ExactCheck) -> None:
         _tree(console, check)
         return
     m = check.model
-    size = (f" [dim]({m.nodes} nodes in {m.classes + m.pooled} class(es), {m.shapes} pod shape(s))[/dim]"
+    size = (f" [dim]({plural(m.nodes, 'node')} in {plural(m.classes + m.pooled, 'class', 'classes')}, "
+            f"{plural(m.shapes, 'pod shape')})[/dim]"
             if m else "")
     print_wrapped(console, f"  [bold]Exact check[/bold]{size}:")
     if check.now.witness:
