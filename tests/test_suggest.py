@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tests.cli.helpers import run
-from wasplan.suggest import closest, did_you_mean
+from wasplan.suggest import bag_distance, closest, did_you_mean, edit_distance
 
 
 @pytest.mark.parametrize("word, known, expected", [
@@ -38,3 +41,11 @@ def test_misspelt_kind_gets_a_suggestion(tmp_path):
     result = run("validate", str(path))
     assert "hint: did you mean kind: PodGroup?" in result.stdout
     assert "did you mean PodGroup?" in run("schema", "Podgruop").stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abc-12", max_size=9), st.text(alphabet="abc-12", max_size=9))
+def test_the_letter_count_filter_never_rules_out_a_name_within_the_bound(a, b):
+    """closest() skips names whose letter counts differ by more than the bound: that difference is a lower bound of
+    the edit distance (a substitution changes one letter on each side, a swap none)."""
+    assert bag_distance(Counter(a), Counter(b)) <= edit_distance(a, b)

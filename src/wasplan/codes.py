@@ -112,6 +112,39 @@ _TABLE: list[Code] = [
          "A status condition has a status, reason, type or message the API server rejects."),
     Code("WAS213", "condition-type-of-other-release", W,
          "A status condition type belongs to another release (PodGroupScheduled was renamed in 1.37)."),
+    Code("WAS220", "dra-invalid-request", E,
+         "A DRA device request is malformed: not exactly one of exactly/firstAvailable, allocationMode All with a "
+         "count, count not above zero, a request name that is no DNS label or used twice, a bad device class name."),
+    Code("WAS221", "dra-invalid-constraint", E,
+         "A claim constraint sets neither or both of matchAttribute/distinctAttribute, names an attribute that is "
+         "not fully qualified, or (like a config entry) names a request the claim does not have; or a config entry's "
+         "driver name is invalid."),
+    Code("WAS222", "dra-too-many", E,
+         "A DRA list is longer than the API allows (requests, subrequests, selectors, constraints, config, devices "
+         "per slice, attributes and capacities per device, counter sets, taints, tolerations)."),
+    Code("WAS223", "dra-invalid-slice", E,
+         "A ResourceSlice's driver or pool, node selection (exactly one of nodeName, nodeSelector, allNodes, "
+         "perDeviceNodeSelection), device names or devices/sharedCounters split is invalid."),
+    Code("WAS224", "dra-invalid-attribute", E,
+         "A device attribute or capacity name is not a qualified name, or an attribute value is not exactly one "
+         "typed value within its length limit (versions: semver)."),
+    Code("WAS225", "dra-invalid-toleration", E,
+         "A device taint or toleration key is not a label key, or an Exists toleration sets a value."),
+    Code("WAS226", "dra-invalid-capacity-policy", E,
+         "A device capacity's requestPolicy is inconsistent (needs allowMultipleAllocations, validValues sorted and "
+         "holding the default, validRange min/max/step within the capacity and the default on a step)."),
+    Code("WAS227", "dra-selector-without-cel", E,
+         "A device selector has no `cel` (often `expression` indented at the level of `cel:`)."),
+    Code("WAS230", "cel-syntax-error", E, "A CEL device selector does not parse (position inside the expression)."),
+    Code("WAS231", "cel-undeclared-reference", E,
+         "A CEL device selector names a variable or a device field that does not exist (e.g. a bare attribute name)."),
+    Code("WAS232", "cel-unknown-function", E, "A CEL device selector calls a function the Kubernetes environment lacks."),
+    Code("WAS233", "cel-type-error", E,
+         "A CEL device selector applies an operator or function to values of the wrong type, or does not "
+         "evaluate to bool."),
+    Code("WAS234", "cel-cost-limit", E,
+         "A CEL device selector's estimated worst-case cost is above the API server's limit of 1,000,000."),
+    Code("WAS235", "cel-too-long", E, "A CEL device selector is longer than 10 KiB."),
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
@@ -142,6 +175,38 @@ _TABLE: list[Code] = [
          "parentCompositePodGroupName / CompositePodGroup do not exist in Kubernetes 1.36."),
     Code("WAS413", "hierarchy-spans-workloads", E,
          "A group and its parent CompositePodGroup reference different Workloads; the scheduler marks it invalid."),
+    Code("WAS420", "claim-template-not-found", W,
+         "A resourceClaims entry names a ResourceClaimTemplate that the inputs do not hold, and a close name or the "
+         "same name in another namespace is there (or the --cluster snapshot holds every template)."),
+    Code("WAS421", "resource-claim-not-found", W,
+         "A resourceClaims entry names a ResourceClaim that the inputs do not hold, and a close name or the same "
+         "name in another namespace is there (or the --cluster snapshot holds every claim)."),
+    Code("WAS422", "device-class-not-found", W,
+         "A claim or template request names a DeviceClass that the inputs do not hold, and a close name is there "
+         "(or the --cluster snapshot holds every DeviceClass)."),
+    Code("WAS423", "container-claim-not-declared", E,
+         "A container's resources.claims names a claim that the pod's spec.resourceClaims does not declare."),
+    Code("WAS424", "container-claim-request-unknown", W,
+         "A container's resources.claims[].request names no request of the claim or template it uses."),
+    Code("WAS425", "group-claims-summary", I,
+         "Which claims of a PodGroup's pods are shared group claims and which stay each pod's own "
+         "(DRAWorkloadResourceClaims)."),
+    Code("WAS426", "group-claim-near-miss", W,
+         "A pod claim has the name or the source of a PodGroup claim but not both, so it silently stays per pod."),
+    Code("WAS427", "group-claim-unused", W, "A PodGroup claim is used by none of the group's pods in the inputs."),
+    Code("WAS428", "selector-matches-no-device", E,
+         "A request's class and request selectors match no device of the --cluster snapshot (names the eliminating "
+         "selector and the values devices have)."),
+    Code("WAS429", "request-count-exceeds-devices", E,
+         "A request asks for more devices than any node of the --cluster snapshot can reach among the matching ones."),
+    Code("WAS430", "claims-differ-from-template", W,
+         "A PodGroup's resourceClaims differ from those of the Workload template it references."),
+    Code("WAS431", "admin-access-namespace-unlabeled", E,
+         "A request sets adminAccess in a namespace without the label resource.kubernetes.io/admin-access: \"true\"; "
+         "the API server rejects it."),
+    Code("WAS432", "admin-access-namespace-unknown", I,
+         "A request sets adminAccess in a namespace that neither the inputs nor the snapshot hold, so its "
+         "admin-access label cannot be checked."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),

@@ -31,6 +31,25 @@ _V = ("validate",)
 _L = ("lint",)
 
 
+_SLICE = ("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-1-gpus\nspec:\n"
+          "  driver: gpu.example.com\n  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n")
+
+
+def _claim(requests: str, constraints: str = "") -> str:
+    """A ResourceClaimTemplate: `requests` are the request list items written at 4 spaces (`    - name: ...`),
+    `constraints` the constraint items likewise."""
+    def indent(text: str) -> str:
+        return "".join("  " + line + "\n" for line in text.splitlines())
+    more = "      constraints:\n" + indent(constraints) if constraints else ""
+    return ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: gpu\nspec:\n  spec:\n"
+            "    devices:\n      requests:\n" + indent(requests) + more)
+
+
+def _class(expression: str) -> str:
+    return ("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+            f"  selectors:\n  - cel:\n      expression: \"{expression}\"\n")
+
+
 def _pg(spec: str) -> str:
     return _PG + "spec:\n" + spec
 
@@ -67,6 +86,42 @@ _V1ALPHA2_PG = ("apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadat
                 "  schedulingPolicy:\n    gang: {{minCount: 2}}\n  disruptionMode: {mode}\n")
 _COMPOSITE_WL = ("apiVersion: scheduling.k8s.io/v1alpha3\nkind: Workload\nmetadata:\n  name: pipeline\nspec:\n"
                  "  compositePodGroupTemplates:\n  - name: region\n    schedulingPolicy: {basic: {}}\n")
+
+
+def _rct(name: str, exactly: str, namespace: str = "ml") -> str:
+    """A ResourceClaimTemplate with one request `gpus` whose `exactly` is the flow mapping `exactly`."""
+    return (f"apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {{name: {name}, namespace: "
+            f"{namespace}}}\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpus\n"
+            f"        exactly: {exactly}\n")
+
+
+def _dra_pod(claims: str, uses: str = "[{name: gpus}]", group: str = "") -> str:
+    """A Pod in namespace ml with `resourceClaims` and one container using `uses`."""
+    joined = f"  schedulingGroup: {{podGroupName: {group}}}\n" if group else ""
+    return ("apiVersion: v1\nkind: Pod\nmetadata: {name: worker-0, namespace: ml}\nspec:\n" + joined
+            + f"  resourceClaims: {claims}\n  containers:\n  - name: main\n    image: trainer:1\n"
+            f"    resources: {{claims: {uses}}}\n")
+
+
+def _group_with(claims: str) -> str:
+    return ("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: train, namespace: ml}\n"
+            f"spec:\n  schedulingPolicy: {{basic: {{}}}}\n  resourceClaims: {claims}\n")
+
+
+def _group_ref(claims: str) -> str:
+    """A PodGroup of Workload `train`, template `workers`, with `claims`."""
+    return ("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: train-0, namespace: ml}\n"
+            "spec:\n  workloadRef: {workloadName: train, templateName: workers}\n  schedulingPolicy: {basic: {}}\n"
+            f"  resourceClaims: {claims}\n")
+
+
+_WL_CLAIMS = ("apiVersion: scheduling.k8s.io/v1beta1\nkind: Workload\nmetadata: {name: train, namespace: ml}\n"
+              "spec:\n  podGroupTemplates:\n  - name: workers\n    schedulingPolicy: {basic: {}}\n"
+              "    resourceClaims: [{name: fabric, resourceClaimTemplateName: rack-fabric}]\n")
+_GPU_CLASS = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n"
+_FOUR = _rct("four-gpus", "{deviceClassName: gpu.example.com, count: 4}")
+_GROUP_GATES = ("lint", "--feature-gates", "DRAWorkloadResourceClaims=true")
+_DRA_LAB = ("lint", "--cluster", "fixtures/rules/dra-cluster.yaml")
 
 
 DOCS: dict[str, RuleDoc] = {
@@ -383,6 +438,111 @@ DOCS: dict[str, RuleDoc] = {
         _pg("  schedulingPolicy: {basic: {}}\nstatus:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n"
             "    status: 'True'\n    reason: Scheduled\n    message: ''\n    lastTransitionTime: '2026-11-02T10:00:00Z'\n"),
         "Run `wasplan migrate --keep-status`, or drop status (controllers write it).", _V),
+    "WAS220": RuleDoc(
+        "A device request of a ResourceClaim or ResourceClaimTemplate breaks a rule the API server enforces: it "
+        "must set exactly one of `exactly` and `firstAvailable`; allocationMode All takes every matching device and "
+        "so no count; an ExactCount count must be above zero; request and subrequest names are unique DNS labels.",
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n"
+               "        allocationMode: All\n        count: 2\n"),
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n"
+               "        allocationMode: All\n"),
+        "Fix the request as the message says (e.g. drop count with allocationMode All).", _V),
+    "WAS221": RuleDoc(
+        "A claim constraint (or config entry) is malformed: a constraint sets exactly one of matchAttribute and "
+        "distinctAttribute, with a fully qualified attribute name (domain/name), and names only requests the "
+        "claim has (`req` or `req/subrequest`).",
+        _claim("    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n",
+               "    - {requests: [gpus], matchAttribute: gpu.example.com/numa}\n"),
+        _claim("    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n",
+               "    - {requests: [gpu], matchAttribute: gpu.example.com/numa}\n"),
+        "Name an existing request and a fully qualified attribute.", _V),
+    "WAS222": RuleDoc(
+        "A DRA list is longer than the API server accepts: 32 requests, 8 firstAvailable subrequests, 32 selectors, "
+        "32 constraints, 32 config entries, 16 tolerations per request; 128 devices per ResourceSlice (64 when "
+        "devices use taints, counters or list attributes), 32 attributes and capacities per device, 8 shared "
+        "counter sets, 2 counter consumptions and 16 taints per device.",
+        _claim("    - name: gpu\n      firstAvailable:\n"
+               + "".join(f"      - {{name: s{i}, deviceClassName: gpu.example.com}}\n" for i in range(9))),
+        _claim("    - name: gpu\n      firstAvailable:\n"
+               + "".join(f"      - {{name: s{i}, deviceClassName: gpu.example.com}}\n" for i in range(8))),
+        "Split the object (more claims, more slices) or shorten the list.", _V),
+    "WAS223": RuleDoc(
+        "A ResourceSlice is malformed: it needs a driver and a pool (name, generation >= 0, resourceSliceCount >= 1), "
+        "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection, unique DNS-label device names, and "
+        "devices or sharedCounters, not both; per-device node selection only under perDeviceNodeSelection.",
+        _SLICE + "  nodeName: node-1\n  allNodes: true\n  devices: [{name: gpu-0}]\n",
+        _SLICE + "  nodeName: node-1\n  devices: [{name: gpu-0}]\n",
+        "Keep one node-selection field (and the rest as the message says).", _V),
+    "WAS224": RuleDoc(
+        "A device attribute or capacity name is not `identifier` or `domain/identifier` (identifier: a C identifier "
+        "of at most 32 characters), or an attribute does not hold exactly one value of its type (strings and "
+        "versions at most 64 characters, versions semantic versions).",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n    attributes:\n"
+        "      driverVersion: {version: '1.0'}\n",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n    attributes:\n"
+        "      driverVersion: {version: 1.0.0}\n",
+        "Write the attribute as the message says.", _V),
+    "WAS225": RuleDoc(
+        "A device taint or toleration key is not a label key, or a toleration with operator Exists sets a value "
+        "(Exists matches any value).",
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        tolerations:\n"
+               "        - {key: maintenance, operator: Exists, value: 'true'}\n"),
+        _claim("    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        tolerations:\n"
+               "        - {key: maintenance, operator: Exists}\n"),
+        "Drop the value, or use operator Equal.", _V),
+    "WAS226": RuleDoc(
+        "A consumable capacity's requestPolicy breaks the API server's rules: it needs allowMultipleAllocations: "
+        "true; validValues must be sorted, at most the capacity and include the default; validRange needs min, "
+        "min <= max <= the capacity, the default inside the range and a whole number of steps from min.",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: nic-0\n    allowMultipleAllocations: true\n"
+        "    capacity:\n      bandwidth:\n        value: 100G\n        requestPolicy:\n          default: 1500M\n"
+        "          validRange: {min: 1G, step: 1G}\n",
+        _SLICE + "  nodeName: node-1\n  devices:\n  - name: nic-0\n    allowMultipleAllocations: true\n"
+        "    capacity:\n      bandwidth:\n        value: 100G\n        requestPolicy:\n          default: 1G\n"
+        "          validRange: {min: 1G, step: 1G}\n",
+        "Make the default and the bounds fit the policy as the message says.", _V),
+    "WAS227": RuleDoc(
+        "A device selector of a DeviceClass or a request has no `cel`: the API server requires it. The usual cause "
+        "is `expression:` written at the indentation of `cel:`, which makes `cel` empty (the schema then also "
+        "reports `expression` as an unknown field).",
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+        "  selectors:\n  - cel:\n    expression: device.driver == 'gpu.example.com'\n",
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n"
+        "  selectors:\n  - cel:\n      expression: device.driver == 'gpu.example.com'\n",
+        "Indent `expression` under `cel:`.", _V),
+    "WAS230": RuleDoc(
+        "A CEL device selector does not parse. The finding points at the line and column inside the YAML (also "
+        "inside a `|` block) and names the column inside the expression.",
+        _class("device.driver = 'gpu.example.com'"), _class("device.driver == 'gpu.example.com'"),
+        "Fix the expression; compare with `==`.", _V),
+    "WAS231": RuleDoc(
+        "A CEL device selector names a variable other than `device` (often a bare attribute name) or a field the "
+        "device does not have (it has driver, attributes, capacity, allowMultipleAllocations).",
+        _class("model == 'a100'"), _class("device.attributes['gpu.example.com'].model == 'a100'"),
+        "Read attributes as device.attributes[\"<domain>\"].<name>.", _V),
+    "WAS232": RuleDoc(
+        "A CEL device selector calls a function that the Kubernetes CEL environment does not have; the hint "
+        "suggests the closest known one.",
+        _class("device.attributes['gpu.example.com'].model.strtsWith('a')"),
+        _class("device.attributes['gpu.example.com'].model.startsWith('a')"),
+        "Use the function the hint names.", _V),
+    "WAS233": RuleDoc(
+        "A CEL device selector applies an operator or function to values of the wrong type where the types are "
+        "known (device.driver is a string, capacities are quantities, `device.attributes` is a map of domains), or "
+        "does not evaluate to bool.",
+        _class("device.driver == 3"), _class("device.driver == 'gpu.example.com'"),
+        "Compare like with like; compare quantities with compareTo/isGreaterThan.", _V),
+    "WAS234": RuleDoc(
+        "A CEL device selector's estimated worst-case cost is above CELSelectorExpressionMaxCost (1,000,000), so "
+        "the API server rejects it as too complex; nested comprehensions over attributes are the usual cause.",
+        _class("device.attributes.all(a, device.attributes.all(b, device.attributes.all(c, "
+               "device.attributes[c].all(k, k.size() > 1))))"),
+        _class("device.attributes['gpu.example.com'].all(k, k.size() > 1)"),
+        "Read the attributes you need by name instead of iterating them.", _V),
+    "WAS235": RuleDoc(
+        "A CEL device selector is longer than 10 KiB (CELSelectorExpressionMaxLength).",
+        _class("device.driver == '" + "x" * 10300 + "'"), _class("device.driver == 'gpu.example.com'"),
+        "Split the condition into several selectors; all must match.", _V),
     # --- WAS3xx: feature gates -------------------------------------------------------------------
     "WAS301": RuleDoc(
         "The field's feature gate is off in the cluster (as --feature-gates describes it): the API server "
@@ -490,6 +650,112 @@ DOCS: dict[str, RuleDoc] = {
         _cpg("region", workload="pipeline-b") + "---\n" + _child("region"),
         _cpg("region") + "---\n" + _child("region"),
         "Make the group and its parent reference the same Workload.", _L),
+    "WAS420": RuleDoc(
+        "A pod's, PodGroup's or Job's resourceClaims entry names a ResourceClaimTemplate that the inputs do not "
+        "hold. Lint reports it only when a typo is likely (a close name, or the same name in another namespace) or "
+        "when the --cluster snapshot holds ResourceClaimTemplates (then inputs and snapshot are all there is); a "
+        "template applied from elsewhere is not a finding. The pod waits until the template exists.",
+        _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpu}]"),
+        _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]"),
+        "Fix the name (the hint names the close one), or create the template in the pod's namespace.", _L),
+    "WAS421": RuleDoc(
+        "A resourceClaims entry names a ResourceClaim that the inputs do not hold, while a close name (or the same "
+        "name in another namespace) is there, or the --cluster snapshot holds ResourceClaims. The pod waits for it.",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: shared-gpu, namespace: ml}\n"
+        "spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu.example.com}}]}}\n---\n"
+        + _dra_pod("[{name: gpus, resourceClaimName: shared-gpus}]"),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: shared-gpu, namespace: ml}\n"
+        "spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu.example.com}}]}}\n---\n"
+        + _dra_pod("[{name: gpus, resourceClaimName: shared-gpu}]"),
+        "Fix the name, or create the claim in the pod's namespace.", _L),
+    "WAS422": RuleDoc(
+        "A ResourceClaim or template request names a DeviceClass that the inputs do not hold, while a close name is "
+        "there (or the --cluster snapshot holds DeviceClasses). Pods using it stay Pending with `device class ... "
+        "does not exist`.",
+        _GPU_CLASS + "---\n" + _rct("four-gpus", "{deviceClassName: gpu.exmple.com, count: 4}"),
+        _GPU_CLASS + "---\n" + _FOUR,
+        "Use the DeviceClass the driver installs (`kubectl get deviceclasses`).", _L),
+    "WAS423": RuleDoc(
+        "A container's resources.claims names a claim that spec.resourceClaims of its pod does not declare; the "
+        "API server rejects the pod (or the controller cannot create it).",
+        _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]", "[{name: gpu}]"),
+        _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]", "[{name: gpus}]"),
+        "Use a name of spec.resourceClaims (the hint names the close one), or declare the claim.", _L),
+    "WAS424": RuleDoc(
+        "A container's resources.claims[].request names no request of the claim or template the entry uses (when "
+        "the inputs or the --cluster snapshot hold it); the container would get no device from it.",
+        _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]",
+                                   "[{name: gpus, request: gpu}]"),
+        _FOUR + "---\n" + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]",
+                                   "[{name: gpus, request: gpus}]"),
+        "Name a request of the claim (or `request/subrequest` of a firstAvailable one), or leave `request` out.",
+        _L),
+    "WAS425": RuleDoc(
+        "With DRAWorkloadResourceClaims on, a pod claim is a group claim (one ResourceClaim for the whole "
+        "PodGroup, reserved for the PodGroup) only when its name and its template or claim name equal an entry of "
+        "the PodGroup's resourceClaims; every other claim stays the pod's own. This note lists both, per group.",
+        _group_with("[{name: fabric, resourceClaimTemplateName: four-gpus}]") + "---\n"
+        + _dra_pod("[{name: fabric, resourceClaimTemplateName: four-gpus}]", "[{name: fabric}]", "train"),
+        _group_with("[]") + "---\n"
+        + _dra_pod("[{name: fabric, resourceClaimTemplateName: four-gpus}]", "[{name: fabric}]", "train"),
+        "Nothing to fix: read it to check that the claims you mean to share are shared.", _GROUP_GATES),
+    "WAS426": RuleDoc(
+        "A member pod's claim has the name of a PodGroup claim but another template or claim, or the same template "
+        "or claim under another name. It silently stays per pod: every pod gets its own claim from the template "
+        "(for a claim by name: it is reserved for each pod, at most 256, instead of for the PodGroup).",
+        _group_with("[{name: fabric, resourceClaimTemplateName: rack-fabric}]") + "---\n"
+        + _dra_pod("[{name: fabric, resourceClaimTemplateName: rack-fabrics}]", "[{name: fabric}]", "train"),
+        _group_with("[{name: fabric, resourceClaimTemplateName: rack-fabric}]") + "---\n"
+        + _dra_pod("[{name: fabric, resourceClaimTemplateName: rack-fabric}]", "[{name: fabric}]", "train"),
+        "Write the entry exactly as the PodGroup does (same name, same template or claim).", _GROUP_GATES),
+    "WAS427": RuleDoc(
+        "A PodGroup claim that none of the group's member pods in the inputs uses (with the same name and source): "
+        "no pod gets its devices.",
+        _group_with("[{name: fabric, resourceClaimTemplateName: rack-fabric}]") + "---\n"
+        + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}]", "[{name: gpus}]", "train"),
+        _group_with("[{name: fabric, resourceClaimTemplateName: rack-fabric}]") + "---\n"
+        + _dra_pod("[{name: gpus, resourceClaimTemplateName: four-gpus}, "
+                   "{name: fabric, resourceClaimTemplateName: rack-fabric}]", "[{name: gpus}]", "train"),
+        "Add the entry to the pods that need the shared devices, or remove it from the PodGroup.", _GROUP_GATES),
+    "WAS428": RuleDoc(
+        "With --cluster: the request's DeviceClass selectors and its own selectors together match no device of "
+        "the snapshot's ResourceSlices (evaluated by the planner's allocator). The message names the selector after "
+        "which no device remains and the values the devices reaching it have, closest first.",
+        _rct("h100", "{deviceClassName: gpu.example.com, selectors: [{cel: {expression: "
+             "'device.attributes[\"gpu.example.com\"].productName == \"NVIDIA H100\"'}}]}"),
+        _rct("h100", "{deviceClassName: gpu.example.com, selectors: [{cel: {expression: "
+             "'device.attributes[\"gpu.example.com\"].productName == \"NVIDIA H100 80GB HBM3\"'}}]}"),
+        "Use a value the devices publish (listed in the message), or relax the selector.", _DRA_LAB),
+    "WAS429": RuleDoc(
+        "With --cluster: an ExactCount request asks for more devices than any node can reach among the matching "
+        "ones (its node-local devices plus network-attached pools that select it), so the claim is never allocated.",
+        _rct("eight-gpus", "{deviceClassName: gpu.example.com, count: 8}"),
+        _rct("four-gpus", "{deviceClassName: gpu.example.com, count: 4}"),
+        "Lower count to what a node offers (the hint says how many), or split the work across pods.", _DRA_LAB),
+    "WAS430": RuleDoc(
+        "With DRAWorkloadResourceClaims on: a PodGroup's resourceClaims differ from those of the Workload template "
+        "it references. Pods share only the PodGroup's own entries, and controllers create PodGroups with the "
+        "template's, so a hand-written PodGroup that leaves them out (or changes them) silently changes what its "
+        "pods share.",
+        _WL_CLAIMS + "---\n" + _group_ref("[]"),
+        _WL_CLAIMS + "---\n" + _group_ref("[{name: fabric, resourceClaimTemplateName: rack-fabric}]"),
+        "Copy the template's resourceClaims into the PodGroup (or change both).", _GROUP_GATES),
+    "WAS431": RuleDoc(
+        "A request sets adminAccess: true in a namespace (from the inputs or the --cluster snapshot) that lacks "
+        "the label resource.kubernetes.io/admin-access: \"true\"; the API server rejects the claim or template.",
+        _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}"),
+        _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}", namespace="ops"),
+        "Label the namespace (`kubectl label namespace ml resource.kubernetes.io/admin-access=true`), or drop "
+        "adminAccess.", _DRA_LAB),
+    "WAS432": RuleDoc(
+        "A request sets adminAccess: true in a namespace that neither the inputs nor the snapshot hold, so whether "
+        "it has the admin-access label cannot be checked.",
+        _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}", namespace="research"),
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: research\n  labels: "
+        "{resource.kubernetes.io/admin-access: \"true\"}\n---\n"
+        + _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}", namespace="research"),
+        "Add the Namespace to the inputs (or --cluster), labelled resource.kubernetes.io/admin-access: \"true\".",
+        _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "

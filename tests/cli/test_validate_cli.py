@@ -141,3 +141,16 @@ def test_a_command_run_imports_only_its_own_module():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip().endswith("no-engine"), done.stdout + done.stderr
     assert "validate" in done.stdout
+
+
+def test_lint_cluster_devices_compiler_style_and_exit_1(tmp_path):
+    path = tmp_path / "gpus.yaml"
+    path.write_text("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: h100, namespace: ml}\n"
+                    "spec:\n  spec:\n    devices:\n      requests:\n      - name: gpus\n"
+                    "        exactly: {deviceClassName: gpu.example.com, count: 5}\n")
+    result = run("lint", str(path), "--cluster", str(FIXTURES / "rules" / "dra-cluster.yaml"), "--no-config")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        f'{path}:9:53: error WAS429 request "gpus" asks for 5 devices, but no node reaches more than 4 of the 10 '
+        "matching device(s) (e.g. node h100-0); the claim can never be allocated")
+    assert "hint: lower count to 4, or split the request across pods" in result.stdout

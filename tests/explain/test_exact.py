@@ -166,7 +166,7 @@ def test_text_puts_the_exact_line_under_the_verdict_and_shows_the_witness():
     lines = result.stdout.splitlines()
     assert lines[0] == "PodGroup batch/mixed: does not fit: can place 2 of 3: 1 short"
     assert lines[1] == "  exact check: fits, but kube-scheduler's order does not find it: an assignment exists"
-    at = lines.index("  Exact check (2 nodes in 1 class(es), 2 pod shape(s)):")
+    at = lines.index("  Exact check (2 nodes in 1 class, 2 pod shapes):")
     assert lines[at + 2:at + 4] == ["      cpu-0: batch/small-0, batch/small-1", "      cpu-1: batch/big"]
 
 
@@ -214,14 +214,69 @@ def test_hostname_anti_affinity_among_the_gang_allows_one_pod_per_node(tmp_path)
     assert code == 1 and exact["verdict"] == "DoesNotFit" and exact["answer"]["bound"] == 2
 
 
+def test_zone_anti_affinity_among_the_gang_allows_one_pod_per_zone(tmp_path):
+    """Four nodes in two zones, three pods that must not share a zone: the program keeps them in different
+    domains of the key, so two is the most (before, it found three on three nodes and the replay said Unknown)."""
+    zones = "count: 4\n    labels: {zone: 'z-{index // 2}'}"
+    (tmp_path / "cluster.yaml").write_text(CLUSTER.replace("count: 2", zones))
+    anti = ("  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+            "      - labelSelector: {matchLabels: {app: ring}}\n        topologyKey: zone\n")
+    (tmp_path / "gang.yaml").write_text(_gang(anti))
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (2, 3)
+
+
+def test_pod_affinity_among_the_gang_keeps_it_in_one_zone(tmp_path):
+    """Four nodes in two zones, three 10-core pods (one per node) that must run in a zone with a pod like them:
+    the first goes anywhere, the others follow it into its zone, which holds two."""
+    zones = "count: 4\n    labels: {zone: 'z-{index // 2}'}"
+    (tmp_path / "cluster.yaml").write_text(CLUSTER.replace("count: 2", zones))
+    affine = ("  affinity:\n    podAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+              "      - labelSelector: {matchLabels: {app: ring}}\n        topologyKey: zone\n")
+    (tmp_path / "gang.yaml").write_text(_gang(affine).replace("cpu: '1'", "cpu: '10'"))
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (2, 3)
+
+
+SPREAD = ("  topologySpreadConstraints:\n  - maxSkew: 1\n    topologyKey: kubernetes.io/hostname\n"
+          "    whenUnsatisfiable: DoNotSchedule\n    labelSelector: {matchLabels: {app: ring}}\n"
+          "    nodeAffinityPolicy: Ignore\n  nodeSelector: {kubernetes.io/hostname: node-0}\n")
+
+
+def test_hard_spread_among_the_gang_is_a_rule_of_the_program(tmp_path):
+    """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: both nodes
+    count, the empty one keeps the minimum at 0, so node-0 takes one pod (maxSkew 1), not three."""
+    code, doc = _inline(tmp_path, SPREAD)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (1, 3)
+
+
+def test_zone_spread_among_the_gang_bounds_the_bigger_zone(tmp_path):
+    """Three nodes in zone z-0, one in z-1, one 10-core pod per node, maxSkew 1 across the zones: z-1 takes one,
+    z-0 two, and a third in z-0 would make the skew 2: three of four, whatever the order."""
+    zones = "count: 4\n    labels: {zone: 'z-{index // 3}'}"  # z-0: three nodes, z-1: one
+    (tmp_path / "cluster.yaml").write_text(CLUSTER.replace("count: 2", zones))
+    spread = ("  topologySpreadConstraints:\n  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+              "labelSelector: {matchLabels: {app: ring}}}\n")
+    (tmp_path / "gang.yaml").write_text(_gang(spread, count=4).replace("cpu: '1'", "cpu: '10'"))
+    code, doc = explain("", root=tmp_path)
+    exact = target(doc)["exact"]
+    assert code == 1 and exact["verdict"] == "DoesNotFit"
+    assert (exact["answer"]["bound"], exact["answer"]["needed"]) == (3, 4)
+
+
 def test_a_rule_among_the_gang_the_program_leaves_out_makes_it_unknown_not_fits(tmp_path):
-    """Hard spread on the hostname key, the pods held to one node by a selector that spread ignores: the program
-    (which leaves spread skew to the engine) finds all three pods on one node; the engine's replay rejects the
-    second, so the answer is honest."""
-    spread = ("  topologySpreadConstraints:\n  - maxSkew: 1\n    topologyKey: kubernetes.io/hostname\n"
-              "    whenUnsatisfiable: DoNotSchedule\n    labelSelector: {matchLabels: {app: ring}}\n"
-              "    nodeAffinityPolicy: Ignore\n  nodeSelector: {kubernetes.io/hostname: node-0}\n")
-    code, doc = _inline(tmp_path, spread)
+    """The same spread, but one pod asks for more CPU (another shape that also matches the selector): their
+    counts depend on each other's nodes, so the program leaves spread out and finds all three pods on one node;
+    the engine's replay rejects the second, so the answer is honest."""
+    (tmp_path / "cluster.yaml").write_text(CLUSTER)
+    (tmp_path / "gang.yaml").write_text(_gang(SPREAD).replace("cpu: '1'", "cpu: '2'", 1))
+    code, doc = explain("", root=tmp_path)
     exact = target(doc)["exact"]
     assert code == 1 and exact["verdict"] == "Unknown"
     assert exact["answer"]["status"] == "unknown" and "spread skew" in exact["answer"]["note"]

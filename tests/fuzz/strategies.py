@@ -151,3 +151,42 @@ def manifest_bytes(draw, corpus: dict = MANIFESTS) -> tuple[bytes, str]:
         text = draw(damaged_text(text))
     encoding = draw(st.sampled_from(["utf-8"] * 6 + ["utf-16", "latin-1", "invalid-byte"]))
     return _encode(text, encoding), ".json" if as_json else ".yaml"
+
+
+# DRA objects: the upstream examples, the DRA quick start's classes and claims, and one slice of each shape; their
+# CEL selectors get damaged too (tokens inserted, cut, doubled), so the parser, checker and position mapping meet
+# every kind of broken expression.
+DRA_FILES = sorted([*FIXTURES.glob("dra-upstream/*.yaml"), FIXTURES / "examples" / "dra" / "workloads" / "classes.yaml",
+                    FIXTURES / "rules" / "dra-slices.yaml"])
+DRA_MANIFESTS = {p.relative_to(FIXTURES).as_posix(): _load(p) for p in DRA_FILES}
+CEL_INSERTS = ["(", ")", "[", "]", "{", "}", ".", ",", "?", ":", "!", "-", "==", "=", "&&", "||", " in ", "'", '"',
+               '"""', "r'", "b'", "\\", "\\x", "\\u12", "1u", "0x", "1e", ".5", "device", "attributes", "has(",
+               ".all(x, ", ".exists(", "cel.bind(", ".?", "[?", "size()", "quantity(", "semver(", "\n", "  ",
+               "9" * 30, "x" * 80, "`", "@", "#", "\t"]
+
+
+def _selector_paths(value, prefix: tuple = ()) -> list[tuple]:
+    return [p for p in field_paths(value, prefix) if p and p[-1] == "expression"]
+
+
+@st.composite
+def damaged_selectors(draw) -> tuple[bytes, str]:
+    """A DRA file whose CEL expressions are damaged, written as YAML with a random scalar style."""
+    name = draw(st.sampled_from(sorted(n for n, d in DRA_MANIFESTS.items() if any(_selector_paths(x) for x in d))))
+    docs = [json.loads(json.dumps(d)) for d in DRA_MANIFESTS[name]]
+    i = draw(st.sampled_from([k for k, d in enumerate(docs) if _selector_paths(d)]))
+    path = draw(st.sampled_from(_selector_paths(docs[i])))
+    parent = docs[i]
+    for key in path[:-1]:
+        parent = parent[key]
+    text = str(parent["expression"])
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(CEL_INSERTS)) + text[at + draw(st.integers(0, 3)):]
+    parent["expression"] = text
+    style = draw(st.sampled_from([None, "|", ">", '"', "'"]))
+    dumped = yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, width=draw(st.sampled_from([30, 10**6])),
+                                default_style=None)
+    if style is not None:
+        dumped = yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, default_style=style)
+    return dumped.encode("utf-8", "surrogatepass"), ".yaml"

@@ -19,7 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.strategies import CLUSTERS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, manifest_bytes
+from tests.fuzz.strategies import (
+    CLUSTERS, DRA_MANIFESTS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, damaged_selectors, manifest_bytes,
+)
 from wasplan.cli.app import app
 from wasplan.cli.boundary import guarded
 from wasplan.cli.lazy import load_all
@@ -68,6 +70,17 @@ def test_validate_and_lint(case, command, fmt):
     with written(data, suffix) as path:
         code, out, err = run_cli(command, str(path), "-o", fmt)
     check(code, out, err, fmt in ("json", "sarif"))
+
+
+@FUZZ
+@given(st.one_of(manifest_bytes(DRA_MANIFESTS), damaged_selectors()), st.sampled_from(["1.36", "1.37"]),
+       st.sampled_from(["text", "json"]))
+def test_validate_dra_objects(case, release, fmt):
+    """Malformed DeviceClasses, claims, templates and slices, and damaged CEL selectors in every scalar style."""
+    data, suffix = case
+    with written(data, suffix) as path:
+        code, out, err = run_cli("validate", str(path), "--k8s-version", release, "-o", fmt)
+    check(code, out, err, fmt == "json")
 
 
 @FUZZ

@@ -117,6 +117,11 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
              "conditions need it)", locked=ga37),
         Gate("DRAWorkloadResourceClaims", "Beta" if ga37 else "Alpha", False,
              "resourceClaims on PodGroups and templates; one claim per PodGroup, reserved for the PodGroup"),
+        Gate("DRAListTypeAttributes", "Alpha", False, "list-valued device attributes (ints, bools, strings, "
+             "versions)"),
+        Gate("DRANodeAllocatableResources", "Alpha", False, "devices that account for node CPU and memory"),
+        *((Gate("DRADerivedAttributes", "Alpha", False, "derivedAttributes of requests"),
+           Gate("DRAOptionalNodeOperations", "Alpha", False, "skipNodeOperations of slices")) if ga37 else ()),
     )
 
 

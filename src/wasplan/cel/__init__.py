@@ -31,8 +31,19 @@ Caching: `compile` memoises per expression text; the allocator's `SelectorCache`
 each (expression, device) result for a plan, keyed by what the expression can see of the device
 (`Compiled.projection`: the driver plus the fields it reads through literal keys, or the whole device when it
 reads the device otherwise), so devices that differ only in fields a selector ignores share one evaluation.
+
+Static analysis (`wasplan validate`): `wasplan.cel.syntax` parses, `wasplan.cel.checker` type-checks and estimates
+the cost. It does not need the runtime, so the runtime's names below are imported on first use (PEP 562): importing
+`wasplan.cel.checker` loads neither the Rust runtime nor the cluster model.
 """
 
-from wasplan.cel.compiler import CelError, CelRuntimeError, Compiled, compile, device_value
+from typing import Any
 
 __all__ = ["CelError", "CelRuntimeError", "Compiled", "compile", "device_value"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from wasplan.cel import compiler
+        return getattr(compiler, name)
+    raise AttributeError(f"module 'wasplan.cel' has no attribute {name!r}")

@@ -20,7 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate_cmd", "Check every manifest against the chosen release: served versions, schemas, "
                                  "server rules, feature gates."),
     "lint": ("validate_cmd", "Validate, then check the objects against each other: references, quorum, "
-                             "schedulers, priorities."),
+                             "schedulers, priorities, claims."),
     "plan": ("plan_cmd", "Dry-run kube-scheduler offline: where every pod would go, which groups stay pending "
                          "and why."),
     "explain": ("explain_cmd", "Why a gang won't fit, and the smallest change (verified by re-planning) that "

@@ -92,8 +92,10 @@ def lint(
     output: ValidateFormat = OutputOpt,
     strict: Optional[bool] = StrictOpt,
     cluster: List[str] = typer.Option([], "--cluster", metavar="FILE",
-                                      help="Snapshot or Cluster kind whose nodes must carry the "
-                                           "topology keys the groups name (repeatable)."),
+                                      help="Snapshot or Cluster kind: its nodes must carry the topology keys "
+                                           "the groups name, its devices must be able to serve the claims' "
+                                           "requests, and its DRA objects and Namespaces count as existing "
+                                           "(repeatable)."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     select: List[str] = SelectOpt,
@@ -102,7 +104,7 @@ def lint(
     config: Optional[str] = ConfigOpt,
     no_config: bool = NoConfigOpt,
 ) -> None:
-    """Validate, then check the objects against each other: references, quorum, schedulers, priorities.
+    """Validate, then check the objects against each other: references, quorum, schedulers, priorities, claims.
 
     Examples:
 

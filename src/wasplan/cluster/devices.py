@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from wasplan.api.dra_rules import SUBREQUESTS_MAX
+from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH  # noqa: F401 - re-exported for the parse layer
 from wasplan.cluster.model import NodeSelectorTerm
 
 DeviceID = tuple[str, str, str]  # (driver, pool, device)
@@ -30,9 +32,8 @@ AttributeKind = Literal["int", "bool", "string", "version"]
 
 # Limits from resource/v1/types.go (v0.36.0).
 ALLOCATION_RESULTS_MAX = 32  # AllocationResultsMaxSize
-FIRST_AVAILABLE_MAX = 8  # FirstAvailableDeviceRequestMaxSize
+FIRST_AVAILABLE_MAX = SUBREQUESTS_MAX  # FirstAvailableDeviceRequestMaxSize
 RESERVED_FOR_MAX = 256  # ResourceClaimReservedForMaxSize
-CEL_MAX_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from wasplan.api import dra_rules
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cel import CelError, compile as compile_cel
+from wasplan.cel.checker import analyse
+from wasplan.cel.info import line_column
 from wasplan.cluster.devices import TAINT_EFFECTS, DeviceTaint, DeviceToleration, OpaqueConfig
 from wasplan.cluster.issues import Ctx
 
@@ -76,17 +79,24 @@ def quantity(raw: Any, ctx: Ctx, what: str) -> Fraction | None:
 
 
 def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
-    """`selectors[].cel.expression`, each compiled so a malformed one is reported with its position (WAS646)."""
+    """`selectors[].cel.expression`, each checked as the API server checks it (`wasplan.cel.checker`, the check
+    `wasplan validate` makes too) and then compiled for the runtime; a malformed one is reported with its position
+    (WAS646), and so is valid Kubernetes CEL the runtime lacks (optional chaining, cel.bind)."""
     out = []
     for i, item in enumerate(as_items(raw, ctx, "selectors")):
         ictx = ctx.at(i)
-        cel = item.get("cel") if isinstance(item, dict) else None
-        expression = cel.get("expression") if isinstance(cel, dict) else None
-        if not isinstance(expression, str):
-            ictx.report("WAS646", f"selector #{i} has no cel.expression", ("cel", "expression"))
+        missing = dra_rules.selector_cel(item)
+        if missing is not None:
+            ictx.report("WAS646", f"selector #{i}: {missing.message}", ("cel", "expression"), missing.hint)
             continue
-        compiled = compile_cel(expression)
-        if isinstance(compiled, CelError):
+        expression = item["cel"]["expression"]
+        static, _ = analyse(expression)  # what kube-apiserver rejects, as `wasplan validate` reports it
+        compiled = compile_cel(expression) if not static else None
+        if static:
+            line, column = line_column(expression, static[0].offset)
+            ictx.report("WAS646", f"selector #{i}: CEL compile error at line {line}, column {column}: "
+                        f"{static[0].message}", ("cel", "expression"), static[0].hint)
+        elif isinstance(compiled, CelError):  # valid Kubernetes CEL the planner's runtime cannot run
             where = f" at line {compiled.line}, column {compiled.column}" if compiled.column else ""
             ictx.report("WAS646", f"selector #{i}: CEL compile error{where}: {compiled.message}", ("cel", "expression"))
         out.append(expression)

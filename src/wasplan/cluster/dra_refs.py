@@ -2,6 +2,9 @@
 ResourceClaim or ResourceClaimTemplate that is not there (WAS660, WAS661), a request naming a DeviceClass that is
 not there (WAS662). Upstream the pod simply waits (DynamicResources' PreEnqueue and PreFilter); the plan says so in
 the pod's message too, and these warnings point at the line that names the missing object.
+
+The plan's inputs are the whole cluster (snapshot plus manifests), so every missing object is reported. What is
+missing, and the did-you-mean, come from `validate.claimrefs.Refs`, which `wasplan lint` asks too.
 """
 
 from __future__ import annotations
@@ -10,57 +13,60 @@ from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTem
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod
 from wasplan.diagnostics import Diagnostic
+from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
+
+_CODES = {TEMPLATE: "WAS660", CLAIM: "WAS661", CLASS: "WAS662"}
+_FIELDS = {TEMPLATE: "resourceClaimTemplateName", CLAIM: "resourceClaimName", CLASS: "deviceClassName"}
 
 
-def _pod_entries(pod: Pod, ctx: Ctx, claims: set, templates: set) -> None:
-    for i, entry in enumerate(pod.resource_claims):
-        path = ("spec", "resourceClaims", i)
-        if entry.template_name and f"{pod.namespace}/{entry.template_name}" not in templates:
-            ctx.report("WAS660", f"ResourceClaimTemplate {pod.namespace}/{entry.template_name} is not in the inputs",
-                       (*path, "resourceClaimTemplateName"))
-        elif entry.claim_name and f"{pod.namespace}/{entry.claim_name}" not in claims:
-            ctx.report("WAS661", f"ResourceClaim {pod.namespace}/{entry.claim_name} is not in the inputs",
-                       (*path, "resourceClaimName"))
+def _report(ctx: Ctx, missing: Missing | None, path: tuple) -> None:
+    if missing is not None:
+        ctx.report(_CODES[missing.kind], f"{missing.kind} {missing.shown} is not in the inputs",
+                   (*path, _FIELDS[missing.kind]), missing.hint())
 
 
-def _group_entries(group: Group, ctx: Ctx, claims: set, templates: set) -> None:
-    for i, entry in enumerate(getattr(group.obj, "resource_claims", ())):
-        path = ("spec", "resourceClaims", i)
-        name = entry.resource_claim_template_name
-        if name and f"{group.namespace}/{name}" not in templates:
-            ctx.report("WAS660", f"ResourceClaimTemplate {group.namespace}/{name} is not in the inputs",
-                       (*path, "resourceClaimTemplateName"))
-        elif entry.resource_claim_name and f"{group.namespace}/{entry.resource_claim_name}" not in claims:
-            ctx.report("WAS661", f"ResourceClaim {group.namespace}/{entry.resource_claim_name} is not in the inputs",
-                       (*path, "resourceClaimName"))
+def _entries(namespace: str, entries, ctx: Ctx, refs: Refs) -> None:
+    """`entries`: (claim name, template name) per `spec.resourceClaims[]` entry, in order."""
+    for i, (claim, template) in enumerate(entries):
+        _report(ctx, refs.claim_source(namespace, claim, template), ("spec", "resourceClaims", i))
 
 
-def _classes(record, ctx: Ctx, classes: set, prefix: tuple) -> None:
+def _classes(record, ctx: Ctx, refs: Refs, prefix: tuple) -> None:
     for i, request in enumerate(record.spec.requests):
         specs = [((*prefix, i, "exactly"), request.exactly)] if request.exactly is not None else \
             [((*prefix, i, "firstAvailable", j), sub) for j, sub in enumerate(request.first_available)]
         for path, spec in specs:
-            if spec.device_class_name not in classes:
-                ctx.report("WAS662", f"DeviceClass {spec.device_class_name} is not in the inputs",
-                           (*path, "deviceClassName"))
+            _report(ctx, refs.device_class(spec.device_class_name), path)
+
+
+def known(records: list) -> Refs:
+    """The claims, templates and classes among the plan's records."""
+    refs = Refs()
+    for r in records:
+        if isinstance(r, DeviceClass):
+            refs.add(CLASS, CLUSTER_SCOPED, r.name)
+        elif isinstance(r, ResourceClaim):
+            refs.add(CLAIM, r.namespace, r.name)
+        elif isinstance(r, ResourceClaimTemplate):
+            refs.add(TEMPLATE, r.namespace, r.name)
+    return refs
 
 
 def check_references(records: list) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
-    classes = {r.name for r in records if isinstance(r, DeviceClass)}
-    claims = {r.key for r in records if isinstance(r, ResourceClaim)}
-    templates = {r.key for r in records if isinstance(r, ResourceClaimTemplate)}
+    refs = known(records)
     for r in records:
         source = getattr(r, "source", None)
         if source is None or getattr(source, "obj", None) is None:
             continue  # Job and Cluster-kind records: their own document says nothing about claims
         ctx = Ctx(source, diags)
         if isinstance(r, Pod) and r.resource_claims and source.obj.get("kind") == "Pod":
-            _pod_entries(r, ctx, claims, templates)
+            _entries(r.namespace, [(e.claim_name, e.template_name) for e in r.resource_claims], ctx, refs)
         elif isinstance(r, Group):
-            _group_entries(r, ctx, claims, templates)
+            _entries(r.namespace, [(e.resource_claim_name, e.resource_claim_template_name)
+                                   for e in getattr(r.obj, "resource_claims", ())], ctx, refs)
         elif isinstance(r, ResourceClaim):
-            _classes(r, ctx, classes, ("spec", "devices", "requests"))
+            _classes(r, ctx, refs, ("spec", "devices", "requests"))
         elif isinstance(r, ResourceClaimTemplate):
-            _classes(r, ctx, classes, ("spec", "spec", "devices", "requests"))
+            _classes(r, ctx, refs, ("spec", "spec", "devices", "requests"))
     return diags

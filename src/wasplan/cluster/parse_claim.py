@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from wasplan.api import dra_rules
 from wasplan.cluster import dra_fields as f
 from wasplan.cluster.devices import (
-    ALLOCATION_MODES, EXACT_COUNT, FIRST_AVAILABLE_MAX, Allocation, AllocationConfig, ClaimConfig, ClaimSpec,
+    EXACT_COUNT, FIRST_AVAILABLE_MAX, Allocation, AllocationConfig, ClaimConfig, ClaimSpec,
     Constraint, Consumer, DeviceRequest, DeviceResult, RequestSpec,
 )
 from wasplan.cluster.issues import Ctx
@@ -39,12 +40,13 @@ def _spec(raw: Any, ctx: Ctx, name: str, sub: bool) -> RequestSpec | None:
     if not isinstance(cls, str) or not cls:
         ctx.report("WAS644", f"request {name!r} names no deviceClassName", ("deviceClassName",))
         return None
-    mode = raw.get("allocationMode") or EXACT_COUNT
-    if mode not in ALLOCATION_MODES:
-        ctx.report("WAS644", f"request {name!r}: allocationMode {mode!r} must be ExactCount or All",
-                   ("allocationMode",))
+    problems = dra_rules.allocation(raw, name)
+    for problem in problems:
+        ctx.report("WAS644", problem.message, problem.path)
+    if any(p.path == ("allocationMode",) for p in problems):
         return None
-    count = f.integer(raw.get("count"), ctx.at("count"), "count", 1, minimum=1) if mode == EXACT_COUNT else 0
+    mode = raw.get("allocationMode") or EXACT_COUNT
+    count = 0 if mode != EXACT_COUNT else 1 if problems else f.integer(raw.get("count"), ctx.at("count"), "count", 1)
     return RequestSpec(
         name=name, device_class_name=cls, selectors=f.selectors(raw.get("selectors"), ctx.at("selectors")),
         allocation_mode=mode, count=count,
@@ -55,8 +57,9 @@ def _spec(raw: Any, ctx: Ctx, name: str, sub: bool) -> RequestSpec | None:
 
 
 def _subrequests(raw: list, ctx: Ctx, name: str) -> tuple[RequestSpec, ...] | None:
-    if len(raw) > FIRST_AVAILABLE_MAX:
-        ctx.report("WAS644", f"request {name!r} has {len(raw)} firstAvailable entries, more than {FIRST_AVAILABLE_MAX}")
+    over = dra_rules.too_many(raw, FIRST_AVAILABLE_MAX, "firstAvailable subrequests")
+    if over is not None:
+        ctx.report("WAS644", f"request {name!r}: {over.message}")
     out = []
     for i, item in enumerate(raw):
         sub = item.get("name") if isinstance(item, dict) else None
@@ -76,10 +79,11 @@ def _request(raw: Any, ctx: Ctx) -> DeviceRequest | None:
     if not isinstance(name, str) or not name:
         ctx.report("WAS644", "a device request has no name", ("name",))
         return None
-    exactly, first = raw.get("exactly"), raw.get("firstAvailable")
-    if (exactly is None) == (first is None) or (first is not None and not first):
-        ctx.report("WAS644", f"request {name!r} must set exactly one of exactly, firstAvailable (non-empty)", ())
+    union = dra_rules.request_union(raw, name)
+    if union is not None:
+        ctx.report("WAS644", union.message, union.path)
         return None
+    exactly, first = raw.get("exactly"), raw.get("firstAvailable")
     if exactly is not None:
         spec = _spec(exactly, ctx.at("exactly"), name, sub=False)
         return None if spec is None else DeviceRequest(name, exactly=spec)
@@ -95,21 +99,13 @@ def _request_names(requests: tuple[DeviceRequest, ...]) -> set[str]:
 
 def _constraint(raw: Any, ctx: Ctx, known: set[str]) -> Constraint | None:
     raw = f.as_map(raw, ctx, "a constraint")
-    match, distinct = raw.get("matchAttribute"), raw.get("distinctAttribute")
-    if (match is None) == (distinct is None):
-        ctx.report("WAS645", "a constraint must set exactly one of matchAttribute, distinctAttribute", ())
-        return None
-    attribute = match if match is not None else distinct
-    if not isinstance(attribute, str) or "/" not in attribute:
-        key = "matchAttribute" if match is not None else "distinctAttribute"
-        ctx.report("WAS645", f"{key} must be a fully qualified attribute name (domain/name), got {attribute!r}", (key,))
+    problems = dra_rules.constraint(raw, known)
+    for problem in problems:
+        ctx.report("WAS645", problem.message, problem.path)
+    if problems:
         return None
     requests = f.strings(raw.get("requests"), ctx.at("requests"), "requests")
-    for i, name in enumerate(requests):
-        if name not in known:
-            ctx.report("WAS645", f"constraint names request {name!r}, which the claim does not have", ("requests", i))
-            return None
-    return Constraint(requests, match, distinct)
+    return Constraint(requests, raw.get("matchAttribute"), raw.get("distinctAttribute"))
 
 
 def _configs(raw: Any, ctx: Ctx) -> tuple[ClaimConfig, ...]:
@@ -128,11 +124,8 @@ def claim_spec(raw: Any, ctx: Ctx) -> ClaimSpec:
     dctx = ctx.at("devices")
     items = f.as_items(devices.get("requests"), dctx.at("requests"), "requests")
     requests = tuple(r for r in (_request(x, dctx.at("requests", i)) for i, x in enumerate(items)) if r is not None)
-    seen: set[str] = set()
-    for i, req in enumerate(requests):
-        if req.name in seen:
-            dctx.report("WAS644", f"request name {req.name!r} is used twice", ("requests",))
-        seen.add(req.name)
+    for _, name, _ in dra_rules.duplicates([r.name for r in requests]):
+        dctx.report("WAS644", f"request name {name!r} is used twice", ("requests",))
     known = _request_names(requests)
     constraints = (_constraint(c, dctx.at("constraints", i), known)
                    for i, c in enumerate(f.as_items(devices.get("constraints"), dctx.at("constraints"), "constraints")))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from wasplan.cel.values import semver_value
+from wasplan.api import dra_rules
 from wasplan.cluster import dra_fields as f
 from wasplan.cluster.devices import (
     Attribute, Capacity, CounterSet, Device, NodeSelection, RequestPolicy, ResourceSlice,
@@ -24,42 +24,20 @@ from wasplan.cluster.selectors import node_selector
 _ATTRIBUTE_KINDS = ("int", "bool", "string", "version")
 
 
-_EXPECTED = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string": (str, "a string"),
-             "version": (str, "a string")}
-
-
-def _clean_attribute(raw: Any) -> Attribute | None:
-    """The common case without building a finding context: one typed value of the right type."""
-    if isinstance(raw, dict) and len(raw) == 1:
-        (kind, value), = raw.items()
-        expected = _EXPECTED.get(kind)
-        if expected and isinstance(value, expected[0]) and not (kind == "int" and isinstance(value, bool)):
-            if kind != "version" or semver_value(value) is not None:
-                return Attribute(kind, value)
-    return None
-
-
 def _attribute(raw: Any, ctx: Ctx, name: str) -> Attribute | None:
-    present = [key for key in _ATTRIBUTE_KINDS if isinstance(raw, dict) and key in raw]
-    if len(present) != 1:
-        ctx.report("WAS649", f"attribute {name!r} must set exactly one of int, bool, string, version", ())
+    """One typed value (the API's rule, `dra_rules.attribute`); the finding context is only narrowed for a bad one."""
+    problem = dra_rules.attribute(name, raw)
+    if problem is not None:
+        ctx.at(name).report("WAS649", problem.message, problem.path)
         return None
-    key = present[0]
-    value = raw[key]
-    expected, word = _EXPECTED[key]
-    if not isinstance(value, expected) or (key == "int" and isinstance(value, bool)):
-        ctx.report("WAS649", f"attribute {name!r}: {key} must be {word}, got {value!r}", (key,))
-        return None
-    if key == "version" and semver_value(value) is None:
-        ctx.report("WAS649", f"attribute {name!r}: {value!r} is not a semantic version (1.2.3)", (key,))
-        return None
-    return Attribute(key, value)  # type: ignore[arg-type]
+    key = next(k for k in _ATTRIBUTE_KINDS if k in raw)
+    return Attribute(key, raw[key])  # type: ignore[arg-type]
 
 
 def _attributes(raw: Any, ctx: Ctx) -> dict[str, Attribute]:
     out = {}
     for name, value in f.as_map(raw, ctx, "attributes").items():
-        attr = _clean_attribute(value) or _attribute(value, ctx.at(name), str(name))
+        attr = _attribute(value, ctx, str(name))
         if attr is not None:
             out[str(name)] = attr
     return out
@@ -121,12 +99,10 @@ def counter_sets(raw: Any, ctx: Ctx, name_key: str, what: str) -> tuple[CounterS
 
 def _selection(raw: dict, ctx: Ctx, keys: tuple[str, ...], what: str) -> NodeSelection | None:
     """Exactly one of `keys` must be set (a `false` boolean counts as unset, as the API's validation reads it)."""
-    chosen = [k for k in keys if raw.get(k) not in (None, False)]
-    if len(chosen) != 1:
-        ctx.report("WAS641", f"{what} must set exactly one of {', '.join(keys)}"
-                   + (f", not {' and '.join(chosen)}" if chosen else ""), ())
+    key, problem = dra_rules.node_selection(raw, keys, what)
+    if problem is not None or key is None:
+        ctx.report("WAS641", problem.message if problem else what, ())
         return None
-    key = chosen[0]
     if key == "nodeName":
         return NodeSelection(node_name=f.text(raw[key], ctx.at(key), key) or None)
     if key == "nodeSelector":
@@ -166,25 +142,13 @@ def _device(raw: Any, ctx: Ctx, per_device: bool) -> Device | None:
 
 
 def _pool(spec: dict, ctx: Ctx) -> tuple[str, str, int, int] | None:
-    driver = spec.get("driver")
-    pool = f.as_map(spec.get("pool"), ctx.at("pool"), "pool")
-    if not isinstance(driver, str) or not driver:
-        ctx.report("WAS640", "ResourceSlice has no spec.driver; it was left out", ("driver",))
+    problems = dra_rules.pool(spec)
+    for problem in problems:
+        ctx.report("WAS640", problem.message, problem.path)
+    if problems:
         return None
-    name = pool.get("name")
-    if not isinstance(name, str) or not name:
-        ctx.report("WAS640", "ResourceSlice has no spec.pool.name; it was left out", ("pool", "name"))
-        return None
-    generation = pool.get("generation", 0)
-    count = pool.get("resourceSliceCount")
-    if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
-        ctx.report("WAS640", f"pool generation must be an integer >= 0, got {generation!r}", ("pool", "generation"))
-        return None
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        ctx.report("WAS640", f"pool resourceSliceCount must be an integer >= 1, got {count!r}",
-                   ("pool", "resourceSliceCount"))
-        return None
-    return driver, name, generation, count
+    pool = spec["pool"]
+    return spec["driver"], pool["name"], pool.get("generation", 0), pool["resourceSliceCount"]
 
 
 def parse_resource_slice(obj: dict, ctx: Ctx) -> ResourceSlice | None:

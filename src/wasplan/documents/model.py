@@ -76,6 +76,7 @@ class Document:
     item: int | None = None
     locator: Callable[[], Any] | None = field(default=None, repr=False)
     order: int = 0  # global input order, used as creation order where no timestamp exists
+    text: str | None = field(default=None, repr=False)  # the file's text (positions inside scalars)
 
     @property
     def api_version(self) -> str:
@@ -121,6 +122,19 @@ class Document:
         pos = locate_in_node(self._node(), path)
         line, col = pos if pos else (None, None)
         return Location(self.source, self.index, tuple(path), line, col)
+
+    def value_node(self, path: FieldPath) -> Any:
+        """The composed YAML node of the value at `path` (a scalar keeps its style and marks), or None."""
+        current = self._node()
+        for elem in path:
+            value = getattr(current, "value", None)
+            if isinstance(elem, int) and getattr(current, "id", "") == "sequence" and 0 <= elem < len(value):
+                current = value[elem]
+            elif isinstance(elem, str) and getattr(current, "id", "") == "mapping":
+                current = next((v for k, v in reversed(value) if getattr(k, "value", None) == elem), None)
+            else:
+                return None
+        return current
 
     def describe(self) -> str:
         ns = f"{self.namespace}/" if self.namespace else ""

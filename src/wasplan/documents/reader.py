@@ -131,8 +131,12 @@ def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> 
         json_result = _read_json(name, text, options.strict_inputs)
         if json_result is not None:
             json_result.sources = result.sources
+            for doc in json_result.documents:
+                doc.text = text
             return json_result
     _read_yaml(name, text, result, options.strict_inputs)
+    for doc in result.documents:
+        doc.text = text  # for positions inside block scalars (CEL expressions); shared, not copied
     return result
 
 

@@ -6,6 +6,8 @@ suggestions (suggest_*.py), each verified by re-running the engine on changed in
 
 from __future__ import annotations
 
+import json
+
 import time
 
 from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
@@ -63,6 +65,29 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
     return tuple(notes)
 
 
+def _same_edit(change) -> tuple:
+    """What a change does, for spotting the same edit found twice: a list of named entries by its names' order
+    (one finder may write defaults the other leaves out)."""
+    value = change.value
+    if isinstance(value, list) and all(isinstance(v, dict) and "name" in v for v in value):
+        value = tuple(v["name"] for v in value)
+    else:
+        value = json.dumps(value, sort_keys=True, default=str)
+    return change.action, change.file, change.obj, change.field_path, value
+
+
+def _distinct(suggestions: tuple) -> tuple:
+    """The suggestions without a later one making the same edits as an earlier one (the exact check's
+    `firstAvailable` order and the device evidence's can be the same change)."""
+    seen, out = set(), []
+    for s in suggestions:
+        key = (s.kind, tuple(sorted(_same_edit(c) for c in s.changes)))
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return tuple(out)
+
+
 def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
@@ -72,7 +97,7 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     skipped_before = ctx.verifier.skipped
     shapes = evidence.shapes(ctx, subj) if subj.trial else ()
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
-    suggestions = exact_found + _suggestions(ctx, subj, verdict, shapes) if suggest else ()
+    suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)

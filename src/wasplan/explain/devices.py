@@ -11,8 +11,8 @@ selectors, request selectors, capacity, taints; then free or allocated.
 The greedy-order check is explain/device_order.py.
 
 `device_evidence(ctx, subj, failure, before, needed)` -> `DeviceEvidence | None` (None: the pod has no claim
-to allocate and none allocated elsewhere). The values devices have are explain/device_values.py, the staged
-checks explain/device_checks.py. The API is what explain/suggest_devices.py and the report read;
+to allocate and none allocated elsewhere). The values devices have are engine/dra/devicevalues.py, the staged
+checks engine/dra/stages.py. The API is what explain/suggest_devices.py and the report read;
 `request_items` exposes where each request comes from so suggestions can edit a copy of that template or claim.
 """
 
@@ -29,9 +29,11 @@ from wasplan.engine.claimoutcome import allocation_node
 from wasplan.engine.dra.pools import node_matches
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.plugins.dynamic_resources import NAME as DRA
-from wasplan.explain import device_checks, device_order, device_values, probe
+from wasplan.engine.dra import devicevalues as device_values, stages as device_checks
+from wasplan.explain import device_order, probe
 from wasplan.explain.devices_model import (ConstraintDevices, DeviceEvidence, DomainDevices, Eliminator,
-                                           RequestDevices, Stage, ValueCount)
+                                           RequestDevices, Stage)
+from wasplan.engine.dra.devicevalues import ValueCount
 
 MAX_VALUES = device_values.MAX_VALUES
 MAX_DOMAINS = 8

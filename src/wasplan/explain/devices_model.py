@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wasplan.engine.dra.devicevalues import ValueCount
+
 
 @dataclass(frozen=True, slots=True)
 class Stage:
@@ -21,14 +23,6 @@ class Stage:
     def to_dict(self) -> dict:
         return {"stage": self.label, "inCluster": self.cluster, "onEligibleNodes": self.eligible}
 
-
-@dataclass(frozen=True, slots=True)
-class ValueCount:
-    value: str
-    devices: int
-
-    def to_dict(self) -> dict:
-        return {"value": self.value, "devices": self.devices}
 
 
 @dataclass(frozen=True, slots=True)

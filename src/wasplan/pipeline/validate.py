@@ -69,15 +69,25 @@ def note_no_input(read: ReadResult, paths: Sequence[str], *, empty_files_count: 
                                            Location(shown)))
 
 
-def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False,
-                  nodes: list | None = None) -> ValidationReport:
+def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False, nodes: list | None = None,
+                  snapshot=None) -> ValidationReport:
+    """`snapshot` (a `lint_devices.Snapshot` from `--cluster`) adds its nodes, DRA objects and device checks."""
     report = ValidationReport(gates, check_documents(read.documents, gates), list(read.diagnostics),
                               sources=dict(read.sources), skipped=list(read.skipped))
     if lint:
-        from wasplan.validate.lint import lint as run_lint
-
-        report.lint_diagnostics = run_lint(read.documents, gates, nodes)
+        report.lint_diagnostics = lint_documents(read.documents, gates, nodes, snapshot)
     return report
+
+
+def lint_documents(documents: list, gates: GateSet, nodes: list | None = None, snapshot=None) -> list[Diagnostic]:
+    """The cross-object findings; with a `--cluster` snapshot also against its nodes, DRA objects and devices."""
+    from wasplan.validate.lint import lint as run_lint
+
+    if snapshot is None:
+        return run_lint(documents, gates, nodes)
+    from wasplan.pipeline.lint_devices import lint_devices
+
+    return run_lint(documents, gates, snapshot.nodes, snapshot.facts) + lint_devices(documents, snapshot, gates)
 
 
 def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Settings, lint: bool = False) -> None:
@@ -104,28 +114,19 @@ def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Set
     report.suppressed.sort(key=lambda s: (s.diagnostic.location.sort_key(), s.diagnostic.code))
 
 
-def cluster_nodes(cluster_paths: Sequence[str], gates: GateSet) -> tuple[list[dict], ReadResult]:
-    """The nodes of a snapshot (kubectl output or the Cluster kind), as objects with their labels, for lint."""
-    from wasplan.cluster.model import Node
-    from wasplan.cluster.snapshot import build_inputs
-
-    snapshot = read_paths(cluster_paths)
-    inputs, _ = build_inputs(snapshot, ReadResult(), gates)
-    nodes = [{"metadata": {"name": r.name, "labels": r.labels}} for r in inputs.existing if isinstance(r, Node)]
-    return nodes, snapshot
-
-
 def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, nodes: list | None = None,
                    stdin_text: str | None = None, cluster_paths: Sequence[str] = (),
                    settings: Settings = Settings()) -> ValidationReport:
     read = read_paths(paths, stdin_text=stdin_text, options=settings.read_options())
-    snapshot = None
+    snapshot = snapshot_read = None
     if cluster_paths:
-        nodes, snapshot = cluster_nodes(cluster_paths, gates)
+        from wasplan.pipeline.lint_devices import read_snapshot
+
+        snapshot, snapshot_read = read_snapshot(cluster_paths, gates)
     note_no_input(read, paths)
-    report = validate_read(read, gates, lint=lint, nodes=nodes)
+    report = validate_read(read, gates, lint=lint, nodes=nodes, snapshot=snapshot)
     apply_suppressions(report, read, settings, lint)
-    if snapshot is not None:
-        report.input_diagnostics.extend(snapshot.diagnostics)  # an unreadable snapshot is a tool error
-        report.sources.update(snapshot.sources)
+    if snapshot_read is not None:
+        report.input_diagnostics.extend(snapshot_read.diagnostics)  # an unreadable snapshot is a tool error
+        report.sources.update(snapshot_read.sources)
     return report

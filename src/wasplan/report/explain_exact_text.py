@@ -7,8 +7,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck
+from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Status
 from wasplan.explain.units import amount
+from wasplan.report.diagnostics_text import plural
 from wasplan.report.fit import print_wrapped
 
 _STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}
@@ -27,6 +28,9 @@ def _witness(console: Console, answer: Answer, indent: str) -> None:
         print_wrapped(console, f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
     if len(answer.witness) > WITNESS_NODES:
         print_wrapped(console, f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+    for c in answer.subrequests[:WITNESS_NODES]:
+        print_wrapped(console, f"{indent}  {escape(c.pod)}: request {escape(c.request)} of claim {escape(c.claim)} "
+                      f"uses subrequest {escape(c.subrequest)}")
 
 
 def _bounds(console: Console, answer: Answer, indent: str) -> None:
@@ -43,6 +47,10 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
         if b.kind == "pods":
             text = (f"pods like {b.subject}: the nodes hold at most {b.available} (each node's free room over one "
                     f"pod's request), {b.needed} needed")
+        elif b.kind in ("devices", "counter"):
+            text = f"{b.subject}: {b.available} free on nodes that can take a pod, {b.needed} needed"
+            if b.stranded:
+                text += f" ({b.stranded} more free on nodes too short for one pod)"
         else:
             text = (f"{b.subject}: {amount(b.subject, b.available)} free on nodes that can take a pod, "
                     f"{amount(b.subject, b.needed)} needed")
@@ -50,7 +58,7 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
                 text += f" ({amount(b.subject, b.stranded)} more free in pieces too small for one pod)"
         mark = "[red]short[/red] " if b.short else ""
         print_wrapped(console, f"{indent}{mark}{escape(text)}")
-    if not any(b.short for b in p.bounds) and answer.status == "noFit":
+    if not any(b.short for b in p.bounds) and answer.status == Status.NO_FIT:
         print_wrapped(console, f"{indent}no single bound falls short: the pods do not combine onto the nodes "
                       "(the solver tried every combination)")
 
@@ -63,7 +71,7 @@ def _tree(console: Console, check: ExactCheck) -> None:
                       "engine's filters:")
         for w in whole.witness[:WITNESS_NODES]:
             print_wrapped(console, f"      {escape(w.node)}: {escape(', '.join(w.pods))}")
-    elif whole.status == "noFit":
+    elif whole.status == Status.NO_FIT:
         mark = "[red]short[/red] " if whole.pods_room < whole.fewest_pods else ""
         print_wrapped(console, f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
                       f"pod(s); the nodes hold at most {whole.pods_room} of the tree's pods")
@@ -84,13 +92,13 @@ def _moves(console: Console, check: ExactCheck) -> None:
     moved = check.with_moves
     if moved is None:
         return
-    if moved.status == "fits":
+    if moved.status == Status.FITS:
         how = _verified(moved.verified)
         print_wrapped(console, f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
         for m in moved.moves[:WITNESS_NODES]:
             print_wrapped(console, f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
     else:
-        word = "it still does not fit" if moved.status == "noFit" else "unknown"
+        word = "it still does not fit" if moved.status == Status.NO_FIT else "unknown"
         print_wrapped(console, f"    with running pods of its priority or lower movable {word}"
                       + (f": {escape(moved.note)}" if moved.note else ""))
 
@@ -103,7 +111,8 @@ def section(console: Console, check: ExactCheck) -> None:
         _tree(console, check)
         return
     m = check.model
-    size = (f" [dim]({m.nodes} nodes in {m.classes + m.pooled} class(es), {m.shapes} pod shape(s))[/dim]"
+    size = (f" [dim]({plural(m.nodes, 'node')} in {plural(m.classes + m.pooled, 'class', 'classes')}, "
+            f"{plural(m.shapes, 'pod shape')})[/dim]"
             if m else "")
     print_wrapped(console, f"  [bold]Exact check[/bold]{size}:")
     if check.now.witness:
@@ -126,5 +135,5 @@ def section(console: Console, check: ExactCheck) -> None:
                           "pod(s) on the assignment's nodes")
             _witness(console, later, "      ")
         else:
-            word = "it still does not fit" if later.status == "noFit" else "unknown within the budget"
+            word = "it still does not fit" if later.status == Status.NO_FIT else "unknown within the budget"
             print_wrapped(console, f"    with lower-priority pods removable {word}: at most {later.bound} of {later.needed}")

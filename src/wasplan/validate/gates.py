@@ -18,7 +18,13 @@ from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, format_path
 from wasplan.documents import Document
 from wasplan.api.releases import SCHEDULING_GROUP, GateSet
+from wasplan.validate.dra_gates import (
+    ATTRIBUTE, CLASS, CONSTRAINT, DEVICE, DRA_ROWS, DRA_VERSIONS, REQUEST, SLICE, dra_scopes,
+)
 from wasplan.validate.walk import COMPOSITE, iter_templates, mapping
+
+RESOURCE_GROUP = "resource.k8s.io"
+DRA_SCOPES = frozenset({SLICE, DEVICE, ATTRIBUTE, REQUEST, CONSTRAINT, CLASS})
 
 # Where a gated field sits.
 SPEC = "spec"  # the object's spec (Pod spec for Pods)
@@ -65,6 +71,9 @@ GATED_FIELDS: list[GatedField] = [
     *_rows("1.37", _PODS, ("schedulingGroup",), "GenericWorkload"),
 ]
 
+GATED_FIELDS += [GatedField(release, "*", scope, f, gate)
+                 for releases, scope, fields, gate in DRA_ROWS for release in releases for f in fields]
+
 # (release, kind) -> gates the API server needs to serve the kind at all (api-reference §1, §2).
 KIND_GATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("1.36", "Workload"): ("GenericWorkload",),
@@ -72,6 +81,8 @@ KIND_GATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("1.37", "Workload"): ("GenericWorkload",),
     ("1.37", "PodGroup"): ("GenericWorkload",),
     ("1.37", "CompositePodGroup"): ("GenericWorkload", "CompositePodGroup"),
+    ("1.36", "DeviceTaintRule"): ("DRADeviceTaintRules",),
+    ("1.37", "DeviceTaintRule"): ("DRADeviceTaintRules",),
 }
 
 _INDEX: dict[tuple[str, str, str], list[GatedField]] = {}
@@ -89,11 +100,16 @@ def check_gates(doc: Document, gates: GateSet) -> list[Diagnostic]:
         return [_kind_off(doc, off)]
     out: list[Diagnostic] = []
     dropped: list[FieldPath] = []
+    off_rows: dict[str, list[GatedField]] = {}  # per scope, the rows whose gate is off: the only ones that can fire
     for scope, path, obj in _scopes(doc):
         if any(path[: len(p)] == p for p in dropped):
             continue  # inside a field already reported as dropped: it goes with its parent
-        for row in _INDEX.get((release, doc.kind, scope), ()):
-            if _is_set(obj.get(row.field)) and not gates.enabled(row.gate):
+        rows = off_rows.get(scope)
+        if rows is None:
+            every = _INDEX.get((release, "*" if scope in DRA_SCOPES else doc.kind, scope), ())
+            rows = off_rows[scope] = [r for r in every if not gates.enabled(r.gate)]
+        for row in rows:
+            if _is_set(obj.get(row.field)):
                 dropped.append(path + (row.field,))
                 out.append(_field_off(doc, path + (row.field,), row.gate, release))
     return out
@@ -103,6 +119,8 @@ def _applies(doc: Document, gates: GateSet) -> bool:
     """Rows speak for the versions a release serves; other versions are WAS109's business, not ours."""
     if doc.group == SCHEDULING_GROUP:
         return gates.release.serves(doc.api_version, doc.kind)
+    if doc.group == RESOURCE_GROUP:
+        return doc.version in DRA_VERSIONS
     return doc.api_version in ("v1", "batch/v1") and doc.kind in ("Pod", "Job")
 
 
@@ -113,6 +131,9 @@ def _is_set(value: object) -> bool:
 
 def _scopes(doc: Document) -> Iterator[tuple[str, FieldPath, dict]]:
     """(scope, path, mapping) for every place of `doc` that the table can name, in document order."""
+    if doc.group == RESOURCE_GROUP:
+        yield from dra_scopes(doc)
+        return
     spec = mapping(doc.obj.get("spec"))
     yield SPEC, ("spec",), spec
     if doc.kind == "Workload":

@@ -19,7 +19,7 @@ DEFAULT_SCHEDULER = "default-scheduler"
 Key = tuple[str, str]  # (namespace, name)
 
 # Controllers with one pod template that can name a PodGroup, and the field giving how many pods they run
-# (JobSet and LeaderWorkerSet, with several templates, are read in `_templates`).
+# (JobSet and LeaderWorkerSet, with several templates, are read in `pod_templates`).
 _CONTROLLERS = {("batch", "Job"): "parallelism", ("apps", "Deployment"): "replicas",
                 ("apps", "StatefulSet"): "replicas", ("apps", "ReplicaSet"): "replicas"}
 
@@ -58,6 +58,7 @@ class Index:
     podgroups: dict[Key, Document] = field(default_factory=dict)
     composites: dict[Key, Document] = field(default_factory=dict)
     members: dict[Key, list[Member]] = field(default_factory=dict)
+    jobs: list[Member] = field(default_factory=list)  # every Job's pod template (group claims of 1.37 Jobs)
     _templates: dict[int, dict[str, TemplateNode]] = field(default_factory=dict)
     _by_name: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     _by_namespace: dict[int, dict[str, list[str]]] = field(default_factory=dict)
@@ -109,6 +110,8 @@ def build_index(docs: list[Document]) -> Index:
         if doc.group == SCHEDULING_GROUP and doc.kind in tables:
             tables[doc.kind].setdefault(key_of(doc), doc)
             continue
+        if (doc.group, doc.kind) == ("batch", "Job"):
+            index.jobs += [Member(doc, path, spec, count) for path, spec, count in pod_templates(doc)]
         for member in _members(doc):
             name = member.pod_spec["schedulingGroup"]["podGroupName"]
             index.members.setdefault(key_of(doc, name), []).append(member)
@@ -120,7 +123,7 @@ def _count(spec: dict, key: str) -> int:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0 else 1
 
 
-def _templates(doc: Document) -> list[tuple[FieldPath, dict, int]]:
+def pod_templates(doc: Document) -> list[tuple[FieldPath, dict, int]]:
     """(pod spec path, pod spec, pods made from it) for every pod template of the document."""
     outer = mapping(doc.obj.get("spec"))
     if doc.kind == "Pod" and doc.api_version == "v1":
@@ -151,7 +154,7 @@ def _templates(doc: Document) -> list[tuple[FieldPath, dict, int]]:
 
 def _members(doc: Document) -> list[Member]:
     out = []
-    for path, spec, count in _templates(doc):
+    for path, spec, count in pod_templates(doc):
         name = mapping(spec.get("schedulingGroup")).get("podGroupName")
         if isinstance(name, str) and name:
             out.append(Member(doc, path, spec, count))

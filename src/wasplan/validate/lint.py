@@ -2,7 +2,9 @@
 
 `lint(docs, gates, nodes)` builds one index (validate.index) and runs each check against it, so the cost is
 linear in the number of documents. Checks that need other documents to judge one document live here and in
-`members` (pods joining groups) and `hierarchy` (CompositePodGroup parents).
+`members` (pods joining groups), `hierarchy` (CompositePodGroup parents), `claim_lint` (DRA references) and
+`group_claims` (PodGroup claims versus the pods' claims). The device checks against a snapshot's ResourceSlices
+need the engine's matcher and live above it (`pipeline.lint_devices`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Iterator
 from wasplan.api.releases import SCHEDULING_GROUP, GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
+from wasplan.validate.claim_lint import ClusterFacts, build_claim_index, check_claims
+from wasplan.validate.group_claims import GATE as GROUP_CLAIMS_GATE, check_group_claims, entries
 from wasplan.validate.hierarchy import check_hierarchy
 from wasplan.validate.index import Index, build_index, guess, key_of
 from wasplan.validate.members import check_members
@@ -19,7 +23,9 @@ from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys
 
 
-def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None) -> list[Diagnostic]:
+def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None,
+         cluster: ClusterFacts | None = None) -> list[Diagnostic]:
+    """Every cross-object finding; `nodes` and `cluster` come from `--cluster` (labels, DRA objects, namespaces)."""
     index = build_index(docs)
     release = gates.release.version
     out: list[Diagnostic] = []
@@ -27,6 +33,10 @@ def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None) 
         out += check_workload_ref(index, doc)
     out += check_members(index, release)
     out += check_hierarchy(index, release)
+    out += check_claims(build_claim_index(docs, cluster))
+    out += check_group_claims(index, gates)
+    if gates.enabled(GROUP_CLAIMS_GATE):
+        out += [d for doc in index.podgroups.values() for d in check_template_claims(index, doc)]
     if nodes is not None:
         out += check_topology_keys(docs, nodes)
     return out
@@ -109,6 +119,32 @@ def _policy_differs(doc: Document, workload: str, node) -> list[Diagnostic]:
     return [make(doc, "WAS403", f'{doc.kind} "{doc.name}" has scheduling policy {mine_text}, but template '
                  f'"{node.name}" of Workload "{workload}" has {theirs_text}', path,
                  "copy the schedulingPolicy of the template into the group")]
+
+
+def check_template_claims(index: Index, doc: Document) -> list[Diagnostic]:
+    """WAS430: a PodGroup's resourceClaims differ from its Workload template's. Pods share only the PodGroup's own
+    entries; controllers create PodGroups with the template's (KEP-5729 "API"), so a hand-written PodGroup that
+    leaves them out, or changes them, silently changes what its pods share."""
+    ref = workload_ref(doc)
+    workload = index.workloads.get(key_of(doc, ref[1])) if ref is not None else None
+    node = index.templates(workload).get(ref[2]) if ref is not None and workload is not None else None
+    if ref is None or node is None or node.kind != POD:
+        return []
+    mine = _claims_text(mapping(doc.obj.get("spec")).get("resourceClaims"))
+    theirs = _claims_text(node.obj.get("resourceClaims"))
+    if mine == theirs:
+        return []
+    path: FieldPath = ("spec", "resourceClaims") if "resourceClaims" in mapping(doc.obj.get("spec")) else ("spec",)
+    return [make(doc, "WAS430", f'PodGroup "{doc.name}" has resourceClaims {mine}, but template "{node.name}" of '
+                 f'Workload "{ref[1]}" has {theirs}; pods share only the PodGroup\'s own entries', path,
+                 "copy the template's resourceClaims into the PodGroup")]
+
+
+def _claims_text(raw: object) -> str:
+    """Entries as `name=template:x` / `name=claim:x`, sorted: list order does not matter for matching."""
+    found = sorted(f"{e.name}={'template:' + e.template if e.template else 'claim:' + str(e.claim)}"
+                   for e in entries(raw))
+    return "[" + ", ".join(found) + "]" if found else "none"
 
 
 def _topology_sites(doc: Document) -> Iterator[tuple[FieldPath, dict]]:

@@ -54,6 +54,16 @@ def items(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
+def value_at(obj: Any, path: FieldPath) -> Any:
+    """The value at `path` (mapping keys and list indexes), None where the document has another shape."""
+    for key in path:
+        if isinstance(key, int):
+            obj = obj[key] if isinstance(obj, list) and 0 <= key < len(obj) else None
+        else:
+            obj = mapping(obj).get(key)
+    return obj
+
+
 def pod_list_name(version: str) -> str:
     """v1alpha1 (1.35) called the templates `podGroups`; every later version `podGroupTemplates`."""
     return "podGroups" if version == "v1alpha1" else "podGroupTemplates"

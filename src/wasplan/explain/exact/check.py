@@ -56,12 +56,14 @@ def _scope(ctx: Context, subj: Subject) -> question.Scope:
 
 
 def _removable(ctx: Context, subj: Subject) -> list:
-    """Placed pods of lower priority than the target (its own members excluded), in name order."""
+    """Placed pods of lower priority than the target (its own members excluded), in name order; not pods with
+    ResourceClaims (the engine keeps a removed pod's devices allocated, as moves.py explains)."""
     world = ctx.sim.world
     prio = subj.group.priority if subj.group is not None else world.pods[subj.unit.key].priority
     own = set(subj.group.members) if subj.group is not None else {subj.unit.key}
     return [world.pods[k].pod for k in sorted(ctx.sim.state.placed)
-            if k not in own and k in world.pods and world.pods[k].priority < prio]
+            if k not in own and k in world.pods and world.pods[k].priority < prio
+            and not world.pods[k].pod.resource_claims]
 
 
 def check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tuple[ExactCheck | None, tuple]:
@@ -91,7 +93,7 @@ def _check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tup
         return own, found
     verdict, text = _tree_verdict(whole, opts.budget)
     if verdict == MISSED:
-        found = tuple(x for x in (changes.scoring(ctx, subj, opts.scheduler_config),) if x is not None)
+        found = changes.for_tree(ctx, subj, whole, opts.scheduler_config)
     alone = {solver.FITS: "fits", solver.NO_FIT: f"does not fit (at most {own.now.bound} of {own.now.needed} pods)",
              solver.UNKNOWN: "unknown"}[own.now.status]
     return dataclasses.replace(own, verdict=verdict, summary=text, tree=whole,

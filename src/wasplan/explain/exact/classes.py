@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wasplan.explain.exact.domainrules import DomainRules
 from wasplan.explain.exact.shapes import Shape
 
 PATTERN_LIMIT = 512  # maximal patterns per node row before the row is pooled
@@ -34,6 +35,7 @@ class NodeClass:
     patterns: tuple[tuple[int, ...], ...]  # per maximal pattern, pods of each shape on one node
     rows: list[int] = field(default_factory=list)  # node rows, in name order
     content: tuple[int, ...] = ()  # per movable shape, its pods on each of these nodes now (moves.py)
+    tags: tuple[int, ...] = ()  # per key of the domain rules (domainrules.py), these nodes' code (-1: none)
 
     @property
     def count(self) -> int:
@@ -46,6 +48,7 @@ class PooledClass:
     caps: tuple[int, ...]  # per shape, pods one node holds on its own
     free: tuple[int, ...]  # one node's free room per checked column
     rows: list[int] = field(default_factory=list)
+    tags: tuple[int, ...] = ()
 
     @property
     def count(self) -> int:
@@ -62,6 +65,12 @@ class Program:
     classes: list[NodeClass]
     pooled: list[PooledClass]
     domains: list[str] | None  # topology domain values, None without a constraint
+    families: tuple[int, ...] = ()  # per shape its family: variants of the same pods (devices.py)
+    together: tuple[tuple[int, ...], ...] = ()  # shapes whose pods all go to one node (a shared node-local claim)
+    totals: tuple[tuple[int, int], ...] = ()  # (column, most the whole group may take of it)
+    apart: tuple = ()  # DomainRules.apart: (tag column, pairs of shapes never in one domain of its key)
+    close: tuple = ()  # DomainRules.close: (tag column, shapes whose pods share one domain of its key)
+    spread: tuple = ()  # DomainRules.spread: hard spread among the group's pods
 
     @property
     def exact(self) -> bool:
@@ -95,19 +104,26 @@ def room_that_matters(free: np.ndarray, requests: np.ndarray, shapes: list[Shape
 
 
 def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: int, conflicts,
-          domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None) -> Program:
+          domain_codes: np.ndarray | None, domains: list[str] | None, content: np.ndarray | None = None,
+          together: tuple[tuple[int, ...], ...] = (), totals: tuple[tuple[int, int], ...] = (),
+          rules: DomainRules = DomainRules()) -> Program:
     """Classes over the nodes that can hold at least one pod (and lie in a domain, with a constraint).
-    `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged."""
+    `content` (nodes x movable shapes): pods that sit on each node now; nodes differing in it are not merged.
+    `together`: groups of shapes whose pods must share one node; `totals`: (column, cap) on the whole group;
+    `rules`: the group's own pods per topology domain; a class lies in one domain of each of their keys."""
     caps = per_node_caps(free, requests, shapes, conflicts)
     codes = domain_codes if domain_codes is not None else np.full(len(free), -1, dtype=np.int64)
     useful = caps.any(axis=0) & ((codes >= 0) if domain_codes is not None else True)
     clipped = room_that_matters(free, requests, shapes)
     single = len(shapes) == 1
     key = np.column_stack([codes, caps.T] if single else [codes, caps.T, clipped])
-    if content is not None:
-        key = np.column_stack([key, content])
+    extra = [a for a in (content, rules.tags) if a is not None]
+    if extra:
+        key = np.column_stack([key, *extra])
     rows = np.flatnonzero(useful)
-    program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains)
+    program = Program(tuple(s.count for s in shapes), requests, needed, [], [], domains,
+                      tuple(s.family if s.family >= 0 else i for i, s in enumerate(shapes)), together, totals,
+                      rules.apart, rules.close, rules.spread)
     if not len(rows):
         return program
     uniq, inverse = np.unique(key[rows], axis=0, return_inverse=True)
@@ -116,12 +132,14 @@ def build(shapes: list[Shape], free: np.ndarray, requests: np.ndarray, needed: i
         domain, cap = int(u[0]), tuple(int(x) for x in u[1:1 + len(shapes)])
         room = tuple(int(x) for x in (clipped[members[0]] if not single else ()))
         now = tuple(int(x) for x in content[members[0]]) if content is not None else ()
+        tags = tuple(int(x) for x in rules.tags[members[0]]) if rules.tags is not None else ()
         patterns = (cap,) if single else maximal_patterns(cap, room, requests, conflicts)
-        tag = ("pattern", domain, patterns, now) if patterns is not None else ("pooled", domain, cap, room, now)
+        tag = (("pattern", domain, patterns, now, tags) if patterns is not None
+               else ("pooled", domain, cap, room, now, tags))
         found = merged.get(tag)
         if found is None:
-            found = merged[tag] = (NodeClass(domain, patterns, content=now) if patterns is not None
-                                   else PooledClass(domain, cap, room))
+            found = merged[tag] = (NodeClass(domain, patterns, content=now, tags=tags) if patterns is not None
+                                   else PooledClass(domain, cap, room, tags=tags))
         found.rows.extend(members)
     for c in merged.values():
         c.rows.sort()

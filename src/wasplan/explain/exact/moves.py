@@ -25,7 +25,7 @@ import dataclasses
 import numpy as np
 
 from wasplan.explain import rerun
-from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact import capacity, classes, domainrules, shapes as shapes_mod, solver, witness
 from wasplan.explain.exact.question import node_pods
 from wasplan.explain.exact.result import Move, MovesAnswer
 
@@ -35,13 +35,16 @@ POOLED = "too many combinations of pods per node to count moves exactly"
 
 
 def movable(ctx, subj) -> list:
-    """Pods bound in the snapshot, of at most the target's priority, outside the target, in name order."""
+    """Pods bound in the snapshot, of at most the target's priority, outside the target, in name order; not pods
+    with ResourceClaims (the engine keeps a removed pod's devices allocated: only the claim controller frees them
+    after a real eviction)."""
     world = ctx.sim.world
     prio = subj.group.priority if subj.group is not None else world.pods[subj.unit.key].priority
     own = set(subj.group.members) if subj.group is not None else {subj.unit.key}
     return [world.pods[k].pod for k in sorted(ctx.sim.state.placed)
             if k not in own and k in world.pods and world.pods[k].status == "AlreadyBound"
-            and world.pods[k].priority <= prio and not world.pods[k].pod.terminating]
+            and world.pods[k].priority <= prio and not world.pods[k].pod.terminating
+            and not world.pods[k].pod.resource_claims]
 
 
 def ask(ctx, subj, ev, seconds: float, pods: list | None = None, relocate: bool = True) -> MovesAnswer | None:
@@ -85,16 +88,17 @@ def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | Non
     state = ev.state
     group = shapes_mod.group(subj.pending, bool(state.affinity_pods))
     moving = shapes_mod.group(pods, bool(state.affinity_pods))
-    every = group + moving
-    for s in every:
+    for s in group + moving:
         shapes_mod.fill(ev, s, None)
+    cap = capacity.of(ev, group + moving)  # the group's shapes may split by their claims; the movable ones hold none
+    every = cap.shapes
+    group, moving = every[:len(every) - len(moving)], every[len(every) - len(moving):]
     content = np.zeros((len(state.nodes), len(moving)), dtype=np.int64)
     for m, s in enumerate(moving):
         for pod in s.members:
             content[origin[pod.key], m] += 1
-    cap = capacity.of(ev, every)
     program = classes.build(every, cap.free, cap.requests, subj.needed, shapes_mod.conflicts(every), None, None,
-                            content)
+                            content, cap.together, cap.totals, domainrules.domain_rules(ev, every))
     if program.pooled:
         return MovesAnswer(solver.UNKNOWN, subj.needed, note=POOLED)
     got = _program(program, len(group), subj.needed, seconds, relocate)
@@ -107,9 +111,8 @@ def _program(program: classes.Program, n_group: int, needed: int, seconds: float
     """(patterns chosen, pods placed per shape), NO_FIT when no arrangement holds the group, None when undecided."""
     m = solver.new_model()
     y, x, supply = solver.placement_vars(m, program)
-    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
+    z = solver.shape_vars(m, program, supply)
     for s, zs in enumerate(z):
-        m.add(zs <= sum(supply[s]))
         if s >= n_group and relocate:
             m.add(zs == program.counts[s])  # every moved pod keeps running somewhere
     m.add(sum(z[:n_group]) >= needed)

@@ -14,7 +14,8 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine.domains import PlacementError, pinned_domain
-from wasplan.explain.exact import capacity, classes, proof, shapes as shapes_mod, solver, witness
+from wasplan.explain.exact import (capacity, classes, devices, domainrules, proof, shapes as shapes_mod, solver,
+                                   witness)
 from wasplan.explain.exact.result import Answer, Model, NodePods
 
 UNREPLAYED = ("the solver's assignment breaks a rule between the group's own pods that the program does not model "
@@ -65,23 +66,37 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
     for s in shapes:
         shapes_mod.fill(ev, s, codes)
     cap = capacity.of(ev, shapes)
-    free, requests = cap.free, cap.requests
+    shapes, free, requests = cap.shapes, cap.free, cap.requests
     conflicts = shapes_mod.conflicts(shapes)
-    program = classes.build(shapes, free, requests, needed, conflicts, codes, values)
+    rules = domainrules.domain_rules(ev, shapes, whole_cluster=codes is None)
+    program = classes.build(shapes, free, requests, needed, conflicts, codes, values, together=cap.together,
+                            totals=cap.totals, rules=rules)
     sol = solver.solve(program, seconds)
     caps = classes.per_node_caps(free, requests, shapes, conflicts)
-    why = proof.proof(shapes, caps, free, cap.names, requests, needed, codes, values) \
-        if sol.status != solver.FITS else None
+    why = proof.proof(shapes, caps, free, cap, needed, codes, values) if sol.status != solver.FITS else None
     model = Model(len(state.nodes), len(program.classes), len(program.pooled), len(shapes),
                   sum(len(c.patterns) for c in program.classes))
     if sol.status != solver.FITS:
         return Answer(sol.status, needed, sol.placed, sol.bound, proof=why), model
     placed, note = _replayed(ev, program, sol, free, shapes, pending, codes)
     if placed is None:
-        return Answer(solver.UNKNOWN, needed, sol.placed, sol.bound, proof=why, note=note), model
+        return Answer(solver.UNKNOWN, needed, sol.placed, sol.bound, proof=why, note=unreplayed(note, cap)), model
     domain = values[sol.domain] if values is not None and sol.domain is not None else None
     return Answer(solver.FITS, needed, sol.placed, sol.bound, domain, node_pods(state, placed),
-                  evicts=_evicted(state, placed, removed)), model
+                  evicts=_evicted(state, placed, removed),
+                  subrequests=devices.choices_made(ev, shapes, witness.assign(shapes, sol.placed_by_shape))), model
+
+
+def unreplayed(note: str, cap) -> str:
+    """The replay's failure, naming the DRA features the program leaves to it when the group uses some (and the
+    rules between its pods only when they have any)."""
+    if note != UNREPLAYED or not cap.relaxed:
+        return note
+    dra = "; ".join(cap.relaxed) + ", which the engine's allocator decides"
+    if any(s.pod.topology_spread or (s.pod.affinity is not None and s.pod.affinity.pod_required)
+           for s in cap.shapes):
+        return f"{UNREPLAYED}, or {dra}"
+    return f"the engine rejects the solver's assignment; the program does not model {dra}"
 
 
 def _replayed(ev, program, sol, free, shapes, pending, codes) -> tuple[dict[str, int] | None, str]:

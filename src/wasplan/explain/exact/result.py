@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from wasplan.explain.exact.proof import Proof
 
-DOES_NOT_FIT, FOUND, MISSED, UNKNOWN = "DoesNotFit", "FitsAndFound", "FitsButMissed", "Unknown"
-VERDICTS = (DOES_NOT_FIT, FOUND, MISSED, UNKNOWN)
+
+class Verdict(StrEnum):
+    """The exact check's verdict (JSON `exact.verdict`)."""
+
+    DOES_NOT_FIT = "DoesNotFit"
+    FOUND = "FitsAndFound"
+    MISSED = "FitsButMissed"
+    UNKNOWN = "Unknown"
+
+
+class Status(StrEnum):
+    """One solver question's outcome (JSON `status` of `answer`, `withEviction`, `withMoves`, `tree`)."""
+
+    FITS = "fits"
+    NO_FIT = "noFit"
+    UNKNOWN = "unknown"
+
+
+DOES_NOT_FIT, FOUND, MISSED, UNKNOWN = Verdict.DOES_NOT_FIT, Verdict.FOUND, Verdict.MISSED, Verdict.UNKNOWN
+VERDICTS = tuple(Verdict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,10 +39,26 @@ class NodePods:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """The firstAvailable subrequest a pod's own claim uses in the assignment (allocated by the engine's
+    allocator in the replay)."""
+
+    pod: str
+    claim: str  # namespace/name of the ResourceClaim
+    request: str
+    subrequest: str
+    template: str | None = None  # namespace/name of the ResourceClaimTemplate the claim was generated from
+
+    def to_dict(self) -> dict:
+        return {"pod": self.pod, "claim": self.claim, "request": self.request, "subrequest": self.subrequest,
+                "template": self.template}
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """One question put to the solver: can the pods still needed be placed on this cluster?"""
 
-    status: str  # fits | noFit | unknown (solver.FITS, NO_FIT, UNKNOWN)
+    status: Status
     needed: int
     placed: int  # the best assignment found places this many (capped at `needed`)
     bound: int  # proved: no assignment places more
@@ -34,12 +69,14 @@ class Answer:
     note: str = ""
     fewest: bool = False  # `evicts` is the fewest (else: every removable pod on the witness's nodes)
     verified: bool | None = False  # the re-planned run without `evicts` places the group (None: not re-planned)
+    subrequests: tuple[Choice, ...] = ()  # the witness's firstAvailable choices, by pod
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "needed": self.needed, "placed": self.placed, "bound": self.bound,
+        return {"status": str(self.status), "needed": self.needed, "placed": self.placed, "bound": self.bound,
                 "domain": self.domain, "witness": [w.to_dict() for w in self.witness],
                 "proof": self.proof.to_dict() if self.proof else None, "evicts": list(self.evicts),
-                "fewestEvictions": self.fewest, "verified": self.verified, "note": self.note}
+                "fewestEvictions": self.fewest, "verified": self.verified, "note": self.note,
+                "subrequests": [c.to_dict() for c in self.subrequests]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +94,7 @@ class MovesAnswer:
     """With running pods movable: the fewest pods to move for the group to fit, and whether a re-planned run with
     them moved places it."""
 
-    status: str  # fits | noFit | unknown
+    status: Status
     needed: int
     moves: tuple[Move, ...] = ()
     verified: bool | None = False  # None: not re-planned, the verification budget was spent
@@ -66,7 +103,7 @@ class MovesAnswer:
     witness: tuple[NodePods, ...] = ()  # where the group's pods go
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "needed": self.needed, "moves": [m.to_dict() for m in self.moves],
+        return {"status": str(self.status), "needed": self.needed, "moves": [m.to_dict() for m in self.moves],
                 "verified": self.verified, "witness": [w.to_dict() for w in self.witness], "note": self.note}
 
 
@@ -90,7 +127,7 @@ class TreeAnswer:
     """The question for a whole CompositePodGroup tree: can the root's minGroupCount children be scheduled?"""
 
     root: str  # namespace/name of the root CompositePodGroup
-    status: str  # fits | noFit | unknown
+    status: Status
     needed: int  # children of the root that must be scheduled
     placed: int  # children the best assignment found schedules (capped at `needed`)
     bound: int  # proved: no assignment schedules more
@@ -99,16 +136,18 @@ class TreeAnswer:
     note: str = ""
     fewest_pods: int = 0  # the cheapest children the root needs ask for this many pods together
     pods_room: int = 0  # the nodes hold at most this many of the tree's pods (each node's fullest combination)
+    subrequests: tuple[Choice, ...] = ()  # the witness's firstAvailable choices, by pod
 
     def to_dict(self) -> dict:
-        return {"root": self.root, "status": self.status, "needed": self.needed, "placed": self.placed,
+        return {"root": self.root, "status": str(self.status), "needed": self.needed, "placed": self.placed,
                 "bound": self.bound, "groups": list(self.groups), "witness": [w.to_dict() for w in self.witness],
-                "fewestPods": self.fewest_pods, "podsRoom": self.pods_room, "note": self.note}
+                "fewestPods": self.fewest_pods, "podsRoom": self.pods_room, "note": self.note,
+                "subrequests": [c.to_dict() for c in self.subrequests]}
 
 
 @dataclass(frozen=True, slots=True)
 class ExactCheck:
-    verdict: str  # DoesNotFit | FitsAndFound | FitsButMissed | Unknown
+    verdict: Verdict
     summary: str
     budget: float  # seconds the solver may spend per question
     now: Answer | None = None  # on the cluster as the plan leaves it
@@ -119,7 +158,7 @@ class ExactCheck:
     with_moves: MovesAnswer | None = None  # the same, running pods of at most its priority movable
 
     def to_dict(self) -> dict:
-        return {"verdict": self.verdict, "summary": self.summary, "budgetSeconds": self.budget,
+        return {"verdict": str(self.verdict), "summary": self.summary, "budgetSeconds": self.budget,
                 "answer": self.now.to_dict() if self.now else None,
                 "withEviction": self.with_eviction.to_dict() if self.with_eviction else None,
                 "model": self.model.to_dict() if self.model else None,

@@ -1,12 +1,14 @@
 """The group's pending pods as shapes, and per shape the nodes the engine's per-node filters allow.
 
-Only verdicts that no placement of the group's own pods can change go in: the static plugins (engine/static.py:
-NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), NodePorts against the running
-pods, required anti-affinity between the pod and the running pods (both directions), and a hard spread
-constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so a model
-built on them is a relaxation of the engine and "no assignment" is a proof. Rules between the group's own pods
-(spread skew, required pod affinity) are left out here and checked by replaying the witness through the engine
-(witness.py). Every verdict is the engine plugin's own function; nothing is re-derived.
+Only verdicts that no placement of the group's own pods can change go in the allowed nodes: the static plugins
+(engine/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), NodePorts
+against the running pods, required anti-affinity between the pod and the running pods (both directions), and a
+hard spread constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so
+a model built on them is a relaxation of the engine and "no assignment" is a proof. Between the group's own
+pods, `conflicts` (host ports, hostname anti-affinity: one node) here and the per-domain rules of domainrules.py
+are rules of the program; what those leave out is checked by replaying the witness through the engine
+(witness.py). Every verdict is the engine plugin's own
+function; nothing is re-derived.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ class Shape:
     members: list[Pod]  # in cycle order; the first stands for all
     req: np.ndarray  # the engine's request vector (pod slot included)
     allowed: np.ndarray  # bool per node: every per-node necessary filter passes
+    origin: int = -1  # the shape it was split from (devices.py); shapes with one origin share its pods
+    variant: tuple = ()  # the firstAvailable subrequests its pods' own claims use (devices.py), () for none
+    family: int = -1  # shapes of one family are variants of the same pods: together they place at most `count`
 
     @property
     def pod(self) -> Pod:
@@ -62,12 +67,12 @@ def fill(ev, shape: Shape, codes: np.ndarray | None) -> None:
     if p.filter_on(topology_spread.NAME) and topology_spread.constraints(pod, hard=True):
         reasons = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
         allowed &= reasons != topology_spread.REASON_LABEL
-    if p.filter_on(inter_pod_affinity.NAME) and (_anti_terms(pod) or state.affinity_pods):
+    if p.filter_on(inter_pod_affinity.NAME) and (anti_terms(pod) or state.affinity_pods):
         allowed &= _anti_ok(state, _without_affinity(pod), codes)
     shape.allowed = allowed
 
 
-def _anti_terms(pod: Pod) -> tuple:
+def anti_terms(pod: Pod) -> tuple:
     return pod.affinity.anti_required if pod.affinity is not None else ()
 
 
@@ -117,4 +122,4 @@ def _ports_clash(a: Pod, b: Pod) -> bool:
 
 def _anti_hostname(owner: Pod, target: Pod) -> bool:
     return any(t.topology_key == HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)
-               for t in _anti_terms(owner))
+               for t in anti_terms(owner))

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
+from wasplan.explain.exact import grouprules
 from wasplan.explain.exact.classes import Program
+from wasplan.explain.exact.result import Status
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-FITS, NO_FIT, UNKNOWN = "fits", "noFit", "unknown"
+FITS, NO_FIT, UNKNOWN = Status.FITS, Status.NO_FIT, Status.UNKNOWN
 FOUND = ("OPTIMAL", "FEASIBLE")  # CP-SAT status names with an assignment
 PROVED_NONE = "INFEASIBLE"
 
@@ -38,7 +40,7 @@ def new_model() -> "cp_model.CpModel":
 
 @dataclass
 class Solution:
-    status: str  # fits | noFit | unknown
+    status: Status
     placed: int  # pods the best assignment found places (capped at the need)
     bound: int  # no assignment places more than this
     domain: int | None = None  # the chosen topology domain's index
@@ -54,9 +56,7 @@ def solve(program: Program, seconds: float) -> Solution:
         return Solution(NO_FIT, 0, 0, placed_by_shape=tuple(0 for _ in program.counts))
     m = new_model()
     y, x, supply = placement_vars(m, program)
-    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
-    for s, zs in enumerate(z):
-        m.add(zs <= sum(supply[s]))
+    z = shape_vars(m, program, supply)
     m.add(sum(z) <= program.needed)
     domains = _domain_vars(m, program, y, x)
     m.maximize(sum(z))
@@ -91,6 +91,21 @@ def read(solver: cp_model.CpSolver, needed: int, y: dict, x: dict, z: list) -> S
     return out
 
 
+def shape_vars(m: "cp_model.CpModel", program: Program, supply: list[list]) -> list:
+    """Per shape the pods placed, at most what its nodes supply; the variants of one family (the same pods with
+    other firstAvailable choices) place at most the family's pods together."""
+    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
+    for s, zs in enumerate(z):
+        m.add(zs <= sum(supply[s]))
+    families: dict[int, list[int]] = {}
+    for s, f in enumerate(program.families):
+        families.setdefault(f, []).append(s)
+    for members in families.values():
+        if len(members) > 1:
+            m.add(sum(z[s] for s in members) <= program.counts[members[0]])
+    return z
+
+
 def placement_vars(m: cp_model.CpModel, program: Program):
     """y[(class, pattern)] nodes per pattern; x[(pooled, shape)] pods per pooled class; per shape the supply."""
     supply: list[list] = [[] for _ in program.counts]
@@ -114,6 +129,8 @@ def placement_vars(m: cp_model.CpModel, program: Program):
             used = [int(program.requests[s, col]) * v for (kk, s), v in x.items() if kk == k]
             if used:
                 m.add(sum(used) <= room * c.count)
+    if program.together or program.totals or program.apart or program.close or program.spread:
+        supply = grouprules.add(m, program, y, x)
     return y, x, supply
 
 

@@ -18,8 +18,9 @@ import numpy as np
 
 from wasplan.engine.domains import PlacementError, pinned_domain
 from wasplan.engine.placement import bound_rows, tas_on, topology_key
-from wasplan.explain.exact import capacity, classes, shapes as shapes_mod, tree_solver, witness
-from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods
+from wasplan.explain.exact import (capacity, classes, devices, domainrules, shapes as shapes_mod, tree_solver,
+                                   witness)
+from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods, unreplayed
 from wasplan.explain.exact.result import TreeAnswer
 from wasplan.explain.exact.solver import FITS, UNKNOWN
 
@@ -155,9 +156,12 @@ def ask(ctx, ev, root: str, seconds: float) -> TreeAnswer | None:
 def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
     state = ev.state
     cap = capacity.of(ev, shapes)
-    free, requests = cap.free, cap.requests
+    shape_leaf = [shape_leaf[s.origin] for s in cap.shapes]  # shapes split by their claims keep their leaf
+    shapes, free, requests = cap.shapes, cap.free, cap.requests
     needed = sum(t.need for t in nodes if t.kind == "group")
-    program = classes.build(shapes, free, requests, needed, shapes_mod.conflicts(shapes), dom.combo, None)
+    program = classes.build(shapes, free, requests, needed, shapes_mod.conflicts(shapes), dom.combo, None,
+                            together=cap.together, totals=cap.totals,
+                            rules=domainrules.domain_rules(ev, shapes))
     chains = [[t for t in chain(nodes, leaf) if nodes[t].topo] for leaf in shape_leaf]
     sol = tree_solver.solve(program, nodes, shape_leaf, chains, dom, seconds)
     groups = tuple(nodes[i].key for i in sorted(sol.scheduled) if nodes[i].kind == "group")
@@ -179,5 +183,6 @@ def _solve(ev, nodes, dom, shapes, shape_leaf, seconds) -> TreeAnswer:
             within[pod.key] = mask
     placed = witness.replay(ev, shapes, order, by_shape, slots, within)
     if placed is None:
-        return dataclasses.replace(base, status=UNKNOWN, note=UNREPLAYED)
-    return dataclasses.replace(base, witness=node_pods(state, placed))
+        return dataclasses.replace(base, status=UNKNOWN, note=unreplayed(UNREPLAYED, cap))
+    return dataclasses.replace(base, witness=node_pods(state, placed),
+                               subrequests=devices.choices_made(ev, shapes, witness.assign(shapes, by_shape)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wasplan.explain.exact.classes import Program
-from wasplan.explain.exact.solver import FOUND, UNKNOWN, Solution, new_model, placement_vars, read, run
+from wasplan.explain.exact.solver import FOUND, UNKNOWN, Solution, new_model, placement_vars, read, run, shape_vars
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -32,9 +32,7 @@ def solve(program: Program, nodes, shape_leaf: list[int], chains: list[list[int]
     """`chains[s]`: the keyed tree nodes at or above shape s's leaf."""
     m = new_model()
     y, x, supply = placement_vars(m, program)
-    z = [m.new_int_var(0, n, f"z{s}") for s, n in enumerate(program.counts)]
-    for s, zs in enumerate(z):
-        m.add(zs <= sum(supply[s]))
+    z = shape_vars(m, program, supply)
     sched = [m.new_bool_var(f"s{i}") for i in range(len(nodes))]
     for i, t in enumerate(nodes):
         if t.kind == "group":

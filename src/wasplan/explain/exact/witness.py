@@ -4,9 +4,11 @@ Patterns become nodes (the first free nodes of each class, in name order), pods 
 cycle order, and then the engine replays the assignment: each pod, in the order the PodGroup cycle takes
 them, must pass every enabled filter plugin on its node on the state the earlier pods leave (the same static
 verdicts, resource cache and dynamic filters `Evaluator.find_node` uses, seen from the topology placement the
-engine would evaluate). Rules the program does not model (spread skew, pod affinity among the group's pods)
-are thereby checked by the engine itself; a pod whose slot fails may take another slot of its shape. Every
-reservation is rolled back afterwards.
+engine would evaluate), and the DynamicResources filter last, as upstream runs it: the engine's allocator must
+find the pod's devices on the node, with the devices the earlier pods took in use (for a firstAvailable variant,
+the variant's subrequests). Rules the program does not model (spread skew among the group's pods, pod affinity
+that running pods also match, the DRA features devices.py names) are thereby checked by the engine itself; a pod
+whose slot fails may take another slot of its shape. Every reservation is rolled back afterwards.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from wasplan.engine import registry
+from wasplan.explain.exact import devices
 from wasplan.explain.exact.classes import Program
 from wasplan.explain.exact.shapes import Shape
 from wasplan.explain.exact.solver import Solution
@@ -45,9 +48,10 @@ def replay(ev, shapes: list[Shape], order: list[str], by_shape: tuple[int, ...],
            within: dict[str, np.ndarray | None]) -> dict[str, int] | None:
     """pod key -> node row for the pods the assignment places (each shape's first members), every one accepted
     by the engine's filters in cycle order (`order`, each pod seen from its placement `within[key]`), or None
-    when a pod finds none of its shape's slots acceptable."""
+    when a pod finds none of its shape's slots acceptable. A pod of a firstAvailable variant is allocated the
+    variant's subrequests (devices.narrowed) by the engine's own allocator."""
     state = ev.state
-    chosen = {p.key: (i, p) for i, s in enumerate(shapes) for p in s.members[:by_shape[i]]}
+    chosen = assign(shapes, by_shape)
     free_slots = [list(x) for x in shape_slots]
     out: dict[str, int] = {}
     mark = state.mark()
@@ -57,14 +61,30 @@ def replay(ev, shapes: list[Shape], order: list[str], by_shape: tuple[int, ...],
                 continue
             i, pod = chosen[key]
             ok = allowed_now(ev, pod, within.get(key))
-            pick = next((j for j, row in enumerate(free_slots[i]) if ok[row]), None)
-            if pick is None:
-                return None
-            row = free_slots[i].pop(pick)
-            state.reserve(pod, row)
+            with devices.narrowed(ev, pod, shapes[i].variant):
+                pick = next((j for j, row in enumerate(free_slots[i]) if ok[row] and devices.accepts(ev, pod, row)),
+                            None)
+                if pick is None:
+                    return None
+                row = free_slots[i].pop(pick)
+                state.reserve(pod, row)
             out[key] = row
     finally:
         state.rollback(mark)
+    return out
+
+
+def assign(shapes: list[Shape], by_shape: tuple[int, ...]) -> dict[str, tuple[int, object]]:
+    """pod key -> (shape, pod) for the pods the assignment places: each shape's share of its family's members
+    (variants of one family share them), first members first."""
+    taken: dict[int, int] = {}
+    out: dict[str, tuple[int, object]] = {}
+    for i, s in enumerate(shapes):
+        family = s.family if s.family >= 0 else -1 - i
+        start = taken.get(family, 0)
+        for pod in s.members[start:start + by_shape[i]]:
+            out[pod.key] = (i, pod)
+        taken[family] = start + by_shape[i]
     return out
 
 

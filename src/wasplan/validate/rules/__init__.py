@@ -12,9 +12,10 @@ from typing import Callable
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules import composite, job, pod, podgroup, templates, workload
+from wasplan.validate.rules import composite, dra, dra_slice, job, pod, podgroup, templates, workload
 from wasplan.validate.walk import RELEASE_OF_VERSION
 
+RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
 
 # (group, kind) -> rules; scheduling.k8s.io versions are told apart inside each module.
@@ -29,7 +30,15 @@ _RULES: dict[tuple[str, str], Rule] = {
     ("apps", "StatefulSet"): templates.check,
     ("jobset.x-k8s.io", "JobSet"): templates.check,
     ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): templates.check,
+    (RESOURCE_GROUP, "DeviceClass"): dra.check_class,
+    (RESOURCE_GROUP, "ResourceClaim"): dra.check_claim,
+    (RESOURCE_GROUP, "ResourceClaimTemplate"): dra.check_template,
+    (RESOURCE_GROUP, "ResourceSlice"): dra_slice.check_slice,
 }
+# resource.k8s.io versions whose shape the DRA rules know.
+_DRA_VERSIONS = ("v1", "v1beta2")
+# v1beta1 classes and claims differ from v1 only by requests without `exactly` (v1beta1 slices nest devices in `basic`)
+_DRA_CLAIM_VERSIONS = {kind: ("v1beta1",) for kind in ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate")}
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -38,6 +47,8 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     if group == "scheduling.k8s.io" and doc.version not in RELEASE_OF_VERSION:
         return []
     if group in ("", "batch", "apps") and doc.version != "v1":
+        return []
+    if group == RESOURCE_GROUP and doc.version not in _DRA_VERSIONS + _DRA_CLAIM_VERSIONS.get(doc.kind, ()):
         return []
     rule = _RULES.get((group, doc.kind))
     return rule(doc, gates) if rule else []

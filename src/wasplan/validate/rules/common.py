@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from wasplan.api.names import is_dns_label, is_dns_subdomain  # noqa: F401 - the rule modules' names
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, format_path
 from wasplan.documents import Document
@@ -18,7 +19,6 @@ GANG = "gang"
 BASIC = "basic"
 
 INT32_MAX = 2**31 - 1
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 
 
@@ -41,14 +41,6 @@ def policy_kind(policy: Any) -> str | None:
 def is_disrupt_all(mode: Any) -> bool:
     """True for 1.36 `disruptionMode: PodGroup` and for 1.37 `disruptionMode: {all: {}}`."""
     return mode == "PodGroup" or isinstance(mapping(mode).get("all"), dict)
-
-
-def is_dns_label(value: str) -> bool:
-    return len(value) <= 63 and bool(_DNS_LABEL.match(value))
-
-
-def is_dns_subdomain(value: str) -> bool:
-    return 0 < len(value) <= 253 and all(is_dns_label(part) for part in value.split("."))
 
 
 def is_qualified_name(value: str) -> bool:

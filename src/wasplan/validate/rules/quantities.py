@@ -1,4 +1,5 @@
-"""Resource quantities in pod specs (containers, init and ephemeral containers, overhead, pod-level resources).
+"""Resource quantities in pod specs (containers, init and ephemeral containers, overhead, pod-level resources)
+and in DRA objects (`dra_slice`, `dra`: capacities, counters, request policies, capacity requests).
 
 The upstream schema types a quantity as "string or integer", so `cpu: 10 Gi` passes it, but the API server
 rejects the object when it decodes the quantity. The same parser the planner uses (api/quantity.py, which
@@ -7,7 +8,7 @@ follows apimachinery) decides here, so validate and plan never disagree about a 
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterable, Iterator
 
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.diagnostics import Diagnostic, FieldPath
@@ -33,13 +34,18 @@ def _resource_maps(pod_spec: dict, base: FieldPath) -> Iterator[tuple[FieldPath,
 
 
 def check_pod_quantities(doc: Document, pod_spec: dict, base: FieldPath) -> list[Diagnostic]:
+    return check_quantities(doc, ((path + (name,), str(name), raw)
+                                  for path, amounts in _resource_maps(pod_spec, base) for name, raw in amounts.items()))
+
+
+def check_quantities(doc: Document, values: Iterable[tuple[FieldPath, str, Any]]) -> list[Diagnostic]:
+    """WAS107 for each (path, name, raw value) that the API server could not decode as a quantity."""
     out = []
-    for path, amounts in _resource_maps(pod_spec, base):
-        for name, raw in amounts.items():
-            if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
-                continue  # a wrong JSON type is the schema's finding
-            try:
-                parse_quantity(raw)
-            except QuantityError as exc:
-                out.append(make(doc, "WAS107", f'"{name}" quantity {raw!r} is malformed: {exc}', path + (name,), _HINT))
+    for path, name, raw in values:
+        if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
+            continue  # a wrong JSON type is the schema's finding
+        try:
+            parse_quantity(raw)
+        except QuantityError as exc:
+            out.append(make(doc, "WAS107", f'"{name}" quantity {raw!r} is malformed: {exc}', path, _HINT))
     return out

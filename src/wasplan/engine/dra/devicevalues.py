@@ -11,13 +11,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from wasplan.cel import CelError, compile as compile_cel
 from wasplan.cluster.devices import Attribute, Device
 from wasplan.cluster.dra_objects import quantity_text
 from wasplan.engine.dra.constraints import lookup_attribute
-from wasplan.explain.devices_model import ValueCount
+
+
+@dataclass(frozen=True, slots=True)
+class ValueCount:
+    value: str
+    devices: int
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "devices": self.devices}
+
 
 MAX_VALUES = 5
 LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")  # a CEL string literal, either quote

@@ -2,8 +2,8 @@
 device passes — the DeviceClass's selectors, each request selector, capacity requests, untolerated taints
 (`structured/internal/incubating/allocator_incubating.go` v0.36.0, as engine/dra/search.py `selectable` and
 take.py `_precheck` run them). Each check is the engine's own function: the plan's `SelectorCache` (CEL),
-`capacity.fits`, `taint_blocks`; only the split into stages is explain's, so a report can say which one left
-no device. Results are kept per device id.
+`capacity.fits`, `taint_blocks`; the split into stages is what `wasplan explain` and `lint --cluster` show, so a
+report can say which one left no device. Results are kept per device id.
 """
 
 from __future__ import annotations
