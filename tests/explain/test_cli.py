@@ -181,3 +181,21 @@ def test_a_preempted_pod_says_who_preempted_it():
     t = doc["targets"][0]
     assert (t["kind"], t["verdict"]) == ("Pod", "DoesNotFit")
     assert t["summary"] == "does not stay: Preempted by podgroup ml/urgent on node gpu-0"
+
+
+def test_everything_pending_includes_a_basic_group_with_members_left_over(tmp_path: Path):
+    """A 1.37 Job gets a basic PodGroup that is Scheduled once one pod is placed; the pods it leaves Pending are
+    still what `explain` without a TARGET must show (it used to print "Nothing is pending")."""
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text("apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: one}\nspec:\n"
+                       "  nodePools:\n  - name: n\n    count: 1\n    allocatable: {cpu: '16', memory: 64Gi, pods: '4'}\n")
+    job = tmp_path / "job.yaml"
+    job.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: big, namespace: default}\nspec:\n"
+                   "  parallelism: 6\n  completions: 6\n  completionMode: Indexed\n  template:\n    spec:\n"
+                   "      restartPolicy: Never\n      containers:\n      - name: m\n        image: x\n"
+                   "        resources: {requests: {cpu: 100m}}\n")
+    result = explain(str(job), "--cluster", str(cluster), "--k8s-version", "1.37", "--no-exact")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "PodGroup default/big-job: fits: 4 of 6 pods placed (a basic group)"
+    assert "  pods default/big-4, default/big-5 (cpu 0.1)" in lines
+    assert "    0/1 nodes are available: 1 Too many pods." in lines

@@ -147,9 +147,11 @@ def resolve(target: str, namespace: str | None, inputs: PlanInputs) -> list[Unit
 
 
 def pending(plan: Plan) -> list[Unit]:
-    """Every PodGroup the plan does not schedule and every plain pod it leaves pending or gated."""
-    units = [Unit("PodGroup", g.key) for g in plan.pod_groups if g.status != "Scheduled"]
+    """Every PodGroup the plan does not schedule or leaves members of pending (a basic group is Scheduled with
+    some pods placed, a 1.37 Job's group for one), and every plain pod it leaves pending or gated."""
     group_keys = {g.key for g in plan.pod_groups}
+    waiting = {p.pod_group for p in plan.pods if p.status in ("Pending", "Gated")}
+    units = [Unit("PodGroup", g.key) for g in plan.pod_groups if g.status != "Scheduled" or g.key in waiting]
     for p in plan.pods:
         if p.status in ("Pending", "Gated") and (p.pod_group is None or p.pod_group not in group_keys):
             units.append(Unit("Pod", p.key))
