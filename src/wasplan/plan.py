@@ -7,10 +7,41 @@ and ordering (pods sorted by namespace/name, every input pod exactly once) are s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 API_VERSION = "wasplan.io/v1alpha1"
-POD_STATUSES = ("Bound", "AlreadyBound", "Pending", "Gated", "Preempted")
-GROUP_STATUSES = ("Scheduled", "Unschedulable", "WaitingForPods", "WaitingForPreemption")
+
+
+class PodStatus(StrEnum):
+    """A pod's status in the Plan (DESIGN.md §4). str-valued, so comparisons with the JSON's strings hold; `to_dict`
+    writes the plain value, so every serialiser (JSON, YAML) sees a str."""
+
+    BOUND = "Bound"
+    ALREADY_BOUND = "AlreadyBound"
+    PENDING = "Pending"
+    GATED = "Gated"
+    PREEMPTED = "Preempted"
+
+
+PLACED = frozenset({PodStatus.BOUND, PodStatus.ALREADY_BOUND})  # on a node when the plan ends
+UNPLACED = frozenset({PodStatus.PENDING, PodStatus.GATED})  # what a user calls pending
+
+
+class GroupStatus(StrEnum):
+    """A PodGroup's (and a CompositePodGroup's) status in the Plan."""
+
+    SCHEDULED = "Scheduled"
+    UNSCHEDULABLE = "Unschedulable"
+    WAITING_FOR_PODS = "WaitingForPods"
+    WAITING_FOR_PREEMPTION = "WaitingForPreemption"
+
+
+class ClaimStatus(StrEnum):
+    """A ResourceClaim's status in the Plan (`resourceClaims[]`)."""
+
+    ALLOCATED = "Allocated"
+    ALREADY_ALLOCATED = "AlreadyAllocated"
+    PENDING = "Pending"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +77,7 @@ class UnplannedWorkload:
 class PodOutcome:
     namespace: str
     name: str
-    status: str
+    status: PodStatus
     pod_group: str | None = None  # "ns/name"
     owner: OwnerRef | None = None
     node: str | None = None
@@ -61,7 +92,7 @@ class PodOutcome:
     def to_dict(self) -> dict:
         return {"namespace": self.namespace, "name": self.name, "podGroup": self.pod_group,
                 "owner": self.owner.to_dict() if self.owner else None,
-                "status": self.status, "node": self.node, "nominatedNode": self.nominated_node,
+                "status": str(self.status), "node": self.node, "nominatedNode": self.nominated_node,
                 "reason": self.reason, "message": self.message}
 
 
@@ -88,7 +119,7 @@ class GroupOutcome:
     name: str
     policy: str  # gang | basic
     min_count: int
-    status: str
+    status: GroupStatus
     pods: tuple[str, ...] = ()
     placement: Placement | None = None
     reason: str = ""
@@ -101,7 +132,7 @@ class GroupOutcome:
 
     def to_dict(self) -> dict:
         return {"namespace": self.namespace, "name": self.name, "policy": self.policy, "minCount": self.min_count,
-                "status": self.status,
+                "status": str(self.status),
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),
                 "pods": list(self.pods), "reason": self.reason, "message": self.message,
@@ -127,7 +158,7 @@ class CompositeOutcome:
     name: str
     policy: str  # gang | basic
     min_group_count: int  # 0 for basic
-    status: str  # Scheduled | Unschedulable | WaitingForPods
+    status: GroupStatus  # Scheduled | Unschedulable | WaitingForPods
     parent: str | None = None  # ns/name of the parent CompositePodGroup; None for a root
     placement: Placement | None = None
     message: str = ""
@@ -139,7 +170,7 @@ class CompositeOutcome:
 
     def to_dict(self) -> dict:
         return {"namespace": self.namespace, "name": self.name, "policy": self.policy,
-                "minGroupCount": self.min_group_count, "status": self.status, "parent": self.parent,
+                "minGroupCount": self.min_group_count, "status": str(self.status), "parent": self.parent,
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),
                 "message": self.message, "children": [c.to_dict() for c in self.children]}
@@ -169,9 +200,6 @@ class Preemption:
         return {"preemptor": {"kind": self.preemptor_kind, "namespace": self.preemptor_namespace,
                               "name": self.preemptor_name},
                 "victims": [v.to_dict() for v in self.victims]}
-
-
-CLAIM_STATUSES = ("Allocated", "AlreadyAllocated", "Pending")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +235,7 @@ class ClaimOutcome:
 
     namespace: str
     name: str
-    status: str  # Allocated | AlreadyAllocated | Pending
+    status: ClaimStatus
     owner: ClaimOwner | None = None  # set for claims generated from a ResourceClaimTemplate
     node: str | None = None  # the node a node-local allocation is bound to; None when reachable from many
     devices: tuple[ClaimDevice, ...] = ()
@@ -216,7 +244,7 @@ class ClaimOutcome:
 
     def to_dict(self) -> dict:
         owner = {"kind": self.owner.kind, "name": self.owner.name, "claim": self.owner.claim} if self.owner else None
-        return {"namespace": self.namespace, "name": self.name, "owner": owner, "status": self.status,
+        return {"namespace": self.namespace, "name": self.name, "owner": owner, "status": str(self.status),
                 "node": self.node, "devices": [d.to_dict() for d in self.devices],
                 "reservedFor": [{"kind": c.kind, "namespace": c.namespace, "name": c.name} for c in self.reserved_for],
                 "message": self.message}
@@ -234,20 +262,22 @@ class Plan:
     claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
 
-    def count(self, status: str) -> int:
+    def count(self, status: PodStatus) -> int:
         return sum(1 for p in self.pods if p.status == status)
 
     def summary(self) -> dict:
-        return {"pods": len(self.pods), "bound": self.count("Bound"), "alreadyBound": self.count("AlreadyBound"),
-                "pending": self.count("Pending") + self.count("Gated"), "preempted": self.count("Preempted"),
+        return {"pods": len(self.pods), "bound": self.count(PodStatus.BOUND),
+                "alreadyBound": self.count(PodStatus.ALREADY_BOUND),
+                "pending": self.count(PodStatus.PENDING) + self.count(PodStatus.GATED),
+                "preempted": self.count(PodStatus.PREEMPTED),
                 "podGroups": len(self.pod_groups),
-                "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == "Scheduled"),
-                "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != "Scheduled"),
+                "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == GroupStatus.SCHEDULED),
+                "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != GroupStatus.SCHEDULED),
                 "unplanned": len(self.unplanned)}
 
     @property
     def all_placed(self) -> bool:
-        return not any(p.status in ("Pending", "Gated") for p in self.pods)
+        return not any(p.status in UNPLACED for p in self.pods)
 
     @property
     def complete(self) -> bool:

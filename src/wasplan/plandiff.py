@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.plan import API_VERSION
+from wasplan.plan import API_VERSION, PLACED, ClaimStatus, GroupStatus
 
 REGRESSION, IMPROVEMENT, NEUTRAL = "regression", "improvement", "neutral"
-_PLACED_PODS = ("Bound", "AlreadyBound")
-_PLACED_CLAIMS = ("Allocated", "AlreadyAllocated")
+_PLACED_CLAIMS = frozenset({ClaimStatus.ALLOCATED, ClaimStatus.ALREADY_ALLOCATED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +81,14 @@ class _Rules:
     """How one kind of object gets better or worse: which statuses count as good, and the change names."""
 
     kind: str
-    good: tuple[str, ...]
+    good: frozenset[str]
     added_bad: str  # a new object that is not good
     lost: str  # good before, not now (a regression)
     won: str  # good now, not before (an improvement)
 
 
-_GROUPS = _Rules("PodGroup", ("Scheduled",), "AddedUnschedulable", "Unschedulable", "Schedulable")
-_PODS = _Rules("Pod", _PLACED_PODS, "AddedUnplaced", "Unplaced", "Placed")
+_GROUPS = _Rules("PodGroup", frozenset({GroupStatus.SCHEDULED}), "AddedUnschedulable", "Unschedulable", "Schedulable")
+_PODS = _Rules("Pod", PLACED, "AddedUnplaced", "Unplaced", "Placed")
 _CLAIMS = _Rules("ResourceClaim", _PLACED_CLAIMS, "AddedPending", "Unallocated", "Allocated")
 
 
@@ -138,7 +137,7 @@ def _pod(key: str, b: dict | None, a: dict | None) -> Change | None:
         "won": f"was {was.get('status')}, now on {now.get('node')}"})
     if change is not None:
         return change
-    if before["node"] != after["node"] and after["status"] in _PLACED_PODS:
+    if before["node"] != after["node"] and after["status"] in PLACED:
         return Change("Pod", key, before, after, "Moved", NEUTRAL, f"moved from {before['node']} to {after['node']}")
     return Change("Pod", key, before, after, "StatusChanged", NEUTRAL, f"was {before['status']}, now {after['status']}")
 

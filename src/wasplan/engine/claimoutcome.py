@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from wasplan.cluster.claims import POD_CLAIM_NAME_ANNOTATION
 from wasplan.engine.claimstore import PODGROUPS, ClaimState
-from wasplan.plan import ClaimDevice, ClaimOutcome, ClaimOwner, Consumer
+from wasplan.plan import ClaimDevice, ClaimOutcome, ClaimOwner, ClaimStatus, Consumer
 
 
 def allocation_node(allocation) -> str | None:
@@ -35,9 +35,9 @@ def _owner(state: ClaimState) -> ClaimOwner | None:
 def claim_outcome(state: ClaimState) -> ClaimOutcome:
     claim, allocation = state.claim, state.claim.allocation
     if allocation is None:
-        status = "Pending"
+        status = ClaimStatus.PENDING
     else:
-        status = "AlreadyAllocated" if state.input_allocated else "Allocated"
+        status = ClaimStatus.ALREADY_ALLOCATED if state.input_allocated else ClaimStatus.ALLOCATED
     devices = tuple(ClaimDevice(r.request, r.driver, r.pool, r.device, bool(r.admin_access))
                     for r in (allocation.results if allocation is not None else ()))
     consumers = tuple(Consumer("PodGroup" if c.resource == PODGROUPS else "Pod", claim.namespace, c.name)

@@ -14,9 +14,10 @@ from wasplan.engine.claimoutcome import claim_outcomes
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, World
-from wasplan.plan import GroupCondition, GroupOutcome, OwnerRef, Placement, Plan, PodOutcome
+from wasplan.plan import GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus
 
-_STATUS = {"AlreadyBound": "AlreadyBound", "Bound": "Bound", "Gated": "Gated", "Preempted": "Preempted"}
+# The simulation's pod statuses that the Plan keeps as they are; every other one (queued, unschedulable) is Pending.
+_STATUS = {s.value: s for s in (PodStatus.ALREADY_BOUND, PodStatus.BOUND, PodStatus.GATED, PodStatus.PREEMPTED)}
 
 
 class FinalCluster:
@@ -83,34 +84,34 @@ def _with_claim_names(pod: Pod, dra) -> Pod:
 
 def pod_outcome(ps: PodState, world: World) -> PodOutcome:
     pod = ps.pod
-    status = _STATUS.get(ps.status, "Pending")
+    status = _STATUS.get(ps.status, PodStatus.PENDING)
     group = f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
     owner = None
     if pod.owner:
         owner = OwnerRef(pod.owner.kind, pod.owner.name, tuple(OwnerRef(o.kind, o.name) for o in pod.owner.chain))
-    reason, message = (ps.reason, ps.message) if status != "AlreadyBound" else ("", "")
+    reason, message = (ps.reason, ps.message) if status != PodStatus.ALREADY_BOUND else ("", "")
     return PodOutcome(pod.namespace, pod.name, status, group, owner, ps.node, ps.nominated, reason, message)
 
 
-def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions) -> tuple[str, str, str]:
+def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions) -> tuple[GroupStatus, str, str]:
     if not options.groups_on:
         placed = sum(1 for m in members if m.placed)
         ok = placed >= gs.min_count and placed == len(members)
-        return ("Scheduled" if ok else "Unschedulable"), "", "PodGroup cycles are off: pods were scheduled one by one"
+        return (GroupStatus.SCHEDULED if ok else GroupStatus.UNSCHEDULABLE), "", "PodGroup cycles are off: pods were scheduled one by one"
     if gs.condition_status == "True":
-        return "Scheduled", gs.condition_reason, gs.message
+        return GroupStatus.SCHEDULED, gs.condition_reason, gs.message
     if gs.attempted:
-        return "Unschedulable", gs.condition_reason, gs.message
+        return GroupStatus.UNSCHEDULABLE, gs.condition_reason, gs.message
     gated = next((m for m in members if m.status == "Gated"), None)
     if gated is not None or not members:
-        return "WaitingForPods", "WaitingForPods", gated.message if gated else "no member pod exists yet"
+        return GroupStatus.WAITING_FOR_PODS, "WaitingForPods", gated.message if gated else "no member pod exists yet"
     preempted = [m for m in members if m.status == "Preempted"]
     if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
-        return "Unschedulable", "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
+        return GroupStatus.UNSCHEDULABLE, "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
     waiting = next((m for m in members if not m.placed), None)
     if waiting is None and len(members) >= gs.min_count:
-        return "Scheduled", "", ""  # bound before the plan (the snapshot carries no condition)
-    return "Unschedulable", "", waiting.message if waiting else ""
+        return GroupStatus.SCHEDULED, "", ""  # bound before the plan (the snapshot carries no condition)
+    return GroupStatus.UNSCHEDULABLE, "", waiting.message if waiting else ""
 
 
 def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> GroupOutcome:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from wasplan.api import hub
 from wasplan.engine.composite import Forest
-from wasplan.plan import CompositeOutcome, Placement, TreeChild
+from wasplan.plan import CompositeOutcome, GroupStatus, Placement, TreeChild
 
 _KIND = {"composite": "CompositePodGroup", "group": "PodGroup"}
 
@@ -27,9 +27,9 @@ def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
         children = tuple(TreeChild(_KIND[kind], child.partition("/")[2], "NotTried")
                          for kind, child in forest.children(key))
         return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
-                                forest.min_children(key) if gang else 0, "WaitingForPods", parent, None, "", children)
+                                forest.min_children(key) if gang else 0, GroupStatus.WAITING_FOR_PODS, parent, None, "", children)
     children = tuple(TreeChild(_KIND[c.kind], c.key.partition("/")[2], c.result, c.message) for c in res.children)
     where = Placement(*res.placement) if res.placement and res.success else None
     return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
-                            forest.min_children(key) if gang else 0, "Scheduled" if res.success else "Unschedulable",
+                            forest.min_children(key) if gang else 0, GroupStatus.SCHEDULED if res.success else GroupStatus.UNSCHEDULABLE,
                             parent, where, res.message, children)

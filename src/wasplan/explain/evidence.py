@@ -20,7 +20,7 @@ from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,
                                    DomainFit, Gang, ShapeEvidence, Topology)
 from wasplan.explain.target import Unit
-from wasplan.plan import Plan
+from wasplan.plan import GroupStatus, Plan
 
 MAX_DOMAINS = 8
 REJECTED_PREFIX = "all pods in a single pod group"
@@ -102,9 +102,9 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return _pod_verdict(ctx.sim.world.pods[subj.unit.key])
     outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
-    if outcome.status == "Scheduled" and preempted_for(ctx, subj):
+    if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
         return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
-    if outcome.status == "Scheduled":
+    if outcome.status == GroupStatus.SCHEDULED:
         return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
     if outcome.status == "WaitingForPreemption":
         return BY_PREEMPTING, "fits only by preempting lower-priority pods"

@@ -20,6 +20,7 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import group_outcome, pod_outcome
 from wasplan.engine.simulator import Simulator
 from wasplan.explain.target import Unit
+from wasplan.plan import PLACED, GroupStatus
 
 
 class _OutOfTime(Exception):
@@ -81,10 +82,9 @@ class Verifier:
             self.seconds += time.perf_counter() - start
         world = sim.world
         if unit.kind == "Pod":
-            return unit.key in world.pods and pod_outcome(world.pods[unit.key], world).status in ("Bound",
-                                                                                               "AlreadyBound")
+            return unit.key in world.pods and pod_outcome(world.pods[unit.key], world).status in PLACED
         gs = world.groups.get(unit.key)
-        return gs is not None and group_outcome(gs, world, self.options).status == "Scheduled"
+        return gs is not None and group_outcome(gs, world, self.options).status == GroupStatus.SCHEDULED
 
     def _deadline(self, start: float) -> Callable[[int, int], None] | None:
         """A progress hook (called by the engine after each arrival) that stops the re-run at the deadline."""

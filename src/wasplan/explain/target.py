@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, PlanInputs, Pod
-from wasplan.plan import Plan
+from wasplan.plan import UNPLACED, GroupStatus, Plan
 from wasplan.suggest import closest
 
 KINDS = {"podgroup": "PodGroup", "podgroups": "PodGroup", "pg": "PodGroup", "workload": "Workload",
@@ -150,9 +150,9 @@ def pending(plan: Plan) -> list[Unit]:
     """Every PodGroup the plan does not schedule or leaves members of pending (a basic group is Scheduled with
     some pods placed, a 1.37 Job's group for one), and every plain pod it leaves pending or gated."""
     group_keys = {g.key for g in plan.pod_groups}
-    waiting = {p.pod_group for p in plan.pods if p.status in ("Pending", "Gated")}
-    units = [Unit("PodGroup", g.key) for g in plan.pod_groups if g.status != "Scheduled" or g.key in waiting]
+    waiting = {p.pod_group for p in plan.pods if p.status in UNPLACED}
+    units = [Unit("PodGroup", g.key) for g in plan.pod_groups if g.status != GroupStatus.SCHEDULED or g.key in waiting]
     for p in plan.pods:
-        if p.status in ("Pending", "Gated") and (p.pod_group is None or p.pod_group not in group_keys):
+        if p.status in UNPLACED and (p.pod_group is None or p.pod_group not in group_keys):
             units.append(Unit("Pod", p.key))
     return units

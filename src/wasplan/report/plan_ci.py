@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import Mapping
 
 from wasplan.diagnostics import Location
-from wasplan.plan import GroupOutcome, Plan, PodOutcome, UnplannedWorkload
+from wasplan.plan import UNPLACED, GroupOutcome, GroupStatus, Plan, PodOutcome, PodStatus, UnplannedWorkload
 from wasplan.report.annotations import annotation
 from wasplan.report.junit import Case, render_suites
 
 Origins = Mapping[tuple[str, str, str], Location]
-_UNPLACED = ("Pending", "Gated")
 
 
 def _split(key: str) -> tuple[str, str]:
@@ -50,14 +49,14 @@ def _why(reason: str, message: str) -> str:
 def _ungrouped(plan: Plan) -> list[PodOutcome]:
     """Pods of the change outside any PodGroup of the plan (none named, or the named one does not exist)."""
     groups = {g.key for g in plan.pod_groups}
-    return [p for p in plan.pods if (p.pod_group is None or p.pod_group not in groups) and p.status != "AlreadyBound"]
+    return [p for p in plan.pods if (p.pod_group is None or p.pod_group not in groups) and p.status != PodStatus.ALREADY_BOUND]
 
 
 def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
     origin = _group_origin(group, plan, origins)
     case = Case(origin.file if origin else "PodGroup", f"PodGroup {group.namespace}/{group.name}",
                 origin.file if origin else None)
-    if group.status != "Scheduled":
+    if group.status != GroupStatus.SCHEDULED:
         why = _why(group.reason, group.message)
         case.failure = (why, group.status, f"{group.status}: {len(group.pods)} pods, minCount {group.min_count}\n{why}\n")
     return case
@@ -67,7 +66,7 @@ def _pod_case(pod: PodOutcome, origins: Origins, fail_on: str) -> Case:
     origin = _pod_origin(pod, origins)
     owner = f" ({pod.owner.kind} {pod.owner.name})" if pod.owner else ""
     case = Case(origin.file if origin else "Pod", f"Pod {pod.namespace}/{pod.name}{owner}", origin.file if origin else None)
-    failing = pod.status in _UNPLACED or (pod.status == "Preempted" and fail_on == "preemption")
+    failing = pod.status in UNPLACED or (pod.status == PodStatus.PREEMPTED and fail_on == "preemption")
     if failing:
         why = _why(pod.reason, pod.message)
         case.failure = (why, pod.status, f"{pod.status}: {why}\n")
@@ -98,7 +97,7 @@ def render_plan_github(plan: Plan, origins: Origins) -> str:
     """One error per group left pending; pending pods outside a group get one per Job (or Pod) manifest."""
     lines = []
     for group in plan.pod_groups:
-        if group.status == "Scheduled":
+        if group.status == GroupStatus.SCHEDULED:
             continue
         origin = _group_origin(group, plan, origins)
         title = f"PodGroup {group.namespace}/{group.name} {group.status}"
@@ -106,7 +105,7 @@ def render_plan_github(plan: Plan, origins: Origins) -> str:
     seen = set()
     for pod in _ungrouped(plan):
         who = f"{pod.owner.kind} {pod.namespace}/{pod.owner.name}" if pod.owner else f"Pod {pod.namespace}/{pod.name}"
-        if pod.status in _UNPLACED and who not in seen:
+        if pod.status in UNPLACED and who not in seen:
             seen.add(who)
             lines.append(annotation("error", _pod_origin(pod, origins), f"{who} {pod.status}",
                                     _why(pod.reason, pod.message)))

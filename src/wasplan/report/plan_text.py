@@ -14,11 +14,11 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree
 
-from wasplan.plan import Plan, PodOutcome
+from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome
 from wasplan.report.fit import summarize, wrap
 
-_STYLE = {"Scheduled": "green", "Unschedulable": "red", "WaitingForPods": "yellow", "WaitingForPreemption": "yellow"}
-_PLACED = ("Bound", "AlreadyBound")
+_STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
+          GroupStatus.WAITING_FOR_PREEMPTION: "yellow"}
 # (header, drop order: higher goes first when the table is too wide); "nodes" takes the width that is left
 _COLUMNS = (("group", 0), ("policy", 5), ("minCount", 6), ("placed", 1), ("result", 0), ("placement", 4),
             ("nodes", 2))
@@ -30,7 +30,7 @@ def _rows(plan: Plan) -> list[tuple[dict[str, str], list[str]]]:
     rows = []
     for g in plan.pod_groups:
         members = [by_key[k] for k in g.pods if k in by_key]
-        placed = [m for m in members if m.status in _PLACED]
+        placed = [m for m in members if m.status in PLACED]
         cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == "gang" else "-",
                  "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement)}
         rows.append((cells, sorted({m.node for m in placed if m.node})))
@@ -128,7 +128,7 @@ def _claims(plan: Plan, console: Console) -> None:
     console.print(f"[bold]ResourceClaims[/bold] ({len(plan.claims)})")
     for c in plan.claims:
         users = ", ".join(f"{u.kind} {u.name}" for u in c.reserved_for) or "nobody"
-        if c.status == "Pending":
+        if c.status == ClaimStatus.PENDING:
             line = f"{c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
         else:
             devices = ", ".join(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
@@ -161,7 +161,7 @@ def pending_lines(pods: list[PodOutcome], verbose: bool) -> list[tuple[str, str,
 
 
 def _pending(plan: Plan, console: Console, verbose: bool) -> None:
-    pending = [p for p in plan.pods if p.status in ("Pending", "Gated")]
+    pending = [p for p in plan.pods if p.status in UNPLACED]
     if not pending:
         return
     console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
