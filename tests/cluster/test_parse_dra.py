@@ -176,6 +176,8 @@ def test_slices_that_cannot_be_placed_are_left_out():
         ("driver: d\n  nodeName: n", "WAS640", "spec.pool.name", "ResourceSlice has no spec.pool.name; it was left out"),
         ("driver: d\n  pool: {name: p, resourceSliceCount: 0}\n  nodeName: n", "WAS640", "spec.pool.resourceSliceCount",
          "pool resourceSliceCount must be an integer >= 1, got 0"),
+        ("driver: d\n  pool: {name: p}\n  nodeName: n", "WAS640", "spec.pool.resourceSliceCount",
+         "pool has no resourceSliceCount (an integer >= 1)"),
         ("driver: d\n  pool: {name: p, resourceSliceCount: 1}", "WAS641", "spec",
          "ResourceSlice spec must set exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection"),
         ("driver: d\n  pool: {name: p, resourceSliceCount: 1}\n  nodeName: n\n  allNodes: true", "WAS641", "spec",

@@ -187,6 +187,8 @@ def pool(spec: dict) -> list[Problem]:
     generation, count = raw.get("generation", 0), raw.get("resourceSliceCount")
     if not is_int(generation) or generation < 0:
         return [Problem(f"pool generation must be an integer >= 0, got {generation!r}", ("pool", "generation"))]
+    if count is None:
+        return [Problem("pool has no resourceSliceCount (an integer >= 1)", ("pool", "resourceSliceCount"))]
     if not is_int(count) or count < 1:
         return [Problem(f"pool resourceSliceCount must be an integer >= 1, got {count!r}",
                         ("pool", "resourceSliceCount"))]
