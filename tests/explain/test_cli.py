@@ -183,9 +183,10 @@ def test_a_preempted_pod_says_who_preempted_it():
     assert t["summary"] == "does not stay: Preempted by podgroup ml/urgent on node gpu-0"
 
 
-def test_everything_pending_includes_a_basic_group_with_members_left_over(tmp_path: Path):
-    """A 1.37 Job gets a basic PodGroup that is Scheduled once one pod is placed; the pods it leaves Pending are
-    still what `explain` without a TARGET must show (it used to print "Nothing is pending")."""
+def test_a_basic_group_with_members_left_pending_does_not_fit_and_gets_a_verified_node(tmp_path: Path):
+    """A 1.37 Job gets a basic PodGroup, Scheduled once one pod is placed; the pods it leaves Pending are what
+    `explain` must answer for: listed without a TARGET (it printed "Nothing is pending"), DoesNotFit (exit 1), and
+    a suggestion is verified only when the re-run places every member."""
     cluster = tmp_path / "cluster.yaml"
     cluster.write_text("apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: one}\nspec:\n"
                        "  nodePools:\n  - name: n\n    count: 1\n    allocatable: {cpu: '16', memory: 64Gi, pods: '4'}\n")
@@ -194,8 +195,12 @@ def test_everything_pending_includes_a_basic_group_with_members_left_over(tmp_pa
                    "  parallelism: 6\n  completions: 6\n  completionMode: Indexed\n  template:\n    spec:\n"
                    "      restartPolicy: Never\n      containers:\n      - name: m\n        image: x\n"
                    "        resources: {requests: {cpu: 100m}}\n")
-    result = explain(str(job), "--cluster", str(cluster), "--k8s-version", "1.37", "--no-exact")
-    lines = result.stdout.splitlines()
-    assert lines[0] == "PodGroup default/big-job: fits: 4 of 6 pods placed (a basic group)"
-    assert "  pods default/big-4, default/big-5 (cpu 0.1)" in lines
-    assert "    0/1 nodes are available: 1 Too many pods." in lines
+    result = explain(str(job), "--cluster", str(cluster), "--k8s-version", "1.37", "-o", "json")
+    assert result.exit_code == 1
+    [target] = json.loads(result.stdout)["targets"]
+    assert (target["kind"], target["name"], target["verdict"]) == ("PodGroup", "big-job", "DoesNotFit")
+    assert target["summary"] == "does not fit: 4 of 6 pods placed, 2 pending (a basic group)"
+    assert target["exact"]["verdict"] == "DoesNotFit"
+    [fix] = target["suggestions"]
+    assert (fix["kind"], fix["title"], fix["verified"]) == ("addNodes", "add 1 node(s) like n-0", True)
+    assert [(c["fieldPath"], c["value"]) for c in fix["changes"]] == [("spec.nodePools[0].count", 2)]

@@ -45,7 +45,7 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
     if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
         notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
     parent = getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None
-    if verdict == DOES_NOT_FIT and subj.placeable >= subj.min_count:
+    if verdict == DOES_NOT_FIT and subj.placeable >= subj.wanted:
         held = evidence.composite_summary(ctx, subj, parent) if parent else "what the plan placed before it"
         notes.append(f"on its own the group fits the cluster the plan leaves ({subj.placeable} of minCount "
                      f"{subj.min_count} placeable); it is held back by {held}")

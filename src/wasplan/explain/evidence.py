@@ -66,8 +66,16 @@ class Subject:
 
     @property
     def needed(self) -> int:
-        """Pods still to place for the group to count as scheduled."""
+        """Pods still to place: for a gang, what minCount lacks; for a basic group (Scheduled with one pod
+        placed) every member still pending, since each is a pod the user expects to run."""
+        if self.policy == "basic":
+            return len(self.pending)
         return max(self.min_count - self.bound, 1 if self.pending else 0)
+
+    @property
+    def wanted(self) -> int:
+        """How many pods must be placed for the group to be what the user asked for."""
+        return self.exist if self.policy == "basic" else self.min_count
 
 
 def subject(ctx: Context, unit: Unit) -> Subject:
@@ -104,6 +112,10 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
         return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
+    left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != "Gated"]
+    if outcome.status == GroupStatus.SCHEDULED and subj.policy == "basic" and left:
+        # A basic group is Scheduled once a pod is placed; the members still pending are what the user asks about.
+        return DOES_NOT_FIT, f"does not fit: {subj.bound} of {subj.exist} pods placed, {len(left)} pending ({gang})"
     if outcome.status == GroupStatus.SCHEDULED:
         return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
     if outcome.status == "WaitingForPreemption":

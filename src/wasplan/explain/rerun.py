@@ -84,7 +84,10 @@ class Verifier:
         if unit.kind == "Pod":
             return unit.key in world.pods and pod_outcome(world.pods[unit.key], world).status in PLACED
         gs = world.groups.get(unit.key)
-        return gs is not None and group_outcome(gs, world, self.options).status == GroupStatus.SCHEDULED
+        if gs is None or group_outcome(gs, world, self.options).status != GroupStatus.SCHEDULED:
+            return False
+        # a basic group is Scheduled with members still pending: the change must place every member it places now
+        return gs.is_gang or all(world.pods[k].placed or world.pods[k].status == "Gated" for k in gs.members)
 
     def _deadline(self, start: float) -> Callable[[int, int], None] | None:
         """A progress hook (called by the engine after each arrival) that stops the re-run at the deadline."""
