@@ -204,3 +204,6 @@ def test_a_basic_group_with_members_left_pending_does_not_fit_and_gets_a_verifie
     [fix] = target["suggestions"]
     assert (fix["kind"], fix["title"], fix["verified"]) == ("addNodes", "add 1 node(s) like n-0", True)
     assert [(c["fieldPath"], c["value"]) for c in fix["changes"]] == [("spec.nodePools[0].count", 2)]
+    text = explain(str(job), "--cluster", str(cluster), "--k8s-version", "1.37", "--verify-budget", "0")
+    assert ("short cpu: 0 free on nodes that can take a pod, 0.2 needed (15.6 more free on nodes too short for "
+            "one pod)") in " ".join(text.stdout.split())

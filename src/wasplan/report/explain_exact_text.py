@@ -55,7 +55,7 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
             text = (f"{b.subject}: {amount(b.subject, b.available)} free on nodes that can take a pod, "
                     f"{amount(b.subject, b.needed)} needed")
             if b.stranded:
-                text += f" ({amount(b.subject, b.stranded)} more free in pieces too small for one pod)"
+                text += f" ({amount(b.subject, b.stranded)} more free on nodes too short for one pod)"
         mark = "[red]short[/red] " if b.short else ""
         print_wrapped(console, f"{indent}{mark}{escape(text)}")
     if not any(b.short for b in p.bounds) and answer.status == Status.NO_FIT:
