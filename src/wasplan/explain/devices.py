@@ -134,7 +134,8 @@ def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dic
             expr = spec.selectors[k - 1]
             before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
             attr, lit, values = device_values.selector_values(expr, before)
-            return Eliminator("selector", expr, attr, lit, values)
+            missing = () if values else device_values.unpublished(expr, before)
+            return Eliminator("selector", expr, attr, lit, values, missing, expr)
         before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
         if stage.label == "tolerated taints":
             return Eliminator("taints", "every matching device has a taint the request does not tolerate", "", "",
@@ -193,7 +194,9 @@ def _measure(allocator, reach: _Reach, nodes, item: RequestItem, pods: int) -> _
     elim = _eliminator(checks, stages, eligible, len(survivors) - allocated, most, spec, needed,
                        item.sub is not None)
     if checks.errors and (elim is None or (elim.kind == "selector" and not elim.values)):
-        elim = Eliminator("selector", checks.errors[0])  # a CEL error: the plan's attempt stopped there too
+        kept = elim if elim is not None and elim.kind == "selector" else Eliminator("selector", "")
+        # a CEL error: the plan's attempt stopped there too
+        elim = Eliminator("selector", checks.errors[0], unpublished=kept.unpublished, expression=kept.expression)
     record = RequestDevices(item.claim.key, item.entry, item.origin, item.label, spec.device_class_name, count,
                             needed, tuple(stages), allocated,
                             len(survivors) - allocated, most[0], most[1] if most[0] else "", elim)
