@@ -213,3 +213,20 @@ def test_attribute_name_no_device_publishes_is_named_and_rewritten(tmp_path):
         text = " ".join(explain(manifest).stdout.split())
         assert f"selector #0 {read} ==" in text
         assert f"or guarding the check with has() for optional fields {said} What would make it fit" in text
+
+
+def test_device_class_selector_reading_an_unpublished_domain_is_rewritten_in_the_class(tmp_path):
+    t = target("attribute-class.yaml")
+    e = t["shapes"][0]["devices"]["requests"][0]["eliminatedBy"]
+    assert (e["kind"], e["text"]) == ("class", "no device on the nodes it may use matches DeviceClass h100.nvidia.com")
+    assert e["unpublished"] == [{"section": "attributes", "name": "nvidia.com/productName",
+                                 "guess": "gpu.nvidia.com/productName"}]
+    assert [s["kind"] for s in t["suggestions"]] == ["deviceClass", "deviceAttribute"]
+    fix = t["suggestions"][1]
+    assert fix["title"] == "DeviceClass h100.nvidia.com selector reads gpu.nvidia.com/productName (not " \
+                           "nvidia.com/productName)"
+    change = fix["changes"][0]
+    assert (Path(change["file"]).name, change["line"], change["object"], change["fieldPath"], change["value"]) == (
+        "attribute-class.yaml", 8, "DeviceClass/h100.nvidia.com", "spec.selectors[0].cel.expression",
+        'device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"')
+    assert_each_places(t, "attribute-class.yaml", tmp_path)

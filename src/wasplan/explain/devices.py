@@ -121,15 +121,22 @@ def _reach(allocator, nodes, rows: list[int]) -> _Reach:
     return _Reach(cluster, per_node)
 
 
+def _class_eliminator(checks: device_checks.Checks, spec: RequestSpec, devices: list) -> Eliminator:
+    """The DeviceClass leaves no device; its first selector that reads a name none of them publishes, named."""
+    if checks.cls is None:
+        return Eliminator("class", f"DeviceClass {spec.device_class_name} does not exist")
+    found = next(((e, m) for e in checks.cls.selectors if (m := device_values.unpublished(e, devices))), ("", ()))
+    return Eliminator("class", f"no device on the nodes it may use matches DeviceClass {spec.device_class_name}",
+                      unpublished=found[1], expression=found[0])
+
+
 def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dict, survivors_free: int,
                 most: tuple[int, str], spec: RequestSpec, needed: int, sub: bool) -> Eliminator | None:
     for k, stage in enumerate(stages):
         if stage.eligible:
             continue
         if k == 0:
-            return Eliminator("class", f"no device on the nodes it may use matches DeviceClass "
-                                       f"{spec.device_class_name}" if checks.cls else
-                              f"DeviceClass {spec.device_class_name} does not exist")
+            return _class_eliminator(checks, spec, list(eligible.items()))
         if k <= len(spec.selectors):
             expr = spec.selectors[k - 1]
             before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]

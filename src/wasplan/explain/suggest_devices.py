@@ -132,6 +132,25 @@ def _attribute_name(ctx: Context, subj: Subject, item: RequestItem, rd: RequestD
     return None
 
 
+def _class_attribute(ctx: Context, subj: Subject, rd: RequestDevices) -> Suggestion | None:
+    """A DeviceClass selector reading a name no device publishes, rewritten in a copy of the class."""
+    e = rd.eliminated_by
+    record = next((r for r in _records(ctx.inputs) if isinstance(r, DeviceClass) and r.name == rd.device_class), None)
+    if record is None or e.expression not in record.selectors:
+        return None
+    k = record.selectors.index(e.expression)
+    for missing in e.unpublished:
+        expression = device_values.rewrite(e.expression, missing)
+        new = expression and dataclasses.replace(
+            record, selectors=(*record.selectors[:k], expression, *record.selectors[k + 1:]))
+        if not new or not ctx.verifier.places(subj.unit, _with_record(ctx.inputs, record, new)):
+            continue
+        change = _change(record, ("spec", "selectors", k, "cel", "expression"), expression)
+        return Suggestion("deviceAttribute", f"DeviceClass {record.name} selector reads {missing.guess} (not "
+                                             f"{missing.name})", missing.text(), (change,))
+    return None
+
+
 def _count(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -> Suggestion | None:
     record = _origin(ctx, item)
     if record is None or not 0 < rd.most_on_node < rd.count:
@@ -236,7 +255,7 @@ def _for_shape(ctx: Context, subj: Subject, pod, shape: ShapeEvidence) -> list[S
             continue
         fixes = [_selector(ctx, subj, item, rd), _attribute_name(ctx, subj, item, rd)] if e.kind == "selector" else []
         fixes += [_count(ctx, subj, item, rd)] if e.kind == "count" else []
-        fixes += [_class_name(ctx, subj, item, rd)] if e.kind == "class" else []
+        fixes += [_class_name(ctx, subj, item, rd), _class_attribute(ctx, subj, rd)] if e.kind == "class" else []
         out += [s for s in fixes if s is not None]
         fallback = _first_available(ctx, subj, item, rd)
         out += [fallback] if fallback is not None else []
