@@ -1,5 +1,6 @@
 """The engine's memoisation of unchanged cluster states (EngineOptions.memo: framework.py's "no node fits" memo
-per pod shape, cycles.py's placed members per group, preemption/driver.py's victim scans) changes no plan: the
+per pod shape, cycles.py's placed members per group, preemption/driver.py's victim scans, groupcycle.py's one
+FitError for the members of a batch after the first that finds no node) changes no plan: the
 Plan JSON and the emitted snapshot are byte-identical with `memo=False`, over every fixture that comes with a
 cluster (scenarios, explain cases, examples, workloads, plan-diff) in 1.36 and 1.37, and over random small
 clusters with many pending pods: basic groups and gangs (upstream re-attempts every queued member at each
@@ -192,3 +193,36 @@ def test_a_group_whose_members_are_preempted_is_no_longer_pinned_to_their_rack()
     text = assert_same_with_and_without_memo(PlanInputs(existing, arrivals), EngineOptions())
     assert '"message": "Successfully assigned default/lo-2 to n1"' in text
     assert text.count('"message": "Preempted by pod default/hi on node n0"') == 2
+
+
+@pytest.mark.parametrize(("memo", "searches"), [(True, 40), (False, 121)])
+def test_later_members_of_a_batch_take_the_first_failures_fit_error(monkeypatch, memo, searches):
+    """groupcycle._run_137: once a member of a one-signature batch finds no node, the later members of that
+    cycle are told the same FitError without a find_node each. 30 pods of a 1.37 basic group on two nodes of 8
+    pods: 16 bind, 14 stay pending, and their plan is the one every member's own find_node gives. Searches: 16
+    for the arrivals that bind; then 1 + 2 + ... + 14 = 105 re-attempts without the memo, but with it the cycles
+    of 1 to 5 pending members (below gangbatch.MIN_MEMBERS, no batch) search for each (15), those of 6 to 14
+    once (9)."""
+    calls = []
+    real = Evaluator.find_node
+    monkeypatch.setattr(Evaluator, "find_node", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    existing = [node("n0", pods=8), node("n1", pods=8)]
+    arrivals = [basic("job"), *(pod(f"job-{k:02d}", cpu="100m", group="job") for k in range(30))]
+    options = EngineOptions(gates=parse_gates(get_release("1.37"), ""))
+    text = assert_same_with_and_without_memo(PlanInputs(existing, arrivals), options)
+    calls.clear()
+    simulate(PlanInputs(existing, arrivals), dataclasses.replace(options, memo=memo))
+    assert len(calls) == searches
+    assert text.count('"message": "0/2 nodes are available: 2 Too many pods."') == 14
+
+
+def test_a_member_of_another_size_after_a_failed_one_gets_its_own_verdict():
+    """Members of two request sizes form no batch, so a member that finds no node says nothing about the next:
+    the 8-CPU members fit nowhere on 4-CPU nodes, the 1-CPU members after them still bind."""
+    existing = [node("n0", cpu="4"), node("n1", cpu="4")]
+    arrivals = [basic("job"), *(pod(f"big-{k}", cpu="8", group="job") for k in range(4)),
+                *(pod(f"small-{k}", cpu="1", group="job") for k in range(4))]
+    options = EngineOptions(gates=parse_gates(get_release("1.37"), ""))
+    text = assert_same_with_and_without_memo(PlanInputs(existing, arrivals), options)
+    assert text.count('"message": "0/2 nodes are available: 2 Insufficient cpu."') == 4
+    assert text.count('"message": "Successfully assigned default/small-') == 4

@@ -116,23 +116,27 @@ def _signature(pod: Pod) -> tuple:
             pod.affinity, pod.nominated_node_name)
 
 
-def signature_of(ev, pod: Pod) -> tuple:
-    """`_signature`, once per pod record (kept by the evaluator): a pending group's cycle re-checks every
-    queued member at each arrival."""
-    found = ev.signatures.get(pod.key)
+def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:
+    """`_signature`, once per pod record (kept by the evaluator, `key` = the pod's key when the caller has it):
+    a pending group's cycle re-checks every queued member at each arrival."""
+    key = key or pod.key
+    found = ev.signatures.get(key)
     if found is None or found[0] is not pod:
-        found = ev.signatures[pod.key] = (pod, _signature(pod))
+        found = ev.signatures[key] = (pod, _signature(pod))
     return found[1]
+
+
+def same_signature(ev, members: list) -> bool:
+    """Whether every member has the first member's signature."""
+    signature = signature_of(ev, members[0].pod, members[0].key)
+    return all(signature_of(ev, ps.pod, ps.key) == signature for ps in members[1:])
 
 
 def for_members(ev, members: list, mask: np.ndarray | None) -> GangBatch | None:
     """A batch when every member has the same signature and resources alone rank the nodes for them; None
     otherwise (each member then runs find_node)."""
-    if len(members) < MIN_MEMBERS or ev.state.stateful:
+    if len(members) < MIN_MEMBERS or ev.state.stateful or not same_signature(ev, members):
         return None
     first = members[0].pod
-    signature = signature_of(ev, first)
-    if any(signature_of(ev, ps.pod) != signature for ps in members[1:]):
-        return None
     sv = ev.static_verdict(first)
     return GangBatch(ev, first, sv, len(members), mask) if _fast(ev, first, sv) else None

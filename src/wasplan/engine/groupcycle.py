@@ -8,6 +8,13 @@ at least one newly placed member. The caller keeps the reservations on success a
 `mask` restricts the cluster to a node subset (topology placements reuse this). `post_filter` (1.36 pod-by-pod
 preemption, see preemption/steps.py) may place a member that did not fit on a nominated node. Members of one
 shape are placed by gangbatch.py in one vectorised pass, with the nodes find_node would give each.
+
+In 1.37, once a member of such a batch finds no node, every later member is told the same FitError without a
+find_node of its own (EngineOptions.memo): a failed member reserves nothing, so the later members meet the same
+state with the same signature, and on the batch's path (resources and static verdicts decide alone) find_node
+is a function of those two, as framework.py's "no node fits" memo already relies on. A pending Job of thousands
+of pods re-attempts every queued member at each arrival (upstream's podGroupSchedulingDefaultAlgorithm,
+pkg/scheduler/schedule_one_podgroup.go); this keeps that re-attempt to one dictionary entry per member.
 """
 
 from __future__ import annotations
@@ -106,9 +113,14 @@ def _run_137(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttem
     total = len(members)
     batch = gangbatch.for_members(ev, members, mask)
     gang, m = group.is_gang, group.min_count
+    no_fit = None  # once a member of a batch finds no node, the FitError every later member gets
     for i, ps in enumerate(members):
-        if _try(ev, ps, attempt, mask, batch=batch):
+        if no_fit is not None:
+            attempt.failures[ps.key] = no_fit
+        elif _try(ev, ps, attempt, mask, batch=batch):
             scheduled += 1
+        elif batch is not None and ev.memo:
+            no_fit = attempt.failures[ps.key]
         remaining = total - (i + 1)
         if not gang:
             status_ok = True

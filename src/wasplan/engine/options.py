@@ -15,7 +15,8 @@ class EngineOptions:
     profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})
     preemption: bool = True  # False: --no-preemption, PostFilters and workload-aware preemption are off
     # memoise verdicts while the cluster state is unchanged ("no node fits" per pod shape, a group's placed
-    # members, "no preemption victims"); False recomputes each one, for the differential tests and benchmarks
+    # members, "no preemption victims", one FitError for the rest of a batch in a 1.37 group cycle); False
+    # recomputes each one, for the differential tests and benchmarks
     memo: bool = True
 
     @property

@@ -46,7 +46,7 @@ class WapResult:
 def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
     if group_policy(group, members, ctx.world, ctx.options) == NEVER:
         return WapResult(message=NOT_ELIGIBLE_NEVER)
-    if any(ctx.terminating_on_nominated(m, group.priority, wap=True) for m in members):
+    if any(ctx.terminating_on_nominated(m, group.priority, wap=True) for m in members if m.pod.nominated_node_name):
         return WapResult(message=NOT_ELIGIBLE_TERMINATING)
     units = ctx.wap_units(group)
     if not units:
