@@ -720,12 +720,15 @@ DOCS: dict[str, RuleDoc] = {
     "WAS428": RuleDoc(
         "With --cluster: the request's DeviceClass selectors and its own selectors together match no device of "
         "the snapshot's ResourceSlices (evaluated by the planner's allocator). The message names the selector after "
-        "which no device remains and the values the devices reaching it have, closest first.",
+        "which no device remains and the values the devices reaching it have, closest first; when they publish no "
+        "attribute or capacity of the name the selector reads, that name and the closest one they do publish (a wrong "
+        "case, or `nvidia.com` for `gpu.nvidia.com`).",
         _rct("h100", "{deviceClassName: gpu.example.com, selectors: [{cel: {expression: "
              "'device.attributes[\"gpu.example.com\"].productName == \"NVIDIA H100\"'}}]}"),
         _rct("h100", "{deviceClassName: gpu.example.com, selectors: [{cel: {expression: "
              "'device.attributes[\"gpu.example.com\"].productName == \"NVIDIA H100 80GB HBM3\"'}}]}"),
-        "Use a value the devices publish (listed in the message), or relax the selector.", _DRA_LAB),
+        "Use a value (or an attribute name) the devices publish, as the message names it, or relax the selector.",
+        _DRA_LAB),
     "WAS429": RuleDoc(
         "With --cluster: an ExactCount request asks for more devices than any node can reach among the matching "
         "ones (its node-local devices plus network-attached pools that select it), so the claim is never allocated.",

@@ -51,7 +51,8 @@ def test_selector_value_no_device_has_shows_the_closest_values_and_is_fixed(tmp_
     assert request["eliminatedBy"] == {
         "kind": "selector", "text": 'device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100"',
         "attribute": "gpu.nvidia.com/productName", "literal": "NVIDIA H100",
-        "values": [{"value": "NVIDIA H100 80GB HBM3", "devices": 2}, {"value": "NVIDIA A100-SXM4-40GB", "devices": 2}]}
+        "values": [{"value": "NVIDIA H100 80GB HBM3", "devices": 2}, {"value": "NVIDIA A100-SXM4-40GB", "devices": 2}],
+        "unpublished": []}
     fix, fallback = t["suggestions"]
     assert fix["kind"] == "deviceSelector"
     assert fix["title"] == 'selector productName "NVIDIA H100 80GB HBM3" (not "NVIDIA H100") in request gpu'
@@ -138,7 +139,8 @@ def test_capacity_request_larger_than_any_device():
         ("class gpu.nvidia.com", 4), ("capacity memory=96Gi", 0)]
     assert request["eliminatedBy"] == {
         "kind": "capacity", "text": "capacity memory=96Gi: no matching device has room", "attribute": "memory",
-        "literal": "96Gi", "values": [{"value": "80Gi", "devices": 2}, {"value": "40Gi", "devices": 2}]}
+        "literal": "96Gi", "values": [{"value": "80Gi", "devices": 2}, {"value": "40Gi", "devices": 2}],
+        "unpublished": []}
     assert t["suggestions"] == []
     assert ('      stopped by capacity: memory 96Gi requested; devices have "80Gi" (2),\n'
             '          "40Gi" (2)\n') in explain("capacity.yaml").stdout
@@ -184,3 +186,47 @@ def test_selector_runtime_error_is_what_stopped_the_request():
     assert e["text"].endswith("selector #0 on device gpu.nvidia.com/gpu-0/gpu-0: CEL runtime error: no such key: "
                               "model. consider using CEL optional chaining (.? followed by orValue()) or guarding "
                               "the check with has() for optional fields")
+
+
+def test_attribute_name_no_device_publishes_is_named_and_rewritten(tmp_path):
+    """attribute-case.yaml reads productname, attribute-domain.yaml the domain nvidia.com; the devices publish
+    gpu.nvidia.com/productName: the evidence names the read and the guess, and deviceAttribute rewrites it."""
+    cases = [("attribute-case.yaml", 'device.attributes["gpu.nvidia.com"].productname', "gpu.nvidia.com/productname",
+              'selector reads attribute "productname", which no device publishes; did you mean "productName"?'),
+             ("attribute-domain.yaml", 'device.attributes["nvidia.com"].productName', "nvidia.com/productName",
+              'selector reads attribute "nvidia.com/productName", which no device publishes; did you mean '
+              '"gpu.nvidia.com/productName"?')]
+    for manifest, read, name, said in cases:
+        t = target(manifest)
+        e = t["shapes"][0]["devices"]["requests"][0]["eliminatedBy"]
+        assert e["kind"] == "selector" and e["values"] == []
+        assert e["unpublished"] == [{"section": "attributes", "name": name, "guess": "gpu.nvidia.com/productName"}]
+        [fix] = t["suggestions"]
+        assert fix["kind"] == "deviceAttribute"
+        assert fix["title"] == f"selector reads gpu.nvidia.com/productName (not {name}) in request gpu"
+        assert fix["why"] == said
+        change = fix["changes"][0]
+        assert (Path(change["file"]).name, change["line"], change["fieldPath"], change["value"]) == (
+            manifest, 14, "spec.spec.devices.requests[0].exactly.selectors[0].cel.expression",
+            'device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"')
+        assert_each_places(t, manifest, tmp_path / manifest)
+        text = " ".join(explain(manifest).stdout.split())
+        assert f"selector #0 {read} ==" in text
+        assert f"or guarding the check with has() for optional fields {said} What would make it fit" in text
+
+
+def test_device_class_selector_reading_an_unpublished_domain_is_rewritten_in_the_class(tmp_path):
+    t = target("attribute-class.yaml")
+    e = t["shapes"][0]["devices"]["requests"][0]["eliminatedBy"]
+    assert (e["kind"], e["text"]) == ("class", "no device on the nodes it may use matches DeviceClass h100.nvidia.com")
+    assert e["unpublished"] == [{"section": "attributes", "name": "nvidia.com/productName",
+                                 "guess": "gpu.nvidia.com/productName"}]
+    assert [s["kind"] for s in t["suggestions"]] == ["deviceClass", "deviceAttribute"]
+    fix = t["suggestions"][1]
+    assert fix["title"] == "DeviceClass h100.nvidia.com selector reads gpu.nvidia.com/productName (not " \
+                           "nvidia.com/productName)"
+    change = fix["changes"][0]
+    assert (Path(change["file"]).name, change["line"], change["object"], change["fieldPath"], change["value"]) == (
+        "attribute-class.yaml", 8, "DeviceClass/h100.nvidia.com", "spec.selectors[0].cel.expression",
+        'device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"')
+    assert_each_places(t, "attribute-class.yaml", tmp_path)

@@ -424,3 +424,23 @@ def test_container_request_checked_against_a_snapshot_template(tmp_path):
     assert d.message == ('container claim "gpus" names request "gpus/a100", which ResourceClaimTemplate "four-h100" '
                          'does not have (it has: "gpus"); the container would get no device from it')
     assert d.hint == 'did you mean "gpus/h100"?'
+
+
+def test_attribute_name_no_device_publishes_is_named_with_did_you_mean(tmp_path):
+    """A selector reading `productname` (devices publish `productName`) or the domain `example.com` (devices
+    publish `gpu.example.com`): a CEL `no such key` error on every device, named with the closest published name."""
+    cases = [('device.attributes["gpu.example.com"].productname == "NVIDIA H100"', "productname",
+              'selector reads attribute "productname", which no device publishes; did you mean "productName"?'),
+             ('device.attributes["example.com"].productName == "NVIDIA H100"', "productName",
+              'selector reads attribute "example.com/productName", which no device publishes; did you mean '
+              '"gpu.example.com/productName"?')]
+    for expression, key, said in cases:
+        text = H100.replace('device.attributes["gpu.example.com"].productName == "NVIDIA H100"', expression)
+        d = only(lab(tmp_path, text), "WAS428")
+        assert d.message == ('request "gpus" matches no device in the cluster snapshot: selector #0 of the request '
+                             f"`{expression}` leaves none of the 10 device(s) that reach it; {said}")
+        assert d.hint == ("write the name the devices publish, named above; the allocator stops on a CEL error: "
+                          f"request selector #0 on device gpu.example.com/h100-0/gpu-0: CEL runtime error: no such "
+                          f"key: {key}. consider using CEL optional chaining (.? followed by orValue()) or guarding "
+                          "the check with has() for optional fields")
+        assert d.location.line == 13

@@ -148,6 +148,17 @@ def _reads(expression: str) -> tuple[tuple[str, str, str], ...] | None:
     return tuple(sorted({(section, d1 or d2, n1 or n2 or n3) for section, d1, d2, n1, n2, n3 in found}))
 
 
+def read_spans(expression: str) -> list[tuple[tuple[str, str, str], tuple[int, int], tuple[int, int]]]:
+    """Each field read through literal keys (as `reads` lists them) with where its domain key and its name are
+    written (start, end offsets of the text between the quotes, or of the identifier): what a suggestion rewrites."""
+    out = []
+    for m in _ACCESS.finditer(expression):
+        d = 2 if m.group(2) is not None else 3
+        n = next(g for g in (4, 5, 6) if m.group(g) is not None)
+        out.append(((m.group(1), m.group(d), m.group(n)), m.span(d), m.span(n)))
+    return out
+
+
 def _freeze(value: Any) -> Any:
     """A hashable stand-in that keeps the type (True and 1 differ in CEL)."""
     if isinstance(value, dict):

@@ -121,20 +121,28 @@ def _reach(allocator, nodes, rows: list[int]) -> _Reach:
     return _Reach(cluster, per_node)
 
 
+def _class_eliminator(checks: device_checks.Checks, spec: RequestSpec, devices: list) -> Eliminator:
+    """The DeviceClass leaves no device; its first selector that reads a name none of them publishes, named."""
+    if checks.cls is None:
+        return Eliminator("class", f"DeviceClass {spec.device_class_name} does not exist")
+    found = next(((e, m) for e in checks.cls.selectors if (m := device_values.unpublished(e, devices))), ("", ()))
+    return Eliminator("class", f"no device on the nodes it may use matches DeviceClass {spec.device_class_name}",
+                      unpublished=found[1], expression=found[0])
+
+
 def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dict, survivors_free: int,
                 most: tuple[int, str], spec: RequestSpec, needed: int, sub: bool) -> Eliminator | None:
     for k, stage in enumerate(stages):
         if stage.eligible:
             continue
         if k == 0:
-            return Eliminator("class", f"no device on the nodes it may use matches DeviceClass "
-                                       f"{spec.device_class_name}" if checks.cls else
-                              f"DeviceClass {spec.device_class_name} does not exist")
+            return _class_eliminator(checks, spec, list(eligible.items()))
         if k <= len(spec.selectors):
             expr = spec.selectors[k - 1]
             before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
             attr, lit, values = device_values.selector_values(expr, before)
-            return Eliminator("selector", expr, attr, lit, values)
+            missing = () if values else device_values.unpublished(expr, before)
+            return Eliminator("selector", expr, attr, lit, values, missing, expr)
         before = [(did, d) for did, d in eligible.items() if checks.passed(did, d) >= k]
         if stage.label == "tolerated taints":
             return Eliminator("taints", "every matching device has a taint the request does not tolerate", "", "",
@@ -193,7 +201,9 @@ def _measure(allocator, reach: _Reach, nodes, item: RequestItem, pods: int) -> _
     elim = _eliminator(checks, stages, eligible, len(survivors) - allocated, most, spec, needed,
                        item.sub is not None)
     if checks.errors and (elim is None or (elim.kind == "selector" and not elim.values)):
-        elim = Eliminator("selector", checks.errors[0])  # a CEL error: the plan's attempt stopped there too
+        kept = elim if elim is not None and elim.kind == "selector" else Eliminator("selector", "")
+        # a CEL error: the plan's attempt stopped there too
+        elim = Eliminator("selector", checks.errors[0], unpublished=kept.unpublished, expression=kept.expression)
     record = RequestDevices(item.claim.key, item.entry, item.origin, item.label, spec.device_class_name, count,
                             needed, tuple(stages), allocated,
                             len(survivors) - allocated, most[0], most[1] if most[0] else "", elim)

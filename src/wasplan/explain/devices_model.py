@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wasplan.engine.dra.devicevalues import ValueCount
+from wasplan.engine.dra.devicevalues import Unpublished, ValueCount
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +35,13 @@ class Eliminator:
     attribute: str = ""  # the attribute the selector reads (qualified)
     literal: str = ""  # the value the selector compares it with
     values: tuple[ValueCount, ...] = ()
+    unpublished: tuple[Unpublished, ...] = ()  # names the selector reads that no device publishes
+    expression: str = ""  # the selector's expression (its text may be the CEL error it met)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "text": self.text, "attribute": self.attribute or None,
-                "literal": self.literal or None, "values": [v.to_dict() for v in self.values]}
+                "literal": self.literal or None, "values": [v.to_dict() for v in self.values],
+                "unpublished": [u.to_dict() for u in self.unpublished]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
-"""Changes to a pod's device requests that would let it fit: a selector value the devices really have, a
-lower `count`, a claim constraint dropped, a `firstAvailable` fallback, a ResourceClaimTemplate name spelled
-as it exists.
+"""Changes to a pod's device requests that would let it fit: a selector value the devices really have, an
+attribute name spelled as they publish it, a lower `count`, a claim constraint dropped, a `firstAvailable`
+fallback, a ResourceClaimTemplate name spelled as it exists.
 
 Each candidate is read off the device evidence (explain/devices.py), written into a copy of the
 ResourceClaimTemplate or ResourceClaim record it comes from (records are frozen dataclasses; the copy replaces
@@ -85,6 +85,18 @@ def _replace_literal(expression: str, literal: str, value: str) -> str | None:
     return None
 
 
+def _selector_change(ctx: Context, subj: Subject, record, item: RequestItem, k: int,
+                     expression: str | None) -> Change | None:
+    """Selector #k of the request written as `expression`, when the re-run with it places the target."""
+    if expression is None:
+        return None
+    selectors = (*item.spec.selectors[:k], expression, *item.spec.selectors[k + 1:])
+    spec = _with_request(record.spec, item, dataclasses.replace(item.spec, selectors=selectors))
+    if not _places(ctx, subj, record, spec):
+        return None
+    return _change(record, _path(record, item, "selectors", k, "cel", "expression"), expression)
+
+
 def _selector(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -> Suggestion | None:
     e = rd.eliminated_by
     record = _origin(ctx, item)
@@ -93,18 +105,49 @@ def _selector(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices
     k = item.spec.selectors.index(e.text)
     name = e.attribute.rsplit("/", 1)[-1]
     for v in e.values[:MAX_VALUES_TRIED]:
-        expression = _replace_literal(e.text, e.literal, v.value)
-        if expression is None:
+        change = _selector_change(ctx, subj, record, item, k, _replace_literal(e.text, e.literal, v.value))
+        if change is None:
             continue
-        selectors = (*item.spec.selectors[:k], expression, *item.spec.selectors[k + 1:])
-        spec = _with_request(record.spec, item, dataclasses.replace(item.spec, selectors=selectors))
-        if not _places(ctx, subj, record, spec):
-            continue
-        change = _change(record, _path(record, item, "selectors", k, "cel", "expression"), expression)
         why = (f'no device has {name} "{e.literal}"; {v.devices} device(s) on nodes the pods may use have '
                f'"{v.value}"')
         return Suggestion("deviceSelector", f'selector {name} "{v.value}" (not "{e.literal}") in request '
                                             f"{rd.request}", why, (change,))
+    return None
+
+
+def _attribute_name(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -> Suggestion | None:
+    """A selector reading an attribute or capacity name no device publishes, with the closest published name
+    written in its place (engine/dra/devicevalues.py `unpublished`, `rewrite`)."""
+    e = rd.eliminated_by
+    record = _origin(ctx, item)
+    if record is None or e.expression not in item.spec.selectors:
+        return None
+    k = item.spec.selectors.index(e.expression)
+    for missing in e.unpublished:
+        change = _selector_change(ctx, subj, record, item, k, device_values.rewrite(e.expression, missing))
+        if change is None:
+            continue
+        return Suggestion("deviceAttribute", f'selector reads {missing.guess} (not {missing.name}) in request '
+                                             f"{rd.request}", missing.text(), (change,))
+    return None
+
+
+def _class_attribute(ctx: Context, subj: Subject, rd: RequestDevices) -> Suggestion | None:
+    """A DeviceClass selector reading a name no device publishes, rewritten in a copy of the class."""
+    e = rd.eliminated_by
+    record = next((r for r in _records(ctx.inputs) if isinstance(r, DeviceClass) and r.name == rd.device_class), None)
+    if record is None or e.expression not in record.selectors:
+        return None
+    k = record.selectors.index(e.expression)
+    for missing in e.unpublished:
+        expression = device_values.rewrite(e.expression, missing)
+        new = expression and dataclasses.replace(
+            record, selectors=(*record.selectors[:k], expression, *record.selectors[k + 1:]))
+        if not new or not ctx.verifier.places(subj.unit, _with_record(ctx.inputs, record, new)):
+            continue
+        change = _change(record, ("spec", "selectors", k, "cel", "expression"), expression)
+        return Suggestion("deviceAttribute", f"DeviceClass {record.name} selector reads {missing.guess} (not "
+                                             f"{missing.name})", missing.text(), (change,))
     return None
 
 
@@ -210,9 +253,9 @@ def _for_shape(ctx: Context, subj: Subject, pod, shape: ShapeEvidence) -> list[S
         e = rd.eliminated_by
         if e is None or item.spec.allocation_mode == ALL:
             continue
-        fixes = [_selector(ctx, subj, item, rd)] if e.kind == "selector" else []
+        fixes = [_selector(ctx, subj, item, rd), _attribute_name(ctx, subj, item, rd)] if e.kind == "selector" else []
         fixes += [_count(ctx, subj, item, rd)] if e.kind == "count" else []
-        fixes += [_class_name(ctx, subj, item, rd)] if e.kind == "class" else []
+        fixes += [_class_name(ctx, subj, item, rd), _class_attribute(ctx, subj, rd)] if e.kind == "class" else []
         out += [s for s in fixes if s is not None]
         fallback = _first_available(ctx, subj, item, rd)
         out += [fallback] if fallback is not None else []

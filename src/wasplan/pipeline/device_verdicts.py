@@ -127,8 +127,12 @@ def _stage(spec: RequestSpec, a: Analysis, path: FieldPath) -> tuple[str, FieldP
 
 
 def _selector_text(expression: str, devices: list) -> str:
+    """The values the devices have for the attribute the selector reads; when they publish none of the names it
+    reads, that, with the closest name they do publish."""
     attribute, _, values = device_values.selector_values(expression, devices)
-    return f"the devices' {attribute}: {_listed(values)}" if values else ""
+    if values:
+        return f"the devices' {attribute}: {_listed(values)}"
+    return "; ".join(m.text() for m in device_values.unpublished(expression, devices))
 
 
 def _listed(values) -> str:
@@ -142,7 +146,8 @@ def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -
     what, at, seen = _stage(spec, a, path)
     message = (f'request "{spec.name}" matches no device in the cluster snapshot: {what} leaves none of the '
                f"{len(a.reached)} device(s) that reach it" + (f"; {seen}" if seen else ""))
-    hint = f"the allocator stops on a CEL error: {a.errors[0]}" if a.errors else \
+    hint = ("write the name the devices publish, named above; " if "did you mean" in seen else "") + \
+        f"the allocator stops on a CEL error: {a.errors[0]}" if a.errors else \
         "use a value the devices have (closest first above)" if seen else None
     return make(doc, "WAS428", message, at, hint)
 

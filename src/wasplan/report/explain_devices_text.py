@@ -39,6 +39,8 @@ def _request(console: Console, r: RequestDevices) -> None:
         print_wrapped(console, escape(f"      stopped by untolerated device taints: {_values(e.values)}"))
     elif e.kind != "selector" or e.text not in {s.label.split(" ", 2)[-1] for s in r.stages}:
         print_wrapped(console, escape(f"      stopped by: {e.text}"))
+    for u in e.unpublished:
+        print_wrapped(console, escape(f"      {u.text()}"))
 
 
 def render(console: Console, d: DeviceEvidence) -> None:
