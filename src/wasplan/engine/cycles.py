@@ -11,7 +11,10 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, SchedulingQueue
-from wasplan.engine.world import GroupState, PodState, World
+from wasplan.engine.world import GroupState, PodState, SimStatus, World
+
+# Read on every pending member's every attempt: a module constant, since an enum member lookup costs ~60 ns on 3.11.
+_UNSCHEDULABLE, _QUEUED = SimStatus.UNSCHEDULABLE, SimStatus.QUEUED
 
 GATED_MSG = "Scheduling is blocked due to non-empty scheduling gates"
 
@@ -54,10 +57,10 @@ class Cycles(PreemptionSteps):
             if ps.pod.node_name in self.state.index:
                 self.state.reserve(ps.pod, self.state.index[ps.pod.node_name])
                 self.state.commit()
-            ps.status, ps.node = "AlreadyBound", ps.pod.node_name
+            ps.status, ps.node = SimStatus.ALREADY_BOUND, ps.pod.node_name
             return
         if ps.pod.terminating:  # the scheduler skips pods that are being deleted
-            ps.status, ps.reason, ps.message = "Unschedulable", "", "the pod is being deleted; the scheduler skips it"
+            ps.status, ps.reason, ps.message = SimStatus.UNSCHEDULABLE, "", "the pod is being deleted; the scheduler skips it"
             return
         self.pre_enqueue(ps)
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
@@ -76,7 +79,7 @@ class Cycles(PreemptionSteps):
         index = self.state.index
         self.state.place_bound([ps.pod for ps in states], [index[ps.pod.node_name] for ps in states])
         for ps in states:
-            ps.status, ps.node = "AlreadyBound", ps.pod.node_name
+            ps.status, ps.node = SimStatus.ALREADY_BOUND, ps.pod.node_name
 
     def _gate(self, ps: PodState) -> tuple[str, str] | None:
         if ps.pod.scheduling_gates:
@@ -103,14 +106,14 @@ class Cycles(PreemptionSteps):
         if gate is None and self._dra_on(ps):
             problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
-                ps.status, ps.reason, ps.message = "Gated", "Unschedulable", problem
+                ps.status, ps.reason, ps.message = SimStatus.GATED, "Unschedulable", problem
                 return
         if gate is not None:
-            ps.status, (ps.reason, ps.message) = "Gated", gate
+            ps.status, (ps.reason, ps.message) = SimStatus.GATED, gate
             if gate[0] != "SchedulingGated":
                 self._waiting.setdefault(World.group_key(ps), []).append(ps)
             return
-        ps.status, ps.reason, ps.message = "Queued", "", ""
+        ps.status, ps.reason, ps.message = _QUEUED, "", ""
         self.enqueue(ps)
 
     def _dra_on(self, ps: PodState) -> bool:
@@ -217,7 +220,7 @@ class Cycles(PreemptionSteps):
     def pod_cycle(self, ps: PodState) -> None:
         ev = self.evaluator_for(ps)
         if ev is None:
-            ps.status, ps.reason = "Unschedulable", ""
+            ps.status, ps.reason = _UNSCHEDULABLE, ""
             ps.message = f"no kube-scheduler profile is named {ps.pod.scheduler_name!r}; the pod waits for another scheduler"
             return
         decision = ev.find_node(ps.pod)
@@ -242,11 +245,11 @@ class Cycles(PreemptionSteps):
         self.pods_bound()
 
     def bind(self, ps: PodState, row: int) -> None:
-        ps.status, ps.node = "Bound", self.state.nodes[row].name
+        ps.status, ps.node = SimStatus.BOUND, self.state.nodes[row].name
         ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
 
     def fail(self, ps: PodState, message: str, reason: str = "Unschedulable") -> None:
-        ps.status, ps.reason, ps.message = "Unschedulable", reason, message
+        ps.status, ps.reason, ps.message = _UNSCHEDULABLE, reason, message
         ps.ts = self.tick()
         if ps.pod.resource_claims and self.dra is not None:
             self.dra.note_failure(ps.pod, message)

@@ -13,11 +13,12 @@ from wasplan.cluster.model import Group, Node, Pod, PriorityClass
 from wasplan.engine.claimoutcome import claim_outcomes
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.treeoutcome import composite_outcomes
-from wasplan.engine.world import GroupState, PodState, World
+from wasplan.engine.world import GroupState, PodState, SimStatus, World
 from wasplan.plan import GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus
 
 # The simulation's pod statuses that the Plan keeps as they are; every other one (queued, unschedulable) is Pending.
-_STATUS = {s.value: s for s in (PodStatus.ALREADY_BOUND, PodStatus.BOUND, PodStatus.GATED, PodStatus.PREEMPTED)}
+_STATUS = {SimStatus.ALREADY_BOUND: PodStatus.ALREADY_BOUND, SimStatus.BOUND: PodStatus.BOUND, SimStatus.GATED: PodStatus.GATED,
+           SimStatus.PREEMPTED: PodStatus.PREEMPTED}
 
 
 class FinalCluster:
@@ -44,10 +45,10 @@ class FinalCluster:
         """Every pod, placed ones with node_name set."""
         out = []
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
-            if ps.status == "Preempted":
+            if ps.status == SimStatus.PREEMPTED:
                 continue  # deleted by the scheduler's preemption
             pod = _with_claim_names(ps.pod, self._dra)
-            if ps.status == "Bound":
+            if ps.status == SimStatus.BOUND:
                 pod = copy.copy(pod) if pod is ps.pod else pod
                 pod.node_name = ps.node
             out.append(pod)
@@ -102,10 +103,10 @@ def _group_status(gs: GroupState, members: list[PodState], options: EngineOption
         return GroupStatus.SCHEDULED, gs.condition_reason, gs.message
     if gs.attempted:
         return GroupStatus.UNSCHEDULABLE, gs.condition_reason, gs.message
-    gated = next((m for m in members if m.status == "Gated"), None)
+    gated = next((m for m in members if m.status == SimStatus.GATED), None)
     if gated is not None or not members:
         return GroupStatus.WAITING_FOR_PODS, "WaitingForPods", gated.message if gated else "no member pod exists yet"
-    preempted = [m for m in members if m.status == "Preempted"]
+    preempted = [m for m in members if m.status == SimStatus.PREEMPTED]
     if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
         return GroupStatus.UNSCHEDULABLE, "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
     waiting = next((m for m in members if not m.placed), None)

@@ -21,7 +21,7 @@ from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queue import SchedulingQueue
 from wasplan.engine.state import ClusterState
-from wasplan.engine.world import PodState, World
+from wasplan.engine.world import PodState, SimStatus, World
 from wasplan.plan import Plan
 
 
@@ -117,7 +117,7 @@ class Simulator:
     def _not_created(self, pod: Pod) -> None:
         """The pod its controller never creates in this plan: reported as Gated with the rule that holds it."""
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
-        ps.status, ps.reason, ps.message = "Gated", "NotCreated", f"not created: {pod.start_after.reason}"
+        ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
 
 

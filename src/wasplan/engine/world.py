@@ -10,9 +10,25 @@ bound or preempted never waits in the queue again, so it leaves that list for go
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from wasplan.api import hub
 from wasplan.cluster.model import Group, Pod, PriorityClass
+
+
+class SimStatus(StrEnum):
+    """Where a pod is in the simulated scheduler (the Plan folds Queued and Unschedulable into Pending, plan.py)."""
+
+    NEW = "New"
+    GATED = "Gated"  # schedulingGates, a claim it waits for, or not created yet by its controller
+    QUEUED = "Queued"
+    UNSCHEDULABLE = "Unschedulable"
+    BOUND = "Bound"
+    ALREADY_BOUND = "AlreadyBound"  # bound in the snapshot
+    PREEMPTED = "Preempted"
+
+
+_PLACED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND})
 
 
 @dataclass(slots=True)
@@ -20,7 +36,7 @@ class PodState:
     pod: Pod
     priority: int
     seq: int  # creation order
-    status: str = "New"  # New | Gated | Queued | Unschedulable | Bound | AlreadyBound
+    status: SimStatus = SimStatus.NEW
     ts: int = 0  # queue timestamp (PrioritySort's tie-break); reset when an attempt fails
     initial_ts: int = 0  # first time the pod entered the queue
     node: str | None = None
@@ -34,7 +50,7 @@ class PodState:
 
     @property
     def placed(self) -> bool:
-        return self.status in ("Bound", "AlreadyBound")
+        return self.status in _PLACED
 
 
 @dataclass(slots=True)
@@ -153,5 +169,5 @@ class World:
         return [pods[k] for k in keys if not pods[k].pod.terminating]
 
 
-_SETTLED = frozenset({"Bound", "AlreadyBound", "Preempted"})  # statuses a pod never leaves for the queue
-_QUEUED = frozenset({"Queued", "Unschedulable"})
+_SETTLED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND, SimStatus.PREEMPTED})  # statuses a pod never leaves for the queue
+_QUEUED = frozenset({SimStatus.QUEUED, SimStatus.UNSCHEDULABLE})

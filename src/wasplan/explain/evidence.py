@@ -14,7 +14,7 @@ import numpy as np
 from wasplan.cluster.model import Node, PlanInputs, Pod
 from wasplan.engine.placement import tas_on
 from wasplan.engine.simulator import Simulator
-from wasplan.engine.world import GroupState, PodState
+from wasplan.engine.world import GroupState, PodState, SimStatus
 from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,
@@ -112,7 +112,7 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
         return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
-    left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != "Gated"]
+    left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != SimStatus.GATED]
     if outcome.status == GroupStatus.SCHEDULED and subj.policy == "basic" and left:
         # A basic group is Scheduled once a pod is placed; the members still pending are what the user asks about.
         return DOES_NOT_FIT, f"does not fit: {subj.bound} of {subj.exist} pods placed, {len(left)} pending ({gang})"
@@ -159,15 +159,15 @@ def preempted_for(ctx: Context, subj: Subject) -> list:
 def _pod_verdict(ps: PodState) -> tuple[str, str]:
     if ps.placed:
         return FITS, f"fits: bound to {ps.node}"
-    if ps.status == "Preempted":
+    if ps.status == SimStatus.PREEMPTED:
         return DOES_NOT_FIT, f"does not stay: {ps.message}"
-    if ps.status == "Gated" and ps.pod.scheduling_gates:
+    if ps.status == SimStatus.GATED and ps.pod.scheduling_gates:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
     if claims_gated(ps):  # DynamicResources' PreEnqueue: a claim or its template is missing
         return DOES_NOT_FIT, f"does not fit: it waits for its ResourceClaim: {ps.message}"
-    if ps.status == "Gated" and ps.reason == "NotCreated":  # its controller waits (simulator.py, start_after)
+    if ps.status == SimStatus.GATED and ps.reason == "NotCreated":  # its controller waits (simulator.py, start_after)
         return WAITING_FOR_PODS, f"waits for its controller to create it ({ps.message})"
-    if ps.status == "Gated":
+    if ps.status == SimStatus.GATED:
         return WAITING_FOR_GROUP, f"waits for its PodGroup {ps.pod.namespace}/{ps.pod.pod_group} to exist"
     return DOES_NOT_FIT, f"does not fit: {ps.message}"
 
@@ -175,7 +175,7 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
 def claims_gated(ps: PodState) -> bool:
     """Held at PreEnqueue by DynamicResources: every one of its messages names the ResourceClaim
     (engine/draclaims.py), none of the other gates' does."""
-    return ps.status == "Gated" and not ps.pod.scheduling_gates and "resourceclaim" in ps.message.lower()
+    return ps.status == SimStatus.GATED and not ps.pod.scheduling_gates and "resourceclaim" in ps.message.lower()
 
 
 def gang(subj: Subject) -> Gang:
@@ -213,7 +213,7 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
         return None
     key = gs.pg.topology_keys[0]
     members = sorted(ctx.sim.world.live_members(gs), key=lambda m: (-m.priority, m.initial_ts))
-    movable = [m for m in members if m.status != "AlreadyBound"]
+    movable = [m for m in members if m.status != SimStatus.ALREADY_BOUND]
     ev = ctx.evaluator(movable[0].pod) if movable else None
     if ev is None:
         return None
@@ -222,7 +222,7 @@ def topology(ctx: Context, subj: Subject) -> Topology | None:
     if not domains:  # a blocker besides whatever rejects the pods node by node: both are listed
         return Topology(key, (), ctx.honours_topology(),
                         f"no node has the label {key!r}, so no {key} domain exists to place the group in")
-    pinned = [state.index[m.node] for m in members if m.status == "AlreadyBound" and m.node in state.index]
+    pinned = [state.index[m.node] for m in members if m.status == SimStatus.ALREADY_BOUND and m.node in state.index]
     mark = state.mark()
     try:
         for m in movable:

@@ -19,6 +19,7 @@ from wasplan.cluster.model import Group, Node, PlanInputs, Pod
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import group_outcome, pod_outcome
 from wasplan.engine.simulator import Simulator
+from wasplan.engine.world import SimStatus
 from wasplan.explain.target import Unit
 from wasplan.plan import PLACED, GroupStatus
 
@@ -87,7 +88,7 @@ class Verifier:
         if gs is None or group_outcome(gs, world, self.options).status != GroupStatus.SCHEDULED:
             return False
         # a basic group is Scheduled with members still pending: the change must place every member it places now
-        return gs.is_gang or all(world.pods[k].placed or world.pods[k].status == "Gated" for k in gs.members)
+        return gs.is_gang or all(world.pods[k].placed or world.pods[k].status == SimStatus.GATED for k in gs.members)
 
     def _deadline(self, start: float) -> Callable[[int, int], None] | None:
         """A progress hook (called by the engine after each arrival) that stops the re-run at the deadline."""

@@ -8,6 +8,7 @@ Runs only outside a trial (no outstanding journal mark): it commits the state.
 
 from __future__ import annotations
 
+from wasplan.engine.world import SimStatus
 from wasplan.plan import Preemption, Victim
 
 DISRUPTION_REASON = "PreemptionByScheduler"
@@ -33,7 +34,7 @@ class Ledger:
             self.pdbs.evicted(ps.pod, (p.pod for p in state.placed.values()))
             if not removed:
                 state.remove(ps.pod)
-            ps.status, ps.node, ps.nominated = "Preempted", node, None
+            ps.status, ps.node, ps.nominated = SimStatus.PREEMPTED, node, None
             ps.reason = DISRUPTION_REASON
             ps.message = f"Preempted by {kind.lower()} {namespace}/{name} on node {node}"
             group = world.group_of(ps)

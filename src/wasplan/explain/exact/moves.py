@@ -24,6 +24,7 @@ import dataclasses
 
 import numpy as np
 
+from wasplan.engine.world import SimStatus
 from wasplan.explain import rerun
 from wasplan.explain.exact import capacity, classes, domainrules, shapes as shapes_mod, solver, witness
 from wasplan.explain.exact.question import node_pods
@@ -42,7 +43,7 @@ def movable(ctx, subj) -> list:
     prio = subj.group.priority if subj.group is not None else world.pods[subj.unit.key].priority
     own = set(subj.group.members) if subj.group is not None else {subj.unit.key}
     return [world.pods[k].pod for k in sorted(ctx.sim.state.placed)
-            if k not in own and k in world.pods and world.pods[k].status == "AlreadyBound"
+            if k not in own and k in world.pods and world.pods[k].status == SimStatus.ALREADY_BOUND
             and world.pods[k].priority <= prio and not world.pods[k].pod.terminating
             and not world.pods[k].pod.resource_claims]
 
