@@ -63,3 +63,12 @@ def did_you_mean(word: str, known: Iterable[str]) -> str | None:
     """The single best suggestion, or None."""
     found = closest(word, known, 1)
     return found[0] if found else None
+
+
+# did_you_mean over more names than this per question would make lint quadratic on huge inputs.
+MAX_GUESS_CANDIDATES = 500
+
+
+def guess(name: str, candidates: list[str]) -> str | None:
+    """A spelling suggestion among `candidates`, skipped when there are too many to compare cheaply."""
+    return did_you_mean(name, candidates) if len(candidates) <= MAX_GUESS_CANDIDATES else None

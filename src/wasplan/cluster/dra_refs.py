@@ -4,7 +4,7 @@ not there (WAS662). Upstream the pod simply waits (DynamicResources' PreEnqueue 
 the pod's message too, and these warnings point at the line that names the missing object.
 
 The plan's inputs are the whole cluster (snapshot plus manifests), so every missing object is reported. What is
-missing, and the did-you-mean, come from `validate.claimrefs.Refs`, which `wasplan lint` asks too.
+missing, and the did-you-mean, come from `cluster.claimrefs.Refs`, which `wasplan lint` asks too.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTem
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod
 from wasplan.diagnostics import Diagnostic
-from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
+from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
 
 _CODES = {TEMPLATE: "WAS660", CLAIM: "WAS661", CLASS: "WAS662"}
 _FIELDS = {TEMPLATE: "resourceClaimTemplateName", CLAIM: "resourceClaimName", CLASS: "deviceClassName"}

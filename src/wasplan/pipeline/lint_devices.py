@@ -30,7 +30,7 @@ from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.documents.reader import ReadResult, read_paths
 from wasplan.validate.claim_lint import ClusterFacts
-from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
+from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 
 _BASES = {CLAIM: ("spec", "devices", "requests"), TEMPLATE: ("spec", "spec", "devices", "requests")}
 

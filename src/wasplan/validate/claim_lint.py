@@ -27,7 +27,7 @@ from wasplan.api.releases import SCHEDULING_GROUP
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.suggest import did_you_mean
-from wasplan.validate.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
+from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE, Missing, Refs
 from wasplan.validate.index import DEFAULT_NAMESPACE, pod_templates
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import POD, items, iter_templates, mapping, value_at

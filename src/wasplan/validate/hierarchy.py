@@ -11,7 +11,8 @@ from __future__ import annotations
 from wasplan.api.releases import capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.index import Index, Key, guess, key_of
+from wasplan.suggest import guess
+from wasplan.validate.index import Index, Key, key_of
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import mapping
 

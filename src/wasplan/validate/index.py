@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from wasplan.api.releases import SCHEDULING_GROUP
 from wasplan.diagnostics import FieldPath
 from wasplan.documents import Document
-from wasplan.suggest import did_you_mean
 from wasplan.validate.walk import TemplateNode, iter_templates, mapping
 
 DEFAULT_NAMESPACE = "default"
@@ -93,14 +92,6 @@ class Index:
                 grouped.setdefault(n, []).append(ns)
         return grouped.get(name, [])
 
-
-# did_you_mean over more names than this per question would make lint quadratic on huge inputs.
-MAX_GUESS_CANDIDATES = 500
-
-
-def guess(name: str, candidates: list[str]) -> str | None:
-    """A spelling suggestion among `candidates`, skipped when there are too many to compare cheaply."""
-    return did_you_mean(name, candidates) if len(candidates) <= MAX_GUESS_CANDIDATES else None
 
 
 def build_index(docs: list[Document]) -> Index:

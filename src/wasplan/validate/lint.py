@@ -14,10 +14,11 @@ from typing import Iterator
 from wasplan.api.releases import SCHEDULING_GROUP, GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
+from wasplan.suggest import guess
 from wasplan.validate.claim_lint import ClusterFacts, build_claim_index, check_claims
 from wasplan.validate.group_claims import GATE as GROUP_CLAIMS_GATE, check_group_claims, entries
 from wasplan.validate.hierarchy import check_hierarchy
-from wasplan.validate.index import Index, build_index, guess, key_of
+from wasplan.validate.index import Index, build_index, key_of
 from wasplan.validate.members import check_members
 from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from wasplan.api.releases import capabilities
 from wasplan.diagnostics import Diagnostic
-from wasplan.validate.index import Index, Key, Member, guess
+from wasplan.suggest import guess
+from wasplan.validate.index import Index, Key, Member
 from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import mapping
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.validate.index import guess
+from wasplan.suggest import guess
 
 CLAIM, TEMPLATE, CLASS = "ResourceClaim", "ResourceClaimTemplate", "DeviceClass"
 CLUSTER_SCOPED = ""  # the namespace key of cluster-scoped kinds (DeviceClass)
