@@ -17,6 +17,7 @@ report failures they recognise (unreadable inputs, bad options) through `emit_fa
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -88,21 +89,18 @@ def split_debug(args: Sequence[str]) -> tuple[list[str], bool]:
 
 
 def _stderr(line: str) -> None:
-    try:
+    with contextlib.suppress(OSError):  # stderr is gone too: the exit code is all that is left
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
-    except OSError:
-        pass  # stderr is gone too: the exit code is all that is left
 
 
 def _silence_stdout() -> None:
     """After EPIPE: point fd 1 at /dev/null so nothing (the interpreter's last flush included) writes there."""
-    try:
+    # Not a real file (a test runner's buffer): nothing will flush into a closed pipe, so there is nothing to redirect.
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass  # not a real file (a test runner's buffer): nothing will flush into a closed pipe
     sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives until the process ends
 
 
