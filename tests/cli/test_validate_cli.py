@@ -154,3 +154,22 @@ def test_lint_cluster_devices_compiler_style_and_exit_1(tmp_path):
         f'{path}:9:53: error WAS429 request "gpus" asks for 5 devices, but no node reaches more than 4 of the 10 '
         "matching device(s) (e.g. node h100-0); the claim can never be allocated")
     assert "hint: lower count to 4, or split the request across pods" in result.stdout
+
+
+def test_lint_reports_a_malformed_cluster_snapshot_once_at_its_line(tmp_path):
+    """`lint --cluster` used to read a snapshot without checking it, so a bad field was silently ignored; it now
+    reports what `plan` reports for the same snapshot (the schema finding, not also the record builder's)."""
+    snapshot = tmp_path / "cluster.yaml"
+    snapshot.write_text("apiVersion: wasplan.io/v1alpha1\nkind: Cluster\nmetadata: {name: x}\nspec:\n  nodePools:\n"
+                        "  - name: n\n    count: 2\n    allocatable: {cpu: 4, memory: 8Gi, pods: 10}\n    devices:\n"
+                        "    - driver: gpu.example.com\n      count: \"many\"\n")
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
+                   "  containers: [{name: m, image: x}]\n")
+    result = run("lint", str(pod), "--cluster", str(snapshot), "--no-config")
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if " error " in line]
+    assert errors == [f'{snapshot}:11:7: error WAS103 "spec.nodePools[0].devices[0].count" must be an integer, '
+                      "not a string"]
+    planned = run("plan", str(pod), "--cluster", str(snapshot), "--no-config")
+    assert errors[0] in planned.output

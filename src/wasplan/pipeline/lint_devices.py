@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from wasplan.api.releases import GateSet, capabilities
+from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Node
@@ -30,7 +31,6 @@ from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.documents.reader import ReadResult, read_paths
 from wasplan.validate.claim_lint import ClusterFacts
-from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 
 _BASES = {CLAIM: ("spec", "devices", "requests"), TEMPLATE: ("spec", "spec", "devices", "requests")}
 
@@ -47,11 +47,12 @@ class Snapshot:
     slices: list[ResourceSlice] = field(default_factory=list)
 
 
-def read_snapshot(cluster_paths: Sequence[str], gates: GateSet) -> tuple[Snapshot, ReadResult]:
+def read_snapshot(cluster_paths: Sequence[str], gates: GateSet) -> tuple[Snapshot, ReadResult, list[Diagnostic]]:
+    """The snapshot's records for lint, its read, and what building them found (the plan reports the same)."""
     from wasplan.cluster.snapshot import build_inputs
 
     read = read_paths(cluster_paths)
-    inputs, _ = build_inputs(read, ReadResult(), gates)
+    inputs, found = build_inputs(read, ReadResult(), gates)
     snap = Snapshot()
     for r in inputs.existing:
         if isinstance(r, Node):
@@ -70,7 +71,7 @@ def read_snapshot(cluster_paths: Sequence[str], gates: GateSet) -> tuple[Snapsho
         if doc.api_version == "v1" and doc.kind == "Namespace":
             labels = doc.metadata.get("labels")
             snap.facts.namespaces[doc.name] = labels if isinstance(labels, dict) else {}
-    return snap, read
+    return snap, read, found
 
 
 def _request_names(spec: ClaimSpec) -> list[str]:

@@ -119,14 +119,19 @@ def validate_paths(paths: Sequence[str], gates: GateSet, *, lint: bool = False, 
                    settings: Settings = Settings()) -> ValidationReport:
     read = read_paths(paths, stdin_text=stdin_text, options=settings.read_options())
     snapshot = snapshot_read = None
+    snapshot_found: list[Diagnostic] = []
     if cluster_paths:
         from wasplan.pipeline.lint_devices import read_snapshot
 
-        snapshot, snapshot_read = read_snapshot(cluster_paths, gates)
+        snapshot, snapshot_read, snapshot_found = read_snapshot(cluster_paths, gates)
     note_no_input(read, paths)
     report = validate_read(read, gates, lint=lint, nodes=nodes, snapshot=snapshot)
     apply_suppressions(report, read, settings, lint)
     if snapshot_read is not None:
         report.input_diagnostics.extend(snapshot_read.diagnostics)  # an unreadable snapshot is a tool error
+        # a malformed snapshot is reported as `plan` reports it: its documents' findings, else its records'
+        checked = validate_read(snapshot_read, gates).diagnostics
+        invalid = any(d.severity is Severity.ERROR for d in checked)
+        report.input_diagnostics.extend(checked if invalid else checked + snapshot_found)
         report.sources.update(snapshot_read.sources)
     return report
