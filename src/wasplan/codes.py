@@ -85,6 +85,9 @@ _TABLE: list[Code] = [
          "The API group is served at this version, but not this kind; the message names the versions that serve it."),
     Code("WAS114", "rejected-by-target", E,
          "migrate: a document that needs no migration is invalid at the target release (so --check fails)."),
+    Code("WAS115", "unknown-api-version", E,
+         "No Kubernetes release has this scheduling.k8s.io version (e.g. v1beta2); the message names the nearest "
+         "served one."),
     # --- WAS2xx: server-side rules --------------------------------------------------------------
     Code("WAS201", "duplicate-template-name", E,
          "A template name is used twice; names must be unique across the Workload's whole template tree."),

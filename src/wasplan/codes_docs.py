@@ -292,12 +292,16 @@ DOCS: dict[str, RuleDoc] = {
         "Keep the member you mean and delete the other.", _V),
     "WAS109": RuleDoc(
         "The chosen Kubernetes release does not serve this apiVersion (e.g. scheduling.k8s.io/v1alpha1 "
-        "Workload in 1.37). The API server refuses the object; `wasplan migrate` rewrites it.",
+        "Workload in 1.37, or a built-in version the release no longer has: batch/v1beta1 CronJob, "
+        "policy/v1beta1 PodDisruptionBudget, resource.k8s.io/v1alpha2). The API server refuses the object; the "
+        "message names the versions that serve the kind. `wasplan migrate` rewrites the scheduling.k8s.io "
+        "kinds; a built-in kind is rewritten by hand (its fields may differ between versions, which validate "
+        "then reports).",
         "apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata:\n  name: train\nspec:\n  podGroups:\n"
         "  - name: workers\n    policy:\n      gang: {minCount: 2}\n",
         _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy:\n      gang: {minCount: 2}\n"),
-        "Run `wasplan migrate --to-k8s 1.37 FILE -i`, or choose the release your cluster runs with "
-        "--k8s-version.", _V),
+        "Run `wasplan migrate --to-k8s 1.37 FILE -i` (scheduling.k8s.io kinds), write the version the message "
+        "names (built-in kinds), or choose the release your cluster runs with --k8s-version.", _V),
     "WAS110": RuleDoc(
         "The object violates a schema rule that has no more specific code (a constraint between fields, a "
         "rule inside `anyOf`). The message quotes the rule.",
@@ -320,8 +324,9 @@ DOCS: dict[str, RuleDoc] = {
         "Write a number the field can hold.", _V),
     "WAS113": RuleDoc(
         "The group/version is served by the release, but not with this kind: 1.37 serves CompositePodGroup "
-        "only as scheduling.k8s.io/v1alpha3, not v1beta1. The API server answers 404; the message names the "
-        "versions that serve the kind.",
+        "only as scheduling.k8s.io/v1alpha3, not v1beta1, and resource.k8s.io/v1alpha3 holds only "
+        "DeviceTaintRule and ResourcePoolStatusRequest since ResourceClaim moved to v1. The API server answers "
+        "404; the message names the versions that serve the kind.",
         "apiVersion: scheduling.k8s.io/v1beta1\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
         "  schedulingPolicy:\n    gang: {minGroupCount: 2}\n",
         "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
@@ -341,6 +346,13 @@ DOCS: dict[str, RuleDoc] = {
         "      containers: [{name: c, image: trainer:1}]\n",
         "Fix the document as the finding (and its hint) says; `wasplan validate` reports the same.",
         ("migrate", "--check")),
+    "WAS115": RuleDoc(
+        "The scheduling.k8s.io version does not exist in any Kubernetes release (the workload kinds were "
+        "v1alpha1 in 1.35, v1alpha2 in 1.36, v1alpha3 and v1beta1 in 1.37), so there is nothing to migrate "
+        "from; the hint names the served version nearest to what was written (v1beta2 -> v1beta1).",
+        _PG.replace("v1beta1", "v1beta2") + "spec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n",
+        _PG + "spec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n",
+        "Write the version the hint names (the fields of the 1.37 versions are the same).", _V),
     # --- WAS2xx: server-side rules ---------------------------------------------------------------
     "WAS201": RuleDoc(
         "Template names are a map key: within a Workload (in 1.37 across the whole template tree, composites "
