@@ -771,6 +771,19 @@ DOCS: dict[str, RuleDoc] = {
         + _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}", namespace="research"),
         "Add the Namespace to the inputs (or --cluster), labelled resource.kubernetes.io/admin-access: \"true\".",
         _L),
+    "WAS433": RuleDoc(
+        "A pod, or the pod template of a Job, Deployment, JobSet, ..., names a PriorityClass that exists nowhere: "
+        "not among the inputs, not one of the two system classes, and (with --cluster) not in the snapshot. The "
+        "API server's Priority admission refuses each such pod (`pods \"...\" is forbidden: no PriorityClass "
+        "with name ... was found`), so a Job never gets its pods; `plan` lists them as Refused. Without --cluster "
+        "the class may exist in the cluster, so lint reports it only when a close name is known (a typo).",
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: hihg\n"
+        "  containers: [{name: main, image: trainer:1}]\n",
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: high\n"
+        "  containers: [{name: main, image: trainer:1}]\n",
+        "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
@@ -929,6 +942,17 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 --baseline base.json",
         "Plan the baseline with the same --k8s-version as the head."),
     # --- WAS8xx: explain -------------------------------------------------------------------------
+    "WAS630": RuleDoc(
+        "The API server would refuse to create the pod: its priorityClassName names a PriorityClass that neither "
+        "the manifests nor the snapshot hold and that is not a system class (Priority admission, "
+        "plugin/pkg/admission/priority). The scheduler never sees such a pod, so the plan lists it with status "
+        "Refused, reason Forbidden and the server's message, places nothing for it, and fails (exit 1); a Job's "
+        "pods are refused one by one and its PodGroup waits for pods. A pod without priorityClassName gets the "
+        "globalDefault class (the lowest-valued one, should several claim it): its value and preemptionPolicy.",
+        "wasplan plan job.yaml --cluster cluster.yaml   # job.yaml: template.spec.priorityClassName: hihg",
+        "wasplan plan job.yaml --cluster cluster.yaml   # priorityClassName: high, a class of the snapshot",
+        "Name a PriorityClass that exists (`wasplan lint --cluster` reports the same, WAS433), or add the "
+        "PriorityClass to the manifests."),
     "WAS640": RuleDoc(
         "A ResourceSlice has no driver, or its pool has no name or an impossible generation or resourceSliceCount. "
         "The slice is left out of the plan, so its devices cannot be allocated.",
