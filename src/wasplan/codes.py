@@ -85,6 +85,9 @@ _TABLE: list[Code] = [
          "The API group is served at this version, but not this kind; the message names the versions that serve it."),
     Code("WAS114", "rejected-by-target", E,
          "migrate: a document that needs no migration is invalid at the target release (so --check fails)."),
+    Code("WAS115", "unknown-api-version", E,
+         "No Kubernetes release has this scheduling.k8s.io version (e.g. v1beta2); the message names the nearest "
+         "served one."),
     # --- WAS2xx: server-side rules --------------------------------------------------------------
     Code("WAS201", "duplicate-template-name", E,
          "A template name is used twice; names must be unique across the Workload's whole template tree."),
@@ -207,6 +210,9 @@ _TABLE: list[Code] = [
     Code("WAS432", "admin-access-namespace-unknown", I,
          "A request sets adminAccess in a namespace that neither the inputs nor the snapshot hold, so its "
          "admin-access label cannot be checked."),
+    Code("WAS433", "priority-class-not-found", E,
+         "A pod or pod template names a PriorityClass that neither the inputs nor the --cluster snapshot hold (or, "
+         "without --cluster, a close name is there); the API server refuses the pods."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
@@ -234,6 +240,9 @@ _TABLE: list[Code] = [
     Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
     Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
     Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
+    Code("WAS630", "refused-by-admission", W,
+         "The API server would refuse to create the pod (its priorityClassName names a PriorityClass that exists "
+         "nowhere); the plan lists it as Refused and never places it."),
     Code("WAS640", "resourceslice-pool", E,
          "A ResourceSlice has no driver, or its pool has no name or an impossible generation/resourceSliceCount; it was left out."),
     Code("WAS641", "resourceslice-node-selection", E,

@@ -292,12 +292,16 @@ DOCS: dict[str, RuleDoc] = {
         "Keep the member you mean and delete the other.", _V),
     "WAS109": RuleDoc(
         "The chosen Kubernetes release does not serve this apiVersion (e.g. scheduling.k8s.io/v1alpha1 "
-        "Workload in 1.37). The API server refuses the object; `wasplan migrate` rewrites it.",
+        "Workload in 1.37, or a built-in version the release no longer has: batch/v1beta1 CronJob, "
+        "policy/v1beta1 PodDisruptionBudget, resource.k8s.io/v1alpha2). The API server refuses the object; the "
+        "message names the versions that serve the kind. `wasplan migrate` rewrites the scheduling.k8s.io "
+        "kinds; a built-in kind is rewritten by hand (its fields may differ between versions, which validate "
+        "then reports).",
         "apiVersion: scheduling.k8s.io/v1alpha1\nkind: Workload\nmetadata:\n  name: train\nspec:\n  podGroups:\n"
         "  - name: workers\n    policy:\n      gang: {minCount: 2}\n",
         _wl("  podGroupTemplates:\n  - name: workers\n    schedulingPolicy:\n      gang: {minCount: 2}\n"),
-        "Run `wasplan migrate --to-k8s 1.37 FILE -i`, or choose the release your cluster runs with "
-        "--k8s-version.", _V),
+        "Run `wasplan migrate --to-k8s 1.37 FILE -i` (scheduling.k8s.io kinds), write the version the message "
+        "names (built-in kinds), or choose the release your cluster runs with --k8s-version.", _V),
     "WAS110": RuleDoc(
         "The object violates a schema rule that has no more specific code (a constraint between fields, a "
         "rule inside `anyOf`). The message quotes the rule.",
@@ -320,8 +324,9 @@ DOCS: dict[str, RuleDoc] = {
         "Write a number the field can hold.", _V),
     "WAS113": RuleDoc(
         "The group/version is served by the release, but not with this kind: 1.37 serves CompositePodGroup "
-        "only as scheduling.k8s.io/v1alpha3, not v1beta1. The API server answers 404; the message names the "
-        "versions that serve the kind.",
+        "only as scheduling.k8s.io/v1alpha3, not v1beta1, and resource.k8s.io/v1alpha3 holds only "
+        "DeviceTaintRule and ResourcePoolStatusRequest since ResourceClaim moved to v1. The API server answers "
+        "404; the message names the versions that serve the kind.",
         "apiVersion: scheduling.k8s.io/v1beta1\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
         "  schedulingPolicy:\n    gang: {minGroupCount: 2}\n",
         "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
@@ -341,6 +346,13 @@ DOCS: dict[str, RuleDoc] = {
         "      containers: [{name: c, image: trainer:1}]\n",
         "Fix the document as the finding (and its hint) says; `wasplan validate` reports the same.",
         ("migrate", "--check")),
+    "WAS115": RuleDoc(
+        "The scheduling.k8s.io version does not exist in any Kubernetes release (the workload kinds were "
+        "v1alpha1 in 1.35, v1alpha2 in 1.36, v1alpha3 and v1beta1 in 1.37), so there is nothing to migrate "
+        "from; the hint names the served version nearest to what was written (v1beta2 -> v1beta1).",
+        _PG.replace("v1beta1", "v1beta2") + "spec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n",
+        _PG + "spec:\n  schedulingPolicy:\n    gang: {minCount: 2}\n",
+        "Write the version the hint names (the fields of the 1.37 versions are the same).", _V),
     # --- WAS2xx: server-side rules ---------------------------------------------------------------
     "WAS201": RuleDoc(
         "Template names are a map key: within a Workload (in 1.37 across the whole template tree, composites "
@@ -759,6 +771,19 @@ DOCS: dict[str, RuleDoc] = {
         + _rct("debug", "{deviceClassName: gpu.example.com, adminAccess: true}", namespace="research"),
         "Add the Namespace to the inputs (or --cluster), labelled resource.kubernetes.io/admin-access: \"true\".",
         _L),
+    "WAS433": RuleDoc(
+        "A pod, or the pod template of a Job, Deployment, JobSet, ..., names a PriorityClass that exists nowhere: "
+        "not among the inputs, not one of the two system classes, and (with --cluster) not in the snapshot. The "
+        "API server's Priority admission refuses each such pod (`pods \"...\" is forbidden: no PriorityClass "
+        "with name ... was found`), so a Job never gets its pods; `plan` lists them as Refused. Without --cluster "
+        "the class may exist in the cluster, so lint reports it only when a close name is known (a typo).",
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: hihg\n"
+        "  containers: [{name: main, image: trainer:1}]\n",
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: high\n"
+        "  containers: [{name: main, image: trainer:1}]\n",
+        "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
@@ -917,6 +942,17 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan m/ --cluster c.yaml --k8s-version 1.37 --baseline base.json",
         "Plan the baseline with the same --k8s-version as the head."),
     # --- WAS8xx: explain -------------------------------------------------------------------------
+    "WAS630": RuleDoc(
+        "The API server would refuse to create the pod: its priorityClassName names a PriorityClass that neither "
+        "the manifests nor the snapshot hold and that is not a system class (Priority admission, "
+        "plugin/pkg/admission/priority). The scheduler never sees such a pod, so the plan lists it with status "
+        "Refused, reason Forbidden and the server's message, places nothing for it, and fails (exit 1); a Job's "
+        "pods are refused one by one and its PodGroup waits for pods. A pod without priorityClassName gets the "
+        "globalDefault class (the lowest-valued one, should several claim it): its value and preemptionPolicy.",
+        "wasplan plan job.yaml --cluster cluster.yaml   # job.yaml: template.spec.priorityClassName: hihg",
+        "wasplan plan job.yaml --cluster cluster.yaml   # priorityClassName: high, a class of the snapshot",
+        "Name a PriorityClass that exists (`wasplan lint --cluster` reports the same, WAS433), or add the "
+        "PriorityClass to the manifests."),
     "WAS640": RuleDoc(
         "A ResourceSlice has no driver, or its pool has no name or an impossible generation or resourceSliceCount. "
         "The slice is left out of the plan, so its devices cannot be allocated.",

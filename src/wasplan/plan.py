@@ -21,6 +21,7 @@ class PodStatus(StrEnum):
     PENDING = "Pending"
     GATED = "Gated"
     PREEMPTED = "Preempted"
+    REFUSED = "Refused"  # the API server would not create it (admission); the scheduler never sees it
 
 
 PLACED = frozenset({PodStatus.BOUND, PodStatus.ALREADY_BOUND})  # on a node when the plan ends
@@ -273,11 +274,11 @@ class Plan:
                 "podGroups": len(self.pod_groups),
                 "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == GroupStatus.SCHEDULED),
                 "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != GroupStatus.SCHEDULED),
-                "unplanned": len(self.unplanned)}
+                "unplanned": len(self.unplanned), "refused": self.count(PodStatus.REFUSED)}
 
     @property
     def all_placed(self) -> bool:
-        return not any(p.status in UNPLACED for p in self.pods)
+        return not any(p.status in UNPLACED or p.status == PodStatus.REFUSED for p in self.pods)
 
     @property
     def complete(self) -> bool:

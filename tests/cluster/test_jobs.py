@@ -28,9 +28,25 @@ def job(parallelism=4, completions=4, indexed=True, scheduling="", extra_spec=""
     return "\n".join(line for line in lines if line) + "\n"
 
 
+# the class the Job's pods name exists in the cluster, else admission refuses them (cluster/admission.py)
+CLASS = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: training-high}\nvalue: 1000\n"
+
+
 def expand(text, version="1.37", gate_spec=None):
-    plan, diags = inputs(manifests=text, version=version, gate_spec=gate_spec)
+    plan, diags = inputs(snapshot=CLASS, manifests=text, version=version, gate_spec=gate_spec)
     return plan.arrivals, diags
+
+
+def test_pods_naming_a_class_that_exists_nowhere_are_refused():
+    plan, diags = inputs(manifests=job(parallelism=2, completions=2), version="1.37")
+    assert [(r.pod.name, r.message) for r in plan.refused] == [
+        ("train-0", 'pods "train-0" is forbidden: no PriorityClass with name training-high was found'),
+        ("train-1", 'pods "train-1" is forbidden: no PriorityClass with name training-high was found')]
+    assert names(pods(plan.arrivals)) == []
+    (found,) = diags
+    assert (found.code, found.message, found.location.path, found.location.line) == (
+        "WAS630", 'pods "train-0" is forbidden: no PriorityClass with name training-high was found (and 1 more pods '
+        "of Job ml/train)", ("spec", "template", "spec", "priorityClassName"), 11)
 
 
 def groups(records):

@@ -113,3 +113,34 @@ def test_bad_quantities_are_reported_and_left_out(bad):
     assert requests == {"memory": GI, "pods": 1}
     assert [d.code for d in ctx.diags] == ["WAS601"]
     assert ctx.diags[0].location.path == ("containers", 0, "resources", "requests", "cpu")
+
+
+def containers_of(spec: dict):
+    from wasplan.cluster.resources import pod_resources
+
+    ctx = Ctx(None)
+    out = pod_resources(spec, ctx)[2]
+    assert not ctx.diags, ctx.diags
+    return [(x.index, x.short_lived_init, x.names, x.extended) for x in out]
+
+
+def test_limits_only_extended_resource_is_a_container_request():
+    """SetDefaults_Pod copies limits into requests per container, so the DRA-backed extended request exists."""
+    assert containers_of({"containers": [c(limits={"nvidia.com/gpu": 1})]}) == [
+        (0, False, ("nvidia.com/gpu",), (("nvidia.com/gpu", 1),))]
+
+
+def test_extended_requests_index_init_containers_first_with_defaults_from_limits():
+    spec = {"initContainers": [c(limits={"example.com/gpu": 2}), c({"cpu": 1}),
+                               c(limits={"example.com/nic": 1}, restartPolicy="Always")],
+            "containers": [c({"cpu": 1}, {"example.com/gpu": 1, "memory": "1Gi"})]}
+    assert containers_of(spec) == [
+        (0, True, ("example.com/gpu",), (("example.com/gpu", 2),)),
+        (2, False, ("example.com/nic",), (("example.com/nic", 1),)),
+        (3, False, ("cpu", "example.com/gpu", "memory"), (("example.com/gpu", 1),)),
+    ]
+
+
+def test_request_below_the_limit_of_an_extended_resource_is_kept():
+    assert containers_of({"containers": [c({"example.com/gpu": 1}, {"example.com/gpu": 2})]}) == [
+        (0, False, ("example.com/gpu",), (("example.com/gpu", 1),))]

@@ -78,3 +78,53 @@ def test_emitted_snapshot_keeps_the_extended_claim(tmp_path):
     assert pods(second)["b"][0] == "Pending"
     assert [(c.name.rsplit("-", 1)[0], c.status, c.node) for c in second.plan.claims] == [
         ("a-extended-resources", "AlreadyAllocated", "worker")]
+
+
+LIMITS_ONLY = """\
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: limits-only, namespace: default}
+spec:
+  containers:
+  - name: main
+    image: app:1
+    resources:
+      limits: {example.com/gpu: "1"}
+"""
+
+
+def test_limits_only_pod_gets_its_device(tmp_path):
+    """The API server defaults requests from limits (SetDefaults_Pod): the pod asks DynamicResources for a GPU and
+    goes where the device is, not to the first node that fits its (empty) other requests."""
+    run = plan(tmp_path, NODES + CLASS + slice_for("worker-2", "gpu-0"), LIMITS_ONLY)
+    assert pods(run)["limits-only"][:2] == ("Bound", "worker-2")
+    (claim,) = run.plan.claims
+    assert [(d.request, d.device) for d in claim.devices] == [("container-0-request-0", "gpu-0")]
+
+
+def test_limits_only_pod_without_a_device_stays_pending(tmp_path):
+    run = plan(tmp_path, NODES + CLASS, LIMITS_ONLY)
+    assert pods(run)["limits-only"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. "
+                                        "still not schedulable, preemption: 0/2 nodes are available: 2 Preemption "
+                                        "is not helpful for scheduling.")
+    assert run.plan.claims == ()
+
+
+def test_nvidia_full_gpu_demo_spec(tmp_path):
+    """NVIDIA/k8s-dra-driver-gpu's "full GPU via extended resource" demo (fixtures/dra-upstream/nvidia-gpu-full):
+    the limits-only pod lands on the GPU node with the driver's device, never on the CPU node."""
+    from pathlib import Path
+
+    from wasplan.api.releases import default_gates, get_release
+    from wasplan.pipeline.plan import run_plan
+
+    here = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "nvidia-gpu-full"
+    run = run_plan([str(here / "gpu-full.yaml")], [str(here / "cluster.yaml")], default_gates(get_release("1.37")))
+    (pod,) = run.plan.pods
+    assert (pod.namespace, pod.name, pod.status, pod.node) == ("extended-resource-gpu-full", "gpu-full-pod",
+                                                               "Bound", "gpu-node")
+    (claim,) = run.plan.claims
+    assert claim.name.startswith("gpu-full-pod-extended-resources-")
+    assert [(d.request, d.driver, d.pool, d.device) for d in claim.devices] == [
+        ("container-0-request-0", "gpu.nvidia.com", "gpu-node", "gpu-0")]

@@ -236,11 +236,12 @@ def test_invalid_pools_reason_is_the_allocators():
 
 
 def test_device_taint_rule_keeps_pods_off_the_tainted_device(tmp_path):
-    """DRADeviceTaintRules (1.37 GA): the rule's NoSchedule taint is merged into the slice the scheduler sees; in
-    1.36 the gate is beta and off, so the device stays usable."""
+    """DRADeviceTaintRules (1.37 GA): the rule's NoSchedule taint is merged into the slice the scheduler sees. In
+    1.36 the gate is beta and off, and the API server serves DeviceTaintRule only as resource.k8s.io/v1beta2 with
+    the gate on; then it applies the same way."""
     rule = """\
 ---
-apiVersion: resource.k8s.io/v1
+apiVersion: resource.k8s.io/{version}
 kind: DeviceTaintRule
 metadata: {name: drain-worker}
 spec:
@@ -249,5 +250,8 @@ spec:
 """
     cluster = CLUSTER + slice_for("worker", "gpu-0") + rule
     manifests = TEMPLATE + pod("p", "- {name: gpu, resourceClaimTemplateName: one-gpu}")
-    assert pods(plan(tmp_path, cluster, manifests, "1.37"))["p"][0] == "Pending"
-    assert pods(plan(tmp_path, cluster, manifests, "1.36"))["p"][:2] == ("Bound", "worker")
+    assert pods(plan(tmp_path, cluster.replace("{version}", "v1"), manifests, "1.37"))["p"][0] == "Pending"
+    assert pods(plan(tmp_path, cluster.replace("{version}", "v1beta2"), manifests, "1.36",
+                     "DRADeviceTaintRules=true"))["p"][0] == "Pending"
+    assert pods(plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0"), manifests, "1.36"))["p"][:2] == (
+        "Bound", "worker")

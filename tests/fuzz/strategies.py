@@ -61,7 +61,11 @@ ABSURD = [None, True, False, 0, -1, 2**31, -(2**31) - 1, 2**63 - 1, 2**63, 10**3
 TEXT_INSERTS = ["!!python/object/apply:os.system ['true']", "!!binary aGk=", "!custom", "!!set", "!!omap",
                 "!!timestamp 2024-01-01", "!!int abc", "!!float x", "&a", "*a", "*nosuch", "<<: *a", "{{ .Values.x }}",
                 ": :", "\t", "- ", "[", "]", "{", "}", "'", '"', "\\ud800", "%YAML 1.1\n", "---\n", "...\n", "? ",
-                "|", ">", "#", "\x00", "\ufeff", "\u2028", "\x85", "9" * 400, "[" * 1200 + "]" * 1200, "{a: " * 300 + "1" + "}" * 300, "-.inf", ".nan", "0o777", "1_000"]
+                "|", ">", "#", "\x00", "\ufeff", "\u2028", "\x85", "9" * 400, "[" * 1200 + "]" * 1200, "{a: " * 300 + "1" + "}" * 300, "-.inf", ".nan", "0o777", "1_000",
+                # every core tag with a value it cannot take, and core tags on the wrong kind of node
+                '!!int ""', "!!int _", "!!bool maybe", '!!bool ""', '!!float ""', "!!float .", "!!null x",
+                "!!timestamp nope", "!!binary @@", "!!str {a: 1}", "!!str [1]", "!!map x", "!!seq x", "!!int [1]",
+                "!!bool {a: b}"]
 
 
 def field_paths(value, prefix: tuple = ()) -> list[tuple]:
@@ -190,3 +194,24 @@ def damaged_selectors(draw) -> tuple[bytes, str]:
     if style is not None:
         dumped = yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, default_style=style)
     return dumped.encode("utf-8", "surrogatepass"), ".yaml"
+
+
+# Cluster kind templates with widths, literals and products beyond any node count or name length
+TEMPLATE_PARTS = ["{index}", "{index:99999999999999999999}", "{index:999999999}", "{index:254}", "{index:253}",
+                  "{index:03}", "{index*99999999999999999*99999999999999999}", "{index // 0}", "{count % 0}",
+                  "{999999999999999999}", "{9999999999999999999}", "{index1:00}", "{pool:300}", "{(((index)))}",
+                  "{index:²}", "{index:}", "{", "}", "{{", "-"]
+
+
+@st.composite
+def cluster_templates(draw) -> tuple[bytes, str]:
+    """A Cluster with hostile name and label templates on its node pool and pods."""
+    def template() -> str:
+        return "n" + "".join(draw(st.lists(st.sampled_from(TEMPLATE_PARTS), min_size=1, max_size=3)))
+    count = draw(st.sampled_from([0, 1, 3, 100000, 100001, 10**20]))
+    doc = {"apiVersion": "wasplan.io/v1alpha1", "kind": "Cluster", "metadata": {"name": "hostile"},
+           "spec": {"nodePools": [{"name": "pool", "count": count, "namePattern": template(),
+                                   "labels": {"rack": template()}, "allocatable": {"cpu": "8", "memory": "32Gi"}}],
+                    "pods": [{"name": template(), "count": draw(st.sampled_from([1, 2, 10**20])),
+                              "requests": {"cpu": "1"}}]}}
+    return yaml.safe_dump(doc, sort_keys=False).encode(), ".yaml"

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.strategies import (
-    CLUSTERS, DRA_MANIFESTS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, damaged_selectors, manifest_bytes,
+    CLUSTERS, DRA_MANIFESTS, FIXTURES, FUZZ, SCHEDULER_CONFIGS, cluster_templates, damaged_selectors, manifest_bytes,
 )
 from wasplan.cli.app import app
 from wasplan.cli.boundary import guarded
@@ -130,6 +130,17 @@ def test_plan_with_bad_snapshots(case, fmt):
     with written(data, suffix) as path:
         code, out, err = run_cli("plan", TRAINING, "--cluster", str(path), "-o", fmt)
     check(code, out, err, fmt == "json")
+
+
+@FUZZ
+@given(cluster_templates(), st.sampled_from(["plan", "lint"]))
+def test_plan_with_hostile_cluster_templates(case, command):
+    """Template widths and values beyond any node count or name length are findings, never a crash or a string
+    wider than memory."""
+    data, suffix = case
+    with written(data, suffix) as path:
+        code, out, err = run_cli(command, TRAINING, "--cluster", str(path), "-o", "json")
+    check(code, out, err, True)
 
 
 @FUZZ

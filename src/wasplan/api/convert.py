@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from wasplan.api import hub as h
-from wasplan.api.releases import SCHEDULING_GROUP
+from wasplan.api.releases import SCHEDULING_GROUP, SCHEDULING_VERSIONS
 
 V1ALPHA1 = f"{SCHEDULING_GROUP}/v1alpha1"
 V1ALPHA2 = f"{SCHEDULING_GROUP}/v1alpha2"
 V1ALPHA3 = f"{SCHEDULING_GROUP}/v1alpha3"
 V1BETA1 = f"{SCHEDULING_GROUP}/v1beta1"
-KNOWN_VERSIONS = (V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1)
+KNOWN_VERSIONS = SCHEDULING_VERSIONS
 CONVERTIBLE_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 
 _MODE_136_TO_HUB = {"Pod": h.DisruptionMode.SINGLE, "PodGroup": h.DisruptionMode.ALL}

@@ -13,6 +13,9 @@ from wasplan.suggest import did_you_mean
 
 SCHEDULING_GROUP = "scheduling.k8s.io"
 SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
+# every scheduling.k8s.io version of the workload kinds any release had: v1alpha1 (1.35), v1alpha2 (1.36),
+# v1alpha3 and v1beta1 (1.37); a version outside this list never existed (api-reference.md §1)
+SCHEDULING_VERSIONS = tuple(f"{SCHEDULING_GROUP}/{v}" for v in ("v1alpha1", "v1alpha2", "v1alpha3", "v1beta1"))
 SUPPORTED_RELEASES = ("1.36", "1.37")
 DEFAULT_RELEASE = "1.37"
 

@@ -257,6 +257,14 @@ class Unplanned:
     api_version: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A pod the API server would not create (admission refused it), with the server's message."""
+
+    pod: Pod
+    message: str
+
+
 @dataclass(slots=True)
 class PlanInputs:
     """Everything a plan starts from.
@@ -269,3 +277,4 @@ class PlanInputs:
     existing: list[Record] = field(default_factory=list)
     arrivals: list[Record] = field(default_factory=list)
     unplanned: list[Unplanned] = field(default_factory=list)  # arrivals that run pods the plan cannot expand
+    refused: list[Refused] = field(default_factory=list)  # arrival pods admission refuses (never created)

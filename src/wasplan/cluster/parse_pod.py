@@ -2,23 +2,23 @@
 
 A pod is parsed from three parts — metadata, spec, status — each with its own context, so the same code reads a
 Pod document (`metadata`, `spec`) and a Job's pod template (`spec.template.metadata`, `spec.template.spec`) and
-still points findings at the right line. The effective request is memoised per distinct container-resources
-shape: the pods of one ReplicaSet or gang share it, and it is the costliest part of a pod.
+still points findings at the right line. The effective request (with the API server's defaulting of requests
+from limits, cluster/resources.py) and the per-container extended requests are memoised per distinct
+container-resources shape: the pods of one ReplicaSet or gang share them, and they are the costliest part of a pod.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import ContainerRequests, Owner, Pod, PodClaim, Resources
 from wasplan.cluster.placement import host_ports, spread_constraints, tolerations
-from wasplan.cluster.resources import pod_requests
+from wasplan.cluster.resources import pod_resources
 from wasplan.cluster.selectors import affinity, as_list, as_str, string_map
 
 DEFAULT_SCHEDULER = "default-scheduler"
-_REQUEST_CACHE: dict[str, tuple[Resources, Resources]] = {}
+_REQUEST_CACHE: dict[str, tuple[Resources, Resources, tuple[ContainerRequests, ...]]] = {}
 _CACHE_LIMIT = 100_000
 
 
@@ -35,16 +35,17 @@ def _resources_key(spec: dict) -> str:
     return repr(shape)
 
 
-def requests_of(spec: dict, ctx: Ctx) -> tuple[Resources, Resources]:
-    """(requests, non_zero_requests), computed once per resources shape; callers get their own dicts."""
+def requests_of(spec: dict, ctx: Ctx) -> tuple[Resources, Resources, tuple[ContainerRequests, ...]]:
+    """(requests, non_zero_requests, per-container extended requests), computed once per resources shape;
+    callers get their own dicts."""
     key = _resources_key(spec)
     hit = _REQUEST_CACHE.get(key)
     if hit is None:
         before = len(ctx.diags)
-        hit = pod_requests(spec, ctx)
+        hit = pod_resources(spec, ctx)
         if len(ctx.diags) == before and len(_REQUEST_CACHE) < _CACHE_LIMIT:
             _REQUEST_CACHE[key] = hit
-    return dict(hit[0]), dict(hit[1])
+    return dict(hit[0]), dict(hit[1]), hit[2]
 
 
 def _optional_int(spec: dict, ctx: Ctx, key: str) -> int | None:
@@ -107,32 +108,6 @@ def resource_claims(spec: dict, status: dict, ctx: Ctx) -> tuple[PodClaim, ...]:
     return tuple(out)
 
 
-def _whole(value: Any) -> int | None:
-    try:
-        amount = parse_quantity(value).amount
-    except QuantityError:
-        return None  # already reported by the request computation
-    return amount.numerator if amount.denominator == 1 and amount > 0 else None
-
-
-def container_requests(spec: dict) -> tuple[ContainerRequests, ...]:
-    """Per container (initContainers first, as upstream indexes them) its domain-qualified requests."""
-    out = []
-    listed = [(c, True) for c in spec.get("initContainers") or () if isinstance(c, dict)] + \
-        [(c, False) for c in spec.get("containers") or () if isinstance(c, dict)]
-    for i, (container, init) in enumerate(listed):
-        requests = (container.get("resources") or {}).get("requests") if isinstance(container.get("resources"),
-                                                                                      dict) else None
-        if not isinstance(requests, dict):
-            continue
-        extended = tuple((str(k), q) for k, v in sorted(requests.items())
-                         if "/" in str(k) and (q := _whole(v)) is not None)
-        if extended:
-            out.append(ContainerRequests(i, init and container.get("restartPolicy") != "Always",
-                                         tuple(sorted(map(str, requests))), extended))
-    return tuple(out)
-
-
 def controller_owner(meta: dict) -> Owner | None:
     """The controlling ownerReference (ReplicaSet, Job, ...), which the plan reports as the pod's owner."""
     refs = meta.get("ownerReferences")
@@ -151,7 +126,7 @@ def _text(value: Any) -> str | None:
 
 def pod_from_parts(meta: dict, spec: dict, status: dict, mctx: Ctx, sctx: Ctx, source: Any = None) -> Pod:
     """Build a `Pod` record; the name and namespace are taken as given (callers check and default them)."""
-    requests, non_zero = requests_of(spec, sctx)
+    requests, non_zero, containers = requests_of(spec, sctx)
     return Pod(
         namespace=meta.get("namespace") or "default",
         name=meta.get("name") or "",
@@ -177,7 +152,7 @@ def pod_from_parts(meta: dict, spec: dict, status: dict, mctx: Ctx, sctx: Ctx, s
         creation_timestamp=_text(meta.get("creationTimestamp")),
         uid=_text(meta.get("uid")),
         resource_claims=resource_claims(spec, status, sctx) if spec.get("resourceClaims") else (),
-        containers=container_requests(spec) if any("/" in name for name in requests) else (),
+        containers=containers,
         source=source,
     )
 

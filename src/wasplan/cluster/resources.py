@@ -10,8 +10,13 @@ scheduler's `calculateResource` / `getNonMissingContainerRequests` (pkg/schedule
 * pod-level `spec.resources.requests` (PodLevelResources) replace the container aggregate for the resources
   pod-level resources support (cpu, memory, hugepages-*);
 * `spec.overhead` (RuntimeClass) is added on top;
-* API defaulting (pkg/apis/core/v1/defaults.go) first fills a container's missing requests from its limits,
-  and missing pod-level requests from the container aggregate or, failing that, pod-level limits.
+* API defaulting (pkg/apis/core/v1/defaults.go `SetDefaults_Pod`) first fills a container's missing requests
+  from its limits, for every resource and for init containers as for regular ones, and (`defaultPodRequests`)
+  missing pod-level requests from the container aggregate (cpu, memory) or, failing that, pod-level limits.
+
+This is the one place that reads container resources: the per-container requests it defaults are also what the
+DRA-backed extended resources are taken from (`ContainerRequests`, `pod_resources`), so a container that writes
+only `limits: {nvidia.com/gpu: 1}` asks DynamicResources for a GPU exactly as the API server stores it.
 
 `non_zero_requests` is the same computation with a container that names no cpu / memory request counted as
 100m / 200Mi (`schedutil.DefaultMilliCPURequest` / `DefaultMemoryRequest`), which scoring uses so that
@@ -25,7 +30,7 @@ from fractions import Fraction
 
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import CPU, MEMORY, PODS, Resources
+from wasplan.cluster.model import CPU, MEMORY, PODS, ContainerRequests, Resources
 
 Exact = dict[str, Fraction]
 
@@ -158,7 +163,8 @@ def _pod_level_requests(spec: dict, container_total: Exact, ctx: Ctx) -> Exact:
     return {k: v for k, v in requests.items() if is_pod_level_resource(k)}
 
 
-def _containers(spec: dict, key: str, ctx: Ctx) -> list[tuple[bool, Exact]]:
+def _containers(spec: dict, key: str, ctx: Ctx) -> list[tuple[int, bool, Exact]]:
+    """(position in the list, restartable sidecar, defaulted requests) of each container object."""
     raw = spec.get(key)
     if raw is None:
         return []
@@ -171,8 +177,24 @@ def _containers(spec: dict, key: str, ctx: Ctx) -> list[tuple[bool, Exact]]:
             ctx.report("WAS602", f"spec.{key}[{i}] must be a container object", (key, i))
             continue
         restartable = key == "initContainers" and container.get("restartPolicy") == "Always"
-        out.append((restartable, container_requests(container, ctx.at(key, i))))
+        out.append((i, restartable, container_requests(container, ctx.at(key, i))))
     return out
+
+
+def _extended(spec: dict, init: list[tuple[int, bool, Exact]],
+              regular: list[tuple[int, bool, Exact]]) -> tuple[ContainerRequests, ...]:
+    """Per container (init containers first, as upstream indexes them) its defaulted domain-qualified requests
+    in whole units, for the claim DynamicResources builds when a DeviceClass backs an extended resource."""
+    inits = spec.get("initContainers")
+    offset = len(inits) if isinstance(inits, list) else 0
+    out = []
+    for base, listed, init_list in ((0, init, True), (offset, regular, False)):
+        for i, restartable, reqs in listed:
+            extended = tuple((name, amount.numerator) for name, amount in sorted(reqs.items())
+                             if "/" in name and amount.denominator == 1 and amount > 0)
+            if extended:
+                out.append(ContainerRequests(base + i, init_list and not restartable, tuple(sorted(reqs)), extended))
+    return tuple(out)
 
 
 def _finish(exact: Exact, pod_level: Exact, overhead: Exact) -> Exact:
@@ -183,10 +205,18 @@ def _finish(exact: Exact, pod_level: Exact, overhead: Exact) -> Exact:
 
 
 def pod_requests(spec: dict, ctx: Ctx) -> tuple[Resources, Resources]:
-    """(requests, non_zero_requests) of a pod spec; `ctx` points at the spec (`spec` of a Pod, `spec.template.spec`
-    of a Job). Zero amounts are left out (they need no capacity); `pods: 1` is always present."""
-    regular = [reqs for _, reqs in _containers(spec, "containers", ctx)]
-    init = _containers(spec, "initContainers", ctx)
+    """(requests, non_zero_requests) of a pod spec (`pod_resources` without the per-container part)."""
+    return pod_resources(spec, ctx)[:2]
+
+
+def pod_resources(spec: dict, ctx: Ctx) -> tuple[Resources, Resources, tuple[ContainerRequests, ...]]:
+    """(requests, non_zero_requests, per-container extended requests) of a pod spec; `ctx` points at the spec
+    (`spec` of a Pod, `spec.template.spec` of a Job). Zero amounts are left out (they need no capacity);
+    `pods: 1` is always present."""
+    listed = _containers(spec, "containers", ctx)
+    inits = _containers(spec, "initContainers", ctx)
+    regular = [reqs for _, _, reqs in listed]
+    init = [(restartable, reqs) for _, restartable, reqs in inits]
     containers = aggregate(regular, init)
     pod_level = _pod_level_requests(spec, containers, ctx)
     overhead = quantities(spec.get("overhead"), ctx, ("overhead",))
@@ -200,4 +230,5 @@ def pod_requests(spec: dict, ctx: Ctx) -> tuple[Resources, Resources]:
     requests[PODS] = 1
     nz = to_units(non_zero_exact)
     non_zero = {CPU: nz.get(CPU, 0), MEMORY: nz.get(MEMORY, 0)}
-    return requests, non_zero
+    extended = _extended(spec, inits, listed) if any("/" in name for name in requests) else ()
+    return requests, non_zero, extended

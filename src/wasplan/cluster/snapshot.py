@@ -13,7 +13,8 @@ ordered by `metadata.creationTimestamp`, objects without one after those with on
 
 Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
 `plan` names them before validation already); arrivals that run pods through a controller the plan does not
-model are listed as `Unplanned` (WAS622).
+model are listed as `Unplanned` (WAS622); arrival pods that name a PriorityClass that exists nowhere are refused
+as the API server's Priority admission refuses them (cluster/admission.py, WAS630).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datetime import datetime, timezone
 from typing import Iterable, Iterator
 
 from wasplan.api.releases import GateSet
+from wasplan.cluster.admission import known_classes, refuse_unknown_classes
 from wasplan.cluster.cluster_kind import expand_cluster, is_cluster_kind
 from wasplan.cluster.controllers import expander, runs_unplanned_pods
 from wasplan.cluster.controllers.context import Expansion
@@ -200,11 +202,13 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple
     arrival_entries = [((2, order), doc, records_of(doc, gates, diags, exp=exp))
                        for order, doc in enumerate(manifests.documents)]
     unplanned = _unplanned(arrival_entries, diags)
+    classes = known_classes(existing_entries) | known_classes(arrival_entries)
+    refused = refuse_unknown_classes(arrival_entries, classes, diags)
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
     diags += check_references([*existing, *arrivals])
-    return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned), diags
+    return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned, refused=refused), diags
 
 
 def _unplanned(entries: list[Entry], diags: list[Diagnostic]) -> list[Unplanned]:

@@ -15,7 +15,9 @@ name must stand alone in its placeholder. Integer division and modulo follow Pyt
 by zero is an error reported with the offending template.
 
 Limits keep every template cheap and the evaluation non-recursive in depth: at most 200 tokens per
-placeholder, parentheses at most 32 deep, integer literals of at most 18 digits, and every value within int64.
+placeholder, parentheses at most 32 deep, integer literals of at most 18 digits, every value within int64, and a
+width of at most 253 (the longest name Kubernetes accepts, a DNS subdomain), so `{index:99999999999999999999}`
+is a finding instead of a string wider than memory.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Callable, Mapping
 
 Env = Mapping[str, int | str]
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(//|[-+*%()]))")
-MAX_TOKENS, MAX_PARENS, MAX_DIGITS = 200, 32, 18
+MAX_TOKENS, MAX_PARENS, MAX_DIGITS, MAX_WIDTH = 200, 32, 18, 253
 INT64_MAX = 2**63 - 1
 
 
@@ -135,8 +137,11 @@ def _binary(op: str, a: Callable[[Env], int], b: Callable[[Env], int], template:
 
 def _placeholder(body: str, template: str, names: frozenset[str]) -> _Placeholder:
     expr, _, spec = body.partition(":")
-    if spec and not spec.isdigit():
-        raise TemplateError(f"format {spec!r} in template {template!r} must be digits, e.g. {{index:03}}")
+    if spec and not (spec.isascii() and spec.isdigit()):
+        raise TemplateError(f"format {spec!r} in template {template[:80]!r} must be digits, e.g. {{index:03}}")
+    if spec and (len(spec.lstrip("0")) > 3 or int(spec) > MAX_WIDTH):
+        raise TemplateError(f"width {spec[:24]} in template {template[:80]!r} is wider than {MAX_WIDTH}, the longest "
+                            "name Kubernetes accepts")
     tokens = _tokens(expr, template)
     if not tokens:
         raise TemplateError(f"empty placeholder {{}} in template {template!r}")

@@ -65,7 +65,7 @@ def read_config(path: Path) -> dict[str, Entry]:
 def _read_yaml(path: Path, text: str) -> dict[str, Entry]:
     import yaml
 
-    from wasplan.documents.construct import construct
+    from wasplan.documents.construct import ConstructError, construct
     from wasplan.documents.loader import FastLoader
 
     try:
@@ -80,7 +80,13 @@ def _read_yaml(path: Path, text: str) -> dict[str, Entry]:
         raise config_error("WAS901", "the config file must be a mapping of settings", str(path), node.start_mark.line + 1)
     out: dict[str, Entry] = {}
     for key_node, value_node in node.value:
-        out[str(key_node.value)] = Entry(construct(value_node, lambda *_: None), key_node.start_mark.line + 1)
+        try:
+            value = construct(value_node, lambda *_: None)
+        except ConstructError as exc:  # `!!int ""`, `!!binary ...`: a finding at the value, not a crash
+            mark = exc.node.start_mark
+            raise config_error("WAS901", f"{key_node.value}: {exc.message}", str(path), mark.line + 1,
+                               mark.column + 1) from None
+        out[str(key_node.value)] = Entry(value, key_node.start_mark.line + 1)
     return out
 
 

@@ -6,15 +6,22 @@ for every node of every input, so the common cases (string scalars, mappings) ta
 field paths are only worked out when a duplicate is actually found.
 
 Only plain data is ever built: str, int, float, bool, null, mappings and lists. Any other tag (`!!binary`,
-`!!python/...`, `!custom`) raises `ConstructError`, as do values a core tag cannot hold (`!!int abc`),
-numbers beyond int64 or not finite, nesting deeper than `limits.MAX_DEPTH` and alias expansion beyond
-`limits.MAX_ALIASES` / `MAX_ALIAS_NODES` (see `documents/limits.py` for where the figures come from).
+`!!timestamp`, `!!python/...`, `!custom`) raises `ConstructError`, as do values a core tag cannot hold
+(`!!int abc`, `!!int ""`, `!!bool maybe`, `!!null x`), a scalar tag on a collection (`!!str {a: 1}`) or a
+collection tag on a scalar (`!!map x`), numbers beyond int64 or not finite, nesting deeper than
+`limits.MAX_DEPTH` and alias expansion beyond `limits.MAX_ALIASES` / `MAX_ALIAS_NODES` (see
+`documents/limits.py` for where the figures come from). Each error carries the offending node, so the reader
+reports its line, column and field path. The values a tag takes are YAML 1.1's (yaml.org/type/bool.html,
+int.html, float.html, null.html), the set go-yaml v2 decodes for the API server; PyYAML's scalar constructors
+index and look up the text without checking it (`!!int ""` raises IndexError, `!!bool maybe` KeyError), so
+every error they can raise becomes the same finding.
 Implicit timestamps and `=` never get here as such: the loader resolves them to strings.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable
 
 import yaml
@@ -38,6 +45,10 @@ _SCALARS: dict[str, Callable[[yaml.ScalarNode], Any]] = {
     _NULL: lambda node: None,
 }
 
+# `!!null` is the one core tag whose constructor ignores the text; YAML 1.1 gives it these forms only.
+_NULL_FORM = re.compile(r"(?:~|null|Null|NULL|)$")
+_SCALAR_KIND = {"scalar": "a scalar", "mapping": "a mapping", "sequence": "a list"}
+
 DuplicateHandler = Callable[[yaml.Node, tuple], None]
 
 
@@ -50,7 +61,9 @@ class ConstructError(Exception):
 
 
 def path_to(root: yaml.Node, target: yaml.Node) -> tuple:
-    """The field path of the mapping key node `target` inside `root` (found only when needed)."""
+    """The field path of `target` inside `root`, a mapping key node or a value node (found only when needed)."""
+    if target is root:
+        return ()
     stack: list[tuple[yaml.Node, tuple]] = [(root, ())]
     seen: set[int] = set()
     while stack:
@@ -61,11 +74,14 @@ def path_to(root: yaml.Node, target: yaml.Node) -> tuple:
         if node.id == "mapping":
             for key_node, value_node in node.value:
                 key = key_node.value if key_node.id == "scalar" else "?"
-                if key_node is target:
+                if key_node is target or value_node is target:
                     return path + (key,)
                 stack.append((value_node, path + (key,)))
         elif node.id == "sequence":
-            stack.extend((child, path + (i,)) for i, child in enumerate(node.value))
+            for i, child in enumerate(node.value):
+                if child is target:
+                    return path + (i,)
+                stack.append((child, path + (i,)))
     return ()
 
 
@@ -73,11 +89,17 @@ def _tag_name(tag: str) -> str:
     return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
+def _cannot_hold(node: yaml.ScalarNode) -> ConstructError:
+    return ConstructError("WAS015", f"{_tag_name(node.tag)} cannot hold {node.value[:40]!r}", node)
+
+
 def _number(node: yaml.ScalarNode, make: Callable[[yaml.ScalarNode], Any]) -> Any:
+    if node.tag == _NULL and not _NULL_FORM.match(node.value):
+        raise _cannot_hold(node)
     try:
         value = make(node)
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise ConstructError("WAS015", f"{_tag_name(node.tag)} cannot hold {node.value[:40]!r}", node) from exc
+    except (ValueError, TypeError, OverflowError, IndexError, KeyError) as exc:  # `!!int ""`, `!!bool maybe`
+        raise _cannot_hold(node) from exc
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int) and not limits.INT64_MIN <= value <= limits.INT64_MAX:
@@ -85,6 +107,17 @@ def _number(node: yaml.ScalarNode, make: Callable[[yaml.ScalarNode], Any]) -> An
     if isinstance(value, float) and not math.isfinite(value):
         raise ConstructError("WAS112", f"number {node.value[:40]!r} is not finite; JSON cannot carry it", node)
     return value
+
+
+def _not_plain(node: yaml.Node) -> ConstructError:
+    """A tag wasplan does not build, or a core tag on the wrong kind of node (`!!str {a: 1}`, `!!map x`)."""
+    tag = node.tag
+    if tag in _SCALARS or tag in (_STR, _MAP, _SEQ):
+        wanted = "a scalar" if tag in _SCALARS or tag == _STR else "a mapping" if tag == _MAP else "a list"
+        return ConstructError("WAS015", f"{_tag_name(tag)} tags {wanted}, but the value is "
+                                        f"{_SCALAR_KIND[node.id]}", node)
+    return ConstructError("WAS015", f"tag {_tag_name(tag)} is not plain data; wasplan reads only strings, numbers, "
+                                    "booleans, null, mappings and lists", node)
 
 
 class _Builder:
@@ -104,16 +137,14 @@ class _Builder:
                 return node.value
             make = _SCALARS.get(tag)
             if make is None:
-                raise ConstructError("WAS015", f"tag {_tag_name(tag)} is not plain data; wasplan reads only "
-                                               "strings, numbers, booleans, null, mappings and lists", node)
+                raise _not_plain(node)
             return _number(node, make)
         return self._collection(node)
 
     def _collection(self, node: yaml.Node) -> Any:
         """A mapping or list; an exception abandons the whole document, so the counters need no unwinding."""
-        if node.tag != _MAP and node.tag != _SEQ:
-            raise ConstructError("WAS015", f"tag {_tag_name(node.tag)} is not plain data; wasplan reads only "
-                                           "strings, numbers, booleans, null, mappings and lists", node)
+        if node.tag != (_MAP if node.id == "mapping" else _SEQ):
+            raise _not_plain(node)
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise ConstructError("WAS013", f"nesting deeper than {limits.MAX_DEPTH} levels", node)

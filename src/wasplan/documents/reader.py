@@ -24,7 +24,7 @@ from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
 from wasplan.documents import jsonlimits, limits
-from wasplan.documents.construct import ConstructError, construct
+from wasplan.documents.construct import ConstructError, construct, path_to
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile, locate_in_node
@@ -229,7 +229,8 @@ def _construct_document(name: str, index: int, node: yaml.Node, result: ReadResu
         value = construct(node, on_duplicate, aliases)
     except ConstructError as exc:
         m = exc.node.start_mark
-        result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index))
+        result.diagnostics.append(_diag(exc.code, exc.message, name, m.line + 1, m.column + 1, doc=index,
+                                        path=path_to(node, exc.node)))
         return
     _add_object(result, name, index, value, node, None, strict)
 

@@ -83,15 +83,29 @@ def _with_claim_names(pod: Pod, dra) -> Pod:
     return out
 
 
+def owner_ref(pod: Pod) -> OwnerRef | None:
+    """The pod's owner as the Plan reports it, with the chain of controllers below the top one."""
+    if not pod.owner:
+        return None
+    return OwnerRef(pod.owner.kind, pod.owner.name, tuple(OwnerRef(o.kind, o.name) for o in pod.owner.chain))
+
+
+def group_key(pod: Pod) -> str | None:
+    return f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
+
+
 def pod_outcome(ps: PodState, world: World) -> PodOutcome:
     pod = ps.pod
     status = _STATUS.get(ps.status, PodStatus.PENDING)
-    group = f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
-    owner = None
-    if pod.owner:
-        owner = OwnerRef(pod.owner.kind, pod.owner.name, tuple(OwnerRef(o.kind, o.name) for o in pod.owner.chain))
     reason, message = (ps.reason, ps.message) if status != PodStatus.ALREADY_BOUND else ("", "")
-    return PodOutcome(pod.namespace, pod.name, status, group, owner, ps.node, ps.nominated, reason, message)
+    return PodOutcome(pod.namespace, pod.name, status, group_key(pod), owner_ref(pod), ps.node, ps.nominated,
+                      reason, message)
+
+
+def refused_outcome(pod: Pod, message: str) -> PodOutcome:
+    """A pod admission refused (cluster/admission.py): never created, so never scheduled."""
+    return PodOutcome(pod.namespace, pod.name, PodStatus.REFUSED, group_key(pod), owner_ref(pod), reason="Forbidden",
+                      message=message)
 
 
 def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions) -> tuple[GroupStatus, str, str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from wasplan.api import hub
+from wasplan.api.priority import SYSTEM_CLASSES, global_default
 from wasplan.cluster.model import Group, Pod, PriorityClass
 
 
@@ -103,12 +104,16 @@ class World:
         return self._seq
 
     def resolve_priority(self, value: int | None, class_name: str | None) -> int:
+        """What Priority admission writes into spec.priority (api/priority.py): the value given, the named class's
+        (a system class included), or the global default's, the lowest-valued one if several claim it."""
         if value is not None:
             return value
         if class_name and class_name in self.classes:
             return self.classes[class_name].value
-        defaults = [c.value for c in self.classes.values() if c.global_default]
-        return max(defaults) if defaults else 0
+        if class_name in SYSTEM_CLASSES:
+            return SYSTEM_CLASSES[class_name]
+        default = global_default(self.classes.values())
+        return default.value if default is not None else 0
 
     def add_pod(self, pod: Pod) -> PodState:
         ps = PodState(pod, self.resolve_priority(pod.priority, pod.priority_class_name), self.next_seq())

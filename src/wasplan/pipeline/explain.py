@@ -34,11 +34,12 @@ class ExplainRun:
     run: PlanRun = field(default_factory=PlanRun)
     explanation: Explanation | None = None
     error: str | None = None
+    refused: int = 0  # pods admission refuses (WAS630): never created, so nothing fits them
 
     def exit_code(self) -> ExitCode:
         if self.error or self.run.invalid or self.explanation is None:
             return ExitCode.TOOL_ERROR
-        return ExitCode.OK if self.explanation.all_fit else ExitCode.FINDINGS
+        return ExitCode.OK if self.explanation.all_fit and not self.refused else ExitCode.FINDINGS
 
 
 def node_shapes(path: str, gates: GateSet) -> list[Node]:
@@ -86,6 +87,7 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out
+    out.refused = len(prepared.inputs.refused)
     try:
         shapes = node_shapes(node_shape, gates) if node_shape else []
         units = resolve(target, namespace, prepared.inputs) if target else None

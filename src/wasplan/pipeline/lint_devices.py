@@ -25,7 +25,7 @@ from wasplan.api.releases import GateSet, capabilities
 from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import Node
+from wasplan.cluster.model import Node, PriorityClass
 from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
@@ -63,6 +63,8 @@ def read_snapshot(cluster_paths: Sequence[str], gates: GateSet) -> tuple[Snapsho
             snap.facts.refs.add(CLASS, CLUSTER_SCOPED, r.name)
         elif isinstance(r, ResourceSlice):
             snap.slices.append(r)
+        elif isinstance(r, PriorityClass):
+            snap.facts.priority_classes.add(r.name)
         elif isinstance(r, (ResourceClaim, ResourceClaimTemplate)):
             kind = CLAIM if isinstance(r, ResourceClaim) else TEMPLATE
             snap.facts.refs.add(kind, r.namespace, r.name)

@@ -17,7 +17,7 @@ from wasplan.documents.reader import ReadOptions, read_bytes, read_paths
 from wasplan.documents.sources import read_file
 from wasplan.engine.config import ConfigError, profiles_from_config
 from wasplan.engine.options import EngineOptions
-from wasplan.engine.outcome import FinalCluster
+from wasplan.engine.outcome import FinalCluster, refused_outcome
 from wasplan.engine.simulator import simulate
 from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
@@ -174,9 +174,16 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
 
 
 def with_unplanned(plan: Plan, inputs) -> Plan:
-    """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
+    """The plan with the input's workloads that could not be expanded and the pods admission refused (the engine
+    sees neither); every pod of the input stays in `pods` exactly once, sorted by namespace/name."""
     listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
-    return dataclasses.replace(plan, unplanned=listed) if listed else plan
+    if listed:
+        plan = dataclasses.replace(plan, unplanned=listed)
+    if not inputs.refused:
+        return plan
+    refused = [refused_outcome(r.pod, r.message) for r in inputs.refused]
+    pods = tuple(sorted((*plan.pods, *refused), key=lambda p: (p.namespace, p.name)))
+    return dataclasses.replace(plan, pods=pods)
 
 
 @contextmanager

@@ -62,11 +62,14 @@ def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
     return case
 
 
+_NOT_RUNNING = UNPLACED | {PodStatus.REFUSED}  # pods the change asks for that do not run: each fails the plan
+
+
 def _pod_case(pod: PodOutcome, origins: Origins, fail_on: str) -> Case:
     origin = _pod_origin(pod, origins)
     owner = f" ({pod.owner.kind} {pod.owner.name})" if pod.owner else ""
     case = Case(origin.file if origin else "Pod", f"Pod {pod.namespace}/{pod.name}{owner}", origin.file if origin else None)
-    failing = pod.status in UNPLACED or (pod.status == PodStatus.PREEMPTED and fail_on == "preemption")
+    failing = pod.status in _NOT_RUNNING or (pod.status == PodStatus.PREEMPTED and fail_on == "preemption")
     if failing:
         why = _why(pod.reason, pod.message)
         case.failure = (why, pod.status, f"{pod.status}: {why}\n")
@@ -105,7 +108,7 @@ def render_plan_github(plan: Plan, origins: Origins) -> str:
     seen = set()
     for pod in _ungrouped(plan):
         who = f"{pod.owner.kind} {pod.namespace}/{pod.owner.name}" if pod.owner else f"Pod {pod.namespace}/{pod.name}"
-        if pod.status in UNPLACED and who not in seen:
+        if pod.status in _NOT_RUNNING and who not in seen:
             seen.add(who)
             lines.append(annotation("error", _pod_origin(pod, origins), f"{who} {pod.status}",
                                     _why(pod.reason, pod.message)))

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree
 
-from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome
+from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.report.fit import summarize, wrap
 
 _STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
@@ -169,10 +169,24 @@ def _pending(plan: Plan, console: Console, verbose: bool) -> None:
         _print(console, f"{who} {status}: {message}", "  ")
 
 
+def _refused(plan: Plan, console: Console, verbose: bool) -> None:
+    refused = [p for p in plan.pods if p.status == PodStatus.REFUSED]
+    if not refused:
+        return
+    console.print(f"[bold]Refused by the API server[/bold] ({len(refused)}): never created, so never scheduled")
+    lines: dict[str, list[PodOutcome]] = {}
+    for p in refused:  # a controller's pods share one line (their messages differ only in the pod's name)
+        lines.setdefault(p.key if verbose else (_owner(p) or p.key), []).append(p)
+    for who, members in lines.items():
+        count = f": {len(members)} pods" if len(members) > 1 else ""
+        _print(console, f"{who}{count}: {members[0].message}", "  ")
+
+
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
+    refused = f", {s['refused']} refused" if s["refused"] else ""
     head = (f"Plan for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — {s['bound']} bound, "
-            f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted")
+            f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted{refused}")
     _print(console, head)
     if plan.pod_groups:
         _group_table(plan, console)
@@ -183,6 +197,7 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     if plan.claims:
         _claims(plan, console)
     _pending(plan, console, verbose)
+    _refused(plan, console, verbose)
     if plan.unplanned:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
                       "the plan")

@@ -4,6 +4,11 @@ The order matters for what users see: a version the release does not serve is re
 migrate command that fixes it), but the document is still checked against its own version's schema, its
 server rules and its gates, so every other mistake shows up in the same run. The rules tolerate values of the
 wrong type (the schema reports those), so they run on malformed documents too.
+
+Served versions: scheduling.k8s.io's workload kinds follow `api/releases.py` (a version no release ever had,
+`v1beta2`, is WAS115 with the nearest served version instead of a migrate hint that cannot work); every other
+built-in group follows `api/served.py` (WAS109 for a version the release does not have, WAS113 for a version that
+exists without the kind), naming the versions that serve the kind.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from wasplan.api.releases import SCHEDULING_GROUP, GateSet
+from wasplan.api import served as builtin
+from wasplan.api.releases import SCHEDULING_GROUP, SCHEDULING_VERSIONS, GateSet
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.model import Document
@@ -38,7 +44,7 @@ class DocumentResult:
 def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     release = gates.release
     if doc.group != SCHEDULING_GROUP or doc.kind in ("PriorityClass", "PriorityClassList"):
-        return []
+        return _builtin_check(doc, release.version)
     if release.serves(doc.api_version, doc.kind):
         return []
     serving = release.versions_serving(doc.kind)
@@ -46,12 +52,54 @@ def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         also = f"; it serves {doc.kind} as {' and '.join(serving)}"
     else:
         also = f"; no version of {doc.kind} exists in {release.version}"
+    if doc.api_version not in SCHEDULING_VERSIONS:  # v1beta2: no release has it, so migrate has nothing to start from
+        return [_unknown_version(doc, release.version, serving)]
     hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else _kind_hint(doc, release)
     if doc.api_version in release.served:  # the group/version exists, only not with this kind (WAS113)
         message = f"{doc.api_version} does not serve {doc.kind} in Kubernetes {release.version}{also}"
         return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
     message = f"{doc.api_version} {doc.kind} is not served by Kubernetes {release.version}{also}"
     return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
+
+
+def _unknown_version(doc: Document, release: str, serving: list[str]) -> Diagnostic:
+    nearest = did_you_mean(doc.api_version, serving) or (serving[0] if serving else None)
+    also = f"; Kubernetes {release} serves {doc.kind} as {_listing(serving)}" if serving else ""
+    message = (f"{doc.api_version} does not exist: no Kubernetes release has version "
+               f"{doc.api_version.rpartition('/')[2]} of {SCHEDULING_GROUP}{also}")
+    hint = f"did you mean apiVersion: {nearest}?" if nearest else None
+    return Diagnostic("WAS115", lookup("WAS115").severity, message, doc.location(("apiVersion",)), hint)
+
+
+def _builtin_check(doc: Document, release: str) -> list[Diagnostic]:
+    """A built-in group's version the release does not have (WAS109), or has without this kind (WAS113)."""
+    api_version, kind = doc.api_version, doc.kind
+    base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
+    if not kind or not builtin.is_builtin(api_version) or base == "List" or builtin.serves(release, api_version, base):
+        return []
+    group = builtin.group_of(api_version)
+    has_version = api_version in builtin.BUILTIN[release]
+    serving = builtin.versions_serving(release, base, group)
+    if not serving and has_version:
+        return []  # a kind no version has (a typo): the unknown-kind path suggests the right one
+    if serving:
+        also = f"; it serves {base} as {_listing(serving)}"
+        hint = (f"write apiVersion: {serving[0]}, then check the fields against that version (wasplan validate "
+                "reports the differences)")
+    else:
+        group_versions = builtin.versions_of_group(release, group)
+        also = f"; it serves {group or 'the core group'} as {', '.join(group_versions)}" if group_versions else ""
+        hint = None
+    if has_version:
+        message = f"{api_version} does not serve {base} in Kubernetes {release}{also}"
+        return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
+    message = f"{api_version} {base} is not served by Kubernetes {release}{also}"
+    return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
+
+
+def _listing(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _kind_hint(doc: Document, release) -> str | None:

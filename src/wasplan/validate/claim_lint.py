@@ -46,6 +46,7 @@ class ClusterFacts:
     refs: Refs = field(default_factory=Refs)
     namespaces: dict[str, dict] = field(default_factory=dict)
     requests: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # (kind, ns, name) -> names
+    priority_classes: set[str] = field(default_factory=set)  # the snapshot's PriorityClasses
 
 
 @dataclass(slots=True)

@@ -2,8 +2,8 @@
 
 `lint(docs, gates, nodes)` builds one index (validate.index) and runs each check against it, so the cost is
 linear in the number of documents. Checks that need other documents to judge one document live here and in
-`members` (pods joining groups), `hierarchy` (CompositePodGroup parents), `claim_lint` (DRA references) and
-`group_claims` (PodGroup claims versus the pods' claims). The device checks against a snapshot's ResourceSlices
+`members` (pods joining groups), `hierarchy` (CompositePodGroup parents), `claim_lint` (DRA references),
+`group_claims` (PodGroup claims versus the pods' claims) and `priority_lint` (PriorityClasses that exist nowhere). The device checks against a snapshot's ResourceSlices
 need the engine's matcher and live above it (`pipeline.lint_devices`).
 """
 
@@ -20,6 +20,7 @@ from wasplan.validate.group_claims import GATE as GROUP_CLAIMS_GATE, check_group
 from wasplan.validate.hierarchy import check_hierarchy
 from wasplan.validate.index import Index, build_index, key_of
 from wasplan.validate.members import check_members
+from wasplan.validate.priority_lint import check_priority_classes
 from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys
 
@@ -35,6 +36,7 @@ def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None,
     out += check_members(index, release)
     out += check_hierarchy(index, release)
     out += check_claims(build_claim_index(docs, cluster))
+    out += check_priority_classes(docs, cluster.priority_classes if cluster is not None else None)
     out += check_group_claims(index, gates)
     if gates.enabled(GROUP_CLAIMS_GATE):
         out += [d for doc in index.podgroups.values() for d in check_template_claims(index, doc)]

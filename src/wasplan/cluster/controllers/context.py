@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from wasplan.api.priority import SYSTEM_CLASSES
 from wasplan.api.releases import GateSet
 from wasplan.cluster.controllers.names import Namer
 
@@ -16,7 +17,7 @@ class Expansion:
     gates: GateSet
     namer: Namer = field(default_factory=Namer)
     priorities: dict[str, int] = field(default_factory=dict)  # PriorityClass name -> value
-    default_priority: int = 0  # the highest globalDefault class, else 0
+    default_priority: int = 0  # the globalDefault class of lowest value (admission's choice), else 0
 
     def learn_priorities(self, objs: Iterable[dict]) -> None:
         """Read every PriorityClass of the input once, before any expansion."""
@@ -29,7 +30,7 @@ class Expansion:
             self.priorities.setdefault(name, value)
             if obj.get("globalDefault") is True:
                 defaults.append(value)
-        self.default_priority = max(defaults, default=0)
+        self.default_priority = min(defaults, default=0)
 
     def priority(self, spec: dict) -> int:
         """The priority admission gives a pod with this spec."""
@@ -37,4 +38,6 @@ class Expansion:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         name = spec.get("priorityClassName")
-        return self.priorities.get(name, self.default_priority) if isinstance(name, str) else self.default_priority
+        if not isinstance(name, str) or not name:
+            return self.default_priority
+        return self.priorities.get(name, SYSTEM_CLASSES.get(name, self.default_priority))

@@ -13,6 +13,7 @@ import contextlib
 from datetime import datetime
 
 from wasplan.api import hub
+from wasplan.api.priority import global_default
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.world import GroupState, PodState, World
 
@@ -54,9 +55,8 @@ def pod_policy(ps: PodState, world: World) -> str:
     if ps.pod.preemption_policy:
         return ps.pod.preemption_policy
     pc = world.classes.get(ps.pod.priority_class_name or "")
-    if pc is None:
-        defaults = [c for c in world.classes.values() if c.global_default]
-        pc = max(defaults, key=lambda c: c.value) if defaults and ps.pod.priority is None else None
+    if pc is None and not ps.pod.priority_class_name and ps.pod.priority is None:
+        pc = global_default(world.classes.values())
     return pc.preemption_policy if pc is not None else "PreemptLowerPriority"
 
 
