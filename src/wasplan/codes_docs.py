@@ -880,9 +880,14 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: infer}\nspec:\n  replicas: 2\n...",
         "Resume the object or set replicas if the plan should include its pods."),
     "WAS622": RuleDoc(
-        "The object runs pods through a controller wasplan does not model (a PyTorchJob, Argo Workflow, RayJob, "
-        "CronJob, DaemonSet). It is listed under `unplanned` in the plan, and the plan never reports every pod "
-        "placed while such an object is present.",
+        "The object runs pods through a controller wasplan does not model (a TrainJob, PyTorchJob, MPIJob, Argo "
+        "Workflow, RayJob, RayCluster, CronJob, DaemonSet, any custom resource with a pod template). It is listed "
+        "with its file and line under \"Not planned\" (`unplanned` in the plan JSON) and under \"Not looked at\" "
+        "in `explain`; while such an object is present neither command exits 0. The rule: an object with a pod "
+        "spec or container anywhere in its `spec`, or a kind known to run pods built elsewhere (TrainJob, a "
+        "Workflow from `workflowTemplateRef`, InferenceService, SparkApplication, RayJob); objects that only "
+        "hold templates or configuration (PodTemplate, ConfigMap, any kind named `...Template`, `...Runtime` "
+        "or `...Policy`, such as ClusterTrainingRuntime or WorkflowTemplate) run nothing and are not listed.",
         "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: bert}\n...",
         "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: bert}\n...",
         "Express the workload as a kind the plan expands (Job, JobSet, LeaderWorkerSet, Deployment, ReplicaSet, "

@@ -68,6 +68,12 @@ class UnplannedWorkload:
     namespace: str
     name: str
     api_version: str = ""
+    source: str = ""  # the input file, and the line of the object's `kind:`
+    line: int | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" if self.source and self.line else self.source
 
     def to_dict(self) -> dict:
         return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace, "name": self.name}

@@ -255,6 +255,8 @@ class Unplanned:
     namespace: str
     name: str
     api_version: str = ""
+    source: str = ""  # the input file, and the line of its `kind:`, for the "Not planned" list
+    line: int | None = None
 
 
 @dataclass(slots=True)

@@ -175,7 +175,8 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
 
 def with_unplanned(plan: Plan, inputs) -> Plan:
     """The plan with the input's workloads that could not be expanded (the engine never sees them)."""
-    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version, u.source, u.line)
+                   for u in inputs.unplanned)
     return dataclasses.replace(plan, unplanned=listed) if listed else plan
 
 

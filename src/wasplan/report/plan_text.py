@@ -187,6 +187,7 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
                       "the plan")
         for u in plan.unplanned:
-            console.print(f"  {u.kind} {u.namespace}/{u.name} ({u.api_version})", markup=False, highlight=False)
+            at = f"{u.where}: " if u.where else ""
+            _print(console, f"{at}{u.kind} {u.namespace}/{u.name} ({u.api_version})", indent="  ")
     if plan.complete:
         console.print("[green]Every pod is placed.[/green]")
