@@ -234,6 +234,8 @@ _TABLE: list[Code] = [
     Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
     Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
     Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
+    Code("WAS624", "kueue-admission", W, "Kueue manages the object (label kueue.x-k8s.io/queue-name): its pods wait for Kueue's admission, whose quotas are not modelled."),
+    Code("WAS625", "kueue-assumed-admitted", I, "With --assume-admitted, an object Kueue manages is planned as if Kueue admitted it now."),
     Code("WAS640", "resourceslice-pool", E,
          "A ResourceSlice has no driver, or its pool has no name or an impossible generation/resourceSliceCount; it was left out."),
     Code("WAS641", "resourceslice-node-selection", E,

@@ -898,6 +898,25 @@ DOCS: dict[str, RuleDoc] = {
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec:\n        scheduling: {...}",
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec: {...}  # no scheduling",
         "Remove `spec.scheduling` from the Job template, or pair the JobSet with a Workload and PodGroups of its own."),
+    "WAS624": RuleDoc(
+        "The object carries the label `kueue.x-k8s.io/queue-name` and is of a kind Kueue integrates (Job, JobSet, "
+        "LeaderWorkerSet, Deployment, StatefulSet, Pod; a plain pod's Kueue pod group is named by "
+        "`kueue.x-k8s.io/pod-group-name`). Kueue keeps a Job or JobSet suspended, and gates the pods of the others "
+        "with `kueue.x-k8s.io/admission`, until the LocalQueue's ClusterQueue admits the workload. The plan does "
+        "not model Kueue's quotas, so it cannot say when that happens: the pods are `WaitingForAdmission` (their "
+        "PodGroup too) and the plan exits 1. `--assume-admitted` plans them as if Kueue admitted the object now.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\nspec:\n  suspend: true\n...",
+        "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
+        "Nothing to fix if Kueue should decide; pass `--assume-admitted` to plan the pods as admitted, or plan the "
+        "object without the queue label."),
+    "WAS625": RuleDoc(
+        "With `--assume-admitted`, an object Kueue manages (WAS624) is planned as if Kueue admitted it now: a "
+        "suspended Job or JobSet is resumed, and pods are not gated. Whether Kueue's ClusterQueue has the quota "
+        "for it is not checked.",
+        "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
+        "wasplan plan job.yaml --cluster cluster.yaml  # the pods wait for Kueue instead (WAS624)",
+        "Nothing to fix: a note that the plan assumed the admission; check the ClusterQueue's quota yourself."),
     "WAS680": RuleDoc(
         "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
         "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "

@@ -21,10 +21,11 @@ class PodStatus(StrEnum):
     PENDING = "Pending"
     GATED = "Gated"
     PREEMPTED = "Preempted"
+    WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it until its ClusterQueue admits it
 
 
 PLACED = frozenset({PodStatus.BOUND, PodStatus.ALREADY_BOUND})  # on a node when the plan ends
-UNPLACED = frozenset({PodStatus.PENDING, PodStatus.GATED})  # what a user calls pending
+UNPLACED = frozenset({PodStatus.PENDING, PodStatus.GATED, PodStatus.WAITING_FOR_ADMISSION})  # what a user calls pending
 
 
 class GroupStatus(StrEnum):
@@ -34,6 +35,7 @@ class GroupStatus(StrEnum):
     UNSCHEDULABLE = "Unschedulable"
     WAITING_FOR_PODS = "WaitingForPods"
     WAITING_FOR_PREEMPTION = "WaitingForPreemption"
+    WAITING_FOR_ADMISSION = "WaitingForAdmission"  # its pods wait for Kueue's admission
 
 
 class ClaimStatus(StrEnum):
@@ -274,12 +276,13 @@ class Plan:
     def summary(self) -> dict:
         return {"pods": len(self.pods), "bound": self.count(PodStatus.BOUND),
                 "alreadyBound": self.count(PodStatus.ALREADY_BOUND),
-                "pending": self.count(PodStatus.PENDING) + self.count(PodStatus.GATED),
+                "pending": sum(1 for p in self.pods if p.status in UNPLACED),
                 "preempted": self.count(PodStatus.PREEMPTED),
                 "podGroups": len(self.pod_groups),
                 "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == GroupStatus.SCHEDULED),
                 "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != GroupStatus.SCHEDULED),
-                "unplanned": len(self.unplanned)}
+                "unplanned": len(self.unplanned),
+                "waitingForAdmission": self.count(PodStatus.WAITING_FOR_ADMISSION)}
 
     @property
     def all_placed(self) -> bool:

@@ -19,7 +19,8 @@ def test_contract_fields_and_pod_order():
     assert list(doc) == ["apiVersion", "kind", "k8sVersion", "summary", "podGroups", "pods", "preemptions",
                          "compositePodGroups", "resourceClaims", "unplanned"]
     assert doc["summary"] == {"pods": 4, "bound": 2, "alreadyBound": 1, "pending": 1, "preempted": 0,
-                              "podGroups": 1, "podGroupsScheduled": 1, "podGroupsUnschedulable": 0, "unplanned": 0}
+                              "podGroups": 1, "podGroupsScheduled": 1, "podGroupsUnschedulable": 0, "unplanned": 0,
+                              "waitingForAdmission": 0}
     assert [(p["namespace"], p["name"]) for p in doc["pods"]] == \
         [("default", "g-0"), ("default", "g-1"), ("default", "z-running"), ("team", "a")]
     assert set(doc["pods"][0]) == {"namespace", "name", "podGroup", "owner", "status", "node", "nominatedNode",

@@ -202,6 +202,7 @@ class Pod:
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
+    admission: Any = None  # KueueAdmission (cluster/kueue.py): held until Kueue admits its workload
 
     @property
     def key(self) -> str:

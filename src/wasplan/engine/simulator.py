@@ -25,6 +25,9 @@ from wasplan.engine.world import PodState, SimStatus, World
 from wasplan.plan import Plan
 
 
+KUEUE_REASON = "KueueAdmission"
+
+
 def _resource_names(records) -> set[str]:
     names: set[str] = set()
     for r in records:
@@ -95,6 +98,9 @@ class Simulator:
             elif record.key in self.world.composites:
                 self.cycles.composite_created()
         elif isinstance(record, Pod):
+            if record.admission is not None:
+                self._awaiting_admission(record)
+                return
             if record.start_after is not None and not self._may_start(record.start_after):
                 self._not_created(record)
                 return
@@ -119,6 +125,17 @@ class Simulator:
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
         ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
+
+
+    def _awaiting_admission(self, pod: Pod) -> None:
+        """The pod Kueue holds until it admits its workload (cluster/kueue.py): never created, or created with
+        Kueue's scheduling gate; either way the scheduler never sees it in this plan."""
+        ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
+        ps.status, ps.reason = SimStatus.WAITING_FOR_ADMISSION, KUEUE_REASON
+        ps.message = f"waiting for Kueue to admit it ({pod.admission.describe()}); Kueue's quotas are not modelled"
+        self.world.pods[pod.key] = ps
+        if pod.pod_group:
+            self.world.awaiting_admission.setdefault(World.group_key(ps), []).append(pod.key)
 
 
 def _creation_rank(record) -> int:

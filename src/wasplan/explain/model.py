@@ -16,7 +16,8 @@ API_VERSION = "wasplan.io/v1alpha1"
 
 FITS, DOES_NOT_FIT, BY_PREEMPTING = "Fits", "DoesNotFit", "FitsByPreempting"
 WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = "WaitingForPods", "WaitingForPodGroup", "SchedulingGated"
-VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED)
+WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it (cluster/kueue.py); not a scheduling verdict
+VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED, WAITING_FOR_ADMISSION)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree
 
-from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome
+from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.report.fit import summarize, wrap
 
 _STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
@@ -167,6 +167,10 @@ def _pending(plan: Plan, console: Console, verbose: bool) -> None:
     console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
     for who, status, message in pending_lines(pending, verbose):
         _print(console, f"{who} {status}: {message}", "  ")
+    held = plan.count(PodStatus.WAITING_FOR_ADMISSION)
+    if held:
+        _print(console, f"{held} pod{'s' if held != 1 else ''} wait for Kueue's admission, which the plan does not "
+                        "model (its quotas and queues); --assume-admitted plans them as if admitted now.")
 
 
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
