@@ -270,6 +270,7 @@ _TABLE: list[Code] = [
     Code("WAS662", "missing-device-class", W,
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
+    Code("WAS663", "stale-claim-reservation", I, "A ResourceClaim's status.reservedFor names a pod that is not in the inputs; the entry is dropped (and the claim deallocated when no consumer is left), as the resourceclaim controller does."),
     Code("WAS680", "baseline-not-a-plan", E,
          "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
     Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),

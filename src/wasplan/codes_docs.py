@@ -917,6 +917,15 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
         "wasplan plan job.yaml --cluster cluster.yaml  # the pods wait for Kueue instead (WAS624)",
         "Nothing to fix: a note that the plan assumed the admission; check the ClusterQueue's quota yourself."),
+    "WAS663": RuleDoc(
+        "A ResourceClaim in the snapshot is reserved (`status.reservedFor`) for a pod that is not in the inputs: "
+        "it finished, was deleted, or was left out of the snapshot. The resourceclaim controller "
+        "(pkg/controller/resourceclaim/controller.go) removes such entries and deallocates the claim once no "
+        "consumer is left; the plan does the same before scheduling, so the claim's devices are free.",
+        "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus:\n  allocation: {...}\n  reservedFor:\n  - {resource: "
+        "pods, name: trainer-0}   # no such pod",
+        "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus: {}   # or add the pod trainer-0 to the snapshot",
+        "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
     "WAS680": RuleDoc(
         "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
         "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "

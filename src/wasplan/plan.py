@@ -82,6 +82,22 @@ class UnplannedWorkload:
 
 
 @dataclass(frozen=True, slots=True)
+class Recreation:
+    """Pods the plan evicts that their controller recreates (engine/recreation.py): what would become of them."""
+
+    namespace: str
+    owner: OwnerRef  # the top-level owner, with the direct controller as its chain when they differ
+    pods: tuple[str, ...]  # the evicted pods, ns/name, in eviction order
+    would_fit: int  # replacements the cluster the plan leaves takes (a gang only with its minCount)
+    can_preempt: bool  # a placed pod has a lower priority than theirs
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"owner": {"namespace": self.namespace, **self.owner.to_dict()}, "pods": list(self.pods),
+                "wouldFit": self.would_fit, "lowerPriorityRunning": self.can_preempt, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
 class PodOutcome:
     namespace: str
     name: str
@@ -269,6 +285,7 @@ class Plan:
     composites: tuple[CompositeOutcome, ...] = ()  # CompositePodGroups, sorted by namespace/name
     claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
+    recreations: tuple[Recreation, ...] = ()  # evicted pods their controller recreates
 
     def count(self, status: PodStatus) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -301,4 +318,5 @@ class Plan:
                 "preemptions": [p.to_dict() for p in self.preemptions],
                 "compositePodGroups": [c.to_dict() for c in self.composites],
                 "resourceClaims": [c.to_dict() for c in self.claims],
-                "unplanned": [u.to_dict() for u in self.unplanned]}
+                "unplanned": [u.to_dict() for u in self.unplanned],
+                "recreations": [r.to_dict() for r in self.recreations]}

@@ -34,6 +34,7 @@ from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
 from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
+from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.kueue import QUEUE_LABEL, admission_of, as_admitted, pod_admission
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
@@ -236,6 +237,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
+    drop_stale_reservations([*existing, *arrivals], diags)
     diags += check_references([*existing, *arrivals])
     return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned), diags
 

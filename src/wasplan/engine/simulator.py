@@ -20,6 +20,7 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queue import SchedulingQueue
+from wasplan.engine.recreation import recreations
 from wasplan.engine.state import ClusterState
 from wasplan.engine.world import PodState, SimStatus, World
 from wasplan.plan import Plan
@@ -59,7 +60,8 @@ class Simulator:
     def run(self) -> tuple[Plan, FinalCluster]:
         self.replay()
         ledger = self.preemption.ledger
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra),
+        again = recreations(self.world, self.state, self.cycles.evaluator_for) if ledger.entries else ()
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again),
                 final_cluster(self.state, self.world, self.options, ledger, self.dra))
 
     def replay(self) -> None:

@@ -81,6 +81,8 @@ def _preemptions(plan: Plan, console: Console) -> None:
     for p in plan.preemptions:
         victims = ", ".join(f"{v.namespace}/{v.name} on {v.node} (priority {v.priority})" for v in p.victims)
         _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}", "  ")
+    for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
+        _print(console, r.message, "  ")
 
 
 def _where(placement) -> str:
@@ -193,5 +195,9 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         for u in plan.unplanned:
             at = f"{u.where}: " if u.where else ""
             _print(console, f"{at}{u.kind} {u.namespace}/{u.name} ({u.api_version})", indent="  ")
-    if plan.complete:
+    stay = sum(len(r.pods) - r.would_fit for r in plan.recreations)
+    if plan.complete and stay:
+        _print(console, f"Every pod of the input is placed; {stay} recreated replacement"
+                        f"{'s' if stay != 1 else ''} of evicted pods would not be (see Preemptions).")
+    elif plan.complete:
         console.print("[green]Every pod is placed.[/green]")
