@@ -145,3 +145,12 @@ def test_text_plan_and_explain_say_kueue_is_not_modelled():
                                "model; explain with --assume-admitted to see whether it fits once admitted"]
     admitted = run("explain", "--cluster", CLUSTER, "--assume-admitted", str(FIXTURES / "sample-job.yaml"))
     assert admitted.exit_code == 0 and "Nothing is pending" in admitted.stdout
+
+
+def test_a_pod_group_label_without_a_queue_is_not_managed():
+    # Kueue's pod webhook manages a pod only through its queue label (manageJobsWithoutQueueName: false)
+    group_only = (FIXTURES / "kueue-pod-group.yaml").read_text().replace("    kueue.x-k8s.io/queue-name: user-queue\n", "")
+    result, doc = _plan("-", stdin=group_only)
+    assert result.exit_code == 0 and "WAS624" not in result.stderr
+    assert [(p["name"], p["status"]) for p in doc["pods"]] == [("sample-pod-948c7", "Bound"),
+                                                                ("sample-pod-c6d98", "Bound")]

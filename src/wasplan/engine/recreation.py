@@ -33,14 +33,16 @@ def recreations(world: World, state, evaluator_for) -> tuple[Recreation, ...]:
         owner = ps.pod.owner
         if ps.status == SimStatus.PREEMPTED and owner is not None and owner.controller.kind in RECREATING:
             owned[(ps.pod.namespace, owner.kind, owner.name, owner.controller.kind, owner.controller.name)].append(ps)
-    return tuple(_entry(key, victims, world, state, evaluator_for) for key, victims in owned.items())
+    if not owned:
+        return ()
+    lowest = min((p.priority for p in world.pods.values() if p.placed), default=None)
+    return tuple(_entry(key, victims, world, state, evaluator_for, lowest) for key, victims in owned.items())
 
 
-def _entry(key: tuple, victims: list[PodState], world: World, state, evaluator_for) -> Recreation:
+def _entry(key: tuple, victims: list[PodState], world: World, state, evaluator_for, lowest: int | None) -> Recreation:
     namespace, kind, name, ctl_kind, ctl_name = key
     fit = _would_fit(victims, world, state, evaluator_for)
-    top = max(v.priority for v in victims)
-    lower = any(p.placed and p.priority < top for p in world.pods.values())
+    lower = lowest is not None and lowest < max(v.priority for v in victims)  # a placed pod they could preempt
     owner = OwnerRef(kind, name, () if (ctl_kind, ctl_name) == (kind, name) else (OwnerRef(ctl_kind, ctl_name),))
     return Recreation(namespace, owner, tuple(v.key for v in victims), fit, lower,
                       _message(namespace, owner, len(victims), fit, lower))
