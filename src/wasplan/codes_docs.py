@@ -901,7 +901,8 @@ DOCS: dict[str, RuleDoc] = {
     "WAS624": RuleDoc(
         "The object carries the label `kueue.x-k8s.io/queue-name` and is of a kind Kueue integrates (Job, JobSet, "
         "LeaderWorkerSet, Deployment, StatefulSet, Pod; a plain pod's Kueue pod group is named by "
-        "`kueue.x-k8s.io/pod-group-name`). Kueue keeps a Job or JobSet suspended, and gates the pods of the others "
+        "`kueue.x-k8s.io/pod-group-name`), or the pods of a Deployment, ReplicaSet, StatefulSet or LeaderWorkerSet "
+        "carry the label from their template (Kueue's pod-based integrations). Kueue keeps a Job or JobSet suspended, and gates the pods of the others "
         "with `kueue.x-k8s.io/admission`, until the LocalQueue's ClusterQueue admits the workload. The plan does "
         "not model Kueue's quotas, so it cannot say when that happens: the pods are `WaitingForAdmission` (their "
         "PodGroup too) and the plan exits 1. `--assume-admitted` plans them as if Kueue admitted the object now.",

@@ -3,7 +3,9 @@ once), and after each creation the scheduler runs until nothing more moves.
 
 A pod whose controller creates it only once other pods run (`Pod.start_after`: JobSet InOrder, StatefulSet
 OrderedReady, exclusive-placement followers) is created only if those are placed when its turn comes; otherwise
-it is recorded as Gated with reason NotCreated (docs/workload-expansion.md).
+it is recorded as Gated with reason NotCreated (docs/workload-expansion.md). A pod Kueue holds (`Pod.admission`,
+cluster/kueue.py) is never handed to the scheduler: it is recorded as WaitingForAdmission. Once the story is
+told, the victims a controller recreates are measured against the final cluster (recreation.py).
 
 This module owns the event loop (creation → PreEnqueue → queue → dispatch) and the cluster-change rules that
 move unschedulable items back to activeQ; the cycles themselves live in cycles.py and the Plan assembly in
@@ -127,7 +129,6 @@ class Simulator:
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
         ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
-
 
     def _awaiting_admission(self, pod: Pod) -> None:
         """The pod Kueue holds until it admits its workload (cluster/kueue.py): never created, or created with
