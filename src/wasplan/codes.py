@@ -240,6 +240,8 @@ _TABLE: list[Code] = [
     Code("WAS621", "workload-not-expanded", I, "A JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet creates no pods in the plan (suspended, paused, managed elsewhere, or zero replicas)."),
     Code("WAS622", "unplanned-workload", W, "An object runs pods through a controller wasplan does not model (e.g. a PyTorchJob); it is listed as not planned."),
     Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
+    Code("WAS624", "kueue-admission", W, "Kueue manages the object (label kueue.x-k8s.io/queue-name): its pods wait for Kueue's admission, whose quotas are not modelled."),
+    Code("WAS625", "kueue-assumed-admitted", I, "With --assume-admitted, an object Kueue manages is planned as if Kueue admitted it now."),
     Code("WAS630", "refused-by-admission", W,
          "The API server would refuse to create the pod (its priorityClassName names a PriorityClass that exists "
          "nowhere); the plan lists it as Refused and never places it."),
@@ -277,6 +279,7 @@ _TABLE: list[Code] = [
     Code("WAS662", "missing-device-class", W,
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
+    Code("WAS663", "stale-claim-reservation", I, "A ResourceClaim's status.reservedFor names a pod that is not in the inputs; the entry is dropped (and the claim deallocated when no consumer is left), as the resourceclaim controller does."),
     Code("WAS680", "baseline-not-a-plan", E,
          "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
     Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),

@@ -905,9 +905,14 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: infer}\nspec:\n  replicas: 2\n...",
         "Resume the object or set replicas if the plan should include its pods."),
     "WAS622": RuleDoc(
-        "The object runs pods through a controller wasplan does not model (a PyTorchJob, Argo Workflow, RayJob, "
-        "CronJob, DaemonSet). It is listed under `unplanned` in the plan, and the plan never reports every pod "
-        "placed while such an object is present.",
+        "The object runs pods through a controller wasplan does not model (a TrainJob, PyTorchJob, MPIJob, Argo "
+        "Workflow, RayJob, RayCluster, CronJob, DaemonSet, any custom resource with a pod template). It is listed "
+        "with its file and line under \"Not planned\" (`unplanned` in the plan JSON) and under \"Not looked at\" "
+        "in `explain`; while such an object is present neither command exits 0. The rule: an object with a pod "
+        "spec or container anywhere in its `spec`, or a kind known to run pods built elsewhere (TrainJob, a "
+        "Workflow from `workflowTemplateRef`, InferenceService, SparkApplication, RayJob); objects that only "
+        "hold templates or configuration (PodTemplate, ConfigMap, any kind named `...Template`, `...Runtime` "
+        "or `...Policy`, such as ClusterTrainingRuntime or WorkflowTemplate) run nothing and are not listed.",
         "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: bert}\n...",
         "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: bert}\n...",
         "Express the workload as a kind the plan expands (Job, JobSet, LeaderWorkerSet, Deployment, ReplicaSet, "
@@ -918,6 +923,35 @@ DOCS: dict[str, RuleDoc] = {
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec:\n        scheduling: {...}",
         "kind: JobSet\nspec:\n  replicatedJobs:\n  - template:\n      spec: {...}  # no scheduling",
         "Remove `spec.scheduling` from the Job template, or pair the JobSet with a Workload and PodGroups of its own."),
+    "WAS624": RuleDoc(
+        "The object carries the label `kueue.x-k8s.io/queue-name` and is of a kind Kueue integrates (Job, JobSet, "
+        "LeaderWorkerSet, Deployment, StatefulSet, Pod; a plain pod's Kueue pod group is named by "
+        "`kueue.x-k8s.io/pod-group-name`), or the pods of a Deployment, ReplicaSet, StatefulSet or LeaderWorkerSet "
+        "carry the label from their template (Kueue's pod-based integrations). Kueue keeps a Job or JobSet suspended, and gates the pods of the others "
+        "with `kueue.x-k8s.io/admission`, until the LocalQueue's ClusterQueue admits the workload. The plan does "
+        "not model Kueue's quotas, so it cannot say when that happens: the pods are `WaitingForAdmission` (their "
+        "PodGroup too) and the plan exits 1. `--assume-admitted` plans them as if Kueue admitted the object now.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\nspec:\n  suspend: true\n...",
+        "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
+        "Nothing to fix if Kueue should decide; pass `--assume-admitted` to plan the pods as admitted, or plan the "
+        "object without the queue label."),
+    "WAS625": RuleDoc(
+        "With `--assume-admitted`, an object Kueue manages (WAS624) is planned as if Kueue admitted it now: a "
+        "suspended Job or JobSet is resumed, and pods are not gated. Whether Kueue's ClusterQueue has the quota "
+        "for it is not checked.",
+        "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
+        "wasplan plan job.yaml --cluster cluster.yaml  # the pods wait for Kueue instead (WAS624)",
+        "Nothing to fix: a note that the plan assumed the admission; check the ClusterQueue's quota yourself."),
+    "WAS663": RuleDoc(
+        "A ResourceClaim in the snapshot is reserved (`status.reservedFor`) for a pod that is not in the inputs: "
+        "it finished, was deleted, or was left out of the snapshot. The resourceclaim controller "
+        "(pkg/controller/resourceclaim/controller.go) removes such entries and deallocates the claim once no "
+        "consumer is left; the plan does the same before scheduling, so the claim's devices are free.",
+        "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus:\n  allocation: {...}\n  reservedFor:\n  - {resource: "
+        "pods, name: trainer-0}   # no such pod",
+        "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus: {}   # or add the pod trainer-0 to the snapshot",
+        "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
     "WAS680": RuleDoc(
         "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
         "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "

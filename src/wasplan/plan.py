@@ -22,10 +22,11 @@ class PodStatus(StrEnum):
     GATED = "Gated"
     PREEMPTED = "Preempted"
     REFUSED = "Refused"  # the API server would not create it (admission); the scheduler never sees it
+    WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it until its ClusterQueue admits it
 
 
 PLACED = frozenset({PodStatus.BOUND, PodStatus.ALREADY_BOUND})  # on a node when the plan ends
-UNPLACED = frozenset({PodStatus.PENDING, PodStatus.GATED})  # what a user calls pending
+UNPLACED = frozenset({PodStatus.PENDING, PodStatus.GATED, PodStatus.WAITING_FOR_ADMISSION})  # what a user calls pending
 
 
 class GroupStatus(StrEnum):
@@ -35,6 +36,7 @@ class GroupStatus(StrEnum):
     UNSCHEDULABLE = "Unschedulable"
     WAITING_FOR_PODS = "WaitingForPods"
     WAITING_FOR_PREEMPTION = "WaitingForPreemption"
+    WAITING_FOR_ADMISSION = "WaitingForAdmission"  # its pods wait for Kueue's admission
 
 
 class ClaimStatus(StrEnum):
@@ -69,9 +71,31 @@ class UnplannedWorkload:
     namespace: str
     name: str
     api_version: str = ""
+    source: str = ""  # the input file, and the line of the object's `kind:`
+    line: int | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" if self.source and self.line else self.source
 
     def to_dict(self) -> dict:
         return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class Recreation:
+    """Pods the plan evicts that their controller recreates (engine/recreation.py): what would become of them."""
+
+    namespace: str
+    owner: OwnerRef  # the top-level owner, with the direct controller as its chain when they differ
+    pods: tuple[str, ...]  # the evicted pods, ns/name, in eviction order
+    would_fit: int  # replacements the cluster the plan leaves takes (a gang only with its minCount)
+    can_preempt: bool  # a placed pod has a lower priority than theirs
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"owner": {"namespace": self.namespace, **self.owner.to_dict()}, "pods": list(self.pods),
+                "wouldFit": self.would_fit, "lowerPriorityRunning": self.can_preempt, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +286,7 @@ class Plan:
     composites: tuple[CompositeOutcome, ...] = ()  # CompositePodGroups, sorted by namespace/name
     claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
+    recreations: tuple[Recreation, ...] = ()  # evicted pods their controller recreates
 
     def count(self, status: PodStatus) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -269,12 +294,13 @@ class Plan:
     def summary(self) -> dict:
         return {"pods": len(self.pods), "bound": self.count(PodStatus.BOUND),
                 "alreadyBound": self.count(PodStatus.ALREADY_BOUND),
-                "pending": self.count(PodStatus.PENDING) + self.count(PodStatus.GATED),
+                "pending": sum(1 for p in self.pods if p.status in UNPLACED),
                 "preempted": self.count(PodStatus.PREEMPTED),
                 "podGroups": len(self.pod_groups),
                 "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == GroupStatus.SCHEDULED),
                 "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != GroupStatus.SCHEDULED),
-                "unplanned": len(self.unplanned), "refused": self.count(PodStatus.REFUSED)}
+                "unplanned": len(self.unplanned), "refused": self.count(PodStatus.REFUSED),
+                "waitingForAdmission": self.count(PodStatus.WAITING_FOR_ADMISSION)}
 
     @property
     def all_placed(self) -> bool:
@@ -293,4 +319,5 @@ class Plan:
                 "preemptions": [p.to_dict() for p in self.preemptions],
                 "compositePodGroups": [c.to_dict() for c in self.composites],
                 "resourceClaims": [c.to_dict() for c in self.claims],
-                "unplanned": [u.to_dict() for u in self.unplanned]}
+                "unplanned": [u.to_dict() for u in self.unplanned],
+                "recreations": [r.to_dict() for r in self.recreations]}

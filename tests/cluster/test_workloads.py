@@ -156,7 +156,8 @@ def test_an_unexpandable_crd_is_listed_as_not_planned():
                                  "name": "pytorch-simple"}]
     text = run("plan", str(FIXTURES / "pytorchjob.yaml"), "--cluster", CLUSTER)
     assert text.exit_code == 1
-    assert "Not planned (1)" in text.stdout and "PyTorchJob kubeflow/pytorch-simple (kubeflow.org/v1)" in text.stdout
+    assert "Not planned (1)" in text.stdout
+    assert f"  {FIXTURES / 'pytorchjob.yaml'}:4: PyTorchJob\n      kubeflow/pytorch-simple (kubeflow.org/v1)\n" in text.stdout
     assert "Every pod is placed." not in text.stdout
 
 

@@ -142,9 +142,14 @@ def test_claim_in_use_by_another_pod_is_not_deallocated(tmp_path):
     cluster = CLUSTER.replace('status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}',
                               'status: {allocatable: {cpu: "1", memory: 32Gi, pods: "110"}}', 1)
     cluster += slice_for("worker", "gpu-0") + ALLOCATED_ON_WORKER.format(reserved="{resource: pods, name: owner, uid: u-owner}")
+    # the claim's consumer runs (without it the resourceclaim controller would drop the entry: WAS663)
+    cluster += pod("owner", "- {name: gpu, resourceClaimName: shared}", cpu="0").replace(
+        "metadata: {name: owner, namespace: default}", "metadata: {name: owner, namespace: default, uid: u-owner}"
+    ).replace("spec:\n", "spec:\n  nodeName: worker\n", 1)
     run = plan(tmp_path, cluster, pod("p", "- {name: gpu, resourceClaimName: shared}", cpu="4"))
     assert pods(run)["p"] == ("Pending", None, "0/2 nodes are available: 1 Insufficient cpu, 1 resourceclaim not "
                               f"available on the node. still not schedulable, {NOT_HELPFUL_2}")
+    assert [d.code for d in run.diagnostics if d.code == "WAS663"] == []
 
 
 @pytest.mark.parametrize("version, message", [
@@ -174,7 +179,11 @@ def test_cel_runtime_error_for_one_of_two_nodes(tmp_path, version, message):
 def test_reserved_for_cap_fails_the_binding(tmp_path):
     """ResourceClaimReservedForMaxSize: a 257th consumer fails PreBind (the API server rejects the status)."""
     reserved = ", ".join(f"{{resource: pods, name: user-{i}, uid: u-{i}}}" for i in range(256))
-    cluster = CLUSTER + slice_for("worker", "gpu-0") + ALLOCATED_ON_WORKER.format(reserved=reserved)
+    cluster = CLUSTER.replace('pods: "110"', 'pods: "300"') + slice_for("worker", "gpu-0") + \
+        ALLOCATED_ON_WORKER.format(reserved=reserved)
+    # the 256 consumers run (a reservation for a pod that does not exist is dropped: WAS663)
+    cluster += "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: user-{i}, namespace: default, uid: u-{i}}}\n"
+                       "spec: {nodeName: worker, containers: [{name: main, image: app:1}]}\n" for i in range(256))
     run = plan(tmp_path, cluster, pod("p", "- {name: gpu, resourceClaimName: shared}"))
     assert pods(run)["p"] == ("Pending", None, 'ResourceClaim.resource.k8s.io "shared" is invalid: '
                               "status.reservedFor: Too many: 257: must have at most 256 items")

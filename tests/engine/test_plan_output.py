@@ -17,10 +17,10 @@ def test_contract_fields_and_pod_order():
                [gang("g", 2), *pods("g", 2, gpu=2, group="g"), pod("a", namespace="team", cpu="64")])
     doc = json.loads(render_plan_json(plan))
     assert list(doc) == ["apiVersion", "kind", "k8sVersion", "summary", "podGroups", "pods", "preemptions",
-                         "compositePodGroups", "resourceClaims", "unplanned"]
+                         "compositePodGroups", "resourceClaims", "unplanned", "recreations"]
     assert doc["summary"] == {"pods": 4, "bound": 2, "alreadyBound": 1, "pending": 1, "preempted": 0,
                               "podGroups": 1, "podGroupsScheduled": 1, "podGroupsUnschedulable": 0, "unplanned": 0,
-                              "refused": 0}
+                              "refused": 0, "waitingForAdmission": 0}
     assert [(p["namespace"], p["name"]) for p in doc["pods"]] == \
         [("default", "g-0"), ("default", "g-1"), ("default", "z-running"), ("team", "a")]
     assert set(doc["pods"][0]) == {"namespace", "name", "podGroup", "owner", "status", "node", "nominatedNode",

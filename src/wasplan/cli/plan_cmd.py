@@ -35,6 +35,9 @@ class FailOn(str, enum.Enum):
 
 PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
                                       OutputFormat.junit, OutputFormat.github)
+AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
+                                 help="Plan what Kueue manages (label kueue.x-k8s.io/queue-name) as if Kueue admitted "
+                                      "it now; its quotas are not modelled. Default: its pods wait for admission.")
 ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
                           help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
                                "Default: the config file's `cluster`.")
@@ -138,6 +141,7 @@ def plan(
                                            help="A Plan saved earlier (-o json): report what changed against it "
                                                 "(text, json, yaml or github)."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
+    assume_admitted: bool = AssumeAdmittedOpt,
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
@@ -163,7 +167,7 @@ def plan(
     with phase_bar() as progress:
         run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
                        preemption=not no_preemption, read_options=settings.read_options(),
-                       **({"progress": progress} if progress else {}))
+                       assume_admitted=assume_admitted, **({"progress": progress} if progress else {}))
     if run.error:
         fail(run.error)
     if run.invalid:

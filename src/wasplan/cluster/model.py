@@ -202,6 +202,7 @@ class Pod:
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
+    admission: Any = None  # KueueAdmission (cluster/kueue.py): held until Kueue admits its workload
 
     @property
     def key(self) -> str:
@@ -255,6 +256,8 @@ class Unplanned:
     namespace: str
     name: str
     api_version: str = ""
+    source: str = ""  # the input file, and the line of its `kind:`, for the "Not planned" list
+    line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,13 @@ ordered by `metadata.creationTimestamp`, objects without one after those with on
 Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
 `plan` names them before validation already); arrivals that run pods through a controller the plan does not
 model are listed as `Unplanned` (WAS622); arrival pods that name a PriorityClass that exists nowhere are refused
-as the API server's Priority admission refuses them (cluster/admission.py, WAS630).
+as the API server's Priority admission refuses them (cluster/admission.py, WAS630); arrivals that Kueue manages wait for its
+admission (cluster/kueue.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import re
 from contextlib import contextmanager
@@ -35,7 +37,9 @@ from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
 from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
+from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
+from wasplan.cluster.kueue import QUEUE_LABEL, admission_of, as_admitted, pod_admission
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
@@ -65,9 +69,37 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
     if expand is not None:
         return _within_pod_limit(doc, expand(doc.obj, exp, ctx), ctx)
     if runs_unplanned_pods(doc.obj):
-        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version)]
+        where = doc.location(("kind",))
+        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version, where.file, where.line)]
     record = parse_record(doc.obj, ctx)
     return [] if record is None else [record]
+
+
+def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expansion,
+             assume_admitted: bool) -> list[Record | Unplanned]:
+    """An arriving object's records; one that Kueue manages is expanded as Kueue leaves it on admission, and its
+    pods wait for that admission unless it is assumed (WAS624, WAS625; cluster/kueue.py)."""
+    namespace = doc.namespace or "default"
+    admission = admission_of(doc.obj, namespace)
+    records = records_of(dataclasses.replace(doc, obj=as_admitted(doc.obj)) if admission else doc, gates, diags,
+                         exp=exp)
+    held = [(r, admission or pod_admission(doc.obj, r.labels, namespace)) for r in records if isinstance(r, Pod)]
+    held = [(pod, why) for pod, why in held if why is not None]
+    if not held:
+        return records
+    ctx, subject, first = Ctx(doc, diags), f"{doc.kind} {namespace}/{doc.name}", held[0][1]
+    where = ("metadata", "labels", QUEUE_LABEL) if admission else ("kind",)
+    if assume_admitted:
+        ctx.report("WAS625", f"{subject} is planned as if Kueue admitted it now ({first.describe()}); "
+                             "Kueue's quotas are not modelled", where)
+        return records
+    waits = "it waits" if doc.kind == "Pod" else f"its {len(held)} pod{'s' if len(held) != 1 else ''} wait"
+    ctx.report("WAS624", f"{subject} is managed by Kueue ({first.describe()}): {waits} for Kueue to admit it, "
+                         "and Kueue's quotas are not modelled", where,
+               hint="--assume-admitted plans it as if Kueue admitted it now")
+    for pod, why in held:
+        pod.admission = why
+    return records
 
 
 def _within_pod_limit(doc: Document, records: list[Record], ctx: Ctx) -> list[Record]:
@@ -188,18 +220,21 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def build_inputs(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple[PlanInputs, list[Diagnostic]]:
-    """Records for the engine plus every finding made while building them (reading findings are the caller's)."""
+def build_inputs(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
+                 assume_admitted: bool = False) -> tuple[PlanInputs, list[Diagnostic]]:
+    """Records for the engine plus every finding made while building them (reading findings are the caller's).
+    `assume_admitted`: arrivals Kueue manages are planned as if it admitted them now (cluster/kueue.py)."""
     with _gc_paused():
-        return _build(snapshot, manifests, gates)
+        return _build(snapshot, manifests, gates, assume_admitted)
 
 
-def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple[PlanInputs, list[Diagnostic]]:
+def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
+           assume_admitted: bool = False) -> tuple[PlanInputs, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     exp = Expansion(gates)
     exp.learn_priorities(doc.obj for doc in (*snapshot.documents, *manifests.documents))
     existing_entries = _existing(snapshot, exp, diags)
-    arrival_entries = [((2, order), doc, records_of(doc, gates, diags, exp=exp))
+    arrival_entries = [((2, order), doc, _arrival(doc, gates, diags, exp, assume_admitted))
                        for order, doc in enumerate(manifests.documents)]
     unplanned = _unplanned(arrival_entries, diags)
     classes = known_classes(existing_entries) | known_classes(arrival_entries)
@@ -207,6 +242,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet) -> tuple
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
+    drop_stale_reservations([*existing, *arrivals], diags)
     diags += check_references([*existing, *arrivals])
     return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned, refused=refused), diags
 

@@ -9,16 +9,18 @@ import dataclasses
 import functools
 
 from wasplan.api import hub
+from wasplan.cluster.kueue import ADMISSION_GATE
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
 from wasplan.engine.claimoutcome import claim_outcomes
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.treeoutcome import composite_outcomes
 from wasplan.engine.world import GroupState, PodState, SimStatus, World
-from wasplan.plan import GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus
+from wasplan.plan import (GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus,
+                          Recreation)
 
 # The simulation's pod statuses that the Plan keeps as they are; every other one (queued, unschedulable) is Pending.
 _STATUS = {SimStatus.ALREADY_BOUND: PodStatus.ALREADY_BOUND, SimStatus.BOUND: PodStatus.BOUND, SimStatus.GATED: PodStatus.GATED,
-           SimStatus.PREEMPTED: PodStatus.PREEMPTED}
+           SimStatus.PREEMPTED: PodStatus.PREEMPTED, SimStatus.WAITING_FOR_ADMISSION: PodStatus.WAITING_FOR_ADMISSION}
 
 
 class FinalCluster:
@@ -48,6 +50,8 @@ class FinalCluster:
             if ps.status == SimStatus.PREEMPTED:
                 continue  # deleted by the scheduler's preemption
             pod = _with_claim_names(ps.pod, self._dra)
+            if ps.status == SimStatus.WAITING_FOR_ADMISSION:  # as Kueue holds it: gated until admitted
+                pod = _kueue_gated(pod)
             if ps.status == SimStatus.BOUND:
                 pod = copy.copy(pod) if pod is ps.pod else pod
                 pod.node_name = ps.node
@@ -66,6 +70,14 @@ class FinalCluster:
             return ()
         return tuple(s.claim for s in sorted(self._dra.store.claims.values(),
                                              key=lambda s: (s.claim.namespace, s.claim.name)))
+
+
+def _kueue_gated(pod: Pod) -> Pod:
+    """The pod with Kueue's admission gate (cluster/kueue.py), so a plan on the emitted snapshot keeps it waiting."""
+    out = copy.copy(pod)
+    out.scheduling_gates = (*pod.scheduling_gates, ADMISSION_GATE)
+    out.admission = None
+    return out
 
 
 def _with_claim_names(pod: Pod, dra) -> Pod:
@@ -108,30 +120,38 @@ def refused_outcome(pod: Pod, message: str) -> PodOutcome:
                       message=message)
 
 
-def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions) -> tuple[GroupStatus, str, str]:
+def _group_status(gs: GroupState, members: list[PodState], options: EngineOptions,
+                  held: list[PodState] | None = None, recreated: str | None = None) -> tuple[GroupStatus, str, str]:
+    """`held`: the group's pods that Kueue holds (engine/simulator.py); with none of its pods placed, the group
+    waits for that admission too."""
     if not options.groups_on:
         placed = sum(1 for m in members if m.placed)
         ok = placed >= gs.min_count and placed == len(members)
         return (GroupStatus.SCHEDULED if ok else GroupStatus.UNSCHEDULABLE), "", "PodGroup cycles are off: pods were scheduled one by one"
+    preempted = [m for m in members if m.status == SimStatus.PREEMPTED]
+    if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
+        message = recreated or f"{len(preempted)} of its pods were preempted"
+        return GroupStatus.UNSCHEDULABLE, "PreemptionByScheduler", message
     if gs.condition_status == "True":
         return GroupStatus.SCHEDULED, gs.condition_reason, gs.message
     if gs.attempted:
         return GroupStatus.UNSCHEDULABLE, gs.condition_reason, gs.message
+    if held and not any(m.placed for m in members):
+        return GroupStatus.WAITING_FOR_ADMISSION, "KueueAdmission", held[0].message
     gated = next((m for m in members if m.status == SimStatus.GATED), None)
     if gated is not None or not members:
         return GroupStatus.WAITING_FOR_PODS, "WaitingForPods", gated.message if gated else "no member pod exists yet"
-    preempted = [m for m in members if m.status == SimStatus.PREEMPTED]
-    if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
-        return GroupStatus.UNSCHEDULABLE, "PreemptionByScheduler", f"{len(preempted)} of its pods were preempted"
     waiting = next((m for m in members if not m.placed), None)
     if waiting is None and len(members) >= gs.min_count:
         return GroupStatus.SCHEDULED, "", ""  # bound before the plan (the snapshot carries no condition)
     return GroupStatus.UNSCHEDULABLE, "", waiting.message if waiting else ""
 
 
-def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> GroupOutcome:
+def group_outcome(gs: GroupState, world: World, options: EngineOptions, recreated: str | None = None) -> GroupOutcome:
+    """`recreated`: what becomes of the group's evicted pods once their controller recreates them."""
     members = [world.pods[k] for k in gs.members]
-    status, reason, message = _group_status(gs, members, options)
+    held = [world.pods[k] for k in world.awaiting_admission.get(gs.key, ())]
+    status, reason, message = _group_status(gs, members, options, held, recreated)
     condition = None
     if options.groups_on and gs.condition_status is not None:
         condition = GroupCondition(options.condition_type, gs.condition_status, gs.condition_reason, gs.message)
@@ -139,15 +159,18 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions) -> Group
     min_count = gs.min_count if gs.is_gang else 0
     where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
-                        tuple(sorted(gs.members)), where, reason, message, condition)
+                        tuple(sorted([*gs.members, *(p.key for p in held)])), where, reason, message, condition)
 
 
-def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None) -> Plan:
+def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None,
+               recreations: tuple[Recreation, ...] = ()) -> Plan:
     pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
-    groups = tuple(group_outcome(world.groups[k], world, options) for k in sorted(world.groups, key=_ns_name))
+    again = {World.group_key(world.pods[k]): r.message for r in recreations for k in r.pods}
+    groups = tuple(group_outcome(world.groups[k], world, options, again.get(k))
+                   for k in sorted(world.groups, key=_ns_name))
     preemptions = tuple(ledger.entries) if ledger is not None else ()
     return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options),
-                claims=claim_outcomes(dra))
+                claims=claim_outcomes(dra), recreations=recreations)
 
 
 def _ns_name(key: str) -> tuple[str, str]:

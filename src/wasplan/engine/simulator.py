@@ -3,7 +3,9 @@ once), and after each creation the scheduler runs until nothing more moves.
 
 A pod whose controller creates it only once other pods run (`Pod.start_after`: JobSet InOrder, StatefulSet
 OrderedReady, exclusive-placement followers) is created only if those are placed when its turn comes; otherwise
-it is recorded as Gated with reason NotCreated (docs/workload-expansion.md).
+it is recorded as Gated with reason NotCreated (docs/workload-expansion.md). A pod Kueue holds (`Pod.admission`,
+cluster/kueue.py) is never handed to the scheduler: it is recorded as WaitingForAdmission. Once the story is
+told, the victims a controller recreates are measured against the final cluster (recreation.py).
 
 This module owns the event loop (creation → PreEnqueue → queue → dispatch) and the cluster-change rules that
 move unschedulable items back to activeQ; the cycles themselves live in cycles.py and the Plan assembly in
@@ -20,9 +22,13 @@ from wasplan.engine.options import EngineOptions
 from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queue import SchedulingQueue
+from wasplan.engine.recreation import recreations
 from wasplan.engine.state import ClusterState
 from wasplan.engine.world import PodState, SimStatus, World
 from wasplan.plan import Plan
+
+
+KUEUE_REASON = "KueueAdmission"
 
 
 def _resource_names(records) -> set[str]:
@@ -56,7 +62,8 @@ class Simulator:
     def run(self) -> tuple[Plan, FinalCluster]:
         self.replay()
         ledger = self.preemption.ledger
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra),
+        again = recreations(self.world, self.state, self.cycles.evaluator_for) if ledger.entries else ()
+        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again),
                 final_cluster(self.state, self.world, self.options, ledger, self.dra))
 
     def replay(self) -> None:
@@ -95,6 +102,9 @@ class Simulator:
             elif record.key in self.world.composites:
                 self.cycles.composite_created()
         elif isinstance(record, Pod):
+            if record.admission is not None:
+                self._awaiting_admission(record)
+                return
             if record.start_after is not None and not self._may_start(record.start_after):
                 self._not_created(record)
                 return
@@ -119,6 +129,16 @@ class Simulator:
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
         ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
+
+    def _awaiting_admission(self, pod: Pod) -> None:
+        """The pod Kueue holds until it admits its workload (cluster/kueue.py): never created, or created with
+        Kueue's scheduling gate; either way the scheduler never sees it in this plan."""
+        ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
+        ps.status, ps.reason = SimStatus.WAITING_FOR_ADMISSION, KUEUE_REASON
+        ps.message = f"waiting for Kueue to admit it ({pod.admission.describe()}); Kueue's quotas are not modelled"
+        self.world.pods[pod.key] = ps
+        if pod.pod_group:
+            self.world.awaiting_admission.setdefault(World.group_key(ps), []).append(pod.key)
 
 
 def _creation_rank(record) -> int:

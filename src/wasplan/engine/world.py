@@ -27,6 +27,7 @@ class SimStatus(StrEnum):
     BOUND = "Bound"
     ALREADY_BOUND = "AlreadyBound"  # bound in the snapshot
     PREEMPTED = "Preempted"
+    WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue has not admitted its workload (cluster/kueue.py)
 
 
 _PLACED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND})
@@ -97,6 +98,7 @@ class World:
         self.composite_seq: dict[str, int] = {}  # their creation order, comparable with GroupState.seq
         self.tree_results: dict[str, object] = {}  # composite key -> its last cycle's result (composite.py)
         self._orphans: dict[str, list[str]] = {}  # group key -> pods naming a PodGroup that does not exist yet
+        self.awaiting_admission: dict[str, list[str]] = {}  # group key -> its pods Kueue holds (never members)
         self._seq = 0
 
     def next_seq(self) -> int:

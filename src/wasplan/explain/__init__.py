@@ -14,8 +14,8 @@ from wasplan.explain import (evidence, suggest_constraints, suggest_devices, sug
                              suggest_priority, suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions, check
-from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
-                                   TargetExplanation)
+from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP, WAITING_FOR_PODS,
+                                   Explanation, TargetExplanation)
 from wasplan.explain.target import Unit
 
 OVER_BUDGET = ("{}: some suggestions may be missing, and a node count may not be the smallest; raise it "
@@ -54,6 +54,9 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
         notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
     if verdict == GATED:
         notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
+    if verdict == WAITING_FOR_ADMISSION:
+        notes.append("Kueue admits it once its ClusterQueue has quota for it, which the plan does not model; "
+                     "explain with --assume-admitted to see whether it fits once admitted")
     unknown = sorted({p.scheduler_name for p in subj.pending if ctx.evaluator(p) is None})
     if unknown:  # a blocker no node change can lift
         notes.append(f"no kube-scheduler profile is named {', '.join(map(repr, unknown))}: its pods wait for "

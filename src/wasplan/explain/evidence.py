@@ -17,8 +17,8 @@ from wasplan.engine.simulator import Simulator
 from wasplan.engine.world import GroupState, PodState, SimStatus
 from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
-from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,
-                                   DomainFit, Gang, ShapeEvidence, Topology)
+from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP,
+                                   WAITING_FOR_PODS, DomainFit, Gang, ShapeEvidence, Topology)
 from wasplan.explain.target import Unit
 from wasplan.plan import GroupStatus, Plan
 
@@ -109,6 +109,8 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
     if subj.unit.kind == "Pod":
         return _pod_verdict(ctx.sim.world.pods[subj.unit.key])
     outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
+    if outcome.status == GroupStatus.WAITING_FOR_ADMISSION:
+        return WAITING_FOR_ADMISSION, outcome.message
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
         return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
@@ -161,6 +163,8 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
         return FITS, f"fits: bound to {ps.node}"
     if ps.status == SimStatus.PREEMPTED:
         return DOES_NOT_FIT, f"does not stay: {ps.message}"
+    if ps.status == SimStatus.WAITING_FOR_ADMISSION:
+        return WAITING_FOR_ADMISSION, ps.message
     if ps.status == SimStatus.GATED and ps.pod.scheduling_gates:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
     if claims_gated(ps):  # DynamicResources' PreEnqueue: a claim or its template is missing

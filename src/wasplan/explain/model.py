@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 
 from wasplan.explain.devices_model import DeviceEvidence
 from wasplan.explain.exact.result import ExactCheck
+from wasplan.plan import UnplannedWorkload
 
 API_VERSION = "wasplan.io/v1alpha1"
 
 FITS, DOES_NOT_FIT, BY_PREEMPTING = "Fits", "DoesNotFit", "FitsByPreempting"
 WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = "WaitingForPods", "WaitingForPodGroup", "SchedulingGated"
-VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED)
+WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it (cluster/kueue.py); not a scheduling verdict
+VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED, WAITING_FOR_ADMISSION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,11 +206,18 @@ class Explanation:
     nodes: int
     targets: tuple[TargetExplanation, ...] = ()
     timings: dict = field(default_factory=dict, compare=False)
+    # objects whose pods were not looked at: their controller has no model (WAS622); they keep all_fit false
+    unplanned: tuple[UnplannedWorkload, ...] = ()
 
     @property
     def all_fit(self) -> bool:
-        return all(t.fits for t in self.targets)
+        return all(t.fits for t in self.targets) and not self.unplanned
 
     def to_dict(self) -> dict:
         return {"apiVersion": API_VERSION, "kind": "Explanation", "k8sVersion": self.k8s_version,
-                "nodes": self.nodes, "targets": [t.to_dict() for t in self.targets]}
+                "nodes": self.nodes, "targets": [t.to_dict() for t in self.targets],
+                "unplanned": [_unplanned_dict(u) for u in self.unplanned]}
+
+
+def _unplanned_dict(u: UnplannedWorkload) -> dict:
+    return {**u.to_dict(), "file": u.source or None, "line": u.line}

@@ -4,7 +4,7 @@ explanation. Returns data; never prints. Bad input or an unknown TARGET is an er
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from wasplan.api.releases import GateSet
@@ -20,7 +20,7 @@ from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, 
 from wasplan.explain.model import Explanation
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
-from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling
+from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling, with_unplanned
 
 
 # Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any
@@ -78,12 +78,13 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
                 exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,
-                read_options: ReadOptions = ReadOptions()) -> ExplainRun:
+                read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
     many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
     `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, progress=progress, read_options=read_options)
+                            preemption=preemption, progress=progress, read_options=read_options,
+                            assume_admitted=assume_admitted)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out
@@ -97,12 +98,15 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
     with reason_table():  # one table for the plan, its probes and every verification re-run
         sim = Simulator(prepared.inputs, prepared.options, scheduling(progress))
         plan, final = sim.run()
+        plan = with_unplanned(plan, prepared.inputs)
         out.run.plan, out.run.final = plan, final
         budget = Budget(verify_budget or None, verify_seconds or None)
         verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
         progress("verifying suggestions", 0, budget.runs)
         ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
         exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
-        out.explanation = explain_units(ctx, units, exact=exact) if units is not None else \
+        explanation = explain_units(ctx, units, exact=exact) if units is not None else \
             explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
+        # without a TARGET the whole input was asked about, so what could not be looked at is part of the answer
+        out.explanation = replace(explanation, unplanned=plan.unplanned) if units is None else explanation
     return out

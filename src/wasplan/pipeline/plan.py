@@ -114,8 +114,10 @@ def origins(documents) -> dict[tuple[str, str, str], Location]:
 
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
                  scheduler_config: str | None = None, preemption: bool = True,
-                 progress: Progress = quiet, read_options: ReadOptions = ReadOptions()) -> Prepared:
-    """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense."""
+                 progress: Progress = quiet, read_options: ReadOptions = ReadOptions(),
+                 assume_admitted: bool = False) -> Prepared:
+    """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense.
+    `assume_admitted`: what Kueue manages is planned as if admitted now (cluster/kueue.py)."""
     from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
@@ -144,7 +146,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
     progress("building the cluster", 0, None)
-    inputs, diags = build_inputs(snapshot, manifests, gates)
+    inputs, diags = build_inputs(snapshot, manifests, gates, assume_admitted)
     capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
@@ -161,9 +163,10 @@ def scheduling(progress: Progress) -> Callable[[int, int], None]:
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
              scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
-             read_options: ReadOptions = ReadOptions()) -> PlanRun:
+             read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, progress=progress, read_options=read_options)
+                            preemption=preemption, progress=progress, read_options=read_options,
+                            assume_admitted=assume_admitted)
     run = prepared.run
     if prepared.inputs is None:
         return run
@@ -176,7 +179,8 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
 def with_unplanned(plan: Plan, inputs) -> Plan:
     """The plan with the input's workloads that could not be expanded and the pods admission refused (the engine
     sees neither); every pod of the input stays in `pods` exactly once, sorted by namespace/name."""
-    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version) for u in inputs.unplanned)
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version, u.source, u.line)
+                   for u in inputs.unplanned)
     if listed:
         plan = dataclasses.replace(plan, unplanned=listed)
     if not inputs.refused:

@@ -126,11 +126,29 @@ def _collapsed(targets, width: int) -> list[list[TargetExplanation]]:
     return list(blocks.values())
 
 
+def _not_looked_at(explanation: Explanation, console: Console) -> None:
+    """The objects whose pods nobody planned (WAS622): named, so silence about them is never read as a fit."""
+    n = len(explanation.unplanned)
+    print_wrapped(console, f"[bold]Not looked at[/bold] ({n}): wasplan has no model of "
+                           f"{'its' if n == 1 else 'their'} controller, so {'its' if n == 1 else 'their'} pods were "
+                           "neither planned nor explained")
+    for u in explanation.unplanned:
+        at = f"{u.where}: " if u.where else ""
+        print_wrapped(console, f"  {escape(at)}{escape(u.kind)} {escape(u.namespace)}/{escape(u.name)} "
+                               f"({escape(u.api_version)})")
+
+
 def render_explain_text(explanation: Explanation, console: Console, verbose: bool = False) -> None:
-    if not explanation.targets:
+    if not explanation.targets and not explanation.unplanned:
         print_wrapped(console, "[green]Nothing is pending: every PodGroup and pod fits.[/green]")
+    elif not explanation.targets:
+        print_wrapped(console, "Every PodGroup and pod the plan could look at fits; not everything was looked at:")
     blocks = [[t] for t in explanation.targets] if verbose else _collapsed(explanation.targets, console.width)
     for i, same in enumerate(blocks):
         if i:
             console.print()
         _target(console, same, verbose)
+    if explanation.unplanned:
+        if blocks:
+            console.print()
+        _not_looked_at(explanation, console)

@@ -196,6 +196,8 @@ def pod_object(pod: Pod) -> dict:
     raw = getattr(source, "obj", None)
     if isinstance(raw, dict) and raw.get("kind") == "Pod":
         out = copy.deepcopy(raw)
+        if pod.scheduling_gates:  # as written, plus a gate the plan leaves on it (Kueue's admission gate)
+            out.setdefault("spec", {})["schedulingGates"] = [{"name": g} for g in pod.scheduling_gates]
     else:
         out = _synthesised_pod(pod)
     if pod.node_name:

@@ -81,6 +81,8 @@ def _preemptions(plan: Plan, console: Console) -> None:
     for p in plan.preemptions:
         victims = ", ".join(f"{v.namespace}/{v.name} on {v.node} (priority {v.priority})" for v in p.victims)
         _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}", "  ")
+    for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
+        _print(console, r.message, "  ")
 
 
 def _where(placement) -> str:
@@ -167,6 +169,10 @@ def _pending(plan: Plan, console: Console, verbose: bool) -> None:
     console.print(f"[bold]Pending pods[/bold] ({len(pending)})")
     for who, status, message in pending_lines(pending, verbose):
         _print(console, f"{who} {status}: {message}", "  ")
+    held = plan.count(PodStatus.WAITING_FOR_ADMISSION)
+    if held:
+        _print(console, f"{held} pod{'s' if held != 1 else ''} wait for Kueue's admission, which the plan does not "
+                        "model (its quotas and queues); --assume-admitted plans them as if admitted now.")
 
 
 def _refused(plan: Plan, console: Console, verbose: bool) -> None:
@@ -202,6 +208,11 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
                       "the plan")
         for u in plan.unplanned:
-            console.print(f"  {u.kind} {u.namespace}/{u.name} ({u.api_version})", markup=False, highlight=False)
-    if plan.complete:
+            at = f"{u.where}: " if u.where else ""
+            _print(console, f"{at}{u.kind} {u.namespace}/{u.name} ({u.api_version})", indent="  ")
+    stay = sum(len(r.pods) - r.would_fit for r in plan.recreations)
+    if plan.complete and stay:
+        _print(console, f"Every pod of the input is placed; {stay} recreated replacement"
+                        f"{'s' if stay != 1 else ''} of evicted pods would not be (see Preemptions).")
+    elif plan.complete:
         console.print("[green]Every pod is placed.[/green]")

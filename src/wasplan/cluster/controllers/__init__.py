@@ -4,7 +4,9 @@ controllers would create, and which kinds run pods that the plan cannot expand.
 One module per controller — job.py (batch Job), jobset.py (JobSet), lws.py (LeaderWorkerSet), apps.py
 (Deployment, ReplicaSet, StatefulSet) — each returning a plain list of records in the order the controller
 creates them (docs/workload-expansion.md). Any other object that carries a pod template or container (a Kubeflow
-PyTorchJob, an Argo Workflow, a RayJob, a CronJob, a DaemonSet) is reported as not planned.
+PyTorchJob, an Argo Workflow, a RayJob, a CronJob, a DaemonSet), or that is known to run pods built from
+elsewhere (a Kubeflow TrainJob), is reported as not planned; objects that only hold templates (a
+ClusterTrainingRuntime, a PodTemplate) are not. The rule is in unmodelled.py.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from wasplan.cluster.controllers.context import Expansion
 from wasplan.cluster.controllers.job import expand_job
 from wasplan.cluster.controllers.jobset import expand_jobset
 from wasplan.cluster.controllers.lws import expand_lws
+from wasplan.cluster.controllers.unmodelled import runs_pods_elsewhere
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Record
 
@@ -45,23 +48,9 @@ def expander(obj: dict) -> Expander | None:
     return _CONTROLLERS.get((group_of(obj), kind)) if isinstance(kind, str) else None
 
 
-def _carries_pods(value: object, depth: int = 0) -> bool:
-    """A pod spec (`containers: [...]`) or a single container (`container: {image: ...}`) anywhere below."""
-    if depth > 12:
-        return False
-    if isinstance(value, dict):
-        if isinstance(value.get("containers"), list):
-            return True
-        if isinstance(value.get("container"), dict) and "image" in value["container"]:
-            return True
-        return any(_carries_pods(v, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_carries_pods(v, depth + 1) for v in value)
-    return False
-
-
 def runs_unplanned_pods(obj: dict) -> bool:
-    """An object that would run pods through a controller the plan does not model."""
-    if obj.get("kind") in _PLANNER_KINDS or expander(obj) is not None:
+    """An object that would run pods through a controller the plan does not model (the rule: unmodelled.py)."""
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind in _PLANNER_KINDS or expander(obj) is not None:
         return False
-    return _carries_pods(obj.get("spec"))
+    return runs_pods_elsewhere(group_of(obj), kind, obj.get("spec"))
