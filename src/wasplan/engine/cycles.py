@@ -5,7 +5,7 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import compositecycle, groupcycle, placement
+from wasplan.engine import compositecycle, groupcycle, placement, registry
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
@@ -174,7 +174,8 @@ class Cycles(PreemptionSteps):
         self.queue.requeue()
 
     def pods_bound(self) -> None:
-        """A bound pod only helps pods whose inter-pod affinity or spread constraints count other pods."""
+        """A bound pod only helps pods that some plugin's queueing hint names (registry.helped_by_bound_pod: pod
+        affinity, spread constraints)."""
         self.queue.requeue(self._helped_by_pod_add)
 
     def _helped_by_pod_add(self, item: Item) -> bool:
@@ -183,12 +184,7 @@ class Cycles(PreemptionSteps):
             keys = [k for gs in self.forest.leaves(key) for k in gs.members]
         else:
             keys = [key] if kind == "pod" else self.world.groups[key].members
-        for k in keys:
-            pod = self.world.pods[k].pod
-            a = pod.affinity
-            if pod.topology_spread or (a is not None and (a.pod_required or a.pod_preferred)):
-                return True
-        return False
+        return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in keys)
 
     # ---- the loop ----------------------------------------------------------------------------------------------
     def run_until_idle(self) -> None:

@@ -110,10 +110,11 @@ class GangBatch:
 
 
 def _signature(pod: Pod) -> tuple:
-    """Everything the node choice reads from a pod: the static shape, the requests and the fields that make a
-    dynamic plugin run (or the nominated-node fast path apply)."""
-    return (registry.shape_key(pod), pod.requests, pod.non_zero_requests, pod.host_ports, pod.topology_spread,
-            pod.affinity, pod.nominated_node_name)
+    """Everything the node choice reads from a pod (upstream's signature.go, each plugin its part): the static
+    shape, the requests, what each dynamic plugin reads (its `signature` in the registry) and the nominated node
+    (the fast path that skips scoring)."""
+    return (registry.shape_key(pod), pod.requests, pod.non_zero_requests, registry.signature(pod),
+            pod.nominated_node_name)
 
 
 def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:

@@ -124,3 +124,23 @@ def normalize(raw: np.ndarray, ignored: np.ndarray, feasible: np.ndarray) -> np.
     if hi == 0:
         return np.where(ignored, 0, 100).astype(np.int64)
     return np.where(ignored, 0, 100 * (hi + lo - raw) // hi).astype(np.int64)
+
+
+# ---- what the rest of the engine and explain read from the plugin (registry.py) --------------------------------
+def counts_pods(pod: Pod) -> bool:
+    """Whether the pod's verdict counts other pods by their labels."""
+    return bool(pod.topology_spread)
+
+
+def describe(pod: Pod, nodes) -> tuple[str, ...]:
+    """The pod's hard constraints, for explain."""
+    return tuple(f"topologySpreadConstraint maxSkew {c.max_skew} on {c.topology_key} ({c.when_unsatisfiable})"
+                 for c in pod.topology_spread if c.when_unsatisfiable == "DoNotSchedule")
+
+
+def exact_allowed(state, pod: Pod, sv, codes) -> np.ndarray | None:
+    """The exact check's necessary condition: a hard constraint's key missing on a node (UnschedulableAndUnresolvable,
+    whatever the group's pods do); the skew between domains is a rule of the program (domainrules.py)."""
+    if not constraints(pod, hard=True):
+        return None
+    return filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok) != REASON_LABEL

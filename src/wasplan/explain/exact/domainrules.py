@@ -17,8 +17,9 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine.plugins import inter_pod_affinity, topology_spread
+from wasplan.engine.plugins.inter_pod_affinity import HOSTNAME, anti_terms
 from wasplan.engine.selectors import selector_matches
-from wasplan.explain.exact.shapes import HOSTNAME, Shape, anti_terms
+from wasplan.explain.exact.shapes import Shape
 
 
 @dataclass(frozen=True)
