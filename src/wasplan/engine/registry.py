@@ -65,6 +65,7 @@ class Plugin:
     describe: Callable[[Pod, list], tuple[str, ...]] | None = None  # the pod's terms behind a rejection (explain)
     exact_allowed: Callable | None = None  # (state, pod, sv, codes) -> nodes the exact check may use, or None
     exact_conflict: Callable[[Pod, Pod], bool] | None = None  # two pods that can never share one node
+    exact_domains: Callable | None = None  # (state, exactrules.Group, static_verdict) -> exactrules.DomainPart
 
     @property
     def filters(self) -> bool:
@@ -139,14 +140,15 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(topology_spread.NAME, _FILTER_SCORE, needs=lambda p: bool(p.topology_spread), filter=_spread_filter,
            score=_spread_score, weight=2, victims_matter=True, signature=lambda p: p.topology_spread,
            counts_pods=topology_spread.counts_pods, helped_by_bound_pod=topology_spread.counts_pods,
-           describe=topology_spread.describe, exact_allowed=topology_spread.exact_allowed),
+           describe=topology_spread.describe, exact_allowed=topology_spread.exact_allowed,
+           exact_domains=topology_spread.exact_domains),
     Plugin(inter_pod_affinity.NAME, _FILTER_SCORE, needs=inter_pod_affinity.has_terms,
            cluster_needs=lambda state: state.affinity_pods, affects_others=inter_pod_affinity.has_terms,
            filter=_ipa_filter, score=_ipa_score, weight=2, victims_matter=True, signature=lambda p: p.affinity,
            counts_pods=inter_pod_affinity.counts_pods, helped_by_bound_pod=inter_pod_affinity.helped_by_bound_pod,
            wants_company=inter_pod_affinity.wants_company, args=inter_pod_affinity.profile_args,
            describe=inter_pod_affinity.describe, exact_allowed=inter_pod_affinity.exact_allowed,
-           exact_conflict=inter_pod_affinity.exact_conflict),
+           exact_conflict=inter_pod_affinity.exact_conflict, exact_domains=inter_pod_affinity.exact_domains),
     # no signature: a stateful plugin turns gang batching off (gangbatch.py), and explain models claims itself
     Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
            needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, victims_matter=True, late=True),
@@ -160,7 +162,7 @@ def _derive() -> None:
     """The tables the engine reads, from `PLUGINS` (again after `added`)."""
     global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED, DYNAMIC_SCORES
     global DEFAULT_WEIGHTS, STAGE, _SHAPES, _OTHERS, _NEEDS, _CLUSTER_NEEDS, _SIGNATURES, _COUNTS_PODS
-    global _HELPED_BY_BOUND, _COMPANY, EXACT, CONFLICTS
+    global _HELPED_BY_BOUND, _COMPANY, EXACT, CONFLICTS, EXACT_DOMAINS
     BY_NAME = {p.name: p for p in PLUGINS}
     FILTERS = tuple(p.name for p in PLUGINS if p.filters)
     STATIC = tuple(p for p in PLUGINS if p.static)
@@ -182,6 +184,7 @@ def _derive() -> None:
     _COMPANY = tuple(p.wants_company for p in PLUGINS if p.wants_company is not None)
     EXACT = tuple(p for p in PLUGINS if p.exact_allowed is not None)
     CONFLICTS = tuple(p.exact_conflict for p in PLUGINS if p.exact_conflict is not None)
+    EXACT_DOMAINS = tuple(p for p in PLUGINS if p.exact_domains is not None)
     _check_order()
 
 

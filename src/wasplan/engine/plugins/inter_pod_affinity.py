@@ -16,6 +16,7 @@ import dataclasses
 import numpy as np
 
 from wasplan.cluster.model import LabelSelector, Pod, PodAffinityTerm
+from wasplan.engine.exactrules import DomainPart
 from wasplan.engine.selectors import selector_matches, with_label_keys
 from wasplan.engine.status import REASONS, Code
 
@@ -227,3 +228,40 @@ def exact_conflict(a: Pod, b: Pod) -> bool:
 
 def _anti_hostname(owner: Pod, target: Pod) -> bool:
     return any(t.topology_key == HOSTNAME and term_matches(t, owner, target) for t in anti_terms(owner))
+
+
+def exact_domains(state, group, static_verdict) -> DomainPart:
+    """Rules between the group's own pods per domain (engine/exactrules.py): required anti-affinity on a key other
+    than the hostname, either pod's term matching the other, as upstream checks both (`apart`); required pod
+    affinity that the group's pods hold and match themselves, when no running pod matches it: upstream lets the
+    first such pod go anywhere its keys exist (`_affinity_ok`'s self rule) and every later one only where a
+    matching pod runs, so they all share one domain of each key (`close`)."""
+    pods, apart = group.pods, {}
+    for i, a in enumerate(pods):
+        for j in range(i, len(pods)):
+            for key in _anti_keys(a, pods[j]) | _anti_keys(pods[j], a):
+                apart.setdefault(key, set()).add((i, j))
+    return DomainPart(apart=apart, close=_close(state, pods))
+
+
+def _anti_keys(owner: Pod, target: Pod) -> set[str]:
+    return {t.topology_key for t in anti_terms(owner)
+            if t.topology_key != HOSTNAME and term_matches(t, owner, target)}
+
+
+def _close(state, pods) -> dict[str, tuple[int, ...]]:
+    """Key -> shapes held in one domain of it, for required pod-affinity terms every holder matches itself, that
+    only holders of the same terms match among the group, and that no running pod matches."""
+    out: dict[str, set[int]] = {}
+    for i, pod in enumerate(pods):
+        terms = pod.affinity.pod_required if pod.affinity is not None else ()
+        if not terms or not all(term_matches(t, pod, pod) for t in terms):
+            continue
+        matching = [j for j, o in enumerate(pods) if all(term_matches(t, pod, o) for t in terms)]
+        if any(pods[j].affinity is None or pods[j].affinity.pod_required != terms for j in matching):
+            continue
+        if any(state.matching_counts(*term_scope(t, pod)).any() for t in terms):
+            continue
+        for t in terms:
+            out.setdefault(t.topology_key, set()).update(matching)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
