@@ -14,22 +14,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import recorder, registry, static
+from wasplan.engine import recorder, registry
 from wasplan.engine.diagnosis import Diagnosis
 from wasplan.engine.plugins import resources_fit
+from wasplan.engine.podkeys import shape_key
 from wasplan.engine.status import REASONS
 from wasplan.explain.model import CloseNode, Elimination, Lack, ResourceTotal
 
 CLOSEST = 3
-
-
-def shape_key(pod: Pod, labels_matter: bool = False) -> tuple:
-    """Pods with equal keys get equal verdicts on the same state (a gang's identical members): the static shape,
-    the requests, what each dynamic plugin reads (registry.signature). Labels only matter where some pod counts
-    other pods by label (registry.counts_pods: spread, inter-pod affinity)."""
-    labels = tuple(sorted(pod.labels.items())) if labels_matter or registry.counts_pods(pod) else ()
-    return (static.static_key(pod), tuple(sorted(pod.requests.items())), registry.signature(pod), labels,
-            pod.namespace)
 
 
 @dataclass

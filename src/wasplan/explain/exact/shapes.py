@@ -19,8 +19,8 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine import registry
+from wasplan.engine.podkeys import shape_key
 from wasplan.engine.plugins import resources_fit
-from wasplan.explain.probe import shape_key
 
 
 @dataclass
