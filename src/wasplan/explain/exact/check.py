@@ -7,7 +7,7 @@ not find it. The
 check asks an integer program built from the engine's own data (question.py) on the cluster the plan leaves,
 and answers one of:
 
-* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (proof.py), the
+* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (bounds.py), the
   same question with every lower-priority pod removable (narrowed to the fewest evictions), and with running
   pods of at most its priority movable (moves.py, the fewest moves, verified by re-planning);
 * FitsAndFound — an assignment exists and the scheduler finds it (the plan places the group, or the trial
