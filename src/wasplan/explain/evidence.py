@@ -12,10 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Node, PlanInputs, Pod
-from wasplan.engine.placement import tas_on
-from wasplan.engine.podkeys import shape_key
-from wasplan.engine.simulator import Simulator
-from wasplan.engine.world import GroupState, PodState, SimStatus
+from wasplan.engine.facade import GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
 from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS,

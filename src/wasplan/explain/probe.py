@@ -14,11 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import recorder, registry
-from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.plugins import resources_fit
-from wasplan.engine.podkeys import shape_key
-from wasplan.engine.status import REASONS
+from wasplan.engine.facade import Diagnosis, REASONS, recorder, registry, resources_fit, shape_key
 from wasplan.explain.model import CloseNode, Elimination, Lack, ResourceTotal
 
 CLOSEST = 3

@@ -10,8 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from wasplan.cluster.model import Pod, Taint, Toleration
-from wasplan.engine.plugins.node_affinity import label_values
-from wasplan.engine.plugins.taint_toleration import blocking_taints, taint_text
+from wasplan.engine.facade import blocking_taints, label_values, taint_text
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion

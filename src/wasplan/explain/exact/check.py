@@ -27,8 +27,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from wasplan.engine.domains import pinned_domain
-from wasplan.engine.placement import bound_rows, topology_key
+from wasplan.engine.facade import bound_rows, pinned_domain, topology_key
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import changes, moves, question, solver, tree
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer

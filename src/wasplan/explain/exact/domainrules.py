@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wasplan.engine import registry
-from wasplan.engine.exactrules import Group, SpreadRule
+from wasplan.engine.facade import Group, SpreadRule, registry
 from wasplan.explain.exact.shapes import Shape
 
 

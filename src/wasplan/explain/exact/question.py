@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine.domains import PlacementError, pinned_domain
+from wasplan.engine.facade import PlacementError, pinned_domain
 from wasplan.explain.exact import (bounds, capacity, classes, devices, domainrules, shapes as shapes_mod, solver,
                                    witness)
 from wasplan.explain.exact.result import Answer, Model, NodePods

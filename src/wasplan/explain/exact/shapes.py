@@ -18,9 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
-from wasplan.engine.podkeys import shape_key
-from wasplan.engine.plugins import resources_fit
+from wasplan.engine.facade import registry, resources_fit, shape_key
 
 
 @dataclass
