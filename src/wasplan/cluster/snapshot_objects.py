@@ -15,7 +15,7 @@ from wasplan.api import hub
 from wasplan.api.convert import from_hub
 from wasplan.api.releases import Release
 from wasplan.cluster.claims import stable_uid
-from wasplan.cluster.dra_objects import dra_object
+from wasplan.cluster.dra_objects import dra_object, node_term_object, requirement_object
 from wasplan.cluster.model import CPU, Group, Node, Pod, PriorityClass
 
 PLAN_EPOCH = "1970-01-01T00:00:00Z"
@@ -82,20 +82,7 @@ def _selector(sel) -> dict | None:
     if sel.match_labels:
         out["matchLabels"] = dict(sel.match_labels)
     if sel.match_expressions:
-        out["matchExpressions"] = [_requirement(r) for r in sel.match_expressions]
-    return out
-
-
-def _requirement(r) -> dict:
-    return {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
-
-
-def _node_term(t) -> dict:
-    out: dict = {}
-    if t.match_expressions:
-        out["matchExpressions"] = [_requirement(r) for r in t.match_expressions]
-    if t.match_fields:
-        out["matchFields"] = [_requirement(r) for r in t.match_fields]
+        out["matchExpressions"] = [requirement_object(r) for r in sel.match_expressions]
     return out
 
 
@@ -114,10 +101,10 @@ def _affinity(a) -> dict:
     node: dict = {}
     if a.node_required is not None:
         node["requiredDuringSchedulingIgnoredDuringExecution"] = {
-            "nodeSelectorTerms": [_node_term(t) for t in a.node_required]}
+            "nodeSelectorTerms": [node_term_object(t) for t in a.node_required]}
     if a.node_preferred:
         node["preferredDuringSchedulingIgnoredDuringExecution"] = [
-            {"weight": p.weight, "preference": _node_term(p.term)} for p in a.node_preferred]
+            {"weight": p.weight, "preference": node_term_object(p.term)} for p in a.node_preferred]
     if node:
         out["nodeAffinity"] = node
     for key, required, preferred in (("podAffinity", a.pod_required, a.pod_preferred),
