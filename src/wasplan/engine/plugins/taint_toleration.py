@@ -3,7 +3,7 @@
 Filter: the first NoSchedule/NoExecute taint the pod does not tolerate rejects the node with
 `node(s) had untolerated taint {key: value}`. Score: the number of PreferNoSchedule taints not tolerated by the
 pod's tolerations that apply to PreferNoSchedule, normalised reversed (fewest intolerable taints scores 100).
-Toleration matching follows k8s.io/api/core/v1 Toleration.ToleratesTaint.
+Toleration matching is engine/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).
 """
 
 from __future__ import annotations
@@ -12,29 +12,26 @@ from collections import Counter
 
 from wasplan.cluster.model import Taint, Toleration
 from wasplan.engine.status import REASONS, Code
+from wasplan.engine.tolerations import tolerates
 
 NAME = "TaintToleration"
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
 
 
-def tolerates(tol: Toleration, taint: Taint) -> bool:
-    if tol.effect and tol.effect != taint.effect:
-        return False
-    if tol.key and tol.key != taint.key:
-        return False
-    if tol.operator == "Exists":
-        return True
-    if tol.operator in ("Equal", ""):
-        return tol.value == taint.value
-    return False
+def first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Taint | None:
+    """The first NoSchedule/NoExecute taint the tolerations do not tolerate (the filter's verdict), or None."""
+    for taint in taints:
+        if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in tolerations):
+            return taint
+    return None
 
 
 def untolerated_reason(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
     """Reason id of the first untolerated NoSchedule/NoExecute taint, 0 when all are tolerated."""
-    for taint in taints:
-        if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in tolerations):
-            return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
-    return 0
+    taint = first_untolerated(taints, tolerations)
+    if taint is None:
+        return 0
+    return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
 
 
 def intolerable_prefer_count(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
@@ -56,10 +53,7 @@ def evaluate_static(nodes, pod, out) -> None:
 # ---- explain's description of a rejection ---------------------------------------------------------------------
 def untolerated(pod, node) -> Taint | None:
     """The first taint that keeps `pod` off `node` (TaintToleration's filter), or None."""
-    for taint in node.taints:
-        if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in pod.tolerations):
-            return taint
-    return None
+    return first_untolerated(node.taints, pod.tolerations)
 
 
 def blocking_taints(pod, nodes) -> Counter:
