@@ -139,13 +139,23 @@ class GroupOutcome:
                 "condition": self.condition.to_dict() if self.condition else None}
 
 
+class TreeResult(StrEnum):
+    """What a CompositePodGroup's last cycle made of one child (plan JSON `compositePodGroups[].children[].result`)."""
+
+    SCHEDULED = "Scheduled"
+    ALREADY_SCHEDULED = "AlreadyScheduled"
+    FAILED = "Failed"
+    REVERTED = "Reverted"
+    NOT_TRIED = "NotTried"
+
+
 @dataclass(frozen=True, slots=True)
 class TreeChild:
     """One child of a CompositePodGroup and what its parent's last cycle made of it."""
 
     kind: str  # CompositePodGroup | PodGroup
     name: str
-    result: str  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    result: TreeResult
     message: str = ""  # why it failed, or (Reverted) the failure that undid it
 
     def to_dict(self) -> dict:

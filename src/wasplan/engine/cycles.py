@@ -10,7 +10,7 @@ from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
-from wasplan.engine.queue import Item, SchedulingQueue
+from wasplan.engine.queue import Item, QueueKind, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, SimStatus, World
 
 # Read on every pending member's every attempt: a module constant, since an enum member lookup costs ~60 ns on 3.11.
@@ -127,13 +127,13 @@ class Cycles(PreemptionSteps):
         if group is not None and self._entity:
             # the entity sorts by the group's priority and the timestamp of its first queued pod
             root = self.forest.root_key(group)
-            item: Item = ("composite", root) if root else ("group", group.key)
+            item: Item = (QueueKind.COMPOSITE, root) if root else (QueueKind.GROUP, group.key)
             priority = self.forest.priority(root) if root else group.priority
             current = self.queue.timestamp(item)
             if not self.queue.active(item) or current is None or ps.ts < current:
                 self.queue.push(item, priority, ps.ts if current is None else min(current, ps.ts))
         else:
-            self.queue.push(("pod", ps.key), ps.priority, ps.ts)
+            self.queue.push((QueueKind.POD, ps.key), ps.priority, ps.ts)
 
     def release_gated(self, group: GroupState, refresh: bool = True) -> None:
         root = self.forest.root_key(group)
@@ -180,20 +180,20 @@ class Cycles(PreemptionSteps):
 
     def _helped_by_pod_add(self, item: Item) -> bool:
         kind, key = item
-        if kind == "composite":
+        if kind == QueueKind.COMPOSITE:
             keys = [k for gs in self.forest.leaves(key) for k in gs.members]
         else:
-            keys = [key] if kind == "pod" else self.world.groups[key].members
+            keys = [key] if kind == QueueKind.POD else self.world.groups[key].members
         return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in keys)
 
     # ---- the loop ----------------------------------------------------------------------------------------------
     def run_until_idle(self) -> None:
         while (item := self.queue.pop()) is not None:
             kind, key = item
-            if kind == "composite":
+            if kind == QueueKind.COMPOSITE:
                 compositecycle.run(self, key)
                 continue
-            if kind == "group":
+            if kind == QueueKind.GROUP:
                 self.group_cycle(self.world.groups[key], self._queued_members(self.world.groups[key]))
                 continue
             ps = self.world.pods[key]
@@ -201,7 +201,7 @@ class Cycles(PreemptionSteps):
                 group = self.world.group_of(ps)
                 siblings = [m for m in self._queued_members(group) if m.key != key]
                 for m in siblings:
-                    self.queue.discard(("pod", m.key))
+                    self.queue.discard((QueueKind.POD, m.key))
                 self.group_cycle(group, [ps, *siblings])
             else:
                 self.pod_cycle(ps)
@@ -226,7 +226,7 @@ class Cycles(PreemptionSteps):
             message = decision.message
         if decision is None or decision.node is None:
             self.fail(ps, message, "SchedulerError" if decision is not None and decision.error else "Unschedulable")
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         mark = self.state.mark()
         self.state.reserve(ps.pod, decision.node)
@@ -234,7 +234,7 @@ class Cycles(PreemptionSteps):
         if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
             self.state.rollback(mark)
             self.fail(ps, refused, "SchedulerError")
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         self.bind(ps, decision.node)
         self.state.commit()
@@ -329,19 +329,19 @@ class Cycles(PreemptionSteps):
         self._set_condition(group, "True", "Scheduled", "")
         if self._entity:
             if failed:  # partial success: retried at once with the group's old timestamp
-                self.queue.push(("group", group.key), group.priority, min(m.initial_ts for m in members))
+                self.queue.push((QueueKind.GROUP, group.key), group.priority, min(m.initial_ts for m in members))
         else:
             for ps in failed:
-                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
     def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
         for ps in members:
             self.fail(ps, failures.get(ps.key) or message)
             if not self._entity:
-                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         if self._entity:
-            self.queue.park(("group", group.key), group.priority, self.tick())
+            self.queue.park((QueueKind.GROUP, group.key), group.priority, self.tick())
 
     def _set_condition(self, group: GroupState, status: str, reason: str, message: str) -> None:
         if group.condition_status == "True" and status != "True":

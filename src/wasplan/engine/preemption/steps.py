@@ -26,6 +26,7 @@ import copy
 
 from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS
 from wasplan.engine.preemption.driver import members_post_filter
+from wasplan.engine.queue import QueueKind
 
 WAITING_MSG = "pod group is waiting for preemption to complete"
 
@@ -158,9 +159,9 @@ class PreemptionSteps:
         self._preemption_retries = self._preemption_retries | {group.key}
         try:
             retry = self._queued_members(group)
-            self.queue.discard(("group", group.key))
+            self.queue.discard((QueueKind.GROUP, group.key))
             for ps in retry:
-                self.queue.discard(("pod", ps.key))
+                self.queue.discard((QueueKind.POD, ps.key))
             self.group_cycle(group, retry)
         finally:
             self._preemption_retries = self._preemption_retries - {group.key}
