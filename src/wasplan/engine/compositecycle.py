@@ -21,7 +21,7 @@ from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
 from wasplan.engine.queue import QueueKind
-from wasplan.plan import TreeResult
+from wasplan.plan import Reason, TreeResult
 
 
 @dataclass(slots=True)
@@ -254,13 +254,13 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
             else:
                 cycles.fail(ps, attempt.member_message(ps.key))
         gs.placement = res.placement or gs.placement
-        cycles.set_condition(gs, "True", "Scheduled", "")
+        cycles.set_condition(gs, "True", Reason.SCHEDULED, "")
         return len(attempt.placements) < len(members)
     own = res.result in (TreeResult.FAILED, TreeResult.ALREADY_SCHEDULED) and res.message
     message = res.message if own else inherited
     for ps in members:
         cycles.fail(ps, _told(attempt, ps.key, message))
-    cycles.set_condition(gs, "False", "SchedulerError" if res.error else "Unschedulable", message)
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
     return True
 
 

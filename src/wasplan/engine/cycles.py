@@ -12,6 +12,7 @@ from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queue import Item, QueueKind, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, SimStatus, World
+from wasplan.plan import Reason
 
 # Read on every pending member's every attempt: a module constant, since an enum member lookup costs ~60 ns on 3.11.
 _UNSCHEDULABLE, _QUEUED = SimStatus.UNSCHEDULABLE, SimStatus.QUEUED
@@ -83,20 +84,20 @@ class Cycles(PreemptionSteps):
 
     def _gate(self, ps: PodState) -> tuple[str, str] | None:
         if ps.pod.scheduling_gates:
-            return "SchedulingGated", GATED_MSG
+            return Reason.SCHEDULING_GATED, GATED_MSG
         if not self.in_group_mode(ps):
             return None
         group = self.world.group_of(ps)
         if group is None:
-            return "Unschedulable", group_missing_msg(ps.pod.pod_group)
+            return Reason.UNSCHEDULABLE, group_missing_msg(ps.pod.pod_group)
         root = self.forest.root_key(group)
         problem = self.forest.problem(group) if root is not None else None
         if problem is not None:
-            return "Unschedulable", invalid_msg(*problem)
+            return Reason.UNSCHEDULABLE, invalid_msg(*problem)
         if root is not None:  # a tree's pods wait for the whole tree's quorum, evaluated from the root
-            return None if self.forest.admissible(root) else ("Unschedulable", quorum_msg(root.partition("/")[2]))
+            return None if self.forest.admissible(root) else (Reason.UNSCHEDULABLE, quorum_msg(root.partition("/")[2]))
         if group.is_gang and group.live < group.min_count:
-            return "Unschedulable", QUORUM_MSG
+            return Reason.UNSCHEDULABLE, QUORUM_MSG
         return None
 
     def pre_enqueue(self, ps: PodState) -> None:
@@ -106,11 +107,11 @@ class Cycles(PreemptionSteps):
         if gate is None and self._dra_on(ps):
             problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
-                ps.status, ps.reason, ps.message = SimStatus.GATED, "Unschedulable", problem
+                ps.status, ps.reason, ps.message = SimStatus.GATED, Reason.UNSCHEDULABLE, problem
                 return
         if gate is not None:
             ps.status, (ps.reason, ps.message) = SimStatus.GATED, gate
-            if gate[0] != "SchedulingGated":
+            if gate[0] != Reason.SCHEDULING_GATED:
                 self._waiting.setdefault(World.group_key(ps), []).append(ps)
             return
         ps.status, ps.reason, ps.message = _QUEUED, "", ""
@@ -225,7 +226,8 @@ class Cycles(PreemptionSteps):
         else:
             message = decision.message
         if decision is None or decision.node is None:
-            self.fail(ps, message, "SchedulerError" if decision is not None and decision.error else "Unschedulable")
+            failed = decision is not None and decision.error
+            self.fail(ps, message, Reason.SCHEDULER_ERROR if failed else Reason.UNSCHEDULABLE)
             self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         mark = self.state.mark()
@@ -233,7 +235,7 @@ class Cycles(PreemptionSteps):
         refused = self.dra.pre_bind(ps.pod) if ps.pod.resource_claims and self.dra is not None else None
         if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
             self.state.rollback(mark)
-            self.fail(ps, refused, "SchedulerError")
+            self.fail(ps, refused, Reason.SCHEDULER_ERROR)
             self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         self.bind(ps, decision.node)
@@ -242,9 +244,9 @@ class Cycles(PreemptionSteps):
 
     def bind(self, ps: PodState, row: int) -> None:
         ps.status, ps.node = SimStatus.BOUND, self.state.nodes[row].name
-        ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
+        ps.reason, ps.message = Reason.SCHEDULED, f"Successfully assigned {ps.key} to {ps.node}"
 
-    def fail(self, ps: PodState, message: str, reason: str = "Unschedulable") -> None:
+    def fail(self, ps: PodState, message: str, reason: Reason = Reason.UNSCHEDULABLE) -> None:
         ps.status, ps.reason, ps.message = _UNSCHEDULABLE, reason, message
         ps.ts = self.tick()
         if ps.pod.resource_claims and self.dra is not None:
@@ -283,7 +285,7 @@ class Cycles(PreemptionSteps):
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
                 self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
-                self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
+                self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
 
     def _placed_members(self, group: GroupState) -> tuple[int, list[tuple[str, int]]]:
@@ -326,7 +328,7 @@ class Cycles(PreemptionSteps):
                 failed.append(ps)
                 self.fail(ps, attempt.member_message(ps.key))
         self.state.commit()
-        self._set_condition(group, "True", "Scheduled", "")
+        self._set_condition(group, "True", Reason.SCHEDULED, "")
         if self._entity:
             if failed:  # partial success: retried at once with the group's old timestamp
                 self.queue.push((QueueKind.GROUP, group.key), group.priority, min(m.initial_ts for m in members))
