@@ -224,6 +224,9 @@ class Preemption:
 
 @dataclass(frozen=True, slots=True)
 class ClaimOwner:
+    """Who a claim generated from a ResourceClaimTemplate belongs to (Plan JSON `owner`; the claim records of
+    cluster/claims.py hold the same)."""
+
     kind: str  # Pod | PodGroup
     name: str
     claim: str  # the owner's spec.resourceClaims[].name
