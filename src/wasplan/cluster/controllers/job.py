@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from wasplan.api import hub
+from wasplan.api.jobs import implicit_gang_size
 from wasplan.api.releases import GateSet
 from wasplan.cluster.controllers.pods import copy_pod, prototype
 from wasplan.cluster.controllers.read import count, has_controller, mapping
@@ -171,10 +172,10 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
     if job.controlled and gates.release.caps.child_jobs_get_no_workload:
         return None
     if not gates.release.caps.job_scheduling_field:
-        implicit_gang = job.indexed and job.parallelism > 1 and job.completions == job.parallelism
-        if not implicit_gang:
+        size = implicit_gang_size(job.indexed, job.parallelism, job.completions)
+        if size is None:
             return None
-        return {"policy": hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=job.parallelism)}
+        return {"policy": hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)}
     return _settings_from_field(job.scheduling or {}, job, ctx)
 
 
