@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 
 from wasplan.explain.devices_model import DeviceEvidence
 from wasplan.explain.exact.result import ExactCheck
+from wasplan.explain.verdicts import TARGET, Verdict
 
 API_VERSION = "wasplan.io/v1alpha1"
 
-FITS, DOES_NOT_FIT, BY_PREEMPTING = "Fits", "DoesNotFit", "FitsByPreempting"
-WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = "WaitingForPods", "WaitingForPodGroup", "SchedulingGated"
-VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED)
+FITS, DOES_NOT_FIT, BY_PREEMPTING = Verdict.FITS, Verdict.DOES_NOT_FIT, Verdict.BY_PREEMPTING
+WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = Verdict.WAITING_FOR_PODS, Verdict.WAITING_FOR_GROUP, Verdict.GATED
+VERDICTS = TARGET
 
 
 @dataclass(frozen=True, slots=True)

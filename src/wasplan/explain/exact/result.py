@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from wasplan.explain.verdicts import EXACT, Verdict
+
 
 @dataclass(frozen=True, slots=True)
 class Bound:
@@ -35,15 +37,6 @@ class Proof:
                 "bounds": [b.to_dict() for b in self.bounds]}
 
 
-class Verdict(StrEnum):
-    """The exact check's verdict (JSON `exact.verdict`)."""
-
-    DOES_NOT_FIT = "DoesNotFit"
-    FOUND = "FitsAndFound"
-    MISSED = "FitsButMissed"
-    UNKNOWN = "Unknown"
-
-
 class Status(StrEnum):
     """One solver question's outcome (JSON `status` of `answer`, `withEviction`, `withMoves`, `tree`)."""
 
@@ -53,7 +46,7 @@ class Status(StrEnum):
 
 
 DOES_NOT_FIT, FOUND, MISSED, UNKNOWN = Verdict.DOES_NOT_FIT, Verdict.FOUND, Verdict.MISSED, Verdict.UNKNOWN
-VERDICTS = tuple(Verdict)
+VERDICTS = EXACT
 
 
 @dataclass(frozen=True, slots=True)
