@@ -64,7 +64,7 @@ from wasplan.cluster.model import (Group, NodeSelectorTerm, Pod, PodClaim, PlanI
                                    Requirement, Taint)
 from wasplan.engine.options import EngineOptions  # noqa: E402
 from wasplan.engine.simulator import Simulator  # noqa: E402
-from wasplan.explain import explain_units  # noqa: E402
+from wasplan.explain.run import explain_units  # noqa: E402
 from wasplan.explain import evidence  # noqa: E402
 from wasplan.explain.evidence import Context  # noqa: E402
 from wasplan.explain.exact.check import ExactOptions, check  # noqa: E402

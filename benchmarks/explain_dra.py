@@ -25,7 +25,8 @@ from pathlib import Path
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.status import reason_table
-from wasplan.explain import evidence, explain_units
+from wasplan.explain import evidence
+from wasplan.explain.run import explain_units
 from wasplan.explain.evidence import Context
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import resolve

@@ -197,7 +197,7 @@ def explain_shape(root: Path, name: str) -> None:
 
     from wasplan.api.releases import get_release
     from wasplan.cluster.model import Group, Node, Pod, PriorityClass
-    from wasplan.report.plan_json import group_object, node_object, pod_object, priority_class_object
+    from wasplan.cluster.snapshot_objects import group_object, node_object, pod_object, priority_class_object
 
     release = get_release("1.37")
     existing, arrivals, units = EXPLAIN[name]()

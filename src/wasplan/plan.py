@@ -118,18 +118,28 @@ class PodOutcome:
         return {"namespace": self.namespace, "name": self.name, "podGroup": self.pod_group,
                 "owner": self.owner.to_dict() if self.owner else None,
                 "status": str(self.status), "node": self.node, "nominatedNode": self.nominated_node,
-                "reason": self.reason, "message": self.message}
+                "reason": str(self.reason), "message": self.message}
+
+
+class Reason(StrEnum):
+    """The reasons the scheduler writes: a pod's PodScheduled condition and a PodGroup's scheduling condition
+    (plan JSON `pods[].reason`, `podGroups[].condition.reason`)."""
+
+    SCHEDULED = "Scheduled"
+    UNSCHEDULABLE = "Unschedulable"
+    SCHEDULER_ERROR = "SchedulerError"
+    SCHEDULING_GATED = "SchedulingGated"
 
 
 @dataclass(frozen=True, slots=True)
 class GroupCondition:
     type: str  # PodGroupScheduled (1.36) | PodGroupInitiallyScheduled (1.37)
     status: str  # "True" | "False"
-    reason: str  # Scheduled | Unschedulable | SchedulerError
+    reason: Reason
     message: str = ""
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "status": self.status, "reason": self.reason}
+        return {"type": self.type, "status": self.status, "reason": str(self.reason)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +170,18 @@ class GroupOutcome:
                 "status": str(self.status),
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),
-                "pods": list(self.pods), "reason": self.reason, "message": self.message,
+                "pods": list(self.pods), "reason": str(self.reason), "message": self.message,
                 "condition": self.condition.to_dict() if self.condition else None}
+
+
+class TreeResult(StrEnum):
+    """What a CompositePodGroup's last cycle made of one child (plan JSON `compositePodGroups[].children[].result`)."""
+
+    SCHEDULED = "Scheduled"
+    ALREADY_SCHEDULED = "AlreadyScheduled"
+    FAILED = "Failed"
+    REVERTED = "Reverted"
+    NOT_TRIED = "NotTried"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +190,11 @@ class TreeChild:
 
     kind: str  # CompositePodGroup | PodGroup
     name: str
-    result: str  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    result: TreeResult
     message: str = ""  # why it failed, or (Reverted) the failure that undid it
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "result": self.result, "message": self.message}
+        return {"kind": self.kind, "name": self.name, "result": str(self.result), "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +249,9 @@ class Preemption:
 
 @dataclass(frozen=True, slots=True)
 class ClaimOwner:
+    """Who a claim generated from a ResourceClaimTemplate belongs to (Plan JSON `owner`; the claim records of
+    cluster/claims.py hold the same)."""
+
     kind: str  # Pod | PodGroup
     name: str
     claim: str  # the owner's spec.resourceClaims[].name

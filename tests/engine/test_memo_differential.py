@@ -197,7 +197,7 @@ def test_a_group_whose_members_are_preempted_is_no_longer_pinned_to_their_rack()
 
 @pytest.mark.parametrize(("memo", "searches"), [(True, 40), (False, 121)])
 def test_later_members_of_a_batch_take_the_first_failures_fit_error(monkeypatch, memo, searches):
-    """groupcycle._run_137: once a member of a one-signature batch finds no node, the later members of that
+    """groupcycle._run_entity: once a member of a one-signature batch finds no node, the later members of that
     cycle are told the same FitError without a find_node each. 30 pods of a 1.37 basic group on two nodes of 8
     pods: 16 bind, 14 stay pending, and their plan is the one every member's own find_node gives. Searches: 16
     for the arrivals that bind; then 1 + 2 + ... + 14 = 105 re-attempts without the memo, but with it the cycles

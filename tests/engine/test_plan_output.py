@@ -6,8 +6,9 @@ from builders import gang, node, pod, pods
 from enginehelp import options, run
 
 from wasplan.cluster.model import PlanInputs
+from wasplan.cluster.snapshot_objects import snapshot_objects
 from wasplan.engine.simulator import simulate
-from wasplan.report.plan_json import render_plan_json, render_plan_yaml, snapshot_objects
+from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
 CLUSTER = [node(f"n{i}", cpu="4", gpu=2) for i in range(3)]
 

@@ -13,7 +13,7 @@ def test_filter_order_and_weights_are_kube_schedulers_default_profile():
     # pkg/scheduler/apis/config/v1/default_plugins.go: the filters in MultiPoint order, the score weights
     assert registry.FILTERS == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
                                 "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DynamicResources")
-    assert static.ORDER == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
+    assert registry.STATIC_FILTERS == ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity")
     assert registry.DEFAULT_WEIGHTS == {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
                                         "PodTopologySpread": 2, "InterPodAffinity": 2, "DynamicResources": 1,
                                         "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}

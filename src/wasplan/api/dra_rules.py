@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from wasplan.api.names import is_dns_label, is_dns_subdomain
-from wasplan.cel.values import semver_value
+from wasplan.api.semver import is_semver
 
 EXACT_COUNT, ALL = "ExactCount", "All"
 SCALAR_ATTRIBUTES = ("int", "bool", "string", "version")
@@ -202,7 +202,7 @@ _WORDS = {"int": (int, "an integer"), "bool": (bool, "true or false"), "string":
 _CLEAN = {
     "int": lambda v: is_int(v), "bool": lambda v: isinstance(v, bool),
     "string": lambda v: isinstance(v, str) and len(v) <= ATTRIBUTE_VALUE_MAX,
-    "version": lambda v: isinstance(v, str) and len(v) <= ATTRIBUTE_VALUE_MAX and semver_value(v) is not None,
+    "version": lambda v: isinstance(v, str) and len(v) <= ATTRIBUTE_VALUE_MAX and is_semver(v),
 }
 
 
@@ -227,6 +227,6 @@ def attribute(name: str, raw: Any, kinds: tuple[str, ...] = SCALAR_ATTRIBUTES) -
         if scalar in ("string", "version") and len(value) > ATTRIBUTE_VALUE_MAX:
             return Problem(f"attribute {name!r}: {key} is {len(value)} characters long, more than "
                            f"{ATTRIBUTE_VALUE_MAX}", (key,))
-        if scalar == "version" and semver_value(value) is None:
+        if scalar == "version" and not is_semver(value):
             return Problem(f"attribute {name!r}: {value!r} is not a semantic version (1.2.3)", (key,))
     return None

@@ -18,6 +18,8 @@ SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 SCHEDULING_VERSIONS = tuple(f"{SCHEDULING_GROUP}/{v}" for v in ("v1alpha1", "v1alpha2", "v1alpha3", "v1beta1"))
 SUPPORTED_RELEASES = ("1.36", "1.37")
 DEFAULT_RELEASE = "1.37"
+# the release that introduced each scheduling.k8s.io version: the one table validation and migration read
+RELEASE_OF_VERSION = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37", "v1beta1": "1.37"}
 
 
 @dataclass(frozen=True)
@@ -46,24 +48,29 @@ class Capabilities:
     composites: bool  # CompositePodGroup, composite templates and parent references exist
     job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
-    dra_allocator_137: bool  # the 1.37 structured allocator (CEL errors name the device, counters follow node
-    #                          selection, ...; engine/dra/features.py)
+    # the structured allocator's behaviours that changed in 1.37 (engine/dra/features.py):
+    dra_cel_error_on_device: bool  # a selector's CEL runtime error names the device and fails the claim
+    dra_counters_follow_node_selection: bool  # counters of devices reachable from many nodes follow node selection
+    dra_claim_config_once: bool  # a claim's config is applied once, not per request
+    dra_shared_devices_consume_counters: bool  # devices that allow multiple allocations consume counters
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
 
 
+_DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
+            "dra_shared_devices_consume_counters")
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           dra_allocator_137=False, child_jobs_get_no_workload=False)
+                           child_jobs_get_no_workload=False, **dict.fromkeys(_DRA_137, False))
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
     "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
-                         job_scheduling_field=True, nested_template_ref=False, dra_allocator_137=True,
-                         child_jobs_get_no_workload=True),
+                         job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
+                         **dict.fromkeys(_DRA_137, True)),
 }
 
 

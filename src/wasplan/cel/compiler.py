@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Protocol
 
 # The runtime logs every failing Python function call through the `cel` logger (pyo3-log); the failure is
 # reported as a CelRuntimeError instead, so the log line would only be noise on stderr.
@@ -28,8 +29,8 @@ logging.getLogger("cel").propagate = False
 
 import cel as _runtime  # noqa: E402 - after the logger is silenced
 
+from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH
 from wasplan.cel.values import FUNCTIONS, CelFunctionError, quantity_value, semver_value
-from wasplan.cluster.devices import CEL_MAX_LENGTH, Attribute, Capacity
 
 _POSITION = re.compile(r"<input>:(\d+):(\d+):\s*(.*)")
 # A domain key written as a literal: `attributes["gpu.example.com"]` / `capacity['...']`.
@@ -216,6 +217,19 @@ def _with_domains(device: dict[str, Any], literals: tuple[str, ...]) -> dict[str
 def _split(name: str, driver: str) -> tuple[str, str]:
     domain, sep, ident = name.partition("/")
     return (domain, ident) if sep else (driver, name)
+
+
+class Attribute(Protocol):
+    """A device attribute as the cluster model holds it (cluster/devices.py): its kind and typed value."""
+
+    kind: str
+    value: int | bool | str
+
+
+class Capacity(Protocol):
+    """A device capacity as the cluster model holds it: its amount."""
+
+    value: Fraction
 
 
 def _attribute(attr: Attribute) -> Any:

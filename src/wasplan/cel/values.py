@@ -20,12 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 from wasplan.api.quantity import QuantityError, parse_quantity
+from wasplan.api.semver import SEMVER as _SEMVER
 
 QUANTITY_TAG, SEMVER_TAG = "__quantity__", "__semver__"
-_SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
-    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$")
 
 
 class CelFunctionError(ValueError):

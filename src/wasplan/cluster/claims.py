@@ -23,19 +23,11 @@ from dataclasses import dataclass, replace
 
 from wasplan.cluster.devices import OwnerReference, ResourceClaim, ResourceClaimTemplate
 from wasplan.cluster.model import Pod, PodClaim
+from wasplan.plan import ClaimOwner
 
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # k8s.io/apimachinery/pkg/util/rand: no vowels, no look-alikes
 _MAX_BASE = 57  # 63 characters minus "-" and five generated ones
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimOwner:
-    """Who a generated claim belongs to (Plan JSON `owner`)."""
-
-    kind: str  # Pod | PodGroup
-    name: str
-    claim: str  # the owner's spec.resourceClaims[].name
 
 
 @dataclass(frozen=True, slots=True)

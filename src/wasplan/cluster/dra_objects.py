@@ -27,20 +27,22 @@ def quantity_text(amount: Fraction) -> str:
     return format_quantity(Quantity(amount, BINARY_SI if binary else DECIMAL_SI))
 
 
-def _requirement(r: Requirement) -> dict:
+def requirement_object(r: Requirement) -> dict:
+    """A label or field selector requirement (also the pod and node objects' in snapshot_objects.py)."""
     return {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
 
 
+def node_term_object(t: NodeSelectorTerm) -> dict:
+    out: dict = {}
+    if t.match_expressions:
+        out["matchExpressions"] = [requirement_object(r) for r in t.match_expressions]
+    if t.match_fields:
+        out["matchFields"] = [requirement_object(r) for r in t.match_fields]
+    return out
+
+
 def node_selector_object(terms: tuple[NodeSelectorTerm, ...]) -> dict:
-    out = []
-    for t in terms:
-        term: dict = {}
-        if t.match_expressions:
-            term["matchExpressions"] = [_requirement(r) for r in t.match_expressions]
-        if t.match_fields:
-            term["matchFields"] = [_requirement(r) for r in t.match_fields]
-        out.append(term)
-    return {"nodeSelectorTerms": out}
+    return {"nodeSelectorTerms": [node_term_object(t) for t in terms]}
 
 
 def _selection(where: NodeSelection) -> dict:

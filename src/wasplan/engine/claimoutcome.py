@@ -23,7 +23,7 @@ def allocation_node(allocation) -> str | None:
 
 def _owner(state: ClaimState) -> ClaimOwner | None:
     if state.owner is not None:
-        return ClaimOwner(state.owner.kind, state.owner.name, state.owner.claim)
+        return state.owner
     claim = state.claim
     entry = claim.annotations.get(POD_CLAIM_NAME_ANNOTATION)
     for ref in claim.owners:

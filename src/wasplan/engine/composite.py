@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import islice
 
 from wasplan.api import hub
+from wasplan.engine.queue import QueueKind
 
 GATE = "CompositePodGroup"
 MAX_DEPTH = 4  # levels, counting the PodGroups (so at most 3 levels of CompositePodGroups above them)
@@ -75,8 +76,8 @@ class Forest:
             key = self._parent(record.namespace, record.obj)
         return None
 
-    def children(self, key: str) -> list[tuple[str, str]]:
-        """("composite" | "group", key) of a composite's children, in creation order."""
+    def children(self, key: str) -> list[tuple[QueueKind, str]]:
+        """(QueueKind.COMPOSITE | QueueKind.GROUP, key) of a composite's children, in creation order."""
         if self._seen != (len(self.world.groups), len(self.world.composites)):
             self._index_new()
         return self._children.get(key, [])
@@ -85,9 +86,9 @@ class Forest:
         """Index the objects created since the last call; creation order is sequence order, so appending keeps
         every child list sorted."""
         groups, composites = self._seen
-        new = [(self.world.composite_seq[k], "composite", k, self._parent(r.namespace, r.obj))
+        new = [(self.world.composite_seq[k], QueueKind.COMPOSITE, k, self._parent(r.namespace, r.obj))
                for k, r in islice(self.world.composites.items(), composites, None)]
-        new += [(gs.seq, "group", k, self.parent_of_group(gs))
+        new += [(gs.seq, QueueKind.GROUP, k, self.parent_of_group(gs))
                 for k, gs in islice(self.world.groups.items(), groups, None)]
         for _, kind, key, parent in sorted(new):
             if parent is not None:
@@ -98,7 +99,7 @@ class Forest:
         """Every PodGroup (GroupState) under a composite."""
         out = []
         for kind, child in self.children(key) if depth < MAX_DEPTH else ():
-            if kind == "group":
+            if kind == QueueKind.GROUP:
                 out.append(self.world.groups[child])
             else:
                 out += self.leaves(child, depth + 1)
@@ -113,7 +114,7 @@ class Forest:
             return False
         count = 0
         for kind, child in self.children(key):
-            if kind == "group":
+            if kind == QueueKind.GROUP:
                 gs = self.world.groups[child]
                 count += gs.live >= gs.min_count
             else:

@@ -20,13 +20,15 @@ from wasplan.engine import placement, search
 from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
+from wasplan.engine.queue import QueueKind
+from wasplan.plan import Reason, TreeResult
 
 
 @dataclass(slots=True)
 class NodeResult:
-    kind: str  # "composite" | "group"
+    kind: QueueKind  # COMPOSITE | GROUP
     key: str
-    result: str = "NotTried"  # Scheduled | AlreadyScheduled | Failed | Reverted | NotTried
+    result: TreeResult = TreeResult.NOT_TRIED
     message: str = ""
     placement: tuple[str, str] | None = None
     attempt: GroupAttempt | None = None
@@ -37,13 +39,13 @@ class NodeResult:
 
     @property
     def success(self) -> bool:
-        return self.result in ("Scheduled", "AlreadyScheduled")
+        return self.result in (TreeResult.SCHEDULED, TreeResult.ALREADY_SCHEDULED)
 
     def revert(self, why: str) -> None:
         """The subtree's reservations were rolled back (`why`: the failure that caused it): successes below
         become Reverted and carry that reason."""
         if self.success:
-            self.result, self.message = "Reverted", why
+            self.result, self.message = TreeResult.REVERTED, why
         for child in self.children:
             child.revert(why)
 
@@ -65,16 +67,16 @@ class TreeRun:
         self.world, self.forest, self.options = cycles.world, cycles.forest, cycles.options
 
     def node(self, kind: str, key: str, mask) -> NodeResult:
-        return self.leaf(key, mask) if kind == "group" else self.composite(key, mask)
+        return self.leaf(key, mask) if kind == QueueKind.GROUP else self.composite(key, mask)
 
     def leaf(self, key: str, mask) -> NodeResult:
         gs = self.world.groups[key]
         live = self.world.live_members(gs)
         scheduled = sum(1 for ps in live if ps.placed)
-        res = NodeResult("group", key, raw=scheduled)
+        res = NodeResult(QueueKind.GROUP, key, raw=scheduled)
         members = queued(self.world, gs)
         if not members:
-            res.result = "AlreadyScheduled" if scheduled >= gs.min_count else "Failed"
+            res.result = TreeResult.ALREADY_SCHEDULED if scheduled >= gs.min_count else TreeResult.FAILED
             res.message = "" if res.success else UNSCHEDULABLE_MSG
             return res
         mark = self.state.mark()
@@ -83,11 +85,11 @@ class TreeRun:
         ok = attempt.success or (not attempt.error and not attempt.placements and scheduled >= gs.min_count)
         res.attempt, res.placement, res.message, res.error = attempt, attempt.placement, attempt.message, attempt.error
         if ok:
-            res.result = "Scheduled" if attempt.success else "AlreadyScheduled"
+            res.result = TreeResult.SCHEDULED if attempt.success else TreeResult.ALREADY_SCHEDULED
             res.placed = len(attempt.placements) if attempt.success else 0
             res.raw += res.placed
         else:
-            res.result = "Failed"
+            res.result = TreeResult.FAILED
             self.state.rollback(mark)
         return res
 
@@ -108,9 +110,9 @@ class TreeRun:
         try:
             domains = generate(self.state, tkey, mask, self.subtree_bound(key))
         except PlacementError as exc:
-            return NodeResult("composite", key, "Failed", str(exc), error=True)
+            return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, str(exc), error=True)
         if not domains:
-            return NodeResult("composite", key, "Failed", placement.no_domain_msg(tkey))
+            return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, placement.no_domain_msg(tkey))
         need = self.need(key, root=key == self.root)
         winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
         if winner is None:
@@ -142,7 +144,7 @@ class TreeRun:
         """A lower bound on the new pods a subtree must place to succeed (its cheapest minGroupCount children)."""
         costs = []
         for kind, child in self.forest.children(key) if depth < MAX_DEPTH else ():
-            if kind == "composite":
+            if kind == QueueKind.COMPOSITE:
                 costs.append(self.fewest(child, depth + 1))
                 continue
             gs = self.world.groups[child]
@@ -151,7 +153,7 @@ class TreeRun:
         return sum(sorted(costs)[:self.forest.min_children(key)])
 
     def children(self, key: str, mask) -> NodeResult:
-        res = NodeResult("composite", key, "Failed")
+        res = NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED)
         need, kids = self.forest.min_children(key), self.forest.children(key)
         scheduled, remaining = 0, len(kids)
         for i, (kind, child) in enumerate(kids):
@@ -172,7 +174,7 @@ class TreeRun:
                 r.revert(r.message)
         res.children += [NodeResult(kind, child) for kind, child in kids[len(res.children):]]
         if scheduled >= need:
-            res.result = "Scheduled"
+            res.result = TreeResult.SCHEDULED
         else:
             res.message = cannot_satisfy(need, scheduled, remaining)
         return res
@@ -192,9 +194,9 @@ def run(cycles, root: str) -> None:
         return
     ev = cycles.evaluator_for(waiting[0])
     mark = state.mark()
-    result = TreeRun(cycles, ev, root).node("composite", root, None)
+    result = TreeRun(cycles, ev, root).node(QueueKind.COMPOSITE, root, None)
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod
-        result.result, result.message = "Failed", UNSCHEDULABLE_MSG
+        result.result, result.message = TreeResult.FAILED, UNSCHEDULABLE_MSG
     if not result.success:
         state.rollback(mark)
         result.revert(result.message)
@@ -203,21 +205,21 @@ def run(cycles, root: str) -> None:
     if result.success:
         state.commit()
         if failed:  # partial success: the root is retried at once with its old timestamp
-            cycles.queue.push(("composite", root), forest.priority(root), min(m.initial_ts for m in waiting))
+            cycles.queue.push((QueueKind.COMPOSITE, root), forest.priority(root), min(m.initial_ts for m in waiting))
         cycles.pods_bound()
     else:
-        cycles.queue.park(("composite", root), forest.priority(root), cycles.tick())
+        cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
 
 
 def _fail_all(cycles, root: str, queued: list, message: str) -> None:
     for ps in queued:
         cycles.fail(ps, message)
-    cycles.queue.park(("composite", root), cycles.forest.priority(root), cycles.tick())
+    cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
 
 
 def _record(world, res: NodeResult) -> None:
     """Keep each composite's latest result, but never let a later failed retry hide an earlier success."""
-    if res.kind != "composite":
+    if res.kind != QueueKind.COMPOSITE:
         return
     kept = world.tree_results.get(res.key)
     if res.success or kept is None or not kept.success:
@@ -229,7 +231,7 @@ def _record(world, res: NodeResult) -> None:
 def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
     """Bind what the tree kept; fail the rest with their own FitError, their group's message or the message of
     the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
-    if res.kind == "composite":
+    if res.kind == QueueKind.COMPOSITE:
         failed = False
         for child in res.children:
             ok = keep and res.success
@@ -245,20 +247,20 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         return False
     gs.attempted = True
     attempt = res.attempt or GroupAttempt(False, inherited)
-    if keep and res.result == "Scheduled":
+    if keep and res.result == TreeResult.SCHEDULED:
         for ps in members:
             if ps.key in attempt.placements:
                 cycles.bind(ps, attempt.placements[ps.key])
             else:
                 cycles.fail(ps, attempt.member_message(ps.key))
         gs.placement = res.placement or gs.placement
-        cycles.set_condition(gs, "True", "Scheduled", "")
+        cycles.set_condition(gs, "True", Reason.SCHEDULED, "")
         return len(attempt.placements) < len(members)
-    own = res.result in ("Failed", "AlreadyScheduled") and res.message
+    own = res.result in (TreeResult.FAILED, TreeResult.ALREADY_SCHEDULED) and res.message
     message = res.message if own else inherited
     for ps in members:
         cycles.fail(ps, _told(attempt, ps.key, message))
-    cycles.set_condition(gs, "False", "SchedulerError" if res.error else "Unschedulable", message)
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
     return True
 
 

@@ -5,13 +5,14 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import compositecycle, groupcycle, placement
+from wasplan.engine import compositecycle, groupcycle, placement, registry
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
-from wasplan.engine.queue import Item, SchedulingQueue
+from wasplan.engine.queue import Item, QueueKind, SchedulingQueue
 from wasplan.engine.world import GroupState, PodState, SimStatus, World
+from wasplan.plan import Reason
 
 # Read on every pending member's every attempt: a module constant, since an enum member lookup costs ~60 ns on 3.11.
 _UNSCHEDULABLE, _QUEUED = SimStatus.UNSCHEDULABLE, SimStatus.QUEUED
@@ -83,20 +84,20 @@ class Cycles(PreemptionSteps):
 
     def _gate(self, ps: PodState) -> tuple[str, str] | None:
         if ps.pod.scheduling_gates:
-            return "SchedulingGated", GATED_MSG
+            return Reason.SCHEDULING_GATED, GATED_MSG
         if not self.in_group_mode(ps):
             return None
         group = self.world.group_of(ps)
         if group is None:
-            return "Unschedulable", group_missing_msg(ps.pod.pod_group)
+            return Reason.UNSCHEDULABLE, group_missing_msg(ps.pod.pod_group)
         root = self.forest.root_key(group)
         problem = self.forest.problem(group) if root is not None else None
         if problem is not None:
-            return "Unschedulable", invalid_msg(*problem)
+            return Reason.UNSCHEDULABLE, invalid_msg(*problem)
         if root is not None:  # a tree's pods wait for the whole tree's quorum, evaluated from the root
-            return None if self.forest.admissible(root) else ("Unschedulable", quorum_msg(root.partition("/")[2]))
+            return None if self.forest.admissible(root) else (Reason.UNSCHEDULABLE, quorum_msg(root.partition("/")[2]))
         if group.is_gang and group.live < group.min_count:
-            return "Unschedulable", QUORUM_MSG
+            return Reason.UNSCHEDULABLE, QUORUM_MSG
         return None
 
     def pre_enqueue(self, ps: PodState) -> None:
@@ -106,11 +107,11 @@ class Cycles(PreemptionSteps):
         if gate is None and self._dra_on(ps):
             problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
             if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
-                ps.status, ps.reason, ps.message = SimStatus.GATED, "Unschedulable", problem
+                ps.status, ps.reason, ps.message = SimStatus.GATED, Reason.UNSCHEDULABLE, problem
                 return
         if gate is not None:
             ps.status, (ps.reason, ps.message) = SimStatus.GATED, gate
-            if gate[0] != "SchedulingGated":
+            if gate[0] != Reason.SCHEDULING_GATED:
                 self._waiting.setdefault(World.group_key(ps), []).append(ps)
             return
         ps.status, ps.reason, ps.message = _QUEUED, "", ""
@@ -127,13 +128,13 @@ class Cycles(PreemptionSteps):
         if group is not None and self._entity:
             # the entity sorts by the group's priority and the timestamp of its first queued pod
             root = self.forest.root_key(group)
-            item: Item = ("composite", root) if root else ("group", group.key)
+            item: Item = (QueueKind.COMPOSITE, root) if root else (QueueKind.GROUP, group.key)
             priority = self.forest.priority(root) if root else group.priority
             current = self.queue.timestamp(item)
             if not self.queue.active(item) or current is None or ps.ts < current:
                 self.queue.push(item, priority, ps.ts if current is None else min(current, ps.ts))
         else:
-            self.queue.push(("pod", ps.key), ps.priority, ps.ts)
+            self.queue.push((QueueKind.POD, ps.key), ps.priority, ps.ts)
 
     def release_gated(self, group: GroupState, refresh: bool = True) -> None:
         root = self.forest.root_key(group)
@@ -174,30 +175,26 @@ class Cycles(PreemptionSteps):
         self.queue.requeue()
 
     def pods_bound(self) -> None:
-        """A bound pod only helps pods whose inter-pod affinity or spread constraints count other pods."""
+        """A bound pod only helps pods that some plugin's queueing hint names (registry.helped_by_bound_pod: pod
+        affinity, spread constraints)."""
         self.queue.requeue(self._helped_by_pod_add)
 
     def _helped_by_pod_add(self, item: Item) -> bool:
         kind, key = item
-        if kind == "composite":
+        if kind == QueueKind.COMPOSITE:
             keys = [k for gs in self.forest.leaves(key) for k in gs.members]
         else:
-            keys = [key] if kind == "pod" else self.world.groups[key].members
-        for k in keys:
-            pod = self.world.pods[k].pod
-            a = pod.affinity
-            if pod.topology_spread or (a is not None and (a.pod_required or a.pod_preferred)):
-                return True
-        return False
+            keys = [key] if kind == QueueKind.POD else self.world.groups[key].members
+        return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in keys)
 
     # ---- the loop ----------------------------------------------------------------------------------------------
     def run_until_idle(self) -> None:
         while (item := self.queue.pop()) is not None:
             kind, key = item
-            if kind == "composite":
+            if kind == QueueKind.COMPOSITE:
                 compositecycle.run(self, key)
                 continue
-            if kind == "group":
+            if kind == QueueKind.GROUP:
                 self.group_cycle(self.world.groups[key], self._queued_members(self.world.groups[key]))
                 continue
             ps = self.world.pods[key]
@@ -205,7 +202,7 @@ class Cycles(PreemptionSteps):
                 group = self.world.group_of(ps)
                 siblings = [m for m in self._queued_members(group) if m.key != key]
                 for m in siblings:
-                    self.queue.discard(("pod", m.key))
+                    self.queue.discard((QueueKind.POD, m.key))
                 self.group_cycle(group, [ps, *siblings])
             else:
                 self.pod_cycle(ps)
@@ -229,16 +226,17 @@ class Cycles(PreemptionSteps):
         else:
             message = decision.message
         if decision is None or decision.node is None:
-            self.fail(ps, message, "SchedulerError" if decision is not None and decision.error else "Unschedulable")
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            failed = decision is not None and decision.error
+            self.fail(ps, message, Reason.SCHEDULER_ERROR if failed else Reason.UNSCHEDULABLE)
+            self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         mark = self.state.mark()
         self.state.reserve(ps.pod, decision.node)
         refused = self.dra.pre_bind(ps.pod) if ps.pod.resource_claims and self.dra is not None else None
         if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
             self.state.rollback(mark)
-            self.fail(ps, refused, "SchedulerError")
-            self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+            self.fail(ps, refused, Reason.SCHEDULER_ERROR)
+            self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         self.bind(ps, decision.node)
         self.state.commit()
@@ -246,9 +244,9 @@ class Cycles(PreemptionSteps):
 
     def bind(self, ps: PodState, row: int) -> None:
         ps.status, ps.node = SimStatus.BOUND, self.state.nodes[row].name
-        ps.reason, ps.message = "Scheduled", f"Successfully assigned {ps.key} to {ps.node}"
+        ps.reason, ps.message = Reason.SCHEDULED, f"Successfully assigned {ps.key} to {ps.node}"
 
-    def fail(self, ps: PodState, message: str, reason: str = "Unschedulable") -> None:
+    def fail(self, ps: PodState, message: str, reason: Reason = Reason.UNSCHEDULABLE) -> None:
         ps.status, ps.reason, ps.message = _UNSCHEDULABLE, reason, message
         ps.ts = self.tick()
         if ps.pod.resource_claims and self.dra is not None:
@@ -287,7 +285,7 @@ class Cycles(PreemptionSteps):
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
                 self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
-                self._set_condition(group, "False", "SchedulerError" if attempt.error else "Unschedulable",
+                self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
 
     def _placed_members(self, group: GroupState) -> tuple[int, list[tuple[str, int]]]:
@@ -330,22 +328,22 @@ class Cycles(PreemptionSteps):
                 failed.append(ps)
                 self.fail(ps, attempt.member_message(ps.key))
         self.state.commit()
-        self._set_condition(group, "True", "Scheduled", "")
+        self._set_condition(group, "True", Reason.SCHEDULED, "")
         if self._entity:
             if failed:  # partial success: retried at once with the group's old timestamp
-                self.queue.push(("group", group.key), group.priority, min(m.initial_ts for m in members))
+                self.queue.push((QueueKind.GROUP, group.key), group.priority, min(m.initial_ts for m in members))
         else:
             for ps in failed:
-                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
     def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
         for ps in members:
             self.fail(ps, failures.get(ps.key) or message)
             if not self._entity:
-                self.queue.park(("pod", ps.key), ps.priority, ps.ts)
+                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         if self._entity:
-            self.queue.park(("group", group.key), group.priority, self.tick())
+            self.queue.park((QueueKind.GROUP, group.key), group.priority, self.tick())
 
     def _set_condition(self, group: GroupState, status: str, reason: str, message: str) -> None:
         if group.condition_status == "True" and status != "True":

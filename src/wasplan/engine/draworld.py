@@ -19,7 +19,7 @@ def features(options):
     """The allocator's feature flags from the gates and whether the release runs the 1.37 allocator."""
     from wasplan.engine.dra import Features
 
-    return Features.from_gates(options.gates.enabled, options.caps.dra_allocator_137)
+    return Features.from_gates(options.gates.enabled, options.caps)
 
 
 def split(records) -> tuple[list, list]:

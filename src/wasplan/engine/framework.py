@@ -31,7 +31,6 @@ from wasplan.engine.plugins import node_affinity, resources_fit, taint_toleratio
 from wasplan.engine.plugins.dynamic_resources import FilterError
 from wasplan.engine.rescache import ResourceCache
 
-STAGE_FIT = registry.STAGE[resources_fit.NAME]
 MAX_SCORE = 100
 
 
@@ -219,4 +218,4 @@ class Evaluator:
         names = tuple(self.state.resources[c] for c in entry.cols)
         in_snapshot = np.ones(n, dtype=bool) if mask is None else mask
         return Diagnosis(self.state.node_names, in_snapshot, first, lacking, unres, names,
-                         STAGE_FIT, stage, prefilter or sv.prefilter_msg)
+                         registry.STAGE[resources_fit.NAME], stage, prefilter or sv.prefilter_msg)

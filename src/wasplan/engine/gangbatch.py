@@ -20,6 +20,7 @@ import numpy as np
 
 from wasplan.cluster.model import Pod
 from wasplan.engine import registry
+from wasplan.engine.podkeys import signature
 
 MAX_ROWS = 16_384  # rows of look-ahead computed in one pass; a node that needs more gets another pass
 MIN_MEMBERS = 6  # below this, one find_node per member is cheaper than the set-up (measured)
@@ -109,20 +110,13 @@ class GangBatch:
             heapq.heappush(self.heap, (-value, node))
 
 
-def _signature(pod: Pod) -> tuple:
-    """Everything the node choice reads from a pod: the static shape, the requests and the fields that make a
-    dynamic plugin run (or the nominated-node fast path apply)."""
-    return (registry.shape_key(pod), pod.requests, pod.non_zero_requests, pod.host_ports, pod.topology_spread,
-            pod.affinity, pod.nominated_node_name)
-
-
 def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:
-    """`_signature`, once per pod record (kept by the evaluator, `key` = the pod's key when the caller has it):
+    """`podkeys.signature`, once per pod record (kept by the evaluator, `key` = the pod's key when the caller has it):
     a pending group's cycle re-checks every queued member at each arrival."""
     key = key or pod.key
     found = ev.signatures.get(key)
     if found is None or found[0] is not pod:
-        found = ev.signatures[key] = (pod, _signature(pod))
+        found = ev.signatures[key] = (pod, signature(pod))
     return found[1]
 
 

@@ -70,8 +70,8 @@ def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: in
         mask: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
     """`scheduled` = the group's pods already bound before the cycle."""
     if entity_cycle:
-        return _run_137(ev, group, members, scheduled, mask)
-    return _run_136(ev, group, members, scheduled, mask, post_filter)
+        return _run_entity(ev, group, members, scheduled, mask)
+    return _run_pod_led(ev, group, members, scheduled, mask, post_filter)
 
 
 def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=None, batch=None) -> bool:
@@ -96,7 +96,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
     return True
 
 
-def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
+def _run_pod_led(ev, group: GroupState, members, scheduled: int, mask, post_filter=None) -> GroupAttempt:
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG, entity_cycle=False)
     batch = gangbatch.for_members(ev, members, mask)
     for ps in members:
@@ -107,7 +107,7 @@ def _run_136(ev, group: GroupState, members, scheduled: int, mask, post_filter=N
     return attempt
 
 
-def _run_137(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
     status_ok = False
     total = len(members)

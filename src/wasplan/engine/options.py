@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.api.releases import Capabilities, GateSet, default_gates, get_release
+from wasplan.api.releases import DEFAULT_RELEASE, Capabilities, GateSet, default_gates, get_release
 from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
 
 
 @dataclass(frozen=True)
 class EngineOptions:
-    gates: GateSet = field(default_factory=lambda: default_gates(get_release("1.37")))
+    gates: GateSet = field(default_factory=lambda: default_gates(get_release(DEFAULT_RELEASE)))
     arrival: str = "sequential"  # sequential | batch
     profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})
     preemption: bool = True  # False: --no-preemption, PostFilters and workload-aware preemption are off

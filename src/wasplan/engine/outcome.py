@@ -183,7 +183,7 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
     written = []
     if gs.condition_status is not None and options.groups_on:
         written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
-                                     reason=gs.condition_reason or None, message=gs.message or None))
+                                     reason=str(gs.condition_reason) or None, message=gs.message or None))
     if disrupted:  # members were preempted (engine-semantics §1.14)
         written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
                                      message="default-scheduler: preempting to accommodate a higher priority workload"))

@@ -9,8 +9,19 @@ a cluster change that may help it" (engine-semantics §1.2), which `requeue` imp
 from __future__ import annotations
 
 import heapq
+from enum import StrEnum
 
-Item = tuple[str, str]
+
+class QueueKind(StrEnum):
+    """What a queue item is: a pod, a PodGroup entity, or the root of a CompositePodGroup tree (also the kinds of a
+    tree's children)."""
+
+    POD = "pod"
+    GROUP = "group"
+    COMPOSITE = "composite"
+
+
+Item = tuple[QueueKind, str]
 
 
 class SchedulingQueue:

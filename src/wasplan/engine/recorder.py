@@ -15,10 +15,8 @@ import numpy as np
 from wasplan.cluster.model import Pod
 from wasplan.engine import registry
 from wasplan.engine.framework import Evaluator
-from wasplan.engine.plugins import node_affinity, resources_fit
+from wasplan.engine.plugins import resources_fit
 from wasplan.engine.status import REASONS
-
-FILTER_ORDER = registry.FILTERS
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,7 @@ class PluginVerdicts:
 
     def node_reasons(self, i: int) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for plugin in FILTER_ORDER:
+        for plugin in registry.FILTERS:
             if plugin == resources_fit.NAME:
                 lacking = [REASONS.text[resources_fit.reason_ids(c, False)]
                            for j, c in enumerate(self.fit_columns) if self.fit_lacking[i, j]]
@@ -58,14 +56,14 @@ def record(ev: Evaluator, pod: Pod) -> PluginVerdicts:
     state = ev.state
     sv = ev.static_verdict(pod)
     single = {name: arr.copy() for name, arr in sv.by_plugin.items()}
-    if sv.absent is not None:
-        single["NodeAffinity"] = np.where(sv.absent, node_affinity.ABSENT_REASON, single["NodeAffinity"])
+    if sv.absent is not None:  # the nodes a static plugin's PreFilter left out report that
+        single[sv.prefilter_by] = np.where(sv.absent, sv.absent_reason, single[sv.prefilter_by])
     for plugin in registry.RECORDED:
         got = plugin.filter(ev, pod, sv, None)
         single[plugin.name] = got if got is not None else np.zeros(len(state.nodes), dtype=np.int32)
     req, _ = state.vectors(pod)
     cols = resources_fit.checked_columns(req, state.col["pods"])
     lacking, _ = resources_fit.insufficient(state.alloc, state.requested, req, cols)
-    enabled = frozenset(p for p in FILTER_ORDER if ev.profile.filter_on(p))
+    enabled = frozenset(p for p in registry.FILTERS if ev.profile.filter_on(p))
     return PluginVerdicts(state.node_names, single, lacking,
                           tuple(state.resources[c] for c in cols), enabled)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from wasplan.api import hub
 from wasplan.engine.composite import Forest
-from wasplan.plan import CompositeOutcome, GroupStatus, Placement, TreeChild
+from wasplan.engine.queue import QueueKind
+from wasplan.plan import CompositeOutcome, GroupStatus, Placement, TreeChild, TreeResult
 
-_KIND = {"composite": "CompositePodGroup", "group": "PodGroup"}
+_KIND = {QueueKind.COMPOSITE: "CompositePodGroup", QueueKind.GROUP: "PodGroup"}
 
 
 def composite_outcomes(world, options) -> tuple[CompositeOutcome, ...]:
@@ -24,7 +25,7 @@ def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
     parent = f"{record.namespace}/{obj.parent_composite}" if obj.parent_composite else None
     res = world.tree_results.get(key)
     if res is None:
-        children = tuple(TreeChild(_KIND[kind], child.partition("/")[2], "NotTried")
+        children = tuple(TreeChild(_KIND[kind], child.partition("/")[2], TreeResult.NOT_TRIED)
                          for kind, child in forest.children(key))
         return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
                                 forest.min_children(key) if gang else 0, GroupStatus.WAITING_FOR_PODS, parent, None, "", children)

@@ -13,8 +13,7 @@ the proof over all nodes and pods together is the exact check's (explain/exact).
 from __future__ import annotations
 
 from wasplan.cluster.devices import ResourceClaim
-from wasplan.engine.dra.errors import AllocationError, NodeUnschedulable
-from wasplan.engine.plugins.dynamic_resources import NAME as DRA
+from wasplan.engine.facade import AllocationError, DRA, NodeUnschedulable
 from wasplan.explain import probe
 from wasplan.explain.devices_model import GreedyOrder, NodeOrder
 

@@ -25,15 +25,11 @@ import numpy as np
 
 from wasplan.cluster.devices import ALL, Device, RequestSpec, ResourceClaim
 from wasplan.cluster.dra_objects import quantity_text
-from wasplan.engine.claimoutcome import allocation_node
-from wasplan.engine.dra.pools import node_matches
-from wasplan.engine.plugins import resources_fit
-from wasplan.engine.plugins.dynamic_resources import NAME as DRA
-from wasplan.engine.dra import devicevalues as device_values, stages as device_checks
+from wasplan.engine.facade import (DRA, ValueCount, allocation_node, devicevalues as device_values, node_matches,
+                                   resources_fit, stages as device_checks)
 from wasplan.explain import device_order, probe
 from wasplan.explain.devices_model import (ConstraintDevices, DeviceEvidence, DomainDevices, Eliminator,
                                            RequestDevices, Stage)
-from wasplan.engine.dra.devicevalues import ValueCount
 
 MAX_VALUES = device_values.MAX_VALUES
 MAX_DOMAINS = 8

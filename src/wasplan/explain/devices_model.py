@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wasplan.engine.dra.devicevalues import Unpublished, ValueCount
+from wasplan.engine.facade import Unpublished, ValueCount
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Node, PlanInputs, Pod
-from wasplan.engine.placement import tas_on
-from wasplan.engine.simulator import Simulator
-from wasplan.engine.world import GroupState, PodState, SimStatus
+from wasplan.engine.facade import GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
 from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP,
@@ -198,7 +196,7 @@ def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
         ev = ctx.evaluator(f.pod)
         before = probe.now(ev, f.pod, subj.mask)
         labels = bool(state.affinity_pods)
-        same = sum(1 for p in subj.pending if probe.shape_key(p, labels) == key)
+        same = sum(1 for p in subj.pending if shape_key(p, labels) == key)
         needed = min(same, subj.needed) if subj.policy == "gang" else same
         message = f.diagnosis.message() if f.diagnosis is not None else ""
         out.append(ShapeEvidence(tuple(f.pods), tuple(sorted(f.pod.requests.items())), message,

@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 
 from wasplan.explain.devices_model import DeviceEvidence
 from wasplan.explain.exact.result import ExactCheck
+from wasplan.explain.verdicts import TARGET, Verdict
 from wasplan.plan import UnplannedWorkload
 
 API_VERSION = "wasplan.io/v1alpha1"
 
-FITS, DOES_NOT_FIT, BY_PREEMPTING = "Fits", "DoesNotFit", "FitsByPreempting"
-WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = "WaitingForPods", "WaitingForPodGroup", "SchedulingGated"
-WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it (cluster/kueue.py); not a scheduling verdict
-VERDICTS = (FITS, DOES_NOT_FIT, BY_PREEMPTING, WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED, WAITING_FOR_ADMISSION)
+FITS, DOES_NOT_FIT, BY_PREEMPTING = Verdict.FITS, Verdict.DOES_NOT_FIT, Verdict.BY_PREEMPTING
+WAITING_FOR_PODS, WAITING_FOR_GROUP, GATED = Verdict.WAITING_FOR_PODS, Verdict.WAITING_FOR_GROUP, Verdict.GATED
+WAITING_FOR_ADMISSION = Verdict.WAITING_FOR_ADMISSION
+VERDICTS = TARGET
 
 
 @dataclass(frozen=True, slots=True)

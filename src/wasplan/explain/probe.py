@@ -14,24 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import recorder, static
-from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.plugins import resources_fit
-from wasplan.engine.status import REASONS
-from wasplan.explain.constraints import describe
+from wasplan.engine.facade import Diagnosis, REASONS, recorder, registry, resources_fit, shape_key
 from wasplan.explain.model import CloseNode, Elimination, Lack, ResourceTotal
 
 CLOSEST = 3
-
-
-def shape_key(pod: Pod, labels_matter: bool = False) -> tuple:
-    """Pods with equal keys get equal verdicts on the same state (a gang's identical members). Labels only
-    matter where some pod counts other pods by label (spread, inter-pod affinity)."""
-    a = pod.affinity
-    counts_pods = bool(pod.topology_spread) or (a is not None and bool(a.pod_required or a.anti_required))
-    labels = tuple(sorted(pod.labels.items())) if labels_matter or counts_pods else ()
-    return (static.static_key(pod), tuple(sorted(pod.requests.items())), pod.topology_spread, a,
-            pod.host_ports, labels, pod.namespace)
 
 
 @dataclass
@@ -63,7 +49,7 @@ def trial(ev, pods: list[Pod], mask: np.ndarray | None = None, evidence: bool = 
     try:
         for pod in pods:
             key = shape_key(pod, labels_matter)
-            if key in out.failures and not _wants_company(pod):
+            if key in out.failures and not registry.wants_company(pod):
                 out.failures[key].pods.append(pod.key)
                 continue
             decision = ev.find_node(pod, mask)
@@ -78,10 +64,6 @@ def trial(ev, pods: list[Pod], mask: np.ndarray | None = None, evidence: bool = 
     finally:
         state.rollback(mark)
     return out
-
-
-def _wants_company(pod: Pod) -> bool:
-    return pod.affinity is not None and bool(pod.affinity.pod_required)
 
 
 def _failure(ev, pod: Pod, diagnosis: Diagnosis | None, evidence: bool, mask: np.ndarray | None = None) -> Failure:
@@ -123,14 +105,14 @@ def eliminations(f: Failure, nodes: list) -> tuple[Elimination, ...]:
     """Every enabled filter plugin that rejects nodes on its own, most nodes first."""
     v, seen = f.verdicts, _seen(f)
     out = []
-    for plugin in recorder.FILTER_ORDER:
+    for plugin in registry.FILTERS:
         if plugin not in v.enabled:
             continue
         rejected = v.rejects(plugin) & seen
         if rejected.any():
             reasons = tuple(sorted(_reasons(v, plugin, seen).items(), key=lambda kv: (-kv[1], kv[0])))
             out.append(Elimination(plugin, int(rejected.sum()), reasons,
-                                   describe(plugin, f.pod, [n for n, s in zip(nodes, seen.tolist()) if s])))
+                                   registry.describe(plugin, f.pod, [n for n, s in zip(nodes, seen.tolist()) if s])))
     return tuple(sorted(out, key=lambda e: -e.nodes))
 
 

@@ -16,10 +16,7 @@ from typing import Callable, Iterable
 
 from wasplan.cluster.devices import NodeSelection, ResourceSlice
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.outcome import group_outcome, pod_outcome
-from wasplan.engine.simulator import Simulator
-from wasplan.engine.world import SimStatus
+from wasplan.engine.facade import EngineOptions, SimStatus, Simulator, group_outcome, pod_outcome
 from wasplan.explain.target import Unit
 from wasplan.plan import PLACED, GroupStatus
 

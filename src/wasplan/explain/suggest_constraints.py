@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 from wasplan.cluster.model import Pod, Taint, Toleration
+from wasplan.engine.facade import blocking_taints, label_values, taint_text
 from wasplan.explain import manifest, rerun
-from wasplan.explain.constraints import blocking_taints, label_values, taint_text
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 from wasplan.suggest import did_you_mean

@@ -17,7 +17,7 @@ from wasplan.cluster.devices import (ALL, ClaimSpec, DeviceClass, DeviceRequest,
                                      ResourceClaimTemplate)
 from wasplan.cluster.dra_objects import claim_spec_object
 from wasplan.cluster.model import PlanInputs, Pod, PodClaim
-from wasplan.engine.dra import devicevalues as device_values
+from wasplan.engine.facade import devicevalues as device_values
 from wasplan.explain import manifest, rerun
 from wasplan.explain.devices import RequestItem, request_items
 from wasplan.explain.devices_model import ConstraintDevices, RequestDevices

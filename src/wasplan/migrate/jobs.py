@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from wasplan.api.jobs import implicit_gang_size
 from wasplan.api.releases import capabilities
 from wasplan.migrate import tree as t
 from wasplan.migrate.steps import StepContext, _plain
@@ -37,13 +38,11 @@ def implicit_gang_136(spec: dict) -> int | None:
     parallelism = _int(spec.get("parallelism", 1))
     template = spec.get("template") if isinstance(spec.get("template"), dict) else {}
     pod_spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
-    if spec.get("completionMode") != "Indexed" or parallelism is None or parallelism <= 1:
-        return None
-    if _int(spec.get("completions")) != parallelism or pod_spec.get("schedulingGroup") is not None:
+    if parallelism is None or pod_spec.get("schedulingGroup") is not None:
         return None
     if spec.get("managedBy") not in (None, BUILTIN_CONTROLLER):
         return None
-    return parallelism
+    return implicit_gang_size(spec.get("completionMode") == "Indexed", parallelism, _int(spec.get("completions")))
 
 
 def plan_job(obj: dict, release: str) -> list[JobNote]:

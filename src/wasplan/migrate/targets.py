@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasplan.api.convert import V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1
-from wasplan.api.releases import SCHEDULING_GROUP, capabilities, get_release
+from wasplan.api.releases import DEFAULT_RELEASE, RELEASE_OF_VERSION, SCHEDULING_GROUP, capabilities, get_release
 
 FORCEABLE = {"v1beta1": V1BETA1, "v1alpha3": V1ALPHA3, "v1alpha2": V1ALPHA2}
-RELEASE_OF = {V1ALPHA1: "1.35", V1ALPHA2: "1.36", V1ALPHA3: "1.37", V1BETA1: "1.37"}
+RELEASE_OF = {f"{SCHEDULING_GROUP}/{version}": release for version, release in RELEASE_OF_VERSION.items()}
 OLD_VERSIONS = (V1ALPHA1, V1ALPHA2)
 
 
@@ -53,7 +53,7 @@ class Target:
             forced = FORCEABLE[short]
             return cls(RELEASE_OF[forced], forced)
         try:
-            release = get_release(to_k8s or "1.37")
+            release = get_release(to_k8s or DEFAULT_RELEASE)
         except KeyError as exc:
             raise ValueError(str(exc.args[0])) from None
         return cls(release.version)

@@ -14,10 +14,10 @@ from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
-from wasplan.explain import explain_units
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions
 from wasplan.explain.model import Explanation
+from wasplan.explain.run import explain_units
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
 from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling, with_unplanned

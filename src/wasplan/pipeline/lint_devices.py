@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from wasplan.api.releases import GateSet, capabilities
+from wasplan.api.releases import GateSet
 from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from wasplan.cluster.issues import Ctx
@@ -103,7 +103,7 @@ def lint_devices(docs: list[Document], snap: Snapshot, gates: GateSet) -> list[D
 
     records, classes = _claims_of(docs)
     classes = {**{c.name: c for c in snap.classes}, **classes}
-    features = Features.from_gates(gates.enabled, capabilities(gates.release.version).dra_allocator_137)
+    features = Features.from_gates(gates.enabled, gates.release.caps)
     allocator = Allocator(snap.slices, classes.values(), features=features)
     checker = Checker(allocator, snap.node_records,
                       [((s.driver, s.pool, d.name), d) for s in allocator.index.all for d in s.devices])

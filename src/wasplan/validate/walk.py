@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from wasplan.api.releases import Capabilities, capabilities
+from wasplan.api.releases import RELEASE_OF_VERSION, Capabilities, capabilities
 from wasplan.diagnostics import FieldPath
 
 POD = "pod"
 COMPOSITE = "composite"
 
 # Which Kubernetes release an apiVersion of scheduling.k8s.io belongs to (api-reference §1).
-RELEASE_OF_VERSION = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37", "v1beta1": "1.37"}
 
 
 def caps_of_version(version: str) -> Capabilities | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from wasplan.api import hub
+from wasplan.api.jobs import implicit_gang_size
 from wasplan.api.releases import GateSet
 from wasplan.cluster.controllers.pods import copy_pod, prototype
 from wasplan.cluster.controllers.read import count, has_controller, mapping
@@ -106,7 +107,7 @@ def job_shape(obj: dict, ctx: Ctx) -> JobShape | None:
 # ------------------------------------------------------------------------------------ scheduling objects
 
 
-def _policy_137(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.SchedulingPolicy:
+def _policy_from_field(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.SchedulingPolicy:
     """`spec.scheduling.schedulingPolicy` resolved the way the controller does: basic when absent, gang minCount
     defaulting to parallelism (at least 1)."""
     raw = mapping(scheduling.get("schedulingPolicy"))
@@ -120,13 +121,13 @@ def _policy_137(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.SchedulingPoli
     return hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=min_count or max(job.parallelism, 1))
 
 
-def _settings_137(scheduling: dict, job: JobShape, ctx: Ctx) -> dict:
+def _settings_from_field(scheduling: dict, job: JobShape, ctx: Ctx) -> dict:
     """The PodGroup settings `spec.scheduling` carries besides the policy."""
     topology = mapping(scheduling.get("schedulingConstraints")).get("topology") or []
     mode = scheduling.get("disruptionMode")
     claims = scheduling.get("resourceClaims") or []
     return dict(
-        policy=_policy_137(scheduling, job, ctx),
+        policy=_policy_from_field(scheduling, job, ctx),
         topology_keys=tuple(t["key"] for t in topology if isinstance(t, dict) and isinstance(t.get("key"), str)),
         disruption_mode=None if not isinstance(mode, dict) else
         hub.DisruptionMode.ALL if mode.get("all") is not None else hub.DisruptionMode.SINGLE,
@@ -171,11 +172,11 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
     if job.controlled and gates.release.caps.child_jobs_get_no_workload:
         return None
     if not gates.release.caps.job_scheduling_field:
-        implicit_gang = job.indexed and job.parallelism > 1 and job.completions == job.parallelism
-        if not implicit_gang:
+        size = implicit_gang_size(job.indexed, job.parallelism, job.completions)
+        if size is None:
             return None
-        return {"policy": hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=job.parallelism)}
-    return _settings_137(job.scheduling or {}, job, ctx)
+        return {"policy": hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)}
+    return _settings_from_field(job.scheduling or {}, job, ctx)
 
 
 # ------------------------------------------------------------------------------------ pods

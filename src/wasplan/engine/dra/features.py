@@ -39,12 +39,14 @@ class Features:
         return self.consumable_capacity or self.binding_conditions
 
     @classmethod
-    def from_gates(cls, enabled: Callable[[str], bool], allocator_137: bool) -> "Features":
-        """From gate names (`GateSet.enabled`) and whether the release runs the 1.37 allocator."""
+    def from_gates(cls, enabled: Callable[[str], bool], caps) -> "Features":
+        """From gate names (`GateSet.enabled`) and the release's allocator capabilities (api/releases.py)."""
         return cls(
             admin_access=enabled("DRAAdminAccess"), prioritized_list=enabled("DRAPrioritizedList"),
             partitionable_devices=enabled("DRAPartitionableDevices"), device_taints=enabled("DRADeviceTaints"),
             consumable_capacity=enabled("DRAConsumableCapacity"),
             binding_conditions=enabled("DRADeviceBindingConditions") and enabled("DRAResourceClaimDeviceStatus"),
-            cel_error_on_device=allocator_137, counters_follow_node_selection=allocator_137,
-            claim_config_once=allocator_137, shared_devices_consume_counters=allocator_137)
+            cel_error_on_device=caps.dra_cel_error_on_device,
+            counters_follow_node_selection=caps.dra_counters_follow_node_selection,
+            claim_config_once=caps.dra_claim_config_once,
+            shared_devices_consume_counters=caps.dra_shared_devices_consume_counters)

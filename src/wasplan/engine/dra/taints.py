@@ -2,8 +2,8 @@
 
 `taintPreventsAllocation` in `structured/internal/incubating/allocator_incubating.go` and `ToleratesTaint` in
 `resourceclaim/devicetoleration.go` (v0.36.0): a `NoSchedule` or `NoExecute` taint that no toleration of the
-request tolerates excludes the device; `None` never does. A toleration tolerates a taint when its effect is empty or
-equal, its key is empty or equal, and its operator is `Exists` or (`Equal`) the values are equal.
+request tolerates excludes the device; `None` never does. The toleration matcher is the engine's one
+(engine/tolerations.py).
 
 DeviceTaintRules (DRADeviceTaintRules: off in 1.36, on in 1.37) add their taint to every device their selector
 matches, as if the driver had published it (the scheduler lists slices with the rules applied); `apply_taint_rules`
@@ -16,18 +16,9 @@ from dataclasses import replace
 from typing import Iterable
 
 from wasplan.cluster.devices import Device, DeviceTaint, DeviceTaintRule, DeviceToleration, ResourceSlice
+from wasplan.engine.tolerations import tolerates
 
 BLOCKING = ("NoSchedule", "NoExecute")
-
-
-def tolerates(toleration: DeviceToleration, taint: DeviceTaint) -> bool:
-    if toleration.effect and toleration.effect != taint.effect:
-        return False
-    if toleration.key and toleration.key != taint.key:
-        return False
-    if toleration.operator == "Exists":
-        return True
-    return toleration.value == taint.value
 
 
 def taint_blocks(device: Device, tolerations: tuple[DeviceToleration, ...]) -> bool:

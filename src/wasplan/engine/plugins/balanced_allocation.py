@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY
+from wasplan.engine.pluginargs import names
 
 NAME = "NodeResourcesBalancedAllocation"
 DEFAULT_RESOURCES = (CPU, MEMORY)
@@ -51,3 +52,10 @@ def _std_with_gaps(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     var = (np.where(present, values - mean, 0.0) ** 2).sum(axis=0) / np.maximum(n, 1)
     pair = (np.where(present, values, -np.inf).max(axis=0) - np.where(present, values, np.inf).min(axis=0)) / 2
     return np.where(n == 2, pair, np.where(n > 2, np.sqrt(var), 0.0))
+
+
+def profile_args(args: dict) -> dict:
+    """The profile fields the plugin's pluginConfig args set: the resources it balances, when given."""
+    if not args.get("resources"):
+        return {}
+    return {"balanced_resources": tuple(r["name"] for r in names(args["resources"]))}

@@ -11,13 +11,17 @@ Counts come from the state's pod index (per-node counts per selector, and the te
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from wasplan.cluster.model import LabelSelector, Pod, PodAffinityTerm
+from wasplan.engine.exactrules import DomainPart
 from wasplan.engine.selectors import selector_matches, with_label_keys
 from wasplan.engine.status import REASONS, Code
 
 NAME = "InterPodAffinity"
+HOSTNAME = "kubernetes.io/hostname"
 REASON_AFFINITY = REASONS.intern("node(s) didn't match pod affinity rules", Code.UNRESOLVABLE)
 REASON_ANTI = REASONS.intern("node(s) didn't match pod anti-affinity rules", Code.UNSCHEDULABLE)
 REASON_EXISTING = REASONS.intern("node(s) didn't satisfy existing pods anti-affinity rules", Code.UNSCHEDULABLE)
@@ -149,3 +153,115 @@ def normalize(raw: np.ndarray, feasible: np.ndarray) -> np.ndarray:
     if hi - lo <= 0:
         return np.zeros(len(raw), dtype=np.int64)
     return (100 * ((raw - lo) / (hi - lo))).astype(np.int64)
+
+
+def profile_args(args: dict) -> dict:
+    """The profile fields the plugin's pluginConfig args set: hardPodAffinityWeight, when given."""
+    if "hardPodAffinityWeight" not in args:
+        return {}
+    return {"hard_pod_affinity_weight": int(args["hardPodAffinityWeight"])}
+
+
+# ---- what the rest of the engine and explain read from the plugin (registry.py) --------------------------------
+def counts_pods(pod: Pod) -> bool:
+    """Whether the pod's verdict counts other pods by their labels (required affinity or anti-affinity)."""
+    a = pod.affinity
+    return a is not None and bool(a.pod_required or a.anti_required)
+
+
+def helped_by_bound_pod(pod: Pod) -> bool:
+    """The queueing hint on a pod being bound: only pod affinity (required or preferred) can gain from it."""
+    a = pod.affinity
+    return a is not None and bool(a.pod_required or a.pod_preferred)
+
+
+def wants_company(pod: Pod) -> bool:
+    """Whether a reservation of another pod can turn this pod's rejection into a pass (required pod affinity)."""
+    return pod.affinity is not None and bool(pod.affinity.pod_required)
+
+
+def anti_terms(pod: Pod) -> tuple:
+    return pod.affinity.anti_required if pod.affinity is not None else ()
+
+
+def describe(pod: Pod, nodes) -> tuple[str, ...]:
+    """The pod's required terms, for explain."""
+    a = pod.affinity
+    if a is None:
+        return ()
+    return (*(f"podAffinity required on {t.topology_key}" for t in a.pod_required),
+            *(f"podAntiAffinity required on {t.topology_key}" for t in a.anti_required))
+
+
+# ---- the exact check's necessary conditions (explain/exact/shapes.py) ------------------------------------------
+def exact_allowed(state, pod: Pod, sv, codes: np.ndarray | None) -> np.ndarray | None:
+    """Nodes where required anti-affinity between the pod and the running pods (both directions) passes; the pod's
+    required affinity terms are left out, since the group's own pods can satisfy them. `codes`: each node's
+    topology domain when the engine evaluates the group inside one domain at a time, None for the whole cluster."""
+    if not (anti_terms(pod) or state.affinity_pods):
+        return None
+    return _anti_ok(state, _without_affinity(pod), codes)
+
+
+def _without_affinity(pod: Pod) -> Pod:
+    """The pod with its required pod-affinity terms dropped: those depend on where the group's own pods go."""
+    if pod.affinity is None or not pod.affinity.pod_required:
+        return pod
+    return dataclasses.replace(pod, affinity=dataclasses.replace(pod.affinity, pod_required=()))
+
+
+def _anti_ok(state, pod: Pod, codes: np.ndarray | None) -> np.ndarray:
+    if codes is None:
+        return filter_reasons(state, pod) == 0
+    ok = np.zeros(len(state.nodes), dtype=bool)
+    for j in np.unique(codes[codes >= 0]).tolist():  # upstream's AssumePlacement: a placement sees only the pods
+        mask = codes == j                              # on its own nodes
+        ok |= mask & (filter_reasons(state, pod, within=mask) == 0)
+    return ok
+
+
+def exact_conflict(a: Pod, b: Pod) -> bool:
+    """Whether two pods can never share a node: a required anti-affinity term on the hostname key that one holds
+    against the other (upstream checks the incoming pod's terms and the existing pods' terms)."""
+    return _anti_hostname(a, b) or _anti_hostname(b, a)
+
+
+def _anti_hostname(owner: Pod, target: Pod) -> bool:
+    return any(t.topology_key == HOSTNAME and term_matches(t, owner, target) for t in anti_terms(owner))
+
+
+def exact_domains(state, group, static_verdict) -> DomainPart:
+    """Rules between the group's own pods per domain (engine/exactrules.py): required anti-affinity on a key other
+    than the hostname, either pod's term matching the other, as upstream checks both (`apart`); required pod
+    affinity that the group's pods hold and match themselves, when no running pod matches it: upstream lets the
+    first such pod go anywhere its keys exist (`_affinity_ok`'s self rule) and every later one only where a
+    matching pod runs, so they all share one domain of each key (`close`)."""
+    pods, apart = group.pods, {}
+    for i, a in enumerate(pods):
+        for j in range(i, len(pods)):
+            for key in _anti_keys(a, pods[j]) | _anti_keys(pods[j], a):
+                apart.setdefault(key, set()).add((i, j))
+    return DomainPart(apart=apart, close=_close(state, pods))
+
+
+def _anti_keys(owner: Pod, target: Pod) -> set[str]:
+    return {t.topology_key for t in anti_terms(owner)
+            if t.topology_key != HOSTNAME and term_matches(t, owner, target)}
+
+
+def _close(state, pods) -> dict[str, tuple[int, ...]]:
+    """Key -> shapes held in one domain of it, for required pod-affinity terms every holder matches itself, that
+    only holders of the same terms match among the group, and that no running pod matches."""
+    out: dict[str, set[int]] = {}
+    for i, pod in enumerate(pods):
+        terms = pod.affinity.pod_required if pod.affinity is not None else ()
+        if not terms or not all(term_matches(t, pod, pod) for t in terms):
+            continue
+        matching = [j for j, o in enumerate(pods) if all(term_matches(t, pod, o) for t in terms)]
+        if any(pods[j].affinity is None or pods[j].affinity.pod_required != terms for j in matching):
+            continue
+        if any(state.matching_counts(*term_scope(t, pod)).any() for t in terms):
+            continue
+        for t in terms:
+            out.setdefault(t.topology_key, set()).update(matching)
+    return {k: tuple(sorted(v)) for k, v in out.items()}

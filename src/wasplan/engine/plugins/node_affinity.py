@@ -8,7 +8,11 @@ Score: the sum of weights of matching preferred terms, normalised to 0-100 by th
 
 from __future__ import annotations
 
-from wasplan.cluster.model import Affinity, Node
+from collections import Counter
+
+import numpy as np
+
+from wasplan.cluster.model import Affinity, Node, Pod
 from wasplan.engine.selectors import term_matches_node, terms_match_node
 from wasplan.engine.status import REASONS, Code
 
@@ -49,3 +53,59 @@ def preferred_score(affinity: Affinity | None, node: Node) -> int:
     if affinity is None:
         return 0
     return sum(p.weight for p in affinity.node_preferred if term_matches_node(p.term, node.labels, node.name))
+
+
+def evaluate_static(nodes, pod: Pod, out) -> None:
+    """The static verdict (static.py): the filter, whether it passes (PodTopologySpread's nodeAffinityPolicy reads
+    it), the raw preferred score, and the PreFilter's verdict (a conflict, or the nodes it leaves out)."""
+    state, a = nodes.state, pod.affinity
+    if a is not None and a.node_preferred:
+        out.affinity_raw[:] = [preferred_score(a, node) for node in state.nodes]
+    if not pod.node_selector and (a is None or a.node_required is None):
+        return
+    out.affinity_ok[:] = [required_matches(pod.node_selector, a, node) for node in state.nodes]
+    out.by_plugin[NAME][:] = np.where(out.affinity_ok, 0, REASON)
+    names = prefilter_node_names(a)
+    if names is not None and not names:
+        out.prefilter_msg, out.prefilter_by = CONFLICT_MESSAGE, NAME
+    elif names is not None:
+        out.absent, out.absent_reason, out.prefilter_by = \
+            np.array([node.name not in names for node in state.nodes], dtype=bool), ABSENT_REASON, NAME
+
+
+# ---- explain's description of a rejection ---------------------------------------------------------------------
+def label_values(nodes: list[Node], key: str) -> Counter:
+    return Counter(n.labels[key] for n in nodes if key in n.labels)
+
+
+def selector_terms(pod: Pod, nodes: list[Node]) -> list[str]:
+    out = []
+    for key, value in sorted(pod.node_selector.items()):
+        have = label_values(nodes, key)
+        if have.get(value):
+            out.append(f"nodeSelector {key}={value} ({have[value]} nodes have it)")
+        elif have:
+            others = ", ".join(v for v, _ in have.most_common(3))
+            out.append(f"nodeSelector {key}={value} (no node has it; nodes have {others})")
+        else:
+            out.append(f"nodeSelector {key}={value} (no node has the label {key})")
+    a = pod.affinity
+    if a is not None and a.node_required is not None:
+        for i, term in enumerate(a.node_required):
+            exprs = "; ".join(_expression(r, nodes) for r in term.match_expressions)
+            out.append(f"nodeAffinity required term {i}: {exprs or 'matchFields'}")
+    return out
+
+
+def _expression(r, nodes: list[Node]) -> str:
+    text = f"{r.key} {r.operator} {','.join(r.values)}".strip()
+    have = label_values(nodes, r.key)
+    if r.operator == "In" and not any(have.get(v) for v in r.values):
+        return text + (f" (no node has it; nodes have {', '.join(v for v, _ in have.most_common(3))})" if have
+                       else f" (no node has the label {r.key})")
+    return text
+
+
+def describe(pod: Pod, nodes: list[Node]) -> tuple[str, ...]:
+    """The pod's selector and required terms, each with what the nodes have, for explain."""
+    return tuple(selector_terms(pod, nodes))

@@ -32,3 +32,16 @@ def fail_reasons(state, ports: tuple[HostPort, ...]) -> np.ndarray:
                 out[i] = REASON
                 break
     return out
+
+
+# ---- the exact check's necessary conditions (explain/exact/shapes.py) ------------------------------------------
+def exact_allowed(state, pod, sv, codes) -> np.ndarray | None:
+    """Nodes whose running pods leave the pod's host ports free (no placement of the group's pods frees them)."""
+    if not pod.host_ports:
+        return None
+    return fail_reasons(state, pod.host_ports) == 0
+
+
+def exact_conflict(a, b) -> bool:
+    """Whether two pods can never share a node: a host port both want."""
+    return any(clashes(w, u) for w in a.host_ports for u in b.host_ports)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS
+from wasplan.engine.pluginargs import ConfigError, names
 from wasplan.engine.status import REASONS, Code
 
 NAME = "NodeResourcesFit"
@@ -102,3 +103,35 @@ def _broken_linear(shape: tuple[tuple[int, int], ...], util: np.ndarray) -> np.n
         out = np.where(hit, value, out)
         done |= hit
     return out
+
+
+# ---- pluginConfig args (NodeResourcesFitArgs) ---------------------------------------------------------------
+def _strategy(args: dict) -> ScoringStrategy:
+    raw = args.get("scoringStrategy") or {}
+    kind = raw.get("type", "LeastAllocated")
+    if kind not in ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"):
+        raise ConfigError(f"NodeResourcesFit scoringStrategy.type {kind!r} is not one of LeastAllocated, "
+                          "MostAllocated, RequestedToCapacityRatio")
+    resources = tuple((r["name"], int(r.get("weight", 1))) for r in names(raw.get("resources")))
+    shape_raw = (raw.get("requestedToCapacityRatio") or {}).get("shape") or []
+    shape = tuple((int(p["utilization"]), int(p["score"])) for p in shape_raw)
+    if kind == "RequestedToCapacityRatio" and not shape:
+        raise ConfigError("RequestedToCapacityRatio needs requestedToCapacityRatio.shape")
+    _check_shape(shape)
+    base = ScoringStrategy()
+    return ScoringStrategy(kind, resources or base.resources, shape or base.shape)
+
+
+def _check_shape(shape: tuple[tuple[int, int], ...]) -> None:
+    """The API server's rules for the shape (validation_pluginargs.go, validateFunctionShape): utilization
+    0-100 in strictly increasing order, score 0-10."""
+    for i, (utilization, score) in enumerate(shape):
+        if not 0 <= utilization <= 100 or not 0 <= score <= 10:
+            raise ConfigError(f"requestedToCapacityRatio.shape[{i}]: utilization must be 0-100 and score 0-10")
+        if i and utilization <= shape[i - 1][0]:
+            raise ConfigError("requestedToCapacityRatio.shape: utilization values must be sorted in increasing order")
+
+
+def profile_args(args: dict) -> dict:
+    """The profile fields NodeResourcesFit's pluginConfig args set: its scoring strategy."""
+    return {"fit_strategy": _strategy(args)}

@@ -3,39 +3,73 @@
 Filter: the first NoSchedule/NoExecute taint the pod does not tolerate rejects the node with
 `node(s) had untolerated taint {key: value}`. Score: the number of PreferNoSchedule taints not tolerated by the
 pod's tolerations that apply to PreferNoSchedule, normalised reversed (fewest intolerable taints scores 100).
-Toleration matching follows k8s.io/api/core/v1 Toleration.ToleratesTaint.
+Toleration matching is engine/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from wasplan.cluster.model import Taint, Toleration
 from wasplan.engine.status import REASONS, Code
+from wasplan.engine.tolerations import tolerates
 
 NAME = "TaintToleration"
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
 
 
-def tolerates(tol: Toleration, taint: Taint) -> bool:
-    if tol.effect and tol.effect != taint.effect:
-        return False
-    if tol.key and tol.key != taint.key:
-        return False
-    if tol.operator == "Exists":
-        return True
-    if tol.operator in ("Equal", ""):
-        return tol.value == taint.value
-    return False
+def first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Taint | None:
+    """The first NoSchedule/NoExecute taint the tolerations do not tolerate (the filter's verdict), or None."""
+    for taint in taints:
+        if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in tolerations):
+            return taint
+    return None
 
 
 def untolerated_reason(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
     """Reason id of the first untolerated NoSchedule/NoExecute taint, 0 when all are tolerated."""
-    for taint in taints:
-        if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in tolerations):
-            return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
-    return 0
+    taint = first_untolerated(taints, tolerations)
+    if taint is None:
+        return 0
+    return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
 
 
 def intolerable_prefer_count(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
     prefer = tuple(t for t in tolerations if t.effect in ("", "PreferNoSchedule"))
     return sum(1 for taint in taints
                if taint.effect == "PreferNoSchedule" and not any(tolerates(t, taint) for t in prefer))
+
+
+def evaluate_static(nodes, pod, out) -> None:
+    """The static verdict (static.py), once per group of nodes with the same taints: the filter's reason, whether
+    it passes (PodTopologySpread's nodeTaintsPolicy reads it) and the raw score."""
+    for (taints, _), rows in nodes.taint_groups.items():
+        reason = untolerated_reason(taints, pod.tolerations)
+        out.by_plugin[NAME][rows] = reason
+        out.taints_ok[rows] = reason == 0
+        out.taint_raw[rows] = intolerable_prefer_count(taints, pod.tolerations)
+
+
+# ---- explain's description of a rejection ---------------------------------------------------------------------
+def untolerated(pod, node) -> Taint | None:
+    """The first taint that keeps `pod` off `node` (TaintToleration's filter), or None."""
+    return first_untolerated(node.taints, pod.tolerations)
+
+
+def blocking_taints(pod, nodes) -> Counter:
+    """How many nodes each untolerated taint keeps the pod off (by the first such taint of each node)."""
+    found = Counter()
+    for node in nodes:
+        taint = untolerated(pod, node)
+        if taint is not None:
+            found[taint] += 1
+    return found
+
+
+def taint_text(t: Taint) -> str:
+    return f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
+
+
+def describe(pod, nodes) -> tuple[str, ...]:
+    """The taints the pod does not tolerate, most nodes first, for explain."""
+    return tuple(f"no toleration for {taint_text(t)} ({n} nodes)" for t, n in blocking_taints(pod, nodes).most_common())

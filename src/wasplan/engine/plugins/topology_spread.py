@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from wasplan.cluster.model import Pod, TopologySpreadConstraint
+from wasplan.engine.exactrules import DomainPart, SpreadRule
 from wasplan.engine.selectors import selector_matches, with_label_keys
 from wasplan.engine.status import REASONS, Code
 
@@ -124,3 +125,55 @@ def normalize(raw: np.ndarray, ignored: np.ndarray, feasible: np.ndarray) -> np.
     if hi == 0:
         return np.where(ignored, 0, 100).astype(np.int64)
     return np.where(ignored, 0, 100 * (hi + lo - raw) // hi).astype(np.int64)
+
+
+# ---- what the rest of the engine and explain read from the plugin (registry.py) --------------------------------
+def counts_pods(pod: Pod) -> bool:
+    """Whether the pod's verdict counts other pods by their labels."""
+    return bool(pod.topology_spread)
+
+
+def describe(pod: Pod, nodes) -> tuple[str, ...]:
+    """The pod's hard constraints, for explain."""
+    return tuple(f"topologySpreadConstraint maxSkew {c.max_skew} on {c.topology_key} ({c.when_unsatisfiable})"
+                 for c in pod.topology_spread if c.when_unsatisfiable == "DoNotSchedule")
+
+
+def exact_allowed(state, pod: Pod, sv, codes) -> np.ndarray | None:
+    """The exact check's necessary condition: a hard constraint's key missing on a node (UnschedulableAndUnresolvable,
+    whatever the group's pods do); the skew between domains is a rule of the program (domainrules.py)."""
+    if not constraints(pod, hard=True):
+        return None
+    return filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok) != REASON_LABEL
+
+
+def exact_domains(state, group, static_verdict) -> DomainPart:
+    """The exact check's rules between the group's own pods (engine/exactrules.py), when the engine counts over the
+    whole cluster: a rule per hard spread constraint of a family of shapes whose pods match its selector, when no
+    pod of another family of the group does (their counts would depend on each other's nodes). The counts are the
+    engine's: PodTopologySpread's eligible nodes for the pod (keys present, nodeAffinity/nodeTaints policies) and
+    matching running pods per domain on them. Why it is necessary: when the last of these pods goes into domain d
+    its count is final(d) - 1 and the minimum then is at most the final one, so Filter's count + 1 - min <=
+    maxSkew gives final(d) - final min <= maxSkew."""
+    out = DomainPart()
+    if not group.whole_cluster:
+        return out
+    for members in group.families:
+        pod = group.pods[members[0]]
+        cons = constraints(pod, hard=True)
+        sv = static_verdict(pod)
+        for c, selector in cons:
+            others = [o for i, o in enumerate(group.pods) if i not in members]
+            if not selector_matches(selector, pod.labels) or any(
+                    o.namespace == pod.namespace and selector_matches(selector, o.labels)
+                    for o in others):
+                continue
+            codes, domains = state.labels.codes(c.topology_key)
+            # the plugin's own eligibility and per-domain totals (its Filter's first steps), not a second copy
+            eligible = _all_keys(state, cons) & _included(c, sv.affinity_ok, sv.taints_ok)
+            totals, present = _domain_totals(codes, len(domains), eligible, count_matching(state, selector,
+                                                                                          pod.namespace))
+            min_zero = c.min_domains is not None and int(present.sum()) < c.min_domains
+            out.spread.append(SpreadRule(c.topology_key, tuple(members), c.max_skew, tuple(int(t) for t in totals),
+                                         tuple(np.flatnonzero(present).tolist()), min_zero))
+    return out

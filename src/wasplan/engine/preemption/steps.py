@@ -26,6 +26,8 @@ import copy
 
 from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS
 from wasplan.engine.preemption.driver import members_post_filter
+from wasplan.engine.queue import QueueKind
+from wasplan.plan import Reason
 
 WAITING_MSG = "pod group is waiting for preemption to complete"
 
@@ -151,16 +153,16 @@ class PreemptionSteps:
         are not taken by an equal-priority item first (upstream keeps them through the members' nominations).
         A retry that preempts again goes back to the queue instead of nesting."""
         self._reject(group, members, WAITING_MSG, {})
-        self._set_condition(group, "False", "Unschedulable", WAITING_MSG)
+        self._set_condition(group, "False", Reason.UNSCHEDULABLE, WAITING_MSG)
         self.cluster_changed()
         if group.key in self._preemption_retries:
             return
         self._preemption_retries = self._preemption_retries | {group.key}
         try:
             retry = self._queued_members(group)
-            self.queue.discard(("group", group.key))
+            self.queue.discard((QueueKind.GROUP, group.key))
             for ps in retry:
-                self.queue.discard(("pod", ps.key))
+                self.queue.discard((QueueKind.POD, ps.key))
             self.group_cycle(group, retry)
         finally:
             self._preemption_retries = self._preemption_retries - {group.key}

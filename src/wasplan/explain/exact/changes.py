@@ -21,8 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from wasplan.cluster.model import PlanInputs
-from wasplan.engine.config import DEFAULT_SCHEDULER
-from wasplan.engine.plugins.resources_fit import ScoringStrategy
+from wasplan.engine.facade import DEFAULT_SCHEDULER, ScoringStrategy
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import devicechanges

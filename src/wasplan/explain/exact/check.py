@@ -7,7 +7,7 @@ not find it. The
 check asks an integer program built from the engine's own data (question.py) on the cluster the plan leaves,
 and answers one of:
 
-* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (proof.py), the
+* DoesNotFit — no assignment places the pods still needed; with bounds a person can check (bounds.py), the
   same question with every lower-priority pod removable (narrowed to the fewest evictions), and with running
   pods of at most its priority movable (moves.py, the fewest moves, verified by re-planning);
 * FitsAndFound — an assignment exists and the scheduler finds it (the plan places the group, or the trial
@@ -27,8 +27,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from wasplan.engine.domains import pinned_domain
-from wasplan.engine.placement import bound_rows, topology_key
+from wasplan.engine.facade import bound_rows, pinned_domain, topology_key
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import changes, moves, question, solver, tree
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer

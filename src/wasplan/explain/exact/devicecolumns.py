@@ -20,8 +20,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from wasplan.cluster.devices import EXACT_COUNT
-from wasplan.engine.dra.precheck import Precheck
-from wasplan.engine.dra.take import available_counters
+from wasplan.engine.facade import Precheck, available_counters
 from wasplan.explain.exact.shapes import Shape
 
 MAX_VARIANTS = 16  # subrequest combinations per pod shape before firstAvailable is left to the replay

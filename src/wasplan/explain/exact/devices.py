@@ -34,7 +34,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from wasplan.cluster.devices import ClaimSpec, DeviceRequest
-from wasplan.engine.plugins import dynamic_resources
+from wasplan.engine.facade import dynamic_resources
 from wasplan.explain.exact.devicecolumns import Builder, Columns
 from wasplan.explain.exact.result import Choice
 from wasplan.explain.exact.shapes import Shape

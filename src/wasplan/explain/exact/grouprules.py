@@ -131,7 +131,7 @@ def _per_code(program: "Program", w: dict, x: dict, column: int, shapes: tuple[i
 
 def _spread(m: "cp_model.CpModel", program: "Program", w: dict, x: dict) -> None:
     """Hard spread among the group's pods: every counted domain that receives one holds at most maxSkew more
-    matching pods than the fewest in a counted domain, all placed (domainrules.Spread says why that is
+    matching pods than the fewest in a counted domain, all placed (topology_spread.exact_domains says why that is
     necessary). Pods in a domain the engine does not count are left to the replay."""
     for rule in program.spread:
         pods = _per_code(program, w, x, rule.column, rule.shapes)

@@ -24,7 +24,7 @@ import dataclasses
 
 import numpy as np
 
-from wasplan.engine.world import SimStatus
+from wasplan.engine.facade import SimStatus
 from wasplan.explain import rerun
 from wasplan.explain.exact import capacity, classes, domainrules, shapes as shapes_mod, solver, witness
 from wasplan.explain.exact.question import node_pods

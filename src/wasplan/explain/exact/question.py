@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine.domains import PlacementError, pinned_domain
-from wasplan.explain.exact import (capacity, classes, devices, domainrules, proof, shapes as shapes_mod, solver,
+from wasplan.engine.facade import PlacementError, pinned_domain
+from wasplan.explain.exact import (bounds, capacity, classes, devices, domainrules, shapes as shapes_mod, solver,
                                    witness)
 from wasplan.explain.exact.result import Answer, Model, NodePods
 
@@ -73,7 +73,7 @@ def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str 
                             totals=cap.totals, rules=rules)
     sol = solver.solve(program, seconds)
     caps = classes.per_node_caps(free, requests, shapes, conflicts)
-    why = proof.proof(shapes, caps, free, cap, needed, codes, values) if sol.status != solver.FITS else None
+    why = bounds.proof(shapes, caps, free, cap, needed, codes, values) if sol.status != solver.FITS else None
     model = Model(len(state.nodes), len(program.classes), len(program.pooled), len(shapes),
                   sum(len(c.patterns) for c in program.classes))
     if sol.status != solver.FITS:

@@ -5,16 +5,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from wasplan.explain.exact.proof import Proof
+from wasplan.explain.verdicts import EXACT, Verdict
 
 
-class Verdict(StrEnum):
-    """The exact check's verdict (JSON `exact.verdict`)."""
+@dataclass(frozen=True, slots=True)
+class Bound:
+    kind: str  # pods | resource | devices | counter
+    subject: str  # the shape's first pod, or the resource name
+    available: int  # pods the nodes hold one by one, or free units on nodes that can take a pod
+    needed: int
+    stranded: int = 0  # free units on nodes the filters allow that cannot take even one pod
 
-    DOES_NOT_FIT = "DoesNotFit"
-    FOUND = "FitsAndFound"
-    MISSED = "FitsButMissed"
-    UNKNOWN = "Unknown"
+    @property
+    def short(self) -> bool:
+        return self.available < self.needed
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "subject": self.subject, "available": self.available, "needed": self.needed,
+                "stranded": self.stranded, "short": self.short}
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    domain: str | None  # the best topology domain, None without a constraint
+    bounds: tuple[Bound, ...]
+    other_domains: int = 0  # domains that hold fewer pods by the same bounds
+    allowed_nodes: int = 0  # nodes (in the domain) whose filters accept some pod of the group, room aside
+
+    def to_dict(self) -> dict:
+        return {"domain": self.domain, "otherDomains": self.other_domains, "allowedNodes": self.allowed_nodes,
+                "bounds": [b.to_dict() for b in self.bounds]}
 
 
 class Status(StrEnum):
@@ -26,7 +46,7 @@ class Status(StrEnum):
 
 
 DOES_NOT_FIT, FOUND, MISSED, UNKNOWN = Verdict.DOES_NOT_FIT, Verdict.FOUND, Verdict.MISSED, Verdict.UNKNOWN
-VERDICTS = tuple(Verdict)
+VERDICTS = EXACT
 
 
 @dataclass(frozen=True, slots=True)

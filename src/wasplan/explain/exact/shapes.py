@@ -1,28 +1,24 @@
 """The group's pending pods as shapes, and per shape the nodes the engine's per-node filters allow.
 
 Only verdicts that no placement of the group's own pods can change go in the allowed nodes: the static plugins
-(engine/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), NodePorts
-against the running pods, required anti-affinity between the pod and the running pods (both directions), and a
-hard spread constraint's key missing on a node (UnschedulableAndUnresolvable). Each is a necessary condition, so
-a model built on them is a relaxation of the engine and "no assignment" is a proof. Between the group's own
-pods, `conflicts` (host ports, hostname anti-affinity: one node) here and the per-domain rules of domainrules.py
-are rules of the program; what those leave out is checked by replaying the witness through the engine
-(witness.py). Every verdict is the engine plugin's own
-function; nothing is re-derived.
+(engine/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), and each
+plugin's `exact_allowed` in its own module, read from the registry (NodePorts against the running pods, required
+anti-affinity between the pod and the running pods in both directions, a hard spread constraint's key missing on
+a node). Each is a necessary condition, so a model built on them is a relaxation of the engine and "no
+assignment" is a proof. Between the group's own pods, `conflicts` (each plugin's `exact_conflict`: host ports,
+hostname anti-affinity: one node) here and the per-domain rules of domainrules.py are rules of the program; what
+those leave out is checked by replaying the witness through the engine (witness.py). Every verdict is the engine
+plugin's own function; nothing is re-derived.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine.plugins import inter_pod_affinity, node_ports, resources_fit, topology_spread
-from wasplan.explain.probe import shape_key
-
-HOSTNAME = "kubernetes.io/hostname"
+from wasplan.engine.facade import registry, resources_fit, shape_key
 
 
 @dataclass
@@ -61,36 +57,12 @@ def fill(ev, shape: Shape, codes: np.ndarray | None) -> None:
     shape.req = state.vectors(pod)[0]
     sv = ev.static_verdict(pod)
     allowed = np.zeros(len(state.nodes), dtype=bool) if sv.prefilter_msg else sv.passes.copy()
-    p = ev.profile
-    if pod.host_ports and p.filter_on(node_ports.NAME):
-        allowed &= node_ports.fail_reasons(state, pod.host_ports) == 0
-    if p.filter_on(topology_spread.NAME) and topology_spread.constraints(pod, hard=True):
-        reasons = topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)
-        allowed &= reasons != topology_spread.REASON_LABEL
-    if p.filter_on(inter_pod_affinity.NAME) and (anti_terms(pod) or state.affinity_pods):
-        allowed &= _anti_ok(state, _without_affinity(pod), codes)
+    for plugin in registry.EXACT:  # each plugin's necessary condition, beside its filter (registry.py)
+        if ev.profile.filter_on(plugin.name):
+            ok = plugin.exact_allowed(state, pod, sv, codes)
+            if ok is not None:
+                allowed &= ok
     shape.allowed = allowed
-
-
-def anti_terms(pod: Pod) -> tuple:
-    return pod.affinity.anti_required if pod.affinity is not None else ()
-
-
-def _without_affinity(pod: Pod) -> Pod:
-    """The pod with its required pod-affinity terms dropped: those depend on where the group's own pods go."""
-    if pod.affinity is None or not pod.affinity.pod_required:
-        return pod
-    return dataclasses.replace(pod, affinity=dataclasses.replace(pod.affinity, pod_required=()))
-
-
-def _anti_ok(state, pod: Pod, codes: np.ndarray | None) -> np.ndarray:
-    if codes is None:
-        return inter_pod_affinity.filter_reasons(state, pod) == 0
-    ok = np.zeros(len(state.nodes), dtype=bool)
-    for j in np.unique(codes[codes >= 0]).tolist():  # upstream's AssumePlacement: a placement sees only the pods
-        mask = codes == j                              # on its own nodes
-        ok |= mask & (inter_pod_affinity.filter_reasons(state, pod, within=mask) == 0)
-    return ok
 
 
 def checked_columns(state, shapes: list[Shape], profile) -> np.ndarray:
@@ -104,22 +76,13 @@ def checked_columns(state, shapes: list[Shape], profile) -> np.ndarray:
 
 
 def conflicts(shapes: list[Shape]) -> set[tuple[int, int]]:
-    """Pairs of shapes (i <= j) that cannot share one node whatever else is free: a host port both want, or a
-    required anti-affinity term on the hostname key that one holds against the other (upstream checks both the
-    incoming pod's terms and the existing pods' terms). (i, i) means at most one pod of shape i per node."""
+    """Pairs of shapes (i <= j) that cannot share one node whatever else is free, by every plugin's
+    `exact_conflict` (a host port both want; a required anti-affinity term on the hostname key that one holds
+    against the other). (i, i) means at most one pod of shape i per node."""
     out = set()
     for i, a in enumerate(shapes):
         for j in range(i, len(shapes)):
             b = shapes[j]
-            if _ports_clash(a.pod, b.pod) or _anti_hostname(a.pod, b.pod) or _anti_hostname(b.pod, a.pod):
+            if any(conflict(a.pod, b.pod) for conflict in registry.CONFLICTS):
                 out.add((i, j))
     return out
-
-
-def _ports_clash(a: Pod, b: Pod) -> bool:
-    return any(node_ports.clashes(w, u) for w in a.host_ports for u in b.host_ports)
-
-
-def _anti_hostname(owner: Pod, target: Pod) -> bool:
-    return any(t.topology_key == HOSTNAME and inter_pod_affinity.term_matches(t, owner, target)
-               for t in anti_terms(owner))

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wasplan.engine.domains import PlacementError, pinned_domain
-from wasplan.engine.placement import bound_rows, tas_on, topology_key
+from wasplan.engine.facade import PlacementError, bound_rows, pinned_domain, tas_on, topology_key
 from wasplan.explain.exact import (capacity, classes, devices, domainrules, shapes as shapes_mod, tree_solver,
                                    witness)
 from wasplan.explain.exact.question import UNREPLAYED, UNSPLIT, node_pods, unreplayed

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wasplan.engine import registry
+from wasplan.engine.facade import registry
 from wasplan.explain.exact import devices
 from wasplan.explain.exact.classes import Program
 from wasplan.explain.exact.shapes import Shape

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from wasplan.api.releases import GateSet
+from wasplan.api.releases import RELEASE_OF_VERSION, GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.rules import composite, dra, dra_slice, job, pod, podgroup, templates, workload
-from wasplan.validate.walk import RELEASE_OF_VERSION
 
 RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from wasplan.api.releases import GateSet, capabilities
+from wasplan.api.releases import RELEASE_OF_VERSION, GateSet, capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.rules.common import claim_names_unique, disrupt_all_with_basic, make
 from wasplan.validate.rules.status import check_claim_statuses, check_conditions
-from wasplan.validate.walk import RELEASE_OF_VERSION, mapping
+from wasplan.validate.walk import mapping
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:

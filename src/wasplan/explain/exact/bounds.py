@@ -1,4 +1,5 @@
-"""Bounds a person can check by hand, stated beside the solver's verdict.
+"""Bounds a person can check by hand, stated beside the solver's verdict (the records, Bound and Proof, are
+result.py's).
 
 The solver's "no assignment" is a search result; these are the arithmetic behind it, each an upper bound on
 every assignment: per pod shape, how many pods the nodes could hold one node at a time (each node's free room
@@ -11,43 +12,15 @@ pods on nodes, which only the search shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from wasplan.explain.exact.result import Bound, Proof
+
 if TYPE_CHECKING:
     from wasplan.explain.exact.capacity import Capacity
     from wasplan.explain.exact.shapes import Shape
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    kind: str  # pods | resource | devices | counter
-    subject: str  # the shape's first pod, or the resource name
-    available: int  # pods the nodes hold one by one, or free units on nodes that can take a pod
-    needed: int
-    stranded: int = 0  # free units on nodes the filters allow that cannot take even one pod
-
-    @property
-    def short(self) -> bool:
-        return self.available < self.needed
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "subject": self.subject, "available": self.available, "needed": self.needed,
-                "stranded": self.stranded, "short": self.short}
-
-
-@dataclass(frozen=True, slots=True)
-class Proof:
-    domain: str | None  # the best topology domain, None without a constraint
-    bounds: tuple[Bound, ...]
-    other_domains: int = 0  # domains that hold fewer pods by the same bounds
-    allowed_nodes: int = 0  # nodes (in the domain) whose filters accept some pod of the group, room aside
-
-    def to_dict(self) -> dict:
-        return {"domain": self.domain, "otherDomains": self.other_domains, "allowedNodes": self.allowed_nodes,
-                "bounds": [b.to_dict() for b in self.bounds]}
 
 
 def bounds(shapes: list[Shape], caps: np.ndarray, free: np.ndarray, cap: Capacity, needed: int,

@@ -1,0 +1,122 @@
+"""The explain orchestrator: why a PodGroup or pod does not fit, and the smallest verified change that makes it fit.
+
+`explain_units(ctx, units)` measures each unit on the engine's final state (evidence.py, probe.py) and computes
+suggestions (suggest_*.py), each verified by re-running the engine on changed inputs (rerun.py).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
+                             suggest_priority, suggest_topology)
+from wasplan.explain.evidence import Context
+from wasplan.explain.exact.check import ExactOptions, check
+from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP, WAITING_FOR_PODS,
+                                   Explanation, TargetExplanation)
+from wasplan.explain.target import Unit
+
+OVER_BUDGET = ("{}: some suggestions may be missing, and a node count may not be the smallest; raise it "
+               "(0: no limit)")
+UNSUGGESTED = "suggestions are computed for the first pending targets only; name this one as TARGET to get them"
+NOT_HONOURED = ("the TopologyAwareWorkloadScheduling gate is off: the plan placed the group without its topology "
+                "constraint; the per-domain counts show what the constraint would allow")
+
+
+def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tuple) -> tuple:
+    if verdict == WAITING_FOR_PODS:
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj)]
+    elif verdict == DOES_NOT_FIT:
+        found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj),
+                 *suggest_devices.suggestions(ctx, subj, shapes),
+                 suggest_nodes.add_nodes(ctx, subj),
+                 *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
+                 *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
+                 suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
+    else:
+        found = []
+    return tuple(s for s in found if s is not None)
+
+
+def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions: tuple) -> tuple[str, ...]:
+    notes = []
+    if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
+        notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
+    parent = getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None
+    if verdict == DOES_NOT_FIT and subj.placeable >= subj.wanted:
+        held = evidence.composite_summary(ctx, subj, parent) if parent else "what the plan placed before it"
+        notes.append(f"on its own the group fits the cluster the plan leaves ({subj.placeable} of minCount "
+                     f"{subj.min_count} placeable); it is held back by {held}")
+    if verdict == WAITING_FOR_GROUP:
+        pod = ctx.sim.world.pods[subj.unit.key].pod
+        notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
+    if verdict == GATED:
+        notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
+    if verdict == WAITING_FOR_ADMISSION:
+        notes.append("Kueue admits it once its ClusterQueue has quota for it, which the plan does not model; "
+                     "explain with --assume-admitted to see whether it fits once admitted")
+    unknown = sorted({p.scheduler_name for p in subj.pending if ctx.evaluator(p) is None})
+    if unknown:  # a blocker no node change can lift
+        notes.append(f"no kube-scheduler profile is named {', '.join(map(repr, unknown))}: its pods wait for "
+                     "another scheduler (or a --scheduler-config with that profile)")
+    if topo is not None and not topo.honoured:
+        notes.append(NOT_HONOURED)
+    if not ctx.plan.preemptions and any(s.kind == "evict" for s in suggestions):
+        notes.append("the plan did not preempt for it; the lower-priority pods to end are suggested as a change")
+    return tuple(notes)
+
+
+def _same_edit(change) -> tuple:
+    """What a change does, for spotting the same edit found twice: a list of named entries by its names' order
+    (one finder may write defaults the other leaves out)."""
+    value = change.value
+    if isinstance(value, list) and all(isinstance(v, dict) and "name" in v for v in value):
+        value = tuple(v["name"] for v in value)
+    else:
+        value = json.dumps(value, sort_keys=True, default=str)
+    return change.action, change.file, change.obj, change.field_path, value
+
+
+def _distinct(suggestions: tuple) -> tuple:
+    """The suggestions without a later one making the same edits as an earlier one (the exact check's
+    `firstAvailable` order and the device evidence's can be the same change)."""
+    seen, out = set(), []
+    for s in suggestions:
+        key = (s.kind, tuple(sorted(_same_edit(c) for c in s.changes)))
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return tuple(out)
+
+
+def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
+    subj = evidence.subject(ctx, unit)
+    evidence.run_trial(ctx, subj)
+    verdict, summary = evidence.verdict(ctx, subj)
+    topo = subj.topology
+    ns, _, name = unit.key.partition("/")
+    skipped_before = ctx.verifier.skipped
+    shapes = evidence.shapes(ctx, subj) if subj.trial else ()
+    exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
+    suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
+    notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
+    if ctx.verifier.skipped > skipped_before:
+        notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo,
+                             tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
+                             suggestions, notes, exact_check)
+
+
+def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None,
+                  exact: ExactOptions | None = None) -> Explanation:
+    """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions and
+    the exact check, so explaining a whole backlog stays quick. `exact` None skips the exact check."""
+    start = time.perf_counter()
+    targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit,
+                                 exact if suggest_limit is None or i < suggest_limit else None)
+                    for i, u in enumerate(units))
+    timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
+               "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,
+               "exactSeconds": exact.seconds if exact is not None else 0.0}
+    return Explanation(ctx.plan.k8s_version, ctx.plan.nodes, targets, timings)
