@@ -31,6 +31,19 @@ class FinalCluster:
         self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
+        self._arrays = (state.resources, state.alloc, state.requested, state.waived)
+
+    @functools.cached_property
+    def usage(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
+        """Per node, (resource, requested, allocatable) as NodeResourcesFit counts them once the plan is carried
+        out, for the resources the node has (allocatable above zero; not the ones it leaves to DRA)."""
+        resources, alloc, requested, waived = self._arrays
+        out = {}
+        for row, node in enumerate(self.nodes):
+            out[node.name] = tuple((name, int(requested[row, col]), int(alloc[row, col]))
+                                   for col, name in enumerate(resources)
+                                   if alloc[row, col] > 0 and not (name in waived and name not in node.allocatable))
+        return out
 
     @functools.cached_property
     def groups(self) -> tuple[Group, ...]:
