@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from wasplan.cli import terminal
+from wasplan.cli import plan_report, terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
                                 print_diagnostics, resolve_gates)
@@ -34,7 +34,8 @@ class FailOn(str, enum.Enum):
 
 
 PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
-                                      OutputFormat.junit, OutputFormat.github)
+                                      OutputFormat.junit, OutputFormat.github, OutputFormat.html,
+                                      OutputFormat.markdown)
 ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
                           help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
                                "Default: the config file's `cluster`.")
@@ -49,10 +50,12 @@ def _snapshot(run: PlanRun, path: str, gates) -> None:
         fail_with_diagnostics([problem], run.sources)
 
 
-def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> None:
+def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool, renderer) -> None:
     from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
-    if output is OutputFormat.json:
+    if output in plan_report.VISUAL:
+        typer.echo(renderer(output), nl=False)
+    elif output is OutputFormat.json:
         typer.echo(render_plan_json(run.plan), nl=False)
     elif output is OutputFormat.yaml:
         typer.echo(render_plan_yaml(run.plan), nl=False)
@@ -70,19 +73,25 @@ def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> No
         render_text(run.plan, terminal.console(), verbose=verbose)
 
 
-def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> ExitCode:
-    """Compare with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
+def _baseline_diff(run: PlanRun, baseline: str):
     from wasplan.pipeline.baseline import read_baseline
     from wasplan.plandiff import diff_plans
-    from wasplan.report import plandiff
 
     base = read_baseline(baseline, run.plan.k8s_version)
     if base.invalid:  # exit 2, and with -o json the failure document
         fail_with_diagnostics(base.diagnostics, base.sources, message=f"{baseline} is not a usable baseline Plan")
     if base.diagnostics:
         print_diagnostics(base.diagnostics, base.sources)
-    diff = diff_plans(base.plan, run.plan.to_dict())
-    if output is OutputFormat.json:
+    return diff_plans(base.plan, run.plan.to_dict())
+
+
+def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: str) -> ExitCode:
+    """Print the diff with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
+    from wasplan.report import plandiff
+
+    if output in plan_report.VISUAL:
+        pass  # the page or summary carries the diff, printed by _emit
+    elif output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
         typer.echo(plandiff.render_diff_github(diff, fail_on == "regression"), nl=False)
@@ -110,7 +119,7 @@ def _check(output: OutputFormat, fail_on: str, baseline: Optional[str]) -> None:
     if baseline is None and fail_on == "regression":
         fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
     if baseline is not None and output is OutputFormat.junit:
-        fail("plan --baseline reports a diff as text, json, yaml or github, not junit")
+        fail("plan --baseline reports a diff as text, json, yaml, github, html or markdown, not junit")
 
 
 @app.command()
@@ -137,6 +146,9 @@ def plan(
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
                                            help="A Plan saved earlier (-o json): report what changed against it "
                                                 "(text, json, yaml or github)."),
+    report: List[str] = typer.Option([], "--report", metavar="FILE",
+                                     help="Also write the plan as HTML (.html) or Markdown (.md) to FILE, beside "
+                                          "-o; html:FILE or markdown:FILE for other names. Repeatable."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
@@ -150,6 +162,7 @@ def plan(
     \b
       wasplan plan manifests/ --cluster cluster.yaml
       wasplan plan job.yaml --cluster cluster.yaml -o json > plan.json
+      wasplan plan job.yaml --cluster cluster.yaml -o json --report plan.html
       wasplan plan manifests/ --cluster cluster.yaml --baseline base.json \\
           --fail-on regression
       kubectl get nodes,pods -A -o yaml > snap.yaml
@@ -159,6 +172,7 @@ def plan(
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
                              exclude, config, no_config)
     _check(fmt, settings.fail_on, baseline)
+    reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     with phase_bar() as progress:
         run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
@@ -172,7 +186,16 @@ def plan(
         print_diagnostics(run.diagnostics, run.sources)
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
-    if baseline is not None:
-        raise typer.Exit(int(_diff(run, baseline, fmt, settings.fail_on)))
-    _emit(run, fmt, settings.fail_on, verbose)
+    diff = _baseline_diff(run, baseline) if baseline is not None else None
+    how = plan_report.invocation(paths, settings.cluster, k8s_version, arrival=arrival.value,
+                                 preemption=not no_preemption, scheduler_config=scheduler_config,
+                                 feature_gates=feature_gates)
+    renderer = plan_report.Renderer(run, diff, how)
+    plan_report.write_reports(reports, renderer)
+    if diff is not None:
+        code = _diff(run, diff, fmt, settings.fail_on)
+        if fmt in plan_report.VISUAL:
+            _emit(run, fmt, settings.fail_on, verbose, renderer)
+        raise typer.Exit(int(code))
+    _emit(run, fmt, settings.fail_on, verbose, renderer)
     raise typer.Exit(int(run.exit_code(settings.fail_on)))

@@ -24,10 +24,12 @@ from markupsafe import Markup, escape
 from wasplan import __version__
 from wasplan.planview import RUNNING, Meter, NodeView, PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
+from wasplan.report.plan_markdown import counted
 from wasplan.report.plandiff import entries
 
 PALETTE = 12  # colours in plan.css (.e0 ... .e11); entity numbers tell the rest apart
-DENSE_ABOVE = 1500  # nodes: smaller tiles without numbers
+DENSE_ABOVE = 1500  # nodes: small tiles without numbers
+ROOMY_BELOW = 300  # nodes: large tiles
 _GIB = 2**30
 _PLURAL = {"PodGroup": "PodGroups", "CompositePodGroup": "CompositePodGroups", "Namespace": "Namespaces",
            "Pod": "Pods"}
@@ -112,10 +114,13 @@ def _selection_lists(view: PlanView) -> list[tuple[str, list]]:
     return list(out.items())
 
 
-def _diff_sections(view: PlanView) -> list[tuple[str, str, list[str]]]:
+def _diff_sections(view: PlanView) -> list[tuple[str, str, int, list[str]]]:
+    """(effect, title, changes, entries): pods that changed alike fold into one entry."""
     if view.diff is None:
         return []
-    return [(effect, title, entries(view.diff.of(effect))) for effect, title in _DIFF_TITLES if view.diff.of(effect)]
+    return [(effect, title, len(view.diff.of(effect)), entries(view.diff.of(effect)))
+            for effect, title in _DIFF_TITLES if view.diff.of(effect)]
+
 
 
 def _asset(name: str) -> str:
@@ -130,12 +135,12 @@ def _environment():
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters.update(ecls=lambda key, index: entity_class(key, index), enum=entity_number, short=short_key,
-                       plural=lambda kind: _PLURAL.get(kind, kind + "s"))
+                       plural=lambda kind: _PLURAL.get(kind, kind + "s"), counted=counted)
     return env
 
 
 def render_html(view: PlanView) -> str:
     return _environment().get_template("plan.html.j2").render(
-        v=view, tiles=_tiles(view), s=view.summary, version=__version__, dense_above=DENSE_ABOVE, selections=_selection_lists(view),
+        v=view, tiles=_tiles(view), s=view.summary, version=__version__, dense_above=DENSE_ABOVE, roomy_below=ROOMY_BELOW, selections=_selection_lists(view),
         diff_sections=_diff_sections(view), data=_data(view), css=Markup(_asset("plan.css")),
         js=Markup(_asset("plan.js")))
