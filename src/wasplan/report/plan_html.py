@@ -46,12 +46,17 @@ def entity_number(key: str, index: int) -> str:
     return "" if key == RUNNING else str(index + 1)
 
 
+def _num(x: float) -> str:
+    """At most one decimal: 60, 15.5, 0.2."""
+    return f"{x:.1f}".removesuffix(".0")
+
+
 def amount(m: Meter) -> str:
     """`12/32 cores`, `400/512 GiB`, `8/8` for counts."""
     if m.kind == "cpu":
-        return f"{m.used / 1000:g}/{m.total / 1000:g} cores"
+        return f"{_num(m.used / 1000)}/{_num(m.total / 1000)} cores"
     if m.kind == "memory":
-        return f"{m.used / _GIB:.1f}/{m.total / _GIB:.1f} GiB"
+        return f"{_num(m.used / _GIB)}/{_num(m.total / _GIB)} GiB"
     unit = " devices" if m.kind == "device" else ""
     return f"{m.used}/{m.total}{unit}"
 
