@@ -195,9 +195,10 @@ class PlanView:
             return "Every pod is placed."
         parts = []
         if s["pending"]:
-            parts.append(f"{s['pending']} pods stay pending")
+            parts.append(f"{s['pending']} pod stays pending" if s["pending"] == 1 else f"{s['pending']} pods stay pending")
         if self.plan.unplanned:
-            parts.append(f"{len(self.plan.unplanned)} workloads are not planned (no controller model)")
+            n = len(self.plan.unplanned)
+            parts.append(f"{n} workload is not planned" if n == 1 else f"{n} workloads are not planned")
         return "; ".join(parts) + "."
 
 
