@@ -103,6 +103,11 @@ def parse_html(text: str) -> Element:
     return b.root
 
 
+def page_data(dom: Element) -> dict:
+    return json.loads(dom.by_id("plan-data").text)
+
+
 def tiles(dom: Element) -> dict[str, Element]:
-    """The map's node tiles by node name (the first line of each tile's title)."""
-    return {t.attrs["title"].split("\n", 1)[0]: t for t in dom.find_all("li", cls="t")}
+    """The map's node tiles by node name (tile `n{i}` is node i of the page's data)."""
+    names = [row[0] for row in page_data(dom)["nodes"]]
+    return {names[int(t.attrs["id"][1:])]: t for t in dom.find_all("li", cls="t")}

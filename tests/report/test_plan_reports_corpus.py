@@ -5,8 +5,6 @@ GFM with one table row per PodGroup and every pending entry."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from markdown_it import MarkdownIt
 
@@ -18,7 +16,7 @@ from wasplan.report.plan_markdown import render_markdown
 
 from tests.conftest import FIXTURES
 from tests.engine.test_memo_differential import CORPUS
-from tests.report.planviews import parse_html, tiles
+from tests.report.planviews import page_data, parse_html, tiles
 from tests.report.test_plan_markdown import tables
 
 
@@ -35,11 +33,12 @@ def _check_html(page: str, plan, v) -> None:
     for entry, p in zip(entries, v.pending):
         assert [li.text for li in entry.find_all("li")] == [
             f"{r.pods} {'pod' if r.pods == 1 else 'pods'} {r.status}: {r.message}" for r in p.reasons]
+    data = page_data(dom)
+    assert [row[0] for row in data["nodes"]] == [n.name for n in v.nodes]
     victims = {(vv.namespace, vv.name, vv.node) for pre in plan.preemptions for vv in pre.victims}
     for ns, name, node in victims:
-        assert f"✕ victim: {ns}/{name} " in got[node].attrs["title"] and "victim" in got[node].classes
-    data = json.loads(dom.by_id("plan-data").text)
-    assert data["names"] == [n.name for n in v.nodes]
+        row = data["nodes"][int(got[node].attrs["id"][1:])]
+        assert any(x.startswith(f"{ns}/{name} ") for x in row[5]) and "victim" in got[node].classes
     ids = {t.attrs["id"] for t in got.values()}
     assert all(f"n{i}" in ids for _, _, nodes in data["sel"].values() for i in nodes)
 

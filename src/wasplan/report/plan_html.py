@@ -66,27 +66,11 @@ def short_key(key: str) -> str:
     return key.rsplit("/", 1)[-1]
 
 
-def node_title(n: NodeView, keys: tuple[str, ...]) -> str:
-    lines = [n.name]
-    where = [f"{short_key(k)}={v}" for k, v in zip(keys, n.path) if v]
-    if where:
-        lines.append(" · ".join(where))
-    lines += [f"{m.resource} {amount(m)} ({m.share:.0%})" for m in n.meters]
-    if n.unschedulable:
-        lines.append("unschedulable (cordoned)")
-    if n.taints:
-        lines.append("taints: " + ", ".join(n.taints))
-    lines += [f"{label}: {count} {'pod' if count == 1 else 'pods'}" for label, count in n.pods]
-    lines += [f"✕ victim: {v}" for v in n.victims]
-    lines += [f"Δ {c}" for c in n.changes]
-    return "\n".join(lines)
-
-
 def _tile(n: NodeView, view: PlanView, first: bool) -> str:
     key = view.entities[n.entity].key if n.entity is not None else ""
     classes = ["t"]
     if n.entity is not None:
-        classes += [entity_class(key, n.entity), "owned"]
+        classes.append(entity_class(key, n.entity))
     marks = ""
     for flag, css, mark in ((n.unschedulable, "cordon", "⊘"), (bool(n.taints), "taint", "T"),
                             (bool(n.victims), "victim", "✕"), (bool(n.changes), f"fx-{n.change_effect}", "Δ")):
@@ -94,8 +78,9 @@ def _tile(n: NodeView, view: PlanView, first: bool) -> str:
             classes.append(css)
             marks += mark
     label = entity_number(key, n.entity) if n.entity is not None else ""
-    return (f'<li id="n{n.index}" class="{" ".join(classes)}" tabindex="{0 if first else -1}" '
-            f'title="{escape(node_title(n, view.keys))}"><i style="height:{round(n.fullness * 100)}%"></i>'
+    focus = ' tabindex="0"' if first else ""  # the map's one tab stop; the script gives the others -1
+    return (f'<li id="n{n.index}" class="{" ".join(classes)}"{focus}>'
+            f'<i style="height:{round(n.fullness * 100)}%"></i>'
             + (f"<span>{label}</span>" if label else "") + (f"<b>{marks}</b>" if marks else "") + "</li>")
 
 
@@ -104,12 +89,36 @@ def _tiles(view: PlanView) -> dict[int, Markup]:
     return {n.index: Markup(_tile(n, view, n.index == first)) for n in view.nodes}
 
 
+def _node_rows(view: PlanView) -> dict:
+    """Each node's details, compact: the script writes them into the tile's title (tooltip, focus panel). Per
+    node `[name, [resource, amount, percent, ...], [entity, pods, ...], [taint, ...], cordoned, victims,
+    changes]`, indexes into the shared `res`, `ent` and `taints` lists, trailing empty fields left out."""
+    resources: dict[str, int] = {}
+    taints: dict[str, int] = {}
+    entity = {e.label: e.index for e in view.entities}
+    rows = []
+    for n in view.nodes:
+        meters: list = []
+        for m in n.meters:
+            meters += [resources.setdefault(m.resource, len(resources)), amount(m), round(m.share * 100)]
+        pods = [x for label, count in n.pods for x in (entity[label], count)]
+        row = [n.name, meters, pods, [taints.setdefault(t, len(taints)) for t in n.taints], int(n.unschedulable),
+               list(n.victims), list(n.changes)]
+        while len(row) > 1 and not row[-1]:
+            row.pop()
+        rows.append(row)
+    return {"res": list(resources), "ent": [e.label for e in view.entities], "taints": list(taints), "nodes": rows}
+
+
 def _data(view: PlanView) -> Markup:
-    """What the script needs: every selection's nodes, and node names for search. `<` is escaped so no name
-    can close the script element."""
-    doc = {"names": [n.name for n in view.nodes],
-           "sel": {s.key: [s.kind, s.label, list(s.nodes)] for s in view.selections}}
+    """What the script needs: node details and every selection's nodes. `<`, `>` and `&` are escaped so no
+    name can close the script element."""
+    doc = {**_node_rows(view), "sel": {s.key: [s.kind, s.label, list(s.nodes)] for s in view.selections}}
     return Markup(orjson.dumps(doc).decode().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def block_path(path: tuple[tuple[str, str], ...]) -> str:
+    return " · ".join(f"{short_key(k)}={v}" for k, v in path if v)
 
 
 def _selection_lists(view: PlanView) -> list[tuple[str, list]]:
@@ -139,7 +148,7 @@ def _environment():
     env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: _asset(name)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    env.filters.update(ecls=lambda key, index: entity_class(key, index), enum=entity_number, short=short_key,
+    env.filters.update(path=block_path, ecls=lambda key, index: entity_class(key, index), enum=entity_number, short=short_key,
                        plural=lambda kind: _PLURAL.get(kind, kind + "s"), counted=counted)
     return env
 

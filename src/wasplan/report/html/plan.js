@@ -11,6 +11,28 @@
 
   function tile(i) { return document.getElementById("n" + i); }
 
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function details(i, t) {
+    var r = data.nodes[i], lines = [r[0]], k;
+    var where = t.parentNode.parentNode.getAttribute("data-path");
+    if (where) { lines.push(where); }
+    var m = r[1] || [];
+    for (k = 0; k < m.length; k += 3) { lines.push(data.res[m[k]] + " " + m[k + 1] + " (" + m[k + 2] + "%)"); }
+    if (r[4]) { lines.push("unschedulable (cordoned)"); }
+    if (r[3] && r[3].length) { lines.push("taints: " + r[3].map(function (x) { return data.taints[x]; }).join(", ")); }
+    var p = r[2] || [];
+    for (k = 0; k < p.length; k += 2) { lines.push(data.ent[p[k]] + ": " + plural(p[k + 1], "pod")); }
+    (r[5] || []).forEach(function (v) { lines.push("\u2715 victim: " + v); });
+    (r[6] || []).forEach(function (c) { lines.push("\u0394 " + c); });
+    return lines.join("\n");
+  }
+
+  tiles.forEach(function (t) {
+    t.setAttribute("title", details(+t.id.slice(1), t));
+    if (!t.hasAttribute("tabindex")) { t.setAttribute("tabindex", "-1"); }
+  });
+
   function pressed(key, on) {
     document.querySelectorAll("[data-sel]").forEach(function (b) {
       b.setAttribute("aria-pressed", on && b.getAttribute("data-sel") === key ? "true" : "false");
@@ -63,8 +85,8 @@
       if (!lit.length) { status.textContent = "Nothing selected."; }
       return;
     }
-    data.names.forEach(function (name, i) {
-      if (name.toLowerCase().indexOf(q) >= 0) { var t = tile(i); t.classList.add("found"); found.push(t); }
+    data.nodes.forEach(function (row, i) {
+      if (row[0].toLowerCase().indexOf(q) >= 0) { var t = tile(i); t.classList.add("found"); found.push(t); }
     });
     var shown = 0;
     items.forEach(function (li) {
@@ -117,4 +139,5 @@
   window.addEventListener("hashchange", fromHash);
   fromHash();
   document.documentElement.setAttribute("data-ready", "true");
+  document.documentElement.setAttribute("data-ready-ms", String(Math.round(performance.now())));  // benchmarks/report_html.py
 }());
