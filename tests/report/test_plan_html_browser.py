@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from cli.helpers import run
 
-from tests.report.browser import dump_dom, needs_browser
+from tests.report.browser import DevTools, dump_dom, needs_browser
 from tests.report.planviews import COMPETING, DIFF_BASE, DIFF_HEAD, EXAMPLE, PREEMPTION, parse_html, tiles
 
 pytestmark = needs_browser
@@ -145,3 +145,38 @@ def test_the_baseline_diff_is_listed_and_marked_on_the_map(tmp_path):
     t = tiles(dom)
     assert {n for n, x in t.items() if "fx-regression" in x.classes} == {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}
     assert t["gpu-0"].attrs["title"].endswith("Δ Pod ml/train-0: was on gpu-0, now Pending")
+
+
+@pytest.fixture
+def devtools(tmp_path):
+    browser = DevTools(tmp_path / "profile")
+    yield browser
+    browser.close()
+
+
+def test_the_page_is_usable_with_the_keyboard(example_page, devtools):
+    devtools.open(example_page)
+    active = "document.activeElement.id || document.activeElement.tagName"
+    for _ in range(4):  # skip link, search, clear, then the map's one tab stop
+        devtools.press("Tab")
+    assert devtools.js(active) == devtools.js("document.querySelector('.t[tabindex=\"0\"]').id")
+    first = devtools.js(active)
+    devtools.press("ArrowRight")
+    assert devtools.js("document.getElementById('detail').textContent.split('\\n')[0]") == "gpu-r0-1"
+    assert devtools.js("[...document.querySelectorAll('.t[tabindex=\"0\"]')].map(t => t.id).join()") == \
+        devtools.js(active) != first  # the tab stop moved with the focus
+    devtools.press("End")
+    assert devtools.js("document.getElementById('detail').textContent.split('\\n')[0]") == "cpu-2"
+    devtools.press("/")
+    assert devtools.js(active) == "search"
+    devtools.press("Tab")
+    devtools.press("Tab")  # past "clear" back into the map, then the first button of the side list
+    devtools.press("Tab")
+    assert devtools.js("document.activeElement.getAttribute('data-sel')") == "pg:ml-research/finetune-13b-evaluator"
+    devtools.press("Enter")
+    assert devtools.js("document.getElementById('map').getAttribute('data-selected')") == \
+        "pg:ml-research/finetune-13b-evaluator"
+    assert devtools.js("[...document.querySelectorAll('.t.hl')].length") == 1
+    devtools.press("Escape")
+    assert devtools.js("document.getElementById('map').classList.contains('selecting')") is False
+    assert devtools.js("document.getElementById('sel-status').textContent") == "Nothing selected."

@@ -4,9 +4,13 @@ byte-identical output for the same inputs."""
 
 from __future__ import annotations
 
+import shlex
+import shutil
+
 from cli.helpers import run
 
 from tests.report.planviews import COMPETING, DIFF_BASE, DIFF_HEAD, EXAMPLE, parse_html, tiles
+from tests.report.test_plan_markdown import codes
 
 
 def _plan(*args: str):
@@ -88,3 +92,19 @@ def test_junit_with_a_baseline_names_the_formats_it_takes():
     result = _plan("--baseline", "x.json", "-o", "junit")
     assert result.exit_code == 2
     assert "text, json, yaml, github, html or markdown, not junit" in result.stderr
+
+
+def test_text_from_the_inputs_stays_text_in_both_formats(tmp_path):
+    """A manifest path with markup in it reaches the explain command: escaped in the page, a code span in
+    Markdown; nothing of it becomes an element."""
+    odd = tmp_path / "<b>&\"x'" / "<" / "script>"
+    shutil.copytree(COMPETING[0], odd)
+    args = ["plan", str(odd), "--cluster", str(COMPETING[1]), "--fail-on", "never"]
+    expected = shlex.join(["wasplan", "explain", "podgroup/b", "-n", "default", str(odd), "--cluster", str(COMPETING[1])])
+    page = run(*args, "-o", "html").stdout
+    dom = parse_html(page)
+    assert [c.text for c in dom.by_id("pending").find_all("code")] == [expected]
+    assert all("t" in b.parent.classes for b in dom.find_all("b"))  # only the tiles' marks
+    assert page.count("</script>") == 2  # the data block's and the script's own
+    text = run(*args, "-o", "markdown").stdout
+    assert [c for c in codes(text) if c.startswith("wasplan explain")] == [expected]
