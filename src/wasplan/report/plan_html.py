@@ -3,7 +3,7 @@ topology map (one tile per node, grouped by the plan's topology keys, coloured a
 workload that took it, its bar showing how full it is), selection and search, PodGroups, pending pods with
 their reasons and `wasplan explain` commands, preemptions, and the diff against `--baseline`.
 
-Renders a PlanView (wasplan/planview.py) and computes nothing. Jinja2 renders the page with autoescaping on, so
+Renders a PlanView (wasplan/planview/) and computes nothing. Jinja2 renders the page with autoescaping on, so
 every name and message from the inputs is escaped by default (a pod called `<script>` stays text); the styles,
 the script and the data the script reads are inlined, nothing is fetched, and the file opens from disk. The
 page works without its script (everything is in the markup, printable); the script adds selection (also from
@@ -19,7 +19,7 @@ from importlib import resources
 
 import orjson
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from wasplan import __version__
 from wasplan.planview import RUNNING, Meter, NodeView, PlanView

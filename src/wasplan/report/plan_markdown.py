@@ -72,6 +72,11 @@ class _Doc:
                           "the whole plan: `wasplan plan ... -o json` or `-o html`._")
                 return
 
+    def section(self, title: str, *lines: str) -> None:
+        """A level-3 heading and the lines that open the section (a table's header rows)."""
+        for line in ("", f"### {title}", "", *lines):
+            self.add(line)
+
     def note(self, line: str) -> None:
         """Notes bypass the budget (the reserve pays for them)."""
         self.lines += ["", line]
@@ -96,10 +101,8 @@ def _diff(view: PlanView, doc: _Doc) -> None:
     if view.diff is None:
         return
     d = view.diff.summary()
-    doc.add("")
-    doc.add(f"### Against the baseline: {d['regressions']} worse, {d['improvements']} better, {d['neutral']} changed")
+    doc.section(f"Against the baseline: {d['regressions']} worse, {d['improvements']} better, {d['neutral']} changed")
     if not view.diff.changes:
-        doc.add("")
         doc.add("The plan is the same as the baseline's.")
     for effect, title in _DIFF_TITLES:
         changes = view.diff.of(effect)
@@ -113,9 +116,7 @@ def _diff(view: PlanView, doc: _Doc) -> None:
 def _pending(view: PlanView, doc: _Doc) -> None:
     if not view.pending:
         return
-    doc.add("")
-    doc.add(f"### Pending ({counted(view.summary['pending'], 'pod')})")
-    doc.add("")
+    doc.section(f"Pending ({counted(view.summary['pending'], 'pod')})")
     lines = []
     for p in view.pending:
         head = f"- **{md(p.label)}** {md(p.status)}, {counted(p.pods, 'pod')}"
@@ -129,11 +130,8 @@ def _pending(view: PlanView, doc: _Doc) -> None:
 def _preemptions(view: PlanView, doc: _Doc) -> None:
     if not view.preemptions:
         return
-    doc.add("")
-    doc.add(f"### Preemptions ({len(view.preemptions)})")
-    doc.add("")
-    doc.add("| preemptor | victim | node | priority | victim's PodGroup |")
-    doc.add("| --- | --- | --- | ---: | --- |")
+    doc.section(f"Preemptions ({len(view.preemptions)})", "| preemptor | victim | node | priority | victim's PodGroup |",
+                "| --- | --- | --- | ---: | --- |")
     rows = [f"| {md(p.preemptor)} | {md(name)} | {md(node)} | {prio} | {md(group or '-')} |"
             for p in view.preemptions for name, node, prio, group in p.victims]
     doc.items(rows, "victims")
@@ -142,11 +140,8 @@ def _preemptions(view: PlanView, doc: _Doc) -> None:
 def _unplanned(view: PlanView, doc: _Doc) -> None:
     if not view.plan.unplanned:
         return
-    doc.add("")
-    doc.add(f"### Not planned ({len(view.plan.unplanned)})")
-    doc.add("")
-    doc.add("wasplan has no model of these controllers, so their pods are not in the plan.")
-    doc.add("")
+    doc.section(f"Not planned ({len(view.plan.unplanned)})",
+                "wasplan has no model of these controllers, so their pods are not in the plan.", "")
     doc.items([f"- {md(u.kind)} {md(u.namespace)}/{md(u.name)} ({md(u.api_version)})" for u in view.plan.unplanned],
               "workloads")
 
@@ -164,11 +159,8 @@ def folded(nodes: tuple[str, ...]) -> str:
 def _groups(view: PlanView, doc: _Doc) -> None:
     if not view.groups:
         return
-    doc.add("")
-    doc.add(f"### PodGroups ({len(view.groups)})")
-    doc.add("")
-    doc.add("| PodGroup | policy | minCount | placed | result | placement | nodes |")
-    doc.add("| --- | --- | ---: | ---: | --- | --- | --- |")
+    doc.section(f"PodGroups ({len(view.groups)})", "| PodGroup | policy | minCount | placed | result | placement | nodes |",
+                "| --- | --- | ---: | ---: | --- | --- | --- |")
     rows = [f"| {md(g.key)} | {md(g.policy)} | {g.min_count if g.policy == 'gang' else '-'} | {g.placed}/{g.total} "
             f"| {_MARK.get(g.status, '⏳')} {md(g.status)} | {md(g.placement or '-')} | {folded(g.nodes)} |"
             for g in view.groups]
