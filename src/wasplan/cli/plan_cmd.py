@@ -85,13 +85,18 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
+def _exit_code(run: PlanRun, diff, fail_on: str) -> ExitCode:
+    """--fail-on decides; regression: only when the plan got worse than the baseline."""
+    if fail_on == "regression" and diff is not None:
+        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
+    return run.exit_code(fail_on)
+
+
 def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: str) -> ExitCode:
-    """Print the diff with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
+    """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
     from wasplan.report import plandiff
 
-    if output in plan_report.VISUAL:
-        pass  # the page or summary carries the diff, printed by _emit
-    elif output is OutputFormat.json:
+    if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
         typer.echo(plandiff.render_diff_github(diff, fail_on == "regression"), nl=False)
@@ -101,9 +106,7 @@ def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: str) -> ExitCode:
         typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
     else:
         plandiff.render_diff_text(diff, terminal.console())
-    if fail_on == "regression":
-        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    return run.exit_code(fail_on)
+    return _exit_code(run, diff, fail_on)
 
 
 def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config) -> Settings:
@@ -145,7 +148,7 @@ def plan(
                                                 help="Write the cluster after the plan here."),
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
                                            help="A Plan saved earlier (-o json): report what changed against it "
-                                                "(text, json, yaml or github)."),
+                                                "(text, json, yaml or github; html and markdown add it)."),
     report: List[str] = typer.Option([], "--report", metavar="FILE",
                                      help="Also write the plan as HTML (.html) or Markdown (.md) to FILE, beside "
                                           "-o; html:FILE or markdown:FILE for other names. Repeatable."),
@@ -192,10 +195,7 @@ def plan(
                                  feature_gates=feature_gates)
     renderer = plan_report.Renderer(run, diff, how)
     plan_report.write_reports(reports, renderer)
-    if diff is not None:
-        code = _diff(run, diff, fmt, settings.fail_on)
-        if fmt in plan_report.VISUAL:
-            _emit(run, fmt, settings.fail_on, verbose, renderer)
-        raise typer.Exit(int(code))
+    if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
+        raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))
     _emit(run, fmt, settings.fail_on, verbose, renderer)
-    raise typer.Exit(int(run.exit_code(settings.fail_on)))
+    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on)))

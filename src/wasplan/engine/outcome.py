@@ -39,10 +39,9 @@ class FinalCluster:
         out, for the resources the node has (allocatable above zero; not the ones it leaves to DRA)."""
         resources, alloc, requested, waived = self._arrays
         out = {}
-        for row, node in enumerate(self.nodes):
-            out[node.name] = tuple((name, int(requested[row, col]), int(alloc[row, col]))
-                                   for col, name in enumerate(resources)
-                                   if alloc[row, col] > 0 and not (name in waived and name not in node.allocatable))
+        for node, have, used in zip(self.nodes, alloc.tolist(), requested.tolist()):
+            out[node.name] = tuple((name, u, a) for name, u, a in zip(resources, used, have)
+                                   if a > 0 and not (name in waived and name not in node.allocatable))
         return out
 
     @functools.cached_property
