@@ -4,6 +4,7 @@ they left it is returned (`--dump-dom`). A URL fragment drives the page as a lin
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -46,8 +47,9 @@ class DevTools:
         self._out_r, out_w = os.pipe()
 
         def wire() -> None:  # in the child: its fd 3 reads our commands, its fd 4 carries its replies
-            os.dup2(cmd_r, 3)
-            os.dup2(out_w, 4)
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (cmd_r, out_w)]  # out of the way of 3 and 4
+            for src, dst in zip(high, (3, 4)):
+                os.dup2(src, dst, inheritable=True)
 
         self._proc = subprocess.Popen([*_flags(profile), "--remote-debugging-pipe", "about:blank"],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=False,

@@ -180,3 +180,13 @@ def test_the_page_is_usable_with_the_keyboard(example_page, devtools):
     devtools.press("Escape")
     assert devtools.js("document.getElementById('map').classList.contains('selecting')") is False
     assert devtools.js("document.getElementById('sel-status').textContent") == "Nothing selected."
+
+
+def test_printing_hides_the_controls_and_keeps_the_map_and_tables(example_page, devtools):
+    devtools.open(example_page, "#select=ns:serving")
+    devtools.call("Emulation.setEmulatedMedia", media="print")
+    shown = "(id) => getComputedStyle(document.querySelector(id)).display"
+    assert [devtools.js(f"({shown})('{sel}')") for sel in (".toolbar", "#select", "#detail")] == ["none"] * 3
+    assert devtools.js(f"({shown})('#map')") == "block" and devtools.js(f"({shown})('#groups table')") == "table"
+    faded = "[...document.querySelectorAll('.t')].filter(t => getComputedStyle(t).opacity !== '1').length"
+    assert devtools.js(faded) == 0  # a selection does not fade nodes out of the printout
