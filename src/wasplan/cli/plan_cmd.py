@@ -190,10 +190,9 @@ def plan(
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
     diff = _baseline_diff(run, baseline) if baseline is not None else None
-    how = plan_report.invocation(paths, settings.cluster, k8s_version, arrival=arrival.value,
-                                 preemption=not no_preemption, scheduler_config=scheduler_config,
-                                 feature_gates=feature_gates)
-    renderer = plan_report.Renderer(run, diff, how)
+    renderer = plan_report.Renderer(run, diff, paths, settings.cluster, k8s_version, arrival=arrival.value,
+                                    preemption=not no_preemption, scheduler_config=scheduler_config,
+                                    feature_gates=feature_gates)
     plan_report.write_reports(reports, renderer)
     if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
         raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))

@@ -8,10 +8,12 @@ anything else is a usage error before planning. With `--baseline` both formats i
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from wasplan.cli.common import OutputFormat, fail, fail_with_diagnostics
-from wasplan.planview import Invocation
+
+if TYPE_CHECKING:  # the view and its renderers load only when a report is asked for
+    from wasplan.planview import Invocation
 
 VISUAL = (OutputFormat.html, OutputFormat.markdown)
 _SUFFIXES = {".html": OutputFormat.html, ".htm": OutputFormat.html, ".md": OutputFormat.markdown,
@@ -37,6 +39,8 @@ def parse_reports(values: Sequence[str]) -> list[tuple[OutputFormat, str]]:
 def invocation(paths: Sequence[str], clusters: Sequence[str], k8s_version: str | None, *, arrival: str,
                preemption: bool, scheduler_config: str | None, feature_gates: str | None) -> Invocation:
     """The options `wasplan explain` needs to see the same plan."""
+    from wasplan.planview import Invocation
+
     extra: list[str] = []
     if arrival != "sequential":
         extra += ["--arrival", arrival]
@@ -50,10 +54,12 @@ def invocation(paths: Sequence[str], clusters: Sequence[str], k8s_version: str |
 
 
 class Renderer:
-    """Renders each format at most once per run, from one PlanView."""
+    """Renders each format at most once per run, from one PlanView built on first use; `how` holds
+    invocation()'s arguments."""
 
-    def __init__(self, run, diff, how: Invocation):
-        self.run, self.diff, self.how = run, diff, how
+    def __init__(self, run, diff, paths: Sequence[str], clusters: Sequence[str], k8s_version: str | None, **how):
+        self.run, self.diff = run, diff
+        self._how = (paths, clusters, k8s_version, how)
         self._view = None
         self._done: dict[OutputFormat, str] = {}
 
@@ -62,7 +68,9 @@ class Renderer:
             if self._view is None:
                 from wasplan.planview import build_view
 
-                self._view = build_view(self.run.plan, self.run.final, self.diff, self.how)
+                paths, clusters, k8s_version, how = self._how
+                self._view = build_view(self.run.plan, self.run.final, self.diff,
+                                        invocation(paths, clusters, k8s_version, **how))
             self._done[fmt] = render(fmt, self._view)
         return self._done[fmt]
 

@@ -15,7 +15,7 @@ tile costs more than the rest of the page. Same view, same bytes.
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from pathlib import Path
 
 import orjson
 
@@ -137,8 +137,11 @@ def _diff_sections(view: PlanView) -> list[tuple[str, str, int, list[str]]]:
 
 
 
+_ASSETS = Path(__file__).resolve().parent / "html"  # shipped in the wheel beside this module (tests/test_wheel.py)
+
+
 def _asset(name: str) -> str:
-    return resources.files("wasplan.report.html").joinpath(name).read_text(encoding="utf-8")
+    return (_ASSETS / name).read_text(encoding="utf-8")
 
 
 @functools.cache
