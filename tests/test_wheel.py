@@ -46,6 +46,9 @@ def test_wheel_contains_schemas(tmp_path):
         member = "wasplan/schemas/scheduling.k8s.io/v1beta1/PodGroup.json"
         assert member in names
         assert "wasplan/validate/schemas.py" in names
+        # the HTML plan report's template and inlined assets (wasplan/report/plan_html.py)
+        assert {"wasplan/report/html/plan.html.j2", "wasplan/report/html/plan.css",
+                "wasplan/report/html/plan.js"} <= names
         assert not any("gen_schemas" in n for n in names), "the generator is a developer tool, not shipped"
         schema = json.loads(wheel.read(member))
     jsonschema.Draft202012Validator.check_schema(schema)

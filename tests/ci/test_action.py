@@ -32,11 +32,11 @@ def _expand(text: str, inputs: dict, outputs: dict | None = None) -> str:
     return re.sub(r"\$\{\{(.*?)\}\}", value, text)
 
 
-def _run_step(inputs: dict, tmp_path: Path) -> tuple[subprocess.CompletedProcess, dict]:
+def _run_step(inputs: dict, tmp_path: Path, **runner: str) -> tuple[subprocess.CompletedProcess, dict]:
     step = STEPS["run"]
     out = tmp_path / "github_output"
     out.write_text("")
-    env = {**os.environ, **{k: _expand(v, inputs) for k, v in step["env"].items()}, "GITHUB_OUTPUT": str(out),
+    env = {**{k: v for k, v in os.environ.items() if k not in ("GITHUB_STEP_SUMMARY", "RUNNER_TEMP")}, **runner, **{k: _expand(v, inputs) for k, v in step["env"].items()}, "GITHUB_OUTPUT": str(out),
            "GITHUB_ACTION_PATH": str(ROOT), "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
     script = tmp_path / "step.sh"
     script.write_text(step["run"])
@@ -74,6 +74,21 @@ def test_plan_with_cluster_and_release(tmp_path):
                                "cluster": str(scenario / "cluster.yaml"), "args": "--no-config"}, tmp_path)
     assert outputs == {"exit-code": "0"}, done.stdout + done.stderr
     assert done.stdout.startswith("Plan for Kubernetes 1.37:")
+
+
+def test_plan_appends_its_markdown_summary_to_the_step_summary(tmp_path):
+    scenario = ROOT / "fixtures" / "scenarios" / "competing-gangs"
+    summary = tmp_path / "step_summary.md"
+    summary.write_text("earlier step\n")
+    (tmp_path / "runner").mkdir()
+    done, outputs = _run_step({"command": "plan", "paths": str(scenario / "manifests"), "args": "--no-config -o json",
+                               "cluster": str(scenario / "cluster.yaml")}, tmp_path,
+                              GITHUB_STEP_SUMMARY=str(summary), RUNNER_TEMP=str(tmp_path / "runner"))
+    assert outputs == {"exit-code": "1"}, done.stderr
+    assert json.loads(done.stdout)["summary"]["pending"] == 3
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## wasplan plan: ❌ Does not fit\n")
+    assert "| default/b | gang | 3 | 0/3 | ❌ Unschedulable | - | - |\n" in text
 
 
 @pytest.mark.parametrize("inputs,code,message", [

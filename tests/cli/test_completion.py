@@ -33,7 +33,7 @@ def test_bash_completes_command_names():
 
 
 def test_output_values_are_the_ones_the_command_takes():
-    assert _complete("bash", "wasplan plan -o ") == ["text", "json", "yaml", "junit", "github"]
+    assert _complete("bash", "wasplan plan -o ") == ["text", "json", "yaml", "junit", "github", "html", "markdown"]
     assert _complete("bash", "wasplan migrate -o ") == ["text", "json"]
 
 

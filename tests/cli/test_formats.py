@@ -11,7 +11,7 @@ from wasplan.cli.app import app
 FORMATS = {
     "validate": ["text", "json", "github", "sarif", "junit"],
     "lint": ["text", "json", "github", "sarif", "junit"],
-    "plan": ["text", "json", "yaml", "junit", "github"],
+    "plan": ["text", "json", "yaml", "junit", "github", "html", "markdown"],
     "explain": ["text", "json"],
     "migrate": ["text", "json"],
     "rules": ["text", "json"],

@@ -34,7 +34,7 @@ def test_metavars_read_as_words():
     assert out.splitlines()[0] == "Usage: wasplan plan [OPTIONS] PATH..."
     assert "  --feature-gates NAME=BOOL,...\n" in out
     assert "  --cluster FILE " in out and "  --baseline FILE " in out
-    assert "  -o, --output text|json|yaml|junit|github\n" in out
+    assert "  -o, --output text|json|yaml|junit|github|html|markdown\n" in out
     assert run("explain", "-h", env=NARROW).stdout.splitlines()[0] == \
         "Usage: wasplan explain [OPTIONS] [TARGET] PATH..."
 
@@ -95,9 +95,9 @@ def test_cheap_parsing_gives_what_typers_own_parsing_gives(command):
 
 
 def test_bad_values_are_refused_with_typers_wording():
-    result = run("plan", "x.yaml", "--cluster", "c.yaml", "-o", "html", env=NARROW)
+    result = run("plan", "x.yaml", "--cluster", "c.yaml", "-o", "pdf", env=NARROW)
     assert result.exit_code == 2
-    assert "Invalid value for '-o' / '--output': 'html' is not one of 'text', 'json', 'yaml'" in result.output
+    assert "Invalid value for '-o' / '--output': 'pdf' is not one of 'text', 'json', 'yaml'" in result.output
     result = run("explain", "x.yaml", "--cluster", "c.yaml", "--verify-budget", "-1", env=NARROW)
     assert result.exit_code == 2
     assert "Input should be greater than or equal to 0" in result.output

@@ -20,6 +20,8 @@ class OutputFormat(str, enum.Enum):
     junit = "junit"
     sarif = "sarif"
     github = "github"
+    html = "html"
+    markdown = "markdown"
 
 
 K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."

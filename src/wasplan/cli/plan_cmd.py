@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from wasplan.cli import terminal
+from wasplan.cli import plan_report, terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
                                 print_diagnostics, resolve_gates)
@@ -34,7 +34,8 @@ class FailOn(str, enum.Enum):
 
 
 PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
-                                      OutputFormat.junit, OutputFormat.github)
+                                      OutputFormat.junit, OutputFormat.github, OutputFormat.html,
+                                      OutputFormat.markdown)
 AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
                                  help="Plan what Kueue manages (label kueue.x-k8s.io/queue-name) as if Kueue admitted "
                                       "it now; its quotas are not modelled. Default: its pods wait for admission.")
@@ -52,10 +53,12 @@ def _snapshot(run: PlanRun, path: str, gates) -> None:
         fail_with_diagnostics([problem], run.sources)
 
 
-def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> None:
+def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool, renderer) -> None:
     from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
-    if output is OutputFormat.json:
+    if output in plan_report.VISUAL:
+        typer.echo(renderer(output), nl=False)
+    elif output is OutputFormat.json:
         typer.echo(render_plan_json(run.plan), nl=False)
     elif output is OutputFormat.yaml:
         typer.echo(render_plan_yaml(run.plan), nl=False)
@@ -73,18 +76,29 @@ def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool) -> No
         render_text(run.plan, terminal.console(), verbose=verbose)
 
 
-def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> ExitCode:
-    """Compare with the baseline Plan; the exit code follows --fail-on (regression: only when worse)."""
+def _baseline_diff(run: PlanRun, baseline: str):
     from wasplan.pipeline.baseline import read_baseline
     from wasplan.plandiff import diff_plans
-    from wasplan.report import plandiff
 
     base = read_baseline(baseline, run.plan.k8s_version)
     if base.invalid:  # exit 2, and with -o json the failure document
         fail_with_diagnostics(base.diagnostics, base.sources, message=f"{baseline} is not a usable baseline Plan")
     if base.diagnostics:
         print_diagnostics(base.diagnostics, base.sources)
-    diff = diff_plans(base.plan, run.plan.to_dict())
+    return diff_plans(base.plan, run.plan.to_dict())
+
+
+def _exit_code(run: PlanRun, diff, fail_on: str) -> ExitCode:
+    """--fail-on decides; regression: only when the plan got worse than the baseline."""
+    if fail_on == "regression" and diff is not None:
+        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
+    return run.exit_code(fail_on)
+
+
+def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: str) -> ExitCode:
+    """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
+    from wasplan.report import plandiff
+
     if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
@@ -95,9 +109,7 @@ def _diff(run: PlanRun, baseline: str, output: OutputFormat, fail_on: str) -> Ex
         typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
     else:
         plandiff.render_diff_text(diff, terminal.console())
-    if fail_on == "regression":
-        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    return run.exit_code(fail_on)
+    return _exit_code(run, diff, fail_on)
 
 
 def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config) -> Settings:
@@ -113,7 +125,7 @@ def _check(output: OutputFormat, fail_on: str, baseline: Optional[str]) -> None:
     if baseline is None and fail_on == "regression":
         fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
     if baseline is not None and output is OutputFormat.junit:
-        fail("plan --baseline reports a diff as text, json, yaml or github, not junit")
+        fail("plan --baseline reports a diff as text, json, yaml, github, html or markdown, not junit")
 
 
 @app.command()
@@ -139,7 +151,10 @@ def plan(
                                                 help="Write the cluster after the plan here."),
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
                                            help="A Plan saved earlier (-o json): report what changed against it "
-                                                "(text, json, yaml or github)."),
+                                                "(text, json, yaml or github; html and markdown add it)."),
+    report: List[str] = typer.Option([], "--report", metavar="FILE",
+                                     help="Also write the plan as HTML (.html) or Markdown (.md) to FILE, beside "
+                                          "-o; html:FILE or markdown:FILE for other names. Repeatable."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
     assume_admitted: bool = AssumeAdmittedOpt,
     strict_inputs: Optional[bool] = StrictInputsOpt,
@@ -154,6 +169,7 @@ def plan(
     \b
       wasplan plan manifests/ --cluster cluster.yaml
       wasplan plan job.yaml --cluster cluster.yaml -o json > plan.json
+      wasplan plan job.yaml --cluster cluster.yaml -o json --report plan.html
       wasplan plan manifests/ --cluster cluster.yaml --baseline base.json \\
           --fail-on regression
       kubectl get nodes,pods -A -o yaml > snap.yaml
@@ -163,6 +179,7 @@ def plan(
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
                              exclude, config, no_config)
     _check(fmt, settings.fail_on, baseline)
+    reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     with phase_bar() as progress:
         run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
@@ -176,7 +193,12 @@ def plan(
         print_diagnostics(run.diagnostics, run.sources)
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
-    if baseline is not None:
-        raise typer.Exit(int(_diff(run, baseline, fmt, settings.fail_on)))
-    _emit(run, fmt, settings.fail_on, verbose)
-    raise typer.Exit(int(run.exit_code(settings.fail_on)))
+    diff = _baseline_diff(run, baseline) if baseline is not None else None
+    renderer = plan_report.Renderer(run, diff, paths, settings.cluster, k8s_version, arrival=arrival.value,
+                                    preemption=not no_preemption, scheduler_config=scheduler_config,
+                                    feature_gates=feature_gates)
+    plan_report.write_reports(reports, renderer)
+    if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
+        raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))
+    _emit(run, fmt, settings.fail_on, verbose, renderer)
+    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on)))

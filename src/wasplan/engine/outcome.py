@@ -33,6 +33,18 @@ class FinalCluster:
         self.pdbs = tuple(ledger.pdbs.budgets) if ledger is not None else ()  # kept as written, status dropped
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
+        self._arrays = (state.resources, state.alloc, state.requested, state.waived)
+
+    @functools.cached_property
+    def usage(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
+        """Per node, (resource, requested, allocatable) as NodeResourcesFit counts them once the plan is carried
+        out, for the resources the node has (allocatable above zero; not the ones it leaves to DRA)."""
+        resources, alloc, requested, waived = self._arrays
+        out = {}
+        for node, have, used in zip(self.nodes, alloc.tolist(), requested.tolist()):
+            out[node.name] = tuple((name, u, a) for name, u, a in zip(resources, used, have)
+                                   if a > 0 and not (name in waived and name not in node.allocatable))
+        return out
 
     @functools.cached_property
     def groups(self) -> tuple[Group, ...]:
