@@ -202,6 +202,9 @@ class Pod:
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
+    # the pod template a controller made it from: (Document, path of the template, whose `spec` is the pod's);
+    # None for pods written as Pods. Where a fix to a generated pod goes (explain).
+    template: tuple[Any, tuple] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -255,6 +258,8 @@ class Unplanned:
     namespace: str
     name: str
     api_version: str = ""
+    file: str = ""  # where it is written, for the plan's `unplanned[]`
+    line: int | None = None
 
 
 @dataclass(slots=True)

@@ -63,7 +63,8 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
     if expand is not None:
         return _within_pod_limit(doc, expand(doc.obj, exp, ctx), ctx)
     if runs_unplanned_pods(doc.obj):
-        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version)]
+        where = doc.location(("kind",))
+        return [Unplanned(doc.kind, doc.namespace or "default", doc.name, doc.api_version, where.file, where.line)]
     record = parse_record(doc.obj, ctx)
     return [] if record is None else [record]
 

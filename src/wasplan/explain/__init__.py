@@ -6,8 +6,8 @@ suggestions (suggest_*.py), each verified by re-running the engine on changed in
 
 from __future__ import annotations
 
+import dataclasses
 import json
-
 import time
 
 from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
@@ -88,7 +88,27 @@ def _distinct(suggestions: tuple) -> tuple:
     return tuple(out)
 
 
-def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
+def _fix_sites(subj: evidence.Subject) -> tuple:
+    """Where the unit's pods are written: their controller's pod template, or their own document."""
+    sites = set()
+    for pod in subj.pending:
+        doc, prefix = pod.template if pod.template is not None else (pod.source, ())
+        sites.add((id(doc), prefix) if doc is not None else ("pod", pod.key))
+    return tuple(sorted(sites, key=repr))
+
+
+def _reuse_key(unit: Unit, subj: evidence.Subject, verdict: str, summary: str, shapes: tuple, topo) -> str:
+    """Targets with the same evidence, written in the same places, get the same suggestions: the edits are the
+    same edits, and their verification the same re-runs."""
+    blind = tuple(dataclasses.replace(s, pods=()) for s in shapes)
+    return repr((unit.kind, verdict, summary, evidence.gang(subj), blind, topo, _fix_sites(subj)))
+
+
+def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None,
+                 found_for: dict | None = None) -> TargetExplanation:
+    """One target. `found_for` maps what earlier targets looked like (`_reuse_key`) to their suggestions, exact
+    check and notes: a target past the suggestion limit that looks the same takes them instead of a note
+    that none were computed, so a Deployment's 50 identical pending pods read as one block."""
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
     verdict, summary = evidence.verdict(ctx, subj)
@@ -96,23 +116,32 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
     shapes = evidence.shapes(ctx, subj) if subj.trial else ()
+    key = _reuse_key(unit, subj, verdict, summary, shapes, topo) if found_for is not None else ""
+    victims = tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj))
+    if not suggest and found_for is not None and key in found_for:
+        suggestions, exact_check, notes = found_for[key]
+        return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
+                                 suggestions, notes, exact_check)
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
     suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
-    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo,
-                             tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
+    if suggest and found_for is not None:
+        found_for.setdefault(key, (suggestions, exact_check, notes))
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
                              suggestions, notes, exact_check)
 
 
 def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None,
                   exact: ExactOptions | None = None) -> Explanation:
     """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions and
-    the exact check, so explaining a whole backlog stays quick. `exact` None skips the exact check."""
+    the exact check, so explaining a whole backlog stays quick; a later unit that looks like one of those takes
+    its suggestions (`explain_unit`). `exact` None skips the exact check."""
     start = time.perf_counter()
+    found_for: dict = {}
     targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit,
-                                 exact if suggest_limit is None or i < suggest_limit else None)
+                                 exact if suggest_limit is None or i < suggest_limit else None, found_for)
                     for i, u in enumerate(units))
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
                "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,

@@ -11,6 +11,7 @@ from collections import Counter
 
 from wasplan.cluster.model import Node, Pod, Taint
 from wasplan.engine.plugins import taint_toleration
+from wasplan.words import plural
 
 BLOCKING = ("NoSchedule", "NoExecute")
 
@@ -24,7 +25,7 @@ def selector_terms(pod: Pod, nodes: list[Node]) -> list[str]:
     for key, value in sorted(pod.node_selector.items()):
         have = label_values(nodes, key)
         if have.get(value):
-            out.append(f"nodeSelector {key}={value} ({have[value]} nodes have it)")
+            out.append(f"nodeSelector {key}={value} ({plural(have[value], 'node')} {'has' if have[value] == 1 else 'have'} it)")
         elif have:
             others = ", ".join(v for v, _ in have.most_common(3))
             out.append(f"nodeSelector {key}={value} (no node has it; nodes have {others})")
@@ -74,7 +75,7 @@ def describe(plugin: str, pod: Pod, nodes: list[Node]) -> tuple[str, ...]:
         return tuple(selector_terms(pod, nodes))
     if plugin == "TaintToleration":
         found = blocking_taints(pod, nodes).most_common()
-        return tuple(f"no toleration for {taint_text(t)} ({n} nodes)" for t, n in found)
+        return tuple(f"no toleration for {taint_text(t)} ({plural(n, 'node')})" for t, n in found)
     if plugin == "PodTopologySpread":
         return tuple(f"topologySpreadConstraint maxSkew {c.max_skew} on {c.topology_key} ({c.when_unsatisfiable})"
                      for c in pod.topology_spread if c.when_unsatisfiable == "DoNotSchedule")

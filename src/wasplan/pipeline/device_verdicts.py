@@ -22,6 +22,7 @@ from wasplan.engine.dra.pools import node_matches
 from wasplan.engine.dra.stages import Checks
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import mapping, value_at
+from wasplan.words import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +158,10 @@ def _too_many(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis, no
     at = path + ("count",) if "count" in mapping(value_at(doc.obj, path)) else path
     if best == 0:
         return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} device(s), but none of the '
-                    f"{len(nodes)} nodes reaches any of the {a.matched} matching device(s) (their slices "
+                    f"{plural(len(nodes), 'node')} reaches any of the {a.matched} matching device(s) (their slices "
                     "name or select other nodes); the claim can never be allocated", at,
                     "add the nodes the slices name to the snapshot, or check the slices' node selection")
     where = nodes[a.reach.index(best)].name
-    return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} devices, but no node reaches more than '
+    return make(doc, "WAS429", f'request "{spec.name}" asks for {plural(spec.count, "device")}, but no node reaches more than '
                 f"{best} of the {a.matched} matching device(s) (e.g. node {where}); the claim can never be "
                 "allocated", at, f"lower count to {best}, or split the request across pods")

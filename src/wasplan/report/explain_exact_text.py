@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Status
 from wasplan.explain.units import amount
-from wasplan.report.diagnostics_text import plural
+from wasplan.words import plural
 from wasplan.report.fit import print_wrapped
 
 _STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}

@@ -14,6 +14,7 @@ from wasplan.diagnostics import Location
 from wasplan.plan import UNPLACED, GroupOutcome, GroupStatus, Plan, PodOutcome, PodStatus, UnplannedWorkload
 from wasplan.report.annotations import annotation
 from wasplan.report.junit import Case, render_suites
+from wasplan.words import plural
 
 Origins = Mapping[tuple[str, str, str], Location]
 
@@ -58,7 +59,7 @@ def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
                 origin.file if origin else None)
     if group.status != GroupStatus.SCHEDULED:
         why = _why(group.reason, group.message)
-        case.failure = (why, group.status, f"{group.status}: {len(group.pods)} pods, minCount {group.min_count}\n{why}\n")
+        case.failure = (why, group.status, f"{group.status}: {plural(len(group.pods), 'pod')}, minCount {group.min_count}\n{why}\n")
     return case
 
 
