@@ -85,3 +85,117 @@ def test_schema_of_a_kind_in_several_versions_is_the_release_s_version(tmp_path,
     assert _schema_id(forced) == "io.k8s.api.scheduling.v1alpha3.PodGroupSpec"
     (tmp_path / ".wasplan.yaml").write_text('k8s-version: "1.36"\n', encoding="utf-8")
     assert _schema_id(run("schema", "PodGroup").output) == "io.k8s.api.scheduling.v1alpha2.PodGroupSpec"
+
+
+# --- plan and explain ---------------------------------------------------------------------------------------------
+
+from tests.conftest import FIXTURES  # noqa: E402
+
+NEW = FIXTURES / "new-user"
+CLUSTER = str(NEW / "cluster.yaml")
+NARROW = {"COLUMNS": "80"}
+
+
+def test_pending_pods_of_a_deployment_and_a_leaderworkerset_collapse_with_counts():
+    result = run("plan", str(NEW / "web.yaml"), str(NEW / "llm.yaml"), "--cluster", CLUSTER, env=NARROW)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Plan for Kubernetes 1.37: 1 node, 9 pods — 0 bound, 0 already bound, 9 pending,"
+    assert lines[2] == "Pending pods (9)"
+    assert lines[3] == "  leaderworkerset ml/llm: 6 pods Pending: 0/1 nodes are available: 1 node(s)"
+    assert lines[7] == "  deployment ml/web: 3 pods Pending: 0/1 nodes are available: 1 node(s) didn't"
+    assert len(lines) == 11
+    assert len(run("plan", str(NEW / "web.yaml"), "--cluster", CLUSTER, "-v").stdout.splitlines()) > 5
+
+
+def test_counts_of_one_read_as_one():
+    plan = run("plan", str(NEW / "lone-pod.yaml"), "--cluster", CLUSTER, env={"COLUMNS": "200"}).stdout
+    assert plan.splitlines()[0] == ("Plan for Kubernetes 1.37: 1 node, 1 pod — 0 bound, 0 already bound, 1 pending, "
+                                    "0 preempted")
+    text = run("explain", str(NEW / "lone-pod.yaml"), "--cluster", CLUSTER, env={"COLUMNS": "200"}).stdout
+    assert "  exact check: does not fit: no assignment places more than 0 of the 1 pod still needed\n" in text
+    assert "  pods ml/p (no resource requests)\n" in text  # not an empty "()"
+    assert "    NodeAffinity rejects 1 node: nodeSelector zone=b (no node has it; nodes have a)\n" in text
+    assert "    0 nodes pass the filters for these pods, room aside\n" in text
+    assert "  1. remove nodeSelector zone=b (opens 1 node)\n" in text
+    assert "     why: no node has zone=b (nodes have a); without the term 1 more node qualifies\n" in text
+    assert f"     {NEW / 'lone-pod.yaml'}:6 Pod/ml/p spec.nodeSelector.zone: remove\n" in text  # no "remove None"
+
+
+def test_explain_fixes_for_generated_pods_point_at_their_template():
+    result = run("explain", str(NEW / "web.yaml"), str(NEW / "llm.yaml"), "--cluster", CLUSTER, "-o", "json")
+    changes = {t["name"]: t["suggestions"][0]["changes"][0] for t in json.loads(result.stdout)["targets"]}
+    assert changes["llm-0-1"] == {
+        "action": "remove", "file": str(NEW / "llm.yaml"), "line": 11, "object": "LeaderWorkerSet/ml/llm",
+        "fieldPath": "spec.leaderWorkerTemplate.workerTemplate.spec.nodeSelector.zone",
+        "path": ["spec", "leaderWorkerTemplate", "workerTemplate", "spec", "nodeSelector", "zone"], "value": None}
+    web = next(v for k, v in changes.items() if k.startswith("web-"))
+    assert (web["file"], web["line"], web["object"], web["fieldPath"]) == (
+        str(NEW / "web.yaml"), 11, "Deployment/ml/web", "spec.template.spec.nodeSelector.zone")
+    assert "<generated>" not in result.stdout
+
+
+def test_identical_explain_blocks_collapse_past_the_suggestion_limit():
+    """Six LWS pods and three Deployment pods: more targets than the five that get suggestions, but two looks.
+    Each look is one block, and every block has its verified fix."""
+    text = run("explain", str(NEW / "web.yaml"), str(NEW / "llm.yaml"), "--cluster", CLUSTER, env=NARROW).stdout
+    heads = [line for line in text.splitlines() if line.startswith(("6 Pods", "3 Pods"))]
+    assert heads == ["6 Pods ml/llm-0, ml/llm-1, ml/llm-0-1, +3 more: does not fit: 0/1 nodes are",
+                     "3 Pods ml/web-797dcb5479-[0-2]: does not fit: 0/1 nodes are available: 1 node(s)"]
+    assert text.count("What would make it fit") == 2
+    assert "suggestions are computed for the first pending targets only" not in text
+    assert "No single verified change was found" not in text
+
+
+def test_a_plan_stopped_by_invalid_input_ends_saying_nothing_was_planned():
+    code, out, err = cli("plan", str(FIXTURES / "manifests" / "broken-from-a-blog.yaml"), "--cluster", CLUSTER)
+    assert (code, out) == (2, "")
+    assert err.endswith("\nwasplan: the inputs are invalid (9 errors); nothing was planned\n")
+    code, _, err = cli("explain", str(FIXTURES / "manifests" / "broken-from-a-blog.yaml"), "--cluster", CLUSTER)
+    assert err.endswith("\nwasplan: the inputs are invalid (9 errors); nothing was planned or explained\n")
+
+
+def test_the_composite_tree_wraps_with_a_hanging_indent_and_no_trailing_spaces():
+    root = FIXTURES / "explain" / "composite"
+    text = run("plan", str(root / "gang.yaml"), "--cluster", str(root / "cluster.yaml"), env=NARROW).stdout
+    start = text.index("CompositePodGroups\n")
+    assert text[start:].splitlines()[:7] == [
+        "CompositePodGroups",
+        "└── ml/pipeline-stage (gang 2) Unschedulable: 0/1 placements are available,",
+        "        first placement status: minCount (2) cannot be satisfied: 1 scheduled, 0",
+        "        remaining",
+        "    ├── pipeline-shard-0 Reverted: 0/1 placements are available, first placement",
+        "    │       status: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining",
+        "    └── pipeline-shard-1 Failed: 0/1 placements are available, first placement",
+    ]
+    assert not [line for line in text.splitlines() if line != line.rstrip()]
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_plan_json_says_what_produced_it_and_where_unplanned_objects_are():
+    import wasplan
+
+    paths = [str(NEW / "web.yaml"), str(NEW / "pytorch.yaml")]
+    result = run("plan", *paths, "--cluster", CLUSTER, "-o", "json", "--arrival", "batch",
+                 "--feature-gates", "CompositePodGroup=false")
+    plan = json.loads(result.stdout)
+    produced = plan["producedBy"]
+    assert {k: v for k, v in produced.items() if k != "featureGates"} == {
+        "tool": "wasplan", "version": wasplan.__version__, "k8sVersion": "1.37", "arrival": "batch",
+        "preemption": True, "nodes": 1,
+        "inputs": {"manifests": paths, "cluster": [CLUSTER], "schedulerConfig": None}}
+    assert produced["featureGates"]["CompositePodGroup"] is False
+    assert produced["featureGates"]["DRAWorkloadResourceClaims"] is False  # upstream's default, not "all on"
+    assert produced["featureGates"]["GenericWorkload"] is True
+    assert list(produced["featureGates"]) == sorted(produced["featureGates"])
+    assert plan["unplanned"] == [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "namespace": "ml",
+                                  "name": "bert", "file": paths[1], "line": 3}]
+    text = run("plan", *paths, "--cluster", CLUSTER, env={"COLUMNS": "200"}).stdout
+    assert f"  PyTorchJob ml/bert (kubeflow.org/v1) at {paths[1]}:3\n" in text
+
+
+def test_plan_json_of_stdin_names_it_as_the_command_line_does():
+    source = (NEW / "pytorch.yaml").read_text()
+    plan = json.loads(run("plan", "-", "--cluster", CLUSTER, "-o", "json", stdin=source).stdout)
+    assert plan["producedBy"]["inputs"]["manifests"] == ["-"]
+    assert (plan["unplanned"][0]["file"], plan["unplanned"][0]["line"]) == ("-", 3)

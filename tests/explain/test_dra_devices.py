@@ -72,13 +72,13 @@ def test_selector_evidence_text_fits_80_columns():
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     text = result.stdout
-    assert "    devices (2 node(s) pass the pod's other filters):" in lines
+    assert "    devices (2 nodes pass the pod's other filters):" in lines
     assert ("    claim gpu (ResourceClaimTemplate default/h100), request gpu: 1 x\n"
             "        gpu.nvidia.com, 1 needed") in text
     assert "      class gpu.nvidia.com: 4 on nodes it may use (4 in the cluster)" in lines
     assert ('      stopped by the selector; productName values closest to "NVIDIA H100":\n'
             '          "NVIDIA H100 80GB HBM3" (2), "NVIDIA A100-SXM4-40GB" (2)') in text
-    assert text.index("devices (2 node(s)") < text.index("What would make it fit")
+    assert text.index("devices (2 nodes pass") < text.index("What would make it fit")
 
 
 def test_template_name_typo_did_you_mean(tmp_path):

@@ -105,10 +105,11 @@ def _reuse_key(unit: Unit, subj: evidence.Subject, verdict: str, summary: str, s
 
 
 def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None,
-                 found_for: dict | None = None) -> TargetExplanation:
+                 found_for: dict | None = None, limit: int | None = None) -> TargetExplanation:
     """One target. `found_for` maps what earlier targets looked like (`_reuse_key`) to their suggestions, exact
-    check and notes: a target past the suggestion limit that looks the same takes them instead of a note
-    that none were computed, so a Deployment's 50 identical pending pods read as one block."""
+    check and notes: a target that looks the same takes them instead of new re-runs, so a Deployment's 50
+    identical pending pods cost one search and read as one block. With `found_for`, `limit` bounds how many
+    distinct looks get suggestions at all."""
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
     verdict, summary = evidence.verdict(ctx, subj)
@@ -116,33 +117,33 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
     shapes = evidence.shapes(ctx, subj) if subj.trial else ()
-    key = _reuse_key(unit, subj, verdict, summary, shapes, topo) if found_for is not None else ""
     victims = tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj))
-    if not suggest and found_for is not None and key in found_for:
+    key = _reuse_key(unit, subj, verdict, summary, shapes, topo) if found_for is not None else ""
+    if found_for is not None and key in found_for:
         suggestions, exact_check, notes = found_for[key]
         return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
                                  suggestions, notes, exact_check)
+    if found_for is not None and limit is not None and len(found_for) >= limit:
+        suggest, exact = False, None
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
     suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
     if suggest and found_for is not None:
-        found_for.setdefault(key, (suggestions, exact_check, notes))
+        found_for[key] = (suggestions, exact_check, notes)
     return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
                              suggestions, notes, exact_check)
 
 
 def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None,
                   exact: ExactOptions | None = None) -> Explanation:
-    """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions and
-    the exact check, so explaining a whole backlog stays quick; a later unit that looks like one of those takes
-    its suggestions (`explain_unit`). `exact` None skips the exact check."""
+    """Explain every unit; with `suggest_limit`, only the first that many distinct targets get (re-run verified)
+    suggestions and the exact check, so explaining a whole backlog stays quick; a unit that looks like one
+    explained before takes its suggestions (`explain_unit`). `exact` None skips the exact check."""
     start = time.perf_counter()
     found_for: dict = {}
-    targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit,
-                                 exact if suggest_limit is None or i < suggest_limit else None, found_for)
-                    for i, u in enumerate(units))
+    targets = tuple(explain_unit(ctx, u, True, exact, found_for, suggest_limit) for u in units)
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
                "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,
                "exactSeconds": exact.seconds if exact is not None else 0.0}

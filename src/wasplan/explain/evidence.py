@@ -112,7 +112,7 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
     outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
-        return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
+        return BY_PREEMPTING, f"fits only by preempting {plural(len(preempted_for(ctx, subj)), 'pod')} ({gang})"
     left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != SimStatus.GATED]
     if outcome.status == GroupStatus.SCHEDULED and subj.policy == "basic" and left:
         # A basic group is Scheduled once a pod is placed; the members still pending are what the user asks about.

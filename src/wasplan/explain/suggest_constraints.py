@@ -62,8 +62,11 @@ def _selector(ctx: Context, subj: Subject, pod: Pod, key: str, value: str) -> Su
     opens = _opens(ctx, pod, dataclasses.replace(pod, node_selector=selector))
     if fixed is None:
         changes = manifest.pod_changes(ctx.documents, members, ("nodeSelector", key), None, "remove")
+        have = label_values(ctx.sim.state.nodes, key)
+        lacking = (f"no node has {key}={value} (nodes have {', '.join(v for v, _ in have.most_common(3))})" if have
+                   else f"no node has the label {key}")
         return Suggestion("nodeSelector", f"remove nodeSelector {key}={value}",
-                          f"no node has the label {key}; without the term {plural(opens, 'more node')} "
+                          f"{lacking}; without the term {plural(opens, 'more node')} "
                           f"{'qualifies' if opens == 1 else 'qualify'}", changes, opens)
     changes = manifest.pod_changes(ctx.documents, members, ("nodeSelector", key), new_value)
     why = f"no node has {key}={value}; {plural(opens, 'node')} {_have(opens)} {key}={fixed}"

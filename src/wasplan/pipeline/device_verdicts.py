@@ -137,7 +137,7 @@ def _selector_text(expression: str, devices: list) -> str:
 
 
 def _listed(values) -> str:
-    return ", ".join(f'"{v.value}" ({v.devices} device(s))' for v in values)
+    return ", ".join(f'"{v.value}" ({plural(v.devices, "device")})' for v in values)
 
 
 def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -> Diagnostic:
@@ -146,7 +146,7 @@ def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -
                     path + ("deviceClassName",))
     what, at, seen = _stage(spec, a, path)
     message = (f'request "{spec.name}" matches no device in the cluster snapshot: {what} leaves none of the '
-               f"{len(a.reached)} device(s) that reach it" + (f"; {seen}" if seen else ""))
+               f"{plural(len(a.reached), 'device')} that {'reaches' if len(a.reached) == 1 else 'reach'} it" + (f"; {seen}" if seen else ""))
     hint = ("write the name the devices publish, named above; " if "did you mean" in seen else "") + \
         f"the allocator stops on a CEL error: {a.errors[0]}" if a.errors else \
         "use a value the devices have (closest first above)" if seen else None
@@ -157,8 +157,8 @@ def _too_many(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis, no
     best = max(a.reach)
     at = path + ("count",) if "count" in mapping(value_at(doc.obj, path)) else path
     if best == 0:
-        return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} device(s), but none of the '
-                    f"{plural(len(nodes), 'node')} reaches any of the {a.matched} matching device(s) (their slices "
+        return make(doc, "WAS429", f'request "{spec.name}" asks for {plural(spec.count, "device")}, but none of the '
+                    f"{plural(len(nodes), 'node')} reaches any of the {plural(a.matched, 'matching device')} (their slices "
                     "name or select other nodes); the claim can never be allocated", at,
                     "add the nodes the slices name to the snapshot, or check the slices' node selection")
     where = nodes[a.reach.index(best)].name

@@ -47,7 +47,7 @@ def _shape(console: Console, s: ShapeEvidence, verbose: bool = False) -> None:
         print_wrapped(console, escape(line))
     for e in s.eliminations[:3]:
         why = "; ".join(e.constraints) or ", ".join(f"{n} {t}" for t, n in e.reasons)
-        print_wrapped(console, f"    [dim]{escape(e.plugin)} rejects {e.nodes} node(s): {escape(why)}[/dim]")
+        print_wrapped(console, f"    [dim]{escape(e.plugin)} rejects {plural(e.nodes, 'node')}: {escape(why)}[/dim]")
     if s.devices is not None:
         explain_devices_text.render(console, s.devices)
 

@@ -169,7 +169,7 @@ def _unplaced(now: Answer, scope: question.Scope, budget: float, state) -> tuple
         where = f" in {scope.key}={pinned}, where its bound members run"
     if now.status == solver.NO_FIT:
         return DOES_NOT_FIT, (f"exact check: does not fit: no assignment places more than {now.bound} of the "
-                              f"{now.needed} pod(s) still needed{where}")
+                              f"{plural(now.needed, 'pod')} still needed{where}")
     if now.note:  # the solver decided, the engine's replay did not confirm its assignment
         return UNKNOWN, f"exact check: unknown: {now.note}"
     best = f"the best assignment found places {now.placed} of {now.needed}, no more than {now.bound} are possible"
