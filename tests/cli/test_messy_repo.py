@@ -135,14 +135,17 @@ def test_validate_junit_has_a_case_per_document_and_skipped_cases():
     result = run("validate", ".", "-o", "junit")
     assert result.exit_code == 0
     root = ET.fromstring(result.output)
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("13", "0", "4")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("13", "0", "5")
     suites = {s.get("name"): int(s.get("tests")) for s in root.iter("testsuite")}
     assert suites == {"charts/trainer/Chart.yaml": 1, "charts/trainer/templates/podgroup.yaml": 1,
                       "charts/trainer/values.yaml": 1, "clusters/lab.yaml": 1, "docker-compose.yml": 1,
                       "kustomization.yaml": 1, "manifests/training.yaml": 7}
     skipped = [c.get("name") for c in root.iter("testcase") if c.find("skipped") is not None]
     assert skipped == ["non-Kubernetes document (document 1)", "template file",
-                       "non-Kubernetes document (document 1)", "non-Kubernetes document (document 1)"]
+                       "non-Kubernetes document (document 1)", "non-Kubernetes document (document 1)",
+                       "Kustomization (document 1)"]  # read, but no schema knows the kind: not validated
+    (kustomization,) = [c for c in root.iter("testcase") if c.get("classname") == "kustomization.yaml"]
+    assert kustomization.find("skipped").get("message") == "not validated: no schema is known for this kind (WAS010)"
 
 
 def test_junit_is_what_gitlab_and_jenkins_read():
