@@ -199,3 +199,55 @@ def test_plan_json_of_stdin_names_it_as_the_command_line_does():
     plan = json.loads(run("plan", "-", "--cluster", CLUSTER, "-o", "json", stdin=source).stdout)
     assert plan["producedBy"]["inputs"]["manifests"] == ["-"]
     assert (plan["unplanned"][0]["file"], plan["unplanned"][0]["line"]) == ("-", 3)
+
+
+# --- empty input, stdin ---------------------------------------------------------------------------------------------
+
+
+def test_an_empty_file_says_it_is_empty(tmp_path):
+    empty, comments = tmp_path / "empty.yaml", tmp_path / "comments.yaml"
+    empty.write_text("")
+    comments.write_text("# to do\n---\n")
+    result = run("validate", str(empty))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{empty}: error WAS009 {empty} is empty: no manifests to check\n")
+    assert f"error WAS009 {comments} holds only comments: no manifests to check" in run("lint", str(comments)).output
+    both = run("validate", str(empty), str(comments)).output
+    assert f"error WAS009 {empty}, {comments} hold only comments: no manifests to check" in both
+    migrate = run("migrate", str(empty), "--to-k8s", "1.37", "--check")
+    assert migrate.exit_code == 2
+    assert f"error WAS009 {empty} is empty: no manifests to check" in migrate.output
+
+
+def test_empty_stdin_says_nothing_was_piped():
+    expected = "<stdin>: error WAS009 standard input is empty (was nothing piped into `-`?): no manifests to check\n"
+    for command in (["validate", "-"], ["lint", "-"], ["migrate", "-", "--to-k8s", "1.37"],
+                    ["plan", "-", "--cluster", CLUSTER]):
+        result = run(*command, stdin="")
+        assert result.exit_code == 2, command
+        assert result.output.startswith(expected) or expected in result.stderr, command
+
+
+def test_a_file_without_new_objects_still_replays_the_snapshot_in_plan(tmp_path):
+    nothing = tmp_path / "nothing.yaml"
+    nothing.write_text("# nothing new\n")
+    assert run("plan", str(nothing), "--cluster", CLUSTER).exit_code == 0
+
+
+OLD_PODGROUP = """apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: workers, namespace: ml}
+spec:
+  schedulingPolicy:
+    gang: {minCount: 2}
+"""
+
+
+def test_the_migrate_hint_for_stdin_input_is_a_command_that_runs():
+    result = run("validate", "-", stdin=OLD_PODGROUP)
+    assert result.exit_code == 1
+    assert "    hint: run `... | wasplan migrate --to-k8s 1.37 -`\n" in result.output
+    assert "<stdin>`" not in result.output
+    migrated = run("migrate", "--to-k8s", "1.37", "-", stdin=OLD_PODGROUP)  # the hint's command, fed the same input
+    assert migrated.exit_code == 0, migrated.output
+    assert migrated.stdout.startswith("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n")

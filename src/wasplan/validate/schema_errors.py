@@ -168,7 +168,7 @@ class SchemaErrorMapper:
 
     def _on_Pattern(self, error: Any, path: tuple) -> list[Diagnostic]:
         fmt = self._format_of(error)
-        what = FORMATS.get(fmt, fmt) if fmt else f"match the pattern {error.kind.as_dict().get('pattern')}"
+        what = FORMATS.get(fmt, fmt) if fmt else f"a string matching the pattern {error.kind.as_dict().get('pattern')}"
         return [self._bad_format(path, what)]
 
     def _on_AnyOf(self, error: Any, path: tuple) -> list[Diagnostic]:
