@@ -47,6 +47,7 @@ class ValidationReport:
             "skipped": sum(1 for r in self.results if r.verdict == "skipped"),
             "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
             "templates": sum(1 for s in self.skipped if s.reason == "template"),
+            "kustomizePatches": sum(1 for s in self.skipped if s.reason == "kustomize-patch"),
             "suppressed": len(self.suppressed),
             "errors": sum(1 for d in diags if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in diags if d.severity is Severity.WARNING),

@@ -12,7 +12,9 @@ from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.junit import Case, findings_case, render_suites
 
 _SKIP_TEXT = {"not-kubernetes": "not a Kubernetes object",
-              "template": "template file: render it first (helm template ... | wasplan validate -)"}
+              "template": "template file: render it first (helm template ... | wasplan validate -)",
+              "kustomize-patch": "kustomize patch: build the overlay first (kubectl kustomize DIR | wasplan validate -)"}
+_SKIP_NAME = {"template": "template file", "kustomize-patch": "kustomize patch"}
 
 
 _UNVALIDATED = "not validated: no schema is known for this kind (WAS010)"
@@ -51,7 +53,7 @@ def _cases(report: ValidationReport, threshold: Severity) -> dict[tuple, Case]:
                                         r.doc.source, skipped=skipped), r.diagnostics + loose.pop(key, []), threshold)
     for s in report.skipped:
         key = (s.file, s.doc, None)
-        name = _doc_name("non-Kubernetes document", s.doc) if s.reason == "not-kubernetes" else "template file"
+        name = _doc_name("non-Kubernetes document", s.doc) if s.reason == "not-kubernetes" else _SKIP_NAME[s.reason]
         cases[key] = findings_case(Case(s.file, name, s.file, skipped=_SKIP_TEXT[s.reason]), loose.pop(key, []),
                                    threshold)
     for (file, doc, item), diags in loose.items():

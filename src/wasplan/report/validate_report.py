@@ -30,6 +30,8 @@ def _summary_parts(c: dict) -> list[str]:
         parts.append(f"{plural(c['nonKubernetes'], 'non-Kubernetes document')} skipped")
     if c["templates"]:
         parts.append(f"{plural(c['templates'], 'template file')} skipped")
+    if c["kustomizePatches"]:
+        parts.append(f"{plural(c['kustomizePatches'], 'kustomize patch', 'kustomize patches')} skipped")
     return parts
 
 
