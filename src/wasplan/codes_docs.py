@@ -847,7 +847,10 @@ DOCS: dict[str, RuleDoc] = {
         "namePattern: \"gpu-{rack}\"  # rack is no template variable", "namePattern: \"gpu-{index // 4}-{index % 4}\"",
         "Use the variables docs/cluster-kind.md lists (index, index1) and integer arithmetic."),
     "WAS606": RuleDoc(
-        "Two inputs define the same object (kind, namespace, name); the later one was ignored.",
+        "Two inputs define the same object (kind, namespace, name); the later one was ignored. `plan` reports "
+        "every such pair (the cluster would hold one object); `lint` those within one directory, and checks "
+        "same-named objects of different directories (per-environment copies, overlays, examples) apart, "
+        "each with its own directory's objects.",
         "wasplan plan a.yaml a-copy.yaml --cluster cluster.yaml", "wasplan plan a.yaml --cluster cluster.yaml",
         "Keep one definition (or rename one of the objects)."),
     "WAS607": RuleDoc(

@@ -153,7 +153,7 @@ def test_group_claims_shared_per_pod_and_near_misses_in_both_releases():
         assert same_source.hint == 'name the pod\'s entry "fabric" to share the group\'s claim'
         unused = only(diags, "WAS427")
         assert unused.message == ('entry "scratch" (ResourceClaimTemplate "scratch") of PodGroup "train" is used by '
-                                  "none of its 3 member pod(s) in the inputs; a pod shares it only with an entry of "
+                                  "none of its 3 member pods in the inputs; a pod shares it only with an entry of "
                                   "the same name and source")
         assert unused.location.line == 8
 

@@ -152,7 +152,7 @@ def _unused(group: GroupClaims, shared: dict[str, int]) -> list[Diagnostic]:
     """WAS427: a group entry no member pod uses: its claim is never allocated, and no pod gets its devices."""
     pods = sum(m.count for m in group.members)
     return [make(group.doc, "WAS427", f'entry "{g.name}" ({g.source}) of {group.label} is used by none of its '
-                 f"{pods} member pod(s) in the inputs; a pod shares it only with an entry of the same name and "
+                 f"{plural(pods, 'member pod')} in the inputs; a pod shares it only with an entry of the same name and "
                  "source", group.path + (g.index, "name"),
                  f'add {{name: {g.name}, {_field(g)}: {g.template or g.claim}}} to the pods\' resourceClaims')
             for g in group.entries if g.name not in shared]
