@@ -24,7 +24,7 @@ class OutputFormat(str, enum.Enum):
 
 K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."
 FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. GenericWorkload=true,CompositePodGroup=false. "
-                      "Default: every workload-aware gate of the release on.")
+                      "Default: every workload-aware gate of the release on, the DRA gates at upstream's defaults.")
 
 
 def complete_versions(incomplete):
