@@ -79,7 +79,7 @@ def test_fragments_too_small_for_one_pod_prove_it_does_not_fit():
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
     assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pods "
-                                "still needed; moving 2 running pod(s) makes it fit")
+                                "still needed; moving 2 running pods makes it fit")
     answer = exact["answer"]
     assert (answer["status"], answer["bound"], answer["witness"]) == ("noFit", 0, [])
     assert bounds(answer)[("pods", "ml/wide-0")] == (0, 2, 0, True)
@@ -134,7 +134,7 @@ def test_moving_two_running_pods_is_a_verified_edit_of_the_cluster_file(tmp_path
     t = target(doc)
     move = t["suggestions"][0]
     assert move["kind"] == "move"
-    assert move["title"] == "move 2 running pod(s): other/half-0 gpu-0 -> gpu-2, other/half-1 gpu-1 -> gpu-3"
+    assert move["title"] == "move 2 running pods: other/half-0 gpu-0 -> gpu-2, other/half-1 gpu-1 -> gpu-3"
     assert [(c["object"], c["fieldPath"], c["value"], c["line"]) for c in move["changes"]] == [
         ("Cluster pod other/half-0", "spec.pods[0].node", "gpu-2", 12),
         ("Cluster pod other/half-1", "spec.pods[1].node", "gpu-3", 13)]
@@ -424,7 +424,7 @@ def test_a_move_of_a_pod_document_sets_its_node_name(tmp_path):
                  "--cluster", str(tmp_path / "cluster.yaml"), "-o", "json")
     t = target(json.loads(result.stdout))
     move = t["suggestions"][0]
-    assert move["kind"] == "move" and move["title"] == "move 1 running pod(s): web/web-0 node-0 -> node-1"
+    assert move["kind"] == "move" and move["title"] == "move 1 running pod: web/web-0 node-0 -> node-1"
     assert [(c["file"], c["object"], c["fieldPath"], c["value"]) for c in move["changes"]] == [
         (str(tmp_path / "running.yaml"), "Pod/web/web-0", "spec.nodeName", "node-1")]
     apply_changes(move["changes"], tmp_path, tmp_path)

@@ -272,7 +272,7 @@ def test_count_larger_than_any_node_and_class_selector_elimination(tmp_path):
     fixed = H100.replace('"NVIDIA H100"', '"NVIDIA H100 80GB HBM3"')
     d = only(lab(tmp_path, fixed), "WAS429")
     assert d.message == ('request "gpus" asks for 8 devices, but no node reaches more than 4 of the 8 matching '
-                         "device(s) (e.g. node h100-0); the claim can never be allocated")
+                         "devices (e.g. node h100-0); the claim can never be allocated")
     assert (d.location.line, d.hint) == (11, "lower count to 4, or split the request across pods")
     assert lab(tmp_path, fixed.replace("count: 8", "count: 4")) == []
     nic = CLASS.replace("gpu.example.com}", "nic.example.com}") + (
@@ -398,7 +398,7 @@ def test_network_attached_pools_count_for_every_node_they_select(tmp_path):
     report = validate_paths([write(tmp_path, claim)], gates("1.37"), lint=True, cluster_paths=[str(cluster)])
     d = only(report.lint_diagnostics, "WAS429")
     assert d.message == ('request "gpus" asks for 4 devices, but no node reaches more than 3 of the 3 matching '
-                         "device(s) (e.g. node r0-0); the claim can never be allocated")
+                         "devices (e.g. node r0-0); the claim can never be allocated")
     fits = validate_paths([write(tmp_path, claim.replace("count: 4", "count: 3"))], gates("1.37"), lint=True,
                           cluster_paths=[str(cluster)])
     assert fits.lint_diagnostics == []

@@ -17,6 +17,7 @@ from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_GROUP, WAITING_FOR_PODS, Explanation,
                                    TargetExplanation)
 from wasplan.explain.target import Unit
+from wasplan.words import plural
 
 OVER_BUDGET = ("{}: some suggestions may be missing, and a node count may not be the smallest; raise it "
                "(0: no limit)")
@@ -43,7 +44,7 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tup
 def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions: tuple) -> tuple[str, ...]:
     notes = []
     if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
-        notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
+        notes.append(f"create {plural(subj.min_count - subj.exist, 'more pod')} of the group, or lower minCount")
     parent = getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None
     if verdict == DOES_NOT_FIT and subj.placeable >= subj.wanted:
         held = evidence.composite_summary(ctx, subj, parent) if parent else "what the plan placed before it"
@@ -98,10 +99,12 @@ def _fix_sites(subj: evidence.Subject) -> tuple:
 
 
 def _reuse_key(unit: Unit, subj: evidence.Subject, verdict: str, summary: str, shapes: tuple, topo) -> str:
-    """Targets with the same evidence, written in the same places, get the same suggestions: the edits are the
-    same edits, and their verification the same re-runs."""
+    """Pods with the same evidence, made from the same template (or written in the same document), get the same
+    suggestions: the edits are the same edits, and their verification the same re-runs. A PodGroup's fixes name
+    the group itself (its minCount, its Job), so a PodGroup is only ever like itself."""
     blind = tuple(dataclasses.replace(s, pods=()) for s in shapes)
-    return repr((unit.kind, verdict, summary, evidence.gang(subj), blind, topo, _fix_sites(subj)))
+    alone = unit.key if unit.kind != "Pod" else ""
+    return repr((unit.kind, alone, verdict, summary, evidence.gang(subj), blind, topo, _fix_sites(subj)))
 
 
 def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None,

@@ -119,4 +119,4 @@ def evict(ctx: Context, subj: Subject) -> Suggestion | None:
                       + (f", PodGroup {v.pod_group}" if v.pod_group else "") + ")" for v in victims)
     why = (f"their priority is below the target's ({priority}); once they complete or are evicted, "
            f"{', '.join(nodes)} have room for the missing pods")
-    return Suggestion("evict", f"free room by ending {len(victims)} lower-priority pod(s): {names}", why, changes)
+    return Suggestion("evict", f"free room by ending {plural(len(victims), 'lower-priority pod')}: {names}", why, changes)

@@ -163,5 +163,5 @@ def _too_many(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis, no
                     "add the nodes the slices name to the snapshot, or check the slices' node selection")
     where = nodes[a.reach.index(best)].name
     return make(doc, "WAS429", f'request "{spec.name}" asks for {plural(spec.count, "device")}, but no node reaches more than '
-                f"{best} of the {a.matched} matching device(s) (e.g. node {where}); the claim can never be "
+                f"{best} of the {plural(a.matched, 'matching device')} (e.g. node {where}); the claim can never be "
                 "allocated", at, f"lower count to {best}, or split the request across pods")

@@ -49,8 +49,8 @@ def render(console: Console, d: DeviceEvidence) -> None:
     for r in d.requests:
         _request(console, r)
     for c in d.constraints:
-        print_wrapped(console, escape(f"    constraint #{c.index} {c.kind} {c.attribute}: needs {c.needed} "
-                                      f"device(s), at most {c.best} on one node" +
+        print_wrapped(console, escape(f"    constraint #{c.index} {c.kind} {c.attribute}: needs "
+                                      f"{plural(c.needed, 'device')}, at most {c.best} on one node" +
                                       (f" ({c.node}: {_values(c.values)})" if c.node else "")))
     if d.domains:
         per = ", ".join(f"{x.domain} {x.request} {x.free} free of {x.needed}" for x in d.domains)

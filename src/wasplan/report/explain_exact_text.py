@@ -27,7 +27,7 @@ def _witness(console: Console, answer: Answer, indent: str) -> None:
     for w in answer.witness[:WITNESS_NODES]:
         print_wrapped(console, f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
     if len(answer.witness) > WITNESS_NODES:
-        print_wrapped(console, f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+        print_wrapped(console, f"{indent}  ... and {plural(len(answer.witness) - WITNESS_NODES, 'more node')}")
     for c in answer.subrequests[:WITNESS_NODES]:
         print_wrapped(console, f"{indent}  {escape(c.pod)}: request {escape(c.request)} of claim {escape(c.claim)} "
                       f"uses subrequest {escape(c.subrequest)}")
@@ -38,7 +38,7 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
     if p is None:
         return
     if p.domain is not None:
-        others = f"; the {p.other_domains} other domain(s) hold no more" if p.other_domains else ""
+        others = f"; the {plural(p.other_domains, 'other domain')} {'holds' if p.other_domains == 1 else 'hold'} no more" if p.other_domains else ""
         print_wrapped(console, f"{indent}best domain {escape(p.domain)}{others}:")
     print_wrapped(console, f"{indent}{plural(p.allowed_nodes, 'node')} {'passes' if p.allowed_nodes == 1 else 'pass'} the filters for "
                    "these pods, room aside")
@@ -95,7 +95,7 @@ def _moves(console: Console, check: ExactCheck) -> None:
         return
     if moved.status == Status.FITS:
         how = _verified(moved.verified)
-        print_wrapped(console, f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
+        print_wrapped(console, f"    with {plural(len(moved.moves), 'running pod')} moved it fits ({how}):")
         for m in moved.moves[:WITNESS_NODES]:
             print_wrapped(console, f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
     else:

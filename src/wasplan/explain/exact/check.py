@@ -124,7 +124,7 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     shuffled = moves.ask(ctx, subj, ev, opts.budget) if scope.key is None else None
     verdict, text = _unplaced(now, scope, opts.budget, ev.state)
     if shuffled is not None and shuffled.verified:
-        text += f"; moving {len(shuffled.moves)} running pod(s) makes it fit"
+        text += f"; moving {plural(len(shuffled.moves), 'running pod')} makes it fit"
     elif later is not None and later.status == solver.FITS:
         text += "; with lower-priority pods removed it would fit"
     found = tuple(x for x in (changes.move(ctx, shuffled),) if x is not None) if shuffled is not None else ()
