@@ -67,6 +67,8 @@ _TABLE: list[Code] = [
          "A file with template directives ({{ ... }}) was skipped; render it and validate the output."),
     Code("WAS032", "unused-suppression", I,
          "A `# wasplan: ignore` comment or wasplan.io/ignore annotation suppresses nothing."),
+    Code("WAS033", "kustomize-patch-skipped", I,
+         "A file that a kustomization lists as a patch was skipped; build the overlay and validate the output."),
     # --- WAS1xx: schema and release -------------------------------------------------------------
     Code("WAS101", "unknown-field", E, "The field does not exist in this API version."),
     Code("WAS102", "required-field", E, "A required field is missing."),

@@ -246,6 +246,18 @@ DOCS: dict[str, RuleDoc] = {
         _pg("  schedulingPolicy:\n    gang: {minCount: 2}  # wasplan: ignore=WAS105\n"),
         _pg("  schedulingPolicy:\n    gang: {minCount: 2}\n"),
         "Remove the comment or annotation, or the codes in it that no longer occur.", _V),
+    "WAS033": RuleDoc(
+        "A kustomization (`kustomization.yaml`, `kustomization.yml` or `Kustomization`) among the inputs, or "
+        "beside an input file, lists this file under `patches`, `patchesStrategicMerge` or `patchesJson6902`. A "
+        "patch holds only the fields it changes (or, for JSON 6902, a list of operations), so checked as an "
+        "object it would report the fields its base supplies. It is skipped and counted, also with "
+        "`--strict-inputs`; what kustomize builds from it is what to check.",
+        "# overlays/prod/kustomization.yaml\nresources: [../../base]\npatches:\n- path: replicas.yaml\n"
+        "# overlays/prod/replicas.yaml (skipped)\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n"
+        "spec:\n  parallelism: 8\n",
+        "kubectl kustomize overlays/prod | wasplan validate -",
+        "Validate the built overlay: `kubectl kustomize overlays/prod | wasplan validate -` (the hint names "
+        "the kustomization's directory)."),
     # --- WAS1xx: schema and release --------------------------------------------------------------
     "WAS101": RuleDoc(
         "The field does not exist in this API version. The API server's strict field validation rejects it; "
@@ -860,7 +872,10 @@ DOCS: dict[str, RuleDoc] = {
         "namePattern: \"gpu-{rack}\"  # rack is no template variable", "namePattern: \"gpu-{index // 4}-{index % 4}\"",
         "Use the variables docs/cluster-kind.md lists (index, index1) and integer arithmetic."),
     "WAS606": RuleDoc(
-        "Two inputs define the same object (kind, namespace, name); the later one was ignored.",
+        "Two inputs define the same object (kind, namespace, name); the later one was ignored. `plan` reports "
+        "every such pair (the cluster would hold one object); `lint` those within one directory, and checks "
+        "same-named objects of different directories (per-environment copies, overlays, examples) apart, "
+        "each with its own directory's objects.",
         "wasplan plan a.yaml a-copy.yaml --cluster cluster.yaml", "wasplan plan a.yaml --cluster cluster.yaml",
         "Keep one definition (or rename one of the objects)."),
     "WAS607": RuleDoc(

@@ -71,15 +71,37 @@ class UnplannedWorkload:
     namespace: str
     name: str
     api_version: str = ""
-    source: str = ""  # the input file, and the line of the object's `kind:`
+    file: str = ""  # the manifest it is written in ("-" for stdin) and the line of its `kind:`
     line: int | None = None
 
     @property
     def where(self) -> str:
-        return f"{self.source}:{self.line}" if self.source and self.line else self.source
+        return f"{self.file}:{self.line}" if self.file and self.line else self.file
 
     def to_dict(self) -> dict:
-        return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace, "name": self.name}
+        return {"apiVersion": self.api_version, "kind": self.kind, "namespace": self.namespace, "name": self.name,
+                "file": self.file, "line": self.line}
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What produced a plan, so a saved Plan says how to make it again: wasplan's version, the gates in force
+    (every gate of the release, not only those switched), the arrival order, whether preemption ran, and the
+    input files as read (manifests in reading order, then the snapshots; `-` for stdin)."""
+
+    version: str
+    feature_gates: tuple[tuple[str, bool], ...]
+    arrival: str
+    preemption: bool
+    manifests: tuple[str, ...]
+    cluster: tuple[str, ...]
+    scheduler_config: str | None = None
+
+    def to_dict(self, k8s_version: str, nodes: int) -> dict:
+        return {"tool": "wasplan", "version": self.version, "k8sVersion": k8s_version,
+                "featureGates": dict(self.feature_gates), "arrival": self.arrival, "preemption": self.preemption,
+                "nodes": nodes, "inputs": {"manifests": list(self.manifests), "cluster": list(self.cluster),
+                                           "schedulerConfig": self.scheduler_config}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +332,7 @@ class Plan:
     claims: tuple[ClaimOutcome, ...] = ()  # ResourceClaims, sorted by namespace/name
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
     recreations: tuple[Recreation, ...] = ()  # evicted pods their controller recreates
+    produced_by: Provenance | None = field(default=None, compare=False)
 
     def count(self, status: PodStatus) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -335,8 +358,10 @@ class Plan:
         return self.all_placed and not self.unplanned
 
     def to_dict(self) -> dict:
-        return {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version,
-                "summary": self.summary(),
+        head = {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version}
+        if self.produced_by is not None:
+            head["producedBy"] = self.produced_by.to_dict(self.k8s_version, self.nodes)
+        return {**head, "summary": self.summary(),
                 "podGroups": [g.to_dict() for g in self.pod_groups],
                 "pods": [p.to_dict() for p in self.pods],
                 "preemptions": [p.to_dict() for p in self.preemptions],

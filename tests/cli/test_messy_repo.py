@@ -44,7 +44,7 @@ def test_lint_skips_non_manifests_honours_suppressions_and_exits_0():
     report = json.loads(result.output)
     assert _findings(report) == sorted(SKIPS + [STALE])
     assert report["summary"] == {"documents": 9, "valid": 8, "invalid": 0, "skipped": 1, "nonKubernetes": 3,
-                                 "templates": 1, "suppressed": 3, "errors": 0, "warnings": 0, "infos": 5}
+                                 "templates": 1, "kustomizePatches": 0, "suppressed": 3, "errors": 0, "warnings": 0, "infos": 5}
     assert [(s["file"], s["line"], s["code"], s["suppressedBy"]) for s in report["suppressed"]] == [
         ("kustomization.yaml", 2, "WAS010", "per-file-ignores 'kustomization.yaml'"),
         ("manifests/training.yaml", 37, "WAS405", "annotation wasplan.io/ignore at manifests/training.yaml:33"),
@@ -135,14 +135,17 @@ def test_validate_junit_has_a_case_per_document_and_skipped_cases():
     result = run("validate", ".", "-o", "junit")
     assert result.exit_code == 0
     root = ET.fromstring(result.output)
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("13", "0", "4")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("13", "0", "5")
     suites = {s.get("name"): int(s.get("tests")) for s in root.iter("testsuite")}
     assert suites == {"charts/trainer/Chart.yaml": 1, "charts/trainer/templates/podgroup.yaml": 1,
                       "charts/trainer/values.yaml": 1, "clusters/lab.yaml": 1, "docker-compose.yml": 1,
                       "kustomization.yaml": 1, "manifests/training.yaml": 7}
     skipped = [c.get("name") for c in root.iter("testcase") if c.find("skipped") is not None]
     assert skipped == ["non-Kubernetes document (document 1)", "template file",
-                       "non-Kubernetes document (document 1)", "non-Kubernetes document (document 1)"]
+                       "non-Kubernetes document (document 1)", "non-Kubernetes document (document 1)",
+                       "Kustomization (document 1)"]  # read, but no schema knows the kind: not validated
+    (kustomization,) = [c for c in root.iter("testcase") if c.get("classname") == "kustomization.yaml"]
+    assert kustomization.find("skipped").get("message") == "not validated: no schema is known for this kind (WAS010)"
 
 
 def test_junit_is_what_gitlab_and_jenkins_read():

@@ -41,9 +41,11 @@ def test_an_unplanned_workload_fails_on_its_own_manifest():
     cluster = str(FIXTURES / "workloads" / "cluster.yaml")
     result = run("plan", pytorch, "--cluster", cluster, "-o", "github", "--no-config")
     assert result.exit_code == 1
-    assert result.stdout == (f"::error file={pytorch},line=3,col=1,title=PyTorchJob kubeflow/pytorch-simple not "
-                             "planned::not planned: wasplan has no model of its controller, so its pods are not in "
-                             "the plan\n")
+    assert result.stdout == (  # each finding with the severity it has in the text view, and only once
+        f"::notice file={pytorch},line=4,col=1,title=WAS010::no schema for kubeflow.org/v1 PyTorchJob; not validated\n"
+        f"::warning file={pytorch},line=4,col=1,title=WAS622::PyTorchJob kubeflow/pytorch-simple (kubeflow.org/v1) "
+        "runs pods through a controller wasplan does not model; it is not planned\n")
+    assert result.stderr == ""  # the findings are the annotations, not a second copy as text
     (case,) = ET.fromstring(run("plan", pytorch, "--cluster", cluster, "-o", "junit", "--no-config").stdout).iter(
         "testcase")
     assert (case.get("name"), case.find("failure").get("type")) == ("PyTorchJob kubeflow/pytorch-simple", "Unplanned")

@@ -152,7 +152,7 @@ def test_lint_cluster_devices_compiler_style_and_exit_1(tmp_path):
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
         f'{path}:9:53: error WAS429 request "gpus" asks for 5 devices, but no node reaches more than 4 of the 10 '
-        "matching device(s) (e.g. node h100-0); the claim can never be allocated")
+        "matching devices (e.g. node h100-0); the claim can never be allocated")
     assert "hint: lower count to 4, or split the request across pods" in result.stdout
 
 

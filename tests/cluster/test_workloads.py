@@ -153,7 +153,7 @@ def test_an_unexpandable_crd_is_listed_as_not_planned():
     assert code == 1
     assert doc["summary"]["unplanned"] == 1
     assert doc["unplanned"] == [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "namespace": "kubeflow",
-                                 "name": "pytorch-simple"}]
+                                 "name": "pytorch-simple", "file": str(FIXTURES / "pytorchjob.yaml"), "line": 4}]
     text = run("plan", str(FIXTURES / "pytorchjob.yaml"), "--cluster", CLUSTER)
     assert text.exit_code == 1
     assert "Not planned (1)" in text.stdout

@@ -99,7 +99,8 @@ def test_cli_exits_2_on_a_bad_config_and_names_file_and_line(tmp_path, monkeypat
     _write(tmp_path / "pod.yaml", POD)
     result = run("validate", "pod.yaml")
     assert result.exit_code == 2
-    assert result.output.startswith("wasplan: .wasplan.yaml:2:1: error WAS902 unknown key 'selct'; known keys: ")
+    assert result.output.startswith("wasplan: .wasplan.yaml:2:1: error WAS902 unknown key 'selct'; did you mean "
+                                    "'select'? (known keys: ")
     assert run("validate", "pod.yaml", "--no-config").exit_code == 0
     assert run("validate", "pod.yaml", "--select", "WAS1,XX").exit_code == 2
 

@@ -20,7 +20,7 @@ def test_taint_and_missing_topology_label_are_both_listed(tmp_path):
     args = ("explain", str(gang), "--cluster", str(TAINT / "cluster.yaml"))
     text = run(*args, env=WIDE)
     assert text.exit_code == 1
-    assert "TaintToleration rejects 6 node(s): no toleration for dedicated=training:NoSchedule (6 nodes)" in text.stdout
+    assert "TaintToleration rejects 6 nodes: no toleration for dedicated=training:NoSchedule (6 nodes)" in text.stdout
     assert ("topology: no node has the label 'topology.kubernetes.io/rack', so no topology.kubernetes.io/rack domain "
             "exists to place the group in") in text.stdout
     [target] = json.loads(run(*args, "-o", "json").stdout)["targets"]

@@ -92,7 +92,7 @@ def test_node_shape_file_is_the_template_for_nodes_to_add():
                      "-o", "json")
     target = json.loads(result.stdout)["targets"][0]
     add = next(s for s in target["suggestions"] if s["kind"] == "addNodes")
-    assert add["title"].startswith("add 1 node(s) like gpu16-0")
+    assert add["title"].startswith("add 1 node like gpu16-0")
     assert (add["changes"][0]["fieldPath"], add["changes"][0]["value"]) == ("spec.nodePools[0].count", 1)
 
 
@@ -202,7 +202,7 @@ def test_a_basic_group_with_members_left_pending_does_not_fit_and_gets_a_verifie
     assert target["summary"] == "does not fit: 4 of 6 pods placed, 2 pending (a basic group)"
     assert target["exact"]["verdict"] == "DoesNotFit"
     [fix] = target["suggestions"]
-    assert (fix["kind"], fix["title"], fix["verified"]) == ("addNodes", "add 1 node(s) like n-0", True)
+    assert (fix["kind"], fix["title"], fix["verified"]) == ("addNodes", "add 1 node like n-0", True)
     assert [(c["fieldPath"], c["value"]) for c in fix["changes"]] == [("spec.nodePools[0].count", 2)]
     text = explain(str(job), "--cluster", str(cluster), "--k8s-version", "1.37", "--verify-budget", "0")
     assert ("short cpu: 0 free on nodes that can take a pod, 0.2 needed (15.6 more free on nodes too short for "

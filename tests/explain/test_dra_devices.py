@@ -72,13 +72,13 @@ def test_selector_evidence_text_fits_80_columns():
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     text = result.stdout
-    assert "    devices (2 node(s) pass the pod's other filters):" in lines
+    assert "    devices (2 nodes pass the pod's other filters):" in lines
     assert ("    claim gpu (ResourceClaimTemplate default/h100), request gpu: 1 x\n"
             "        gpu.nvidia.com, 1 needed") in text
     assert "      class gpu.nvidia.com: 4 on nodes it may use (4 in the cluster)" in lines
     assert ('      stopped by the selector; productName values closest to "NVIDIA H100":\n'
             '          "NVIDIA H100 80GB HBM3" (2), "NVIDIA A100-SXM4-40GB" (2)') in text
-    assert text.index("devices (2 node(s)") < text.index("What would make it fit")
+    assert text.index("devices (2 nodes pass") < text.index("What would make it fit")
 
 
 def test_template_name_typo_did_you_mean(tmp_path):
@@ -100,7 +100,7 @@ def test_count_too_high_lower_count_and_fallback(tmp_path):
     request = t["shapes"][0]["devices"]["requests"][0]
     assert (request["count"], request["free"], request["allocated"], request["mostOnOneNode"]) == (
         4, 4, 0, {"node": "gpu-0", "devices": 2})
-    assert request["eliminatedBy"]["text"] == "count 4: at most 2 free matching device(s) on one node (gpu-0)"
+    assert request["eliminatedBy"]["text"] == "count 4: at most 2 free matching devices on one node (gpu-0)"
     lower, fallback = t["suggestions"]
     assert (lower["kind"], lower["title"]) == ("deviceCount", "request gpus: count 2 (not 4)")
     assert lower["why"] == "no node the pods may use has 4 free matching devices; gpu-0 has 2"
@@ -127,7 +127,7 @@ def test_match_attribute_no_node_can_meet(tmp_path):
     assert (change["action"], change["fieldPath"], change["value"]) == (
         "delete", "spec.spec.devices.constraints[0]", {"matchAttribute": "gpu.nvidia.com/pcieRoot"})
     text = explain("constraint.yaml").stdout
-    assert ("    constraint #0 matchAttribute gpu.nvidia.com/pcieRoot: needs 2 device(s), at\n"
+    assert ("    constraint #0 matchAttribute gpu.nvidia.com/pcieRoot: needs 2 devices, at\n"
             '        most 1 on one node (gpu-0: "pci-0" (1), "pci-1" (1))') in text
     assert_each_places(t, "constraint.yaml", tmp_path)
 

@@ -41,7 +41,7 @@ def test_gang_short_of_devices_adds_a_node_with_its_devices(tmp_path):
         4, 16, 12, {"node": "gpu-0", "devices": 4})
     assert request["eliminatedBy"]["text"] == "the pods still needed ask for 16, 12 free on the nodes they may use"
     add = suggestion(t, "addNodes")
-    assert add["title"] == "add 1 node(s) like gpu-0 with their ResourceSlices"
+    assert add["title"] == "add 1 node like gpu-0 with their ResourceSlices"
     assert (add["changes"][0]["fieldPath"], add["changes"][0]["value"]) == ("spec.nodePools[0].count", 4)
     assert places_after("dra-gang", add, "ml/train", tmp_path)
 
@@ -52,7 +52,7 @@ def test_gang_devices_per_topology_domain():
         {"domain": "rack-0", "request": "gpus", "needed": 12, "free": 8},
         {"domain": "rack-1", "request": "gpus", "needed": 12, "free": 4}]
     add = suggestion(t, "addNodes")
-    assert add["title"] == ("add 1 node(s) like gpu-0 in topology.kubernetes.io/rack=rack-0 with their "
+    assert add["title"] == ("add 1 node like gpu-0 in topology.kubernetes.io/rack=rack-0 with their "
                             "ResourceSlices")
 
 
@@ -78,10 +78,9 @@ def test_greedy_text_names_the_upstream_issue():
     result = run("explain", "podgroup/team", str(root / "gang.yaml"), "--cluster", str(root / "cluster.yaml"),
                  "--no-exact")
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
-    assert ("    greedy device order: the allocator fits devices for 1 of 2 pod(s) one pod at\n"
-            "        a time, 2 with another assignment of devices (it never revisits an\n"
-            "        earlier pod's devices, kubernetes/kubernetes#138765); per node: worker 1\n"
-            "        -> 2\n") in result.stdout
+    assert ("    greedy device order: the allocator fits devices for 1 of 2 pods one pod at a\n"
+            "        time, 2 with another assignment of devices (it never revisits an earlier\n"
+            "        pod's devices, kubernetes/kubernetes#138765); per node: worker 1 -> 2\n") in result.stdout
 
 
 def test_gang_waiting_for_claims_of_a_misspelt_template(tmp_path):

@@ -78,8 +78,8 @@ def test_fragments_too_small_for_one_pod_prove_it_does_not_fit():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
-    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pod(s) "
-                                "still needed; moving 2 running pod(s) makes it fit")
+    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 0 of the 2 pods "
+                                "still needed; moving 2 running pods makes it fit")
     answer = exact["answer"]
     assert (answer["status"], answer["bound"], answer["witness"]) == ("noFit", 0, [])
     assert bounds(answer)[("pods", "ml/wide-0")] == (0, 2, 0, True)
@@ -98,7 +98,7 @@ def test_topology_domain_bounds_name_the_best_domain():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit"
-    assert exact["summary"].endswith("no assignment places more than 2 of the 3 pod(s) still needed in any one "
+    assert exact["summary"].endswith("no assignment places more than 2 of the 3 pods still needed in any one "
                                      "topology.kubernetes.io/rack domain")
     proof = exact["answer"]["proof"]
     assert (proof["domain"], proof["otherDomains"]) == ("rack-0", 1)
@@ -120,7 +120,7 @@ def test_lower_priority_pods_removable_is_asked_separately():
     assert code == 1
     exact = target(doc)["exact"]
     assert exact["verdict"] == "DoesNotFit" and exact["answer"]["bound"] == 0
-    assert exact["summary"].endswith("2 pod(s) still needed; with lower-priority pods removed it would fit")
+    assert exact["summary"].endswith("2 pods still needed; with lower-priority pods removed it would fit")
     later = exact["withEviction"]
     assert (later["status"], later["placed"]) == ("fits", 2)
     assert later["witness"] == [{"node": "gpu-0", "pods": ["ml/urgent-0"]}, {"node": "gpu-1", "pods": ["ml/urgent-1"]}]
@@ -134,7 +134,7 @@ def test_moving_two_running_pods_is_a_verified_edit_of_the_cluster_file(tmp_path
     t = target(doc)
     move = t["suggestions"][0]
     assert move["kind"] == "move"
-    assert move["title"] == "move 2 running pod(s): other/half-0 gpu-0 -> gpu-2, other/half-1 gpu-1 -> gpu-3"
+    assert move["title"] == "move 2 running pods: other/half-0 gpu-0 -> gpu-2, other/half-1 gpu-1 -> gpu-3"
     assert [(c["object"], c["fieldPath"], c["value"], c["line"]) for c in move["changes"]] == [
         ("Cluster pod other/half-0", "spec.pods[0].node", "gpu-2", 12),
         ("Cluster pod other/half-1", "spec.pods[1].node", "gpu-3", 13)]
@@ -385,7 +385,7 @@ def test_hostname_anti_affinity_inside_one_rack(tmp_path):
     code, doc = explain("", root=tmp_path)
     exact = target(doc)["exact"]
     assert code == 1 and exact["verdict"] == "DoesNotFit"
-    assert exact["summary"].endswith("more than 2 of the 3 pod(s) still needed in any one rack domain")
+    assert exact["summary"].endswith("more than 2 of the 3 pods still needed in any one rack domain")
     assert exact["answer"]["proof"]["domain"] == "rack-0"
     assert bounds(exact["answer"])[("pods", "ns/ring-0")] == (2, 3, 0, True)
 
@@ -424,7 +424,7 @@ def test_a_move_of_a_pod_document_sets_its_node_name(tmp_path):
                  "--cluster", str(tmp_path / "cluster.yaml"), "-o", "json")
     t = target(json.loads(result.stdout))
     move = t["suggestions"][0]
-    assert move["kind"] == "move" and move["title"] == "move 1 running pod(s): web/web-0 node-0 -> node-1"
+    assert move["kind"] == "move" and move["title"] == "move 1 running pod: web/web-0 node-0 -> node-1"
     assert [(c["file"], c["object"], c["fieldPath"], c["value"]) for c in move["changes"]] == [
         (str(tmp_path / "running.yaml"), "Pod/web/web-0", "spec.nodeName", "node-1")]
     apply_changes(move["changes"], tmp_path, tmp_path)
@@ -435,7 +435,7 @@ def test_a_member_bound_before_the_plan_pins_the_exact_check_to_its_domain():
     code, doc = explain("pinned", "podgroup/rackbound")
     exact = target(doc)["exact"]
     assert code == 1 and exact["verdict"] == "DoesNotFit"
-    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 1 of the 2 pod(s) still "
+    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 1 of the 2 pods still "
                                 "needed in topology.kubernetes.io/rack=rack-1, where its bound members run")
     proof = exact["answer"]["proof"]
     assert (proof["domain"], proof["otherDomains"], proof["allowedNodes"]) == ("rack-1", 0, 2)

@@ -171,7 +171,7 @@ def test_too_few_free_devices_is_a_device_bound(tmp_path):
     assert code == 1 and t["gang"]["placeable"] == 2
     exact = t["exact"]
     assert (exact["verdict"], exact["summary"]) == (
-        "DoesNotFit", "exact check: does not fit: no assignment places more than 2 of the 4 pod(s) still needed")
+        "DoesNotFit", "exact check: does not fit: no assignment places more than 2 of the 4 pods still needed")
     assert bounds(exact["answer"])[("devices", "gpu.example.com devices")] == (6, 8, 0, True)
     assert bounds(exact["answer"])[("pods", "default/m-0")] == (2, 4, 0, True)
     result = run("explain", str(root / "gang.yaml"), "--cluster", str(root / "cluster.yaml"), env={"COLUMNS": "200"})
@@ -212,7 +212,7 @@ def test_a_claim_the_gang_shares_keeps_every_member_on_the_devices_node(tmp_path
     code, t = explain(root, "--feature-gates", "DRAWorkloadResourceClaims=true")
     exact = t["exact"]
     assert code == 1 and exact["verdict"] == "DoesNotFit"
-    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 1 of the 2 pod(s) "
+    assert exact["summary"] == ("exact check: does not fit: no assignment places more than 1 of the 2 pods "
                                 "still needed")
     assert exact["answer"]["proof"]["allowedNodes"] == 1
 

@@ -125,7 +125,7 @@ def test_fits_cluster_wide_but_in_no_single_rack(tmp_path):
     assert [(d["domain"], d["placeable"]) for d in topo["domains"]] == [("rack-0", 2), ("rack-1", 2)]
     assert t["shapes"][0]["message"] == "0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
     assert kinds(t) == ["minCount", "addNodes", "topology"]
-    assert suggestion(t, "addNodes")["title"] == "add 1 node(s) like gpu-0 in topology.kubernetes.io/rack=rack-0"
+    assert suggestion(t, "addNodes")["title"] == "add 1 node like gpu-0 in topology.kubernetes.io/rack=rack-0"
     assert suggestion(t, "topology")["changes"][0]["value"] == "topology.kubernetes.io/zone"
     assert suggestion(t, "topology")["opensNodes"] == 2
     assert_each_suggestion_places("topology", t, tmp_path)
@@ -148,7 +148,7 @@ def test_fits_only_by_preempting(tmp_path):
     code, doc = explain("preemption", "podgroup/urgent")
     assert code == 0
     t = only(doc)
-    assert t["verdict"] == "FitsByPreempting" and t["summary"].startswith("fits only by preempting 4 pod(s)")
+    assert t["verdict"] == "FitsByPreempting" and t["summary"].startswith("fits only by preempting 4 pods")
     assert sorted((v["name"], v["node"], v["priority"]) for v in t["victims"]) == [
         ("batch-0", "gpu-0", 1000), ("batch-1", "gpu-0", 1000), ("batch-2", "gpu-1", 1000), ("batch-3", "gpu-1", 1000)]
     assert t["suggestions"] == []

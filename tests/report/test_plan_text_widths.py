@@ -29,16 +29,32 @@ def _sweep(width: int, verbose: bool = False) -> list[str]:
                    str(FIXTURES / "plan-diff" / "cluster.yaml"), width, verbose)
 
 
-def test_80_columns_keep_group_placed_result_and_folded_nodes():
+def test_80_columns_keep_a_topology_aware_plan_s_placement_before_its_nodes():
     assert _training(80) == [
         "Plan for Kubernetes 1.37: 19 nodes, 18 pods — 7 bound, 11 already bound, 0",
         "    pending, 0 preempted",
         "PodGroups",
-        "group                               placed  result     nodes",
-        "ml-research/finetune-13b-evaluator  1/1     Scheduled  gpu-r0-3",
-        "ml-research/finetune-13b-trainers   2/2     Scheduled  gpu-r0-1, gpu-r0-2",
-        "ml-research/pretrain-70b-job        4/4     Scheduled  gpu-r1-[0-3]",
+        "group                               placed  result     placement",
+        "ml-research/finetune-13b-evaluator  1/1     Scheduled  -",
+        "ml-research/finetune-13b-trainers   2/2     Scheduled  rack=rack-0",
+        "ml-research/pretrain-70b-job        4/4     Scheduled  rack=rack-1",
         "Every pod is placed.",
+    ]
+
+
+def test_100_columns_shorten_the_placement_key_to_keep_the_nodes():
+    assert _training(100)[2:5] == [
+        "group                               policy  placed  result     placement    nodes",
+        "ml-research/finetune-13b-evaluator  basic   1/1     Scheduled  -            gpu-r0-3",
+        "ml-research/finetune-13b-trainers   gang    2/2     Scheduled  rack=rack-0  gpu-r0-1, gpu-r0-2",
+    ]
+
+
+def test_a_plan_without_topology_drops_its_empty_placement_column_before_the_nodes():
+    assert _sweep(52)[2:5] == [
+        "PodGroups",
+        "group         placed  result         nodes",
+        "ml/sweep-job  0/100   Unschedulable  -",
     ]
 
 

@@ -125,7 +125,7 @@ def test_job_pods_count_towards_quorum_and_share_checks():
         """
     assert lint(docs(text.replace("PAR", "4")), gates()) == []
     d = only(lint(docs(text.replace("PAR", "3")), gates()), "WAS405")
-    assert "only 3 member pod(s)" in d.message
+    assert "only 3 member pods" in d.message
 
 
 def test_gang_without_member_pods_in_inputs_is_not_counted():

@@ -138,8 +138,8 @@ def test_group_claims_shared_per_pod_and_near_misses_in_both_releases():
         assert codes(diags) == ["WAS425", "WAS426", "WAS426", "WAS427"], (version, diags)
         summary = only(diags, "WAS425")
         assert summary.severity is Severity.INFO
-        assert summary.message == ('PodGroup "train": claims shared by the group: "fabric" (1 pod(s)); claims of '
-                                   'each pod\'s own: "fabric" (1 pod(s)), "gpus" (1 pod(s)), "shared" (1 pod(s))')
+        assert summary.message == ('PodGroup "train": claims shared by the group: "fabric" (1 pod); claims of '
+                                   'each pod\'s own: "fabric" (1 pod), "gpus" (1 pod), "shared" (1 pod)')
         same_name, same_source = sorted((d for d in diags if d.code == "WAS426"), key=lambda d: d.location.line)
         assert same_name.message == (
             'pod "w-1" claim "fabric" names ResourceClaimTemplate "rack-fabrics", but entry "fabric" of PodGroup '
@@ -153,7 +153,7 @@ def test_group_claims_shared_per_pod_and_near_misses_in_both_releases():
         assert same_source.hint == 'name the pod\'s entry "fabric" to share the group\'s claim'
         unused = only(diags, "WAS427")
         assert unused.message == ('entry "scratch" (ResourceClaimTemplate "scratch") of PodGroup "train" is used by '
-                                  "none of its 3 member pod(s) in the inputs; a pod shares it only with an entry of "
+                                  "none of its 3 member pods in the inputs; a pod shares it only with an entry of "
                                   "the same name and source")
         assert unused.location.line == 8
 
@@ -202,7 +202,7 @@ def test_job_generated_group_in_1_37_only():
     diags = run(job, spec=ON + ",WorkloadWithJob=true")
     assert codes(diags) == ["WAS425", "WAS426", "WAS427"]
     assert only(diags, "WAS425").message == ('the PodGroup "train-job" of Job "train": claims shared by the group: '
-                                             'none; claims of each pod\'s own: "net" (4 pod(s))')
+                                             'none; claims of each pod\'s own: "net" (4 pods)')
     assert only(diags, "WAS426").location.path == ("spec", "template", "spec", "resourceClaims", 0, "name")
     owned = job.replace("metadata: {name: train, namespace: ml}", "metadata:\n  name: train\n  namespace: ml\n"
                         "  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u, "
@@ -259,9 +259,9 @@ def test_selector_that_matches_no_device_names_the_values_devices_have(tmp_path)
         d = only(lab(tmp_path, H100, release), "WAS428")
         assert d.message == (
             'request "gpus" matches no device in the cluster snapshot: selector #0 of the request '
-            '`device.attributes["gpu.example.com"].productName == "NVIDIA H100"` leaves none of the 10 device(s) '
-            'that reach it; the devices\' gpu.example.com/productName: "NVIDIA H100 80GB HBM3" (8 device(s)), '
-            '"NVIDIA A100-SXM4-40GB" (2 device(s))')
+            '`device.attributes["gpu.example.com"].productName == "NVIDIA H100"` leaves none of the 10 devices '
+            'that reach it; the devices\' gpu.example.com/productName: "NVIDIA H100 80GB HBM3" (8 devices), '
+            '"NVIDIA A100-SXM4-40GB" (2 devices)')
         assert d.hint == "use a value the devices have (closest first above)"
         assert d.location.path == ("spec", "spec", "devices", "requests", 0, "exactly", "selectors", 0, "cel",
                                    "expression")
@@ -272,7 +272,7 @@ def test_count_larger_than_any_node_and_class_selector_elimination(tmp_path):
     fixed = H100.replace('"NVIDIA H100"', '"NVIDIA H100 80GB HBM3"')
     d = only(lab(tmp_path, fixed), "WAS429")
     assert d.message == ('request "gpus" asks for 8 devices, but no node reaches more than 4 of the 8 matching '
-                         "device(s) (e.g. node h100-0); the claim can never be allocated")
+                         "devices (e.g. node h100-0); the claim can never be allocated")
     assert (d.location.line, d.hint) == (11, "lower count to 4, or split the request across pods")
     assert lab(tmp_path, fixed.replace("count: 8", "count: 4")) == []
     nic = CLASS.replace("gpu.example.com}", "nic.example.com}") + (
@@ -280,7 +280,7 @@ def test_count_larger_than_any_node_and_class_selector_elimination(tmp_path):
     d = only(lab(tmp_path, nic + fixed.replace("deviceClassName: gpu.example.com", "deviceClassName: nic.example.com")),
              "WAS428")
     assert d.message == ('request "gpus" matches no device in the cluster snapshot: DeviceClass "nic.example.com" '
-                         'leaves none of the 10 device(s) that reach it')
+                         'leaves none of the 10 devices that reach it')
     assert d.location.path[-1] == "deviceClassName"
 
 
@@ -354,8 +354,8 @@ def test_devices_no_node_of_the_snapshot_reaches(tmp_path):
     manifest = write(tmp_path, TEMPLATE.replace("count: 4", "count: 1"))
     report = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
     d = only(report.lint_diagnostics, "WAS429")
-    assert d.message == ('request "gpus" asks for 1 device(s), but none of the 1 nodes reaches any of the 1 matching '
-                         "device(s) (their slices name or select other nodes); the claim can never be allocated")
+    assert d.message == ('request "gpus" asks for 1 device, but none of the 1 node reaches any of the 1 matching '
+                         "device (their slices name or select other nodes); the claim can never be allocated")
     assert d.location.path == ("spec", "spec", "devices", "requests", 0, "exactly", "count")
     snapshot.write_text(SLICE_ELSEWHERE.split("---\n", 1)[1])  # no nodes at all: nothing to say about reach
     no_nodes = validate_paths([manifest], gates("1.37"), lint=True, cluster_paths=[str(snapshot)])
@@ -366,8 +366,8 @@ def test_capacity_taints_and_runtime_errors_are_stages_too(tmp_path):
     big = TEMPLATE.replace("count: 4}", "count: 1, capacity: {requests: {memory: 100Gi}}}")
     d = only(lab(tmp_path, big), "WAS428")
     assert d.message == ('request "gpus" matches no device in the cluster snapshot: the capacity memory=100Gi '
-                         "requested leaves none of the 10 device(s) that reach it; the devices' memory: \"80Gi\" "
-                         '(8 device(s)), "40Gi" (2 device(s))')
+                         "requested leaves none of the 10 devices that reach it; the devices' memory: \"80Gi\" "
+                         '(8 devices), "40Gi" (2 devices)')
     assert d.location.path[-1] == "capacity"
     broken = H100.replace('device.attributes["gpu.example.com"].productName == "NVIDIA H100"',
                           'device.attributes["gpu.example.com"].serial == "x"')
@@ -398,7 +398,7 @@ def test_network_attached_pools_count_for_every_node_they_select(tmp_path):
     report = validate_paths([write(tmp_path, claim)], gates("1.37"), lint=True, cluster_paths=[str(cluster)])
     d = only(report.lint_diagnostics, "WAS429")
     assert d.message == ('request "gpus" asks for 4 devices, but no node reaches more than 3 of the 3 matching '
-                         "device(s) (e.g. node r0-0); the claim can never be allocated")
+                         "devices (e.g. node r0-0); the claim can never be allocated")
     fits = validate_paths([write(tmp_path, claim.replace("count: 4", "count: 3"))], gates("1.37"), lint=True,
                           cluster_paths=[str(cluster)])
     assert fits.lint_diagnostics == []
@@ -438,7 +438,7 @@ def test_attribute_name_no_device_publishes_is_named_with_did_you_mean(tmp_path)
         text = H100.replace('device.attributes["gpu.example.com"].productName == "NVIDIA H100"', expression)
         d = only(lab(tmp_path, text), "WAS428")
         assert d.message == ('request "gpus" matches no device in the cluster snapshot: selector #0 of the request '
-                             f"`{expression}` leaves none of the 10 device(s) that reach it; {said}")
+                             f"`{expression}` leaves none of the 10 devices that reach it; {said}")
         assert d.hint == ("write the name the devices publish, named above; the allocator stops on a CEL error: "
                           f"request selector #0 on device gpu.example.com/h100-0/gpu-0: CEL runtime error: no such "
                           f"key: {key}. consider using CEL optional chaining (.? followed by orValue()) or guarding "

@@ -98,7 +98,7 @@ spec:
     found = [(d.code, d.message) for d in lint(read(text).documents, gates("1.36"))]
     assert found == [
         ("WAS405", 'PodGroup "js-abc-workers-def" needs 8 pods (gang minCount) but the inputs hold only 6 member '
-                   "pod(s); the gang waits for its quorum forever unless more pods arrive"),
+                   "pods; the gang waits for its quorum forever unless more pods arrive"),
         ("WAS404", 'LeaderWorkerSet "serve" pods name PodGroup "leaders", which is not among the inputs in namespace '
                    "default; they stay Pending until the PodGroup exists"),
         ("WAS404", 'LeaderWorkerSet "serve" pods name PodGroup "workerz", which is not among the inputs in namespace '

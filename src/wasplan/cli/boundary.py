@@ -3,7 +3,8 @@
 `main()` hands the Typer app to `guarded()`, which is the only place that turns what escapes a command into
 an exit code:
 
-* a usage error (bad flag) is shown as Typer shows it, exit 2;
+* a usage error (bad flag) is one line naming the command and where its help is, exit 2 (Typer's framed box
+  is for help pages, not for a line a user has to read in a CI log);
 * a closed stdout (`wasplan plan ... | head -1`) ends quietly with exit 2 ("an output it cannot write"), never
   1 (findings) and never a traceback; stdout is pointed at /dev/null so the interpreter's final flush is quiet;
 * any other failure to write (a full device) is one line on stderr, exit 2;
@@ -138,14 +139,17 @@ def _usage_error(exc: Any) -> int:
     if type(exc).__name__ == "NoArgsIsHelpError":  # `wasplan` alone: the help (rich's error printer skips it)
         exc.show()
         return int(exc.exit_code)
-    try:
-        from typer import rich_utils
-
-        rich_utils.rich_format_error(exc)
-    except ImportError:  # pragma: no cover - rich is a dependency; plain click output otherwise
-        exc.show()
+    _stderr(usage_line(exc))
     emit_failure(exc.format_message(), code=ExitCode.TOOL_ERROR)
     return int(exc.exit_code)
+
+
+def usage_line(exc: Any) -> str:
+    """`wasplan config: error: No such option: --bogus (see `wasplan config -h`)`: one line, whatever the error."""
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "wasplan"
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    return f"{where}: error: {message} (see `{where} -h`)"
 
 
 def _closed_streams() -> bool:

@@ -26,7 +26,7 @@ class OutputFormat(str, enum.Enum):
 
 K8S_VERSION_HELP = f"Kubernetes release to check against ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."
 FEATURE_GATES_HELP = ("Feature gates as the cluster sets them, e.g. GenericWorkload=true,CompositePodGroup=false. "
-                      "Default: every workload-aware gate of the release on.")
+                      "Default: every workload-aware gate of the release on, the DRA gates at upstream's defaults.")
 
 
 def complete_versions(incomplete):
@@ -48,10 +48,23 @@ def fail(message: str, code: ExitCode = ExitCode.TOOL_ERROR) -> NoReturn:
 
 def fail_with_diagnostics(diagnostics, sources, code: ExitCode = ExitCode.TOOL_ERROR,
                           message: str = "the inputs are invalid; nothing was planned") -> NoReturn:
-    """Inputs too invalid to do the job: the findings on stderr, and with -o json a failure document too."""
+    """Inputs too invalid to do the job: the findings on stderr, then one line saying what was not done (so the
+    end of a long list of findings is not mistaken for a plan), and with -o json a failure document too."""
     print_diagnostics(diagnostics, sources)
+    typer.echo(f"wasplan: {closing_line(message, diagnostics)}", err=True)
     emit_failure(message, diagnostics, code)
     raise typer.Exit(int(code))
+
+
+def closing_line(message: str, diagnostics) -> str:
+    """`the inputs are invalid (9 errors); nothing was planned`: the message with the count of errors."""
+    from wasplan.diagnostics import Severity
+    from wasplan.words import plural
+
+    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    head, sep, tail = message.partition("; ")
+    counted = f"{head} ({plural(errors, 'error')})" if errors else head
+    return f"{counted}{sep}{tail}"
 
 
 def resolve_gates(k8s_version: str, feature_gates: str | None) -> GateSet:

@@ -22,7 +22,8 @@ def _value(settings: Settings, key: str):
     if key == "per-file-ignores":
         return {glob: list(codes) for glob, codes in value}
     if key == "feature-gates":
-        return value if value is not None else "(every workload-aware gate of the release on)"
+        return value if value is not None else ("(every workload-aware gate of the release on, the DRA gates at "
+                                                "upstream's defaults)")
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -84,7 +84,8 @@ def explain(
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.invalid:
-        fail_with_diagnostics(out.run.diagnostics, out.run.sources)
+        fail_with_diagnostics(out.run.diagnostics, out.run.sources,
+                              message="the inputs are invalid; nothing was planned or explained")
     if out.run.diagnostics:
         print_diagnostics(out.run.diagnostics, out.run.sources)
     if out.explanation is not None:

@@ -69,7 +69,7 @@ def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool, rende
     elif output is OutputFormat.github:
         from wasplan.report.plan_ci import render_plan_github
 
-        typer.echo(render_plan_github(run.plan, run.origins), nl=False)
+        typer.echo(render_plan_github(run.plan, run.origins, run.diagnostics), nl=False)
     else:
         from wasplan.report.plan_text import render_text
 
@@ -189,8 +189,8 @@ def plan(
         fail(run.error)
     if run.invalid:
         fail_with_diagnostics(run.diagnostics, run.sources)
-    if run.diagnostics:  # warnings and notes go to stderr so -o json stays a clean document
-        print_diagnostics(run.diagnostics, run.sources)
+    if run.diagnostics and not (fmt is OutputFormat.github and baseline is None):
+        print_diagnostics(run.diagnostics, run.sources)  # on stderr, so -o json stays a clean document
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
     diff = _baseline_diff(run, baseline) if baseline is not None else None

@@ -10,7 +10,7 @@ import typer
 from wasplan import jsontext
 from wasplan.cli.app import app
 from wasplan.cli.boundary import set_output
-from wasplan.cli.common import fail
+from wasplan.cli.common import K8sVersionOpt, fail
 from wasplan.suggest import did_you_mean
 from wasplan.validate import schemas
 
@@ -28,6 +28,26 @@ def _export(export: Path) -> int:
     return count
 
 
+def _of_release(matches: list[tuple[str, str]], k8s_version: str | None) -> tuple[str, str]:
+    """Of a kind's several versions, the one the release (--k8s-version, the config file's, or the default)
+    prefers, as `migrate --to-k8s` writes it; else the only one it serves; else a usage error naming them."""
+    from wasplan.api.releases import get_release
+    from wasplan.cli.options import load_settings
+
+    version = load_settings(k8s_version=k8s_version).k8s_version
+    try:
+        release = get_release(version)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+    kind = matches[0][1]
+    served = [m for m in matches if release.serves(m[0], kind)]
+    preferred = [m for m in served if m[0] == release.preferred.get(kind)]
+    if preferred or len(served) == 1:
+        return (preferred or served)[0]
+    fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; Kubernetes {release.version} serves "
+         f"{', '.join(av for av, _ in served) or 'none of them'}: choose one with --api-version")
+
+
 @app.command()
 def schema(
     kind: Optional[str] = typer.Argument(None, metavar="KIND",
@@ -36,6 +56,7 @@ def schema(
                                               help="e.g. scheduling.k8s.io/v1beta1."),
     export: Optional[Path] = typer.Option(None, "--export", metavar="DIR",
                                           help="Write every schema below this directory."),
+    k8s_version: Optional[str] = K8sVersionOpt,
 ) -> None:
     """Print or export wasplan's JSON Schemas (draft 2020-12).
 
@@ -43,7 +64,9 @@ def schema(
 
     \b
       wasplan schema
-      wasplan schema PodGroup --api-version scheduling.k8s.io/v1beta1
+      wasplan schema PodGroup                  # the version the release prefers
+      wasplan schema PodGroup --k8s-version 1.36
+      wasplan schema PodGroup --api-version scheduling.k8s.io/v1alpha3
       wasplan schema --export .schemas/
     """
     set_output("schema", "text")
@@ -63,6 +86,6 @@ def schema(
         fail(f"no schema for kind {kind!r}" + (f" in {api_version}" if api_version else "") +
              (f"; did you mean {guess}?" if guess else "") + " (`wasplan schema` lists them)")
     if len(matches) > 1:
-        fail(f"{kind} exists in {', '.join(av for av, _ in matches)}; choose one with --api-version")
+        matches = [_of_release(matches, k8s_version)]
     av, k = matches[0]
     typer.echo(jsontext.dumps(schemas.load_schema(av, k)), nl=False)

@@ -203,6 +203,9 @@ class Pod:
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
     admission: Any = None  # KueueAdmission (cluster/kueue.py): held until Kueue admits its workload
+    # the pod template a controller made it from: (Document, path of the template, whose `spec` is the pod's);
+    # None for pods written as Pods. Where a fix to a generated pod goes (explain).
+    template: tuple[Any, tuple] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -256,7 +259,7 @@ class Unplanned:
     namespace: str
     name: str
     api_version: str = ""
-    source: str = ""  # the input file, and the line of its `kind:`, for the "Not planned" list
+    file: str = ""  # the input file, and the line of its `kind:`, for the "Not planned" list
     line: int | None = None
 
 

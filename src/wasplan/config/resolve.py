@@ -41,7 +41,7 @@ def _file_values(path: Path, entries: Mapping[str, Entry]) -> tuple[dict[str, An
     shown = relative_to_cwd(str(path), ".")
     for key, entry in entries.items():
         if key not in PARSERS:
-            raise config_error("WAS902", f"unknown key {key!r}; known keys: {', '.join(SETTING_KEYS)}", shown, entry.line)
+            raise config_error("WAS902", _unknown_key(key), shown, entry.line)
         try:
             value = PARSERS[key](entry.value)
         except ValueError as exc:
@@ -51,6 +51,14 @@ def _file_values(path: Path, entries: Mapping[str, Entry]) -> tuple[dict[str, An
         values[field_of(key)] = value
         sources[key] = f"{shown}:{entry.line}" if entry.line else shown
     return values, sources
+
+
+def _unknown_key(key: str) -> str:
+    from wasplan.suggest import did_you_mean
+
+    near = did_you_mean(str(key), list(SETTING_KEYS))
+    known = f"known keys: {', '.join(SETTING_KEYS)}"
+    return f"unknown key {key!r}; did you mean {near!r}? ({known})" if near else f"unknown key {key!r}; {known}"
 
 
 def env_name(key: str) -> str:

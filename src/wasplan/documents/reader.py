@@ -8,7 +8,8 @@ position.
 Real repositories hold more YAML than manifests (Helm charts and values, compose files, CI workflows), so a
 document with neither apiVersion nor kind and a file with template directives are skipped with an info finding
 (kubeconform's `-ignore-missing-schemas` / `-skip` are the anchors); `ReadOptions.strict_inputs` makes them
-errors again. What a directory walk leaves out is documents/exclude.py's decision.
+errors again. Files a kustomization lists as patches are skipped too (WAS033, documents/kustomize.py): they are
+partial objects that kustomize merges into a base, and stay skipped under `strict_inputs`. What a directory walk leaves out is documents/exclude.py's decision.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import yaml
 from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents import jsonlimits, limits
+from wasplan.documents import jsonlimits, kustomize, limits
 from wasplan.documents.construct import ConstructError, construct, path_to
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
@@ -59,7 +60,7 @@ class Skipped:
 
     file: str
     doc: int | None
-    reason: str  # "not-kubernetes" | "template"
+    reason: str  # "not-kubernetes" | "template" | "kustomize-patch"
 
 
 @dataclass
@@ -89,14 +90,55 @@ def read_paths(paths: Sequence[str], stdin_text: str | None = None,
     result = ReadResult()
     files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
+    patches = kustomize.patch_files([f for f in files if f != STDIN], read_mappings)
     for path in files:
         name = STDIN_NAME if path == STDIN else path
         data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
         if problem is not None:
             result.diagnostics.append(problem)
             continue
-        result.extend(read_bytes(name, data, options))
+        ref = kustomize.lookup(patches, path) if path != STDIN else None
+        result.extend(read_bytes(name, data, options) if ref is None else _patch(name, data, ref))
     return result
+
+
+def _patch(name: str, data: bytes, ref: kustomize.PatchRef) -> ReadResult:
+    """A file a kustomization lists as a patch: kept for its text, skipped with WAS033 (documents/kustomize.py)."""
+    result = ReadResult()
+    text, problem = _decode(name, data)
+    if problem is not None:
+        result.diagnostics.append(problem)
+        return result
+    result.sources[name] = SourceFile(name, text)
+    where = f"{ref.kustomization}:{ref.line}" if ref.line else ref.kustomization
+    result.diagnostics.append(_diag(
+        "WAS033", f"kustomize patch skipped: {where} lists it under {ref.field}; a patch holds only the fields it "
+        "changes, not a whole object", name, 1, 1,
+        hint=f"check what kustomize builds from it: `kubectl kustomize {ref.directory} | wasplan validate -`"))
+    result.skipped.append(Skipped(name, None, "kustomize-patch"))
+    return result
+
+
+def read_mappings(path: str) -> list[Document]:
+    """Every mapping document of a file, with positions, whatever its apiVersion and kind (a kustomization may
+    have neither); nothing for a file that cannot be read, decoded or parsed. The same limits as every input."""
+    data, problem = read_file(path)
+    text, problem = _decode(path, data) if problem is None and data is not None else (None, problem)
+    if problem is not None or text is None or _TEMPLATE.search(text):
+        return []
+    out: list[Document] = []
+    loader = _Loader(text)
+    try:
+        while loader.check_node() and len(out) < limits.MAX_DOCUMENTS:
+            node = loader.get_node()
+            value = construct(node, lambda *_: None, "*" in text)
+            if isinstance(value, dict):
+                out.append(Document(path, len(out), value, node, None, None))
+    except (yaml.YAMLError, ConstructError):
+        return out
+    finally:
+        loader.dispose()
+    return out
 
 
 def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:

@@ -30,6 +30,7 @@ from wasplan.engine.facade import (DRA, ValueCount, allocation_node, devicevalue
 from wasplan.explain import device_order, probe
 from wasplan.explain.devices_model import (ConstraintDevices, DeviceEvidence, DomainDevices, Eliminator,
                                            RequestDevices, Stage)
+from wasplan.words import plural
 
 MAX_VALUES = device_values.MAX_VALUES
 MAX_DOMAINS = 8
@@ -149,10 +150,10 @@ def _eliminator(checks: device_checks.Checks, stages: list[Stage], eligible: dic
     if spec.allocation_mode == ALL:
         return None
     if survivors_free == 0 and stages and stages[-1].eligible:
-        return Eliminator("allocated", f"all {stages[-1].eligible} matching device(s) are allocated")
+        return Eliminator("allocated", f"all {plural(stages[-1].eligible, 'matching device')} {'is' if stages[-1].eligible == 1 else 'are'} allocated")
     if most[0] < spec.count:
         where = f" ({most[1]})" if most[1] else ""
-        return Eliminator("count", f"count {spec.count}: at most {most[0]} free matching device(s) on one "
+        return Eliminator("count", f"count {spec.count}: at most {plural(most[0], 'free matching device')} on one "
                                    f"node{where}")
     if survivors_free < needed and not sub:  # a firstAvailable alternative's shortage another may make up
         return Eliminator("short", f"the pods still needed ask for {needed}, {survivors_free} free on the nodes "

@@ -19,6 +19,7 @@ from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAI
                                    WAITING_FOR_PODS, DomainFit, Gang, ShapeEvidence, Topology)
 from wasplan.explain.target import Unit
 from wasplan.plan import GroupStatus, Plan
+from wasplan.words import plural
 
 MAX_DOMAINS = 8
 REJECTED_PREFIX = "all pods in a single pod group"
@@ -111,13 +112,13 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return WAITING_FOR_ADMISSION, outcome.message
     gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
-        return BY_PREEMPTING, f"fits only by preempting {len(preempted_for(ctx, subj))} pod(s) ({gang})"
+        return BY_PREEMPTING, f"fits only by preempting {plural(len(preempted_for(ctx, subj)), 'pod')} ({gang})"
     left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != SimStatus.GATED]
     if outcome.status == GroupStatus.SCHEDULED and subj.policy == "basic" and left:
         # A basic group is Scheduled once a pod is placed; the members still pending are what the user asks about.
-        return DOES_NOT_FIT, f"does not fit: {subj.bound} of {subj.exist} pods placed, {len(left)} pending ({gang})"
+        return DOES_NOT_FIT, f"does not fit: {subj.bound} of {plural(subj.exist, 'pod')} placed, {len(left)} pending ({gang})"
     if outcome.status == GroupStatus.SCHEDULED:
-        return FITS, f"fits: {subj.bound} of {subj.exist} pods placed ({gang})"
+        return FITS, f"fits: {subj.bound} of {plural(subj.exist, 'pod')} placed ({gang})"
     if outcome.status == "WaitingForPreemption":
         return BY_PREEMPTING, "fits only by preempting lower-priority pods"
     waiting = [p for p in subj.pending if claims_gated(ctx.sim.world.pods[p.key])]

@@ -1,7 +1,9 @@
 """Where a change goes in the user's files: which document, which field, at which line.
 
-Records remember their source document; objects the Job controller creates (pods, the PodGroup) do not, so
-their changes go to the Job's pod template or its `spec.scheduling`. Pods and nodes written in the compact
+Records remember their source document; objects a controller creates (pods, the Job's PodGroup) do not, so
+their changes go to the pod template they were made from (`Pod.template`: a Job's, Deployment's, StatefulSet's,
+ReplicaSet's, a JobSet's replicated Job's, a LeaderWorkerSet's leader or worker template) or the Job's
+`spec.scheduling`. Pods and nodes written in the compact
 Cluster kind point at their `spec.pods` / `spec.nodePools` entry.
 """
 
@@ -44,13 +46,23 @@ def job_document(documents: list, namespace: str, name: str):
 
 
 def pod_change(documents: list, pod: Pod, path: tuple, value, action: str = "set") -> Change:
-    """A change to the pod's spec at `path` (below `spec`), in the Pod or in its Job's pod template."""
+    """A change to the pod's spec at `path` (below `spec`): in the Pod, or in the pod template of the controller
+    that makes it (a Job's, a Deployment's, a JobSet's replicated Job's, a LeaderWorkerSet's leader or worker
+    template), at that template's file and line."""
+    if pod.source is None and pod.template is not None:
+        doc, prefix = pod.template
+        return change(action, doc, (*prefix, "spec", *path), value, _controller(doc, pod))
     if pod.owner is not None and pod.owner.kind == "Job" and pod.source is None:
         doc = job_document(documents, pod.namespace, pod.owner.name)
         return change(action, doc, ("spec", "template", "spec", *path), value, f"Job/{pod.namespace}/{pod.owner.name}")
     if pod.source is not None and is_cluster_kind(pod.source.obj):
         return change(action, pod.source, ("spec", "pods"), value, f"Cluster pod {pod.key}")
     return change(action, pod.source, ("spec", *path), value)
+
+
+def _controller(doc, pod: Pod) -> str:
+    """`Deployment/ml/web`: the object whose template is edited (its namespace defaults as the pod's did)."""
+    return f"{doc.kind}/{pod.namespace}/{doc.name}"
 
 
 def pod_changes(documents: list, pods: list[Pod], path: tuple, value, action: str = "set") -> tuple[Change, ...]:
@@ -83,6 +95,9 @@ def pod_move(pod: Pod, node: str) -> Change | None:
 def pod_deletion(documents: list, pod: Pod) -> Change:
     if pod.source is not None and is_cluster_kind(pod.source.obj):
         return change("delete", pod.source, _cluster_pod_entry(pod.source, pod), pod.name, f"Cluster pod {pod.key}")
+    if pod.source is None and pod.template is not None:
+        doc = pod.template[0]
+        return change("delete", doc, (), pod.name, f"Pod/{pod.key} (of {doc.kind} {doc.name})")
     if pod.source is None and pod.owner is not None:
         doc = job_document(documents, pod.namespace, pod.owner.name)
         return change("delete", doc, (), pod.name, f"Pod/{pod.key} (of Job {pod.owner.name})")

@@ -221,4 +221,4 @@ class Explanation:
 
 
 def _unplanned_dict(u: UnplannedWorkload) -> dict:
-    return {**u.to_dict(), "file": u.source or None, "line": u.line}
+    return {**u.to_dict(), "file": u.file or None, "line": u.line}

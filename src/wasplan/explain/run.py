@@ -6,6 +6,7 @@ suggestions (suggest_*.py), each verified by re-running the engine on changed in
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -16,6 +17,7 @@ from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP, WAITING_FOR_PODS,
                                    Explanation, TargetExplanation)
 from wasplan.explain.target import Unit
+from wasplan.words import plural
 
 OVER_BUDGET = ("{}: some suggestions may be missing, and a node count may not be the smallest; raise it "
                "(0: no limit)")
@@ -42,7 +44,7 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tup
 def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions: tuple) -> tuple[str, ...]:
     notes = []
     if verdict == WAITING_FOR_PODS and subj.exist < subj.min_count:
-        notes.append(f"create {subj.min_count - subj.exist} more pod(s) of the group, or lower minCount")
+        notes.append(f"create {plural(subj.min_count - subj.exist, 'more pod')} of the group, or lower minCount")
     parent = getattr(subj.group.pg, "parent_composite", None) if subj.group is not None else None
     if verdict == DOES_NOT_FIT and subj.placeable >= subj.wanted:
         held = evidence.composite_summary(ctx, subj, parent) if parent else "what the plan placed before it"
@@ -90,7 +92,30 @@ def _distinct(suggestions: tuple) -> tuple:
     return tuple(out)
 
 
-def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None) -> TargetExplanation:
+def _fix_sites(subj: evidence.Subject) -> tuple:
+    """Where the unit's pods are written: their controller's pod template, or their own document."""
+    sites = set()
+    for pod in subj.pending:
+        doc, prefix = pod.template if pod.template is not None else (pod.source, ())
+        sites.add((id(doc), prefix) if doc is not None else ("pod", pod.key))
+    return tuple(sorted(sites, key=repr))
+
+
+def _reuse_key(unit: Unit, subj: evidence.Subject, verdict: str, summary: str, shapes: tuple, topo) -> str:
+    """Pods with the same evidence, made from the same template (or written in the same document), get the same
+    suggestions: the edits are the same edits, and their verification the same re-runs. A PodGroup's fixes name
+    the group itself (its minCount, its Job), so a PodGroup is only ever like itself."""
+    blind = tuple(dataclasses.replace(s, pods=()) for s in shapes)
+    alone = unit.key if unit.kind != "Pod" else ""
+    return repr((unit.kind, alone, verdict, summary, evidence.gang(subj), blind, topo, _fix_sites(subj)))
+
+
+def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOptions | None = None,
+                 found_for: dict | None = None, limit: int | None = None) -> TargetExplanation:
+    """One target. `found_for` maps what earlier targets looked like (`_reuse_key`) to their suggestions, exact
+    check and notes: a target that looks the same takes them instead of new re-runs, so a Deployment's 50
+    identical pending pods cost one search and read as one block. With `found_for`, `limit` bounds how many
+    distinct looks get suggestions at all."""
     subj = evidence.subject(ctx, unit)
     evidence.run_trial(ctx, subj)
     verdict, summary = evidence.verdict(ctx, subj)
@@ -98,24 +123,33 @@ def explain_unit(ctx: Context, unit: Unit, suggest: bool = True, exact: ExactOpt
     ns, _, name = unit.key.partition("/")
     skipped_before = ctx.verifier.skipped
     shapes = evidence.shapes(ctx, subj) if subj.trial else ()
+    victims = tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj))
+    key = _reuse_key(unit, subj, verdict, summary, shapes, topo) if found_for is not None else ""
+    if found_for is not None and key in found_for:
+        suggestions, exact_check, notes = found_for[key]
+        return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
+                                 suggestions, notes, exact_check)
+    if found_for is not None and limit is not None and len(found_for) >= limit:
+        suggest, exact = False, None
     exact_check, exact_found = check(ctx, subj, verdict, exact) if exact is not None else (None, ())
     suggestions = _distinct(exact_found + _suggestions(ctx, subj, verdict, shapes)) if suggest else ()
     notes = _notes(ctx, subj, verdict, topo, suggestions) + (() if suggest else (UNSUGGESTED,))
     if ctx.verifier.skipped > skipped_before:
         notes += (OVER_BUDGET.format(ctx.verifier.budget.note(ctx.verifier.exhausted)),)
-    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo,
-                             tuple(v.to_dict() for v in evidence.preempted_for(ctx, subj)),
+    if suggest and found_for is not None:
+        found_for[key] = (suggestions, exact_check, notes)
+    return TargetExplanation(unit.kind, ns, name, verdict, summary, evidence.gang(subj), shapes, topo, victims,
                              suggestions, notes, exact_check)
 
 
 def explain_units(ctx: Context, units: list[Unit], suggest_limit: int | None = None,
                   exact: ExactOptions | None = None) -> Explanation:
-    """Explain every unit; with `suggest_limit`, only the first that many get (re-run verified) suggestions and
-    the exact check, so explaining a whole backlog stays quick. `exact` None skips the exact check."""
+    """Explain every unit; with `suggest_limit`, only the first that many distinct targets get (re-run verified)
+    suggestions and the exact check, so explaining a whole backlog stays quick; a unit that looks like one
+    explained before takes its suggestions (`explain_unit`). `exact` None skips the exact check."""
     start = time.perf_counter()
-    targets = tuple(explain_unit(ctx, u, suggest_limit is None or i < suggest_limit,
-                                 exact if suggest_limit is None or i < suggest_limit else None)
-                    for i, u in enumerate(units))
+    found_for: dict = {}
+    targets = tuple(explain_unit(ctx, u, True, exact, found_for, suggest_limit) for u in units)
     timings = {"explainSeconds": time.perf_counter() - start, "verificationRuns": ctx.verifier.runs,
                "verificationSeconds": ctx.verifier.seconds, "verificationSkipped": ctx.verifier.skipped,
                "exactSeconds": exact.seconds if exact is not None else 0.0}

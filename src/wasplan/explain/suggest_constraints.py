@@ -15,9 +15,14 @@ from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 from wasplan.suggest import did_you_mean
+from wasplan.words import plural
 
 MAX_TAINTS = 3
 
+
+
+def _have(n: int) -> str:
+    return "has" if n == 1 else "have"
 
 def _opens(ctx: Context, before: Pod, after: Pod) -> int:
     """Nodes the changed pod passes the static filters on that the original did not."""
@@ -57,10 +62,14 @@ def _selector(ctx: Context, subj: Subject, pod: Pod, key: str, value: str) -> Su
     opens = _opens(ctx, pod, dataclasses.replace(pod, node_selector=selector))
     if fixed is None:
         changes = manifest.pod_changes(ctx.documents, members, ("nodeSelector", key), None, "remove")
+        have = label_values(ctx.sim.state.nodes, key)
+        lacking = (f"no node has {key}={value} (nodes have {', '.join(v for v, _ in have.most_common(3))})" if have
+                   else f"no node has the label {key}")
         return Suggestion("nodeSelector", f"remove nodeSelector {key}={value}",
-                          f"no node has the label {key}; without the term {opens} more nodes qualify", changes, opens)
+                          f"{lacking}; without the term {plural(opens, 'more node')} "
+                          f"{'qualifies' if opens == 1 else 'qualify'}", changes, opens)
     changes = manifest.pod_changes(ctx.documents, members, ("nodeSelector", key), new_value)
-    why = f"no node has {key}={value}; {opens} nodes have {key}={fixed}"
+    why = f"no node has {key}={value}; {plural(opens, 'node')} {_have(opens)} {key}={fixed}"
     return Suggestion("nodeSelector", f"set nodeSelector {key}: {fixed} (not {value})", why, changes, opens)
 
 
@@ -102,7 +111,7 @@ def _toleration(ctx: Context, subj: Subject, pod: Pod, taint: Taint) -> Suggesti
     opens = _opens(ctx, pod, dataclasses.replace(pod, tolerations=(*pod.tolerations, tol)))
     changes = manifest.pod_changes(ctx.documents, members, ("tolerations", len(pod.tolerations)),
                                    _toleration_value(tol), "add")
-    why = f"{opens} nodes carry {taint_text(taint)}; with the toleration the pods may use them"
+    why = f"{plural(opens, 'node')} {'carries' if opens == 1 else 'carry'} {taint_text(taint)}; with the toleration the pods may use them"
     return Suggestion("toleration", f"tolerate {taint_text(taint)}", why, changes, opens)
 
 
@@ -140,7 +149,8 @@ def _affinity(ctx: Context, subj: Subject, pod: Pod, t: int, e: int) -> Suggesti
     path = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", t,
             "matchExpressions", e, "values")
     changes = manifest.pod_changes(ctx.documents, members, path, list(fixed))
-    why = f"no node has {req.key} in {', '.join(req.values)}; {opens} nodes have {req.key} in {', '.join(fixed)}"
+    why = (f"no node has {req.key} in {', '.join(req.values)}; {plural(opens, 'node')} {_have(opens)} {req.key} in "
+           f"{', '.join(fixed)}")
     return Suggestion("nodeAffinity", f"node affinity {req.key} In {', '.join(fixed)} (not {', '.join(req.values)})",
                       why, changes, opens)
 

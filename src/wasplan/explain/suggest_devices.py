@@ -24,6 +24,7 @@ from wasplan.explain.devices_model import ConstraintDevices, RequestDevices
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Change, ShapeEvidence, Suggestion
 from wasplan.suggest import did_you_mean
+from wasplan.words import plural
 
 MAX_VALUES_TRIED = 2
 
@@ -108,8 +109,8 @@ def _selector(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices
         change = _selector_change(ctx, subj, record, item, k, _replace_literal(e.text, e.literal, v.value))
         if change is None:
             continue
-        why = (f'no device has {name} "{e.literal}"; {v.devices} device(s) on nodes the pods may use have '
-               f'"{v.value}"')
+        why = (f'no device has {name} "{e.literal}"; {plural(v.devices, "device")} on nodes the pods may use '
+               f'{"has" if v.devices == 1 else "have"} "{v.value}"')
         return Suggestion("deviceSelector", f'selector {name} "{v.value}" (not "{e.literal}") in request '
                                             f"{rd.request}", why, (change,))
     return None

@@ -13,6 +13,7 @@ from wasplan.cluster.model import Group, Pod
 from wasplan.explain import manifest, probe, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.words import plural
 
 MAX_VICTIM_NODES = 64  # nodes whose lower-priority pods are considered (each costs one trial placement)
 MAX_TRIMS = 24  # victims tried for a reprieve, highest priority first (each costs one trial placement)
@@ -31,7 +32,8 @@ def min_count(ctx: Context, subj: Subject) -> Suggestion | None:
         variant = rerun.with_group(ctx.inputs, subj.unit.key, lambda g, k=k: rerun.min_count(g, k))
         if ctx.verifier.places(subj.unit, variant):
             change = manifest.min_count_change(ctx.documents, _group_record(ctx, subj.unit.key), k)
-            why = (f"{subj.exist} pods exist and the engine places {subj.placeable} of them now; with minCount {k} "
+            exist = f"{plural(subj.exist, 'pod')} {'exists' if subj.exist == 1 else 'exist'}"
+            why = (f"{exist} and the engine places {subj.placeable} of them now; with minCount {k} "
                    f"the gang is admitted as soon as {k} of its pods are placed")
             return Suggestion("minCount", f"lower minCount from {subj.min_count} to {k}", why, (change,))
     return None
@@ -117,4 +119,4 @@ def evict(ctx: Context, subj: Subject) -> Suggestion | None:
                       + (f", PodGroup {v.pod_group}" if v.pod_group else "") + ")" for v in victims)
     why = (f"their priority is below the target's ({priority}); once they complete or are evicted, "
            f"{', '.join(nodes)} have room for the missing pods")
-    return Suggestion("evict", f"free room by ending {len(victims)} lower-priority pod(s): {names}", why, changes)
+    return Suggestion("evict", f"free room by ending {plural(len(victims), 'lower-priority pod')}: {names}", why, changes)

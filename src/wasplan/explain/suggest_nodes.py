@@ -17,6 +17,7 @@ from wasplan.cluster.model import Node, Pod
 from wasplan.explain import devices, manifest, probe, rerun, units
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.words import plural
 
 SKIP_LABELS = ("kubernetes.io/hostname",)
 
@@ -134,7 +135,7 @@ def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
         why = (f"an empty node like {template.name} ({alloc}) takes at least one more pod; with {count - 1} the "
                f"engine still leaves the target pending" if count > 1 else
                f"an empty node like {template.name} ({alloc}) takes the missing pod(s)")
-        title = f"add {count} node(s) like {template.name}{where}"
+        title = f"add {plural(count, 'node')} like {template.name}{where}"
         title += " with their ResourceSlices" if slices else ""
         if ctx.node_shapes:
             title += f" (pool from {change.file}, given with --cluster)"

@@ -16,6 +16,7 @@ from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Change, Suggestion
 from wasplan.explain.suggest_gang import choose, target_priority, victims_by_node
+from wasplan.words import plural
 
 
 def _class_for(ctx: Context, subj: Subject, value: int) -> tuple[str, PriorityClass | None]:
@@ -75,7 +76,7 @@ def priority(ctx: Context, subj: Subject) -> Suggestion | None:
     name, new = _class_for(ctx, subj, need)
     if not ctx.verifier.places(subj.unit, _variant(ctx, subj, name, new)):
         return None
-    why = (f"the scheduler would preempt {len(victims)} pod(s) of priority up to {need - 1} "
+    why = (f"the scheduler would preempt {plural(len(victims), 'pod')} of priority up to {need - 1} "
            f"({', '.join(v.key for v in victims[:3])}{' ...' if len(victims) > 3 else ''}) once the target's "
            f"priority is above theirs")
     return Suggestion("priority", f"raise the priority to at least {need} (PriorityClass {name})", why,

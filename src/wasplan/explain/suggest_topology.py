@@ -15,6 +15,7 @@ from wasplan.cluster.model import Group, Node
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Change, Suggestion
+from wasplan.words import plural
 
 MAX_KEYS = 3
 SKIP = ("kubernetes.io/hostname", "wasplan.io/node-pool")
@@ -76,7 +77,7 @@ def relax(ctx: Context, subj: Subject) -> Suggestion | None:
         if ctx.verifier.places(subj.unit, variant):
             best = topo.domains[0]
             wider = next(n.labels[other] for n in ctx.sim.state.nodes if n.labels.get(topo.key) == best.domain)
-            why = (f"no {topo.key} domain holds {subj.min_count} pods (the best, {best.domain}, holds "
+            why = (f"no {topo.key} domain holds {plural(subj.min_count, 'pod')} (the best, {best.domain}, holds "
                    f"{best.placeable}); {other}={wider} contains {best.domain} and more nodes")
             return Suggestion("topology", f"keep the group within one {other} instead of one {topo.key}", why,
                               (_change(ctx, group, other),), _opens(ctx, topo.key, best.domain, other))

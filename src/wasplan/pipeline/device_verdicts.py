@@ -22,6 +22,7 @@ from wasplan.engine.dra.pools import node_matches
 from wasplan.engine.dra.stages import Checks
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import mapping, value_at
+from wasplan.words import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +137,7 @@ def _selector_text(expression: str, devices: list) -> str:
 
 
 def _listed(values) -> str:
-    return ", ".join(f'"{v.value}" ({v.devices} device(s))' for v in values)
+    return ", ".join(f'"{v.value}" ({plural(v.devices, "device")})' for v in values)
 
 
 def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -> Diagnostic:
@@ -145,7 +146,7 @@ def _no_device(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis) -
                     path + ("deviceClassName",))
     what, at, seen = _stage(spec, a, path)
     message = (f'request "{spec.name}" matches no device in the cluster snapshot: {what} leaves none of the '
-               f"{len(a.reached)} device(s) that reach it" + (f"; {seen}" if seen else ""))
+               f"{plural(len(a.reached), 'device')} that {'reaches' if len(a.reached) == 1 else 'reach'} it" + (f"; {seen}" if seen else ""))
     hint = ("write the name the devices publish, named above; " if "did you mean" in seen else "") + \
         f"the allocator stops on a CEL error: {a.errors[0]}" if a.errors else \
         "use a value the devices have (closest first above)" if seen else None
@@ -156,11 +157,11 @@ def _too_many(doc: Document, path: FieldPath, spec: RequestSpec, a: Analysis, no
     best = max(a.reach)
     at = path + ("count",) if "count" in mapping(value_at(doc.obj, path)) else path
     if best == 0:
-        return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} device(s), but none of the '
-                    f"{len(nodes)} nodes reaches any of the {a.matched} matching device(s) (their slices "
+        return make(doc, "WAS429", f'request "{spec.name}" asks for {plural(spec.count, "device")}, but none of the '
+                    f"{plural(len(nodes), 'node')} reaches any of the {plural(a.matched, 'matching device')} (their slices "
                     "name or select other nodes); the claim can never be allocated", at,
                     "add the nodes the slices name to the snapshot, or check the slices' node selection")
     where = nodes[a.reach.index(best)].name
-    return make(doc, "WAS429", f'request "{spec.name}" asks for {spec.count} devices, but no node reaches more than '
-                f"{best} of the {a.matched} matching device(s) (e.g. node {where}); the claim can never be "
+    return make(doc, "WAS429", f'request "{spec.name}" asks for {plural(spec.count, "device")}, but no node reaches more than '
+                f"{best} of the {plural(a.matched, 'matching device')} (e.g. node {where}); the claim can never be "
                 "allocated", at, f"lower count to {best}, or split the request across pods")

@@ -26,7 +26,7 @@ from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, schedu
 # Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any
 # machine; 8 verifies every suggestion of benchmarks/explain.py's 5,000-node shapes (at most 7 re-runs there).
 DEFAULT_VERIFY_BUDGET = 8
-BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets after the fifth get evidence but no (re-run) suggestions
+BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets unlike the first five get evidence but no (re-run) suggestions
 
 
 @dataclass

@@ -51,13 +51,26 @@ def migrate(paths: Sequence[str], target: Target, options: Options, *, in_place:
     for path in files:
         outcome = _one(path, target, options, stdin_text, read_options)
         result.files.append(outcome)
+        if outcome.fatal:
+            continue
         if in_place and path != STDIN and outcome.changed:
             problem = _write(path, outcome.migrated)
             if problem is None:
                 result.written.append(path)
             else:
                 result.diagnostics.append(problem)
+    _note_empty(result)
     return result
+
+
+def _note_empty(result: MigrateResult) -> None:
+    """Every file read and none holding an object (an empty file, nothing piped in): WAS009, as validate says."""
+    from wasplan.pipeline.validate import blank, empty_inputs
+
+    texts = {f.path: f.original for f in result.files}
+    if texts and not result.diagnostics and not any(f.fatal for f in result.files) and \
+            all(blank(t) for t in texts.values()):
+        result.diagnostics.append(_path_diag("WAS009", empty_inputs(texts), next(iter(texts))))
 
 
 def _write(path: str, text: str) -> Diagnostic | None:

@@ -22,7 +22,8 @@ from wasplan.engine.simulator import simulate
 from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
-from wasplan.plan import Plan, UnplannedWorkload
+from wasplan.documents.sources import STDIN_NAME
+from wasplan.plan import Plan, Provenance, UnplannedWorkload
 
 
 @dataclass
@@ -34,6 +35,7 @@ class PlanRun:
     error: str | None = None  # a problem that is not tied to a document (bad --scheduler-config)
     # where each input object is written, (kind, namespace, name) -> Location, for annotations and JUnit
     origins: dict[tuple[str, str, str], Location] = field(default_factory=dict)
+    files: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # (manifests, snapshots) as read, for producedBy
 
     @property
     def invalid(self) -> bool:
@@ -131,6 +133,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     manifests = read_paths(list(paths), options=read_options)
     snapshot = read_paths(list(cluster_paths))
     note_no_input(manifests, paths, empty_files_count=True)
+    run.files = (_shown(manifests), _shown(snapshot))
     _name_generated(snapshot, manifests, run)
     reads = (snapshot, manifests)
     total = sum(len(read.documents) for read in reads)
@@ -156,6 +159,19 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
 
+def _shown(read) -> tuple[str, ...]:
+    """The files a read took in, in reading order, stdin as the `-` that names it on a command line."""
+    return tuple("-" if name == STDIN_NAME else name for name in read.sources)
+
+
+def provenance(run: PlanRun, gates: GateSet, arrival: str, preemption: bool,
+               scheduler_config: str | None) -> Provenance:
+    from wasplan import __version__
+
+    return Provenance(__version__, tuple(sorted(gates.values.items())), arrival, preemption, *run.files,
+                      scheduler_config)
+
+
 def scheduling(progress: Progress) -> Callable[[int, int], None]:
     """The engine's arrival counter as the "scheduling" phase."""
     return lambda done, total: progress("scheduling", done, total)
@@ -172,15 +188,16 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
         return run
     with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
         plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
-    run.plan = with_unplanned(plan, prepared.inputs)
+    run.plan = dataclasses.replace(with_unplanned(plan, prepared.inputs),
+                                   produced_by=provenance(run, gates, arrival, preemption, scheduler_config))
     return run
 
 
 def with_unplanned(plan: Plan, inputs) -> Plan:
     """The plan with the input's workloads that could not be expanded and the pods admission refused (the engine
     sees neither); every pod of the input stays in `pods` exactly once, sorted by namespace/name."""
-    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version, u.source, u.line)
-                   for u in inputs.unplanned)
+    listed = tuple(UnplannedWorkload(u.kind, u.namespace, u.name, u.api_version,
+                                     "-" if u.file == STDIN_NAME else u.file, u.line) for u in inputs.unplanned)
     if listed:
         plan = dataclasses.replace(plan, unplanned=listed)
     if not inputs.refused:

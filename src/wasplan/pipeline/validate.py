@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -10,7 +11,7 @@ from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
-from wasplan.documents.reader import ReadResult, Skipped, read_paths
+from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
 from wasplan.exitcodes import ExitCode, for_findings
 from wasplan.suppress import apply as suppression, markers
 from wasplan.suppress.apply import Suppressed
@@ -46,6 +47,7 @@ class ValidationReport:
             "skipped": sum(1 for r in self.results if r.verdict == "skipped"),
             "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
             "templates": sum(1 for s in self.skipped if s.reason == "template"),
+            "kustomizePatches": sum(1 for s in self.skipped if s.reason == "kustomize-patch"),
             "suppressed": len(self.suppressed),
             "errors": sum(1 for d in diags if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in diags if d.severity is Severity.WARNING),
@@ -59,14 +61,46 @@ class ValidationReport:
 
 
 def note_no_input(read: ReadResult, paths: Sequence[str], *, empty_files_count: bool = False) -> None:
-    """Nothing read and nothing to say about why: WAS009, a tool error (exit 2) for every command. With
-    `empty_files_count` (plan: a file with no new objects on top of a snapshot), only finding no file at all is."""
-    nothing = not read.sources if empty_files_count else not read.documents
-    if nothing and not read.diagnostics:
+    """Nothing read and nothing to say about why: WAS009, a tool error (exit 2) for every command; inputs that
+    were read but hold nothing (an empty file, nothing piped into `-`) are named as such. With
+    `empty_files_count` (plan: a file with no new objects on top of a snapshot replays the snapshot), only
+    finding no file at all is, or nothing piped into `-` (a pipeline whose first command failed)."""
+    if read.diagnostics or read.skipped:
+        return
+    if not read.sources:
         shown = ", ".join(paths) or "(nothing)"
-        read.diagnostics.append(Diagnostic("WAS009", lookup("WAS009").severity,
-                                           f"no manifests (*.yaml, *.yml, *.json) found in {shown}",
-                                           Location(shown)))
+        read.diagnostics.append(_no_input(f"no manifests (*.yaml, *.yml, *.json) found in {shown}", shown))
+        return
+    texts = {name: source.text for name, source in read.sources.items()}
+    if not read.documents and (not empty_files_count or list(texts) == [STDIN_NAME] and blank(texts[STDIN_NAME])):
+        read.diagnostics.append(_no_input(empty_inputs(texts), next(iter(texts))))
+
+
+def _no_input(message: str, where: str) -> Diagnostic:
+    return Diagnostic("WAS009", lookup("WAS009").severity, message, Location(where))
+
+
+_BLANK = re.compile(r"(?:\s|#[^\n]*|^---[^\n]*|^\.\.\.[^\n]*)*", re.MULTILINE)
+
+
+def blank(text: str) -> bool:
+    """Whether a YAML text holds only whitespace, comments and document markers."""
+    return _BLANK.fullmatch(text) is not None
+
+
+def empty_inputs(texts: dict[str, str]) -> str:
+    """What to say of inputs that were read but hold no object: empty, only comments, or an empty List."""
+    names = ["standard input" if name == STDIN_NAME else name for name in texts]
+    if all(not t.strip() for t in texts.values()):
+        what = ("is", "are", "empty")
+    elif all(blank(t) for t in texts.values()):
+        what = ("holds", "hold", "only comments")
+    else:
+        what = ("holds", "hold", "no object")
+    verb = what[0] if len(names) == 1 else what[1]
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    piped = " (was nothing piped into `-`?)" if STDIN_NAME in texts else ""
+    return f"{shown} {verb} {what[2]}{piped}: no manifests to check"
 
 
 def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False, nodes: list | None = None,

@@ -66,8 +66,3 @@ def render(diags: Iterable[Diagnostic], sources: Mapping[str, SourceFile], conso
     """Every finding; `wrap=False` keeps each on its compiler-style line (for logs that tools parse)."""
     for d in diags:
         render_one(d, sources, console, wrap)
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 node`, `2 nodes`; `many` for a word whose plural is not `word + "s"` (`class` -> `classes`)."""
-    return f"{n} {word if n == 1 else many or word + 's'}"

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from wasplan.explain.devices_model import DeviceEvidence, RequestDevices
 from wasplan.report.fit import print_wrapped
+from wasplan.words import plural
 
 
 def _values(values) -> str:
@@ -44,12 +45,12 @@ def _request(console: Console, r: RequestDevices) -> None:
 
 
 def render(console: Console, d: DeviceEvidence) -> None:
-    print_wrapped(console, escape(f"    devices ({d.nodes} node(s) pass the pod's other filters):"))
+    print_wrapped(console, escape(f"    devices ({plural(d.nodes, 'node')} {'passes' if d.nodes == 1 else 'pass'} the pod's other filters):"))
     for r in d.requests:
         _request(console, r)
     for c in d.constraints:
-        print_wrapped(console, escape(f"    constraint #{c.index} {c.kind} {c.attribute}: needs {c.needed} "
-                                      f"device(s), at most {c.best} on one node" +
+        print_wrapped(console, escape(f"    constraint #{c.index} {c.kind} {c.attribute}: needs "
+                                      f"{plural(c.needed, 'device')}, at most {c.best} on one node" +
                                       (f" ({c.node}: {_values(c.values)})" if c.node else "")))
     if d.domains:
         per = ", ".join(f"{x.domain} {x.request} {x.free} free of {x.needed}" for x in d.domains)
@@ -58,7 +59,7 @@ def render(console: Console, d: DeviceEvidence) -> None:
     if g is not None and g.named:
         nodes = ", ".join(f"{n.node} {n.in_order} -> {n.together}" for n in g.nodes)
         print_wrapped(console, escape(f"    greedy device order: the allocator fits devices for {g.in_order} of "
-                                      f"{g.needed} pod(s) one pod at a time, {g.together} with another assignment "
+                                      f"{plural(g.needed, 'pod')} one pod at a time, {g.together} with another assignment "
                                       f"of devices (it never revisits an earlier pod's devices, "
                                       f"kubernetes/kubernetes#138765); per node: {nodes}"))
     for note in d.notes:

@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Status
 from wasplan.explain.units import amount
-from wasplan.report.diagnostics_text import plural
+from wasplan.words import plural
 from wasplan.report.fit import print_wrapped
 
 _STYLE = {DOES_NOT_FIT: "red", FOUND: "green", MISSED: "yellow"}
@@ -27,7 +27,7 @@ def _witness(console: Console, answer: Answer, indent: str) -> None:
     for w in answer.witness[:WITNESS_NODES]:
         print_wrapped(console, f"{indent}  {escape(w.node)}: {escape(', '.join(w.pods))}")
     if len(answer.witness) > WITNESS_NODES:
-        print_wrapped(console, f"{indent}  ... and {len(answer.witness) - WITNESS_NODES} more node(s)")
+        print_wrapped(console, f"{indent}  ... and {plural(len(answer.witness) - WITNESS_NODES, 'more node')}")
     for c in answer.subrequests[:WITNESS_NODES]:
         print_wrapped(console, f"{indent}  {escape(c.pod)}: request {escape(c.request)} of claim {escape(c.claim)} "
                       f"uses subrequest {escape(c.subrequest)}")
@@ -38,9 +38,10 @@ def _bounds(console: Console, answer: Answer, indent: str) -> None:
     if p is None:
         return
     if p.domain is not None:
-        others = f"; the {p.other_domains} other domain(s) hold no more" if p.other_domains else ""
+        others = f"; the {plural(p.other_domains, 'other domain')} {'holds' if p.other_domains == 1 else 'hold'} no more" if p.other_domains else ""
         print_wrapped(console, f"{indent}best domain {escape(p.domain)}{others}:")
-    print_wrapped(console, f"{indent}{p.allowed_nodes} node(s) pass the filters for these pods, room aside")
+    print_wrapped(console, f"{indent}{plural(p.allowed_nodes, 'node')} {'passes' if p.allowed_nodes == 1 else 'pass'} the filters for "
+                   "these pods, room aside")
     if not p.allowed_nodes:
         return
     for b in p.bounds:
@@ -73,8 +74,8 @@ def _tree(console: Console, check: ExactCheck) -> None:
             print_wrapped(console, f"      {escape(w.node)}: {escape(', '.join(w.pods))}")
     elif whole.status == Status.NO_FIT:
         mark = "[red]short[/red] " if whole.pods_room < whole.fewest_pods else ""
-        print_wrapped(console, f"    {mark}the cheapest {whole.needed} group(s) the tree needs ask for {whole.fewest_pods} "
-                      f"pod(s); the nodes hold at most {whole.pods_room} of the tree's pods")
+        print_wrapped(console, f"    {mark}the cheapest {plural(whole.needed, 'group')} the tree needs ask for "
+                      f"{plural(whole.fewest_pods, 'pod')}; the nodes hold at most {whole.pods_room} of the tree's pods")
         if not mark:
             print_wrapped(console, "    that bound is not short: the topology domains and how the pods combine on nodes "
                           "rule it out (the solver tried every arrangement)")
@@ -94,7 +95,7 @@ def _moves(console: Console, check: ExactCheck) -> None:
         return
     if moved.status == Status.FITS:
         how = _verified(moved.verified)
-        print_wrapped(console, f"    with {len(moved.moves)} running pod(s) moved it fits ({how}):")
+        print_wrapped(console, f"    with {plural(len(moved.moves), 'running pod')} moved it fits ({how}):")
         for m in moved.moves[:WITNESS_NODES]:
             print_wrapped(console, f"      {escape(m.pod)}: {escape(m.source)} -> {escape(m.target)}")
     else:
@@ -126,7 +127,7 @@ def section(console: Console, check: ExactCheck) -> None:
     if later is not None:
         if later.witness and later.fewest:
             how = _verified(later.verified)
-            print_wrapped(console, f"    with lower-priority pods removable it fits, evicting {len(later.evicts)} pod(s) at "
+            print_wrapped(console, f"    with lower-priority pods removable it fits, evicting {plural(len(later.evicts), 'pod')} at "
                           f"the fewest ({how}): {escape(', '.join(later.evicts[:WITNESS_NODES]))}"
                           + (" ..." if len(later.evicts) > WITNESS_NODES else ""))
             _witness(console, later, "      ")

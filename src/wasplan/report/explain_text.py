@@ -14,10 +14,12 @@ from dataclasses import replace
 from rich.console import Console
 from rich.markup import escape
 
+from wasplan.explain.run import UNSUGGESTED
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
 from wasplan.report import explain_devices_text, explain_exact_text
 from wasplan.report.fit import print_wrapped, summarize
+from wasplan.words import plural
 
 _STYLE = {FITS: "green", "DoesNotFit": "red"}
 
@@ -27,7 +29,7 @@ def _names(names, console: Console, verbose: bool) -> str:
 
 
 def _shape(console: Console, s: ShapeEvidence, verbose: bool = False) -> None:
-    req = ", ".join(f"{k} {amount(k, v)}" for k, v in s.requests if k != "pods")
+    req = ", ".join(f"{k} {amount(k, v)}" for k, v in s.requests if k != "pods") or "no resource requests"
     print_wrapped(console, f"  [bold]pods[/bold] {escape(_names(s.pods, console, verbose))} [dim]({escape(req)})[/dim]")
     if s.message:
         print_wrapped(console, f"    {escape(s.message)}")
@@ -45,7 +47,7 @@ def _shape(console: Console, s: ShapeEvidence, verbose: bool = False) -> None:
         print_wrapped(console, escape(line))
     for e in s.eliminations[:3]:
         why = "; ".join(e.constraints) or ", ".join(f"{n} {t}" for t, n in e.reasons)
-        print_wrapped(console, f"    [dim]{escape(e.plugin)} rejects {e.nodes} node(s): {escape(why)}[/dim]")
+        print_wrapped(console, f"    [dim]{escape(e.plugin)} rejects {plural(e.nodes, 'node')}: {escape(why)}[/dim]")
     if s.devices is not None:
         explain_devices_text.render(console, s.devices)
 
@@ -60,14 +62,14 @@ def _value(value) -> str:
 
 
 def _suggestion(console: Console, i: int, s: Suggestion) -> None:
-    opens = f" (opens {s.opens_nodes} node(s))" if s.opens_nodes else ""
+    opens = f" (opens {plural(s.opens_nodes, 'node')})" if s.opens_nodes else ""
     print_wrapped(console, f"  {i}. [bold]{escape(s.title)}[/bold]{escape(opens)}")
     print_wrapped(console, f"     why: {escape(s.why)}")
     for c in s.changes:
         where = f"{c.file}:{c.line}" if c.line else c.file
         field = f" {c.field_path}" if c.field_path else ""
-        print_wrapped(console, f"     [dim]{escape(where)}[/dim] {escape(c.obj)}{escape(field)}: {c.action} "
-                      f"{escape(_value(c.value))}")
+        value = f" {escape(_value(c.value))}" if c.value is not None else ""
+        print_wrapped(console, f"     [dim]{escape(where)}[/dim] {escape(c.obj)}{escape(field)}: {c.action}{value}")
 
 
 def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> None:
@@ -83,7 +85,8 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
         explain_exact_text.line(console, t.exact)
     g = t.gang
     if g is not None and g.policy != "none":
-        print_wrapped(console, f"  {g.policy}: minCount {g.min_count}, {g.pods_exist} pods exist, {g.pods_bound} bound, "
+        exist = f"{plural(g.pods_exist, 'pod')} {'exists' if g.pods_exist == 1 else 'exist'}"
+        print_wrapped(console, f"  {g.policy}: minCount {g.min_count}, {exist}, {g.pods_bound} bound, "
                       f"{g.placeable} placeable now" + (f": {g.short} short" if g.short else ""))
     for v in t.victims:
         print_wrapped(console, f"  victim {escape(v['namespace'])}/{escape(v['name'])} on {escape(v['node'])} "
@@ -107,7 +110,7 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
         print_wrapped(console, "  [bold]What would make it fit[/bold] (each verified by re-running the plan):")
         for i, s in enumerate(t.suggestions, 1):
             _suggestion(console, i, s)
-    elif t.verdict == "DoesNotFit":
+    elif t.verdict == "DoesNotFit" and UNSUGGESTED not in t.notes:  # none looked for is not none found
         print_wrapped(console, "  [dim]No single verified change was found.[/dim]")
 
 

@@ -79,15 +79,23 @@ def summarize(names: Iterable[str], width: int, sep: str = ", ") -> str:
 def wrap_text(text, width: int, indent: int = 0, hang: int = 4) -> list:
     """A rich Text as wrapped lines (styles kept), broken only at spaces like `wrap`; continuation lines are
     indented by `indent + hang`."""
+    return wrap_lines(text, width, " " * indent, " " * (indent + hang))
+
+
+def wrap_lines(text, width: int, first: str, rest: str) -> list:
+    """A rich Text as wrapped lines (styles kept) behind the prefix `first`, continuation lines behind `rest`
+    (tree guides, a hanging indent); broken only at spaces, never ending in a space."""
     from rich.text import Text
 
     plain = text.plain
     out, pos = [], 0
-    for i, line in enumerate(wrap(plain, width, " " * indent, " " * (indent + hang))):
-        body = line.lstrip(" ")
+    for i, line in enumerate(wrap(plain, width, first, rest)):
+        prefix = first if i == 0 else rest
+        body = line[len(prefix):] if line.startswith(prefix) else line.lstrip(" ")
         start = plain.find(body, pos) if body else pos
         pos = start + len(body)
-        out.append(Text(line[: len(line) - len(body)]) + text[start:pos])
+        out.append(Text(line[: len(line) - len(body)].rstrip() if not body else line[: len(line) - len(body)])
+                   + text[start:pos])
     return out
 
 

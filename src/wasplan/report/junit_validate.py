@@ -1,7 +1,8 @@
 """validate/lint as JUnit (report/junit.py explains the format): one test case per document of every file.
 
 Findings not tied to a checked document (a YAML syntax error, a document without apiVersion) get a case of
-their own for that document; skipped non-Kubernetes documents and template files are `<skipped>` cases.
+their own for that document; skipped non-Kubernetes documents and template files are `<skipped>` cases, and so
+are documents of a kind no schema knows (WAS010: read, not validated), unless another finding fails them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.junit import Case, findings_case, render_suites
 
 _SKIP_TEXT = {"not-kubernetes": "not a Kubernetes object",
-              "template": "template file: render it first (helm template ... | wasplan validate -)"}
+              "template": "template file: render it first (helm template ... | wasplan validate -)",
+              "kustomize-patch": "kustomize patch: build the overlay first (kubectl kustomize DIR | wasplan validate -)"}
+_SKIP_NAME = {"template": "template file", "kustomize-patch": "kustomize patch"}
+
+
+_UNVALIDATED = "not validated: no schema is known for this kind (WAS010)"
 
 
 def _doc_name(describe: str, doc: int | None, item: int | None = None) -> str:
@@ -42,11 +48,12 @@ def _cases(report: ValidationReport, threshold: Severity) -> dict[tuple, Case]:
     cases: dict[tuple, Case] = {}
     for r in report.results:
         key = (r.doc.source, r.doc.index, r.doc.item)
+        skipped = _UNVALIDATED if r.verdict == "skipped" else None
         cases[key] = findings_case(Case(r.doc.source, _doc_name(r.doc.describe(), r.doc.index, r.doc.item),
-                                        r.doc.source), r.diagnostics + loose.pop(key, []), threshold)
+                                        r.doc.source, skipped=skipped), r.diagnostics + loose.pop(key, []), threshold)
     for s in report.skipped:
         key = (s.file, s.doc, None)
-        name = _doc_name("non-Kubernetes document", s.doc) if s.reason == "not-kubernetes" else "template file"
+        name = _doc_name("non-Kubernetes document", s.doc) if s.reason == "not-kubernetes" else _SKIP_NAME[s.reason]
         cases[key] = findings_case(Case(s.file, name, s.file, skipped=_SKIP_TEXT[s.reason]), loose.pop(key, []),
                                    threshold)
     for (file, doc, item), diags in loose.items():

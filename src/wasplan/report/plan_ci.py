@@ -3,17 +3,20 @@
 
 Where an object is written comes from `PlanRun.origins`; a group a Job controller creates has no manifest of
 its own, so it is pinned to its Job's manifest, found through its pods' owner. A workload the plan cannot expand
-(`Plan.unplanned`) is a failing case and an error on its own manifest, since it fails the plan.
+(`Plan.unplanned`) is a failing case, since it fails the plan. As annotations, the plan's findings (WAS6xx) come
+first, each with the severity it has in every format; an unplanned workload is its WAS622 finding there, not a
+second annotation of another severity.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
-from wasplan.diagnostics import Location
+from wasplan.diagnostics import Diagnostic, Location
 from wasplan.plan import UNPLACED, GroupOutcome, GroupStatus, Plan, PodOutcome, PodStatus, UnplannedWorkload
-from wasplan.report.annotations import annotation
+from wasplan.report.annotations import annotation, render_github
 from wasplan.report.junit import Case, render_suites
+from wasplan.words import plural
 
 Origins = Mapping[tuple[str, str, str], Location]
 
@@ -58,7 +61,7 @@ def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
                 origin.file if origin else None)
     if group.status != GroupStatus.SCHEDULED:
         why = _why(group.reason, group.message)
-        case.failure = (why, group.status, f"{group.status}: {len(group.pods)} pods, minCount {group.min_count}\n{why}\n")
+        case.failure = (why, group.status, f"{group.status}: {plural(len(group.pods), 'pod')}, minCount {group.min_count}\n{why}\n")
     return case
 
 
@@ -96,9 +99,10 @@ def render_plan(plan: Plan, origins: Origins, fail_on: str = "pending") -> str:
     return render_suites("wasplan plan", {"wasplan plan": cases})
 
 
-def render_plan_github(plan: Plan, origins: Origins) -> str:
-    """One error per group left pending; pending pods outside a group get one per Job (or Pod) manifest."""
-    lines = []
+def render_plan_github(plan: Plan, origins: Origins, diagnostics: Iterable[Diagnostic] = ()) -> str:
+    """The plan's findings, then one error per group left pending; pending pods outside a group get one per Job
+    (or Pod) manifest."""
+    lines = [render_github(diagnostics).rstrip("\n")] if diagnostics else []
     for group in plan.pod_groups:
         if group.status == GroupStatus.SCHEDULED:
             continue
@@ -112,6 +116,4 @@ def render_plan_github(plan: Plan, origins: Origins) -> str:
             seen.add(who)
             lines.append(annotation("error", _pod_origin(pod, origins), f"{who} {pod.status}",
                                     _why(pod.reason, pod.message)))
-    lines += [annotation("error", origins.get((u.kind, u.namespace, u.name)),
-                         f"{u.kind} {u.namespace}/{u.name} not planned", _NOT_PLANNED) for u in plan.unplanned]
     return "".join(line + "\n" for line in lines)

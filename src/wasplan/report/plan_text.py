@@ -3,8 +3,8 @@ stay pending with their reason. Renders only what the Plan holds.
 
 It fits the console's width: the group table drops its least important columns first when narrow (minCount,
 then policy, then placement) and summarises node lists (`gpu-r1-[0-3]`, `+12 more`) instead of breaking names;
-text wraps between words. Pending pods of one group or Job with the same reason print once with a count
-(`verbose` lists every pod); the JSON plan always has every pod.
+text wraps between words. Pending pods of one workload (Job, Deployment, JobSet, LeaderWorkerSet, ...) or group
+with the same reason print once with a count (`verbose` lists every pod); the JSON plan always has every pod.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
-from rich.tree import Tree
 
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
-from wasplan.report.fit import summarize, wrap
+from wasplan.report.fit import summarize, wrap, wrap_lines
+from wasplan.words import plural
 
 _STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
           GroupStatus.WAITING_FOR_PREEMPTION: "yellow"}
 # (header, drop order: higher goes first when the table is too wide); "nodes" takes the width that is left
 _COLUMNS = (("group", 0), ("policy", 5), ("minCount", 6), ("placed", 1), ("result", 0), ("placement", 4),
             ("nodes", 2))
+_KEPT_FIRST = 1.5  # placement's drop order in a topology-aware plan: after nodes, before placed
 _MIN_NODES = 16
 
 
@@ -32,37 +33,57 @@ def _rows(plan: Plan) -> list[tuple[dict[str, str], list[str]]]:
         members = [by_key[k] for k in g.pods if k in by_key]
         placed = [m for m in members if m.status in PLACED]
         cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == "gang" else "-",
-                 "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement)}
+                 "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement),
+                 "short": _where(g.placement, short=True)}
         rows.append((cells, sorted({m.node for m in placed if m.node})))
     return rows
 
 
-def _layout(rows, width: int) -> dict[str, int]:
-    """Column widths that fit `width`: natural widths, dropping columns by priority until the rest fit."""
-    natural = {h: max([len(h), *(len(c[h]) for c, _ in rows)]) for h, _ in _COLUMNS if h != "nodes"}
+def _fit(rows, width: int, placement: str, aware: bool) -> dict[str, int]:
+    """Column widths that fit `width` with the placement cells of column `placement` (full or short): natural
+    widths, dropping columns by their order until the rest fit; nodes keep at least `_MIN_NODES` or go."""
+    natural = {h: max([len(h), *(len(c[placement if h == "placement" else h]) for c, _ in rows)])
+               for h, _ in _COLUMNS if h != "nodes"}
     nodes = max([len("nodes"), *(len(", ".join(n)) for _, n in rows)])
+    order = {h: (_KEPT_FIRST if aware and h == "placement" else p) for h, p in _COLUMNS}
     kept = [h for h, _ in _COLUMNS]
-    for header, _ in sorted(_COLUMNS, key=lambda c: -c[1]):
-        fixed = sum(natural[h] + 2 for h in kept if h != "nodes")
-        if fixed + min(nodes, _MIN_NODES) <= width or header in ("group", "result"):
+
+    def needed() -> int:
+        fixed = sum(natural[h] for h in kept if h != "nodes") + 2 * (len(kept) - 1)
+        return fixed + (min(nodes, _MIN_NODES) if "nodes" in kept else 0)
+
+    for header in sorted(kept, key=lambda h: -order[h]):
+        if needed() <= width or header in ("group", "result"):
             break
         kept.remove(header)
-    fixed = sum(natural[h] + 2 for h in kept if h != "nodes")
     widths = {h: natural[h] for h in kept if h != "nodes"}
     if "nodes" in kept:
-        widths["nodes"] = max(min(nodes, width - fixed), len("nodes"))
+        widths["nodes"] = max(min(nodes, width - needed() + min(nodes, _MIN_NODES)), len("nodes"))
     return {h: widths[h] for h, _ in _COLUMNS if h in widths}
+
+
+def _layout(rows, width: int) -> tuple[dict[str, int], str]:
+    """The columns that fit `width`, and which placement cells they show. A topology-aware plan (a group with
+    a placement) keeps its placement column longer than the node names, shortened to the key's last segment
+    (`rack=rack-0` for `topology.kubernetes.io/rack=rack-0`) before it would go."""
+    aware = any(c["placement"] != "-" for c, _ in rows)
+    widths = _fit(rows, width, "placement", aware)
+    if aware and not {"placement", "nodes"} <= set(widths):
+        short = _fit(rows, width, "short", aware)
+        if len(short) > len(widths) or ("placement" in short and "placement" not in widths):
+            return short, "short"
+    return widths, "placement"
 
 
 def _group_table(plan: Plan, console: Console) -> None:
     rows = _rows(plan)
-    widths = _layout(rows, console.width)
+    widths, placement = _layout(rows, console.width)
     console.print("[bold]PodGroups[/bold]")
     console.print(Text("  ".join(h.ljust(w) for h, w in widths.items()).rstrip(), style="bold"))
     for cells, nodes in rows:
         line = Text()
         for i, (h, w) in enumerate(widths.items()):
-            value = (summarize(nodes, w) or "-") if h == "nodes" else cells[h]
+            value = (summarize(nodes, w) or "-") if h == "nodes" else cells[placement if h == "placement" else h]
             line.append("  " if i else "")
             line.append(value, style=_STYLE.get(value, "") if h == "result" else "")
             line.append("" if i == len(widths) - 1 else " " * (w - len(value)))
@@ -85,44 +106,75 @@ def _preemptions(plan: Plan, console: Console) -> None:
         _print(console, r.message, "  ")
 
 
-def _where(placement) -> str:
-    return f"{placement.topology_key}={placement.domain}" if placement else "-"
+def _where(placement, short: bool = False) -> str:
+    """`topology.kubernetes.io/rack=rack-0`, or with `short` the key's last segment: `rack=rack-0`."""
+    if not placement:
+        return "-"
+    key = placement.topology_key.rsplit("/", 1)[-1] if short else placement.topology_key
+    return f"{key}={placement.domain}"
 
 
 _CHILD_STYLE = {"Scheduled": "green", "AlreadyScheduled": "green", "Failed": "red", "Reverted": "yellow",
                 "NotTried": "dim"}
 
 
-def _tree(plan: Plan) -> Tree:
-    """Each root CompositePodGroup with its children as the last cycle left them (and why one was reverted)."""
+def _tree(plan: Plan) -> list[tuple[int, str]]:
+    """Each root CompositePodGroup with its children as the last cycle left them (and why one was reverted), as
+    (depth, markup) entries in drawing order."""
     by_key = {c.key: c for c in plan.composites}
-    top = Tree("[bold]CompositePodGroups[/bold]")
-
+    out: list[tuple[int, str]] = []
     shown: set[str] = set()
 
-    def add(branch: Tree, c) -> None:
+    def add(depth: int, c) -> None:
         shown.add(c.key)
         style = _STYLE.get(c.status, "")
         policy = f"gang {c.min_group_count}" if c.policy == "gang" else "basic"
         where = f" {escape(_where(c.placement))}" if c.placement else ""
         label = f"{escape(c.key)} ({policy}) [{style}]{c.status}[/{style}]{where}"
-        node = branch.add(label + (f": {escape(c.message)}" if c.message else ""))
+        out.append((depth, label + (f": {escape(c.message)}" if c.message else "")))
         for child in c.children:
             key = f"{c.namespace}/{child.name}"
             if child.kind == "CompositePodGroup" and key in by_key and key not in shown:
-                add(node, by_key[key])
+                add(depth + 1, by_key[key])
                 continue
             cs = _CHILD_STYLE.get(child.result, "")
             note = f": {escape(child.message)}" if child.message else ""
-            node.add(f"{escape(child.name)} [{cs}]{child.result}[/{cs}]{note}")
+            out.append((depth + 1, f"{escape(child.name)} [{cs}]{child.result}[/{cs}]{note}"))
 
     for c in plan.composites:
         if c.parent is None or c.parent not in by_key:
-            add(top, c)
+            add(0, c)
     for c in plan.composites:  # members of a parent cycle have no root to hang from
         if c.key not in shown:
-            add(top, c)
-    return top
+            add(0, c)
+    return out
+
+
+def _print_tree(console: Console, entries: list[tuple[int, str]]) -> None:
+    """The entries under guide lines (`├── `, `└── `, `│   `); a long entry wraps between words with its
+    continuation lines indented under its text and a little further, and no line ends in spaces."""
+    console.print("[bold]CompositePodGroups[/bold]")
+    open_levels: list[bool] = []  # per depth above: does a later sibling follow (draw `│`)?
+    for i, (depth, markup) in enumerate(entries):
+        later = [d for d, _ in entries[i + 1:]]
+        last = not any(d == depth for d in _until_shallower(later, depth))
+        del open_levels[depth:]
+        guides = "".join("│   " if more else "    " for more in open_levels)
+        first = guides + ("└── " if last else "├── ")
+        rest = guides + ("    " if last else "│   ") + "    "
+        for line in wrap_lines(Text.from_markup(markup), console.width, first, rest):
+            console.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
+        open_levels.append(not last)
+
+
+def _until_shallower(depths: list[int], depth: int) -> list[int]:
+    """The depths that follow an entry up to (not including) the first entry above its level."""
+    out = []
+    for d in depths:
+        if d < depth:
+            break
+        out.append(d)
+    return out
 
 
 def _claims(plan: Plan, console: Console) -> None:
@@ -140,9 +192,10 @@ def _claims(plan: Plan, console: Console) -> None:
 
 
 def _owner(p: PodOutcome) -> str | None:
-    """What a pending pod's repeats are grouped by: its Job, else its PodGroup; None for a lone pod."""
-    if p.owner is not None and p.owner.kind == "Job":
-        return f"job {p.namespace}/{p.owner.name}"
+    """What a pending pod's repeats are grouped by: the workload that made it (a Job, Deployment, StatefulSet,
+    JobSet, LeaderWorkerSet, ...), else its PodGroup; None for a lone pod."""
+    if p.owner is not None:
+        return f"{p.owner.kind.lower()} {p.namespace}/{p.owner.name}"
     return f"podgroup {p.pod_group}" if p.pod_group else None
 
 
@@ -191,13 +244,14 @@ def _refused(plan: Plan, console: Console, verbose: bool) -> None:
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
     refused = f", {s['refused']} refused" if s["refused"] else ""
-    head = (f"Plan for Kubernetes {plan.k8s_version}: {plan.nodes} nodes, {s['pods']} pods — {s['bound']} bound, "
+    head = (f"Plan for Kubernetes {plan.k8s_version}: {plural(plan.nodes, 'node')}, {plural(s['pods'], 'pod')} — "
+            f"{s['bound']} bound, "
             f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted{refused}")
     _print(console, head)
     if plan.pod_groups:
         _group_table(plan, console)
     if plan.composites:
-        console.print(_tree(plan))
+        _print_tree(console, _tree(plan))
     if plan.preemptions:
         _preemptions(plan, console)
     if plan.claims:
@@ -209,10 +263,11 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
                       "the plan")
         for u in plan.unplanned:
             at = f"{u.where}: " if u.where else ""
-            _print(console, f"{at}{u.kind} {u.namespace}/{u.name} ({u.api_version})", indent="  ")
+            version = f" ({u.api_version})" if u.api_version else ""
+            _print(console, f"{at}{u.kind} {u.namespace}/{u.name}{version}", indent="  ")
     stay = sum(len(r.pods) - r.would_fit for r in plan.recreations)
     if plan.complete and stay:
-        _print(console, f"Every pod of the input is placed; {stay} recreated replacement"
-                        f"{'s' if stay != 1 else ''} of evicted pods would not be (see Preemptions).")
+        _print(console, f"Every pod of the input is placed; {plural(stay, 'recreated replacement')} "
+                        "of evicted pods would not be (see Preemptions).")
     elif plan.complete:
         console.print("[green]Every pod is placed.[/green]")

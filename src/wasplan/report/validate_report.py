@@ -6,7 +6,8 @@ from rich.console import Console
 
 from wasplan.jsontext import dumps
 from wasplan.pipeline.validate import ValidationReport
-from wasplan.report.diagnostics_text import header, plural, render
+from wasplan.report.diagnostics_text import header, render
+from wasplan.words import plural
 from wasplan.report.fit import print_wrapped
 
 REPORT_API_VERSION = "wasplan.io/v1alpha1"
@@ -29,6 +30,8 @@ def _summary_parts(c: dict) -> list[str]:
         parts.append(f"{plural(c['nonKubernetes'], 'non-Kubernetes document')} skipped")
     if c["templates"]:
         parts.append(f"{plural(c['templates'], 'template file')} skipped")
+    if c["kustomizePatches"]:
+        parts.append(f"{plural(c['kustomizePatches'], 'kustomize patch', 'kustomize patches')} skipped")
     return parts
 
 

@@ -21,6 +21,7 @@ from wasplan.api.releases import SCHEDULING_GROUP, SCHEDULING_VERSIONS, GateSet
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
 from wasplan.documents.model import Document
+from wasplan.documents.sources import STDIN_NAME
 from wasplan.suggest import did_you_mean
 from wasplan.validate import core_schemas, crd_schemas, gates as gate_checks, rules, schemas
 from wasplan.validate.schema_errors import SchemaErrorMapper
@@ -54,7 +55,7 @@ def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         also = f"; no version of {doc.kind} exists in {release.version}"
     if doc.api_version not in SCHEDULING_VERSIONS:  # v1beta2: no release has it, so migrate has nothing to start from
         return [_unknown_version(doc, release.version, serving)]
-    hint = f"run `wasplan migrate --to-k8s {release.version} {doc.source}`" if serving else _kind_hint(doc, release)
+    hint = f"run `{_migrate_command(release.version, doc.source)}`" if serving else _kind_hint(doc, release)
     if doc.api_version in release.served:  # the group/version exists, only not with this kind (WAS113)
         message = f"{doc.api_version} does not serve {doc.kind} in Kubernetes {release.version}{also}"
         return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
@@ -100,6 +101,13 @@ def _builtin_check(doc: Document, release: str) -> list[Diagnostic]:
 def _listing(items: list[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _migrate_command(version: str, source: str) -> str:
+    """The migrate command for the file a finding is in; input from stdin is piped in again through `-`."""
+    if source == STDIN_NAME:
+        return f"... | wasplan migrate --to-k8s {version} -"
+    return f"wasplan migrate --to-k8s {version} {source}"
 
 
 def _kind_hint(doc: Document, release) -> str | None:

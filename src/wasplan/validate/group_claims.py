@@ -26,6 +26,7 @@ from wasplan.documents import Document
 from wasplan.validate.index import Index, Member
 from wasplan.validate.rules.common import make
 from wasplan.validate.walk import items, mapping
+from wasplan.words import plural
 
 GATE = "DRAWorkloadResourceClaims"
 JOB_GROUP_SUFFIX = "-job"  # the Job controller's PodGroup is `<job>-job` (docs/workload-expansion.md)
@@ -151,7 +152,7 @@ def _unused(group: GroupClaims, shared: dict[str, int]) -> list[Diagnostic]:
     """WAS427: a group entry no member pod uses: its claim is never allocated, and no pod gets its devices."""
     pods = sum(m.count for m in group.members)
     return [make(group.doc, "WAS427", f'entry "{g.name}" ({g.source}) of {group.label} is used by none of its '
-                 f"{pods} member pod(s) in the inputs; a pod shares it only with an entry of the same name and "
+                 f"{plural(pods, 'member pod')} in the inputs; a pod shares it only with an entry of the same name and "
                  "source", group.path + (g.index, "name"),
                  f'add {{name: {g.name}, {_field(g)}: {g.template or g.claim}}} to the pods\' resourceClaims')
             for g in group.entries if g.name not in shared]
@@ -160,7 +161,7 @@ def _unused(group: GroupClaims, shared: dict[str, int]) -> list[Diagnostic]:
 def _summary(group: GroupClaims, shared: dict[str, int], own: dict[str, int]) -> Diagnostic:
     """WAS425: which pod claims are shared by the group and which stay per pod."""
     def listed(table: dict[str, int]) -> str:
-        return ", ".join(f'"{name}" ({count} pod(s))' for name, count in sorted(table.items())) or "none"
+        return ", ".join(f'"{name}" ({plural(count, "pod")})' for name, count in sorted(table.items())) or "none"
 
     return make(group.doc, "WAS425", f"{group.label}: claims shared by the group: {listed(shared)}; "
                 f"claims of each pod's own: {listed(own)}", group.path,

@@ -1,9 +1,11 @@
 """Cross-object lint: what no single document shows, checked over all inputs at once (codes WAS4xx).
 
 `lint(docs, gates, nodes)` builds one index (validate.index) and runs each check against it, so the cost is
-linear in the number of documents. Checks that need other documents to judge one document live here and in
-`members` (pods joining groups), `hierarchy` (CompositePodGroup parents), `claim_lint` (DRA references),
-`group_claims` (PodGroup claims versus the pods' claims) and `priority_lint` (PriorityClasses that exist nowhere). The device checks against a snapshot's ResourceSlices
+linear in the number of documents. Duplicates and same-named objects of different directories are sorted out
+first (validate/worlds.py), so two objects with one name are never checked as one. Checks that need other
+documents to judge one document live here and in `members` (pods joining groups), `hierarchy` (CompositePodGroup
+parents), `claim_lint` (DRA references), `group_claims` (PodGroup claims versus the pods' claims) and
+`priority_lint` (PriorityClasses that exist nowhere). The device checks against a snapshot's ResourceSlices
 need the engine's matcher and live above it (`pipeline.lint_devices`).
 """
 
@@ -22,12 +24,22 @@ from wasplan.validate.index import Index, build_index, key_of
 from wasplan.validate.members import check_members
 from wasplan.validate.priority_lint import check_priority_classes
 from wasplan.validate.rules.common import GANG, make, policy_kind
+from wasplan.validate.worlds import once, without_duplicates, worlds
 from wasplan.validate.walk import COMPOSITE, POD, caps_of_version, iter_templates, mapping, topology_keys
 
 
 def lint(docs: list[Document], gates: GateSet, nodes: list[dict] | None = None,
          cluster: ClusterFacts | None = None) -> list[Diagnostic]:
-    """Every cross-object finding; `nodes` and `cluster` come from `--cluster` (labels, DRA objects, namespaces)."""
+    """Every cross-object finding; `nodes` and `cluster` come from `--cluster` (labels, DRA objects, namespaces).
+    A duplicate within a directory is WAS606 and left out; directories that each define an object are checked
+    apart (validate/worlds.py)."""
+    kept, out = without_duplicates(docs)
+    found = [d for world in worlds(kept) for d in _lint_world(world, gates, nodes, cluster)]
+    return out + once(found)
+
+
+def _lint_world(docs: list[Document], gates: GateSet, nodes: list[dict] | None,
+                cluster: ClusterFacts | None) -> list[Diagnostic]:
     index = build_index(docs)
     release = gates.release.version
     out: list[Diagnostic] = []

@@ -13,6 +13,7 @@ from wasplan.suggest import guess
 from wasplan.validate.index import Index, Key, Member
 from wasplan.validate.rules.common import GANG, make, policy_kind
 from wasplan.validate.walk import mapping
+from wasplan.words import plural
 
 _UPSTREAM_PRIORITY = "all pods in a single pod group should have the same priority as the pod group's priority"
 
@@ -62,8 +63,8 @@ def _quorum(group, members: list[Member]) -> list[Diagnostic]:
     if total >= count:
         return []
     return [make(group, "WAS405",
-                 f'PodGroup "{group.name}" needs {count} pods (gang minCount) but the inputs hold only {total} '
-                 "member pod(s); the gang waits for its quorum forever unless more pods arrive",
+                 f'PodGroup "{group.name}" needs {plural(count, "pod")} (gang minCount) but the inputs hold only '
+                 f"{plural(total, 'member pod')}; the gang waits for its quorum forever unless more pods arrive",
                  ("spec", "schedulingPolicy", "gang", "minCount"),
                  f"lower minCount to {total} or add the missing pods", members=total)]
 

@@ -14,6 +14,7 @@ from wasplan.diagnostics import Diagnostic, format_path
 from wasplan.documents.model import Document
 from wasplan.suggest import did_you_mean
 from wasplan.validate import hints
+from wasplan.words import plural
 
 _TYPE_NAMES = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "a boolean", "null": "null"}
@@ -151,7 +152,7 @@ class SchemaErrorMapper:
 
     def _on_MinItems(self, error: Any, path: tuple) -> list[Diagnostic]:
         limit = error.kind.as_dict().get("limit")
-        return [self._diag("WAS111", f'"{format_path(path)}" needs at least {limit} item(s)', path)]
+        return [self._diag("WAS111", f'"{format_path(path)}" needs at least {plural(limit, "item")}', path)]
 
     def _generic(self, error: Any, path: tuple) -> Diagnostic:
         return self._diag("WAS110", f"{format_path(path) or 'object'}: {error.message}", path)
@@ -167,7 +168,7 @@ class SchemaErrorMapper:
 
     def _on_Pattern(self, error: Any, path: tuple) -> list[Diagnostic]:
         fmt = self._format_of(error)
-        what = FORMATS.get(fmt, fmt) if fmt else f"match the pattern {error.kind.as_dict().get('pattern')}"
+        what = FORMATS.get(fmt, fmt) if fmt else f"a string matching the pattern {error.kind.as_dict().get('pattern')}"
         return [self._bad_format(path, what)]
 
     def _on_AnyOf(self, error: Any, path: tuple) -> list[Diagnostic]:

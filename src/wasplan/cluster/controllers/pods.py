@@ -16,7 +16,9 @@ from wasplan.cluster.parse_pod import pod_from_parts
 
 def prototype(meta: dict, spec: dict, ctx: Ctx) -> Pod:
     """The template parsed once; `ctx` points at the template (its `metadata` and `spec` are below it)."""
-    return pod_from_parts(meta, spec, {}, ctx.at("metadata"), ctx.at("spec"), None)
+    proto = pod_from_parts(meta, spec, {}, ctx.at("metadata"), ctx.at("spec"), None)
+    proto.template = (ctx.doc, ctx.prefix) if ctx.doc is not None else None
+    return proto
 
 
 def copy_pod(proto: Pod, name: str, labels: dict[str, str], pod_group: str | None, owner: Owner,

@@ -15,6 +15,7 @@ import numpy as np
 from wasplan.cluster.model import Affinity, Node, Pod
 from wasplan.engine.selectors import term_matches_node, terms_match_node
 from wasplan.engine.status import REASONS, Code
+from wasplan.words import plural
 
 NAME = "NodeAffinity"
 REASON = REASONS.intern("node(s) didn't match Pod's node affinity/selector", Code.UNRESOLVABLE)
@@ -83,7 +84,8 @@ def selector_terms(pod: Pod, nodes: list[Node]) -> list[str]:
     for key, value in sorted(pod.node_selector.items()):
         have = label_values(nodes, key)
         if have.get(value):
-            out.append(f"nodeSelector {key}={value} ({have[value]} nodes have it)")
+            out.append(f"nodeSelector {key}={value} ({plural(have[value], 'node')} "
+                       f"{'has' if have[value] == 1 else 'have'} it)")
         elif have:
             others = ", ".join(v for v, _ in have.most_common(3))
             out.append(f"nodeSelector {key}={value} (no node has it; nodes have {others})")

@@ -13,6 +13,7 @@ from collections import Counter
 from wasplan.cluster.model import Taint, Toleration
 from wasplan.engine.status import REASONS, Code
 from wasplan.engine.tolerations import tolerates
+from wasplan.words import plural
 
 NAME = "TaintToleration"
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
@@ -72,4 +73,5 @@ def taint_text(t: Taint) -> str:
 
 def describe(pod, nodes) -> tuple[str, ...]:
     """The taints the pod does not tolerate, most nodes first, for explain."""
-    return tuple(f"no toleration for {taint_text(t)} ({n} nodes)" for t, n in blocking_taints(pod, nodes).most_common())
+    return tuple(f"no toleration for {taint_text(t)} ({plural(n, 'node')})"
+                 for t, n in blocking_taints(pod, nodes).most_common())

@@ -27,6 +27,7 @@ from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import devicechanges
 from wasplan.explain.exact.result import Answer, Choice, MovesAnswer, TreeAnswer
 from wasplan.explain.model import Change, Suggestion
+from wasplan.words import plural
 
 HOSTNAME = "kubernetes.io/hostname"
 NEW_CONFIG = "kube-scheduler-config.yaml"
@@ -148,7 +149,7 @@ def move(ctx: Context, answer: MovesAnswer) -> Suggestion | None:
     if any(e is None for e in edits):
         return None
     listed = ", ".join(f"{m.pod} {m.source} -> {m.target}" for m in answer.moves)
-    return Suggestion("move", f"move {len(answer.moves)} running pod(s): {listed}",
+    return Suggestion("move", f"move {plural(len(answer.moves), 'running pod')}: {listed}",
                       "the free room is split across nodes so that no node holds a pod of the group; these pods "
                       "fit elsewhere, and the re-planned run with them moved places the group", tuple(edits))
 

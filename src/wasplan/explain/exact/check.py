@@ -33,6 +33,7 @@ from wasplan.explain.exact import changes, moves, question, solver, tree
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer
 from wasplan.explain.model import BY_PREEMPTING, FITS, Suggestion
 from wasplan.explain.model import DOES_NOT_FIT as PLAN_DOES_NOT_FIT
+from wasplan.words import plural
 
 DEFAULT_BUDGET = 5.0  # seconds per solver question
 
@@ -93,7 +94,7 @@ def _check(ctx: Context, subj: Subject, verdict: str, opts: ExactOptions) -> tup
     verdict, text = _tree_verdict(whole, opts.budget)
     if verdict == MISSED:
         found = changes.for_tree(ctx, subj, whole, opts.scheduler_config)
-    alone = {solver.FITS: "fits", solver.NO_FIT: f"does not fit (at most {own.now.bound} of {own.now.needed} pods)",
+    alone = {solver.FITS: "fits", solver.NO_FIT: f"does not fit (at most {own.now.bound} of {plural(own.now.needed, 'pod')})",
              solver.UNKNOWN: "unknown"}[own.now.status]
     return dataclasses.replace(own, verdict=verdict, summary=text, tree=whole,
                                own_summary=f"on its own, with the rest of the tree where the plan left it, it {alone}"
@@ -122,7 +123,7 @@ def _own(ctx: Context, subj: Subject, ev, opts: ExactOptions) -> tuple[ExactChec
     shuffled = moves.ask(ctx, subj, ev, opts.budget) if scope.key is None else None
     verdict, text = _unplaced(now, scope, opts.budget, ev.state)
     if shuffled is not None and shuffled.verified:
-        text += f"; moving {len(shuffled.moves)} running pod(s) makes it fit"
+        text += f"; moving {plural(len(shuffled.moves), 'running pod')} makes it fit"
     elif later is not None and later.status == solver.FITS:
         text += "; with lower-priority pods removed it would fit"
     found = tuple(x for x in (changes.move(ctx, shuffled),) if x is not None) if shuffled is not None else ()
@@ -154,7 +155,7 @@ def _tree_verdict(whole: TreeAnswer, budget: float) -> tuple[str, str]:
                         "kube-scheduler's order does not find it")
     if whole.status == solver.NO_FIT:
         return DOES_NOT_FIT, (head + f"does not fit: no assignment schedules more than {whole.bound} of the "
-                              f"{whole.needed} groups it needs")
+                              f"{plural(whole.needed, 'group')} it needs")
     best = (f"the best assignment found schedules {whole.placed} of {whole.needed}, no more than {whole.bound} "
             "are possible")
     return UNKNOWN, head + (f"unknown: {whole.note}" if whole.note else f"unknown within {budget:g} s: {best}")
@@ -167,7 +168,7 @@ def _unplaced(now: Answer, scope: question.Scope, budget: float, state) -> tuple
         where = f" in {scope.key}={pinned}, where its bound members run"
     if now.status == solver.NO_FIT:
         return DOES_NOT_FIT, (f"exact check: does not fit: no assignment places more than {now.bound} of the "
-                              f"{now.needed} pod(s) still needed{where}")
+                              f"{plural(now.needed, 'pod')} still needed{where}")
     if now.note:  # the solver decided, the engine's replay did not confirm its assignment
         return UNKNOWN, f"exact check: unknown: {now.note}"
     best = f"the best assignment found places {now.placed} of {now.needed}, no more than {now.bound} are possible"
