@@ -73,15 +73,26 @@ func (in *runInput) play() error {
 			manifests = append(manifests, o)
 		}
 	}
-	if err := in.sim.Create(cluster); err != nil {
-		return err
+	for _, o := range cluster {
+		if err := in.sim.Create([]*Object{o}); err != nil {
+			return err
+		}
+		if err := in.sim.settle(); err != nil {
+			return err
+		}
 	}
 	if err := in.sim.Run(); err != nil {
 		return err
 	}
 	if in.opts.arrival == "batch" {
-		if err := in.sim.Create(manifests); err != nil {
-			return err
+		// one by one, each seen by the informers before the next, so the queue order is the input order
+		for _, o := range manifests {
+			if err := in.sim.Create([]*Object{o}); err != nil {
+				return err
+			}
+			if err := in.sim.settle(); err != nil {
+				return err
+			}
 		}
 		return in.sim.Run()
 	}
