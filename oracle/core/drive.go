@@ -71,16 +71,17 @@ type Sim struct {
 	sched   *scheduler.Scheduler
 	gvrs    map[schema.GroupVersionResource]string // resource -> kind, of everything created
 
-	mu        sync.Mutex
-	step      int
-	bound     map[string]string        // pod ns/name -> node, bound during the run
-	victims   map[string]*corev1.Pod   // pod ns/name -> the pod as it was when preemption deleted it
-	events    []preemptEvent
-	ties      map[types.UID]map[string][]string // pod uid -> suggested node -> tied nodes at that attempt
-	nominated map[string]string        // pod ns/name -> last nominated node seen while unbound
-	collected map[types.UID]bool       // victims whose claims the garbage collection has seen to
-	pending   chan struct{}            // the ScheduleOne call still outstanding, if any
-	watchdog  string
+	mu         sync.Mutex
+	step       int
+	bound      map[string]string      // pod ns/name -> node, bound during the run
+	victims    map[string]*corev1.Pod // pod ns/name -> the pod as it was when preemption deleted it
+	events     []preemptEvent
+	ties       map[types.UID]map[string][]string // pod uid -> suggested node -> tied nodes at that attempt
+	nominated  map[string]string                 // pod ns/name -> last nominated node seen while unbound
+	collected  map[types.UID]bool                // victims whose claims the garbage collection has seen to
+	pending    chan struct{}                     // the ScheduleOne call still outstanding, if any
+	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
+	watchdog   string
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -287,7 +288,8 @@ func (s *Sim) Run() error {
 }
 
 // stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the
-// call is blocked in the queue's Pop: nothing is in flight for a while, so nothing was poppable (the backoffQ
+// call is blocked in the queue's Pop: the queue's scheduling cycle has not advanced (Pop advances it when it
+// hands out an entity) and nothing is in flight for a while, so nothing was poppable (the backoffQ
 // count includes pods in the error backoff, which Pop does not take before their backoff expires). That
 // call stays outstanding and returns when something is queued later.
 func (s *Sim) stepOnce() (bool, error) {
@@ -295,6 +297,7 @@ func (s *Sim) stepOnce() (bool, error) {
 		s.mu.Lock()
 		s.step++
 		s.mu.Unlock()
+		s.startCycle = s.sched.SchedulingQueue.SchedulingCycle()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -311,7 +314,7 @@ func (s *Sim) stepOnce() (bool, error) {
 			return true, nil
 		default:
 		}
-		if s.a.Queue(s.sched).InFlight == 0 {
+		if s.a.Queue(s.sched).InFlight == 0 && s.sched.SchedulingQueue.SchedulingCycle() == s.startCycle {
 			if idleSince.IsZero() {
 				idleSince = time.Now()
 			} else if time.Since(idleSince) > 20*time.Millisecond {
@@ -401,6 +404,34 @@ func (s *Sim) fingerprint() (string, bool) {
 	if n, err := s.sched.Cache.PodCount(); err == nil && n != bound+s.waitingAtPermit() {
 		ok = false
 	}
+	// the queue has handled every pod event: it holds exactly the unbound pods (pending or in flight)
+	unbound, all := map[types.UID]bool{}, map[types.UID]bool{}
+	for _, p := range pods {
+		all[p.UID] = true
+		if p.Spec.NodeName == "" {
+			unbound[p.UID] = true
+		}
+	}
+	pending, _ := s.sched.SchedulingQueue.PendingPods()
+	queued := map[types.UID]bool{}
+	for _, p := range pending {
+		queued[p.UID] = true
+		if !unbound[p.UID] {
+			ok = false
+		}
+	}
+	for _, p := range s.sched.SchedulingQueue.InFlightPods() {
+		queued[p.UID] = true
+		if !all[p.UID] {
+			ok = false
+		}
+	}
+	for uid := range unbound {
+		if !queued[uid] {
+			ok = false
+		}
+	}
+	parts = append(parts, fmt.Sprintf("queued:%d", len(queued)))
 	sort.Strings(parts)
 	return fmt.Sprintf("%v q=%+v", parts, q), ok
 }
