@@ -35,7 +35,8 @@ type Command struct {
 
 // commands is the subcommand table; add one line per subcommand.
 var commands = map[string]Command{
-	"plan": {"schedule manifests on a cluster with the real kube-scheduler; prints Plan JSON", runPlan},
+	"plan":     {"schedule manifests on a cluster with the real kube-scheduler; prints Plan JSON", runPlan},
+	"evaluate": {"every Filter and Score plugin's verdict for one pending pod on every node", runEvaluate},
 }
 
 // Register adds a subcommand to the table (for files that prefer to register themselves in init).
