@@ -81,6 +81,7 @@ type Sim struct {
 	collected  map[types.UID]bool                // victims whose claims the garbage collection has seen to
 	pending    chan struct{}                     // the ScheduleOne call still outstanding, if any
 	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
+	writes     int                               // writes that changed the cluster (bindings, deletes, real patches and updates)
 	watchdog   string
 }
 
@@ -128,6 +129,8 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.client.PrependReactor("create", "pods", s.bindReactor)
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
+	s.client.PrependReactor("patch", "*", s.noopReactor)
+	s.client.PrependReactor("update", "*", s.noopReactor)
 	s.factory = a.NewInformerFactory(s.client)
 	sched, err := scheduler.New(s.ctx, s.client, s.factory, nil, profile.RecorderFactory(func(string) recorderLogger { return recorder{s} }),
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -197,6 +200,7 @@ func (s *Sim) bindReactor(action clienttesting.Action) (bool, runtime.Object, er
 	}
 	s.mu.Lock()
 	s.bound[pod.Namespace+"/"+pod.Name] = b.Target.Name
+	s.writes++
 	s.mu.Unlock()
 	return true, b, nil
 }
@@ -221,6 +225,7 @@ func (s *Sim) deleteReactor(action clienttesting.Action) (bool, runtime.Object, 
 	if err == nil {
 		s.mu.Lock()
 		s.victims[d.GetNamespace()+"/"+d.GetName()] = obj.(*corev1.Pod).DeepCopy()
+		s.writes++
 		s.mu.Unlock()
 	}
 	return false, nil, nil
@@ -243,9 +248,23 @@ func (s *Sim) Run() error {
 	if n, err := s.count(podsGVR); err == nil {
 		limit += 50 * n
 	}
+	idle, lastWrites := 0, -1
 	for i := 0; ; i++ {
 		if err := s.settle(); err != nil {
 			return err
+		}
+		// a fixed point: every queued pod had another try and nothing in the cluster changed; upstream would
+		// keep retrying them after each backoff with the same result
+		s.mu.Lock()
+		w := s.writes
+		s.mu.Unlock()
+		if w == lastWrites {
+			idle++
+		} else {
+			idle, lastWrites = 0, w
+		}
+		if unbound := s.unboundPods(); idle > 2*unbound+4 {
+			break
 		}
 		if changed, err := s.collectGarbage(); err != nil {
 			return err
@@ -343,6 +362,17 @@ func dumpGoroutines() {
 	buf := make([]byte, 1<<22)
 	n := goruntime.Stack(buf, true)
 	os.Stderr.Write(buf[:n])
+}
+
+func (s *Sim) unboundPods() int {
+	pods, _ := s.pods()
+	n := 0
+	for _, p := range pods {
+		if p.Spec.NodeName == "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Sim) waitingAtPermit() int {

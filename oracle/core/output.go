@@ -144,6 +144,7 @@ type OracleInfo struct {
 	Parallelism              int32           `json:"parallelism"`
 	PercentageOfNodesToScore int32           `json:"percentageOfNodesToScore"`
 	Profiles                 []ProfileOut    `json:"profiles"`
+	Cycles                   int             `json:"cycles"` // ScheduleOne calls the run made
 	Watchdog                 string          `json:"watchdog,omitempty"`
 }
 

@@ -7,7 +7,9 @@ package core
 // --arrival, src/wasplan/engine/queue.py orders both by priority, then creation).
 
 import (
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -111,7 +113,7 @@ func (in *runInput) play() error {
 
 func (in *runInput) oracleInfo(a Adapter) OracleInfo {
 	return OracleInfo{Kubernetes: a.Kubernetes(), Go: goVersion(), Arrival: in.opts.arrival, Gates: in.gates,
-		Parallelism: 1, PercentageOfNodesToScore: 100, Profiles: Profiles(in.sim.sched.Profiles), Watchdog: in.sim.watchdog}
+		Parallelism: 1, PercentageOfNodesToScore: 100, Profiles: Profiles(in.sim.sched.Profiles), Watchdog: in.sim.watchdog, Cycles: in.sim.step}
 }
 
 func runPlan(a Adapter, args []string, stdout, stderr io.Writer) int {
@@ -122,6 +124,13 @@ func runPlan(a Adapter, args []string, stdout, stderr io.Writer) int {
 	defer in.sim.Close()
 	if err := in.play(); err != nil {
 		return fail(stderr, err)
+	}
+	if os.Getenv("ORACLE_DEBUG") != "" {
+		counts := map[string]int{}
+		for _, act := range in.sim.client.Actions() {
+			counts[act.GetVerb()+" "+act.GetResource().Resource+"/"+act.GetSubresource()]++
+		}
+		fmt.Fprintln(stderr, counts)
 	}
 	plan := in.sim.Result(in.objs)
 	plan.Oracle = in.oracleInfo(a)
