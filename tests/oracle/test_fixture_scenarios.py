@@ -152,3 +152,19 @@ def test_unsupported_kind_is_refused_with_its_file(oracle_bin, tmp_path):
     run = oracle_plan(oracle_bin, [job], [SCENARIOS / "preemption" / "cluster.yaml"], "1.37")
     assert run.returncode == 2
     assert "kind Job (batch/v1) is not one the oracle reads" in run.stderr and str(job) in run.stderr
+
+
+def test_136_gang_member_preempting_pod_by_pod(oracle_bin, tmp_path):
+    """tests/engine/test_postfilter_messages.py: with WorkloadAwarePreemption off, each 1.36 gang member gets the
+    pod-by-pod PostFilter verdicts, and the PodGroup says the placement failed."""
+    here = SCENARIOS / "postfilter"
+    code, doc = plan(oracle_bin, [here / "gang.yaml"], here / "cluster.yaml", "1.36", tmp_path,
+                     gates="WorkloadAwarePreemption=false")
+    assert code == 1
+    expected = FIT_ERROR + DRA_POSTFILTER["1.36"] + PREEMPTION
+    assert {n: p["message"] for n, p in by_name(doc).items() if p["status"] == "Pending"} == \
+        {"train-0": expected, "train-1": expected}
+    group = doc["podGroups"][0]
+    assert (group["status"], group["message"]) == (
+        "Unschedulable", "0/1 placements are available, first placement status: pod group is unschedulable")
+    assert group["condition"]["type"] == "PodGroupScheduled"
