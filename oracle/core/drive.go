@@ -281,6 +281,9 @@ func (s *Sim) Run() error {
 			s.watchdog = fmt.Sprintf("stopped after %d scheduling cycles with entities still queued", i)
 			break
 		}
+		if os.Getenv("ORACLE_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "%s cycle %d queue %+v\n", time.Now().Format("15:04:05.000"), s.step, s.a.Queue(s.sched))
+		}
 		ran, err := s.stepOnce()
 		if err != nil {
 			return err

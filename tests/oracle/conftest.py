@@ -33,8 +33,9 @@ def missing_reason() -> str | None:
     """Why the oracle cannot run here, or None."""
     path = oracle_path()
     if not path.is_file():
-        how = "$WASPLAN_ORACLE" if os.environ.get("WASPLAN_ORACLE") else "oracle/build (needs Go)"
-        return f"no oracle binary at {path}; build it with {how}"
+        if os.environ.get("WASPLAN_ORACLE"):
+            return f"no oracle binary at {path} (named by WASPLAN_ORACLE)"
+        return f"no oracle binary at {path}; build it with oracle/build (needs Go)"
     if not os.access(path, os.X_OK):
         return f"{path} is not executable"
     return None
