@@ -1,0 +1,92 @@
+"""Running wasplan and the oracle's API-server subcommands on the same files, and comparing what they say.
+
+Shared by test_validate_oracle.py, test_convert_oracle.py and test_expand_oracle.py. The oracle binary is the
+one `oracle/build` leaves (or $WASPLAN_ORACLE); without it the tests skip with one visible reason.
+
+Field paths are compared as sets per document. Two normalisations, both because the server's own reports
+say less than a path: a type error stops the server's decoder at the first bad value and names the path
+without list indexes, so there the oracle's path (indexes dropped) must be among wasplan's; and wasplan puts a
+missing required field at the field itself, as the server does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+INDEX = re.compile(r"\[\d+\]")
+
+
+def oracle_binary() -> Path | None:
+    env = os.environ.get("WASPLAN_ORACLE")
+    path = Path(env) if env else ROOT / "oracle" / "bin" / "oracle"
+    return path if path.exists() and os.access(path, os.X_OK) else None
+
+
+def run_oracle(binary: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=600)
+
+
+def run_wasplan(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wasplan", *args], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verdict: str
+    paths: frozenset[str]
+    decode_error: bool  # the server's decoder stopped: only its first type error is known
+    messages: tuple[str, ...]
+
+
+def oracle_verdicts(report: dict) -> list[Verdict]:
+    out = []
+    for doc in report["documents"]:
+        errors = doc["errors"]
+        out.append(Verdict(doc["verdict"], frozenset(e["field"] for e in errors),
+                           any(e["type"] == "FieldValueTypeInvalid" for e in errors),
+                           tuple(f"{e['field']}: {e['message']}" for e in errors)))
+    return out
+
+
+def wasplan_verdicts(report: dict) -> list[Verdict]:
+    out = []
+    for doc in report["documents"]:
+        errors = [d for d in doc["diagnostics"] if d["severity"] == "error"]
+        out.append(Verdict(doc["verdict"], frozenset(d.get("field") or "" for d in errors), False,
+                           tuple(f"{d.get('field')}: {d['code']} {d['message']}" for d in errors)))
+    return out
+
+
+def agree(server: Verdict, ours: Verdict) -> tuple[bool, bool]:
+    """(verdicts agree, field paths agree)."""
+    same_verdict = server.verdict == ours.verdict
+    if server.decode_error:
+        wanted = {INDEX.sub("", p) for p in server.paths}
+        return same_verdict, wanted <= {INDEX.sub("", p) for p in ours.paths}
+    return same_verdict, server.paths == ours.paths
+
+
+def validate_both(binary: Path, stream: Path, release: str, gates: str) -> tuple[list[Verdict], list[Verdict]]:
+    flags = ["--k8s-version", release] + (["--feature-gates", gates] if gates else [])
+    server = run_oracle(binary, "validate", str(stream), *flags, "-o", "json")
+    if server.returncode not in (0, 1):
+        raise AssertionError(f"oracle validate failed ({server.returncode}): {server.stderr[-2000:]}")
+    ours = run_wasplan("validate", str(stream), *flags, "-o", "json")
+    if ours.returncode not in (0, 1):
+        raise AssertionError(f"wasplan validate failed ({ours.returncode}): {ours.stderr[-2000:]}")
+    return oracle_verdicts(json.loads(server.stdout)), wasplan_verdicts(json.loads(ours.stdout))
+
+
+def load_list(text: str) -> list[dict]:
+    doc = yaml.safe_load(text)
+    return list(doc.get("items") or []) if isinstance(doc, dict) else []
