@@ -22,14 +22,15 @@ import (
 
 	"wasplan.local/oracle/core"
 )
+
 // CreateStrategies: the registry strategies of the kinds validate checks (pkg/registry/... of 1.36).
 func (adapter) CreateStrategies(namespaces core.NamespaceGetter) map[schema.GroupKind]rest.RESTCreateStrategy {
 	return map[schema.GroupKind]rest.RESTCreateStrategy{
-		{Group: "scheduling.k8s.io", Kind: "Workload"}:          workload.Strategy,
-		{Group: "scheduling.k8s.io", Kind: "PodGroup"}:          podgroup.NewStrategy(),
-		{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:     priorityclass.Strategy,
-		{Group: "", Kind: "Pod"}:                                pod.Strategy,
-		{Group: "batch", Kind: "Job"}:                           job.Strategy,
+		{Group: "scheduling.k8s.io", Kind: "Workload"}:      workload.Strategy,
+		{Group: "scheduling.k8s.io", Kind: "PodGroup"}:      podgroup.NewStrategy(),
+		{Group: "scheduling.k8s.io", Kind: "PriorityClass"}: priorityclass.Strategy,
+		{Group: "", Kind: "Pod"}:                            pod.Strategy,
+		{Group: "batch", Kind: "Job"}:                       job.Strategy,
 		{Group: "resource.k8s.io", Kind: "ResourceClaim"}: resourceclaim.NewStrategy(namespaces,
 			authorizerfactory.NewAlwaysAllowAuthorizer()),
 		{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}: resourceclaimtemplate.NewStrategy(namespaces),

@@ -23,6 +23,7 @@ import (
 
 	"wasplan.local/oracle/core"
 )
+
 // CreateStrategies: the registry strategies of the kinds validate checks (pkg/registry/... of 1.37).
 func (adapter) CreateStrategies(namespaces core.NamespaceGetter) map[schema.GroupKind]rest.RESTCreateStrategy {
 	return map[schema.GroupKind]rest.RESTCreateStrategy{

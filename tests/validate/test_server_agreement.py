@@ -1,0 +1,74 @@
+"""Regressions found by comparing `wasplan validate` with the API server's own create path (the oracle's
+`validate`, issue 22). Each case is a minimised document the server and wasplan judged differently."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from wasplan.api.releases import default_gates, get_release
+from wasplan.diagnostics import Severity
+from wasplan.documents import read_paths
+from wasplan.pipeline.validate import validate_read
+
+
+def _errors(tmp_path, text: str, release: str = "1.37") -> list[tuple[str, str, int | None]]:
+    path = tmp_path / "doc.yaml"
+    path.write_text(textwrap.dedent(text))
+    report = validate_read(read_paths([str(path)]), default_gates(get_release(release)))
+    return [(d.code, d.location.field, d.location.line) for r in report.results for d in r.diagnostics
+            if d.severity is Severity.ERROR]
+
+
+@pytest.mark.parametrize("kind, api_version", [
+    ("DeviceClass", "resource.k8s.io/v1"), ("PriorityClass", "scheduling.k8s.io/v1"),
+    ("PodGroup", "scheduling.k8s.io/v1beta1")])
+def test_a_document_without_a_name_is_invalid(tmp_path, kind, api_version):
+    body = {"DeviceClass": "spec: {}", "PriorityClass": "value: 10",
+            "PodGroup": "spec:\n  schedulingPolicy:\n    basic: {}"}[kind]
+    found = _errors(tmp_path, f"apiVersion: {api_version}\nkind: {kind}\nmetadata: {{}}\n{body}\n")
+    assert found == [("WAS102", "metadata.name", 3)]
+
+
+def test_generate_name_stands_in_for_the_name(tmp_path):
+    assert _errors(tmp_path, """\
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata: {generateName: batch-}
+        value: 10
+        """) == []
+
+
+@pytest.mark.parametrize("name", ["has space", "-x", "Upper", "a" * 254])
+def test_a_priority_class_name_must_be_a_dns_subdomain(tmp_path, name):
+    found = _errors(tmp_path, f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: '{name}'}}\n"
+                              "value: 10\n")
+    assert found == [("WAS107", "metadata.name", 3)]
+
+
+def test_a_missing_required_field_is_named_at_its_own_path(tmp_path):
+    found = _errors(tmp_path, """\
+        apiVersion: scheduling.k8s.io/v1beta1
+        kind: Workload
+        metadata: {name: w}
+        spec:
+          podGroupTemplates:
+          - schedulingPolicy:
+              basic: {}
+        """)
+    # the server says `spec.podGroupTemplates[0].name: Required value`; the line is the template's
+    assert found == [("WAS102", "spec.podGroupTemplates[0].name", 6)]
+
+
+def test_a_key_inside_an_empty_policy_is_an_unknown_field(tmp_path):
+    found = _errors(tmp_path, """\
+        apiVersion: scheduling.k8s.io/v1beta1
+        kind: PodGroup
+        metadata: {name: g}
+        spec:
+          schedulingPolicy:
+            basic: {pods: 3}
+        """)
+    # the server's strict decoder: unknown field "spec.schedulingPolicy.basic.pods"
+    assert found == [("WAS101", "spec.schedulingPolicy.basic.pods", 6)]
