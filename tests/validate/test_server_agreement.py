@@ -72,3 +72,24 @@ def test_a_key_inside_an_empty_policy_is_an_unknown_field(tmp_path):
         """)
     # the server's strict decoder: unknown field "spec.schedulingPolicy.basic.pods"
     assert found == [("WAS101", "spec.schedulingPolicy.basic.pods", 6)]
+
+
+def test_a_composite_only_workload_is_rejected_when_composite_pod_groups_are_off(tmp_path):
+    path = tmp_path / "doc.yaml"
+    path.write_text(textwrap.dedent("""\
+        apiVersion: scheduling.k8s.io/v1alpha3
+        kind: Workload
+        metadata: {name: w}
+        spec:
+          compositePodGroupTemplates:
+          - name: root
+            schedulingPolicy: {basic: {}}
+            podGroupTemplates:
+            - name: workers
+              schedulingPolicy: {gang: {minCount: 2}}
+        """))
+    gates = default_gates(get_release("1.37"))
+    gates = type(gates)(gates.release, dict(gates.values, CompositePodGroup=False))
+    report = validate_read(read_paths([str(path)]), gates)
+    errors = [(d.code, d.location.field) for r in report.results for d in r.diagnostics if d.severity is Severity.ERROR]
+    assert errors == [("WAS108", "spec")]
