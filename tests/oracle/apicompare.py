@@ -24,6 +24,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = re.compile(r"\[\d+\]")
+MAP_KEY = re.compile(r"\[([^\]\d][^\]]*)\]")  # the server writes a map key as `limits[nvidia.com/gpu]`
 
 
 def oracle_binary() -> Path | None:
@@ -54,7 +55,7 @@ def oracle_verdicts(report: dict) -> list[Verdict]:
     out = []
     for doc in report["documents"]:
         errors = doc["errors"]
-        out.append(Verdict(doc["verdict"], frozenset(e["field"] for e in errors),
+        out.append(Verdict(doc["verdict"], frozenset(MAP_KEY.sub(r".\1", e["field"]) for e in errors),
                            any(e["type"] == "FieldValueTypeInvalid" for e in errors),
                            tuple(f"{e['field']}: {e['message']}" for e in errors),
                            any(e["type"] == "NotServed" for e in errors)))

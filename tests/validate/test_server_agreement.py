@@ -93,3 +93,47 @@ def test_a_composite_only_workload_is_rejected_when_composite_pod_groups_are_off
     report = validate_read(read_paths([str(path)]), gates)
     errors = [(d.code, d.location.field) for r in report.results for d in r.diagnostics if d.severity is Severity.ERROR]
     assert errors == [("WAS108", "spec")]
+
+
+def _pod(spec: str) -> str:
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + textwrap.indent(textwrap.dedent(spec), "  ")
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("containers:\n- {name: c, image: x}\n- {name: c, image: y}\n", [("WAS202", "spec.containers[1].name")]),
+    ("containers:\n- {name: Bad_Name, image: x}\n", [("WAS107", "spec.containers[0].name")]),
+    ("containers:\n- name: c\n  image: x\n  ports: [{containerPort: 100001}]\n",
+     [("WAS105", "spec.containers[0].ports[0].containerPort")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {requests: {nvidia.com/gpu: 1}}\n",
+     [("WAS102", "spec.containers[0].resources.limits")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}\n",
+     [("WAS105", "spec.containers[0].resources.requests")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {requests: {cpu: 2}, limits: {cpu: 1}}\n",
+     [("WAS105", "spec.containers[0].resources.requests")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {requests: {gpus: 1}}\n",
+     [("WAS107", "spec.containers[0].resources.requests.gpus")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {claims: [{name: gpu}]}\n",
+     [("WAS107", "spec.containers[0].resources.claims[0]")]),
+    ("resourceClaims:\n- {name: gpu, resourceClaimName: a}\n- {name: gpu, resourceClaimName: b}\n"
+     "containers:\n- {name: c, image: x}\n", [("WAS202", "spec.resourceClaims[1].name")]),
+    ("containers:\n- name: c\n  image: x\n  resources: {requests: {cpu: 1}, limits: {cpu: 2, nvidia.com/gpu: 1}}\n", []),
+])
+def test_pod_spec_rules_the_server_enforces(tmp_path, spec, expected):
+    found = [(code, field) for code, field, _ in _errors(tmp_path, _pod(spec))]
+    assert found == expected
+
+
+def test_an_indexed_job_needs_completions(tmp_path):
+    found = _errors(tmp_path, """\
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {name: j}
+        spec:
+          completionMode: Indexed
+          parallelism: -1
+          template:
+            spec:
+              restartPolicy: Never
+              containers: [{name: c, image: x}]
+        """)
+    assert sorted((c, f) for c, f, _ in found) == [("WAS102", "spec.completions"), ("WAS105", "spec.parallelism")]
