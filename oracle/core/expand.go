@@ -63,8 +63,6 @@ type createdRef struct {
 const (
 	quietPeriod   = 1500 * time.Millisecond
 	expandTimeout = 60 * time.Second
-	// the letters k8s.io/apimachinery/pkg/util/rand uses for generated names (no vowels, no confusable digits)
-	nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 )
 
 var jobGVK = schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}
@@ -173,7 +171,7 @@ func newControllerEnv() *ControllerEnv {
 	return env
 }
 
-// generatedSuffix spells n in five letters of the server's alphabet.
+// generatedSuffix spells n in five letters of the server's alphabet (nameAlphabet, claims.go).
 func generatedSuffix(n int64) string {
 	out := make([]byte, 5)
 	for i := 4; i >= 0; i-- {

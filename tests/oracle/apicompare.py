@@ -1,7 +1,7 @@
 """Running wasplan and the oracle's API-server subcommands on the same files, and comparing what they say.
 
-Shared by test_validate_oracle.py, test_convert_oracle.py and test_expand_oracle.py. The oracle binary is the
-one `oracle/build` leaves (or $WASPLAN_ORACLE); without it the tests skip with one visible reason.
+Shared by test_validate_oracle.py, test_convert_oracle.py and test_expand_oracle.py; the binary comes from
+conftest.py's `oracle_bin` (skipped, visibly, without it).
 
 Field paths are compared as sets per document. Two normalisations, both because the server's own reports
 say less than a path: a version the release does not serve is refused before the object is read, so only
@@ -13,7 +13,6 @@ missing required field at the field itself, as the server does.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -22,19 +21,11 @@ from pathlib import Path
 
 import yaml
 
+from tests.oracle.conftest import run_oracle
+
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = re.compile(r"\[\d+\]")
 MAP_KEY = re.compile(r"\[([^\]\d][^\]]*)\]")  # the server writes a map key as `limits[nvidia.com/gpu]`
-
-
-def oracle_binary() -> Path | None:
-    env = os.environ.get("WASPLAN_ORACLE")
-    path = Path(env) if env else ROOT / "oracle" / "bin" / "oracle"
-    return path if path.exists() and os.access(path, os.X_OK) else None
-
-
-def run_oracle(binary: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=600)
 
 
 def run_wasplan(*args: str) -> subprocess.CompletedProcess:
@@ -84,7 +75,7 @@ def agree(server: Verdict, ours: Verdict) -> tuple[bool, bool]:
 
 def validate_both(binary: Path, stream: Path, release: str, gates: str) -> tuple[list[Verdict], list[Verdict]]:
     flags = ["--k8s-version", release] + (["--feature-gates", gates] if gates else [])
-    server = run_oracle(binary, "validate", str(stream), *flags, "-o", "json")
+    server = run_oracle(binary, ["validate", str(stream), *flags, "-o", "json"], timeout=600)
     if server.returncode not in (0, 1):
         raise AssertionError(f"oracle validate failed ({server.returncode}): {server.stderr[-2000:]}")
     ours = run_wasplan("validate", str(stream), *flags, "-o", "json")

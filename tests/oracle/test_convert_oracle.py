@@ -9,23 +9,16 @@ server counterpart; the oracle's validate judges their output in test_validate_o
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import yaml
 
 from tests.oracle import mutate
-from tests.oracle.apicompare import load_list, oracle_binary, run_oracle, run_wasplan
+from tests.oracle.apicompare import load_list, run_wasplan
+from tests.oracle.conftest import run_oracle
 
 VERSIONS = ("scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1alpha3")
 
 
-@pytest.fixture(scope="module")
-def api_oracle():
-    binary = oracle_binary()
-    if binary is None:
-        pytest.skip("oracle not built (run oracle/build; needs Go): migrate not compared with the API server")
-    return binary
 
 
 def _accepted_137(binary, tmp_path) -> list[dict]:
@@ -34,8 +27,8 @@ def _accepted_137(binary, tmp_path) -> list[dict]:
             if d.get("apiVersion") in VERSIONS and d.get("kind") in ("Workload", "PodGroup") and not _composite(d)]
     stream = tmp_path / "seeds.yaml"
     mutate.write_stream([mutate.Mutant("", "", d) for d in docs], stream)
-    report = json.loads(run_oracle(binary, "validate", str(stream), "--k8s-version", "1.37", "--feature-gates",
-                                    "DRAWorkloadResourceClaims=true", "-o", "json").stdout)
+    report = run_oracle(binary, ["validate", str(stream), "--k8s-version", "1.37", "--feature-gates",
+                                 "DRAWorkloadResourceClaims=true", "-o", "json"]).json
     return [d for d, r in zip(docs, report["documents"]) if r["verdict"] == "valid"]
 
 
@@ -45,14 +38,14 @@ def _composite(doc: dict) -> bool:
 
 
 def _convert(binary, path, target) -> list[dict]:
-    result = run_oracle(binary, "convert", str(path), "--to-k8s", "1.37", "--to", target, "-o", "yaml")
+    result = run_oracle(binary, ["convert", str(path), "--to-k8s", "1.37", "--to", target, "-o", "yaml"])
     assert result.returncode == 0, result.stderr[-2000:]
     return load_list(result.stdout)
 
 
 @pytest.mark.parametrize("target", VERSIONS)
-def test_migrate_converts_as_the_api_server_does(api_oracle, target, tmp_path):
-    docs = _accepted_137(api_oracle, tmp_path)
+def test_migrate_converts_as_the_api_server_does(oracle_bin, target, tmp_path):
+    docs = _accepted_137(oracle_bin, tmp_path)
     assert docs, "no 1.37 Workload or PodGroup fixture is accepted by the server"
     source = tmp_path / "source.yaml"
     source.write_text(yaml.safe_dump_all(docs))
@@ -60,7 +53,7 @@ def test_migrate_converts_as_the_api_server_does(api_oracle, target, tmp_path):
     assert migrated.returncode == 0, migrated.stderr[-2000:]
     ours_path = tmp_path / "ours.yaml"
     ours_path.write_text(migrated.stdout)
-    server, ours = _convert(api_oracle, source, target), _convert(api_oracle, ours_path, target)
+    server, ours = _convert(oracle_bin, source, target), _convert(oracle_bin, ours_path, target)
     assert len(server) == len(ours) == len(docs)
     differ = [f"{s['kind']} {s['metadata'].get('name')}:\n  server  {s}\n  wasplan {o}"
               for s, o in zip(server, ours) if s != o]

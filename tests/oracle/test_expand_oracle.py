@@ -15,7 +15,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from tests.oracle.apicompare import load_list, oracle_binary, run_oracle
+from tests.oracle.apicompare import load_list
+from tests.oracle.conftest import run_oracle
 from wasplan.api.releases import default_gates, get_release
 from wasplan.cluster.controllers.job import INDEX_LABEL, expand_job
 from wasplan.cluster.issues import Ctx
@@ -24,12 +25,6 @@ from wasplan.cluster.model import Group, Pod
 RELATIONS = ((2, 2), (3, 5), (4, 2), (1, 1), (3, None), (5, 5))
 
 
-@pytest.fixture(scope="module")
-def api_oracle():
-    binary = oracle_binary()
-    if binary is None:
-        pytest.skip("oracle not built (run oracle/build; needs Go): Job expansion not compared with upstream")
-    return binary
 
 
 def generated_jobs(seed: int, count: int, release: str) -> list[dict]:
@@ -115,12 +110,12 @@ def _hub_policy(group) -> tuple:
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
-def test_generated_jobs_expand_as_the_job_controller_expands_them(api_oracle, release, tmp_path, request):
-    count = 200 if request.config.getoption("--oracle-long", default=False) else 24
+def test_generated_jobs_expand_as_the_job_controller_expands_them(oracle_bin, release, tmp_path, oracle_long):
+    count = 200 if oracle_long else 24
     jobs = generated_jobs(seed=22, count=count, release=release)
     stream = tmp_path / "jobs.yaml"
     stream.write_text(yaml.safe_dump_all(jobs))
-    result = run_oracle(api_oracle, "expand", str(stream), "--k8s-version", release, "-o", "yaml")
+    result = run_oracle(oracle_bin, ["expand", str(stream), "--k8s-version", release, "-o", "yaml"])
     assert result.returncode == 0, result.stderr[-2000:]
     items = load_list(result.stdout)
     mismatches = []

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from tests.oracle import mutate
-from tests.oracle.apicompare import agree, oracle_binary, validate_both
+from tests.oracle.apicompare import agree, validate_both
 
 PROFILES = {"1.36": ("", "DRAWorkloadResourceClaims=true"),
             "1.37": ("", "DRAWorkloadResourceClaims=true,CompositePodGroup=false,TopologyAwareWorkloadScheduling=false")}
@@ -33,23 +33,17 @@ def _known_gap(kind: str, server, ours) -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def api_oracle():
-    binary = oracle_binary()
-    if binary is None:
-        pytest.skip("oracle not built (run oracle/build; needs Go): validate not compared with the API server")
-    return binary
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
-def test_mutated_documents_get_the_servers_verdict(api_oracle, release, tmp_path, request):
-    per_document = 12 if request.config.getoption("--oracle-long", default=False) else 2
+def test_mutated_documents_get_the_servers_verdict(oracle_bin, release, tmp_path, oracle_long):
+    per_document = 12 if oracle_long else 2
     mutants = mutate.mutants(seed=22, per_document=per_document)
     stream = tmp_path / "mutants.yaml"
     mutate.write_stream(mutants, stream)
     unexplained, gaps, paths_ok, verdict_ok, total = [], Counter(), 0, 0, 0
     for gates in PROFILES[release]:
-        server, ours = validate_both(api_oracle, stream, release, gates)
+        server, ours = validate_both(oracle_bin, stream, release, gates)
         assert len(server) == len(ours) == len(mutants)
         for mutant, s, o in zip(mutants, server, ours):
             total += 1
