@@ -242,9 +242,15 @@ func serverErrors(doc apiDocument, strategies map[schema.GroupKind]rest.RESTCrea
 	return append(found, createErrors(internal, gvk, strategy, "")...)
 }
 
-// servedError: the release serves exactly the versions its scheme knows.
+// servedError: the release serves exactly the versions its scheme knows, and the scheduling.k8s.io resources
+// only while the gate that enables their storage is on (pkg/registry/scheduling/rest/storage_scheduling.go).
 func servedError(gvk schema.GroupVersionKind) *ValidationError {
 	if legacyscheme.Scheme.Recognizes(gvk) {
+		resource, _ := meta.UnsafeGuessKindToResource(gvk)
+		if gate, gated := servedByGate[resource.Resource]; gated && gvk.Group == "scheduling.k8s.io" &&
+			!utilfeature.DefaultFeatureGate.Enabled(gate) {
+			return &ValidationError{"kind", errNotServed, fmt.Sprintf("%s is not served while the %s feature gate is off", resource.Resource, gate)}
+		}
 		return nil
 	}
 	if legacyscheme.Scheme.IsVersionRegistered(gvk.GroupVersion()) {

@@ -137,3 +137,43 @@ def test_an_indexed_job_needs_completions(tmp_path):
               containers: [{name: c, image: x}]
         """)
     assert sorted((c, f) for c, f, _ in found) == [("WAS102", "spec.completions"), ("WAS105", "spec.parallelism")]
+
+
+def _findings(tmp_path, text: str, **gate_values) -> list[tuple[str, str, str]]:
+    path = tmp_path / "doc.yaml"
+    path.write_text(textwrap.dedent(text))
+    gates = default_gates(get_release("1.37"))
+    gates = type(gates)(gates.release, dict(gates.values, **gate_values))
+    report = validate_read(read_paths([str(path)]), gates)
+    return [(d.code, d.severity.name.lower(), d.location.field) for r in report.results for d in r.diagnostics]
+
+
+def test_a_bad_status_is_a_warning_because_the_server_resets_it_on_create(tmp_path):
+    found = _findings(tmp_path, """\
+        apiVersion: scheduling.k8s.io/v1beta1
+        kind: PodGroup
+        metadata: {name: g}
+        spec:
+          schedulingPolicy: {basic: {}}
+        status:
+          conditions:
+          - {type: PodGroupInitiallyScheduled, status: Maybe, reason: X, message: "", lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """)
+    assert found and all(severity == "warning" for _, severity, _ in found)
+    assert ("WAS104", "warning", "status.conditions[0].status") in found
+
+
+def test_errors_inside_a_field_the_gate_drops_are_warnings_and_count_when_the_gate_is_on(tmp_path):
+    text = """\
+        apiVersion: scheduling.k8s.io/v1beta1
+        kind: PodGroup
+        metadata: {name: g}
+        spec:
+          schedulingPolicy: {basic: {}}
+          resourceClaims:
+          - {name: GPU_Claim, resourceClaimName: c}
+        """
+    off = _findings(tmp_path, text)
+    assert ("WAS301", "warning", "spec.resourceClaims") in off
+    assert ("WAS107", "warning", "spec.resourceClaims[0].name") in off
+    assert ("WAS107", "error", "spec.resourceClaims[0].name") in _findings(tmp_path, text, DRAWorkloadResourceClaims=True)
