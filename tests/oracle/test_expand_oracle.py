@@ -4,7 +4,9 @@ Generated Jobs cover Indexed and NonIndexed completion, every parallelism/comple
 `spec.scheduling` (none, basic, gang with and without minCount, a topology constraint, disruption modes) and
 pod templates that bring their own schedulingGroup. Compared per Job: how many Workloads, PodGroups and Pods
 are created, each PodGroup's policy and minCount, which pods join the group, the completion indexes the pods
-carry (names aside from upstream's suffixes), and the pod fields copied from the template.
+carry (names aside from upstream's suffixes), and the pod fields copied from the template as the API server
+defaults them: the scheduler name and the pod's effective request (requests from limits for every resource,
+extended ones and hugepages included; init containers).
 """
 
 from __future__ import annotations
@@ -17,12 +19,17 @@ import yaml
 
 from tests.oracle.apicompare import load_list
 from tests.oracle.conftest import run_oracle
+from wasplan.api.quantity import parse_quantity
 from wasplan.api.releases import default_gates, get_release
 from wasplan.cluster.controllers.job import INDEX_LABEL, expand_job
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod
 
 RELATIONS = ((2, 2), (3, 5), (4, 2), (1, 1), (3, None), (5, 5))
+# container resources the API server defaults: requests from limits, for every resource (extended included)
+RESOURCES = ({"limits": {"cpu": "1"}}, {"limits": {"cpu": "2", "memory": "1Gi"}},
+             {"limits": {"nvidia.com/gpu": "2", "cpu": "500m"}}, {"requests": {"cpu": "250m"}, "limits": {"cpu": "1"}},
+             {"limits": {"example.com/fpga": "1", "hugepages-2Mi": "4Mi", "memory": "1Gi"}}, {})
 
 
 
@@ -35,7 +42,10 @@ def generated_jobs(seed: int, count: int, release: str) -> list[dict]:
         indexed = completions is not None and rng.random() < 0.6
         spec: dict = {"parallelism": parallelism, "template": {"spec": {
             "restartPolicy": "Never",
-            "containers": [{"name": "c", "image": "busybox", "resources": {"limits": {"cpu": "1"}}}]}}}
+            "containers": [{"name": "c", "image": "busybox", "resources": rng.choice(RESOURCES)}]}}}
+        if rng.random() < 0.3:
+            spec["template"]["spec"]["initContainers"] = [
+                {"name": "init", "image": "busybox", "resources": rng.choice(RESOURCES)}]
         if completions is not None:
             spec["completions"] = completions
         if indexed:
@@ -74,7 +84,28 @@ def _summary_oracle(items: list[dict], job: str) -> dict:
                            else "byo" if p["spec"].get("schedulingGroup") else "none" for p in pods),
         "indexes": sorted(p["metadata"]["labels"].get(INDEX_LABEL, "") for p in pods),
         "jobLabel": sorted({p["metadata"]["labels"].get("job-name", "") for p in pods}),
+        "schedulerNames": sorted({p["spec"].get("schedulerName") for p in pods}),
+        "requests": sorted({tuple(sorted(_effective(p["spec"]).items())) for p in pods}),
     }
+
+
+def _effective(spec: dict) -> dict[str, int]:
+    """The pod's request from its defaulted containers (app containers summed, at least each init container's),
+    in wasplan's units (milli-cpu, else whole units), plus the pod count."""
+    def amounts(container: dict) -> dict[str, int]:
+        out = {}
+        for name, raw in ((container.get("resources") or {}).get("requests") or {}).items():
+            quantity = parse_quantity(raw)
+            out[name] = quantity.milli_value() if name == "cpu" else quantity.value()
+        return out
+    total: dict[str, int] = {}
+    for container in spec["containers"]:
+        for name, value in amounts(container).items():
+            total[name] = total.get(name, 0) + value
+    for container in spec.get("initContainers") or []:
+        for name, value in amounts(container).items():
+            total[name] = max(total.get(name, 0), value)
+    return {**{k: v for k, v in total.items() if v}, "pods": 1}
 
 
 def _policy(spec: dict) -> tuple:
@@ -99,6 +130,8 @@ def _summary_wasplan(job: dict, release: str) -> dict:
         "inGroup": Counter("own" if p.pod_group in own else "byo" if p.pod_group else "none" for p in pods),
         "indexes": sorted(p.labels.get(INDEX_LABEL, "") for p in pods),
         "jobLabel": sorted({p.labels.get("job-name", "") for p in pods}),
+        "schedulerNames": sorted({p.scheduler_name for p in pods}),
+        "requests": sorted({tuple(sorted((k, v) for k, v in p.requests.items() if v)) for p in pods}),
     }
 
 

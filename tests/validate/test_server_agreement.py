@@ -177,3 +177,8 @@ def test_errors_inside_a_field_the_gate_drops_are_warnings_and_count_when_the_ga
     assert ("WAS301", "warning", "spec.resourceClaims") in off
     assert ("WAS107", "warning", "spec.resourceClaims[0].name") in off
     assert ("WAS107", "error", "spec.resourceClaims[0].name") in _findings(tmp_path, text, DRAWorkloadResourceClaims=True)
+
+
+def test_hugepages_need_cpu_or_memory(tmp_path):
+    found = _errors(tmp_path, _pod("containers:\n- name: c\n  image: x\n  resources: {limits: {hugepages-2Mi: 4Mi}}\n"))
+    assert [(c, f) for c, f, _ in found] == [("WAS102", "spec.containers[0].resources")]

@@ -110,6 +110,9 @@ def _requirements(doc: Document, resources: dict, path: FieldPath) -> list[Diagn
             out.append(make(doc, "WAS105", f"the {name} request must equal its limit", path + ("requests",)))
         elif amount > limit:
             out.append(make(doc, "WAS105", f"the {name} request must not exceed its limit", path + ("requests",)))
+    named = set(mapping(resources.get("limits"))) | set(mapping(resources.get("requests")))
+    if any(str(n).startswith("hugepages-") for n in named) and not named & {"cpu", "memory"}:
+        out.append(make(doc, "WAS102", "a container asking for hugepages must also ask for cpu or memory", path))
     return out
 
 
