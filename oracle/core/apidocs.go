@@ -13,8 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -42,45 +40,9 @@ type docHead struct {
 	} `json:"metadata"`
 }
 
-// expandPaths turns the command line's files and directories into the files to read, in a stable order.
-func expandPaths(paths []string) ([]string, error) {
-	var files []string
-	for _, p := range paths {
-		if p == "-" {
-			files = append(files, p)
-			continue
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			ext := strings.ToLower(filepath.Ext(path))
-			if !d.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(found)
-		files = append(files, found...)
-	}
-	return files, nil
-}
-
 // readAPIDocuments reads every document of every path.
 func readAPIDocuments(paths []string) ([]apiDocument, error) {
-	files, err := expandPaths(paths)
+	files, err := ExpandPaths(paths)
 	if err != nil {
 		return nil, err
 	}

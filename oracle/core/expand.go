@@ -27,7 +27,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/spf13/pflag"
 	batchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -68,27 +67,9 @@ const (
 var jobGVK = schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}
 
 func runExpand(a Adapter, args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("expand", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	release := fs.String("k8s-version", a.Release(), "Kubernetes release (this binary: "+a.Release()+")")
-	gates := fs.String("feature-gates", "", "Name=bool,... over wasplan's default gate profile")
-	output := fs.StringP("output", "o", "yaml", "output format (yaml)")
-	if err := fs.Parse(args); err != nil {
-		return fail(stderr, &UsageError{err.Error()})
-	}
-	server, err := apiServer(a)
-	if err == nil {
-		err = checkAPIRelease(a, *release, *output, "yaml")
-	}
-	if err == nil {
-		err = applyAPIGates(a, *gates)
-	}
-	if err != nil {
-		return fail(stderr, err)
-	}
-	docs, err := readAPIDocuments(fs.Args())
-	if err != nil {
-		return fail(stderr, &InputError{err.Error()})
+	server, docs, code := apiCommand(a, "expand", "yaml", args, stderr)
+	if server == nil {
+		return code
 	}
 	jobs, err := admitJobs(docs, server.CreateStrategies(adminNamespaces())[jobGVK.GroupKind()])
 	if err != nil {

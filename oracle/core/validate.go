@@ -94,27 +94,9 @@ var strictDecoder = serializerjson.NewSerializerWithOptions(serializerjson.Defau
 	legacyscheme.Scheme, legacyscheme.Scheme, serializerjson.SerializerOptions{Yaml: true, Strict: true})
 
 func runValidate(a Adapter, args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	release := fs.String("k8s-version", a.Release(), "Kubernetes release (this binary: "+a.Release()+")")
-	gates := fs.String("feature-gates", "", "Name=bool,... over wasplan's default gate profile")
-	output := fs.StringP("output", "o", "json", "output format (json)")
-	if err := fs.Parse(args); err != nil {
-		return fail(stderr, &UsageError{err.Error()})
-	}
-	server, err := apiServer(a)
-	if err == nil {
-		err = checkAPIRelease(a, *release, *output, "json")
-	}
-	if err == nil {
-		err = applyAPIGates(a, *gates)
-	}
-	if err != nil {
-		return fail(stderr, err)
-	}
-	docs, err := readAPIDocuments(fs.Args())
-	if err != nil {
-		return fail(stderr, &InputError{err.Error()})
+	server, docs, code := apiCommand(a, "validate", "json", args, stderr)
+	if server == nil {
+		return code
 	}
 	strategies := server.CreateStrategies(adminNamespaces())
 	report := struct {
@@ -140,6 +122,34 @@ func runValidate(a Adapter, args []string, stdout, stderr io.Writer) int {
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// apiCommand parses the flags validate and expand share (PATHS, --k8s-version, --feature-gates, -o), sets the
+// gates and reads the documents; on failure it returns a nil adapter and the exit code.
+func apiCommand(a Adapter, name, output string, args []string, stderr io.Writer) (APIServerAdapter, []apiDocument, int) {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	release := fs.String("k8s-version", a.Release(), "Kubernetes release (this binary: "+a.Release()+")")
+	gates := fs.String("feature-gates", "", "Name=bool,... over wasplan's default gate profile")
+	format := fs.StringP("output", "o", output, "output format ("+output+")")
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, fail(stderr, &UsageError{err.Error()})
+	}
+	server, err := apiServer(a)
+	if err == nil {
+		err = checkAPIRelease(a, *release, *format, output)
+	}
+	if err == nil {
+		err = applyAPIGates(a, *gates)
+	}
+	if err != nil {
+		return nil, nil, fail(stderr, err)
+	}
+	docs, err := readAPIDocuments(fs.Args())
+	if err != nil {
+		return nil, nil, fail(stderr, &InputError{err.Error()})
+	}
+	return server, docs, ExitOK
 }
 
 // apiServer: the release adapter's API-server part.
