@@ -182,3 +182,9 @@ def test_errors_inside_a_field_the_gate_drops_are_warnings_and_count_when_the_ga
 def test_hugepages_need_cpu_or_memory(tmp_path):
     found = _errors(tmp_path, _pod("containers:\n- name: c\n  image: x\n  resources: {limits: {hugepages-2Mi: 4Mi}}\n"))
     assert [(c, f) for c, f, _ in found] == [("WAS102", "spec.containers[0].resources")]
+
+
+def test_pod_claims_of_the_wrong_type_are_the_schemas_finding_not_a_crash(tmp_path):
+    found = _errors(tmp_path, _pod("resourceClaims:\n- {name: {a: 1}, resourceClaimName: c}\n"
+                                   "containers:\n- name: c\n  image: x\n  resources: {claims: [{name: {a: 1}}]}\n"))
+    assert found and {code for code, _, _ in found} <= {"WAS103", "WAS107", "WAS108"}

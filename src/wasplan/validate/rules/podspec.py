@@ -26,7 +26,8 @@ _CONTAINER_LISTS = ("initContainers", "containers")
 
 def check_pod_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
     out = _container_names(doc, spec, base)
-    claim_names = {c.get("name") for c in items(spec.get("resourceClaims")) if isinstance(c, dict)}
+    claim_names = {c.get("name") for c in items(spec.get("resourceClaims"))
+                   if isinstance(c, dict) and isinstance(c.get("name"), str)}
     for path, container in _containers(spec, base):
         resources = mapping(container.get("resources"))
         out += _requirements(doc, resources, path + ("resources",))
@@ -110,7 +111,7 @@ def _requirements(doc: Document, resources: dict, path: FieldPath) -> list[Diagn
             out.append(make(doc, "WAS105", f"the {name} request must equal its limit", path + ("requests",)))
         elif amount > limit:
             out.append(make(doc, "WAS105", f"the {name} request must not exceed its limit", path + ("requests",)))
-    named = set(mapping(resources.get("limits"))) | set(mapping(resources.get("requests")))
+    named = {str(n) for n in mapping(resources.get("limits"))} | {str(n) for n in mapping(resources.get("requests"))}
     if any(str(n).startswith("hugepages-") for n in named) and not named & {"cpu", "memory"}:
         out.append(make(doc, "WAS102", "a container asking for hugepages must also ask for cpu or memory", path))
     return out
@@ -132,6 +133,8 @@ def _duplicate_claims(doc: Document, entries: list[tuple[FieldPath, dict]]) -> l
     seen, out = set(), []
     for path, claim in entries:
         key = (claim.get("name"), claim.get("request"))
+        if not all(part is None or isinstance(part, str) for part in key):
+            continue  # a value of the wrong type: the schema reports it
         if key in seen:
             out.append(make(doc, "WAS202", f"claim {key[0]!r} is listed twice in this container", path))
         seen.add(key)
