@@ -188,3 +188,22 @@ def test_pod_claims_of_the_wrong_type_are_the_schemas_finding_not_a_crash(tmp_pa
     found = _errors(tmp_path, _pod("resourceClaims:\n- {name: {a: 1}, resourceClaimName: c}\n"
                                    "containers:\n- name: c\n  image: x\n  resources: {claims: [{name: {a: 1}}]}\n"))
     assert found and {code for code, _, _ in found} <= {"WAS103", "WAS107", "WAS108"}
+
+
+@pytest.mark.parametrize("name, value, expected", [
+    ("batch", 1_000_000_001, [("WAS105", "value")]),
+    ("batch", 1_000_000_000, []),
+    ("system-cluster-critical", 0, [("WAS105", "metadata.name")]),
+    ("system-cluster-critical", 2_000_000_000, []),
+    ("system-mine", 10, [("WAS107", "metadata.name")]),
+])
+def test_priority_class_values_and_reserved_names(tmp_path, name, value, expected):
+    found = _errors(tmp_path, f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {name}}}\n"
+                              f"value: {value}\n")
+    assert [(c, f) for c, f, _ in found] == expected
+
+
+def test_a_negative_generation_is_invalid(tmp_path):
+    found = _errors(tmp_path, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: -1}\n"
+                              "spec:\n  containers: [{name: c, image: x}]\n")
+    assert [(c, f) for c, f, _ in found] == [("WAS105", "metadata.generation")]
