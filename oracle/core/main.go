@@ -37,6 +37,9 @@ type Command struct {
 var commands = map[string]Command{
 	"plan":     {"schedule manifests on a cluster with the real kube-scheduler; prints Plan JSON", runPlan},
 	"evaluate": {"every Filter and Score plugin's verdict for one pending pod on every node", runEvaluate},
+	"validate": {"decode, default and validate manifests as the API server does; prints a ValidationReport", runValidate},
+	"convert":  {"convert manifests between the versions of one release as the API server does", runConvert},
+	"expand":   {"run the Job controller on Jobs; prints the Workloads, PodGroups and Pods it creates", runExpand},
 }
 
 // Register adds a subcommand to the table (for files that prefer to register themselves in init).

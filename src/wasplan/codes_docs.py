@@ -420,8 +420,8 @@ DOCS: dict[str, RuleDoc] = {
         _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: {all: {}}\n"),
         "Use a gang policy, or disruptionMode single.", _V),
     "WAS208": RuleDoc(
-        "parentCompositePodGroupName is set without workloadRef; KEP-6012 requires a PodGroup in a composite "
-        "hierarchy to belong to a Workload.",
+        "parentCompositePodGroupName is set without workloadRef: a PodGroup in a composite hierarchy belongs to "
+        "a Workload (KEP-6012), and the 1.37 API server rejects the PodGroup without one.",
         _pg("  parentCompositePodGroupName: region\n  schedulingPolicy: {gang: {minCount: 2}}\n"),
         _pg("  parentCompositePodGroupName: region\n  workloadRef: {workloadName: pipeline, templateName: ranks}\n"
             "  schedulingPolicy: {gang: {minCount: 2}}\n"),

@@ -87,8 +87,8 @@ def test_template_name_typo_did_you_mean(tmp_path):
     assert t["summary"] == ('does not fit: it waits for its ResourceClaim: pod "default/trainer": ResourceClaim not '
                             "created yet")
     [s] = t["suggestions"]
-    assert (s["kind"], s["title"]) == ("claimTemplate", "resourceClaims gpu: resourceClaimTemplateName h100 (not h10O)")
-    assert s["why"] == "no ResourceClaimTemplate h10O exists in namespace default; did you mean h100?"
+    assert (s["kind"], s["title"]) == ("claimTemplate", "resourceClaims gpu: resourceClaimTemplateName h100 (not h10o)")
+    assert s["why"] == "no ResourceClaimTemplate h10o exists in namespace default; did you mean h100?"
     change = s["changes"][0]
     assert (change["line"], change["fieldPath"], change["value"]) == (
         22, "spec.resourceClaims[0].resourceClaimTemplateName", "h100")

@@ -77,7 +77,7 @@ def test_duplicate_status_claim_names():
     assert only(diags, "WAS202").message.startswith('resource claim status name "gpu" is used twice')
 
 
-def test_parent_without_workload_ref_warns_in_1_37_only_when_ref_missing():
+def test_parent_without_workload_ref_is_an_error_in_1_37_only_when_ref_missing():
     base = """\
         apiVersion: scheduling.k8s.io/v1alpha3
         kind: PodGroup
@@ -87,9 +87,9 @@ def test_parent_without_workload_ref_warns_in_1_37_only_when_ref_missing():
           schedulingPolicy: {gang: {minCount: 2}}
         """
     d = only(run(base), "WAS208")
-    assert d.severity is Severity.WARNING
+    assert d.severity is Severity.ERROR  # the 1.37.2 API server: spec.workloadRef: Required value
     assert d.message == 'PodGroup "leaf" names parent CompositePodGroup "rack-0" but has no spec.workloadRef'
-    assert (d.location.path, d.location.line) == (("spec", "parentCompositePodGroupName"), 5)
+    assert (d.location.path, d.location.line) == (("spec", "workloadRef"), 5)
     with_ref = base.replace("spec:\n", "spec:\n          workloadRef: {workloadName: w, templateName: leaf}\n")
     assert run(with_ref) == []
 

@@ -133,8 +133,16 @@ def _spread(c) -> dict:
 
 
 def _container(pod: Pod) -> dict:
-    requests = {k: _quantity(k, v) for k, v in sorted(pod.requests.items()) if v}
-    out: dict = {"name": "main", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": requests}}
+    """The one container of a synthesised pod, as the API server accepts it: the pod count the planner keeps
+    among the requests is not a container resource, and a resource that cannot be overcommitted (extended,
+    hugepages) carries a limit equal to its request (pkg/apis/core/validation validateResourceRequirements)."""
+    requests = {k: _quantity(k, v) for k, v in sorted(pod.requests.items()) if v and k != "pods"}
+    resources: dict = {"requests": requests}
+    limits = {k: v for k, v in requests.items()
+              if ("/" in k and "kubernetes.io/" not in k) or k.startswith("hugepages-")}
+    if limits:
+        resources["limits"] = limits
+    out: dict = {"name": "main", "image": "registry.k8s.io/pause:3.10", "resources": resources}
     if pod.host_ports:
         out["ports"] = [{"containerPort": p.port, "hostPort": p.port, "protocol": p.protocol,
                          **({"hostIP": p.host_ip} if p.host_ip not in ("", "0.0.0.0") else {})}

@@ -13,7 +13,7 @@ exists without the kind), naming the versions that serve the kind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from wasplan.api import served as builtin
@@ -151,7 +151,35 @@ def check_document(doc: Document, gates: GateSet) -> DocumentResult:
         return DocumentResult(doc, found or [_unknown_kind(doc)], checked=bool(found))
     found.extend(rules.check(doc, gates))
     found.extend(gate_checks.check_gates(doc, gates))
-    return DocumentResult(doc, sort_diagnostics(_unique(found)))
+    return DocumentResult(doc, sort_diagnostics(_server_verdict(doc, _unique(found))))
+
+
+# Kinds whose registry strategy empties `status` on create (PrepareForCreate in pkg/registry/.../strategy.go).
+# Decoding findings: the server's decoder meets them before anything is dropped or reset.
+DECODE_CODES = {"WAS101", "WAS103"}
+STATUS_RESET_ON_CREATE = {("scheduling.k8s.io", "PodGroup"), ("scheduling.k8s.io", "CompositePodGroup"),
+                          ("resource.k8s.io", "ResourceClaim"), ("", "Pod"), ("batch", "Job")}
+
+
+def _server_verdict(doc: Document, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """What the API server throws away on create cannot make it reject the object: an error inside a field
+    that a gate drops (WAS301) or inside the `status` the strategy resets stays a finding, as a warning, and
+    the verdict is the server's (found by the API server oracle, issue 22). Unknown fields and wrong types stay
+    errors: the strict decoder rejects them before the strategy drops anything."""
+    dropped = [d.location.path for d in diags if d.code == "WAS301"]
+    if (doc.group, doc.kind) in STATUS_RESET_ON_CREATE:
+        dropped.append(("status",))
+    if not dropped:
+        return diags
+    out = []
+    for d in diags:
+        path = d.location.path
+        if d.severity is Severity.ERROR and d.code not in DECODE_CODES and any(path[:len(p)] == p for p in dropped):
+            why = "status is reset" if path[:1] == ("status",) else "the field is dropped"
+            d = replace(d, severity=Severity.WARNING,
+                        message=f"{d.message} (not an error for the API server: {why} on create)")
+        out.append(d)
+    return out
 
 
 def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -112,7 +112,21 @@ def check_gates(doc: Document, gates: GateSet) -> list[Diagnostic]:
             if _is_set(obj.get(row.field)):
                 dropped.append(path + (row.field,))
                 out.append(_field_off(doc, path + (row.field,), row.gate, release))
-    return out
+    return out + _emptied_workload(doc, dropped)
+
+
+def _emptied_workload(doc: Document, dropped: list[FieldPath]) -> list[Diagnostic]:
+    """A 1.37 Workload of composite templates only is left with no templates once CompositePodGroup is off: the
+    server drops the list on create and then rejects the Workload (exactly one of the two lists must be set;
+    pkg/registry/scheduling/workload/strategy.go dropDisabledWorkloadSpecFields, found by the oracle)."""
+    if doc.kind != "Workload" or ("spec", "compositePodGroupTemplates") not in dropped:
+        return []
+    if _is_set(mapping(doc.obj.get("spec")).get("podGroupTemplates")):
+        return []
+    message = ("spec has only compositePodGroupTemplates, which the API server drops while CompositePodGroup is "
+               "off: the Workload is then left with neither podGroupTemplates nor compositePodGroupTemplates")
+    return [Diagnostic("WAS108", lookup("WAS108").severity, message, doc.location(("spec",)),
+                       "enable with --feature-gates=CompositePodGroup=true")]
 
 
 def _applies(doc: Document, gates: GateSet) -> bool:

@@ -7,6 +7,8 @@ probably meant. The schema itself is consulted to name union members and the fie
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any, Iterable, Sequence
 
 from wasplan.codes import lookup
@@ -95,10 +97,23 @@ class SchemaErrorMapper:
         return out
 
     def _on_AdditionalProperties(self, error: Any, path: tuple) -> list[Diagnostic]:
+        return self._unknown_fields(error, path, error.kind.as_dict().get("unexpected", []))
+
+    def _on_FalseSchema(self, error: Any, path: tuple) -> list[Diagnostic]:
+        """An empty struct (`basic: {}`, `single: {}`) says `additionalProperties: false`; a key inside it is an
+        unknown field, reported at its own path as the API server's strict decoder does."""
+        value = _value_at(self.doc.obj, path)
+        if list(error.schema_path)[-1:] != ["additionalProperties"] or not isinstance(value, dict):
+            return [self._generic(error, path)]
+        parent = resolve(list(error.schema_path)[:-1], self.roots) or {}
+        known = set((parent.get("properties") or {}).keys())
+        return self._unknown_fields(error, path, [k for k in value if k not in known])
+
+    def _unknown_fields(self, error: Any, path: tuple, names: Sequence[str]) -> list[Diagnostic]:
         parent = resolve(list(error.schema_path)[:-1], self.roots) or {}
         known = sorted((parent.get("properties") or {}).keys())
         out = []
-        for name in error.kind.as_dict().get("unexpected", []):
+        for name in names:
             field_path = path + (name,)
             hint = hints.hint_for_unknown_field(self.doc.api_version, self.doc.kind, path, name)
             data = {}
@@ -113,8 +128,11 @@ class SchemaErrorMapper:
         return out
 
     def _on_Required(self, error: Any, path: tuple) -> list[Diagnostic]:
+        """The finding names the missing field (as the API server's `Required value` does) and points at the
+        line of the object that lacks it."""
         name = error.kind.as_dict().get("property")
-        return [self._diag("WAS102", f'missing required field "{format_path(path + (name,))}"', path)]
+        diag = self._diag("WAS102", f'missing required field "{format_path(path + (name,))}"', path)
+        return [replace(diag, location=replace(diag.location, path=path + (name,)))]
 
     def _on_Type(self, error: Any, path: tuple) -> list[Diagnostic]:
         wanted = error.kind.as_dict().get("types") or []

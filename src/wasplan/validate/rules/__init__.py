@@ -12,7 +12,7 @@ from typing import Callable
 from wasplan.api.releases import RELEASE_OF_VERSION, GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules import composite, dra, dra_slice, job, pod, podgroup, templates, workload
+from wasplan.validate.rules import composite, dra, dra_slice, job, meta, pod, podgroup, templates, workload
 
 RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
@@ -42,6 +42,10 @@ _DRA_CLAIM_VERSIONS = {kind: ("v1beta1",) for kind in ("DeviceClass", "ResourceC
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     """All server-side rule findings for one document; [] for kinds and versions wasplan has no rules for."""
+    return meta.check(doc) + _kind_rules(doc, gates)
+
+
+def _kind_rules(doc: Document, gates: GateSet) -> list[Diagnostic]:
     group = doc.group
     if group == "scheduling.k8s.io" and doc.version not in RELEASE_OF_VERSION:
         return []

@@ -14,6 +14,7 @@ from wasplan.documents import Document
 from wasplan.validate.rules.common import (
     BASIC, GANG, INT32_MAX, claim_names_unique, is_dns_label, is_dns_subdomain, is_qualified_name, make, policy_kind)
 from wasplan.validate.rules.pod import check_scheduling_group
+from wasplan.validate.rules.podspec import check_pod_spec
 from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import items, mapping
 
@@ -25,6 +26,8 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     template_spec = mapping(mapping(spec.get("template")).get("spec"))
     out = check_scheduling_group(doc, template_spec, ("spec", "template", "spec"))
     out += check_pod_quantities(doc, template_spec, ("spec", "template", "spec"))
+    out += check_pod_spec(doc, template_spec, ("spec", "template", "spec"))
+    out += _counts(doc, spec)
     scheduling = spec.get("scheduling")
     # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.
     if not isinstance(scheduling, dict) or not gates.release.caps.job_scheduling_field:
@@ -132,4 +135,16 @@ def _claim(doc: Document, claim: dict, path: FieldPath) -> list[Diagnostic]:
         if isinstance(value, str) and not is_dns_subdomain(value):
             out.append(make(doc, "WAS107", f'{key} "{value}" is not a valid object name (DNS subdomain)',
                             path + (key,)))
+    return out
+
+
+def _counts(doc: Document, spec: dict) -> list[Diagnostic]:
+    """Non-negative counts, and completions for an Indexed Job (pkg/apis/batch/validation validateJobSpec)."""
+    out = []
+    for key in ("parallelism", "completions", "backoffLimit", "activeDeadlineSeconds", "ttlSecondsAfterFinished"):
+        value = spec.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            out.append(make(doc, "WAS105", f"spec.{key} must not be negative, got {value}", ("spec", key)))
+    if spec.get("completionMode") == "Indexed" and spec.get("completions") is None:
+        out.append(make(doc, "WAS102", "an Indexed Job needs spec.completions", ("spec", "completions")))
     return out

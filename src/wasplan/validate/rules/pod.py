@@ -12,13 +12,15 @@ from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import is_dns_subdomain, make
+from wasplan.validate.rules.podspec import check_pod_spec
 from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import mapping
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     spec = mapping(doc.obj.get("spec"))
-    return check_scheduling_group(doc, spec, ("spec",)) + check_pod_quantities(doc, spec, ("spec",))
+    return (check_scheduling_group(doc, spec, ("spec",)) + check_pod_quantities(doc, spec, ("spec",))
+            + check_pod_spec(doc, spec, ("spec",)))
 
 
 def check_scheduling_group(doc: Document, pod_spec: dict, base: FieldPath) -> list[Diagnostic]:

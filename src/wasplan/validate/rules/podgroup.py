@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from wasplan.api.releases import RELEASE_OF_VERSION, GateSet, capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
@@ -26,14 +28,16 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
 def parent_needs_workload_ref(doc: Document, spec: dict) -> list[Diagnostic]:
     """WAS208: KEP-6012 says a PodGroup in a composite hierarchy belongs to a Workload.
 
-    The declarative rule exists but runs in shadow mode in 1.37 (api-reference §0.1, §4.2, §11), so the
-    API server accepts the object; wasplan warns because the scheduler cannot tie the group to a template.
+    api-reference §4.2 took the declarative rule for shadow-only; the 1.37.2 API server (the oracle's
+    validate, issue 22) rejects the PodGroup with `spec.workloadRef: Required value`, so this is an error,
+    reported at spec.workloadRef on the line of the parent reference.
     """
     parent = spec.get("parentCompositePodGroupName")
     if not isinstance(parent, str) or not parent or mapping(spec.get("workloadRef")):
         return []
-    return [make(doc, "WAS208",
+    found = make(doc, "WAS208",
                  f'PodGroup "{doc.name}" names parent CompositePodGroup "{parent}" but has no spec.workloadRef',
                  ("spec", "parentCompositePodGroupName"),
                  "add spec.workloadRef {workloadName, templateName} naming the leaf template of the Workload "
-                 "that the parent CompositePodGroup belongs to")]
+                 "that the parent CompositePodGroup belongs to")
+    return [replace(found, location=replace(found.location, path=("spec", "workloadRef")))]

@@ -8,6 +8,7 @@ from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.pod import check_scheduling_group
+from wasplan.validate.rules.podspec import check_pod_spec
 from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import mapping
 
@@ -33,4 +34,5 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         if isinstance(pod_spec, dict):
             out += check_scheduling_group(doc, pod_spec, base)
             out += check_pod_quantities(doc, pod_spec, base)
+            out += check_pod_spec(doc, pod_spec, base)
     return out

@@ -1,0 +1,78 @@
+"""The object name the API server checks on every create: `metadata.name` (or `generateName`) must be set, and
+for the kinds wasplan validates it must be a DNS subdomain (k8s.io/apiserver/pkg/registry/rest/create.go
+BeforeCreate -> ValidateObjectMetaAccessor with each strategy's name rule; pkg/apis/core/validation
+ValidatePodName, pkg/apis/scheduling/validation, pkg/apis/resource/validation: all ValidateDNS1123Subdomain).
+
+Found by the oracle's validate (issue 22): the schema of the scheduling kinds checked the name's format but
+no kind checked that a name is there at all, and the DRA kinds, PriorityClasses, Pods and Jobs not even the
+format. Also here, from the same create path: `metadata.generation` is not negative (ValidateObjectMeta), and a
+PriorityClass's value is at most 1e9 unless it is one of the two system classes, whose "system-" names are
+reserved and whose values are fixed (ValidatePriorityClass).
+"""
+
+from __future__ import annotations
+
+from wasplan.api.names import is_dns_subdomain
+from wasplan.diagnostics import Diagnostic
+from wasplan.documents import Document
+from wasplan.validate.rules.common import make
+from wasplan.validate.walk import mapping
+
+# (group, kind) the server names by DNS subdomain; Lists and unknown kinds are not objects the server stores.
+SUBDOMAIN_NAMED = {("scheduling.k8s.io", k) for k in ("Workload", "PodGroup", "CompositePodGroup", "PriorityClass")} | {
+    ("", "Pod"), ("batch", "Job")} | {("resource.k8s.io", k) for k in (
+        "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")}
+
+
+# The PriorityClasses the API server creates itself; a "system-" name is reserved for them, with these values
+# (pkg/apis/scheduling/validation ValidatePriorityClass, pkg/apis/scheduling SystemPriorityClasses).
+SYSTEM_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
+HIGHEST_USER_PRIORITY = 1_000_000_000
+
+
+def check(doc: Document) -> list[Diagnostic]:
+    if (doc.group, doc.kind) not in SUBDOMAIN_NAMED or not isinstance(doc.obj, dict):
+        return []
+    meta = mapping(doc.obj.get("metadata"))
+    out = _generation(doc, meta) + (_priority_class(doc, meta) if doc.kind == "PriorityClass" else [])
+    return out + _name(doc, meta)
+
+
+def _generation(doc: Document, meta: dict) -> list[Diagnostic]:
+    value = meta.get("generation")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return [make(doc, "WAS105", f"metadata.generation must not be negative, got {value}", ("metadata", "generation"))]
+    return []
+
+
+def _priority_class(doc: Document, meta: dict) -> list[Diagnostic]:
+    name, value = meta.get("name"), doc.obj.get("value")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return []  # the schema reports a missing or mistyped value
+    if isinstance(name, str) and name.startswith("system-"):
+        wanted = SYSTEM_PRIORITY_CLASSES.get(name)
+        if wanted is None:
+            return [make(doc, "WAS107", f"PriorityClass names starting with 'system-' are reserved for the system "
+                                        f"classes ({', '.join(SYSTEM_PRIORITY_CLASSES)})", ("metadata", "name"))]
+        if value != wanted:
+            return [make(doc, "WAS105", f"{name} must have value {wanted}, got {value}", ("metadata", "name"))]
+        return []
+    if value > HIGHEST_USER_PRIORITY:
+        return [make(doc, "WAS105", f"a user-defined PriorityClass value is at most {HIGHEST_USER_PRIORITY:,}, got "
+                                    f"{value:,}", ("value",))]
+    return []
+
+
+def _name(doc: Document, meta: dict) -> list[Diagnostic]:
+    name, generate = meta.get("name"), meta.get("generateName")
+    if not isinstance(name, str) or not name:
+        if isinstance(generate, str) and generate:
+            return []
+        if name not in (None, "") or "metadata" in doc.obj and not isinstance(doc.obj["metadata"], dict):
+            return []  # a value of the wrong type: the schema reports it
+        return [make(doc, "WAS102", "metadata.name is required (or metadata.generateName)", ("metadata", "name"))]
+    if not is_dns_subdomain(name):
+        return [make(doc, "WAS107", f"metadata.name {name!r} must be a DNS subdomain: at most 253 lowercase letters, "
+                                    "digits, '-' and '.', starting and ending with a letter or digit",
+                     ("metadata", "name"))]
+    return []
