@@ -23,18 +23,12 @@ The same (seed, release, arrival) always gives the same case. Names are short an
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import core  # noqa: E402
-import dra  # noqa: E402
-import groups  # noqa: E402
-from case import ARRIVALS, GATES, RELEASES, Case  # noqa: E402
+from . import core, dra, groups
+from .case import ARRIVALS, GATES, RELEASES, Case, dump
 
 THEMES = ("fit", "affinity", "spread", "preempt", "gang", "wap", "composite", "dra", "mixed")
-__all__ = ["ARRIVALS", "GATES", "RELEASES", "THEMES", "Case", "generate", "themes_for"]
+__all__ = ["ARRIVALS", "GATES", "RELEASES", "THEMES", "Case", "dump", "generate", "themes_for"]
 
 
 def themes_for(release: str) -> tuple[str, ...]:

@@ -13,8 +13,8 @@ structured/.
 
 from __future__ import annotations
 
-from core import ZONE, World, pending_pod
-from groups import members, pod_group
+from .core import ZONE, World, pending_pod
+from .groups import members, pod_group
 
 API = "resource.k8s.io/v1"
 GPU, NET = "gpu.example.com", "net.example.com"
