@@ -106,6 +106,18 @@ def _victims(plan: dict) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+def _claims(plan: dict) -> dict[str, dict]:
+    """Claims by name, a generated one by its owner and the owner's claim entry (the two sides may name
+    generated claims differently; what matters is which pod's claim it is)."""
+    out = {}
+    for c in plan.get("resourceClaims") or ():
+        owner = c.get("owner")
+        key = (f"{c.get('namespace', '')}/{owner['name']} {owner.get('kind', '')} claim {owner.get('claim', '')}"
+               if owner else _key(c))
+        out[key] = c
+    return out
+
+
 def _claim_view(c: dict) -> tuple:
     allocated = c.get("status") in ("Allocated", "AlreadyAllocated")
     return (allocated, len(c.get("devices") or ()) if allocated else 0, c.get("node") if allocated else None)
@@ -151,7 +163,7 @@ def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
         if mv.get(key, frozenset()) != uv.get(key, frozenset()):
             out.differences.append(f"preemption by {key}: victims wasplan {sorted(mv.get(key, ()))}, "
                                    f"oracle {sorted(uv.get(key, ()))}")
-    mc, uc = _by_key(ours.get("resourceClaims")), _by_key(theirs.get("resourceClaims"))
+    mc, uc = _claims(ours), _claims(theirs)
     for key in sorted(mc.keys() | uc.keys()):
         va = _claim_view(mc[key]) if key in mc else None
         vb = _claim_view(uc[key]) if key in uc else None
