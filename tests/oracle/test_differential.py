@@ -22,17 +22,17 @@ import gen
 DEFAULT_CASES, LONG_CASES = 120, 1500
 
 
-def case_count(config) -> int:
+def case_count(long: bool) -> int:
     if os.environ.get("WASPLAN_ORACLE_CASES"):
         return int(os.environ["WASPLAN_ORACLE_CASES"])
-    return LONG_CASES if config.getoption("--oracle-long", default=False) else DEFAULT_CASES
+    return LONG_CASES if long else DEFAULT_CASES
 
 
 @pytest.mark.parametrize("arrival", gen.ARRIVALS)
 @pytest.mark.parametrize("release", gen.RELEASES)
-def test_plans_agree_with_upstream(oracle_bin, release, arrival, tmp_path_factory, request):
+def test_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"oracle-{release}-{arrival}")
-    count = case_count(request.config)
+    count = case_count(oracle_long)
     cases = [gen.generate(seed, release, arrival) for seed in range(count)]
     paths = [case.write(root / f"seed-{case.seed}") for case in cases]
     tally: Counter = Counter()
