@@ -1,4 +1,5 @@
-"""Shared test helpers: paths to the repository's fixtures, and the `--fuzz-long` option (tests/fuzz)."""
+"""Shared test helpers: paths to the repository's fixtures, and the `--fuzz-long` (tests/fuzz) and
+`--oracle-long` (tests/oracle) options."""
 
 import os
 from pathlib import Path
@@ -18,6 +19,9 @@ def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="Run the fuzz suite (tests/fuzz) with many examples, for release checks "
                           "(also WASPLAN_FUZZ_LONG=1).")
+    parser.addoption("--oracle-long", action="store_true", default=False,
+                     help="Run the oracle comparisons (tests/oracle) on many generated cases (also "
+                          "WASPLAN_ORACLE_LONG=1).")
 
 
 def pytest_configure(config):

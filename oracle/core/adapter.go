@@ -1,0 +1,32 @@
+package core
+
+import (
+	"k8s.io/kubernetes/pkg/scheduler"
+)
+
+// Adapter is what differs between the releases the oracle is built for. Each main module (oracle/k8s136,
+// oracle/k8s137) implements it in its adapter.go; everything else is in this package and compiled against the
+// main module's k8s.io/kubernetes.
+type Adapter interface {
+	// Release is the minor release, "1.36" or "1.37".
+	Release() string
+	// Kubernetes is the k8s.io/kubernetes module version the binary is built from, "v1.37.2".
+	Kubernetes() string
+	// ProfileGates are the gates wasplan's default profile switches for this release (every workload-aware
+	// gate on; src/wasplan/api/releases.py default_gates), on top of upstream's defaults.
+	ProfileGates() map[string]bool
+	// SchedulingVersion is the scheduling.k8s.io version the scheduler's informers watch for a kind
+	// (Workload, PodGroup, CompositePodGroup), "" when the release has no such kind.
+	SchedulingVersion(kind string) string
+	// GroupConditionType is the condition the scheduler writes on a PodGroup it has scheduled.
+	GroupConditionType() string
+	// Queue reports how many entities the scheduling queue holds that the next ScheduleOne would pop
+	// (activeQ and backoffQ) and how many are in flight.
+	Queue(s *scheduler.Scheduler) QueueState
+}
+
+// QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.
+type QueueState struct {
+	Poppable int // activeQ + backoffQ (SchedulerPopFromBackoffQ pops backoffQ when activeQ is empty)
+	InFlight int
+}

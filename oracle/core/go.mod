@@ -1,0 +1,3 @@
+module wasplan.local/oracle/core
+
+go 1.26.0

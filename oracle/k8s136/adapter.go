@@ -1,0 +1,44 @@
+package main
+
+// What Kubernetes 1.36 (k8s.io/kubernetes v1.36.3) does differently from 1.37, for the shared oracle core.
+// Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
+
+import (
+	"k8s.io/kubernetes/pkg/scheduler"
+
+	"wasplan.local/oracle/core"
+)
+
+type adapter struct{}
+
+func (adapter) Release() string    { return "1.36" }
+func (adapter) Kubernetes() string { return "v1.36.3" }
+
+// ProfileGates: wasplan's 1.36 profile turns on every workload-aware gate (all alpha); the DRA gates stay at
+// upstream's defaults. SchedulerAsyncPreemption is switched off so victims are deleted inside the cycle.
+func (adapter) ProfileGates() map[string]bool {
+	return map[string]bool{
+		"GenericWorkload":                 true,
+		"GangScheduling":                  true,
+		"WorkloadAwarePreemption":         true,
+		"TopologyAwareWorkloadScheduling": true,
+		"WorkloadWithJob":                 true,
+		"SchedulerAsyncPreemption":        false,
+	}
+}
+
+// SchedulingVersion: 1.36 serves Workload and PodGroup as v1alpha2 only; there are no CompositePodGroups.
+func (adapter) SchedulingVersion(kind string) string {
+	switch kind {
+	case "PodGroup", "Workload":
+		return "v1alpha2"
+	}
+	return ""
+}
+
+func (adapter) GroupConditionType() string { return "PodGroupScheduled" }
+
+func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
+	q := s.SchedulingQueue
+	return core.QueueState{Poppable: len(q.PodsInActiveQ()) + len(q.PodsInBackoffQ()), InFlight: len(q.InFlightPods())}
+}

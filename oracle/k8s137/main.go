@@ -1,0 +1,12 @@
+// Command oracle-1.37 is wasplan's upstream oracle built from k8s.io/kubernetes v1.37.2: the real kube-scheduler
+// of Kubernetes 1.37 driven in-process on a fake clientset (see docs/oracle.md). Everything but the release
+// differences in adapter.go is in wasplan.local/oracle/core.
+package main
+
+import (
+	"os"
+
+	"wasplan.local/oracle/core"
+)
+
+func main() { os.Exit(core.Main(adapter{})) }

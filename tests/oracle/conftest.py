@@ -1,0 +1,94 @@
+"""The upstream oracle (oracle/, docs/oracle.md) for the tests in tests/oracle.
+
+The binary is `$WASPLAN_ORACLE` when set, else `<repo>/oracle/bin/oracle` (built by `oracle/build`, which needs
+Go). Without it every oracle test is skipped, and the session ends with one line saying why, also under `-q`:
+nothing is skipped silently. `--oracle-long` (or WASPLAN_ORACLE_LONG=1) asks for the long runs; `oracle_long`
+tells a test which one it is in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_BINARY = ROOT / "oracle" / "bin" / "oracle"
+TIMEOUT_S = 300
+
+_skipped: list[str] = []
+
+
+def oracle_path() -> Path:
+    env = os.environ.get("WASPLAN_ORACLE")
+    return Path(env) if env else DEFAULT_BINARY
+
+
+def missing_reason() -> str | None:
+    """Why the oracle cannot run here, or None."""
+    path = oracle_path()
+    if not path.is_file():
+        how = "$WASPLAN_ORACLE" if os.environ.get("WASPLAN_ORACLE") else "oracle/build (needs Go)"
+        return f"no oracle binary at {path}; build it with {how}"
+    if not os.access(path, os.X_OK):
+        return f"{path} is not executable"
+    return None
+
+
+@dataclass(frozen=True)
+class OracleRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> dict:
+        return json.loads(self.stdout)
+
+
+def run_oracle(binary: Path, args: Sequence[str], timeout: float = TIMEOUT_S) -> OracleRun:
+    """Run the oracle with `args` (e.g. ["plan", "m.yaml", "--cluster", "c.yaml", "--k8s-version", "1.37",
+    "-o", "json"]) and return its exit code and output."""
+    proc = subprocess.run([str(binary), *map(str, args)], capture_output=True, text=True, timeout=timeout)
+    return OracleRun(proc.returncode, proc.stdout, proc.stderr)
+
+
+def oracle_plan(binary: Path, paths: Sequence[str | Path], clusters: Sequence[str | Path], k8s_version: str,
+                *, gates: str | None = None, arrival: str = "sequential",
+                scheduler_config: str | Path | None = None) -> OracleRun:
+    """`oracle plan PATHS --cluster ... -o json`, the arguments `wasplan plan` takes."""
+    args: list[str] = ["plan", *map(str, paths)]
+    for c in clusters:
+        args += ["--cluster", str(c)]
+    args += ["--k8s-version", k8s_version, "--arrival", arrival, "-o", "json"]
+    if gates:
+        args += ["--feature-gates", gates]
+    if scheduler_config:
+        args += ["--scheduler-config", str(scheduler_config)]
+    return run_oracle(binary, args)
+
+
+@pytest.fixture(scope="session")
+def oracle_bin() -> Path:
+    """The oracle binary; the test is skipped (and the session says so once) when there is none."""
+    reason = missing_reason()
+    if reason:
+        if not _skipped:
+            _skipped.append(reason)
+        pytest.skip(f"oracle tests skipped: {reason}")
+    return oracle_path()
+
+
+@pytest.fixture(scope="session")
+def oracle_long(request) -> bool:
+    return bool(request.config.getoption("--oracle-long") or os.environ.get("WASPLAN_ORACLE_LONG") == "1")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _skipped:
+        terminalreporter.write_line(f"oracle tests skipped: {_skipped[0]}", yellow=True)
