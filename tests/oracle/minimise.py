@@ -3,9 +3,9 @@
     .venv/bin/python tests/oracle/minimise.py DIR [--release 1.37] [--arrival batch]
 
 DIR holds the case's manifests.yaml and cluster.yaml (a failing differential test prints it); the release and
-arrival default to what DIR/case.txt says. Objects are dropped one at a time, manifests first, then the cluster
-(a pod's node, a group's members and a claim's users go with it only if wasplan still accepts the files), as
-long as wasplan and the oracle still disagree; the result is written to DIR/min/ with both plans beside it.
+arrival default to what DIR/case.txt says. Objects are dropped one at a time, manifests first, then the cluster;
+a drop is kept when both tools still accept the files and still disagree (on anything: check that the
+minimised difference is the one you chase). The result is written to DIR/min/ with both plans beside it.
 Each step plans both sides once, so a case of a few dozen objects takes a minute or two.
 """
 
