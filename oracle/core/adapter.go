@@ -1,6 +1,8 @@
 package core
 
 import (
+	"k8s.io/client-go/informers"
+	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
 )
 
@@ -23,6 +25,8 @@ type Adapter interface {
 	// Queue reports how many entities the scheduling queue holds that the next ScheduleOne would pop
 	// (activeQ and backoffQ) and how many are in flight.
 	Queue(s *scheduler.Scheduler) QueueState
+	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
+	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
 }
 
 // QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.

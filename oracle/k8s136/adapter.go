@@ -4,6 +4,8 @@ package main
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
+	"k8s.io/client-go/informers"
+	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
 
 	"wasplan.local/oracle/core"
@@ -41,4 +43,8 @@ func (adapter) GroupConditionType() string { return "PodGroupScheduled" }
 func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 	q := s.SchedulingQueue
 	return core.QueueState{Poppable: len(q.PodsInActiveQ()) + len(q.PodsInBackoffQ()), InFlight: len(q.InFlightPods())}
+}
+
+func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
+	return scheduler.NewInformerFactory(c, 0)
 }

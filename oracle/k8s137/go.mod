@@ -5,6 +5,7 @@ go 1.26.0
 godebug randseednop=0
 
 require (
+	k8s.io/client-go v0.37.2
 	k8s.io/kubernetes v1.37.2
 	wasplan.local/oracle/core v0.0.0
 )
@@ -73,7 +74,6 @@ require (
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
 	k8s.io/apimachinery v0.37.2 // indirect
 	k8s.io/apiserver v0.37.2 // indirect
-	k8s.io/client-go v0.37.2 // indirect
 	k8s.io/cloud-provider v0.0.0 // indirect
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/component-helpers v0.37.2 // indirect

@@ -1,0 +1,508 @@
+package core
+
+// Driving the real scheduler (k8s.io/kubernetes pkg/scheduler scheduler.New) in-process on a fake clientset,
+// deterministically and without sleeping for fixed times (../shared/reference/oracle.md §2, §4, §6):
+//
+//   - the fake's watch buffers are raised before the client exists (it panics "channel full" at 100);
+//   - objects are created one by one through the tracker after the informers have synced, so the queue sees
+//     pods in creation order (objects pre-loaded into the fake are listed in name order);
+//   - a reactor turns pods/binding into what the API server's binding subresource does (spec.nodeName and
+//     PodScheduled=True), which the fake alone never persists; a delete reactor remembers preemption victims;
+//   - an event recorder keeps "Preempted" events (victim and preemptor);
+//   - SchedulePod is wrapped to record, for each placed pod, every node whose total score equals the chosen
+//     one's at that attempt (tiedNodes), evaluated on a clone of the cycle state over the same snapshot;
+//   - ScheduleOne is called while activeQ or backoffQ hold something (SchedulerPopFromBackoffQ pops backoffQ
+//     when activeQ is empty), each call guarded by a watchdog; between calls the driver waits until the run has
+//     settled: nothing in flight except pods waiting at Permit, every write seen by the informers and
+//     confirmed in the scheduler cache, observed twice in a row. Pods still waiting at Permit when nothing
+//     else can move are rejected, as their Permit timeout would in a cluster.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/profile"
+
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+const (
+	stepTimeout   = 60 * time.Second
+	settleTimeout = 60 * time.Second
+)
+
+var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
+
+type preemptEvent struct {
+	step      int
+	victim    string // ns/name
+	preemptor Ref
+}
+
+// Sim is one run of the scheduler over one input.
+type Sim struct {
+	a       Adapter
+	ctx     context.Context
+	cancel  context.CancelFunc
+	client  *fake.Clientset
+	factory informers.SharedInformerFactory
+	sched   *scheduler.Scheduler
+	gvrs    map[schema.GroupVersionResource]bool
+
+	mu        sync.Mutex
+	step      int
+	bound     map[string]string        // pod ns/name -> node, bound during the run
+	victims   map[string]*corev1.Pod   // pod ns/name -> the pod as it was when preemption deleted it
+	events    []preemptEvent
+	ties      map[types.UID][]string   // pod uid -> tied nodes at the attempt that placed it
+	nominated map[string]string        // pod ns/name -> last nominated node seen while unbound
+	collected map[types.UID]bool       // victims whose claims the garbage collection has seen to
+	watchdog  string
+}
+
+type recorderLogger = events.EventRecorderLogger
+
+type recorder struct{ s *Sim }
+
+func (r recorder) Eventf(regarding, related runtime.Object, eventtype, reason, action, note string, args ...interface{}) {
+	if reason != "Preempted" {
+		return
+	}
+	v, err := meta.Accessor(regarding)
+	if err != nil {
+		return
+	}
+	ev := preemptEvent{victim: v.GetNamespace() + "/" + v.GetName()}
+	if related != nil {
+		if p, err := meta.Accessor(related); err == nil {
+			kind := related.GetObjectKind().GroupVersionKind().Kind
+			if _, ok := related.(*corev1.Pod); ok {
+				kind = "Pod"
+			} else if kind == "" {
+				kind = "PodGroup"
+			}
+			ev.preemptor = Ref{Kind: kind, Namespace: p.GetNamespace(), Name: p.GetName()}
+		}
+	}
+	r.s.mu.Lock()
+	ev.step = r.s.step
+	r.s.events = append(r.s.events, ev)
+	r.s.mu.Unlock()
+}
+
+func (r recorder) AnnotatedEventf(regarding, related runtime.Object, _ map[string]string, eventtype, reason, action, note string, args ...interface{}) {
+	r.Eventf(regarding, related, eventtype, reason, action, note, args...)
+}
+
+func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
+
+// NewSim builds the scheduler for `cfg` on an empty fake cluster and waits for its informers.
+func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
+	watch.DefaultChanSize = 1 << 20
+	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
+		ties: map[types.UID][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]bool{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.client.PrependReactor("create", "pods", s.bindReactor)
+	s.client.PrependReactor("delete", "pods", s.deleteReactor)
+	s.factory = a.NewInformerFactory(s.client)
+	sched, err := scheduler.New(s.ctx, s.client, s.factory, nil, profile.RecorderFactory(func(string) recorderLogger { return recorder{s} }),
+		scheduler.WithProfiles(cfg.Profiles...),
+		scheduler.WithParallelism(cfg.Parallelism),
+		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
+		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
+		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds))
+	if err != nil {
+		return nil, fmt.Errorf("building the scheduler: %w", err)
+	}
+	s.sched = sched
+	orig := sched.SchedulePod
+	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		res, err := orig(ctx, f, state, pi)
+		if err == nil && res.SuggestedHost != "" {
+			ties := tiedNodes(ctx, f, state, pi.Pod, res)
+			s.mu.Lock()
+			s.ties[pi.Pod.UID] = ties
+			s.mu.Unlock()
+		}
+		return res, err
+	}
+	s.factory.Start(s.ctx.Done())
+	sctx, scancel := context.WithTimeout(s.ctx, settleTimeout)
+	defer scancel()
+	for typ, ok := range s.factory.WaitForCacheSync(sctx.Done()) {
+		if !ok {
+			return nil, fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+	if err := sched.WaitForHandlersSync(sctx); err != nil {
+		return nil, fmt.Errorf("scheduler handlers did not sync: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Sim) Close() {
+	s.sched.SchedulingQueue.Close()
+	s.cancel()
+}
+
+// bindReactor does what the pods/binding subresource does in the API server (pkg/registry/core/pod
+// BindingREST): set spec.nodeName and the PodScheduled=True condition.
+func (s *Sim) bindReactor(action clienttesting.Action) (bool, runtime.Object, error) {
+	if action.GetSubresource() != "binding" {
+		return false, nil, nil
+	}
+	b, ok := action.(clienttesting.CreateAction).GetObject().(*corev1.Binding)
+	if !ok {
+		return false, nil, nil
+	}
+	obj, err := s.client.Tracker().Get(podsGVR, b.Namespace, b.Name)
+	if err != nil {
+		return true, nil, err
+	}
+	pod := obj.(*corev1.Pod).DeepCopy()
+	if pod.Spec.NodeName != "" {
+		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
+	}
+	pod.Spec.NodeName = b.Target.Name
+	setCondition(&pod.Status, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+	if err := s.client.Tracker().Update(podsGVR, pod, pod.Namespace); err != nil {
+		return true, nil, err
+	}
+	s.mu.Lock()
+	s.bound[pod.Namespace+"/"+pod.Name] = b.Target.Name
+	s.mu.Unlock()
+	return true, b, nil
+}
+
+func setCondition(st *corev1.PodStatus, c corev1.PodCondition) {
+	c.LastTransitionTime = metav1.NewTime(BaseTime)
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == c.Type {
+			st.Conditions[i] = c
+			return
+		}
+	}
+	st.Conditions = append(st.Conditions, c)
+}
+
+func (s *Sim) deleteReactor(action clienttesting.Action) (bool, runtime.Object, error) {
+	d, ok := action.(clienttesting.DeleteAction)
+	if !ok || action.GetSubresource() != "" {
+		return false, nil, nil
+	}
+	obj, err := s.client.Tracker().Get(podsGVR, d.GetNamespace(), d.GetName())
+	if err == nil {
+		s.mu.Lock()
+		s.victims[d.GetNamespace()+"/"+d.GetName()] = obj.(*corev1.Pod).DeepCopy()
+		s.mu.Unlock()
+	}
+	return false, nil, nil
+}
+
+// Create adds objects to the cluster through the tracker, in order.
+func (s *Sim) Create(objs []*Object) error {
+	for _, o := range objs {
+		s.gvrs[o.GVR] = true
+		if err := s.client.Tracker().Create(o.GVR, o.Obj, o.Meta().GetNamespace()); err != nil {
+			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}
+		}
+	}
+	return nil
+}
+
+// Run schedules until nothing more moves: the queue has nothing poppable and nothing is in flight.
+func (s *Sim) Run() error {
+	limit := 1000
+	if n, err := s.count(podsGVR); err == nil {
+		limit += 50 * n
+	}
+	for i := 0; ; i++ {
+		if err := s.settle(); err != nil {
+			return err
+		}
+		if changed, err := s.collectGarbage(); err != nil {
+			return err
+		} else if changed {
+			if err := s.settle(); err != nil {
+				return err
+			}
+		}
+		s.noteNominations()
+		if s.a.Queue(s.sched).Poppable == 0 {
+			break
+		}
+		if i >= limit {
+			s.watchdog = fmt.Sprintf("stopped after %d scheduling cycles with entities still queued", i)
+			break
+		}
+		s.mu.Lock()
+		s.step++
+		s.mu.Unlock()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.sched.ScheduleOne(s.ctx)
+		}()
+		select {
+		case <-done:
+		case <-time.After(stepTimeout):
+			return fmt.Errorf("watchdog: a scheduling cycle did not return within %v", stepTimeout)
+		}
+	}
+	// Pods waiting at Permit for group members that will not come: their Permit timeout would reject them.
+	rejected := false
+	for _, f := range s.sched.Profiles {
+		var uids []types.UID
+		f.IterateOverWaitingPods(func(wp fwk.WaitingPod) { uids = append(uids, wp.GetPod().UID) })
+		for _, uid := range uids {
+			rejected = f.RejectWaitingPod(uid) || rejected
+		}
+	}
+	if rejected {
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Sim) waitingAtPermit() int {
+	n := 0
+	for _, f := range s.sched.Profiles {
+		f.IterateOverWaitingPods(func(fwk.WaitingPod) { n++ })
+	}
+	return n
+}
+
+func (s *Sim) count(gvr schema.GroupVersionResource) (int, error) {
+	list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+	if err != nil {
+		return 0, err
+	}
+	items, err := meta.ExtractList(list)
+	return len(items), err
+}
+
+// fingerprint is the state the driver waits to become stable: every object's resourceVersion in the
+// tracker and as the informers have it, and the scheduler's view of the queue and cache.
+func (s *Sim) fingerprint() (string, bool) {
+	ok := true
+	var parts []string
+	for gvr := range s.watched() {
+		stored, err := s.versions(gvr, true)
+		if err != nil {
+			continue
+		}
+		seen, err := s.versions(gvr, false)
+		if err != nil {
+			continue
+		}
+		if !equalMaps(stored, seen) {
+			ok = false
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d", gvr.Resource, len(stored)))
+	}
+	q := s.a.Queue(s.sched)
+	if q.InFlight > s.waitingAtPermit() {
+		ok = false
+	}
+	// every bound pod must be confirmed in the cache (no longer only assumed)
+	pods, _ := s.pods()
+	bound := 0
+	for _, p := range pods {
+		if p.Spec.NodeName == "" {
+			continue
+		}
+		bound++
+		if assumed, err := s.sched.Cache.IsAssumedPod(p); err == nil && assumed {
+			ok = false
+		}
+	}
+	if n, err := s.sched.Cache.PodCount(); err == nil && n != bound+s.waitingAtPermit() {
+		ok = false
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("%v q=%+v", parts, q), ok
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Sim) watched() map[schema.GroupVersionResource]bool {
+	out := map[schema.GroupVersionResource]bool{podsGVR: true, claimsGVR: true}
+	for g := range s.gvrs {
+		out[g] = true
+	}
+	return out
+}
+
+// versions maps ns/name -> resourceVersion, from the tracker or from the scheduler's informer of that resource.
+func (s *Sim) versions(gvr schema.GroupVersionResource, stored bool) (map[string]string, error) {
+	var items []runtime.Object
+	if stored {
+		list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+		if err != nil {
+			return nil, err
+		}
+		items, err = meta.ExtractList(list)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		inf, err := s.factory.ForResource(gvr)
+		if err != nil {
+			return nil, err
+		}
+		if !inf.Informer().HasSynced() {
+			return nil, fmt.Errorf("not started")
+		}
+		items, err = inf.Lister().List(labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]string{}
+	for _, it := range items {
+		m, err := meta.Accessor(it)
+		if err != nil {
+			continue
+		}
+		out[m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
+	}
+	return out, nil
+}
+
+// settle waits until the fingerprint is consistent and unchanged over two looks; each look yields to the
+// informer and binding goroutines first. No fixed sleep decides anything: the wait ends on the condition.
+func (s *Sim) settle() error {
+	deadline := time.Now().Add(settleTimeout)
+	prev := ""
+	stable := 0
+	for wait := 100 * time.Microsecond; ; {
+		fp, ok := s.fingerprint()
+		if ok && fp == prev {
+			stable++
+			if stable >= 2 {
+				return nil
+			}
+		} else {
+			stable = 0
+		}
+		prev = fp
+		if time.Now().After(deadline) {
+			return fmt.Errorf("watchdog: the scheduler did not settle within %v (%s)", settleTimeout, fp)
+		}
+		time.Sleep(wait)
+		if wait < 5*time.Millisecond {
+			wait *= 2
+		}
+	}
+}
+
+func (s *Sim) pods() ([]*corev1.Pod, error) {
+	list, err := s.client.Tracker().List(podsGVR, corev1.SchemeGroupVersion.WithKind("Pod"), "")
+	if err != nil {
+		return nil, err
+	}
+	pl := list.(*corev1.PodList)
+	out := make([]*corev1.Pod, 0, len(pl.Items))
+	for i := range pl.Items {
+		out = append(out, &pl.Items[i])
+	}
+	return out, nil
+}
+
+// noteNominations remembers, for pods still unbound, the node the scheduler nominated them to.
+func (s *Sim) noteNominations() {
+	pods, err := s.pods()
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range pods {
+		if p.Spec.NodeName == "" && p.Status.NominatedNodeName != "" {
+			s.nominated[p.Namespace+"/"+p.Name] = p.Status.NominatedNodeName
+		}
+	}
+}
+
+// collectGarbage is the ResourceClaim controller after preemption: claims generated for a deleted pod are
+// deleted, and a deleted pod's reservations are dropped (with the allocation once nobody holds the claim).
+func (s *Sim) collectGarbage() (bool, error) {
+	s.mu.Lock()
+	gone := map[types.UID]bool{}
+	fresh := false
+	for _, p := range s.victims {
+		gone[p.UID] = true
+		if !s.collected[p.UID] {
+			fresh = true
+			s.collected[p.UID] = true
+		}
+	}
+	s.mu.Unlock()
+	if !fresh {
+		return false, nil
+	}
+	list, err := s.client.Tracker().List(claimsGVR, resourcev1.SchemeGroupVersion.WithKind("ResourceClaim"), "")
+	if err != nil {
+		return false, nil
+	}
+	changed := false
+	for i := range list.(*resourcev1.ResourceClaimList).Items {
+		c := list.(*resourcev1.ResourceClaimList).Items[i].DeepCopy()
+		if ref := metav1.GetControllerOf(c); ref != nil && ref.Kind == "Pod" && gone[ref.UID] {
+			if err := s.client.Tracker().Delete(claimsGVR, c.Namespace, c.Name); err != nil {
+				return false, err
+			}
+			changed = true
+			continue
+		}
+		kept := c.Status.ReservedFor[:0]
+		for _, r := range c.Status.ReservedFor {
+			if !(r.Resource == "pods" && gone[r.UID]) {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) != len(c.Status.ReservedFor) {
+			c.Status.ReservedFor = kept
+			if len(kept) == 0 {
+				c.Status.Allocation = nil
+			}
+			if err := s.client.Tracker().Update(claimsGVR, c, c.Namespace); err != nil {
+				return false, err
+			}
+			changed = true
+		}
+	}
+	return changed, nil
+}

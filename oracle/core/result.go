@@ -1,0 +1,374 @@
+package core
+
+// Reading the outcome back from the fake cluster into wasplan's Plan shape (docs/plan-json.md):
+//
+//   pods[]   Bound (placed by this run; reason Scheduled and the scheduler's event text), AlreadyBound (had
+//            spec.nodeName in the input), Preempted (deleted by preemption; the DisruptionTarget condition's
+//            reason and message), Pending (the scheduler wrote PodScheduled=False: its reason and message),
+//            Gated (never attempted: no PodScheduled condition, or SchedulingGated); nominatedNode is the
+//            last status.nominatedNodeName the pod had while unbound; tiedNodes for Bound pods.
+//   podGroups[]  policy and minCount from the spec, status from the condition the scheduler writes
+//            (Scheduled / Unschedulable, WaitingForPods when it never wrote one), placement as the domain
+//            of the group's first topology key that all its placed members share.
+//   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
+//   resourceClaims[]  every claim: AlreadyAllocated / Allocated / Pending, the node of a node-local
+//            allocation, the devices, reservedFor.
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+func goVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.GoVersion
+	}
+	return ""
+}
+
+func (s *Sim) list(gvr schema.GroupVersionResource) []map[string]interface{} {
+	l, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+	if err != nil {
+		return nil
+	}
+	items, err := meta.ExtractList(l)
+	if err != nil {
+		return nil
+	}
+	var out []map[string]interface{}
+	for _, it := range items {
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(it)
+		if err == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func nsName(u map[string]interface{}) (string, string) {
+	ns, _, _ := unstructured.NestedString(u, "metadata", "namespace")
+	n, _, _ := unstructured.NestedString(u, "metadata", "name")
+	return ns, n
+}
+
+func condition(u map[string]interface{}, typ string) map[string]interface{} {
+	conds, _, _ := unstructured.NestedSlice(u, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]interface{})
+		if m["type"] == typ {
+			return m
+		}
+	}
+	return nil
+}
+
+func str(m map[string]interface{}, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// Result assembles the Plan from the final state of the run and the input objects.
+func (s *Sim) Result(objs []*Object) Plan {
+	plan := Plan{APIVersion: "wasplan.io/v1alpha1", Kind: "Plan", K8sVersion: s.a.Release(),
+		PodGroups: []PodGroupOut{}, Pods: []PodOut{}, Preemptions: []Preemption{},
+		CompositePodGroups: []CompositeGroupOut{}, ResourceClaims: []ClaimOut{}, Unplanned: []interface{}{}}
+	pods, _ := s.pods()
+	live := map[string]*corev1.Pod{}
+	for _, p := range pods {
+		live[p.Namespace+"/"+p.Name] = p
+	}
+	inputPod := map[string]*corev1.Pod{}
+	nodeLabels := map[string]map[string]string{}
+	for _, o := range objs {
+		switch v := o.Obj.(type) {
+		case *corev1.Pod:
+			inputPod[v.Namespace+"/"+v.Name] = v
+		case *corev1.Node:
+			nodeLabels[v.Name] = v.Labels
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	members := map[string][]string{}
+	for key, in := range inputPod {
+		out := PodOut{Namespace: in.Namespace, Name: in.Name}
+		if sg := in.Spec.SchedulingGroup; sg != nil && sg.PodGroupName != nil {
+			g := in.Namespace + "/" + *sg.PodGroupName
+			out.PodGroup = &g
+			members[g] = append(members[g], key)
+		}
+		if ref := metav1.GetControllerOf(in); ref != nil {
+			out.Owner = &Owner{Kind: ref.Kind, Name: ref.Name}
+		}
+		if n := s.nominated[key]; n != "" {
+			out.NominatedNode = strp(n)
+		}
+		p, alive := live[key]
+		switch {
+		case !alive && s.victims[key] != nil:
+			v := s.victims[key]
+			out.Status, out.Node = "Preempted", strp(v.Spec.NodeName)
+			for _, c := range v.Status.Conditions {
+				if c.Type == corev1.DisruptionTarget {
+					out.Reason, out.Message = c.Reason, c.Message
+				}
+			}
+		case !alive:
+			out.Status, out.Reason, out.Message = "Pending", "Deleted", "the pod was deleted during the run"
+		case in.Spec.NodeName != "":
+			out.Status, out.Node = "AlreadyBound", strp(p.Spec.NodeName)
+		case p.Spec.NodeName != "":
+			out.Status, out.Node = "Bound", strp(p.Spec.NodeName)
+			out.Reason, out.Message = "Scheduled", fmt.Sprintf("Successfully assigned %s to %s", key, p.Spec.NodeName)
+			out.TiedNodes = s.ties[p.UID]
+		default:
+			out.Status = "Gated"
+			for _, c := range p.Status.Conditions {
+				if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+					out.Reason, out.Message = c.Reason, c.Message
+					if c.Reason != corev1.PodReasonSchedulingGated {
+						out.Status = "Pending"
+					}
+				}
+			}
+		}
+		plan.Pods = append(plan.Pods, out)
+	}
+	sort.Slice(plan.Pods, func(i, j int) bool {
+		a, b := plan.Pods[i], plan.Pods[j]
+		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+	})
+	groupPriority := map[string]int64{}
+	for _, o := range objs {
+		if o.Kind != "PodGroup" && o.Kind != "CompositePodGroup" {
+			continue
+		}
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o.Obj)
+		if err != nil {
+			continue
+		}
+		ns, name := nsName(u)
+		if v, ok, _ := unstructured.NestedInt64(u, "spec", "priority"); ok {
+			groupPriority[ns+"/"+name] = v
+		}
+		// read the group as the scheduler left it
+		var cur map[string]interface{}
+		for _, g := range s.list(o.GVR) {
+			if gns, gn := nsName(g); gns == ns && gn == name {
+				cur = g
+			}
+		}
+		if cur == nil {
+			cur = u
+		}
+		if o.Kind == "PodGroup" {
+			plan.PodGroups = append(plan.PodGroups, s.podGroup(cur, members[ns+"/"+name], live, nodeLabels))
+		} else {
+			plan.CompositePodGroups = append(plan.CompositePodGroups, s.compositeGroup(cur))
+		}
+	}
+	sort.Slice(plan.PodGroups, func(i, j int) bool {
+		a, b := plan.PodGroups[i], plan.PodGroups[j]
+		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+	})
+	sort.Slice(plan.CompositePodGroups, func(i, j int) bool {
+		a, b := plan.CompositePodGroups[i], plan.CompositePodGroups[j]
+		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+	})
+	plan.Preemptions = s.preemptions(groupPriority)
+	plan.ResourceClaims = s.claims(objs)
+	sm := &plan.Summary
+	for _, p := range plan.Pods {
+		sm.Pods++
+		switch p.Status {
+		case "Bound":
+			sm.Bound++
+		case "AlreadyBound":
+			sm.AlreadyBound++
+		case "Pending", "Gated":
+			sm.Pending++
+		case "Preempted":
+			sm.Preempted++
+		}
+	}
+	for _, g := range plan.PodGroups {
+		sm.PodGroups++
+		if g.Status == "Scheduled" {
+			sm.PodGroupsScheduled++
+		} else {
+			sm.PodGroupsUnschedulable++
+		}
+	}
+	return plan
+}
+
+func policyOf(u map[string]interface{}, countField string) (string, int64) {
+	if gang, ok, _ := unstructured.NestedMap(u, "spec", "schedulingPolicy", "gang"); ok {
+		n, _, _ := unstructured.NestedInt64(gang, countField)
+		return "gang", n
+	}
+	return "basic", 0
+}
+
+func groupStatus(cond map[string]interface{}) (string, *Condition, string, string) {
+	if cond == nil {
+		return "WaitingForPods", nil, "", ""
+	}
+	c := &Condition{Type: str(cond, "type"), Status: str(cond, "status"), Reason: str(cond, "reason")}
+	status := "Unschedulable"
+	if c.Status == "True" {
+		status = "Scheduled"
+	}
+	return status, c, c.Reason, str(cond, "message")
+}
+
+func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[string]*corev1.Pod, nodeLabels map[string]map[string]string) PodGroupOut {
+	ns, name := nsName(u)
+	out := PodGroupOut{Namespace: ns, Name: name, Pods: []string{}}
+	out.Policy, out.MinCount = policyOf(u, "minCount")
+	out.Status, out.Condition, out.Reason, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
+	sort.Strings(members)
+	out.Pods = append(out.Pods, members...)
+	if keys, ok, _ := unstructured.NestedSlice(u, "spec", "schedulingConstraints", "topology"); ok && len(keys) > 0 && GateValue("TopologyAwareWorkloadScheduling") {
+		key := str(keys[0].(map[string]interface{}), "key")
+		domain, same := "", true
+		for _, m := range members {
+			p := live[m]
+			if p == nil || p.Spec.NodeName == "" {
+				continue
+			}
+			d := nodeLabels[p.Spec.NodeName][key]
+			if domain == "" {
+				domain = d
+			} else if d != domain {
+				same = false
+			}
+		}
+		if domain != "" && same {
+			out.Placement = &Placement{TopologyKey: key, Domain: domain}
+		}
+	}
+	return out
+}
+
+func (s *Sim) compositeGroup(u map[string]interface{}) CompositeGroupOut {
+	ns, name := nsName(u)
+	out := CompositeGroupOut{Namespace: ns, Name: name}
+	out.Policy, out.MinGroupCount = policyOf(u, "minGroupCount")
+	var cond *Condition
+	out.Status, cond, _, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
+	out.Condition = cond
+	if p, ok, _ := unstructured.NestedString(u, "spec", "parentCompositePodGroupName"); ok && p != "" {
+		parent := ns + "/" + p
+		out.Parent = &parent
+	}
+	return out
+}
+
+func (s *Sim) preemptions(groupPriority map[string]int64) []Preemption {
+	out := []Preemption{}
+	index := map[string]int{}
+	for _, ev := range s.events {
+		key := fmt.Sprintf("%d/%s/%s/%s", ev.step, ev.preemptor.Kind, ev.preemptor.Namespace, ev.preemptor.Name)
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, Preemption{Preemptor: ev.preemptor, Victims: []Victim{}})
+		}
+		v := s.victims[ev.victim]
+		if v == nil {
+			continue
+		}
+		vic := Victim{Namespace: v.Namespace, Name: v.Name, Node: v.Spec.NodeName}
+		if v.Spec.Priority != nil {
+			vic.Priority = *v.Spec.Priority
+		}
+		if sg := v.Spec.SchedulingGroup; sg != nil && sg.PodGroupName != nil {
+			g := v.Namespace + "/" + *sg.PodGroupName
+			vic.PodGroup = &g
+			if p, ok := groupPriority[g]; ok && s.a.Release() != "1.36" {
+				vic.Priority = int32(p)
+			}
+		}
+		out[i].Victims = append(out[i].Victims, vic)
+	}
+	for i := range out {
+		sort.Slice(out[i].Victims, func(a, b int) bool {
+			x, y := out[i].Victims[a], out[i].Victims[b]
+			return x.Namespace+"/"+x.Name < y.Namespace+"/"+y.Name
+		})
+	}
+	return out
+}
+
+func (s *Sim) claims(objs []*Object) []ClaimOut {
+	allocatedBefore := map[string]bool{}
+	for _, o := range objs {
+		if c, ok := o.Obj.(*resourcev1.ResourceClaim); ok && c.Status.Allocation != nil {
+			allocatedBefore[c.Namespace+"/"+c.Name] = true
+		}
+	}
+	out := []ClaimOut{}
+	l, err := s.client.Tracker().List(claimsGVR, resourcev1.SchemeGroupVersion.WithKind("ResourceClaim"), "")
+	if err != nil {
+		return out
+	}
+	for _, c := range l.(*resourcev1.ResourceClaimList).Items {
+		co := ClaimOut{Namespace: c.Namespace, Name: c.Name, Devices: []Device{}, ReservedFor: []Ref{}}
+		if ref := metav1.GetControllerOf(&c); ref != nil && (ref.Kind == "Pod" || ref.Kind == "PodGroup") {
+			if entry, ok := c.Annotations[PodClaimNameAnnotation]; ok {
+				co.Owner = &ClaimOwner{Kind: ref.Kind, Name: ref.Name, Claim: entry}
+			}
+		}
+		switch {
+		case c.Status.Allocation == nil:
+			co.Status = "Pending"
+		case allocatedBefore[c.Namespace+"/"+c.Name]:
+			co.Status = "AlreadyAllocated"
+		default:
+			co.Status = "Allocated"
+		}
+		if a := c.Status.Allocation; a != nil {
+			co.Node = allocationNode(a.NodeSelector)
+			for _, r := range a.Devices.Results {
+				co.Devices = append(co.Devices, Device{Request: r.Request, Driver: r.Driver, Pool: r.Pool,
+					Device: r.Device, AdminAccess: r.AdminAccess != nil && *r.AdminAccess})
+			}
+		}
+		for _, r := range c.Status.ReservedFor {
+			kind := "Pod"
+			if r.Resource == "podgroups" {
+				kind = "PodGroup"
+			}
+			co.ReservedFor = append(co.ReservedFor, Ref{Kind: kind, Namespace: c.Namespace, Name: r.Name})
+		}
+		sort.Slice(co.ReservedFor, func(i, j int) bool { return co.ReservedFor[i].Name < co.ReservedFor[j].Name })
+		out = append(out, co)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Namespace+"/"+out[i].Name < out[j].Namespace+"/"+out[j].Name })
+	return out
+}
+
+// allocationNode is the node of a node-local allocation (matchFields metadata.name In [node]).
+func allocationNode(sel *corev1.NodeSelector) *string {
+	if sel == nil || len(sel.NodeSelectorTerms) != 1 {
+		return nil
+	}
+	t := sel.NodeSelectorTerms[0]
+	for _, f := range t.MatchFields {
+		if f.Key == "metadata.name" && f.Operator == corev1.NodeSelectorOpIn && len(f.Values) == 1 && len(t.MatchExpressions) == 0 {
+			return strp(f.Values[0])
+		}
+	}
+	return nil
+}
