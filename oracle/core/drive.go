@@ -20,6 +20,8 @@ package core
 import (
 	"context"
 	"fmt"
+	"os"
+	goruntime "runtime"
 	"sort"
 	"sync"
 	"time"
@@ -47,7 +49,7 @@ import (
 )
 
 const (
-	stepTimeout   = 60 * time.Second
+	stepTimeout   = 20 * time.Second
 	settleTimeout = 60 * time.Second
 )
 
@@ -67,17 +69,19 @@ type Sim struct {
 	client  *fake.Clientset
 	factory informers.SharedInformerFactory
 	sched   *scheduler.Scheduler
-	gvrs    map[schema.GroupVersionResource]bool
+	gvrs    map[schema.GroupVersionResource]string // resource -> kind, of everything created
 
-	mu        sync.Mutex
-	step      int
-	bound     map[string]string        // pod ns/name -> node, bound during the run
-	victims   map[string]*corev1.Pod   // pod ns/name -> the pod as it was when preemption deleted it
-	events    []preemptEvent
-	ties      map[types.UID][]string   // pod uid -> tied nodes at the attempt that placed it
-	nominated map[string]string        // pod ns/name -> last nominated node seen while unbound
-	collected map[types.UID]bool       // victims whose claims the garbage collection has seen to
-	watchdog  string
+	mu         sync.Mutex
+	step       int
+	bound      map[string]string      // pod ns/name -> node, bound during the run
+	victims    map[string]*corev1.Pod // pod ns/name -> the pod as it was when preemption deleted it
+	events     []preemptEvent
+	ties       map[types.UID]map[string][]string // pod uid -> suggested node -> tied nodes at that attempt
+	nominated  map[string]string                 // pod ns/name -> last nominated node seen while unbound
+	collected  map[types.UID]bool                // victims whose claims the garbage collection has seen to
+	pending    chan struct{}                     // the ScheduleOne call still outstanding, if any
+	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
+	watchdog   string
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -120,7 +124,7 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
 	watch.DefaultChanSize = 1 << 20
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
-		ties: map[types.UID][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]bool{}}
+		ties: map[types.UID]map[string][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.client.PrependReactor("create", "pods", s.bindReactor)
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
@@ -141,7 +145,10 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 		if err == nil && res.SuggestedHost != "" {
 			ties := tiedNodes(ctx, f, state, pi.Pod, res)
 			s.mu.Lock()
-			s.ties[pi.Pod.UID] = ties
+			if s.ties[pi.Pod.UID] == nil {
+				s.ties[pi.Pod.UID] = map[string][]string{}
+			}
+			s.ties[pi.Pod.UID][res.SuggestedHost] = ties
 			s.mu.Unlock()
 		}
 		return res, err
@@ -222,7 +229,7 @@ func (s *Sim) deleteReactor(action clienttesting.Action) (bool, runtime.Object, 
 // Create adds objects to the cluster through the tracker, in order.
 func (s *Sim) Create(objs []*Object) error {
 	for _, o := range objs {
-		s.gvrs[o.GVR] = true
+		s.gvrs[o.GVR] = o.Kind
 		if err := s.client.Tracker().Create(o.GVR, o.Obj, o.Meta().GetNamespace()); err != nil {
 			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}
 		}
@@ -248,25 +255,19 @@ func (s *Sim) Run() error {
 			}
 		}
 		s.noteNominations()
-		if s.a.Queue(s.sched).Poppable == 0 {
+		if s.a.Queue(s.sched).Poppable == 0 && s.pending == nil {
 			break
 		}
 		if i >= limit {
 			s.watchdog = fmt.Sprintf("stopped after %d scheduling cycles with entities still queued", i)
 			break
 		}
-		s.mu.Lock()
-		s.step++
-		s.mu.Unlock()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			s.sched.ScheduleOne(s.ctx)
-		}()
-		select {
-		case <-done:
-		case <-time.After(stepTimeout):
-			return fmt.Errorf("watchdog: a scheduling cycle did not return within %v", stepTimeout)
+		ran, err := s.stepOnce()
+		if err != nil {
+			return err
+		}
+		if !ran {
+			break // ScheduleOne waits in Pop: only pods in the error backoff are left (they retry after backoff)
 		}
 	}
 	// Pods waiting at Permit for group members that will not come: their Permit timeout would reject them.
@@ -286,6 +287,64 @@ func (s *Sim) Run() error {
 	return nil
 }
 
+// stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the
+// call is blocked in the queue's Pop: the queue's scheduling cycle has not advanced (Pop advances it when it
+// hands out an entity) and nothing is in flight for a while, so nothing was poppable (the backoffQ
+// count includes pods in the error backoff, which Pop does not take before their backoff expires). That
+// call stays outstanding and returns when something is queued later.
+func (s *Sim) stepOnce() (bool, error) {
+	if s.pending == nil {
+		s.mu.Lock()
+		s.step++
+		s.mu.Unlock()
+		s.startCycle = s.sched.SchedulingQueue.SchedulingCycle()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.sched.ScheduleOne(s.ctx)
+		}()
+		s.pending = done
+	}
+	start := time.Now()
+	idleSince := time.Time{}
+	for wait := 50 * time.Microsecond; ; {
+		select {
+		case <-s.pending:
+			s.pending = nil
+			return true, nil
+		default:
+		}
+		if s.a.Queue(s.sched).InFlight == 0 && s.sched.SchedulingQueue.SchedulingCycle() == s.startCycle {
+			if idleSince.IsZero() {
+				idleSince = time.Now()
+			} else if time.Since(idleSince) > 20*time.Millisecond {
+				return false, nil
+			}
+		} else {
+			idleSince = time.Time{}
+		}
+		if time.Since(start) > stepTimeout {
+			dumpGoroutines()
+			return false, fmt.Errorf("watchdog: a scheduling cycle did not return within %v", stepTimeout)
+		}
+		time.Sleep(wait)
+		if wait < 2*time.Millisecond {
+			wait *= 2
+		}
+	}
+}
+
+// dumpGoroutines writes every goroutine's stack to stderr when ORACLE_DEBUG is set (to see what a stuck
+// cycle waits for).
+func dumpGoroutines() {
+	if os.Getenv("ORACLE_DEBUG") == "" {
+		return
+	}
+	buf := make([]byte, 1<<22)
+	n := goruntime.Stack(buf, true)
+	os.Stderr.Write(buf[:n])
+}
+
 func (s *Sim) waitingAtPermit() int {
 	n := 0
 	for _, f := range s.sched.Profiles {
@@ -295,7 +354,7 @@ func (s *Sim) waitingAtPermit() int {
 }
 
 func (s *Sim) count(gvr schema.GroupVersionResource) (int, error) {
-	list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+	list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(s.gvrs[gvr]), "")
 	if err != nil {
 		return 0, err
 	}
@@ -308,13 +367,17 @@ func (s *Sim) count(gvr schema.GroupVersionResource) (int, error) {
 func (s *Sim) fingerprint() (string, bool) {
 	ok := true
 	var parts []string
-	for gvr := range s.watched() {
+	for gvr := range s.gvrs {
 		stored, err := s.versions(gvr, true)
 		if err != nil {
+			ok = false
+			parts = append(parts, err.Error())
 			continue
 		}
 		seen, err := s.versions(gvr, false)
 		if err != nil {
+			ok = false
+			parts = append(parts, err.Error())
 			continue
 		}
 		if !equalMaps(stored, seen) {
@@ -341,6 +404,34 @@ func (s *Sim) fingerprint() (string, bool) {
 	if n, err := s.sched.Cache.PodCount(); err == nil && n != bound+s.waitingAtPermit() {
 		ok = false
 	}
+	// the queue has handled every pod event: it holds exactly the unbound pods (pending or in flight)
+	unbound, all := map[types.UID]bool{}, map[types.UID]bool{}
+	for _, p := range pods {
+		all[p.UID] = true
+		if p.Spec.NodeName == "" {
+			unbound[p.UID] = true
+		}
+	}
+	pending, _ := s.sched.SchedulingQueue.PendingPods()
+	queued := map[types.UID]bool{}
+	for _, p := range pending {
+		queued[p.UID] = true
+		if !unbound[p.UID] {
+			ok = false
+		}
+	}
+	for _, p := range s.sched.SchedulingQueue.InFlightPods() {
+		queued[p.UID] = true
+		if !all[p.UID] {
+			ok = false
+		}
+	}
+	for uid := range unbound {
+		if !queued[uid] {
+			ok = false
+		}
+	}
+	parts = append(parts, fmt.Sprintf("queued:%d", len(queued)))
 	sort.Strings(parts)
 	return fmt.Sprintf("%v q=%+v", parts, q), ok
 }
@@ -357,19 +448,11 @@ func equalMaps(a, b map[string]string) bool {
 	return true
 }
 
-func (s *Sim) watched() map[schema.GroupVersionResource]bool {
-	out := map[schema.GroupVersionResource]bool{podsGVR: true, claimsGVR: true}
-	for g := range s.gvrs {
-		out[g] = true
-	}
-	return out
-}
-
 // versions maps ns/name -> resourceVersion, from the tracker or from the scheduler's informer of that resource.
 func (s *Sim) versions(gvr schema.GroupVersionResource, stored bool) (map[string]string, error) {
 	var items []runtime.Object
 	if stored {
-		list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+		list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(s.gvrs[gvr]), "")
 		if err != nil {
 			return nil, err
 		}
@@ -383,7 +466,8 @@ func (s *Sim) versions(gvr schema.GroupVersionResource, stored bool) (map[string
 			return nil, err
 		}
 		if !inf.Informer().HasSynced() {
-			return nil, fmt.Errorf("not started")
+			s.factory.Start(s.ctx.Done())
+			return nil, fmt.Errorf("informer for %s not synced yet", gvr.Resource)
 		}
 		items, err = inf.Lister().List(labels.Everything())
 		if err != nil {

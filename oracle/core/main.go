@@ -12,6 +12,7 @@ package core
 import (
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ type Command struct {
 // commands is the subcommand table; add one line per subcommand.
 var commands = map[string]Command{
 	"plan":     {"schedule manifests on a cluster with the real kube-scheduler; prints Plan JSON", runPlan},
+	"evaluate": {"every Filter and Score plugin's verdict for one pending pod on every node", runEvaluate},
 }
 
 // Register adds a subcommand to the table (for files that prefer to register themselves in init).
@@ -42,6 +44,9 @@ func Register(name string, c Command) { commands[name] = c }
 
 // Main runs the subcommand named by os.Args[1] and returns the process exit code.
 func Main(a Adapter) int {
+	// Upstream breaks some ties with math/rand (placement scores, preemption candidates: oracle.md §4); a fixed
+	// seed (go.mod: godebug randseednop=0) makes reruns repeat, best effort.
+	rand.Seed(1) //nolint:staticcheck
 	return dispatch(a, os.Args[1:], os.Stdout, os.Stderr)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
 // runInput is what plan and evaluate share: flags parsed, gates set, configuration loaded, objects prepared.
@@ -19,6 +20,7 @@ type runInput struct {
 	gates map[string]bool
 	objs  []*Object
 	sim   *Sim
+	cfg   *schedconfig.KubeSchedulerConfiguration
 }
 
 func prepareRun(a Adapter, name string, args []string, stderr io.Writer, withPod bool) (*runInput, error) {
@@ -60,7 +62,7 @@ func prepareRun(a Adapter, name string, args []string, stderr io.Writer, withPod
 	if err != nil {
 		return nil, err
 	}
-	return &runInput{opts: o, gates: gates, objs: objs, sim: sim}, nil
+	return &runInput{opts: o, gates: gates, objs: objs, sim: sim, cfg: cfg}, nil
 }
 
 // play creates the cluster, schedules, then the manifests in the arrival mode.
@@ -73,15 +75,26 @@ func (in *runInput) play() error {
 			manifests = append(manifests, o)
 		}
 	}
-	if err := in.sim.Create(cluster); err != nil {
-		return err
+	for _, o := range cluster {
+		if err := in.sim.Create([]*Object{o}); err != nil {
+			return err
+		}
+		if err := in.sim.settle(); err != nil {
+			return err
+		}
 	}
 	if err := in.sim.Run(); err != nil {
 		return err
 	}
 	if in.opts.arrival == "batch" {
-		if err := in.sim.Create(manifests); err != nil {
-			return err
+		// one by one, each seen by the informers before the next, so the queue order is the input order
+		for _, o := range manifests {
+			if err := in.sim.Create([]*Object{o}); err != nil {
+				return err
+			}
+			if err := in.sim.settle(); err != nil {
+				return err
+			}
 		}
 		return in.sim.Run()
 	}

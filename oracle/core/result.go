@@ -36,7 +36,7 @@ func goVersion() string {
 }
 
 func (s *Sim) list(gvr schema.GroupVersionResource) []map[string]interface{} {
-	l, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(""), "")
+	l, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(s.gvrs[gvr]), "")
 	if err != nil {
 		return nil
 	}
@@ -129,7 +129,7 @@ func (s *Sim) Result(objs []*Object) Plan {
 		case p.Spec.NodeName != "":
 			out.Status, out.Node = "Bound", strp(p.Spec.NodeName)
 			out.Reason, out.Message = "Scheduled", fmt.Sprintf("Successfully assigned %s to %s", key, p.Spec.NodeName)
-			out.TiedNodes = s.ties[p.UID]
+			out.TiedNodes = s.ties[p.UID][p.Spec.NodeName]
 		default:
 			out.Status = "Gated"
 			for _, c := range p.Status.Conditions {

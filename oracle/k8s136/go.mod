@@ -5,6 +5,7 @@ go 1.26.0
 godebug randseednop=0
 
 require (
+	k8s.io/client-go v0.36.3
 	k8s.io/kubernetes v1.36.3
 	wasplan.local/oracle/core v0.0.0
 )
@@ -66,7 +67,6 @@ require (
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
 	k8s.io/apimachinery v0.36.3 // indirect
 	k8s.io/apiserver v0.36.3 // indirect
-	k8s.io/client-go v0.36.3 // indirect
 	k8s.io/cloud-provider v0.0.0 // indirect
 	k8s.io/component-base v0.36.3 // indirect
 	k8s.io/component-helpers v0.36.3 // indirect
