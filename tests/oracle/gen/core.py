@@ -154,9 +154,9 @@ def node_affinity(w: World) -> dict:
     if w.chance(0.6):
         terms = []
         for _ in range(w.rng.randint(1, 2)):
-            if w.chance(0.15):
-                names = sorted(w.rng.sample(w.node_names, min(len(w.node_names), w.rng.randint(1, 3))))
-                terms.append({"matchFields": [{"key": "metadata.name", "operator": "In", "values": names}]})
+            if w.chance(0.15):  # the API server allows exactly one value for a field selector
+                op = w.pick(("In", "In", "NotIn"))
+                terms.append({"matchFields": [{"key": "metadata.name", "operator": op, "values": [w.pick(w.node_names)]}]})
             else:
                 terms.append({"matchExpressions": [_expression(w) for _ in range(w.rng.randint(1, 2))]})
         out["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
@@ -224,10 +224,8 @@ def pending_pod(w: World, *, extended=False, taints=False, selectors=False, affi
 
 def pdbs(w: World) -> None:
     for app in w.rng.sample(APPS, w.rng.randint(1, 2)):
-        allowed = w.rng.randint(0, 1)
         spec = {"selector": {"matchLabels": {"app": app}}}
         spec["minAvailable" if w.chance(0.5) else "maxUnavailable"] = w.rng.randint(0, 2)
+        # no status: both sides compute disruptionsAllowed from the running pods, as the disruption controller does
         w.cluster.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-                          "metadata": {"name": f"pdb-{app}", "namespace": "default"}, "spec": spec,
-                          "status": {"disruptionsAllowed": allowed, "currentHealthy": 0, "desiredHealthy": 0,
-                                     "expectedPods": 0}})
+                          "metadata": {"name": f"pdb-{app}", "namespace": "default"}, "spec": spec})
