@@ -1,7 +1,7 @@
 """TaintToleration filter and score (upstream pkg/scheduler/framework/plugins/tainttoleration).
 
-Filter: the first NoSchedule/NoExecute taint the pod does not tolerate rejects the node with
-`node(s) had untolerated taint {key: value}`. Score: the number of PreferNoSchedule taints not tolerated by the
+Filter: a NoSchedule/NoExecute taint the pod does not tolerate rejects the node with `node(s) had untolerated
+taint(s)` (upstream v1.36.3 and v1.37.2 name no taint in the reason; they log it). Score: the number of PreferNoSchedule taints not tolerated by the
 pod's tolerations that apply to PreferNoSchedule, normalised reversed (fewest intolerable taints scores 100).
 Toleration matching follows k8s.io/api/core/v1 Toleration.ToleratesTaint.
 """
@@ -12,6 +12,7 @@ from wasplan.cluster.model import Taint, Toleration
 from wasplan.engine.status import REASONS, Code
 
 NAME = "TaintToleration"
+REASON = REASONS.intern("node(s) had untolerated taint(s)", Code.UNRESOLVABLE)
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
 
 
@@ -28,10 +29,10 @@ def tolerates(tol: Toleration, taint: Taint) -> bool:
 
 
 def untolerated_reason(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
-    """Reason id of the first untolerated NoSchedule/NoExecute taint, 0 when all are tolerated."""
+    """REASON when a NoSchedule/NoExecute taint is not tolerated, 0 when all are tolerated."""
     for taint in taints:
         if taint.effect in _FILTER_EFFECTS and not any(tolerates(t, taint) for t in tolerations):
-            return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
+            return REASON
     return 0
 
 
