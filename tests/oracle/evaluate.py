@@ -60,7 +60,7 @@ def oracle_verdicts(raw: dict) -> dict:
         failing = {p: list(v.get("reasons") or [v.get("code", "")]) for p, v in (entry.get("filters") or {}).items()
                    if v and v.get("code") not in (None, "", "Success", "Skip")}
         nodes[entry["node"]] = {"filters": failing, "feasible": bool(entry.get("feasible"))}
-    totals = {e["node"]: int(e["total"]) for e in (raw.get("scores") or {}).get("nodes") or ()}
+    totals = {e["node"]: int(e["total"]) for e in raw.get("scores") or ()}
     return {"nodes": nodes, "totals": totals}
 
 
