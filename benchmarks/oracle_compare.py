@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import dra  # benchmarks/dra.py
+
 ROOT = Path(__file__).resolve().parent.parent
 GATES = ("GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true,"
          "PodGroupPreemptionPolicy=true,DRAWorkloadResourceClaims=true")
@@ -67,26 +69,8 @@ def group(name: str, size: int, topology: str | None = None) -> str:
 NAMESPACE = "apiVersion: v1\nkind: Namespace\nmetadata: {name: bench}\n"
 PRIORITIES = ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 0\n---\n"
               "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 100\n")
-DRA_OBJECTS = """apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
-"""
-TEMPLATE = """apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-gpu, namespace: bench}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          selectors:
-          - cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}
-"""
+# benchmarks/dra.py's DeviceClass (cluster side) and ResourceClaimTemplate with a CEL selector (manifest side)
+DRA_OBJECTS, TEMPLATE = (doc if doc.endswith("\n") else doc + "\n" for doc in dra.CLASS.split("---\n"))
 
 
 def device_slice(name: str, count: int) -> str:
