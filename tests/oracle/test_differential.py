@@ -19,7 +19,7 @@ import pytest
 import compare
 import gen
 
-DEFAULT_CASES, LONG_CASES = 120, 1500
+DEFAULT_CASES, LONG_CASES = 60, 1500
 
 
 def case_count(long: bool) -> int:
