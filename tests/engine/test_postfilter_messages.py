@@ -17,7 +17,7 @@ from wasplan.cli import plan_cmd  # noqa: F401
 from wasplan.cli.app import app
 
 HERE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "postfilter"
-FIT_ERROR = ("0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, "
+FIT_ERROR = ("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
              "2 Insufficient cpu.")
 PREEMPTION = ("preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption "
               "victims found for incoming pod.")

@@ -14,15 +14,15 @@ def test_every_plugin_is_judged_on_every_node():
     ev = Evaluator(state, Profile())
     p = pod("p", cpu="2")
     verdicts = record(ev, p)
-    assert verdicts.counts("TaintToleration") == {"node(s) had untolerated taint {gpu: true}": 1}
+    assert verdicts.counts("TaintToleration") == {"node(s) had untolerated taint(s)": 1}
     # the tainted node is also too small: the FitError shows only the taint, the recorder shows both
     assert verdicts.counts("NodeResourcesFit") == {"Insufficient cpu": 2}
-    assert verdicts.node_reasons(0) == {"TaintToleration": ["node(s) had untolerated taint {gpu: true}"],
+    assert verdicts.node_reasons(0) == {"TaintToleration": ["node(s) had untolerated taint(s)"],
                                         "NodeResourcesFit": ["Insufficient cpu"]}
     assert verdicts.node_reasons(2) == {}
     assert ev.find_node(p).node == 2
     big = pod("big", cpu="16")
-    assert ev.find_node(big).message == ("0/3 nodes are available: 1 node(s) had untolerated taint {gpu: true}, "
+    assert ev.find_node(big).message == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
                                          "2 Insufficient cpu.")
-    assert ev.find_node(big).diagnosis.node_reasons(0) == ["node(s) had untolerated taint {gpu: true}"]
+    assert ev.find_node(big).diagnosis.node_reasons(0) == ["node(s) had untolerated taint(s)"]
     assert ev.find_node(big).diagnosis.unresolvable.tolist() == [True, True, True]

@@ -74,7 +74,7 @@ def test_blocked_by_a_taint_on_most_nodes(tmp_path):
     assert t["gang"]["placeable"] == 2 and t["gang"]["short"] == 2
     shape = t["shapes"][0]
     assert shape["message"] == ("0/8 nodes are available: 2 Insufficient nvidia.com/gpu, "
-                                "6 node(s) had untolerated taint {dedicated: training}.")
+                                "6 node(s) had untolerated taint(s).")
     top = shape["eliminatedBy"][0]
     assert (top["plugin"], top["nodes"]) == ("TaintToleration", 6)
     assert top["constraints"] == ["no toleration for dedicated=training:NoSchedule (6 nodes)"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -18,6 +19,9 @@ from typing import Sequence
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# the differential tests' own modules (gen/, compare.py, evaluate.py) import each other by their plain names
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 DEFAULT_BINARY = ROOT / "oracle" / "bin" / "oracle"
 TIMEOUT_S = 300
 

@@ -197,6 +197,7 @@ class Pod:
     phase: str = "Pending"
     terminating: bool = False
     creation_timestamp: str | None = None
+    start_time: str | None = None  # status.startTime: when the kubelet took the pod (preemption orders by it)
     uid: str | None = None
     resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources

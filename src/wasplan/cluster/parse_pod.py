@@ -150,6 +150,7 @@ def pod_from_parts(meta: dict, spec: dict, status: dict, mctx: Ctx, sctx: Ctx, s
         phase=_text(status.get("phase")) or "Pending",
         terminating=meta.get("deletionTimestamp") is not None,
         creation_timestamp=_text(meta.get("creationTimestamp")),
+        start_time=_text(status.get("startTime")),
         uid=_text(meta.get("uid")),
         resource_claims=resource_claims(spec, status, sctx) if spec.get("resourceClaims") else (),
         containers=containers,

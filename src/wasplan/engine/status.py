@@ -1,8 +1,8 @@
 """Filter verdicts and the FitError message kube-scheduler writes when no node fits.
 
 Reason strings are interned to small integers so per-node verdicts can live in numpy arrays. The plugins intern
-their fixed reasons when imported; reasons made from the input (`Insufficient <resource>`, `untolerated taint
-{key: value}`) are interned while planning, into the table of the run (`reason_table()`, entered by each
+their fixed reasons when imported; reasons made from the input (`Insufficient <resource>`) are interned while
+planning, into the table of the run (`reason_table()`, entered by each
 pipeline call), so a long-lived process that plans many inputs does not keep every reason it ever saw. The
 message format follows pkg/scheduler/framework/types.go (FitError.Error): `0/N nodes are available: ` then
 `"<count> <reason>"` per distinct reason, sorted as strings, joined by ", ", then ".".

@@ -1,8 +1,11 @@
-"""NodeResourcesBalancedAllocation score (upstream .../noderesources/balanced_allocation.go, commit e14ffeaa).
+"""NodeResourcesBalancedAllocation score (upstream pkg/scheduler/framework/plugins/noderesources/
+balanced_allocation.go as of k8s.io/kubernetes v1.36.3 and v1.37.2, `balancedResourceScorer`).
 
-Per resource, fraction = (requested on node + pod's request) / allocatable, capped at 1, using actual (not
-non-zero) requests; with two resources std = |f1 - f2| / 2, otherwise the population standard deviation;
-score = int((1 - std) * 100). Pods that request none of the resources skip the plugin (best-effort pods).
+The balance of a node: per resource, fraction = requested / allocatable, capped at 1, using actual (not non-zero)
+requests; with two resources std = |f1 - f2| / 2, otherwise the population standard deviation; balance =
+int((1 - std) * 100). The score rewards the change the pod makes: 50 + (50 + balance with the pod - balance
+without it) // 2, so a pod that leaves the balance as it was scores 75, one that evens the node out up to 100,
+one that skews it down to 50. Pods that request none of the resources skip the plugin (best-effort pods).
 """
 
 from __future__ import annotations
@@ -32,8 +35,14 @@ def score(view, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
     if not len(cols):
         return np.full(len(view.alloc), 100, dtype=np.int64)
     alloc = view.alloc[:, cols]
-    used = view.requested[:, cols] + req[cols]
-    if len(cols) == 2 and alloc.all():  # the common case: cpu and memory on every node
+    before = view.requested[:, cols]
+    with_pod, without = balance(before + req[cols], alloc), balance(before, alloc)
+    return 50 + (50 + with_pod - without) // 2
+
+
+def balance(used: np.ndarray, alloc: np.ndarray) -> np.ndarray:
+    """int((1 - std) * 100) of the per-resource fractions used / alloc (rows = nodes)."""
+    if alloc.shape[1] == 2 and alloc.all():  # the common case: cpu and memory on every node
         fractions = np.minimum(used / alloc, 1.0)
         std = np.abs(fractions[:, 0] - fractions[:, 1]) / 2
     else:

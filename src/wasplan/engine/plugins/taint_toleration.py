@@ -1,8 +1,9 @@
 """TaintToleration filter and score (upstream pkg/scheduler/framework/plugins/tainttoleration).
 
-Filter: the first NoSchedule/NoExecute taint the pod does not tolerate rejects the node with
-`node(s) had untolerated taint {key: value}`. Score: the number of PreferNoSchedule taints not tolerated by the
-pod's tolerations that apply to PreferNoSchedule, normalised reversed (fewest intolerable taints scores 100).
+Filter: a NoSchedule/NoExecute taint the pod does not tolerate rejects the node with `node(s) had untolerated
+taint(s)` (upstream v1.36.3 and v1.37.2 name no taint in the reason; they log it). Score: the number of
+PreferNoSchedule taints not tolerated by the pod's tolerations that apply to PreferNoSchedule, normalised reversed
+(fewest intolerable taints scores 100).
 Toleration matching is engine/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).
 """
 
@@ -16,6 +17,7 @@ from wasplan.engine.tolerations import tolerates
 from wasplan.words import plural
 
 NAME = "TaintToleration"
+REASON = REASONS.intern("node(s) had untolerated taint(s)", Code.UNRESOLVABLE)
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
 
 
@@ -28,11 +30,8 @@ def first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, 
 
 
 def untolerated_reason(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
-    """Reason id of the first untolerated NoSchedule/NoExecute taint, 0 when all are tolerated."""
-    taint = first_untolerated(taints, tolerations)
-    if taint is None:
-        return 0
-    return REASONS.intern(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}", Code.UNRESOLVABLE)
+    """REASON when a NoSchedule/NoExecute taint is not tolerated, 0 when all are tolerated."""
+    return 0 if first_untolerated(taints, tolerations) is None else REASON
 
 
 def intolerable_prefer_count(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:

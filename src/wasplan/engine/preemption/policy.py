@@ -82,9 +82,11 @@ _LATER = 4 * 10**17  # after every real timestamp in the ordinal below
 
 
 def start_key(ps: PodState) -> int:
-    """An ordinal of the pod's start time, smaller = earlier: snapshot pods by creationTimestamp, then pods
-    without one (placed by the plan) in creation order, as they start after everything already running."""
-    ts = ps.pod.creation_timestamp
+    """An ordinal of the pod's start time, smaller = earlier: pods by `status.startTime`, then pods without one
+    (placed by the plan, or written without a status) in creation order, after everything started. Upstream
+    reads the same field and takes "now" for a pod without it (pkg/scheduler/util/utils.go GetPodStartTime,
+    used by preemption's victim order and its node tie-break); the creation time plays no part."""
+    ts = ps.pod.start_time
     if ts:
         with contextlib.suppress(ValueError):  # an unparseable timestamp sorts as the latest start
             seconds = int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())

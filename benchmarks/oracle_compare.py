@@ -1,0 +1,164 @@
+"""wasplan beside upstream kube-scheduler (the oracle, `oracle/bin/oracle`) on the same inputs, both run as a
+user runs them (a whole process, start to exit, `plan ... -o json`); prints pods/s of each and the ratio,
+measured in one run (wall and CPU: CPU is the steadier figure on a shared machine). Asserts nothing.
+
+    PYTHONPATH=src python benchmarks/oracle_compare.py              # every shape
+    PYTHONPATH=src python benchmarks/oracle_compare.py basic gangs  # some of them
+    WASPLAN_ORACLE=/path/to/oracle python benchmarks/oracle_compare.py
+
+Shapes (scheduler_perf's, as in benchmarks/plan.py, written as plain Kubernetes objects since the oracle reads
+only what the scheduler sees):
+* basic      SchedulingBasic: 5,000 nodes, 10,000 plain pods
+* gangs      5,000 nodes, 1,000 gang PodGroups of 3 pods
+* tas        5,000 nodes in racks of 16, 750 gangs of 4 pods kept to one rack (schedulingConstraints)
+* preemption 1,000 nodes full of 4,000 low-priority 1-CPU pods, 1,000 high-priority 3-CPU preemptors
+* dra        1,000 nodes publishing 8 devices each, 2,000 pods each claiming one through a template with a
+             CEL selector
+Both tools get the same release (1.37) and the same gates; the oracle runs with percentageOfNodesToScore 100
+and parallelism 1 (its deterministic setting), which is slower than a production scheduler.
+Without the oracle binary it prints one line saying so and exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import dra  # benchmarks/dra.py
+
+ROOT = Path(__file__).resolve().parent.parent
+GATES = ("GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true,"
+         "PodGroupPreemptionPolicy=true,DRAWorkloadResourceClaims=true")
+
+
+def node(name: str, cpu: int, memory: str, labels: dict[str, str] | None = None) -> str:
+    extra = "".join(f", {k}: {v}" for k, v in (labels or {}).items())
+    return (f"apiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}{extra}}}}}\n"
+            f"status: {{allocatable: {{cpu: '{cpu}', memory: {memory}, pods: '110'}}, "
+            f"capacity: {{cpu: '{cpu}', memory: {memory}, pods: '110'}}}}\n")
+
+
+def pod(name: str, cpu: str, memory: str, *, group: str | None = None, priority: str | None = None,
+        node_name: str | None = None, claim: str | None = None) -> str:
+    spec = []
+    if group:
+        spec.append(f"  schedulingGroup: {{podGroupName: {group}}}")
+    if priority:
+        spec.append(f"  priorityClassName: {priority}")
+    if node_name:
+        spec.append(f"  nodeName: {node_name}")
+    if claim:
+        spec.append(f"  resourceClaims: [{{name: dev, resourceClaimTemplateName: {claim}}}]")
+    claims = ", claims: [{name: dev}]" if claim else ""
+    spec.append(f"  containers: [{{name: main, image: app:1, resources: {{requests: {{cpu: '{cpu}', memory: {memory}}}"
+                f"{claims}}}}}]")
+    return f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: bench}}\nspec:\n" + "\n".join(spec) + "\n"
+
+
+def group(name: str, size: int, topology: str | None = None) -> str:
+    constraint = f"\n  schedulingConstraints: {{topology: [{{key: {topology}}}]}}" if topology else ""
+    return (f"apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {{name: {name}, namespace: bench}}\n"
+            f"spec:\n  schedulingPolicy: {{gang: {{minCount: {size}}}}}{constraint}\n")
+
+
+NAMESPACE = "apiVersion: v1\nkind: Namespace\nmetadata: {name: bench}\n"
+PRIORITIES = ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 0\n---\n"
+              "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 100\n")
+# benchmarks/dra.py's DeviceClass (cluster side) and ResourceClaimTemplate with a CEL selector (manifest side)
+DRA_OBJECTS, TEMPLATE = (doc if doc.endswith("\n") else doc + "\n" for doc in dra.CLASS.split("---\n"))
+
+
+def device_slice(name: str, count: int) -> str:
+    devices = ", ".join(f"{{name: gpu-{i}, attributes: {{model: {{string: a100}}}}}}" for i in range(count))
+    return (f"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: {name}-gpus}}\n"
+            f"spec: {{driver: gpu.example.com, nodeName: {name}, pool: {{name: {name}, generation: 1, "
+            f"resourceSliceCount: 1}}, devices: [{devices}]}}\n")
+
+
+def shape(name: str) -> tuple[list[str], list[str], int]:
+    """(cluster documents, manifest documents, pods to place)."""
+    if name == "basic":
+        return ([NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)],
+                [pod(f"p-{i:06d}", "500m", "1Gi") for i in range(10_000)], 10_000)
+    if name == "gangs":
+        docs = []
+        for g in range(1000):
+            docs += [group(f"gang-{g:04d}", 3)] + [pod(f"gang-{g:04d}-{i}", "1", "2Gi", group=f"gang-{g:04d}")
+                                                   for i in range(3)]
+        return [NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)], docs, 3000
+    if name == "tas":
+        nodes = [node(f"node-{i:05d}", 8, "32Gi", {"rack": f"rack-{i // 16:04d}"}) for i in range(5000)]
+        docs = []
+        for g in range(750):
+            docs += [group(f"tas-{g:04d}", 4, "rack")] + [pod(f"tas-{g:04d}-{i}", "2", "4Gi", group=f"tas-{g:04d}")
+                                                         for i in range(4)]
+        return [NAMESPACE] + nodes, docs, 3000
+    if name == "preemption":
+        cluster = [NAMESPACE, PRIORITIES] + [node(f"node-{i:05d}", 4, "32Gi") for i in range(1000)]
+        cluster += [pod(f"low-{i:05d}", "1", "1Gi", priority="low", node_name=f"node-{i % 1000:05d}")
+                    for i in range(4000)]
+        return cluster, [pod(f"high-{i:05d}", "3", "1Gi", priority="high") for i in range(1000)], 1000
+    if name == "dra":
+        cluster = [NAMESPACE, DRA_OBJECTS]
+        for i in range(1000):
+            cluster += [node(f"gpu-{i:04d}", 96, "768Gi"), device_slice(f"gpu-{i:04d}", 8)]
+        return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(2000)], 2000
+    raise KeyError(name)
+
+
+SHAPES = ("basic", "gangs", "tas", "preemption", "dra")
+
+
+def timed(cmd: list[str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one child process; its stderr tail when it failed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    problem = "" if done.returncode in (0, 1) and done.stdout.strip() else f"exit {done.returncode}: {done.stderr[-400:]}"
+    return wall, cpu, problem
+
+
+def run(name: str, oracle: str) -> None:
+    cluster_docs, manifest_docs, pods = shape(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster, manifests = Path(tmp) / "cluster.yaml", Path(tmp) / "manifests.yaml"
+        cluster.write_text("---\n".join(cluster_docs))
+        manifests.write_text("---\n".join(manifest_docs))
+        common = [str(manifests), "--cluster", str(cluster), "--k8s-version", "1.37", "--feature-gates", GATES,
+                  "--arrival", "batch", "-o", "json"]
+        ours = timed([sys.executable, "-m", "wasplan", "plan", *common, "--fail-on", "never"])
+        theirs = timed([oracle, "plan", *common])
+    for who, (wall, cpu, problem) in (("wasplan", ours), ("oracle", theirs)):
+        if problem:
+            print(f"{name:11s} {who:8s} failed: {problem}", flush=True)
+    if ours[2] or theirs[2]:
+        return
+    print(f"{name:11s} pods={pods:6d} wasplan {pods / ours[0]:8.0f} pods/s ({ours[0]:6.2f}s wall, {ours[1]:6.2f}s cpu)"
+          f"  oracle {pods / theirs[0]:8.0f} pods/s ({theirs[0]:6.2f}s wall, {theirs[1]:6.2f}s cpu)"
+          f"  speed wasplan/oracle {theirs[0] / ours[0]:5.2f}x wall, {theirs[1] / max(ours[1], 1e-9):5.2f}x cpu",
+          flush=True)
+
+
+def main(argv: list[str]) -> None:
+    unknown = [a for a in argv if a not in SHAPES]
+    if unknown:
+        print(__doc__)
+        raise SystemExit(0 if unknown == ["--help"] else 2)
+    oracle = os.environ.get("WASPLAN_ORACLE") or str(ROOT / "oracle" / "bin" / "oracle")
+    if not os.access(oracle, os.X_OK):
+        print(f"skipped: no oracle binary at {oracle} (build it with oracle/build, or set WASPLAN_ORACLE)")
+        return
+    for name in argv or SHAPES:
+        run(name, oracle)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

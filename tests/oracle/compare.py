@@ -1,0 +1,215 @@
+"""Run wasplan and the oracle (upstream kube-scheduler, `oracle/bin/oracle`) on the same files and compare.
+
+What is compared, per case (the Plan JSON shape both print, docs/plan-json.md and docs/oracle.md):
+
+* every pod: status (Bound, AlreadyBound, Pending, Gated, Preempted); a bound pod's node must equal the oracle's
+  or be one of the oracle's `tiedNodes` for that pod (every node whose total score equalled the chosen one's);
+  a pending pod's nominated node;
+* every PodGroup and CompositePodGroup: status;
+* every preemption: the preemptor and its set of victims;
+* every ResourceClaim: allocated or not, the number of devices, the node.
+
+wasplan breaks a score tie by node name, upstream by heap order (oracle.md §4). Once a tie went another way, the
+rest of the run legitimately differs, so such a case is compared on outcomes only: how many pods end in each
+status, how many groups in each status, how many victims, how many claims are allocated. `Comparison.tied`
+says this happened; those cases are counted separately.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Comparison:
+    differences: list[str] = field(default_factory=list)
+    tied: bool = False  # a tie was broken differently: the rest compared on outcomes only
+    ties: list[str] = field(default_factory=list)
+
+    @property
+    def agree(self) -> bool:
+        return not self.differences
+
+
+# -- running the two sides ---------------------------------------------------------------------------------
+
+def gate_set(release: str, gates: str):
+    from wasplan.api.releases import get_release, parse_gates
+
+    return parse_gates(get_release(release), gates)
+
+
+def validation_errors(paths: list[Path], release: str, gates: str) -> list[str]:
+    """`wasplan validate`'s errors and warnings for the generated files (the generator must write valid objects)."""
+    from wasplan.pipeline.validate import validate_paths
+
+    report = validate_paths([str(p) for p in paths], gate_set(release, gates))
+    return [f"{d.file}:{d.line}: {d.severity.value} {d.code} {d.message}" for d in report.diagnostics
+            if d.severity.value in ("error", "warning")]
+
+
+def run_wasplan(manifests: Path, cluster: Path, release: str, arrival: str, gates: str) -> dict:
+    """`wasplan plan MANIFESTS --cluster CLUSTER -o json`, in process (the same pipeline and renderer)."""
+    from wasplan.pipeline.plan import run_plan
+    from wasplan.report.plan_json import render_plan_json
+
+    run = run_plan([str(manifests)], [str(cluster)], gate_set(release, gates), arrival=arrival)
+    if run.invalid or run.plan is None:
+        problems = [f"{d.file}:{d.line}: {d.code} {d.message}" for d in run.diagnostics][:5]
+        raise AssertionError(f"wasplan refused the case: {run.error or problems}")
+    return json.loads(render_plan_json(run.plan))
+
+
+def run_oracle(binary: str, manifests: Path, cluster: Path, release: str, arrival: str, gates: str,
+               timeout: float = 120) -> dict:
+    cmd = [binary, "plan", str(manifests), "--cluster", str(cluster), "--k8s-version", release,
+           "--feature-gates", gates, "--arrival", arrival, "-o", "json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        raise AssertionError(f"oracle failed (exit {done.returncode}): {' '.join(cmd)}\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+def run_oracle_evaluate(binary: str, pod: str, manifests: Path, cluster: Path, release: str, gates: str) -> dict:
+    cmd = [binary, "evaluate", "--pod", pod, str(manifests), "--cluster", str(cluster), "--k8s-version", release,
+           "--feature-gates", gates, "-o", "json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        raise AssertionError(f"oracle evaluate failed (exit {done.returncode}): {' '.join(cmd)}\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+# -- comparing ---------------------------------------------------------------------------------------------
+
+def _key(obj: dict) -> str:
+    return f"{obj.get('namespace', '')}/{obj['name']}"
+
+
+def _by_key(items) -> dict[str, dict]:
+    return {_key(i): i for i in items or ()}
+
+
+def _ref(ref) -> str:
+    if isinstance(ref, dict):
+        return f"{ref.get('kind', 'Pod')} {ref.get('namespace', '')}/{ref.get('name', '')}"
+    return str(ref)
+
+
+def _victims(plan: dict) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for p in plan.get("preemptions") or ():
+        out.setdefault(_ref(p["preemptor"]), set()).update(_key(v) for v in p.get("victims") or ())
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _claims(plan: dict) -> dict[str, dict]:
+    """Claims by name, a generated one by its owner and the owner's claim entry (the two sides may name
+    generated claims differently; what matters is which pod's claim it is)."""
+    out = {}
+    for c in plan.get("resourceClaims") or ():
+        owner = c.get("owner")
+        key = (f"{c.get('namespace', '')}/{owner['name']} {owner.get('kind', '')} claim {owner.get('claim', '')}"
+               if owner else _key(c))
+        out[key] = c
+    return out
+
+
+def _claim_view(c: dict) -> tuple:
+    allocated = c.get("status") in ("Allocated", "AlreadyAllocated")
+    return (allocated, len(c.get("devices") or ()) if allocated else 0, c.get("node") if allocated else None)
+
+
+def _pod_ties(ours: dict, theirs: dict, out: Comparison) -> None:
+    """Bound on different nodes: a tie if ours is among the oracle's tied nodes, else a difference."""
+    mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
+    for key in sorted(mine.keys() & upstream.keys()):
+        a, b = mine[key], upstream[key]
+        if a["status"] == b["status"] == "Bound" and a.get("node") != b.get("node"):
+            if a.get("node") in (b.get("tiedNodes") or ()):
+                out.tied = True
+                out.ties.append(f"pod {key}: wasplan {a.get('node')}, oracle {b.get('node')} "
+                                f"(tied: {', '.join(b.get('tiedNodes') or ())})")
+
+
+def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
+    mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
+    for key in sorted(mine.keys() | upstream.keys()):
+        a, b = mine.get(key), upstream.get(key)
+        if a is None or b is None:
+            out.differences.append(f"pod {key}: only in {'oracle' if a is None else 'wasplan'}")
+            continue
+        if a["status"] != b["status"]:
+            out.differences.append(f"pod {key}: status wasplan {a['status']} ({a.get('node') or a.get('message', '')})"
+                                   f", oracle {b['status']} ({b.get('node') or b.get('message', '')})")
+        elif a["status"] == "Bound" and a.get("node") != b.get("node") \
+                and a.get("node") not in (b.get("tiedNodes") or ()):
+            out.differences.append(f"pod {key}: node wasplan {a.get('node')}, oracle {b.get('node')} "
+                                   f"(tied: {', '.join(b.get('tiedNodes') or ()) or 'none'})")
+        elif a["status"] == "Pending" and (a.get("nominatedNode") or None) != (b.get("nominatedNode") or None):
+            out.differences.append(f"pod {key}: nominated node wasplan {a.get('nominatedNode')}, "
+                                   f"oracle {b.get('nominatedNode')}")
+    for kind in ("podGroups", "compositePodGroups"):
+        mg, ug = _by_key(ours.get(kind)), _by_key(theirs.get(kind))
+        for key in sorted(mg.keys() | ug.keys()):
+            sa, sb = (mg.get(key) or {}).get("status"), (ug.get(key) or {}).get("status")
+            if sa != sb:
+                out.differences.append(f"{kind[:-1]} {key}: status wasplan {sa}, oracle {sb}")
+    mv, uv = _victims(ours), _victims(theirs)
+    for key in sorted(mv.keys() | uv.keys()):
+        if mv.get(key, frozenset()) != uv.get(key, frozenset()):
+            out.differences.append(f"preemption by {key}: victims wasplan {sorted(mv.get(key, ()))}, "
+                                   f"oracle {sorted(uv.get(key, ()))}")
+    mc, uc = _claims(ours), _claims(theirs)
+    for key in sorted(mc.keys() | uc.keys()):
+        va = _claim_view(mc[key]) if key in mc else None
+        vb = _claim_view(uc[key]) if key in uc else None
+        if va != vb:
+            out.differences.append(f"claim {key}: wasplan {_claim_text(va)}, oracle {_claim_text(vb)}")
+
+
+def _claim_text(view) -> str:
+    if view is None:
+        return "absent"
+    allocated, devices, node = view
+    return f"{devices} device(s) on {node or 'no single node'}" if allocated else "not allocated"
+
+
+def _outcomes(plan: dict) -> dict[str, Counter]:
+    return {"pods": Counter(p["status"] for p in plan.get("pods") or ()),
+            "podGroups": Counter(g.get("status") for g in plan.get("podGroups") or ()),
+            "compositePodGroups": Counter(g.get("status") for g in plan.get("compositePodGroups") or ()),
+            "victims": Counter({"victims": sum(len(p.get("victims") or ()) for p in plan.get("preemptions") or ())}),
+            "claims": Counter("allocated" if _claim_view(c)[0] else "not allocated"
+                              for c in plan.get("resourceClaims") or ())}
+
+
+def _loose(ours: dict, theirs: dict, out: Comparison) -> None:
+    mine, upstream = _outcomes(ours), _outcomes(theirs)
+    for what in mine:
+        if mine[what] != upstream[what]:
+            out.differences.append(f"{what} outcomes (after a tie went another way): wasplan {dict(mine[what])}, "
+                                   f"oracle {dict(upstream[what])}")
+
+
+def compare(ours: dict, theirs: dict) -> Comparison:
+    out = Comparison()
+    _pod_ties(ours, theirs, out)
+    (_loose if out.tied else _strict)(ours, theirs, out)
+    return out
+
+
+def describe(label: str, root: Path, result: Comparison, ours: dict, theirs: dict) -> str:
+    """What a failing comparison prints: the case, where its files are, and the differences."""
+    lines = [f"wasplan and the oracle disagree: {label}", f"  files: {root}/manifests.yaml --cluster {root}/cluster.yaml"]
+    lines += [f"  - {d}" for d in result.differences]
+    if result.ties:
+        lines.append("  ties broken differently:")
+        lines += [f"    {t}" for t in result.ties]
+    (root / "wasplan.json").write_text(json.dumps(ours, indent=1))
+    (root / "oracle.json").write_text(json.dumps(theirs, indent=1))
+    lines.append(f"  both plans: {root}/wasplan.json {root}/oracle.json")
+    return "\n".join(lines)

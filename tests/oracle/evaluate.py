@@ -1,0 +1,94 @@
+"""The per-plugin comparison: one pending pod against one state, every Filter plugin on every node and the total
+score of every feasible node, from wasplan's recorder (engine/recorder.py, each plugin judged on its own) and
+from `oracle evaluate` (upstream's plugins called one by one, oracle.md §11.2). This finds plugin differences
+that ties and queue order hide in whole plans.
+
+The state is the case's cluster file as it is (running pods included, nothing scheduled); the pod is written
+alone as the manifests file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import compare
+import gen
+
+
+def write_pair(case: gen.Case, pod: dict, root: Path) -> tuple[Path, Path]:
+    """The cluster of `case` and `pod` alone as the manifests (namespaces the pod needs come along)."""
+    single = gen.Case(case.seed, case.release, case.arrival, case.theme, case.cluster, [pod])
+    return single.write(root)
+
+
+def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -> dict:
+    """{"nodes": {node: {"filters": {plugin: [reasons]}, "feasible": bool}}, "totals": {node: score}} for the one
+    pod of `manifests`, on the cluster's state (running pods bound, nothing else scheduled)."""
+    from wasplan.cluster.model import Pod
+    from wasplan.engine.recorder import record
+    from wasplan.engine.simulator import Simulator
+    from wasplan.pipeline.plan import prepare_plan
+
+    prepared = prepare_plan([str(manifests)], [str(cluster)], compare.gate_set(release, gates))
+    assert prepared.inputs is not None, [d.message for d in prepared.run.diagnostics][:3]
+    sim = Simulator(prepared.inputs, prepared.options)
+    pods = [r for r in sim.arrivals if isinstance(r, Pod)]
+    sim.arrivals = [r for r in sim.arrivals if not isinstance(r, Pod)]  # the state: everything but the pod
+    sim.replay()
+    (pod,) = pods
+    ev = sim.evaluators[pod.scheduler_name]
+    verdicts = record(ev, pod)
+    nodes = {}
+    feasible = np.zeros(len(verdicts.nodes), dtype=bool)
+    for i, name in enumerate(verdicts.nodes):
+        reasons = {p: r for p, r in verdicts.node_reasons(i).items() if p in verdicts.enabled}
+        feasible[i] = not reasons
+        nodes[name] = {"filters": reasons, "feasible": bool(feasible[i])}
+    totals = {}
+    if feasible.any():
+        scores = np.broadcast_to(ev.total_scores(pod, ev.static_verdict(pod), feasible), feasible.shape)
+        totals = {verdicts.nodes[i]: int(scores[i]) for i in np.flatnonzero(feasible)}
+    return {"nodes": nodes, "totals": totals}
+
+
+def oracle_verdicts(raw: dict) -> dict:
+    """The oracle's evaluate JSON in the same shape as wasplan_verdicts."""
+    nodes = {}
+    for entry in raw.get("nodes") or ():
+        failing = {p: list(v.get("reasons") or [v.get("code", "")]) for p, v in (entry.get("filters") or {}).items()
+                   if v and v.get("code") not in (None, "", "Success", "Skip")}
+        nodes[entry["node"]] = {"filters": failing, "feasible": bool(entry.get("feasible"))}
+    totals = {e["node"]: int(e["total"]) for e in raw.get("scores") or ()}
+    return {"nodes": nodes, "totals": totals}
+
+
+def differences(ours: dict, theirs: dict) -> list[str]:
+    out = []
+    for node in sorted(ours["nodes"].keys() | theirs["nodes"].keys()):
+        a, b = ours["nodes"].get(node), theirs["nodes"].get(node)
+        if a is None or b is None:
+            out.append(f"node {node}: only in {'oracle' if a is None else 'wasplan'}")
+            continue
+        if a["feasible"] != b["feasible"]:
+            out.append(f"node {node}: feasible wasplan {a['feasible']}, oracle {b['feasible']}")
+        for plugin in sorted(a["filters"].keys() | b["filters"].keys()):
+            ra, rb = sorted(a["filters"].get(plugin, [])), sorted(b["filters"].get(plugin, []))
+            if ra != rb:
+                out.append(f"node {node} {plugin}: wasplan {ra or 'passes'}, oracle {rb or 'passes'}")
+    if not out:
+        for node in sorted(ours["totals"].keys() | theirs["totals"].keys()):
+            if ours["totals"].get(node) != theirs["totals"].get(node):
+                out.append(f"node {node}: total score wasplan {ours['totals'].get(node)}, "
+                           f"oracle {theirs['totals'].get(node)}")
+    return out
+
+
+def pending_pods(case: gen.Case) -> list[dict]:
+    """The case's pods the per-plugin mode can ask about: plain pods (a group member's verdict depends on its
+    group's cycle) without claims (the DRA filter needs the allocator's state, compared through whole plans)."""
+    return [d for d in case.manifests if d["kind"] == "Pod" and "schedulingGroup" not in d["spec"]
+            and "resourceClaims" not in d["spec"]
+            and not any("example.com/gpu" in ((c.get("resources") or {}).get("requests") or {})
+                        for c in d["spec"]["containers"])]

@@ -1,0 +1,95 @@
+"""The comparison itself, without Go: wasplan agrees with itself on generated cases, and oracle-shaped plans
+written by hand show each kind of difference (status, node outside the tie set, victims, claims, groups) and
+the tie rule (a node among the oracle's tiedNodes agrees; the rest is then compared on outcomes only)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import compare
+import gen
+
+
+@pytest.mark.parametrize("release", gen.RELEASES)
+def test_wasplan_agrees_with_itself(release, tmp_path):
+    for seed in range(len(gen.themes_for(release))):
+        case = gen.generate(seed, release, None, gen.themes_for(release)[seed])
+        manifests, cluster = case.write(tmp_path / str(seed))
+        plan = compare.run_wasplan(manifests, cluster, release, case.arrival, case.gates)
+        again = compare.run_wasplan(manifests, cluster, release, case.arrival, case.gates)
+        result = compare.compare(plan, again)
+        assert (result.differences, result.tied) == ([], False), case.label
+
+
+def _pod(name, status, node=None, **extra):
+    return {"namespace": "default", "name": name, "status": status, "node": node, "nominatedNode": None, **extra}
+
+
+BASE = {
+    "pods": [_pod("a", "Bound", "n1"), _pod("b", "Bound", "n2"), _pod("c", "Pending", message="0/3 nodes ..."),
+             _pod("v", "Preempted")],
+    "podGroups": [{"namespace": "default", "name": "g", "status": "Scheduled"}],
+    "preemptions": [{"preemptor": {"kind": "Pod", "namespace": "default", "name": "b"},
+                     "victims": [{"namespace": "default", "name": "v", "node": "n2", "priority": 10}]}],
+    "resourceClaims": [{"namespace": "default", "name": "cl", "status": "Allocated", "node": "n1",
+                        "devices": [{"request": "r0", "driver": "d", "pool": "n1", "device": "gpu-0"}]}],
+}
+
+
+def _oracle(**changes):
+    plan = copy.deepcopy(BASE)
+    for pod in plan["pods"]:
+        pod.update(changes.get(pod["name"], {}))
+    return plan
+
+
+def test_same_plan_agrees():
+    result = compare.compare(BASE, _oracle())
+    assert (result.differences, result.tied) == ([], False)
+
+
+def test_node_in_tied_nodes_is_a_tie_and_outcomes_are_compared():
+    result = compare.compare(BASE, _oracle(a={"node": "n3", "tiedNodes": ["n1", "n3"]}))
+    assert result.differences == [] and result.tied
+    assert result.ties == ["pod default/a: wasplan n1, oracle n3 (tied: n1, n3)"]
+    upstream = _oracle(a={"node": "n3", "tiedNodes": ["n1", "n3"]}, c={"status": "Bound", "node": "n1"})
+    assert compare.compare(BASE, upstream).differences == [
+        "pods outcomes (after a tie went another way): wasplan {'Bound': 2, 'Pending': 1, 'Preempted': 1}, "
+        "oracle {'Bound': 3, 'Preempted': 1}"]
+
+
+def test_node_outside_tied_nodes_differs():
+    result = compare.compare(BASE, _oracle(a={"node": "n3", "tiedNodes": ["n3"]}))
+    assert result.differences == ["pod default/a: node wasplan n1, oracle n3 (tied: n3)"] and not result.tied
+
+
+def test_status_group_victims_and_claims_differ():
+    upstream = _oracle(c={"status": "Gated"})
+    upstream["podGroups"][0]["status"] = "Unschedulable"
+    upstream["preemptions"][0]["victims"].append({"namespace": "default", "name": "w", "node": "n2"})
+    upstream["resourceClaims"][0].update(status="Pending", node=None, devices=[])
+    assert compare.compare(BASE, upstream).differences == [
+        "pod default/c: status wasplan Pending (0/3 nodes ...), oracle Gated (0/3 nodes ...)",
+        "podGroup default/g: status wasplan Scheduled, oracle Unschedulable",
+        "preemption by Pod default/b: victims wasplan ['default/v'], oracle ['default/v', 'default/w']",
+        "claim default/cl: wasplan 1 device(s) on n1, oracle not allocated",
+    ]
+
+
+def test_nominated_node_and_missing_pod_differ():
+    upstream = _oracle(c={"nominatedNode": "n2"})
+    upstream["pods"].pop(0)
+    assert compare.compare(BASE, upstream).differences == [
+        "pod default/a: only in wasplan", "pod default/c: nominated node wasplan None, oracle n2"]
+
+
+def test_describe_keeps_both_plans(tmp_path):
+    result = compare.compare(BASE, _oracle(a={"node": "n3"}))
+    text = compare.describe("seed=1", tmp_path, result, BASE, _oracle(a={"node": "n3"}))
+    assert text.splitlines()[:3] == [
+        "wasplan and the oracle disagree: seed=1",
+        f"  files: {tmp_path}/manifests.yaml --cluster {tmp_path}/cluster.yaml",
+        "  - pod default/a: node wasplan n1, oracle n3 (tied: none)"]
+    assert (tmp_path / "oracle.json").exists() and (tmp_path / "wasplan.json").exists()
