@@ -47,6 +47,28 @@ def plain_cluster(cluster: Path, release: str, root: Path) -> Path:
     return out
 
 
+# Fixture plans that disagree with upstream today, each with what is known of the cause. A listed fixture that
+# starts to agree fails the test, so the list only shrinks; a fixture not listed must agree.
+_OPEN_137_GROUP_PREEMPTION = ("open: upstream 1.37.2 leaves the urgent gang Pending (no workload-aware preemption "
+                              "victims chosen); wasplan preempts the lower-priority gang and binds it")
+_ORACLE_COMPOSITE = ("oracle gap: the oracle reports a CompositePodGroup without a condition as WaitingForPods; its "
+                     "compositePodGroups[] are not finished (docs/oracle.md)")
+_ORACLE_EXTENDED_CLAIM = ("oracle gap: the claim the scheduler creates for a DeviceClass-backed extended resource is "
+                          "named by generateName, which the fake clientset does not apply; compared by name it is "
+                          "absent on one side")
+KNOWN = {
+    ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.36"): _ORACLE_EXTENDED_CLAIM,
+    ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.37"): _ORACLE_EXTENDED_CLAIM,
+    ("explain/composite/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
+    ("explain/exact-tree/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
+    ("explain/preemption/gang.yaml", "1.37"): _OPEN_137_GROUP_PREEMPTION,
+    ("scenarios/eviction/urgent.yaml", "1.37"): _OPEN_137_GROUP_PREEMPTION,
+    ("scenarios/racks-and-trees/manifests", "1.37"): (
+        "upstream behaviour: equally scored topology placements are chosen in Go map order (no seed fixes it); "
+        "wasplan takes the first domain by name, and the comparison has no placement-level tie set yet"),
+}
+
+
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize(("cluster", "manifests"), CORPUS, ids=[str(m.relative_to(FIXTURES)) for _, m in CORPUS])
 def test_fixture_plans_agree_with_upstream(oracle_bin, cluster, manifests, release, tmp_path):
@@ -62,5 +84,9 @@ def test_fixture_plans_agree_with_upstream(oracle_bin, cluster, manifests, relea
     ours = compare.run_wasplan(manifests, plain, release, "sequential", gates)
     theirs = compare.run_oracle(oracle_bin, manifests, plain, release, "sequential", gates)
     result = compare.compare(ours, theirs)
+    known = KNOWN.get((str(manifests.relative_to(FIXTURES)), release))
+    if known is not None:
+        assert not result.agree, f"now agrees with upstream: drop it from KNOWN ({known})"
+        pytest.xfail(known)
     assert result.agree, compare.describe(f"{manifests.relative_to(FIXTURES)} ({release})", tmp_path, result, ours,
                                           theirs) + f"\n  cluster: {plain}"

@@ -90,11 +90,21 @@ def requests(w: World, extended: bool = False, empty: float = 0.1) -> dict:
     return req
 
 
+def resources(req: dict) -> dict:
+    """A container's resources as the API server accepts them: an extended resource cannot be overcommitted, so
+    its limit is written and equals the request (pkg/apis/core/validation)."""
+    out: dict = {"requests": dict(req)}
+    extended = {k: v for k, v in req.items() if "/" in k}
+    if extended:
+        out["limits"] = extended
+    return out
+
+
 def pod(w: World, name: str, req: dict, *, app: str | None = None, priority: str | None = None,
         node: str | None = None) -> dict:
     container = {"name": "main", "image": f"example.com/{app or 'app'}:1"}
     if req:
-        container["resources"] = {"requests": req}
+        container["resources"] = resources(req)
     labels = {"app": app} if app else {}
     spec: dict = {"containers": [container]}
     if priority:

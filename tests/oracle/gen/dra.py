@@ -132,8 +132,10 @@ def workload(w: World, pods: int, groups: int) -> None:
                                 "metadata": {"name": name, "namespace": "default"}, "spec": claim_spec(w)})
             _uses(p, {"name": "dev", "resourceClaimName": name})
         elif roll < 0.85:
-            p["spec"]["containers"][0].setdefault("resources", {}).setdefault("requests", {})["example.com/gpu"] = \
-                str(w.rng.randint(1, 2))
+            amount = str(w.rng.randint(1, 2))
+            res = p["spec"]["containers"][0].setdefault("resources", {})
+            res.setdefault("requests", {})["example.com/gpu"] = amount
+            res.setdefault("limits", {})["example.com/gpu"] = amount
         else:
             p["metadata"]["namespace"] = ADMIN_NS
             name = f"admin-{p['metadata']['name']}"
