@@ -88,6 +88,32 @@ def test_137_gang_job_creates_workload_podgroup_and_pods_in_order():
     assert (workload.namespace, podgroup.namespace) == ("ml", "ml")
 
 
+def test_137_podgroup_takes_the_pod_templates_priority_class_and_the_plan_binds_it(tmp_path):
+    """Upstream v1.37.2's Job controller copies the template's priorityClassName into the PodGroupTemplate and the
+    PodGroup (not its preemptionPolicy); without it the group's priority was 0 and every pod stayed Pending with
+    "all pods in a single pod group should have the same priority as the pod group's priority, got 1000 and 0"."""
+    records, diags = expand(job(parallelism=2, completions=2))
+    assert diags == []
+    workload, podgroup = groups(records)
+    assert workload.obj.pod_group_templates[0].priority_class_name == "training-high"
+    assert podgroup.obj.priority_class_name == "training-high"
+    assert podgroup.obj.preemption_policy is None
+    from tests.cli.helpers import run
+
+    (tmp_path / "job.yaml").write_text(CLASS + "---\n" + job(parallelism=2, completions=2))
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: gpu-0}\n"
+        "status: {allocatable: {cpu: '64', memory: 512Gi, pods: '110', nvidia.com/gpu: '16'}}\n")
+    result = run("plan", str(tmp_path / "job.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), "-o", "json")
+    import json
+
+    plan = json.loads(result.stdout)
+    assert [(p["name"], p["status"], p["node"]) for p in plan["pods"]] == [("train-0", "Bound", "gpu-0"),
+                                                                          ("train-1", "Bound", "gpu-0")]
+    assert [(g["name"], g["status"]) for g in plan["podGroups"]] == [("train-job", "Scheduled")]
+    assert result.exit_code == 0
+
+
 def test_job_pods_are_named_labelled_and_owned():
     records, _ = expand(job(scheduling=GANG_137))
     p2 = pods(records)[2]

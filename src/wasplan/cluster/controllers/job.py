@@ -122,12 +122,17 @@ def _policy_from_field(scheduling: dict, job: JobShape, ctx: Ctx) -> hub.Schedul
 
 
 def _settings_from_field(scheduling: dict, job: JobShape, ctx: Ctx) -> dict:
-    """The PodGroup settings `spec.scheduling` carries besides the policy."""
+    """The PodGroup settings `spec.scheduling` carries besides the policy, and the pod template's
+    priorityClassName."""
     topology = mapping(scheduling.get("schedulingConstraints")).get("topology") or []
     mode = scheduling.get("disruptionMode")
     claims = scheduling.get("resourceClaims") or []
+    pcn = job.template_spec.get("priorityClassName")
     return dict(
         policy=_policy_from_field(scheduling, job, ctx),
+        # the controller copies the pod template's class into the PodGroupTemplate (and so the PodGroup), not its
+        # preemptionPolicy: what upstream v1.37.2's controller creates (oracle expand)
+        priority_class_name=pcn if isinstance(pcn, str) and pcn else None,
         topology_keys=tuple(t["key"] for t in topology if isinstance(t, dict) and isinstance(t.get("key"), str)),
         disruption_mode=None if not isinstance(mode, dict) else
         hub.DisruptionMode.ALL if mode.get("all") is not None else hub.DisruptionMode.SINGLE,
