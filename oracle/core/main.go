@@ -40,6 +40,7 @@ var commands = map[string]Command{
 	"validate": {"decode, default and validate manifests as the API server does; prints a ValidationReport", runValidate},
 	"convert":  {"convert manifests between the versions of one release as the API server does", runConvert},
 	"expand":   {"run the Job controller on Jobs; prints the Workloads, PodGroups and Pods it creates", runExpand},
+	"default":  {"the objects as plan hands them to the scheduler: defaulted, admitted, stamped; and what admission refuses", runDefault},
 }
 
 // Register adds a subcommand to the table (for files that prefer to register themselves in init).
