@@ -99,6 +99,7 @@ class Toleration:
     operator: str = "Equal"  # Equal, Exists
     value: str = ""
     effect: str = ""  # empty = all effects
+    toleration_seconds: int | None = None  # how long a NoExecute taint is tolerated (None: for ever)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,14 @@
 Defaults are the API server's, applied here because manifests given to `plan` were never admitted:
 a toleration's operator is `Equal`, a spread constraint honours node affinity and ignores taints
 (`nodeAffinityPolicy: Honor`, `nodeTaintsPolicy: Ignore`), a container port's protocol is `TCP`.
+
+A pod's tolerations also get what the DefaultTolerationSeconds admission plugin adds on create (upstream
+`plugin/pkg/admission/defaulttolerationseconds/admission.go`, v1.36.3 and v1.37.2 alike): unless a toleration
+already covers it (its key is the taint's or empty, and its effect NoExecute or empty), a pod tolerates
+`node.kubernetes.io/not-ready:NoExecute` and `node.kubernetes.io/unreachable:NoExecute` for 300 s (`Exists`).
+The scheduler's TaintToleration filter ignores tolerationSeconds, so a node tainted only not-ready or
+unreachable with NoExecute does not keep such a pod off; the kubelet/taint manager would evict it later, which
+an offline plan does not model.
 """
 
 from __future__ import annotations
@@ -26,7 +34,37 @@ def _toleration(raw: Any, ctx: Ctx) -> Toleration | None:
     if effect and effect not in TAINT_EFFECTS:
         ctx.report("WAS602", f"toleration effect {effect!r} must be one of {', '.join(TAINT_EFFECTS)}", ("effect",))
         return None
-    return Toleration(as_str(raw.get("key"), ctx, ("key",)), operator, as_str(raw.get("value"), ctx, ("value",)), effect)
+    seconds = raw.get("tolerationSeconds")
+    if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool)):
+        ctx.report("WAS602", f"tolerationSeconds must be an integer, got {seconds!r}", ("tolerationSeconds",))
+        seconds = None
+    return Toleration(as_str(raw.get("key"), ctx, ("key",)), operator, as_str(raw.get("value"), ctx, ("value",)),
+                      effect, seconds)
+
+
+NOT_READY = "node.kubernetes.io/not-ready"
+UNREACHABLE = "node.kubernetes.io/unreachable"
+DEFAULT_TOLERATION_SECONDS = 300
+DEFAULT_TOLERATIONS = tuple(Toleration(key, "Exists", "", "NoExecute", DEFAULT_TOLERATION_SECONDS)
+                            for key in (NOT_READY, UNREACHABLE))
+
+
+def _covers(t: Toleration, key: str) -> bool:
+    """DefaultTolerationSeconds' test: the toleration is for this key (or every key) and NoExecute (or every
+    effect); its operator and value are not looked at."""
+    return t.key in (key, "") and t.effect in ("NoExecute", "")
+
+
+def with_default_tolerations(tols: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """The pod's tolerations after DefaultTolerationSeconds: the given ones, then each default one not covered."""
+    added = tuple(d for d in DEFAULT_TOLERATIONS if not any(_covers(t, d.key) for t in tols))
+    return tols + added if added else tols
+
+
+def written_tolerations(tols: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """The tolerations the manifest wrote: `tols` without the ones with_default_tolerations appended (those are
+    the DEFAULT_TOLERATIONS objects themselves; a toleration read from a document is never one of them)."""
+    return tuple(t for t in tols if not any(t is d for d in DEFAULT_TOLERATIONS))
 
 
 def _tolerations(raw: Any, ctx: Ctx) -> tuple[Toleration, ...]:
@@ -34,8 +72,13 @@ def _tolerations(raw: Any, ctx: Ctx) -> tuple[Toleration, ...]:
     return tuple(t for t in items if t is not None)
 
 
+def _pod_tolerations(raw: Any, ctx: Ctx) -> tuple[Toleration, ...]:
+    return with_default_tolerations(_tolerations(raw, ctx) if raw else ())
+
+
 def tolerations(raw: Any, ctx: Ctx) -> tuple[Toleration, ...]:
-    return () if not raw else memo("tolerations", raw, ctx, _tolerations)
+    """A pod's tolerations as the API server stores them (with the admission defaults)."""
+    return memo("tolerations", raw, ctx, _pod_tolerations)
 
 
 def _taints(raw: Any, ctx: Ctx) -> tuple[Taint, ...]:

@@ -159,7 +159,9 @@ def _synthesised_pod(pod: Pod) -> dict:
                        ("nodeSelector", dict(pod.node_selector)),
                        ("affinity", _affinity(pod.affinity) if pod.affinity else None),
                        ("tolerations", [{k: v for k, v in (("key", t.key), ("operator", t.operator),
-                                                           ("value", t.value), ("effect", t.effect)) if v}
+                                                           ("value", t.value), ("effect", t.effect),
+                                                           ("tolerationSeconds", t.toleration_seconds))
+                                         if v is not None and v != ""}
                                         for t in pod.tolerations]),
                        ("topologySpreadConstraints", [_spread(c) for c in pod.topology_spread]),
                        ("schedulingGates", [{"name": g} for g in pod.scheduling_gates]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from wasplan.cluster.model import Pod, Taint, Toleration
+from wasplan.cluster.placement import written_tolerations
 from wasplan.engine.facade import blocking_taints, label_values, taint_text
 from wasplan.explain import manifest, rerun
 from wasplan.explain.evidence import Context, Subject
@@ -109,7 +110,7 @@ def _toleration(ctx: Context, subj: Subject, pod: Pod, taint: Taint) -> Suggesti
     if not ctx.verifier.places(subj.unit, variant):
         return None
     opens = _opens(ctx, pod, dataclasses.replace(pod, tolerations=(*pod.tolerations, tol)))
-    changes = manifest.pod_changes(ctx.documents, members, ("tolerations", len(pod.tolerations)),
+    changes = manifest.pod_changes(ctx.documents, members, ("tolerations", len(written_tolerations(pod.tolerations))),
                                    _toleration_value(tol), "add")
     why = f"{plural(opens, 'node')} {'carries' if opens == 1 else 'carry'} {taint_text(taint)}; with the toleration the pods may use them"
     return Suggestion("toleration", f"tolerate {taint_text(taint)}", why, changes, opens)
