@@ -245,8 +245,9 @@ _TABLE: list[Code] = [
     Code("WAS624", "kueue-admission", W, "Kueue manages the object (label kueue.x-k8s.io/queue-name): its pods wait for Kueue's admission, whose quotas are not modelled."),
     Code("WAS625", "kueue-assumed-admitted", I, "With --assume-admitted, an object Kueue manages is planned as if Kueue admitted it now."),
     Code("WAS630", "refused-by-admission", W,
-         "The API server would refuse to create the pod (its priorityClassName names a PriorityClass that exists "
-         "nowhere); the plan lists it as Refused and never places it."),
+         "The API server's Priority admission would refuse to create the pod or PodGroup (its priorityClassName "
+         "names a PriorityClass that exists nowhere, or it writes a priority its class does not give); the plan "
+         "lists the pods as Refused and never places them."),
     Code("WAS640", "resourceslice-pool", E,
          "A ResourceSlice has no driver, or its pool has no name or an impossible generation/resourceSliceCount; it was left out."),
     Code("WAS641", "resourceslice-node-selection", E,

@@ -993,11 +993,15 @@ DOCS: dict[str, RuleDoc] = {
     # --- WAS8xx: explain -------------------------------------------------------------------------
     "WAS630": RuleDoc(
         "The API server would refuse to create the pod: its priorityClassName names a PriorityClass that neither "
-        "the manifests nor the snapshot hold and that is not a system class (Priority admission, "
-        "plugin/pkg/admission/priority). The scheduler never sees such a pod, so the plan lists it with status "
-        "Refused, reason Forbidden and the server's message, places nothing for it, and fails (exit 1); a Job's "
-        "pods are refused one by one and its PodGroup waits for pods. A pod without priorityClassName gets the "
-        "globalDefault class (the lowest-valued one, should several claim it): its value and preemptionPolicy.",
+        "the manifests nor the snapshot hold and that is not a system class, or it writes a spec.priority or "
+        "spec.preemptionPolicy other than its class gives (Priority admission, plugin/pkg/admission/priority). "
+        "The scheduler never sees such a pod, so the plan lists it with status Refused, reason Forbidden and the "
+        "server's message, places nothing for it, and fails (exit 1); a Job's pods are refused one by one. "
+        "PodGroups are checked the same way (1.36 with WorkloadAwarePreemption, 1.37 with GenericWorkload; 1.37 "
+        "CompositePodGroups with CompositePodGroup): a refused PodGroup is never created, its pods wait for it, "
+        "and a 1.37 Job whose PodGroup carries the missing class creates no pods at all. Workloads are not "
+        "checked. A pod without priorityClassName gets the globalDefault class (the lowest-valued one, should "
+        "several claim it): its value and preemptionPolicy.",
         "wasplan plan job.yaml --cluster cluster.yaml   # job.yaml: template.spec.priorityClassName: hihg",
         "wasplan plan job.yaml --cluster cluster.yaml   # priorityClassName: high, a class of the snapshot",
         "Name a PriorityClass that exists (`wasplan lint --cluster` reports the same, WAS433), or add the "

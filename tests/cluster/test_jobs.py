@@ -37,8 +37,8 @@ def expand(text, version="1.37", gate_spec=None):
     return plan.arrivals, diags
 
 
-def test_pods_naming_a_class_that_exists_nowhere_are_refused():
-    plan, diags = inputs(manifests=job(parallelism=2, completions=2), version="1.37")
+def test_136_pods_naming_a_class_that_exists_nowhere_are_refused():
+    plan, diags = inputs(manifests=job(parallelism=2, completions=2), version="1.36")
     assert [(r.pod.name, r.message) for r in plan.refused] == [
         ("train-0", 'pods "train-0" is forbidden: no PriorityClass with name training-high was found'),
         ("train-1", 'pods "train-1" is forbidden: no PriorityClass with name training-high was found')]
@@ -47,6 +47,19 @@ def test_pods_naming_a_class_that_exists_nowhere_are_refused():
     assert (found.code, found.message, found.location.path, found.location.line) == (
         "WAS630", 'pods "train-0" is forbidden: no PriorityClass with name training-high was found (and 1 more pods '
         "of Job ml/train)", ("spec", "template", "spec", "priorityClassName"), 11)
+
+
+def test_137_a_job_whose_podgroup_names_a_class_that_exists_nowhere_creates_no_pods():
+    # the 1.37 PodGroup carries the template's class; admission refuses it, and the Job controller stops before
+    # it creates pods (job_controller.go syncJob, ensureWorkloadAndPodGroup)
+    plan, diags = inputs(manifests=job(parallelism=2, completions=2), version="1.37")
+    message = 'podgroups.scheduling.k8s.io "train-job" is forbidden: no PriorityClass with name training-high was found'
+    assert [(r.pod.name, r.message) for r in plan.refused] == [("train-0", message), ("train-1", message)]
+    assert names(plan.arrivals) == ["Group:train"]  # the Workload: the plugin does not check Workloads
+    (found,) = diags
+    assert (found.code, found.message, found.location.path, found.location.line) == (
+        "WAS630", message + " (Job ml/train creates none of its 2 pods)",
+        ("spec", "template", "spec", "priorityClassName"), 11)
 
 
 def groups(records):

@@ -5,6 +5,8 @@ from wasplan.cluster.model import (
     Affinity, HostPort, LabelSelector, NodeSelectorTerm, Owner, PodAffinityTerm, PreferredSchedulingTerm,
     Requirement, Taint, Toleration, TopologySpreadConstraint, WeightedPodAffinityTerm,
 )
+from wasplan.cluster.placement import DEFAULT_TOLERATIONS
+
 from .helpers import record
 
 FULL_POD = """\
@@ -125,7 +127,7 @@ def test_every_pod_field():
     )
     assert pod.tolerations == (
         Toleration("gpu", "Equal", "true", "NoSchedule"),
-        Toleration("node.kubernetes.io/not-ready", "Exists", "", "NoExecute"),
+        Toleration("node.kubernetes.io/not-ready", "Exists", "", "NoExecute", 300),
         Toleration("", "Exists", "", ""),
         Toleration("dedicated", "Equal", "ml", ""),  # operator defaults to Equal
     )
@@ -142,7 +144,8 @@ def test_pod_defaults():
     assert diags == []
     assert pod.namespace == "default" and pod.phase == "Pending" and pod.node_name is None
     assert pod.scheduler_name == "default-scheduler" and pod.pod_group is None and pod.owner is None
-    assert pod.priority is None and pod.affinity is None and pod.tolerations == () and not pod.terminating
+    assert pod.priority is None and pod.affinity is None and not pod.terminating
+    assert pod.tolerations == DEFAULT_TOLERATIONS  # DefaultTolerationSeconds' not-ready and unreachable, 300 s
 
 
 def test_node_from_kubectl_output():
@@ -275,7 +278,7 @@ def test_wrong_types_are_reported_and_ignored():
           topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
           priority: high
         """)
-    assert pod.labels == {} and pod.tolerations == () and pod.priority is None
+    assert pod.labels == {} and pod.tolerations == DEFAULT_TOLERATIONS and pod.priority is None
     assert pod.topology_spread[0].max_skew == 1
     assert sorted(d.location.field for d in diags) == [
         "metadata.labels.enabled", "spec.priority", "spec.tolerations[0].operator",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from tests.cli.helpers import run
-from wasplan.api.releases import default_gates, get_release
+from wasplan.api.releases import default_gates, get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
 
 NODE = """\
@@ -113,12 +113,13 @@ def test_job_pods_are_refused_as_the_job_controller_creates_them(tmp_path):
         ("train-0", "Refused", "train", "Forbidden"), ("train-1", "Refused", "train", "Forbidden"),
         ("train-2", "Refused", "train", "Forbidden")]
     assert doc["summary"]["refused"] == 3 and doc["summary"]["bound"] == 0
-    (group,) = doc["podGroups"]
-    assert (group["status"], group["pods"]) == ("WaitingForPods", [])
+    # 1.37: the Job's PodGroup carries the template's class and is refused first; the Job controller then creates
+    # no pods at all (job_controller.go syncJob stops at ensureWorkloadAndPodGroup's error)
+    assert doc["podGroups"] == []
     text = run("plan", str(job), "--cluster", str(cluster), "--no-config")
     assert "4 refused" not in text.stdout and "3 refused" in text.stdout
-    assert ("job ml/train: 3 pods: pods \"train-0\" is forbidden: no PriorityClass with name hihg was found"
-            in " ".join(text.stdout.split()))
+    assert ('job ml/train: 3 pods: podgroups.scheduling.k8s.io "train-job" is forbidden: no PriorityClass with name '
+            "hihg was found" in " ".join(text.stdout.split()))
     assert f"{job}:10:7: warning WAS630 " in text.stderr and "hint: did you mean high?" in text.stderr
 
 
@@ -161,3 +162,61 @@ def test_explain_fails_when_admission_refuses_pods(tmp_path):
     result = run("explain", "--cluster", str(cluster), str(manifest), "--no-config")
     assert result.exit_code == 1
     assert 'warning WAS630 pods "lone" is forbidden: no PriorityClass with name hihg was found' in result.stderr
+
+
+GROUP_137 = """\
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: train, namespace: default}
+spec:
+  podGroupTemplates: [{name: workers, priorityClassName: no-such-class, schedulingPolicy: {gang: {minCount: 1}}}]
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: workers, namespace: default}
+spec:
+  priorityClassName: no-such-class
+  schedulingPolicy: {gang: {minCount: 1}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: w-0, namespace: default}
+spec:
+  schedulingGroup: {podGroupName: workers}
+  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_podgroup_naming_a_missing_class_is_refused_and_a_workload_is_not(tmp_path):
+    """Priority admission checks PodGroups (1.37: under GenericWorkload) but has no case for Workloads; the pod
+    waits for a group that was never created."""
+    run = plan(tmp_path, NODE, GROUP_137)
+    assert outcome(run)["w-0"] == ("Gated", None, "Unschedulable",
+                                   'waiting for pod\'s pod group "workers" to appear in scheduling queue')
+    assert run.plan.pod_groups == ()
+    (found,) = [d for d in run.diagnostics if d.code == "WAS630"]
+    assert (found.message, found.location.path, found.location.line) == (
+        'podgroups.scheduling.k8s.io "workers" is forbidden: no PriorityClass with name no-such-class was found',
+        ("spec", "priorityClassName"), 12)
+
+
+def test_136_podgroup_naming_a_missing_class_is_refused_under_workload_aware_preemption(tmp_path):
+    manifests = GROUP_137.replace("v1beta1", "v1alpha2")
+    (tmp_path / "cluster.yaml").write_text(NODE)
+    (tmp_path / "change.yaml").write_text(manifests)
+    for gates, refused in (("", True), ("WorkloadAwarePreemption=false", False)):
+        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                       parse_gates(get_release("1.36"), gates or None))
+        found = [d.message for d in run.diagnostics if d.code == "WAS630"]
+        assert found == (['podgroups.scheduling.k8s.io "workers" is forbidden: no PriorityClass with name '
+                          "no-such-class was found"] if refused else []), gates
+
+
+def test_a_pod_writing_a_priority_its_class_does_not_give_is_refused(tmp_path):
+    run = plan(tmp_path, NODE + klass("high", 1000), pod("a", "high", priority=5, cpu="1") + pod("b", priority=0,
+                                                                                                 cpu="1"))
+    assert outcome(run)["a"] == ("Refused", None, "Forbidden", 'pods "a" is forbidden: the integer value of priority '
+                                 "(5) must not be provided in pod spec; priority admission controller computed 1000 "
+                                 "from the given PriorityClass name")
+    assert outcome(run)["b"][0] == "Bound"  # 0 is what admission computes without a default class

@@ -55,6 +55,8 @@ class Capabilities:
     dra_shared_devices_consume_counters: bool  # devices that allow multiple allocations consume counters
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
+    group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
+    #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
 
 
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
@@ -70,7 +72,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
-                         **dict.fromkeys(_DRA_137, True)),
+                         group_admission_gate="GenericWorkload", **dict.fromkeys(_DRA_137, True)),
 }
 
 

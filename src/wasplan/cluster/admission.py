@@ -1,56 +1,110 @@
-"""Admission before the scheduler: the arrival pods the API server would refuse to create.
+"""Admission before the scheduler: the arrival objects the API server would refuse to create.
 
-The Priority admission plugin (api/priority.py; upstream `plugin/pkg/admission/priority/admission.go`) refuses a
-pod whose priorityClassName names a class that does not exist, with 403 Forbidden. Such a pod is never stored,
-so the scheduler never sees it: the planner takes it out of the arrivals and reports it (WAS630) at the
-priorityClassName the pod, or the pod template its controller copies, writes. A Job's pods are refused one by one
-as the Job controller tries to create them; the finding names the first and counts the rest.
+The Priority admission plugin (api/priority.py; upstream `plugin/pkg/admission/priority/admission.go`, v1.36.3
+and v1.37.2) refuses with 403 Forbidden:
+
+* a pod whose priorityClassName names a class that does not exist, or that writes a spec.priority or
+  spec.preemptionPolicy other than the one its class (or the global default) gives;
+* a PodGroup the same way, while the release's gate for it is on (`Capabilities.group_admission_gate`:
+  WorkloadAwarePreemption in 1.36, GenericWorkload in 1.37), and a 1.37 CompositePodGroup while CompositePodGroup
+  is on; the preemption policy is checked only with PodGroupPreemptionPolicy. A Workload is never checked:
+  the plugin has no case for it, so a template naming a missing class is stored as written.
+
+A refused object is never stored, so the scheduler never sees it: the planner takes it out of the arrivals and
+reports it (WAS630) at the priorityClassName the object, or the pod template its controller copies, writes. A
+Job's pods are refused one by one as the Job controller tries to create them; the finding names the first and
+counts the rest. The pods of a refused PodGroup stay Pending, waiting for a group that does not exist.
 
 The classes that exist are those of the snapshot and of the manifests (a PriorityClass manifest is created with
-the rest) and the two system classes. Pods of the snapshot exist already and are never refused.
+the rest) and the two system classes. Objects of the snapshot exist already and are never refused.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from wasplan.api.priority import SYSTEM_CLASSES, exists, forbidden
+from wasplan.api import hub
+from wasplan.api.priority import SYSTEM_CLASSES, admit
+from wasplan.api.releases import GateSet
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import Pod, PriorityClass, Refused
+from wasplan.cluster.model import Group, Pod, PriorityClass, Refused
 from wasplan.diagnostics import Diagnostic
 from wasplan.suggest import did_you_mean
 
 Entry = tuple[tuple, Any, list]  # (sort key, Document, records), as cluster/snapshot.py builds them
+_RESOURCE = {"pod": "pods", "pod group": "podgroups.scheduling.k8s.io",
+             "composite pod group": "compositepodgroups.scheduling.k8s.io"}
 
 
-def known_classes(entries: Iterable[Entry]) -> set[str]:
-    return {r.name for _, _, records in entries for r in records if isinstance(r, PriorityClass)}
+def known_classes(entries: Iterable[Entry]) -> dict[str, PriorityClass]:
+    return {r.name: r for _, _, records in entries for r in records if isinstance(r, PriorityClass)}
 
 
-def refuse_unknown_classes(entries: list[Entry], known: set[str], diags: list[Diagnostic]) -> list[Refused]:
-    """Take every pod naming a PriorityClass that does not exist out of the entries' records (in place)."""
+def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> str | None:
+    """The API server's message when Priority admission refuses `record` on create, else None."""
+    if isinstance(record, Pod):
+        got = admit(record.priority_class_name, record.priority, record.preemption_policy, classes)
+        return f'pods "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
+    if not isinstance(record, Group):
+        return None
+    obj = record.obj
+    if isinstance(obj, hub.PodGroup):
+        what, gate = "pod group", gates.release.caps.group_admission_gate
+    elif isinstance(obj, hub.CompositePodGroup):
+        what, gate = "composite pod group", "CompositePodGroup"
+    else:
+        return None
+    if not gates.enabled(gate):
+        return None
+    policy = obj.preemption_policy.value if obj.preemption_policy is not None else None
+    got = admit(obj.priority_class_name, obj.priority, policy, classes, what,
+                policy_gate=gates.enabled("PodGroupPreemptionPolicy"))
+    return f'{_RESOURCE[what]} "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
+
+
+def refuse_unknown_classes(entries: list[Entry], classes: dict[str, PriorityClass], gates: GateSet,
+                           diags: list[Diagnostic]) -> list[Refused]:
+    """Take every arrival Priority admission refuses out of the entries' records (in place); the refused pods are
+    returned for the plan's list, every refusal is reported once per document and reason."""
     refused: list[Refused] = []
     for _, doc, records in entries:
-        by_class: dict[str, list[Pod]] = {}
-        for record in records:
-            name = record.priority_class_name if isinstance(record, Pod) else None
-            if name and not exists(name, known):
-                by_class.setdefault(name, []).append(record)
-        if not by_class:
+        found = [(r, m) for r in records if (m := refusal(r, classes, gates)) is not None]
+        if not found:
             continue
-        gone = {id(p) for pods in by_class.values() for p in pods}
+        groups = {r.name: m for r, m in found if isinstance(r, Group)}
+        # a controller whose PodGroup is refused stops there (1.37 job_controller.go syncJob returns the error of
+        # ensureWorkloadAndPodGroup before it manages pods): its pods are never created
+        unborn = [(r, groups[r.pod_group]) for r in records
+                  if isinstance(r, Pod) and r.pod_group in groups and r.source is None]
+        gone = {id(r) for r, _ in (*found, *unborn)}
         records[:] = [r for r in records if id(r) not in gone]
-        for class_name, pods in by_class.items():
-            refused += [Refused(p, forbidden(p.name, class_name)) for p in pods]
-            _report(doc, class_name, pods, known, diags)
+        for group, message in ((r, m) for r, m in found if isinstance(r, Group)):
+            count = sum(1 for _, m in unborn if m is message)
+            _report(doc, group.obj.priority_class_name, message, count, "never created", classes, diags)
+        refused += [Refused(p, m) for p, m in unborn]
+        by_reason: dict[str, list[tuple[Pod, str]]] = {}
+        behind = {id(p) for p, _ in unborn}
+        for r, m in found:
+            if isinstance(r, Pod) and id(r) not in behind:
+                by_reason.setdefault(m.split(" is forbidden: ", 1)[1], []).append((r, m))
+        for pods in by_reason.values():
+            refused += [Refused(p, m) for p, m in pods]
+            _report(doc, pods[0][0].priority_class_name, pods[0][1], len(pods) - 1, "more", classes, diags)
     return refused
 
 
-def _report(doc, class_name: str, pods: list[Pod], known: set[str], diags: list[Diagnostic]) -> None:
-    message = forbidden(pods[0].name, class_name)
-    if len(pods) > 1:
-        message += f" (and {len(pods) - 1} more pods of {doc.kind} {doc.namespace or 'default'}/{doc.name})"
-    Ctx(doc, diags).report("WAS630", message, class_field(doc.obj, class_name), hint=class_hint(class_name, known))
+def _report(doc, class_name: str | None, message: str, others: int, how: str, classes: dict[str, PriorityClass],
+            diags: list[Diagnostic]) -> None:
+    """One WAS630 finding: the server's message for the first refused object; `others` pods of the same document
+    share its fate (`how`: "more" refused the same way, or "never created" behind a refused PodGroup)."""
+    if others:
+        message += (f" (and {others} more pods of {doc.kind} {doc.namespace or 'default'}/{doc.name})" if how == "more"
+                    else f" ({doc.kind} {doc.namespace or 'default'}/{doc.name} creates none of its {others} pods)")
+    unknown = bool(class_name) and "no PriorityClass with name" in message
+    field = class_field(doc.obj, class_name) if class_name else ()
+    hint = class_hint(class_name, set(classes)) if unknown else (
+        "leave spec.priority and spec.preemptionPolicy out: admission writes them from the PriorityClass")
+    Ctx(doc, diags).report("WAS630", message, field, hint=hint)
 
 
 def class_hint(class_name: str, known: set[str]) -> str:
@@ -59,9 +113,10 @@ def class_hint(class_name: str, known: set[str]) -> str:
 
 
 def class_field(obj: Any, class_name: str, path: tuple = ()) -> tuple:
-    """The path of the first `priorityClassName: <class_name>` inside a pod or a workload's pod template."""
+    """The path of the first `priorityClassName: <class_name>` inside an object (a pod's spec, a workload's pod
+    template, a PodGroup's spec)."""
     if isinstance(obj, dict):
-        if obj.get("priorityClassName") == class_name and isinstance(obj.get("containers"), list):
+        if obj.get("priorityClassName") == class_name:
             return path + ("priorityClassName",)
         for key, value in obj.items():
             if isinstance(value, (dict, list)):

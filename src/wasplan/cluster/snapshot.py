@@ -237,8 +237,8 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
     arrival_entries = [((2, order), doc, _arrival(doc, gates, diags, exp, assume_admitted))
                        for order, doc in enumerate(manifests.documents)]
     unplanned = _unplanned(arrival_entries, diags)
-    classes = known_classes(existing_entries) | known_classes(arrival_entries)
-    refused = refuse_unknown_classes(arrival_entries, classes, diags)
+    classes = {**known_classes(existing_entries), **known_classes(arrival_entries)}
+    refused = refuse_unknown_classes(arrival_entries, classes, gates, diags)
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)

@@ -13,7 +13,7 @@ import contextlib
 from datetime import datetime
 
 from wasplan.api import hub
-from wasplan.api.priority import global_default
+from wasplan.api.priority import admit
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.world import GroupState, PodState, World
 
@@ -51,13 +51,11 @@ def effective_priority(ps: PodState, world: World, options: EngineOptions, for_w
 
 
 def pod_policy(ps: PodState, world: World) -> str:
-    """spec.preemptionPolicy, else the PriorityClass's (admission copies it), else PreemptLowerPriority."""
+    """spec.preemptionPolicy, else what Priority admission writes: the PriorityClass's, the global default
+    class's for a pod naming none, else PreemptLowerPriority (api/priority.py admit)."""
     if ps.pod.preemption_policy:
         return ps.pod.preemption_policy
-    pc = world.classes.get(ps.pod.priority_class_name or "")
-    if pc is None and not ps.pod.priority_class_name and ps.pod.priority is None:
-        pc = global_default(world.classes.values())
-    return pc.preemption_policy if pc is not None else "PreemptLowerPriority"
+    return admit(ps.pod.priority_class_name, None, None, world.classes).preemption_policy
 
 
 def group_policy(group: GroupState, members: list[PodState], world: World, options: EngineOptions) -> str:
