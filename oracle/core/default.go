@@ -6,7 +6,8 @@ package core
 // controller (prepare.go, admission.go), so that a comparison can check wasplan's reader field by field.
 //
 // A document the scheduler never sees is reported instead of stopping the run (plan stops on the first one):
-// a kind plan does not read (`unread`), or an object the admission chain refuses, such as a Pod or PodGroup
+// a kind plan does not read (`unread`), a document the release cannot decode (`undecodable`: a version it does
+// not serve, a value of the wrong type), or an object the admission chain refuses, such as a Pod or PodGroup
 // naming a PriorityClass that does not exist (`refused`, with the plugin's message as the API server returns
 // it). The remaining documents go through Prepare unchanged, so the printed objects are plan's.
 //
@@ -35,7 +36,7 @@ type Refusal struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
-	Reason    string `json:"reason"` // refused (admission) | unread (a kind plan does not read)
+	Reason    string `json:"reason"` // refused (admission) | unread (a kind plan does not read) | undecodable
 	Message   string `json:"message"`
 }
 
@@ -129,8 +130,9 @@ func runDefault(a Adapter, args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// screen runs every document through the kind check and admission once, on a copy, and keeps those that pass;
-// the others become refusals. Errors that are not about one document (a broken PriorityClass) stop the run.
+// screen runs every document through the kind check, decoding and admission once, on a copy, and keeps those
+// that pass; the others become refusals. Errors that are not about one document (a broken PriorityClass) stop
+// the run.
 func screen(a Adapter, docs []Doc) ([]Doc, []Refusal, error) {
 	adm, err := newAdmitter(docs)
 	if err != nil {
@@ -154,9 +156,10 @@ func screen(a Adapter, docs []Doc) ([]Doc, []Refusal, error) {
 		if err != nil {
 			if _, msg, ok := strings.Cut(err.Error(), admissionRefusal); ok {
 				refused = append(refused, refusal(trial, "refused", msg))
-				continue
+			} else {
+				refused = append(refused, refusal(trial, "undecodable", err.Error()))
 			}
-			return nil, nil, err
+			continue
 		}
 		kept = append(kept, d)
 	}
