@@ -220,3 +220,52 @@ def test_a_pod_writing_a_priority_its_class_does_not_give_is_refused(tmp_path):
                                  "(5) must not be provided in pod spec; priority admission controller computed 1000 "
                                  "from the given PriorityClass name")
     assert outcome(run)["b"][0] == "Bound"  # 0 is what admission computes without a default class
+
+
+NEVER_GROUP = """\
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: batch, namespace: default}
+spec:
+  priorityClassName: never
+  schedulingPolicy: {basic: {}}
+"""
+
+
+def test_137_podgroup_naming_a_never_class_without_writing_never_is_refused(tmp_path):
+    """With PodGroupPreemptionPolicy the scheme defaults spec.preemptionPolicy to PreemptLowerPriority before
+    admission, which then finds it differs from the class's Never (upstream v1.37.2, checked with the oracle)."""
+    (tmp_path / "cluster.yaml").write_text(NODE + klass("never", 500, policy="Never"))
+    for manifests, gates, refused in ((NEVER_GROUP, None, True),
+                                      (NEVER_GROUP.replace("  schedulingPolicy", "  preemptionPolicy: Never\n"
+                                                           "  schedulingPolicy"), None, False),
+                                      (NEVER_GROUP, "PodGroupPreemptionPolicy=false", False)):
+        (tmp_path / "change.yaml").write_text(manifests)
+        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                       parse_gates(get_release("1.37"), gates))
+        found = [d.message for d in run.diagnostics if d.code == "WAS630"]
+        assert found == (['podgroups.scheduling.k8s.io "batch" is forbidden: the string value of PreemptionPolicy '
+                          "(PreemptLowerPriority) must not be provided in pod group spec; priority admission "
+                          "controller computed Never from the given PriorityClass name"] if refused else []), gates
+        assert [g.name for g in run.plan.pod_groups] == ([] if refused else ["batch"])
+
+
+def test_137_job_whose_template_names_a_never_class_creates_no_pods(tmp_path):
+    """The 1.37 Job controller copies the template's class into the PodGroup but not a preemptionPolicy; the
+    server defaults it to PreemptLowerPriority and admission refuses the group; 1.36 copies no class."""
+    job = JOB.replace("hihg", "never")
+    (tmp_path / "cluster.yaml").write_text(NODE + klass("never", 5, policy="Never"))
+    (tmp_path / "job.yaml").write_text(job)
+    result = run("plan", str(tmp_path / "job.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), "--no-config",
+                 "-o", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert {(p["status"], p["message"]) for p in doc["pods"]} == {(
+        "Refused", 'podgroups.scheduling.k8s.io "train-job" is forbidden: the string value of PreemptionPolicy '
+        "(PreemptLowerPriority) must not be provided in pod group spec; priority admission controller computed "
+        "Never from the given PriorityClass name")}
+    older = run("plan", str(tmp_path / "job.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), "--no-config",
+                "--k8s-version", "1.36", "-o", "json")
+    # three 1-cpu pods on a 2-cpu node: two placed, none refused
+    assert [p["status"] for p in json.loads(older.stdout)["pods"]] == ["Bound", "Bound", "Pending"]

@@ -4,9 +4,11 @@ Generated Jobs cover Indexed and NonIndexed completion, every parallelism/comple
 `spec.scheduling` (none, basic, gang with and without minCount, a topology constraint, disruption modes) and
 pod templates that bring their own schedulingGroup. Compared per Job: how many Workloads, PodGroups and Pods
 are created, each PodGroup's policy and minCount, which pods join the group, the completion indexes the pods
-carry (names aside from upstream's suffixes), and the pod fields copied from the template as the API server
+carry (names aside from upstream's suffixes), the pod fields copied from the template as the API server
 defaults them: the scheduler name and the pod's effective request (requests from limits for every resource,
-extended ones and hugepages included; init containers).
+extended ones and hugepages included; init containers); and the priority each object carries: the
+priorityClassName, priority and preemptionPolicy of the Workload's templates, of the PodGroup (as the server
+defaults it) and of the pods (templates that name a class, and pods that say preemptionPolicy: Never).
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ def generated_jobs(seed: int, count: int, release: str) -> list[dict]:
                 if jobs_mode and "gang" in policy:
                     scheduling["disruptionMode"] = {jobs_mode: {}}
                 spec["scheduling"] = scheduling
+        pod_spec = spec["template"]["spec"]
+        if n == 0 or rng.random() < 0.4:  # the class is copied into the Workload's template and the PodGroup
+            pod_spec["priorityClassName"] = rng.choice(("high", "never"))
+        if n == 1 or rng.random() < 0.15:  # the pods' own preemptionPolicy is not
+            pod_spec["preemptionPolicy"] = "Never"
         jobs.append({"apiVersion": "batch/v1", "kind": "Job",
                      "metadata": {"name": f"job-{n}", "namespace": "ml"}, "spec": spec})
     return jobs
@@ -86,7 +93,15 @@ def _summary_oracle(items: list[dict], job: str) -> dict:
         "jobLabel": sorted({p["metadata"]["labels"].get("job-name", "") for p in pods}),
         "schedulerNames": sorted({p["spec"].get("schedulerName") for p in pods}),
         "requests": sorted({tuple(sorted(_effective(p["spec"]).items())) for p in pods}),
+        "groupPriorities": sorted([_priority("Workload", t) for w in workloads for t in w["spec"]["podGroupTemplates"]]
+                                  + [_priority("PodGroup", g["spec"]) for g in groups]),
+        "podPriorities": sorted({(p["spec"].get("priorityClassName"), p["spec"].get("preemptionPolicy"))
+                                 for p in pods}),
     }
+
+
+def _priority(kind: str, spec: dict) -> tuple:
+    return (kind, spec.get("priorityClassName"), spec.get("priority"), spec.get("preemptionPolicy"))
 
 
 def _effective(spec: dict) -> dict[str, int]:
@@ -119,12 +134,15 @@ def _policy(spec: dict) -> tuple:
 
 
 def _summary_wasplan(job: dict, release: str) -> dict:
-    records = expand_job(job, default_gates(get_release(release)), Ctx(None))
+    gates = default_gates(get_release(release))
+    records = expand_job(job, gates, Ctx(None))
     groups = [r for r in records if isinstance(r, Group) and type(r.obj).__name__ == "PodGroup"]
+    workloads = [r for r in records if isinstance(r, Group) and type(r.obj).__name__ == "Workload"]
+    pg_default = "PreemptLowerPriority" if gates.enabled("PodGroupPreemptionPolicy") else None
     pods = [r for r in records if isinstance(r, Pod)]
     own = {g.name for g in groups}
     return {
-        "workloads": sum(1 for r in records if isinstance(r, Group) and type(r.obj).__name__ == "Workload"),
+        "workloads": len(workloads),
         "podGroups": len(groups), "pods": len(pods),
         "policies": sorted(_hub_policy(g.obj) for g in groups),
         "inGroup": Counter("own" if p.pod_group in own else "byo" if p.pod_group else "none" for p in pods),
@@ -132,7 +150,18 @@ def _summary_wasplan(job: dict, release: str) -> dict:
         "jobLabel": sorted({p.labels.get("job-name", "") for p in pods}),
         "schedulerNames": sorted({p.scheduler_name for p in pods}),
         "requests": sorted({tuple(sorted((k, v) for k, v in p.requests.items() if v)) for p in pods}),
+        "groupPriorities": sorted([_hub_priority("Workload", t, None) for w in workloads
+                                   for t in w.obj.pod_group_templates]
+                                  + [_hub_priority("PodGroup", g.obj, pg_default) for g in groups]),
+        "podPriorities": sorted({(p.priority_class_name, p.preemption_policy) for p in pods}),
     }
+
+
+def _hub_priority(kind: str, settings, default_policy: str | None) -> tuple:
+    """A template's or PodGroup's class, priority and preemption policy; `default_policy`: what the server's
+    defaulting writes into a PodGroup that has none (1.37 with PodGroupPreemptionPolicy)."""
+    policy = settings.preemption_policy.value if settings.preemption_policy is not None else default_policy
+    return (kind, settings.priority_class_name, settings.priority, policy)
 
 
 def _hub_policy(group) -> tuple:

@@ -7,8 +7,11 @@ and v1.37.2) refuses with 403 Forbidden:
   spec.preemptionPolicy other than the one its class (or the global default) gives;
 * a PodGroup the same way, while the release's gate for it is on (`Capabilities.group_admission_gate`:
   WorkloadAwarePreemption in 1.36, GenericWorkload in 1.37), and a 1.37 CompositePodGroup while CompositePodGroup
-  is on; the preemption policy is checked only with PodGroupPreemptionPolicy. A Workload is never checked:
-  the plugin has no case for it, so a template naming a missing class is stored as written.
+  is on; the preemption policy is checked only with PodGroupPreemptionPolicy. With that gate the 1.37 scheme
+  has already defaulted an unset spec.preemptionPolicy to PreemptLowerPriority when admission runs
+  (pkg/apis/scheduling/v1beta1 and v1alpha3 SetDefaults_PodGroup, SetDefaults_CompositePodGroup), so a group
+  naming a class whose preemptionPolicy is Never is refused unless it writes Never itself. A Workload is never
+  checked: the plugin has no case for it, so a template naming a missing class is stored as written.
 
 A refused object is never stored, so the scheduler never sees it: the planner takes it out of the arrivals and
 reports it (WAS630) at the priorityClassName the object, or the pod template its controller copies, writes. A
@@ -24,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from wasplan.api import hub
-from wasplan.api.priority import SYSTEM_CLASSES, admit
+from wasplan.api.priority import DEFAULT_PREEMPTION, SYSTEM_CLASSES, admit
 from wasplan.api.releases import GateSet
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod, PriorityClass, Refused
@@ -56,9 +59,11 @@ def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> s
         return None
     if not gates.enabled(gate):
         return None
+    policy_gate = gates.enabled("PodGroupPreemptionPolicy")
     policy = obj.preemption_policy.value if obj.preemption_policy is not None else None
-    got = admit(obj.priority_class_name, obj.priority, policy, classes, what,
-                policy_gate=gates.enabled("PodGroupPreemptionPolicy"))
+    if policy is None and policy_gate:  # the 1.37 scheme defaults it before admission (SetDefaults_PodGroup)
+        policy = DEFAULT_PREEMPTION
+    got = admit(obj.priority_class_name, obj.priority, policy, classes, what, policy_gate=policy_gate)
     return f'{_RESOURCE[what]} "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
 
 
@@ -80,7 +85,7 @@ def refuse_unknown_classes(entries: list[Entry], classes: dict[str, PriorityClas
         records[:] = [r for r in records if id(r) not in gone]
         for group, message in ((r, m) for r, m in found if isinstance(r, Group)):
             count = sum(1 for _, m in unborn if m is message)
-            _report(doc, group.obj.priority_class_name, message, count, "never created", classes, diags)
+            _report(doc, group, group.obj.priority_class_name, message, count, "never created", classes, diags)
         refused += [Refused(p, m) for p, m in unborn]
         by_reason: dict[str, list[tuple[Pod, str]]] = {}
         behind = {id(p) for p, _ in unborn}
@@ -89,22 +94,30 @@ def refuse_unknown_classes(entries: list[Entry], classes: dict[str, PriorityClas
                 by_reason.setdefault(m.split(" is forbidden: ", 1)[1], []).append((r, m))
         for pods in by_reason.values():
             refused += [Refused(p, m) for p, m in pods]
-            _report(doc, pods[0][0].priority_class_name, pods[0][1], len(pods) - 1, "more", classes, diags)
+            _report(doc, pods[0][0], pods[0][0].priority_class_name, pods[0][1], len(pods) - 1, "more", classes,
+                    diags)
     return refused
 
 
-def _report(doc, class_name: str | None, message: str, others: int, how: str, classes: dict[str, PriorityClass],
-            diags: list[Diagnostic]) -> None:
+def _report(doc, first: Any, class_name: str | None, message: str, others: int, how: str,
+            classes: dict[str, PriorityClass], diags: list[Diagnostic]) -> None:
     """One WAS630 finding: the server's message for the first refused object; `others` pods of the same document
     share its fate (`how`: "more" refused the same way, or "never created" behind a refused PodGroup)."""
     if others:
         message += (f" (and {others} more pods of {doc.kind} {doc.namespace or 'default'}/{doc.name})" if how == "more"
                     else f" ({doc.kind} {doc.namespace or 'default'}/{doc.name} creates none of its {others} pods)")
-    unknown = bool(class_name) and "no PriorityClass with name" in message
     field = class_field(doc.obj, class_name) if class_name else ()
-    hint = class_hint(class_name, set(classes)) if unknown else (
-        "leave spec.priority and spec.preemptionPolicy out: admission writes them from the PriorityClass")
-    Ctx(doc, diags).report("WAS630", message, field, hint=hint)
+    Ctx(doc, diags).report("WAS630", message, field, hint=_hint(first, class_name, message, classes))
+
+
+def _hint(first: Any, class_name: str | None, message: str, classes: dict[str, PriorityClass]) -> str:
+    if class_name and "no PriorityClass with name" in message:
+        return class_hint(class_name, set(classes))
+    if isinstance(first, Group) and first.obj.preemption_policy is None and "PreemptionPolicy (" in message:
+        return (f"PriorityClass {class_name}'s preemptionPolicy is Never, and the server defaults a group's to "
+                "PreemptLowerPriority before admission: write preemptionPolicy: Never on the group, or name a "
+                "class that may preempt (a Job's PodGroup takes the pod template's class)")
+    return "leave spec.priority and spec.preemptionPolicy out: admission writes them from the PriorityClass"
 
 
 def class_hint(class_name: str, known: set[str]) -> str:
