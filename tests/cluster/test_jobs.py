@@ -22,7 +22,8 @@ def job(parallelism=4, completions=4, indexed=True, scheduling="", extra_spec=""
         "    metadata: {labels: {app: train}}",
         "    spec:",
         "      priorityClassName: training-high",
-        "      containers: [{name: c, resources: {limits: {nvidia.com/gpu: 8}}}]",
+        "      restartPolicy: Never",
+        "      containers: [{name: c, image: trainer, resources: {limits: {nvidia.com/gpu: 8}}}]",
         textwrap.indent(textwrap.dedent(template_spec), "      ") if template_spec else "",
     ]
     return "\n".join(line for line in lines if line) + "\n"

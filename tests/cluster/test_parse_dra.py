@@ -209,7 +209,7 @@ def test_claim_findings():
             - name: ok
               exactly:
                 deviceClassName: gpu
-                count: 0
+                count: -1
                 selectors: [{cel: {expression: 'device.driver =='}}, {}]
                 capacity: {requests: {memory: lots}}
             constraints:

@@ -46,7 +46,7 @@ def test_request_rules():
       - name: all-with-count
         exactly: {deviceClassName: gpu.example.com, allocationMode: All, count: 2}
       - name: zero
-        exactly: {deviceClassName: gpu.example.com, count: 0}
+        exactly: {deviceClassName: gpu.example.com, count: -1}
       - name: neither
       - name: Bad_Name
         exactly: {deviceClassName: gpu.example.com}
@@ -60,7 +60,7 @@ def test_request_rules():
          "request 'all-with-count': count must not be specified when allocationMode is All (All takes every "
          "matching device)"),
         ("WAS220", 11, 53, "spec.spec.devices.requests[1].exactly.count",
-         "request 'zero': count must be greater than zero, got 0"),
+         "request 'zero': count must be greater than zero, got -1"),
         ("WAS220", 12, 9, "spec.spec.devices.requests[2]",
          "request 'neither' must set exactly one of exactly, firstAvailable (non-empty)"),
         ("WAS220", 13, 9, "spec.spec.devices.requests[3].name",

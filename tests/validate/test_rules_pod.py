@@ -21,9 +21,10 @@ def test_pod_group_name_must_be_a_dns_subdomain():
 
 
 def test_valid_or_absent_scheduling_group():
-    assert run("  schedulingGroup: {podGroupName: train-workers.0}\n") == []
-    assert run("  schedulingGroup: null\n") == []
-    assert codes(run("  containers: []\n")) == []
+    assert run("  containers: [{name: c, image: x}]\n  schedulingGroup: {podGroupName: train-workers.0}\n") == []
+    assert run("  containers: [{name: c, image: x}]\n  schedulingGroup: null\n") == []
+    # a pod without containers is refused by the API server whatever its schedulingGroup (podspec_lists.py)
+    assert codes(run("  containers: []\n")) == ["WAS102"]
 
 
 def test_malformed_quantities_are_found_where_the_api_server_would_reject_them():

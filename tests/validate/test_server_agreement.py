@@ -204,6 +204,15 @@ def test_priority_class_values_and_reserved_names(tmp_path, name, value, expecte
 
 
 def test_a_negative_generation_is_invalid(tmp_path):
-    found = _errors(tmp_path, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: -1}\n"
-                              "spec:\n  containers: [{name: c, image: x}]\n")
+    found = _errors(tmp_path, "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+                              "metadata: {name: g, generation: -1}\nspec:\n  schedulingPolicy: {basic: {}}\n")
     assert [(c, f) for c, f, _ in found] == [("WAS105", "metadata.generation")]
+
+
+def test_a_negative_generation_is_reset_where_the_strategy_sets_it(tmp_path):
+    """Pod, Job, PriorityClass, DeviceClass and ResourceSlice strategies set generation 1 on create (v1.36.3 and
+    v1.37.2 PrepareForCreate), so the server accepts these with generation -1."""
+    assert _errors(tmp_path, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: -1}\n"
+                             "spec:\n  containers: [{name: c, image: x}]\n") == []
+    assert _errors(tmp_path, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                             "metadata: {name: batch, generation: -1}\nvalue: 10\n") == []

@@ -69,14 +69,15 @@ def request_union(raw: dict, name: Any) -> Problem | None:
 
 
 def allocation(raw: dict, name: Any) -> list[Problem]:
-    """`allocationMode` is ExactCount (the default, `count` > 0) or All (no `count`)."""
+    """`allocationMode` is ExactCount (the default, `count` > 0; 0 is not specified, which the API server's
+    defaulting turns into 1: pkg/apis/resource/v1 SetDefaults_ExactDeviceRequest) or All (no `count`)."""
     mode, count = raw.get("allocationMode") or EXACT_COUNT, raw.get("count")
     if mode not in (EXACT_COUNT, ALL):
         return [Problem(f"request {name!r}: allocationMode {mode!r} must be ExactCount or All", ("allocationMode",))]
     if mode == ALL and count not in (None, 0):  # the API's int64 zero value is "not specified"
         return [Problem(f"request {name!r}: count must not be specified when allocationMode is All (All takes "
                         "every matching device)", ("count",))]
-    if mode == EXACT_COUNT and is_int(count) and count <= 0:
+    if mode == EXACT_COUNT and is_int(count) and count < 0:
         return [Problem(f"request {name!r}: count must be greater than zero, got {count}", ("count",))]
     return []
 

@@ -46,7 +46,8 @@ def _spec(raw: Any, ctx: Ctx, name: str, sub: bool) -> RequestSpec | None:
     if any(p.path == ("allocationMode",) for p in problems):
         return None
     mode = raw.get("allocationMode") or EXACT_COUNT
-    count = 0 if mode != EXACT_COUNT else 1 if problems else f.integer(raw.get("count"), ctx.at("count"), "count", 1)
+    # an ExactCount count of 0 is "not specified": the API server defaults it to 1
+    count = 0 if mode != EXACT_COUNT else 1 if problems else f.integer(raw.get("count"), ctx.at("count"), "count", 1) or 1
     return RequestSpec(
         name=name, device_class_name=cls, selectors=f.selectors(raw.get("selectors"), ctx.at("selectors")),
         allocation_mode=mode, count=count,

@@ -205,6 +205,8 @@ class SchemaErrorMapper:
             for name in branch.get("required", []) if isinstance(branch, dict) else []:
                 if name not in members:
                     members.append(name)
+        if not members and branches and all(isinstance(b, dict) and set(b) <= {"type"} for b in branches):
+            return [self._alternative_types(branches, path)]
         obj = _value_at(self.doc.obj, path)
         if obj is not None and not isinstance(obj, dict):
             return []  # the union itself has the wrong type; that error is reported on it already
@@ -215,6 +217,19 @@ class SchemaErrorMapper:
         choices = ", ".join(members) if members else "the union members"
         where = format_path(path) or "object"
         return [self._diag("WAS108", f'"{where}": exactly one of {choices} must be set; {found}', path)]
+
+    def _alternative_types(self, branches: list, path: tuple) -> Diagnostic:
+        """A value of none of the JSON types a `oneOf` of bare types allows (a quantity: string or number): the
+        API server's decoder refuses it, as it refuses any value of the wrong type."""
+        wanted: list[str] = []
+        for branch in branches:
+            types = branch.get("type")
+            for t in types if isinstance(types, list) else [types]:
+                if t != "null" and t not in wanted:
+                    wanted.append(t)
+        got = _json_type(_value_at(self.doc.obj, path))
+        expected = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        return self._diag("WAS103", f'"{format_path(path)}" must be {expected}, not {_TYPE_NAMES.get(got, got)}', path)
 
     _on_OneOfNotValid = _union
     _on_OneOfMultipleValid = _union

@@ -41,10 +41,11 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
         out.append(make(doc, "WAS223", "a ResourceSlice has devices or sharedCounters, not both",
                         base + ("sharedCounters",),
                         "publish the counter sets in a slice of their own in the same pool"))
-    if not counters or any(spec.get(k) not in (None, False) for k in _NODE_KEYS):
-        _, problem = dra_rules.node_selection(spec, _NODE_KEYS, "ResourceSlice spec")
-        if problem is not None:
-            out.append(make(doc, "WAS223", problem.message, base))
+    # every slice, one of counter sets too, says which nodes it is for (validateResourceSliceSpec)
+    _, problem = dra_rules.node_selection(spec, _NODE_KEYS, "ResourceSlice spec")
+    if problem is not None:
+        out.append(make(doc, "WAS223", problem.message, base))
+    out += _counter_set_names(doc, counters, base + ("sharedCounters",))
     advanced = len(devices) > DEVICES_MAX_ADVANCED and any(
         mapping(d).get("taints") or mapping(d).get("consumesCounters") or _has_list(mapping(d)) for d in devices)
     limit = DEVICES_MAX_ADVANCED if advanced else DEVICES_MAX
@@ -94,6 +95,22 @@ def _names(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
         out.append(make(doc, "WAS223", dra_rules.driver_name(driver) or "", base + ("driver",)))
     if isinstance(pool, str) and pool and dra_rules.pool_name(pool):
         out.append(make(doc, "WAS223", dra_rules.pool_name(pool) or "", base + ("pool", "name")))
+    return out
+
+
+def _counter_set_names(doc: Document, counters: list, base: FieldPath) -> list[Diagnostic]:
+    """Each counter set has a DNS-label name of its own (validateCounterSet, the list-map key of sharedCounters)."""
+    out, seen = [], set()
+    for i, counter_set in enumerate(counters):
+        name = mapping(counter_set).get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        if not is_dns_label(name):
+            out.append(make(doc, "WAS223", f"counter set name {name!r} is not a DNS label (lowercase letters, digits "
+                                           "and '-', at most 63 characters)", base + (i, "name")))
+        if name in seen:
+            out.append(make(doc, "WAS223", f"counter set name {name!r} is used twice in this slice", base + (i,)))
+        seen.add(name)
     return out
 
 

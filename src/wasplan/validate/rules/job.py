@@ -3,7 +3,9 @@
 The upstream strict Job schema knows the block's shape only, so the unions, bounds, formats and list limits of
 the reusable `WorkloadPodGroup*` types are checked here (with the WAS1xx codes that mean the same thing for
 scheduling.k8s.io kinds), plus the Job-specific rules: minCount ≤ parallelism, no `all` disruption on a basic
-policy (workloadbuilder), and `scheduling` being ignored when the pod template brings its own PodGroup.
+policy (workloadbuilder), and `scheduling` being ignored when the pod template brings its own PodGroup. Also
+the two Job rules of pkg/apis/batch/validation that the oracle found deciding verdicts: the pod template's
+restartPolicy, and an Indexed Job's parallelism cap.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from wasplan.validate.rules.quantities import check_pod_quantities
 from wasplan.validate.walk import items, mapping
 
 BASE: FieldPath = ("spec", "scheduling")
+MAX_INDEXED_PARALLELISM = 100_000  # pkg/apis/batch/validation maxParallelismForIndexedJob
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -147,4 +150,25 @@ def _counts(doc: Document, spec: dict) -> list[Diagnostic]:
             out.append(make(doc, "WAS105", f"spec.{key} must not be negative, got {value}", ("spec", key)))
     if spec.get("completionMode") == "Indexed" and spec.get("completions") is None:
         out.append(make(doc, "WAS102", "an Indexed Job needs spec.completions", ("spec", "completions")))
-    return out
+    parallelism = spec.get("parallelism")
+    if (spec.get("completionMode") == "Indexed" and isinstance(parallelism, int) and not isinstance(parallelism, bool)
+            and parallelism > MAX_INDEXED_PARALLELISM):
+        out.append(make(doc, "WAS105", f"an Indexed Job runs at most {MAX_INDEXED_PARALLELISM} pods at once: "
+                                       f"spec.parallelism {parallelism} is too high", ("spec", "parallelism")))
+    return out + _restart_policy(doc, spec)
+
+
+def _restart_policy(doc: Document, spec: dict) -> list[Diagnostic]:
+    """A Job's pods end: the template's restartPolicy is OnFailure or Never, written out (a pod template is
+    not defaulted to Always before this check; pkg/apis/batch/validation validateJobSpec)."""
+    template_spec = mapping(mapping(spec.get("template")).get("spec"))
+    policy = template_spec.get("restartPolicy")
+    path = ("spec", "template", "spec", "restartPolicy")
+    if policy in (None, "", "Always"):
+        return [make(doc, "WAS102" if policy in (None, "") else "WAS104",
+                     f"a Job's pod template needs restartPolicy OnFailure or Never"
+                     f"{', not Always' if policy == 'Always' else ''}", path,
+                     "add restartPolicy: Never (or OnFailure) to spec.template.spec")]
+    if isinstance(policy, str) and policy not in ("OnFailure", "Never"):
+        return [make(doc, "WAS104", f"restartPolicy {policy!r} must be OnFailure or Never", path)]
+    return []

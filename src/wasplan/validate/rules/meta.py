@@ -5,7 +5,9 @@ ValidatePodName, pkg/apis/scheduling/validation, pkg/apis/resource/validation: a
 
 Found by the oracle's validate (issue 22): the schema of the scheduling kinds checked the name's format but
 no kind checked that a name is there at all, and the DRA kinds, PriorityClasses, Pods and Jobs not even the
-format. Also here, from the same create path: `metadata.generation` is not negative (ValidateObjectMeta), and a
+format. Also here, from the same create path: `metadata.generation` is not negative (ValidateObjectMeta) for the
+kinds whose strategy does not reset it, at most one owner reference is the controller (ValidateOwnerReferences),
+and a
 PriorityClass's value is at most 1e9 unless it is one of the two system classes, whose "system-" names are
 reserved and whose values are fixed (ValidatePriorityClass).
 """
@@ -35,10 +37,29 @@ def check(doc: Document) -> list[Diagnostic]:
         return []
     meta = mapping(doc.obj.get("metadata"))
     out = _generation(doc, meta) + (_priority_class(doc, meta) if doc.kind == "PriorityClass" else [])
-    return out + _name(doc, meta)
+    return out + _owner_references(doc, meta) + _name(doc, meta)
+
+
+def _owner_references(doc: Document, meta: dict) -> list[Diagnostic]:
+    """At most one owner is the controller (apimachinery ValidateOwnerReferences)."""
+    refs = meta.get("ownerReferences")
+    controllers = [f"{r.get('kind')}/{r.get('name')}" for r in refs if isinstance(r, dict) and r.get("controller") is True
+                   ] if isinstance(refs, list) else []
+    if len(controllers) < 2:
+        return []
+    return [make(doc, "WAS107", f"only one owner reference may be the controller; {' and '.join(controllers[:2])} "
+                                "both say controller: true", ("metadata", "ownerReferences"))]
+
+
+# Kinds whose registry strategy sets metadata.generation to 1 on create (PrepareForCreate in pkg/registry/.../
+# strategy.go of v1.36.3 and v1.37.2), so a negative one given in the manifest never reaches validation.
+GENERATION_RESET_ON_CREATE = {("scheduling.k8s.io", "PriorityClass"), ("", "Pod"), ("batch", "Job"),
+                              ("resource.k8s.io", "DeviceClass"), ("resource.k8s.io", "ResourceSlice")}
 
 
 def _generation(doc: Document, meta: dict) -> list[Diagnostic]:
+    if (doc.group, doc.kind) in GENERATION_RESET_ON_CREATE:
+        return []
     value = meta.get("generation")
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         return [make(doc, "WAS105", f"metadata.generation must not be negative, got {value}", ("metadata", "generation"))]

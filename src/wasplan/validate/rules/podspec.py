@@ -6,8 +6,8 @@ are DNS labels, unique over init and app containers; validateResourceRequirement
 ValidateContainerResourceName and ValidateResourceQuantityValue: resource names, non-negative quantities,
 whole numbers for extended resources, requests equal to limits where overcommit is not allowed, requests at
 most limits otherwise; validateContainerPorts; validatePodResourceClaims and validateResourceClaimNames;
-priorityClassName as a DNS subdomain). Found missing by the API server oracle's validate (issue 22); messages
-are our own words, field paths are the server's.
+priorityClassName as a DNS subdomain; the rest of the lists in podspec_lists.py). Found missing by the API
+server oracle's validate (issue 22); messages are our own words, field paths are the server's.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import duplicate_keys, is_dns_label, is_dns_subdomain, is_qualified_name, make
+from wasplan.validate.rules.podspec_lists import check_pod_lists
 from wasplan.validate.walk import items, mapping
 
 _STANDARD_CONTAINER = {"cpu", "memory", "ephemeral-storage"}
@@ -34,6 +35,7 @@ def check_pod_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnosti
         out += _container_claims(doc, resources, path + ("resources",), claim_names)
         out += _ports(doc, container, path)
     out += _pod_claims(doc, spec, base)
+    out += check_pod_lists(doc, spec, base)
     name = spec.get("priorityClassName")
     if isinstance(name, str) and name and not is_dns_subdomain(name):
         out.append(make(doc, "WAS107", f"priorityClassName {name!r} must be a DNS subdomain",
