@@ -11,7 +11,9 @@ Followed: k8s.io/kubernetes pkg/apis/core/validation/validation.go of v1.36.3 an
 * validateSchedulingGates: a gate name once;
 * ValidateTolerations: the key is a label key; an empty key needs operator Exists; tolerationSeconds needs
   effect NoExecute; Exists takes no value;
-* ValidateNodeFieldSelectorRequirement: `matchFields` In and NotIn take exactly one value.
+* ValidateNodeSelectorRequirement: a node affinity expression's key is a label key, In/NotIn take values,
+  Exists/DoesNotExist none, Gt/Lt exactly one; ValidateNodeFieldSelectorRequirement: `matchFields` In and NotIn
+  take exactly one value.
 
 Found missing by the API server oracle's validate (issue 22). Messages are our own words; field paths are the
 server's.
@@ -123,10 +125,32 @@ def _match_fields(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic
                mapping(mapping(item).get("preference"))) for p, item in enumerate(items(preferred))]
     out = []
     for term_path, term in terms:
+        for j, req in enumerate(items(term.get("matchExpressions"))):
+            out += _expression(doc, mapping(req), term_path + ("matchExpressions", j))
         for j, req in enumerate(items(term.get("matchFields"))):
             req = mapping(req)
             values = req.get("values")
             if req.get("operator") in ("In", "NotIn") and isinstance(values, list) and len(values) != 1:
                 out.append(make(doc, "WAS107", f"matchFields with operator {req['operator']} takes exactly one value, "
                                                f"got {len(values)}", term_path + ("matchFields", j, "values")))
+    return out
+
+
+_VALUE_COUNTS = {"In": (1, None), "NotIn": (1, None), "Exists": (0, 0), "DoesNotExist": (0, 0), "Gt": (1, 1),
+                 "Lt": (1, 1)}
+
+
+def _expression(doc: Document, req: dict, path: FieldPath) -> list[Diagnostic]:
+    """ValidateNodeSelectorRequirement: a label key, and as many values as the operator takes."""
+    out = []
+    key, operator, values = req.get("key"), req.get("operator"), req.get("values")
+    if isinstance(key, str) and not is_qualified_name(key):
+        out.append(make(doc, "WAS107", f"node selector key {key!r} is not a valid label key", path + ("key",)))
+    count = len(values) if isinstance(values, list) else 0 if values is None else None
+    bounds = _VALUE_COUNTS.get(operator) if isinstance(operator, str) else None
+    if bounds is not None and count is not None:
+        low, high = bounds
+        if count < low or (high is not None and count > high):
+            wanted = {(1, None): "at least one value", (0, 0): "no values", (1, 1): "exactly one value"}[bounds]
+            out.append(make(doc, "WAS107", f"operator {operator} takes {wanted}, got {count}", path + ("values",)))
     return out
