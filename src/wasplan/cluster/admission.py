@@ -16,7 +16,8 @@ and v1.37.2) refuses with 403 Forbidden:
 A refused object is never stored, so the scheduler never sees it: the planner takes it out of the arrivals and
 reports it (WAS630) at the priorityClassName the object, or the pod template its controller copies, writes. A
 Job's pods are refused one by one as the Job controller tries to create them; the finding names the first and
-counts the rest. The pods of a refused PodGroup stay Pending, waiting for a group that does not exist.
+counts the rest. The pods of a refused PodGroup stay Pending, waiting for a group that does not exist; a 1.37
+Job whose own PodGroup is refused creates no pods at all (listed as refused with the group's message).
 
 The classes that exist are those of the snapshot and of the manifests (a PriorityClass manifest is created with
 the rest) and the two system classes. Objects of the snapshot exist already and are never refused.
@@ -67,8 +68,8 @@ def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> s
     return f'{_RESOURCE[what]} "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
 
 
-def refuse_unknown_classes(entries: list[Entry], classes: dict[str, PriorityClass], gates: GateSet,
-                           diags: list[Diagnostic]) -> list[Refused]:
+def refuse_at_admission(entries: list[Entry], classes: dict[str, PriorityClass], gates: GateSet,
+                        diags: list[Diagnostic]) -> list[Refused]:
     """Take every arrival Priority admission refuses out of the entries' records (in place); the refused pods are
     returned for the plan's list, every refusal is reported once per document and reason."""
     refused: list[Refused] = []
@@ -76,27 +77,36 @@ def refuse_unknown_classes(entries: list[Entry], classes: dict[str, PriorityClas
         found = [(r, m) for r in records if (m := refusal(r, classes, gates)) is not None]
         if not found:
             continue
-        groups = {r.name: m for r, m in found if isinstance(r, Group)}
-        # a controller whose PodGroup is refused stops there (1.37 job_controller.go syncJob returns the error of
-        # ensureWorkloadAndPodGroup before it manages pods): its pods are never created
-        unborn = [(r, groups[r.pod_group]) for r in records
-                  if isinstance(r, Pod) and r.pod_group in groups and r.source is None]
+        unborn = _behind_refused_groups(records, found)
         gone = {id(r) for r, _ in (*found, *unborn)}
         records[:] = [r for r in records if id(r) not in gone]
         for group, message in ((r, m) for r, m in found if isinstance(r, Group)):
             count = sum(1 for _, m in unborn if m is message)
             _report(doc, group, group.obj.priority_class_name, message, count, "never created", classes, diags)
         refused += [Refused(p, m) for p, m in unborn]
-        by_reason: dict[str, list[tuple[Pod, str]]] = {}
         behind = {id(p) for p, _ in unborn}
-        for r, m in found:
-            if isinstance(r, Pod) and id(r) not in behind:
-                by_reason.setdefault(m.split(" is forbidden: ", 1)[1], []).append((r, m))
-        for pods in by_reason.values():
+        for pods in _by_reason([(r, m) for r, m in found if isinstance(r, Pod) and id(r) not in behind]):
             refused += [Refused(p, m) for p, m in pods]
             _report(doc, pods[0][0], pods[0][0].priority_class_name, pods[0][1], len(pods) - 1, "more", classes,
                     diags)
     return refused
+
+
+def _behind_refused_groups(records: list, found: list[tuple[Any, str]]) -> list[tuple[Pod, str]]:
+    """The pods a controller would create for a PodGroup admission refused, each with the group's message: the
+    1.37 Job controller stops at that error (job_controller.go syncJob returns ensureWorkloadAndPodGroup's error
+    before it manages pods), so they are never created."""
+    groups = {r.name: m for r, m in found if isinstance(r, Group)}
+    return [(r, groups[r.pod_group]) for r in records
+            if isinstance(r, Pod) and r.pod_group in groups and r.source is None]
+
+
+def _by_reason(pods: list[tuple[Pod, str]]) -> list[list[tuple[Pod, str]]]:
+    """Refused pods grouped by the reason after `... is forbidden: `, in order of first appearance."""
+    out: dict[str, list[tuple[Pod, str]]] = {}
+    for pod, message in pods:
+        out.setdefault(message.split(" is forbidden: ", 1)[1], []).append((pod, message))
+    return list(out.values())
 
 
 def _report(doc, first: Any, class_name: str | None, message: str, others: int, how: str,

@@ -13,9 +13,9 @@ ordered by `metadata.creationTimestamp`, objects without one after those with on
 
 Objects named only by `metadata.generateName` get a deterministic name and a WAS620 note (generated_names.py;
 `plan` names them before validation already); arrivals that run pods through a controller the plan does not
-model are listed as `Unplanned` (WAS622); arrival pods that name a PriorityClass that exists nowhere are refused
-as the API server's Priority admission refuses them (cluster/admission.py, WAS630); arrivals that Kueue manages wait for its
-admission (cluster/kueue.py).
+model are listed as `Unplanned` (WAS622); arrival pods and PodGroups the API server's Priority admission would
+refuse (a PriorityClass that exists nowhere, a priority their class does not give) are taken out
+(cluster/admission.py, WAS630); arrivals that Kueue manages wait for its admission (cluster/kueue.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from typing import Iterable, Iterator
 
 from wasplan.api.releases import GateSet
-from wasplan.cluster.admission import known_classes, refuse_unknown_classes
+from wasplan.cluster.admission import known_classes, refuse_at_admission
 from wasplan.cluster.cluster_kind import expand_cluster, is_cluster_kind
 from wasplan.cluster.controllers import expander, runs_unplanned_pods
 from wasplan.cluster.controllers.context import Expansion
@@ -238,7 +238,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
                        for order, doc in enumerate(manifests.documents)]
     unplanned = _unplanned(arrival_entries, diags)
     classes = {**known_classes(existing_entries), **known_classes(arrival_entries)}
-    refused = refuse_unknown_classes(arrival_entries, classes, gates, diags)
+    refused = refuse_at_admission(arrival_entries, classes, gates, diags)
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
     arrivals = _dedupe(arrival_entries, seen, diags)
