@@ -203,8 +203,8 @@ value: 1000
     urgent = pod("urgent", own).replace("  containers:", "  priorityClassName: high\n  containers:")
     run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + low, TEMPLATE + pod("holder", own) + urgent)
     assert pods(run)["holder"][:2] == ("Bound", "worker")
-    assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still "
-                                   "not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not "
+    assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. "
+                                   "preemption: 0/2 nodes are available: 2 Preemption is not "
                                    "helpful for scheduling.")
     assert run.plan.preemptions == ()
 

@@ -24,7 +24,10 @@ allocator (engine/dra). Per extension point:
 * PreBind: `reservedFor` holds at most 256 consumers; one more fails the binding as the API server would (checked
   for pods scheduled on their own; members of a PodGroup cycle are bound without this check).
 * PostFilter (pod cycles): an allocated claim that kept the pod off some node and is reserved for nobody else
-  is deallocated (the lowest name first; upstream picks at random) and the pod retried.
+  is deallocated (the lowest name first; upstream picks at random) and the pod retried. When nothing is
+  deallocated, 1.36 says `still not schedulable` (`no new claims to deallocate` when PreFilter left no claims);
+  1.37's PostFilter returns a bare Unschedulable (v1.37.2 `PostFilter` / `deallocateOrDeletePodClaims`), so
+  the FitError carries no DynamicResources text (`post_filter_text`).
 
 Preemption in 1.36/1.37 never frees a victim's devices (no PreFilterExtensions upstream; DRA-aware preemption
 is 1.38's DRAPreemption), and DRA's rejections are UnschedulableAndUnresolvable, so those nodes are no
@@ -67,6 +70,14 @@ def too_many_msg(name: str, count: int) -> str:
             f"most {RESERVED_FOR_MAX} items")
 
 
+def post_filter_text(message: str, caps) -> str:
+    """What a PostFilter verdict adds to the FitError in this release: 1.37 drops the two texts that mean
+    "nothing was deallocated" (its status has no message)."""
+    if caps.dra_post_filter_silent and message in (NO_NEW_CLAIMS, STILL_NOT_SCHEDULABLE):
+        return ""
+    return message
+
+
 def has_claims(pod) -> bool:
     return bool(pod.resource_claims)
 
@@ -77,6 +88,7 @@ class DynamicResources(PodClaims):
     def __init__(self, store: ClaimStore, state, gates):
         self.store, self.state = store, state
         self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
+        self.caps = gates.release.caps
         self.backed = backed_classes(store, gates)  # extended resource name -> DeviceClass (DRAExtendedResource)
         self.extended: dict[str, list] = {}  # pod key -> its DRA-backed requests (extendedclaim.py)
         self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
@@ -232,7 +244,11 @@ class DynamicResources(PodClaims):
         return None
 
     def post_filter(self, pod) -> str:
-        """Deallocate one allocated claim that kept the pod off a node and that no one else holds."""
+        """Deallocate one allocated claim that kept the pod off a node and that no one else holds; the text the
+        FitError gets (`post_filter_text`)."""
+        return post_filter_text(self._post_filter(pod), self.caps)
+
+    def _post_filter(self, pod) -> str:
         if self.pre_filter(pod) is not None:
             return NO_NEW_CLAIMS
         me = pod_consumer(pod.namespace, pod.name, pod.uid)
