@@ -9,7 +9,7 @@ Cases after k/k `test/integration/dra/workload_resource_claims.go`, `pod_group.g
 from __future__ import annotations
 
 import pytest
-from drascenes import CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
+from drascenes import ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
 
 GROUP = """\
 ---
@@ -29,18 +29,43 @@ def group(min_count=2, claims_yaml=GROUP_CLAIM, version="v1beta1") -> str:
 SHARED = "- {name: shared, resourceClaimTemplateName: one-gpu}"
 
 
-@pytest.mark.parametrize("version, api", [("1.36", "v1alpha2"), ("1.37", "v1beta1")])
-def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path, version, api):
+def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path):
     """[podgroup-claim-reference], IT workload_resource_claims: one claim for the PodGroup, reservedFor stays the
-    PodGroup while members join, every member on the claim's node."""
+    PodGroup while members join, every member on the claim's node (1.37: the member that reuses the allocation
+    made earlier in the cycle is held to its nodeSelector, v1.37.2 PreFilter)."""
     run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
-               TEMPLATE + group(version=api) + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
-               version, "DRAWorkloadResourceClaims=true")
+               TEMPLATE + group() + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
+               "1.37", "DRAWorkloadResourceClaims=true")
     assert (pods(run)["m-0"][:2], pods(run)["m-1"][:2]) == (("Bound", "worker-2"), ("Bound", "worker-2"))
     (claim,) = run.plan.claims
     assert claim.name.startswith("team-shared-") and len(claim.name) == len("team-shared-") + 5
     assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("PodGroup", "team", "shared")
     assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+
+
+def test_136_member_reusing_an_allocation_of_the_same_cycle_is_not_held_to_its_node(tmp_path):
+    """v1.36.3 PreFilter reuses the allocation an earlier member made in the same PodGroup cycle ("reusing pending
+    allocation") without setting the claim's availableOnNodes, so Filter does not hold the later member to the
+    claim's node: the member that allocates lands by the device, the other where the scores send it (the empty
+    node), while the claim stays on worker-2, reserved for the PodGroup. The oracle (v1.36.3) plans this case so;
+    1.37.2 fixed it (the test above)."""
+    run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
+               TEMPLATE + group(version="v1alpha2") + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
+               "1.36", "DRAWorkloadResourceClaims=true")
+    assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker-2")]
+    (claim,) = run.plan.claims
+    assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+
+
+def test_136_a_member_of_a_later_cycle_is_held_to_the_claim(tmp_path):
+    """Only the cycle's own pending allocation goes unchecked in 1.36: a member scheduled after the claim was
+    allocated and the cycle finished (here: the claim given allocated on worker) must go where the claim is."""
+    claim = ALLOCATED_ON_WORKER.format(reserved="")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + claim,
+               group(claims_yaml="", version="v1alpha2") + pod("m-0", "- {name: gpu, resourceClaimName: shared}",
+                                                               "team")
+               + pod("m-1", "- {name: gpu, resourceClaimName: shared}", "team"), "1.36")
+    assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker")]
 
 
 def test_podgroup_claim_reference_feature_disabled_reserves_for_pod(tmp_path):

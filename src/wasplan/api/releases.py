@@ -55,12 +55,14 @@ class Capabilities:
     dra_shared_devices_consume_counters: bool  # devices that allow multiple allocations consume counters
     dra_post_filter_silent: bool  # DynamicResources' PostFilter that deallocates nothing adds no text (1.37; 1.36
     #                               says `no new claims to deallocate` or `still not schedulable`)
+    dra_cycle_allocation_pins: bool  # a PodGroup member reusing an allocation an earlier member made in the same
+    #                                  cycle is held to its nodeSelector (1.37; 1.36.3 PreFilter skips it)
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
 
 
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
-            "dra_shared_devices_consume_counters", "dra_post_filter_silent")
+            "dra_shared_devices_consume_counters", "dra_post_filter_silent", "dra_cycle_allocation_pins")
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,

@@ -11,7 +11,11 @@ allocator (engine/dra). Per extension point:
   resource, a per-node claim is allocated last, after the pod's own claims, and created at Reserve.
 * PreFilter: every request's device class of an unallocated claim must exist.
 * Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
-  node"); the unallocated ones go to the allocator ("cannot allocate all claims"). An allocator error (CEL
+  node"), except in 1.36 for an allocation an earlier member of the pod's PodGroup made in the same, unfinished
+  group cycle: v1.36.3's PreFilter reuses that pending allocation without setting the claim's `availableOnNodes`
+  (`PreFilter`, "reusing pending allocation"), so later members go wherever the other plugins send them while the
+  claim stays on the first member's node; v1.37.2 sets it (`cycle_pending`). The unallocated claims go to the
+  allocator ("cannot allocate all claims"). An allocator error (CEL
   runtime error, `All` on an incomplete pool, ...) aborts the whole attempt, as a Filter Error does upstream.
   Filter is the last filter in upstream's order, so the framework runs it only on nodes every other filter
   accepts, best score first (see `late_filter`).
@@ -123,12 +127,27 @@ class DynamicResources(PodClaims):
     def pinned(self, pod) -> np.ndarray:
         """Rows every allocated claim of the pod can be used on (its allocation.nodeSelector; None = anywhere)."""
         ok = np.ones(len(self.state.nodes), dtype=bool)
+        unpinned = () if self.caps.dra_cycle_allocation_pins else self.cycle_pending(pod)
         for state in self.claims_of(pod):
             allocation = state.claim.allocation
-            if allocation is None or allocation.node_selector is None:
+            if allocation is None or allocation.node_selector is None or state.claim.key in unpinned:
                 continue
             ok &= _selector_rows(self.state, allocation.node_selector)
         return ok
+
+    def cycle_pending(self, pod) -> set[str]:
+        """Keys of the claims that earlier members of the pod's PodGroup allocated in the group cycle under way:
+        their reservations are still in the cluster state's journal (a group cycle commits once, at its end; a
+        pod's own cycle commits right after its Reserve), as upstream's pending allocations live until PreBind."""
+        if pod.pod_group is None or not self.state.journal:
+            return set()
+        mine = self.state.stateful.index(self)
+        out = set()
+        for action, other, _row, tokens in self.state.journal:
+            if action != "reserve" or other.pod_group != pod.pod_group or other.namespace != pod.namespace:
+                continue
+            out.update(undo.state.claim.key for undo in tokens[mine] or () if undo.added is not None)
+        return out
 
     def to_allocate(self, pod) -> list[ClaimState]:
         return [s for s in self.claims_of(pod) if s.claim.allocation is None]
