@@ -68,6 +68,73 @@ def test_136_a_member_of_a_later_cycle_is_held_to_the_claim(tmp_path):
     assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker")]
 
 
+FABRIC = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: rdma.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "rdma.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: rdma.example.com
+  allNodes: true
+  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: rdma-0
+"""
+FABRIC_TEMPLATE = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: fabric, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: link
+        exactly: {deviceClassName: rdma.example.com}
+"""
+FABRIC_ENTRY = "\n  resourceClaims:\n  - {name: fabric, resourceClaimTemplateName: fabric}"
+FABRIC_FIRST = "- {name: fabric, resourceClaimTemplateName: fabric}\n- {name: gpu, resourceClaimTemplateName: one-gpu}"
+
+
+def _fabric_plan(tmp_path, version, api):
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + slice_for("worker-2", "gpu-0") + FABRIC,
+               TEMPLATE + FABRIC_TEMPLATE + group(claims_yaml=FABRIC_ENTRY, version=api)
+               + pod("m-0", FABRIC_FIRST, "team") + pod("m-1", FABRIC_FIRST, "team"),
+               version, "DRAWorkloadResourceClaims=true")
+    recorded = {c.owner.name: (c.node, [(d.pool, d.device) for d in c.devices]) for c in run.plan.claims}
+    return {n: v[:2] for n, v in pods(run).items()}, recorded
+
+
+def test_member_whose_shared_claim_comes_first_records_the_shared_devices(tmp_path):
+    """Upstream's Filter keeps the allocator's results first and the cycle's pending allocations after them, while
+    Reserve hands them out in claim order (v1.36.3 and v1.37.2 `Filter`: `append(allocationResult,
+    pendingResult...)`, `Reserve`: `allocationResults[allocIndex]`): the second member lists the PodGroup's fabric
+    claim, allocated by the first member in this cycle, before its own GPU claim, so its GPU claim records the
+    fabric device and the GPU the allocator found for it on worker-2 stays unrecorded. The oracle (v1.37.2)
+    plans this case so, run after run."""
+    placed, recorded = _fabric_plan(tmp_path, "1.37", "v1beta1")
+    assert placed == {"m-0": ("Bound", "worker"), "m-1": ("Bound", "worker-2")}
+    assert recorded == {"m-0": ("worker", [("worker", "gpu-0")]), "m-1": (None, [("fabric", "rdma-0")]),
+                        "team": (None, [("fabric", "rdma-0")])}
+
+
+def test_136_pairs_results_and_pending_allocations_the_same_way(tmp_path):
+    """v1.36.3 has the same pairing; the member that comes second in the cycle records the fabric device."""
+    placed, recorded = _fabric_plan(tmp_path, "1.36", "v1alpha2")
+    assert sorted(placed.values()) == [("Bound", "worker"), ("Bound", "worker-2")]
+    first = next(name for name, (_, node) in placed.items() if recorded[name] == (node, [(node, "gpu-0")]))
+    second = ({"m-0", "m-1"} - {first}).pop()
+    assert recorded[second] == (None, [("fabric", "rdma-0")])
+    assert recorded["team"] == (None, [("fabric", "rdma-0")])
+
+
 def test_podgroup_claim_reference_feature_disabled_reserves_for_pod(tmp_path):
     """[podgroup-claim-reference-feature-disabled-reserves-for-pod]: with the gate off (its default) each pod gets
     its own claim from the template, reserved for the pod; the PodGroup's entry is dropped (WAS301)."""

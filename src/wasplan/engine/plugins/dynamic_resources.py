@@ -220,13 +220,33 @@ class DynamicResources(PodClaims):
         claims = self.claims_of(pod)
         pending = [s for s in claims if s.claim.allocation is None]
         found = self._allocation_for(pod, row, pending)
-        undo = []
-        for state in claims:
-            allocation = found.allocations[pending.index(state)] if found is not None and state in pending else None
-            undo.append(self.store.reserve(state, self._consumer(pod, state), allocation))
-        if found is not None and len(found.allocations) > len(pending):  # PreBind creates the extended claim
-            undo += self._create_extended(pod, row, found.allocations[-1])
+        given, extended = self._paired(pod, claims, pending, found)
+        undo = [self.store.reserve(state, self._consumer(pod, state), given.get(state.claim.key)) for state in claims]
+        if extended is not None:  # PreBind creates the extended claim
+            undo += self._create_extended(pod, row, extended)
         return undo
+
+    def _paired(self, pod, claims: list[ClaimState], pending: list[ClaimState], found):
+        """Which allocation Reserve records for which claim: ({claim key: allocation}, the extended claim's).
+
+        Upstream's Filter keeps the node's results as the allocator's (for the claims it allocated, in claim
+        order, the extended claim last) followed by the pending allocations earlier members of the PodGroup cycle
+        made, while Reserve hands them out in claim order over every claim not allocated at the cycle's start
+        (v1.36.3 and v1.37.2 `Filter`: `allocations = append(allocationResult, pendingResult...)`; `Reserve`:
+        `allocationResults[allocIndex]`). So when a claim shared in the cycle comes before one of the member's
+        own, the member's claim records the shared claim's devices and its own go unrecorded; the shared claim
+        keeps the allocation it has. Without such a claim the pairing is the plain one."""
+        fresh = list(found.allocations) if found is not None else []
+        cycle = self.cycle_pending(pod) if fresh else set()
+        shared = [s for s in claims if s.claim.allocation is not None and s.claim.key in cycle]
+        slots = [s.claim.key for s in claims if s.claim.allocation is None or s.claim.key in cycle]
+        if len(fresh) > len(pending):
+            slots.append(None)  # the extended-resource claim, last
+        values = fresh + [s.claim.allocation for s in shared] if shared else fresh
+        if not shared:
+            slots = [s.claim.key for s in pending] + ([None] if len(fresh) > len(pending) else [])
+        given = dict(zip(slots, values))
+        return {k: v for k, v in given.items() if k is not None}, given.get(None)
 
     def _create_extended(self, pod, row: int, allocation) -> list:
         spec = ext.node_claim(pod, self.extended[pod.key], self.backed, self.state.nodes[row])
