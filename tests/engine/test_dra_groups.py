@@ -68,14 +68,7 @@ def test_136_a_member_of_a_later_cycle_is_held_to_the_claim(tmp_path):
     assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker")]
 
 
-FABRIC = """\
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: rdma.example.com}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "rdma.example.com"'}
+FABRIC = DEVICE_CLASS.replace("gpu.example.com", "rdma.example.com") + """\
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
@@ -87,18 +80,7 @@ spec:
   devices:
   - name: rdma-0
 """
-FABRIC_TEMPLATE = """\
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: fabric, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: link
-        exactly: {deviceClassName: rdma.example.com}
-"""
+FABRIC_TEMPLATE = TEMPLATE.replace("one-gpu", "fabric").replace("gpu.example.com", "rdma.example.com")
 FABRIC_ENTRY = "\n  resourceClaims:\n  - {name: fabric, resourceClaimTemplateName: fabric}"
 FABRIC_FIRST = "- {name: fabric, resourceClaimTemplateName: fabric}\n- {name: gpu, resourceClaimTemplateName: one-gpu}"
 

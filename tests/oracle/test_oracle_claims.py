@@ -16,24 +16,17 @@ from tests.oracle.conftest import oracle_plan
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from drascenes import CLUSTER, TEMPLATE, pod, slice_for  # noqa: E402
 
-CLAIMS = """\
+CLAIM = """\
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
-metadata: {name: c-1, namespace: default}
+metadata: {{name: {name}, namespace: default}}
 spec:
   devices:
     requests:
-    - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c-2, namespace: default}
-spec:
-  devices:
-    requests:
-    - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+    - {{name: gpu, exactly: {{deviceClassName: gpu.example.com}}}}
 """
+CLAIMS = CLAIM.format(name="c-1") + CLAIM.format(name="c-2")
 
 
 @pytest.mark.parametrize("arrival", ["batch", "sequential"])
