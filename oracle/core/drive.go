@@ -127,6 +127,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
 		ties: map[types.UID]map[string][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.client.PrependReactor("*", "*", versionReactor) // runs after the reactors below, right before the tracker
 	s.client.PrependReactor("create", "pods", s.bindReactor)
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
 	s.client.PrependReactor("patch", "*", s.noopReactor)
@@ -195,6 +196,7 @@ func (s *Sim) bindReactor(action clienttesting.Action) (bool, runtime.Object, er
 	}
 	pod.Spec.NodeName = b.Target.Name
 	setCondition(&pod.Status, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+	stampVersion(pod)
 	if err := s.client.Tracker().Update(podsGVR, pod, pod.Namespace); err != nil {
 		return true, nil, err
 	}
@@ -235,6 +237,7 @@ func (s *Sim) deleteReactor(action clienttesting.Action) (bool, runtime.Object, 
 func (s *Sim) Create(objs []*Object) error {
 	for _, o := range objs {
 		s.gvrs[o.GVR] = o.Kind
+		stampVersion(o.Obj)
 		if err := s.client.Tracker().Create(o.GVR, o.Obj, o.Meta().GetNamespace()); err != nil {
 			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}
 		}
@@ -615,6 +618,7 @@ func (s *Sim) collectGarbage() (bool, error) {
 			if len(kept) == 0 {
 				c.Status.Allocation = nil
 			}
+			stampVersion(c)
 			if err := s.client.Tracker().Update(claimsGVR, c, c.Namespace); err != nil {
 				return false, err
 			}

@@ -28,9 +28,8 @@ spec:
 def test_backed_resource_is_allocated_through_a_claim(tmp_path):
     run = plan(tmp_path, NODES + CLASS + slice_for("worker-2", "gpu-0", "gpu-1"), wants("a", count=2) + wants("b"))
     assert pods(run)["a"][:2] == ("Bound", "worker-2")
-    assert pods(run)["b"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still not "
-                              "schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
-                              "scheduling.")
+    assert pods(run)["b"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. preemption: "
+                              "0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
     (claim,) = [c for c in run.plan.claims if c.status == "Allocated"]
     assert claim.name.startswith("a-extended-resources-")
     assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("Pod", "a", "<extended-resources>")
@@ -106,7 +105,7 @@ def test_limits_only_pod_gets_its_device(tmp_path):
 def test_limits_only_pod_without_a_device_stays_pending(tmp_path):
     run = plan(tmp_path, NODES + CLASS, LIMITS_ONLY)
     assert pods(run)["limits-only"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. "
-                                        "still not schedulable, preemption: 0/2 nodes are available: 2 Preemption "
+                                        "preemption: 0/2 nodes are available: 2 Preemption "
                                         "is not helpful for scheduling.")
     assert run.plan.claims == ()
 

@@ -9,7 +9,7 @@ Cases after k/k `test/integration/dra/workload_resource_claims.go`, `pod_group.g
 from __future__ import annotations
 
 import pytest
-from drascenes import CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
+from drascenes import ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
 
 GROUP = """\
 ---
@@ -29,18 +29,92 @@ def group(min_count=2, claims_yaml=GROUP_CLAIM, version="v1beta1") -> str:
 SHARED = "- {name: shared, resourceClaimTemplateName: one-gpu}"
 
 
-@pytest.mark.parametrize("version, api", [("1.36", "v1alpha2"), ("1.37", "v1beta1")])
-def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path, version, api):
+def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path):
     """[podgroup-claim-reference], IT workload_resource_claims: one claim for the PodGroup, reservedFor stays the
-    PodGroup while members join, every member on the claim's node."""
+    PodGroup while members join, every member on the claim's node (1.37: the member that reuses the allocation
+    made earlier in the cycle is held to its nodeSelector, v1.37.2 PreFilter)."""
     run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
-               TEMPLATE + group(version=api) + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
-               version, "DRAWorkloadResourceClaims=true")
+               TEMPLATE + group() + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
+               "1.37", "DRAWorkloadResourceClaims=true")
     assert (pods(run)["m-0"][:2], pods(run)["m-1"][:2]) == (("Bound", "worker-2"), ("Bound", "worker-2"))
     (claim,) = run.plan.claims
     assert claim.name.startswith("team-shared-") and len(claim.name) == len("team-shared-") + 5
     assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("PodGroup", "team", "shared")
     assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+
+
+def test_136_member_reusing_an_allocation_of_the_same_cycle_is_not_held_to_its_node(tmp_path):
+    """v1.36.3 PreFilter reuses the allocation an earlier member made in the same PodGroup cycle ("reusing pending
+    allocation") without setting the claim's availableOnNodes, so Filter does not hold the later member to the
+    claim's node: the member that allocates lands by the device, the other where the scores send it (the empty
+    node), while the claim stays on worker-2, reserved for the PodGroup. The oracle (v1.36.3) plans this case so;
+    1.37.2 fixed it (the test above)."""
+    run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
+               TEMPLATE + group(version="v1alpha2") + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
+               "1.36", "DRAWorkloadResourceClaims=true")
+    assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker-2")]
+    (claim,) = run.plan.claims
+    assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+
+
+def test_136_a_member_of_a_later_cycle_is_held_to_the_claim(tmp_path):
+    """Only the cycle's own pending allocation goes unchecked in 1.36: a member scheduled after the claim was
+    allocated and the cycle finished (here: the claim given allocated on worker) must go where the claim is."""
+    claim = ALLOCATED_ON_WORKER.format(reserved="")
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + claim,
+               group(claims_yaml="", version="v1alpha2") + pod("m-0", "- {name: gpu, resourceClaimName: shared}",
+                                                               "team")
+               + pod("m-1", "- {name: gpu, resourceClaimName: shared}", "team"), "1.36")
+    assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker")]
+
+
+FABRIC = DEVICE_CLASS.replace("gpu.example.com", "rdma.example.com") + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: rdma.example.com
+  allNodes: true
+  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: rdma-0
+"""
+FABRIC_TEMPLATE = TEMPLATE.replace("one-gpu", "fabric").replace("gpu.example.com", "rdma.example.com")
+FABRIC_ENTRY = "\n  resourceClaims:\n  - {name: fabric, resourceClaimTemplateName: fabric}"
+FABRIC_FIRST = "- {name: fabric, resourceClaimTemplateName: fabric}\n- {name: gpu, resourceClaimTemplateName: one-gpu}"
+
+
+def _fabric_plan(tmp_path, version, api):
+    run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + slice_for("worker-2", "gpu-0") + FABRIC,
+               TEMPLATE + FABRIC_TEMPLATE + group(claims_yaml=FABRIC_ENTRY, version=api)
+               + pod("m-0", FABRIC_FIRST, "team") + pod("m-1", FABRIC_FIRST, "team"),
+               version, "DRAWorkloadResourceClaims=true")
+    recorded = {c.owner.name: (c.node, [(d.pool, d.device) for d in c.devices]) for c in run.plan.claims}
+    return {n: v[:2] for n, v in pods(run).items()}, recorded
+
+
+def test_member_whose_shared_claim_comes_first_records_the_shared_devices(tmp_path):
+    """Upstream's Filter keeps the allocator's results first and the cycle's pending allocations after them, while
+    Reserve hands them out in claim order (v1.36.3 and v1.37.2 `Filter`: `append(allocationResult,
+    pendingResult...)`, `Reserve`: `allocationResults[allocIndex]`): the second member lists the PodGroup's fabric
+    claim, allocated by the first member in this cycle, before its own GPU claim, so its GPU claim records the
+    fabric device and the GPU the allocator found for it on worker-2 stays unrecorded. The oracle (v1.37.2)
+    plans this case so, run after run."""
+    placed, recorded = _fabric_plan(tmp_path, "1.37", "v1beta1")
+    assert placed == {"m-0": ("Bound", "worker"), "m-1": ("Bound", "worker-2")}
+    assert recorded == {"m-0": ("worker", [("worker", "gpu-0")]), "m-1": (None, [("fabric", "rdma-0")]),
+                        "team": (None, [("fabric", "rdma-0")])}
+
+
+def test_136_pairs_results_and_pending_allocations_the_same_way(tmp_path):
+    """v1.36.3 has the same pairing; the member that comes second in the cycle records the fabric device."""
+    placed, recorded = _fabric_plan(tmp_path, "1.36", "v1alpha2")
+    assert sorted(placed.values()) == [("Bound", "worker"), ("Bound", "worker-2")]
+    first = next(name for name, (_, node) in placed.items() if recorded[name] == (node, [(node, "gpu-0")]))
+    second = ({"m-0", "m-1"} - {first}).pop()
+    assert recorded[second] == (None, [("fabric", "rdma-0")])
+    assert recorded["team"] == (None, [("fabric", "rdma-0")])
 
 
 def test_podgroup_claim_reference_feature_disabled_reserves_for_pod(tmp_path):
@@ -203,8 +277,8 @@ value: 1000
     urgent = pod("urgent", own).replace("  containers:", "  priorityClassName: high\n  containers:")
     run = plan(tmp_path, CLUSTER + slice_for("worker", "gpu-0") + low, TEMPLATE + pod("holder", own) + urgent)
     assert pods(run)["holder"][:2] == ("Bound", "worker")
-    assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. still "
-                                   "not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not "
+    assert pods(run)["urgent"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims. "
+                                   "preemption: 0/2 nodes are available: 2 Preemption is not "
                                    "helpful for scheduling.")
     assert run.plan.preemptions == ()
 

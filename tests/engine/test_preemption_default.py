@@ -73,7 +73,7 @@ def test_fewest_pdb_violations_wins_over_lower_priority():
 def test_preemption_policy_never_on_the_pod_or_its_class():
     existing = [node("n0", cpu="2"), pod("low", cpu="2", priority=1, node_name="n0")]
     expected = ("0/1 nodes are available: 1 Insufficient cpu. "
-                "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.")
+                "preemption: not eligible due to preemptionPolicy=Never.")
     plan = run(existing, [pod("p", cpu="2", priority=100, preemption_policy="Never")])
     assert (by_name(plan)["p"].status, by_name(plan)["p"].message) == ("Pending", expected)
     assert plan.preemptions == ()
@@ -89,7 +89,7 @@ def test_preemption_that_cannot_help_evicts_nothing():
     plan = run(existing, [pod("p", cpu="2", priority=100)])
     assert plan.preemptions == ()
     assert by_name(plan)["p"].message == (
-        "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are "
+        "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are "
         "available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod, 1 Preemption is not "
         "helpful for scheduling.")
     assert by_name(plan)["low"].status == "AlreadyBound"

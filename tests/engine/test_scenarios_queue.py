@@ -16,16 +16,14 @@ def test_priority_order_in_batch_mode():
     plan = run(ONE_SLOT, [pod("low", gpu=1, priority=1), pod("high", gpu=1, priority=100)], arrival="batch")
     placed = by_name(plan)
     assert (placed["high"].status, placed["low"].status) == ("Bound", "Pending")
-    assert placed["low"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to "
-                                     "deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found "
-                                     "for incoming pod.")
+    assert placed["low"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: "
+                                     "0/1 nodes are available: 1 No preemption victims found for incoming pod.")
 
 
 def test_sequential_arrival_first_come_first_served_without_preemption():
     plan = run(ONE_SLOT, [pod("low", gpu=1, priority=1), pod("high", gpu=1, priority=100)], preemption=False)
     assert (by_name(plan)["low"].status, by_name(plan)["high"].status) == ("Bound", "Pending")
-    assert by_name(plan)["high"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to "
-                                             "deallocate")
+    assert by_name(plan)["high"].message == ("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
 
 
 def test_sequential_arrival_later_higher_priority_pod_preempts():

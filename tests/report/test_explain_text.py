@@ -54,8 +54,8 @@ def test_identical_lone_pods_collapse_into_one_block_and_verbose_splits_them(tmp
     assert heads == [
         "5 Pods ml/trial-[0-2], ml/trial-10, ml/trial-11: does not fit: 0/4 nodes are available: 4 Insufficient "
         "nvidia.com/gpu.",
-        "7 Pods ml/trial-[3-9]: does not fit: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu. no new claims "
-        "to"]
+        "7 Pods ml/trial-[3-9]: does not fit: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: "
+        "0/4 nodes are"]
     assert "  pods ml/trial-[3-9] (nvidia.com/gpu 16)" in lines
     verbose = _text(None, [str(manifest)], 120, verbose=True)
     assert sum(1 for line in verbose if "does not fit" in line) == 12

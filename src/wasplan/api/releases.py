@@ -53,6 +53,10 @@ class Capabilities:
     dra_counters_follow_node_selection: bool  # counters of devices reachable from many nodes follow node selection
     dra_claim_config_once: bool  # a claim's config is applied once, not per request
     dra_shared_devices_consume_counters: bool  # devices that allow multiple allocations consume counters
+    dra_post_filter_silent: bool  # DynamicResources' PostFilter that deallocates nothing adds no text (1.37; 1.36
+    #                               says `no new claims to deallocate` or `still not schedulable`)
+    dra_cycle_allocation_pins: bool  # a PodGroup member reusing an allocation an earlier member made in the same
+    #                                  cycle is held to its nodeSelector (1.37; 1.36.3 PreFilter skips it)
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
@@ -60,7 +64,7 @@ class Capabilities:
 
 
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
-            "dra_shared_devices_consume_counters")
+            "dra_shared_devices_consume_counters", "dra_post_filter_silent", "dra_cycle_allocation_pins")
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,

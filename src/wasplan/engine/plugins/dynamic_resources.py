@@ -11,7 +11,11 @@ allocator (engine/dra). Per extension point:
   resource, a per-node claim is allocated last, after the pod's own claims, and created at Reserve.
 * PreFilter: every request's device class of an unallocated claim must exist.
 * Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
-  node"); the unallocated ones go to the allocator ("cannot allocate all claims"). An allocator error (CEL
+  node"), except in 1.36 for an allocation an earlier member of the pod's PodGroup made in the same, unfinished
+  group cycle: v1.36.3's PreFilter reuses that pending allocation without setting the claim's `availableOnNodes`
+  (`PreFilter`, "reusing pending allocation"), so later members go wherever the other plugins send them while the
+  claim stays on the first member's node; v1.37.2 sets it (`cycle_pending`). The unallocated claims go to the
+  allocator ("cannot allocate all claims"). An allocator error (CEL
   runtime error, `All` on an incomplete pool, ...) aborts the whole attempt, as a Filter Error does upstream.
   Filter is the last filter in upstream's order, so the framework runs it only on nodes every other filter
   accepts, best score first (see `late_filter`).
@@ -24,7 +28,10 @@ allocator (engine/dra). Per extension point:
 * PreBind: `reservedFor` holds at most 256 consumers; one more fails the binding as the API server would (checked
   for pods scheduled on their own; members of a PodGroup cycle are bound without this check).
 * PostFilter (pod cycles): an allocated claim that kept the pod off some node and is reserved for nobody else
-  is deallocated (the lowest name first; upstream picks at random) and the pod retried.
+  is deallocated (the lowest name first; upstream picks at random) and the pod retried. When nothing is
+  deallocated, 1.36 says `still not schedulable` (`no new claims to deallocate` when PreFilter left no claims);
+  1.37's PostFilter returns a bare Unschedulable (v1.37.2 `PostFilter` / `deallocateOrDeletePodClaims`), so
+  the FitError carries no DynamicResources text (`post_filter_text`).
 
 Preemption in 1.36/1.37 never frees a victim's devices (no PreFilterExtensions upstream; DRA-aware preemption
 is 1.38's DRAPreemption), and DRA's rejections are UnschedulableAndUnresolvable, so those nodes are no
@@ -67,6 +74,14 @@ def too_many_msg(name: str, count: int) -> str:
             f"most {RESERVED_FOR_MAX} items")
 
 
+def post_filter_text(message: str, caps) -> str:
+    """What a PostFilter verdict adds to the FitError in this release: 1.37 drops the two texts that mean
+    "nothing was deallocated" (its status has no message)."""
+    if caps.dra_post_filter_silent and message in (NO_NEW_CLAIMS, STILL_NOT_SCHEDULABLE):
+        return ""
+    return message
+
+
 def has_claims(pod) -> bool:
     return bool(pod.resource_claims)
 
@@ -77,6 +92,7 @@ class DynamicResources(PodClaims):
     def __init__(self, store: ClaimStore, state, gates):
         self.store, self.state = store, state
         self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
+        self.caps = gates.release.caps
         self.backed = backed_classes(store, gates)  # extended resource name -> DeviceClass (DRAExtendedResource)
         self.extended: dict[str, list] = {}  # pod key -> its DRA-backed requests (extendedclaim.py)
         self.refs: dict[str, list[controller.ClaimRef]] = {}  # pod key -> its entries, resolved at PreEnqueue
@@ -111,12 +127,27 @@ class DynamicResources(PodClaims):
     def pinned(self, pod) -> np.ndarray:
         """Rows every allocated claim of the pod can be used on (its allocation.nodeSelector; None = anywhere)."""
         ok = np.ones(len(self.state.nodes), dtype=bool)
+        unpinned = () if self.caps.dra_cycle_allocation_pins else self.cycle_pending(pod)
         for state in self.claims_of(pod):
             allocation = state.claim.allocation
-            if allocation is None or allocation.node_selector is None:
+            if allocation is None or allocation.node_selector is None or state.claim.key in unpinned:
                 continue
             ok &= _selector_rows(self.state, allocation.node_selector)
         return ok
+
+    def cycle_pending(self, pod) -> set[str]:
+        """Keys of the claims that earlier members of the pod's PodGroup allocated in the group cycle under way:
+        their reservations are still in the cluster state's journal (a group cycle commits once, at its end; a
+        pod's own cycle commits right after its Reserve), as upstream's pending allocations live until PreBind."""
+        if pod.pod_group is None or not self.state.journal:
+            return set()
+        mine = self.state.stateful.index(self)
+        out = set()
+        for action, other, _row, tokens in self.state.journal:
+            if action != "reserve" or other.pod_group != pod.pod_group or other.namespace != pod.namespace:
+                continue
+            out.update(undo.state.claim.key for undo in tokens[mine] or () if undo.added is not None)
+        return out
 
     def to_allocate(self, pod) -> list[ClaimState]:
         return [s for s in self.claims_of(pod) if s.claim.allocation is None]
@@ -189,13 +220,33 @@ class DynamicResources(PodClaims):
         claims = self.claims_of(pod)
         pending = [s for s in claims if s.claim.allocation is None]
         found = self._allocation_for(pod, row, pending)
-        undo = []
-        for state in claims:
-            allocation = found.allocations[pending.index(state)] if found is not None and state in pending else None
-            undo.append(self.store.reserve(state, self._consumer(pod, state), allocation))
-        if found is not None and len(found.allocations) > len(pending):  # PreBind creates the extended claim
-            undo += self._create_extended(pod, row, found.allocations[-1])
+        given, extended = self._paired(pod, claims, pending, found)
+        undo = [self.store.reserve(state, self._consumer(pod, state), given.get(state.claim.key)) for state in claims]
+        if extended is not None:  # PreBind creates the extended claim
+            undo += self._create_extended(pod, row, extended)
         return undo
+
+    def _paired(self, pod, claims: list[ClaimState], pending: list[ClaimState], found):
+        """Which allocation Reserve records for which claim: ({claim key: allocation}, the extended claim's).
+
+        Upstream's Filter keeps the node's results as the allocator's (for the claims it allocated, in claim
+        order, the extended claim last) followed by the pending allocations earlier members of the PodGroup cycle
+        made, while Reserve hands them out in claim order over every claim not allocated at the cycle's start
+        (v1.36.3 and v1.37.2 `Filter`: `allocations = append(allocationResult, pendingResult...)`; `Reserve`:
+        `allocationResults[allocIndex]`). So when a claim shared in the cycle comes before one of the member's
+        own, the member's claim records the shared claim's devices and its own go unrecorded; the shared claim
+        keeps the allocation it has. Without such a claim the pairing is the plain one."""
+        fresh = list(found.allocations) if found is not None else []
+        cycle = self.cycle_pending(pod) if fresh else set()
+        shared = [s for s in claims if s.claim.allocation is not None and s.claim.key in cycle]
+        slots = [s.claim.key for s in claims if s.claim.allocation is None or s.claim.key in cycle]
+        if len(fresh) > len(pending):
+            slots.append(None)  # the extended-resource claim, last
+        values = fresh + [s.claim.allocation for s in shared] if shared else fresh
+        if not shared:
+            slots = [s.claim.key for s in pending] + ([None] if len(fresh) > len(pending) else [])
+        given = dict(zip(slots, values))
+        return {k: v for k, v in given.items() if k is not None}, given.get(None)
 
     def _create_extended(self, pod, row: int, allocation) -> list:
         spec = ext.node_claim(pod, self.extended[pod.key], self.backed, self.state.nodes[row])
@@ -232,7 +283,11 @@ class DynamicResources(PodClaims):
         return None
 
     def post_filter(self, pod) -> str:
-        """Deallocate one allocated claim that kept the pod off a node and that no one else holds."""
+        """Deallocate one allocated claim that kept the pod off a node and that no one else holds; the text the
+        FitError gets (`post_filter_text`)."""
+        return post_filter_text(self._post_filter(pod), self.caps)
+
+    def _post_filter(self, pod) -> str:
         if self.pre_filter(pod) is not None:
             return NO_NEW_CLAIMS
         me = pod_consumer(pod.namespace, pod.name, pod.uid)

@@ -2,7 +2,8 @@
 
 * DynamicResources' PostFilter runs first for every pod that failed Filter while its profile keeps the plugin
   (GA and in the default profile in 1.36 and 1.37): a pod without claims gets `no new claims to deallocate`
-  (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter); a pod with claims may have
+  in 1.36 and nothing in 1.37 (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter;
+  `post_filter_text`); a pod with claims may have
   a claim that keeps it off a node deallocated (the pod is then retried at once). The verdict is joined with
   DefaultPreemption's as upstream's RunPostFilterPlugins joins them (`no new claims to deallocate, preemption:
   ...`). `dra_verdict` decides it for both the pod cycle and 1.36 member preemption.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import copy
 
-from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS
+from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
 from wasplan.engine.preemption.driver import members_post_filter
 from wasplan.engine.queue import QueueKind
 from wasplan.plan import Reason
@@ -82,7 +83,7 @@ class PreemptionSteps:
         if not ev.profile.filter_on(NAME):
             return None
         if not ps.pod.resource_claims or self.dra is None:
-            return NO_NEW_CLAIMS
+            return post_filter_text(NO_NEW_CLAIMS, self.options.caps)
         return self.dra.post_filter(ps.pod) if deallocate else None
 
     def preempt_for_pod(self, ps, ev, decision, earlier: str | None = None):
