@@ -55,6 +55,8 @@ class Capabilities:
     dra_shared_devices_consume_counters: bool  # devices that allow multiple allocations consume counters
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
+    image_volumes_count: bool  # ImageLocality's thresholds scale with the image volumes too, not only the
+    #                            containers (imagelocality/image_locality.go sumImageScores, v1.37.2)
 
 
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
@@ -62,7 +64,8 @@ _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dr
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           child_jobs_get_no_workload=False, **dict.fromkeys(_DRA_137, False))
+                           child_jobs_get_no_workload=False, image_volumes_count=False,
+                           **dict.fromkeys(_DRA_137, False))
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
@@ -70,6 +73,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
+                         image_volumes_count=True,
                          **dict.fromkeys(_DRA_137, True)),
 }
 
