@@ -5,8 +5,9 @@ addNodeImageStates, kube-scheduler framework/types.go ImageStateSummary.Snapshot
 The node side. The cache files every name of every `status.images[]` entry of every node under that name: the
 size is the one of the node the cache added first with that name (later nodes listing the name with another size
 do not change it), and `NumNodes` is the number of distinct nodes listing the name. Names are taken as the kubelet
-wrote them: nothing is normalised on the node side. An informer lists nodes in name order, the order of a
-`kubectl get nodes` snapshot and of the engine's rows, so the first node by name gives the size.
+wrote them: nothing is normalised on the node side. The cache adds nodes as they are created, which is input order
+(`ClusterState.arrived`; the oracle creates them so, and a `kubectl get nodes` snapshot lists them in the name
+order an informer sees them in), so the first node in input order gives the size.
 
 The pod side. Each init container's and container's image, and (Score only) each image volume's reference, is
 normalised by appending `:latest` when no `:` follows the last `/`; nothing else is normalised (upstream leaves
@@ -48,11 +49,14 @@ class ImageTable:
 
     __slots__ = ("epoch", "total", "_found", "_rows")
 
-    def __init__(self, nodes, epoch: int):
-        self.epoch, self.total = epoch, len(nodes)
+    def __init__(self, state):
+        self.epoch, self.total = state.epoch, len(state.nodes)
         self._found: dict[str, tuple[int, list[int]]] = {}
         self._rows: dict[str, tuple[int, np.ndarray]] = {}
-        for row, node in enumerate(nodes):
+        for node in state.arrived:
+            if not node.images:
+                continue
+            row = state.index[node.name]
             for image in node.images:
                 for name in image.names:
                     entry = self._found.get(name)
@@ -85,7 +89,7 @@ def table(state) -> ImageTable:
     """The image table of the state's current node set (rebuilt when the nodes change)."""
     found = _TABLES.get(state)
     if found is None or found.epoch != state.epoch:
-        found = ImageTable(state.nodes, state.epoch)
+        found = ImageTable(state)
         _TABLES[state] = found
     return found
 
