@@ -75,7 +75,9 @@ def oracle_verdicts(raw: dict) -> dict:
     return {"nodes": nodes, "totals": totals, "images": images}
 
 
-def differences(ours: dict, theirs: dict) -> list[str]:
+def differences(ours: dict, theirs: dict, reasons: bool = True) -> list[str]:
+    """What differs: feasibility per node, each filter's reasons (unless `reasons` is False), then, where those
+    agree, ImageLocality's scores and the totals."""
     out = []
     for node in sorted(ours["nodes"].keys() | theirs["nodes"].keys()):
         a, b = ours["nodes"].get(node), theirs["nodes"].get(node)
@@ -84,7 +86,7 @@ def differences(ours: dict, theirs: dict) -> list[str]:
             continue
         if a["feasible"] != b["feasible"]:
             out.append(f"node {node}: feasible wasplan {a['feasible']}, oracle {b['feasible']}")
-        for plugin in sorted(a["filters"].keys() | b["filters"].keys()):
+        for plugin in sorted(a["filters"].keys() | b["filters"].keys()) if reasons else ():
             ra, rb = sorted(a["filters"].get(plugin, [])), sorted(b["filters"].get(plugin, []))
             if ra != rb:
                 out.append(f"node {node} {plugin}: wasplan {ra or 'passes'}, oracle {rb or 'passes'}")
