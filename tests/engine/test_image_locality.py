@@ -191,3 +191,25 @@ spec:
     placed = {p["name"]: p["node"] for p in doc["pods"]}
     assert placed == {"m-0": "a-0", "m-1": "a-1", "m-2": "a-2", "m-3": "b-0",
                       "m-4": "b-1", "m-5": "b-2", "m-6": "b-0", "m-7": "b-1"}
+
+
+def test_a_jobs_pods_take_the_image_of_its_template(tmp_path):
+    job = f"""\
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: train, namespace: default}}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: {TRAINER}
+        resources:
+          requests: {{cpu: "1", memory: 1Gi}}
+"""
+    nodes = [node("a"), node("b"), node("c", [([TRAINER], 900 * MIB)])]
+    doc = plan(tmp_path, nodes, [job])
+    assert sorted(p["node"] for p in doc["pods"]) == ["c", "c"]
