@@ -10,8 +10,11 @@ with a zone spread constraint); one-per-node anti-affinity (5,000 x 5,000); sche
 CompositePodGroups, a rack-constrained root over two gangs of 2); preemption (scheduler_perf PreemptionAsync:
 5,000 nodes full of 20,000 low-priority pods, 5,000 high-priority preemptors; PreemptionPodGroupDisruptionMode:
 1,000 nodes, 10,000 victims in 1,000 disruptionMode-all groups, 100 gang preemptors of 4 pods, or 100 plain
-3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; and the
-memory case 5,000 nodes + 100,000 pods. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
+3970m preemptor pods as upstream); node scaling at 1,000 / 5,000 / 15,000 nodes with 10,000 pods; the same
+5,000 x 10,000 with images (`images-5000x10000`: 40 images per node out of 200, each pod one of them, an init
+container's image on every third, so ImageLocality scores every pod); and the memory case 5,000 nodes + 100,000
+pods. `e2e-<nodes>x<pods>` runs the whole `wasplan plan` pipeline from YAML files; `e2e-images-<nodes>x<pods>`
+the same with Node objects listing images and pods running them. Each prints pods/s, wall and CPU time (the CPU figure is steadier on a shared machine) and the
 process's peak RSS.
 """
 
@@ -25,7 +28,8 @@ import time
 from pathlib import Path
 
 from wasplan.api import hub
-from wasplan.cluster.model import Affinity, Group, LabelSelector, Node, PlanInputs, Pod, PodAffinityTerm, TopologySpreadConstraint
+from wasplan.cluster.model import (Affinity, Group, LabelSelector, Node, NodeImage, PlanInputs, Pod, PodAffinityTerm,
+                                  PodImages, TopologySpreadConstraint)
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
@@ -45,6 +49,34 @@ def plain_pods(count: int, prefix: str = "p") -> list[Pod]:
         cpu, mem = sizes[i % len(sizes)]
         req = {"cpu": cpu, "memory": mem}
         out.append(Pod("bench", f"{prefix}-{i:06d}", req, dict(req), labels={"app": prefix}))
+    return out
+
+
+IMAGE_POOL = 200  # distinct application images in the cluster
+IMAGES_PER_NODE = 40  # what each node lists (the kubelet reports up to 50 by default), each under two names
+
+
+def _image(k: int) -> tuple[str, int]:
+    return f"registry.example.com/team-{k % 17}/app-{k}:1.{k % 5}", (50 + 37 * k % 1500) * 2**20
+
+
+def imaged_nodes(count: int) -> list[Node]:
+    """`nodes(count)`, each listing IMAGES_PER_NODE images of the pool (a tag and a digest name each): popular
+    images (low numbers) are on many nodes, the rest on a few."""
+    out = nodes(count)
+    for i, node in enumerate(out):
+        picks = sorted({(i * 7 + j * j * 13) % (IMAGE_POOL if j % 2 else 20) for j in range(IMAGES_PER_NODE)})
+        node.images = tuple(NodeImage((_image(k)[0], f"registry.example.com/app-{k}@sha256:{k:064x}"), _image(k)[1])
+                            for k in picks)
+    return out
+
+
+def imaged_pods(count: int) -> list[Pod]:
+    """`plain_pods(count)`, each running one image of the pool (an init container's image too, every third)."""
+    out = plain_pods(count)
+    for i, pod in enumerate(out):
+        main = _image(i % IMAGE_POOL)[0]
+        pod.images = PodImages((_image((i + 1) % 20)[0], main) if i % 3 == 0 else (main,))
     return out
 
 
@@ -174,10 +206,31 @@ def preemption_groups(node_count: int, victims: int, group_size: int, preemptors
     return cluster, arrivals
 
 
-def write_inputs(root: Path, node_count: int, pod_count: int) -> tuple[Path, Path]:
-    """A compact Cluster kind with `node_count` nodes and one manifest file with `pod_count` plain pods."""
+def _node_docs(node_count: int) -> str:
+    """`imaged_nodes(node_count)` as `kubectl get nodes -o yaml` writes them (status.images included)."""
+    docs = []
+    for node in imaged_nodes(node_count):
+        images = "".join(f"\n    - names: [{', '.join(i.names)}]\n      sizeBytes: {i.size}" for i in node.images)
+        docs.append(f"""apiVersion: v1
+kind: Node
+metadata:
+  name: {node.name}
+  labels: {{kubernetes.io/hostname: {node.name}, zone: {node.labels['zone']}}}
+status:
+  allocatable: {{cpu: "32", memory: 128Gi, pods: "110", ephemeral-storage: 500Gi}}
+  images:{images}
+""")
+    return "---\n".join(docs)
+
+
+def write_inputs(root: Path, node_count: int, pod_count: int, images: bool = False) -> tuple[Path, Path]:
+    """A compact Cluster kind with `node_count` nodes and one manifest file with `pod_count` plain pods; with
+    `images`, Node objects listing images and pods running images of the same pool."""
     cluster = root / "cluster.yaml"
-    cluster.write_text(f"""apiVersion: wasplan.io/v1alpha1
+    if images:
+        cluster.write_text(_node_docs(node_count))
+    else:
+        cluster.write_text(f"""apiVersion: wasplan.io/v1alpha1
 kind: Cluster
 metadata: {{name: bench}}
 spec:
@@ -194,7 +247,7 @@ metadata: {{name: p-{i:06d}, namespace: bench}}
 spec:
   containers:
   - name: main
-    image: app:1
+    image: {_image(i % IMAGE_POOL)[0] if images else "app:1"}
     resources: {{requests: {{cpu: 500m, memory: 1Gi}}}}
 """ for i in range(pod_count)]
     manifests = root / "pods.yaml"
@@ -202,19 +255,20 @@ spec:
     return cluster, manifests
 
 
-def run_end_to_end(node_count: int, pod_count: int) -> None:
+def run_end_to_end(node_count: int, pod_count: int, images: bool = False) -> None:
     """The whole `wasplan plan` pipeline: read, validate, build records, simulate."""
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
 
     with tempfile.TemporaryDirectory() as tmp:
-        cluster, manifests = write_inputs(Path(tmp), node_count, pod_count)
+        cluster, manifests = write_inputs(Path(tmp), node_count, pod_count, images)
         start, cpu_start = time.perf_counter(), time.process_time()
         run = run_plan([str(manifests)], [str(cluster)], default_gates(get_release("1.37")))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     assert run.plan is not None, [d.message for d in run.diagnostics][:3]
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{'e2e-%dx%d' % (node_count, pod_count):22s} pods={pod_count:7d} bound={run.plan.count('Bound'):7d} "
+    name = f"e2e-{'images-' if images else ''}{node_count}x{pod_count}"
+    print(f"{name:22s} pods={pod_count:7d} bound={run.plan.count('Bound'):7d} "
           f"time={elapsed:7.2f}s cpu={cpu:7.2f}s pods/s={pod_count / elapsed:9.0f} "
           f"us/pod={elapsed / pod_count * 1e6:7.1f} peakRSS={peak_mib:7.0f}MiB", flush=True)
 
@@ -232,6 +286,7 @@ SCENARIOS = {
     "cpg-5000x1500": lambda: (rack_nodes(5000), composites(1500)),
     "scale-1000": lambda: (nodes(1000), plain_pods(10_000)),
     "scale-5000": lambda: (nodes(5000), plain_pods(10_000)),
+    "images-5000x10000": lambda: (imaged_nodes(5000), imaged_pods(10_000)),
     "scale-15000": lambda: (nodes(15000), plain_pods(10_000)),
     "memory-5000x100000": lambda: (nodes(5000), plain_pods(100_000)),
     "preemption-5000x20000x5000": lambda: preemption_basic(5000, 20_000, 5000),
@@ -242,8 +297,9 @@ SCENARIOS = {
 
 def run_one(name: str) -> None:
     if name.startswith("e2e-"):
-        nodes_part, pods_part = name[4:].split("x")
-        run_end_to_end(int(nodes_part), int(pods_part))
+        images = name.startswith("e2e-images-")
+        nodes_part, pods_part = name.removeprefix("e2e-").removeprefix("images-").split("x")
+        run_end_to_end(int(nodes_part), int(pods_part), images)
         return
     cluster, arrivals = SCENARIOS[name]()
     pod_count = sum(1 for a in arrivals if isinstance(a, Pod))
@@ -261,11 +317,11 @@ def run_one(name: str) -> None:
 
 
 def main(argv: list[str]) -> None:
-    wanted = argv or [*SCENARIOS, "e2e-5000x10000"]
+    wanted = argv or [*SCENARIOS, "e2e-5000x10000", "e2e-images-5000x10000"]
     unknown = [w for w in wanted if w not in SCENARIOS and not w.startswith("e2e-")]
     if unknown:
         print(__doc__)
-        print("scenarios: " + ", ".join([*SCENARIOS, "e2e-<nodes>x<pods>"]))
+        print("scenarios: " + ", ".join([*SCENARIOS, "e2e-<nodes>x<pods>", "e2e-images-<nodes>x<pods>"]))
         raise SystemExit(0 if unknown == ["--help"] else 2)
     if len(wanted) == 1:
         run_one(wanted[0])

@@ -1,6 +1,7 @@
 """The per-plugin comparison: one pending pod against one state, every Filter plugin on every node and the total
 score of every feasible node, from wasplan's recorder (engine/recorder.py, each plugin judged on its own) and
-from `oracle evaluate` (upstream's plugins called one by one, oracle.md §11.2). This finds plugin differences
+from `oracle evaluate` (upstream's plugins called one by one, oracle.md §11.2), and ImageLocality's raw,
+normalised and weighted scores on every feasible node. This finds plugin differences
 that ties and queue order hide in whole plans.
 
 The state is the case's cluster file as it is (running pods included, nothing scheduled); the pod is written
@@ -16,6 +17,8 @@ import numpy as np
 import compare
 import gen
 
+IMAGE_LOCALITY = "ImageLocality"
+
 
 def write_pair(case: gen.Case, pod: dict, root: Path) -> tuple[Path, Path]:
     """The cluster of `case` and `pod` alone as the manifests (namespaces the pod needs come along)."""
@@ -24,8 +27,9 @@ def write_pair(case: gen.Case, pod: dict, root: Path) -> tuple[Path, Path]:
 
 
 def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -> dict:
-    """{"nodes": {node: {"filters": {plugin: [reasons]}, "feasible": bool}}, "totals": {node: score}} for the one
-    pod of `manifests`, on the cluster's state (running pods bound, nothing else scheduled)."""
+    """{"nodes": {node: {"filters": {plugin: [reasons]}, "feasible": bool}}, "totals": {node: score},
+    "images": {node: [raw, normalised, weighted]}} (ImageLocality's scores, feasible nodes) for the one pod of
+    `manifests`, on the cluster's state (running pods bound, nothing else scheduled)."""
     from wasplan.cluster.model import Pod
     from wasplan.engine.recorder import record
     from wasplan.engine.simulator import Simulator
@@ -46,11 +50,16 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
         reasons = {p: r for p, r in verdicts.node_reasons(i).items() if p in verdicts.enabled}
         feasible[i] = not reasons
         nodes[name] = {"filters": reasons, "feasible": bool(feasible[i])}
-    totals = {}
+    totals, images = {}, {}
     if feasible.any():
-        scores = np.broadcast_to(ev.total_scores(pod, ev.static_verdict(pod), feasible), feasible.shape)
+        sv = ev.static_verdict(pod)
+        scores = np.broadcast_to(ev.total_scores(pod, sv, feasible), feasible.shape)
         totals = {verdicts.nodes[i]: int(scores[i]) for i in np.flatnonzero(feasible)}
-    return {"nodes": nodes, "totals": totals}
+        weight = ev.profile.weight(IMAGE_LOCALITY)
+        for i in np.flatnonzero(feasible):
+            score = 0 if sv.image_score is None else int(sv.image_score[i])  # no normalisation: raw = normalised
+            images[verdicts.nodes[i]] = [score, score, weight * score]
+    return {"nodes": nodes, "totals": totals, "images": images}
 
 
 def oracle_verdicts(raw: dict) -> dict:
@@ -61,10 +70,14 @@ def oracle_verdicts(raw: dict) -> dict:
                    if v and v.get("code") not in (None, "", "Success", "Skip")}
         nodes[entry["node"]] = {"filters": failing, "feasible": bool(entry.get("feasible"))}
     totals = {e["node"]: int(e["total"]) for e in raw.get("scores") or ()}
-    return {"nodes": nodes, "totals": totals}
+    images = {e["node"]: [int(e[part].get(IMAGE_LOCALITY, 0)) for part in ("raw", "normalized", "weighted")]
+              for e in raw.get("scores") or ()}
+    return {"nodes": nodes, "totals": totals, "images": images}
 
 
-def differences(ours: dict, theirs: dict) -> list[str]:
+def differences(ours: dict, theirs: dict, reasons: bool = True) -> list[str]:
+    """What differs: feasibility per node, each filter's reasons (unless `reasons` is False), then, where those
+    agree, ImageLocality's scores and the totals."""
     out = []
     for node in sorted(ours["nodes"].keys() | theirs["nodes"].keys()):
         a, b = ours["nodes"].get(node), theirs["nodes"].get(node)
@@ -73,11 +86,15 @@ def differences(ours: dict, theirs: dict) -> list[str]:
             continue
         if a["feasible"] != b["feasible"]:
             out.append(f"node {node}: feasible wasplan {a['feasible']}, oracle {b['feasible']}")
-        for plugin in sorted(a["filters"].keys() | b["filters"].keys()):
+        for plugin in sorted(a["filters"].keys() | b["filters"].keys()) if reasons else ():
             ra, rb = sorted(a["filters"].get(plugin, [])), sorted(b["filters"].get(plugin, []))
             if ra != rb:
                 out.append(f"node {node} {plugin}: wasplan {ra or 'passes'}, oracle {rb or 'passes'}")
     if not out:
+        for node in sorted(ours["images"].keys() | theirs["images"].keys()):
+            if ours["images"].get(node) != theirs["images"].get(node):
+                out.append(f"node {node}: {IMAGE_LOCALITY} (raw, normalised, weighted) wasplan "
+                           f"{ours['images'].get(node)}, oracle {theirs['images'].get(node)}")
         for node in sorted(ours["totals"].keys() | theirs["totals"].keys()):
             if ours["totals"].get(node) != theirs["totals"].get(node):
                 out.append(f"node {node}: total score wasplan {ours['totals'].get(node)}, "

@@ -86,6 +86,7 @@ def test_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tm
             result = compare.compare(ours, theirs)
             tally["cases"] += 1
             tally[case.theme] += 1
+            tally["images"] += any("images" in d["status"] for d in case.cluster if d["kind"] == "Node")
             tally["tied"] += result.tied
             if result.agree:
                 tally["agree"] += 1
@@ -100,7 +101,7 @@ def test_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tm
                     failures.append(compare.describe(case.label, manifests.parent, result, ours, theirs))
     summary = (f"oracle {release} {arrival}: {tally['cases']} cases, {tally['agree']} agree "
                f"({tally['rerun']} of them on a rerun of the oracle), "
-               f"{tally['tied']} with a tie broken differently; by theme "
+               f"{tally['tied']} with a tie broken differently, {tally['images']} with node images; by theme "
                + ", ".join(f"{t} {tally[t]}" for t in gen.THEMES if tally[t]))
     (root / "summary.txt").write_text(summary + "\n")
     print(summary)

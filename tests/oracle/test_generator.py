@@ -54,6 +54,7 @@ FEATURES = {
     "adminAccess: true": "adminAccess", "sharedCounters": "partitionable counters",
     "example.com/unhealthy, value": "device taints", "nodeSelectorTerms:\n    - matchExpressions:\n      - key: "
     "topology.kubernetes.io/zone": "network-attached devices", "extendedResourceName": "DRA extended resources",
+    "sizeBytes": "node images", "initContainers": "init container images", "reference: ": "image volumes",
 }
 
 

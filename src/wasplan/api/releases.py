@@ -59,6 +59,8 @@ class Capabilities:
     #                                  cycle is held to its nodeSelector (1.37; 1.36.3 PreFilter skips it)
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
+    image_volumes_count: bool  # ImageLocality's thresholds scale with the image volumes too, not only the
+    #                            containers (imagelocality/image_locality.go sumImageScores, v1.37.2)
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
     #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
 
@@ -68,7 +70,8 @@ _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dr
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
                            composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           child_jobs_get_no_workload=False, **dict.fromkeys(_DRA_137, False))
+                           child_jobs_get_no_workload=False, image_volumes_count=False,
+                           **dict.fromkeys(_DRA_137, False))
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
@@ -76,7 +79,8 @@ CAPABILITIES: dict[str, Capabilities] = {
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
                          group_preemption_prefix="pod group preemption: ", composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
-                         group_admission_gate="GenericWorkload", **dict.fromkeys(_DRA_137, True)),
+                         image_volumes_count=True, group_admission_gate="GenericWorkload",
+                         **dict.fromkeys(_DRA_137, True)),
 }
 
 

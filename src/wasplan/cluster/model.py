@@ -109,6 +109,26 @@ class HostPort:
     host_ip: str = "0.0.0.0"
 
 
+@dataclass(frozen=True, slots=True)
+class NodeImage:
+    """One `status.images[]` entry of a node: every name the runtime knows the image by, and its size."""
+
+    names: tuple[str, ...]
+    size: int  # sizeBytes
+
+
+@dataclass(frozen=True, slots=True)
+class PodImages:
+    """The image references of a pod as written (ImageLocality normalises them): one per init container and
+    container, in that order, and one per image volume (`spec.volumes[].image.reference`)."""
+
+    containers: tuple[str, ...] = ()
+    volumes: tuple[str, ...] = ()
+
+
+NO_IMAGES = PodImages()
+
+
 @dataclass(slots=True)
 class Node:
     name: str
@@ -117,6 +137,7 @@ class Node:
     taints: tuple[Taint, ...] = ()
     unschedulable: bool = False
     source: Any = None  # Document
+    images: tuple[NodeImage, ...] = ()  # status.images
 
 
 @dataclass(slots=True)
@@ -202,6 +223,7 @@ class Pod:
     uid: str | None = None
     resource_claims: tuple[PodClaim, ...] = ()  # spec.resourceClaims (DRA)
     containers: tuple[ContainerRequests, ...] = ()  # only for pods requesting domain-qualified resources
+    images: PodImages = NO_IMAGES  # container and image-volume references (ImageLocality)
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
     admission: Any = None  # KueueAdmission (cluster/kueue.py): held until Kueue admits its workload

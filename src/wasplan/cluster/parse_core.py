@@ -11,7 +11,7 @@ from typing import Any
 from wasplan.api.convert import CONVERTIBLE_KINDS, KNOWN_VERSIONS, to_hub
 from wasplan.api.releases import SCHEDULING_GROUP
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import Group, Node, PodDisruptionBudget, PriorityClass, Record, Resources
+from wasplan.cluster.model import Group, Node, NodeImage, PodDisruptionBudget, PriorityClass, Record, Resources
 from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
 from wasplan.cluster.parse_pod import parse_pod
 from wasplan.cluster.placement import taints
@@ -51,7 +51,29 @@ def parse_node(obj: dict, ctx: Ctx) -> Node:
         taints=taints(spec.get("taints"), ctx.at("spec", "taints")),
         unschedulable=unschedulable,
         source=ctx.doc,
+        images=node_images(status.get("images"), ctx) if status.get("images") else (),
     )
+
+
+def node_images(raw: Any, ctx: Ctx) -> tuple[NodeImage, ...]:
+    """`status.images` (the kubelet's list: every name of an image and its sizeBytes), read by ImageLocality.
+    An entry with a malformed name list or size is reported and left out."""
+    if not isinstance(raw, list):
+        ctx.report("WAS602", "status.images must be a list", ("status", "images"))
+        return ()
+    out = []
+    for i, entry in enumerate(raw):
+        at = ("status", "images", i)
+        names = entry.get("names") if isinstance(entry, dict) else None
+        size = entry.get("sizeBytes", 0) if isinstance(entry, dict) else None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            ctx.report("WAS602", "status.images[] must have names: a list of strings", at + ("names",))
+        elif not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            ctx.report("WAS602", f"status.images[].sizeBytes must be a non-negative integer, got {size!r}",
+                       at + ("sizeBytes",))
+        else:
+            out.append(NodeImage(tuple(names), size))
+    return tuple(out)
 
 
 def parse_priority_class(obj: dict, ctx: Ctx) -> PriorityClass | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.model import ContainerRequests, Owner, Pod, PodClaim, Resources
+from wasplan.cluster.model import NO_IMAGES, ContainerRequests, Owner, Pod, PodClaim, PodImages, Resources
 from wasplan.cluster.placement import host_ports, spread_constraints, tolerations
 from wasplan.cluster.resources import pod_resources
 from wasplan.cluster.selectors import affinity, as_list, as_str, string_map
@@ -46,6 +46,24 @@ def requests_of(spec: dict, ctx: Ctx) -> tuple[Resources, Resources, tuple[Conta
         if len(ctx.diags) == before and len(_REQUEST_CACHE) < _CACHE_LIMIT:
             _REQUEST_CACHE[key] = hit
     return dict(hit[0]), dict(hit[1]), hit[2]
+
+
+def images(spec: dict, ctx: Ctx) -> PodImages:
+    """The image of every init container and container and every image volume's reference, as written:
+    ImageLocality's inputs. A container list that is not a list of objects is reported by the resources reader
+    (cluster/resources.py), so it is skipped here in silence."""
+    refs = []
+    for key in ("initContainers", "containers"):
+        listed = spec.get(key)
+        for i, c in enumerate(listed if isinstance(listed, list) else ()):
+            if isinstance(c, dict):
+                refs.append(as_str(c.get("image"), ctx, (key, i, "image")))
+    volumes = []
+    for i, v in enumerate(as_list(spec.get("volumes"), ctx, ("volumes",), "spec.volumes")):
+        image = v.get("image") if isinstance(v, dict) else None
+        if isinstance(image, dict):
+            volumes.append(as_str(image.get("reference"), ctx, ("volumes", i, "image", "reference")))
+    return PodImages(tuple(refs), tuple(volumes)) if refs or volumes else NO_IMAGES
 
 
 def _optional_int(spec: dict, ctx: Ctx, key: str) -> int | None:
@@ -154,6 +172,7 @@ def pod_from_parts(meta: dict, spec: dict, status: dict, mctx: Ctx, sctx: Ctx, s
         uid=_text(meta.get("uid")),
         resource_claims=resource_claims(spec, status, sctx) if spec.get("resourceClaims") else (),
         containers=containers,
+        images=images(spec, sctx),
         source=source,
     )
 

@@ -34,8 +34,11 @@ def node_object(node: Node) -> dict:
                           for t in node.taints]
     if node.unschedulable:
         spec["unschedulable"] = True
+    status: dict = {"capacity": amounts, "allocatable": dict(amounts)}
+    if node.images:  # ImageLocality reads them
+        status["images"] = [{"names": list(i.names), "sizeBytes": i.size} for i in node.images]
     return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": node.name, "labels": dict(node.labels)},
-            "spec": spec, "status": {"capacity": amounts, "allocatable": dict(amounts)}}
+            "spec": spec, "status": status}
 
 
 def priority_class_object(pc: PriorityClass) -> dict:

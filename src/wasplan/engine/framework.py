@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wasplan.api.releases import Capabilities
 from wasplan.cluster.model import Pod
 from wasplan.engine import latefilter, registry, static
 from wasplan.engine.config import Profile
 from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.plugins import node_affinity, resources_fit, taint_toleration
+from wasplan.engine.plugins import image_locality, node_affinity, resources_fit, taint_toleration
 from wasplan.engine.plugins.dynamic_resources import FilterError
 from wasplan.engine.rescache import ResourceCache
 
@@ -54,8 +55,8 @@ def _no_fit_key(sv: static.StaticVerdict, req: np.ndarray, mask: np.ndarray | No
 
 
 class Evaluator:
-    def __init__(self, state, profile: Profile, memo: bool = True):
-        self.state, self.profile, self.memo = state, profile, memo
+    def __init__(self, state, profile: Profile, memo: bool = True, caps: Capabilities | None = None):
+        self.state, self.profile, self.memo, self.caps = state, profile, memo, caps  # caps: the release's (static.py)
         self.resources = ResourceCache(state, profile)
         self._static: dict[tuple, static.StaticVerdict] = {}
         self._static_epoch = -1
@@ -71,7 +72,7 @@ class Evaluator:
         key = static.static_key(pod)
         found = self._static.get(key)
         if found is None:
-            found = static.compute(self.state, pod, self.profile)
+            found = static.compute(self.state, pod, self.profile, self.caps)
             self._static[key] = found
         return found
 
@@ -88,7 +89,7 @@ class Evaluator:
                 return known[1]
         sv = self.static_verdict(pod)
         req, nz = state.vectors(pod)
-        if not (pod.nominated_node_name or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg
+        if not (pod.nominated_node_name or sv.scored or sv.prefilter_msg
                 or registry.needs_cycle_work(pod, state)):
             return self._common(pod, sv, req, nz, mask)
         entry = self.resources.get(req, nz)
@@ -130,8 +131,7 @@ class Evaluator:
         if pre is not None:
             return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask, pre))
         nominated = self.state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
-        normalised = bool(sv.has_taint_raw or sv.has_affinity_raw or registry.needs_cycle_work(pod, self.state,
-                                                                                               scores=True))
+        normalised = bool(sv.scored or registry.needs_cycle_work(pod, self.state, scores=True))
         try:
             best, reasons = latefilter.pick(self, late, pod, sv, feasible, nominated, mask, normalised)
         except FilterError as exc:
@@ -190,6 +190,9 @@ class Evaluator:
             hi = int(sv.affinity_raw[feasible].max(initial=0))
             if hi > 0:
                 out = out + w_aff * (MAX_SCORE * sv.affinity_raw // hi)
+        w_image = self.profile.weight(image_locality.NAME)
+        if w_image and sv.image_score is not None:
+            out = out + w_image * sv.image_score
         return out
 
     def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray,

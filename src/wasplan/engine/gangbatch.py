@@ -39,7 +39,7 @@ class _Stacked:
 
 def _fast(ev, pod: Pod, sv) -> bool:
     """find_node's condition for ranking by resources alone."""
-    return not (pod.nominated_node_name or sv.has_taint_raw or sv.has_affinity_raw or sv.prefilter_msg
+    return not (pod.nominated_node_name or sv.scored or sv.prefilter_msg
                 or registry.needs_cycle_work(pod, ev.state))
 
 

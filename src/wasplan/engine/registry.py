@@ -34,9 +34,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from wasplan.cluster.model import Pod
-from wasplan.engine.plugins import (balanced_allocation, dynamic_resources, inter_pod_affinity, node_affinity,
-                                    node_name, node_ports, node_unschedulable, resources_fit, taint_toleration,
-                                    topology_spread)
+from wasplan.engine.plugins import (balanced_allocation, dynamic_resources, image_locality, inter_pod_affinity,
+                                    node_affinity, node_name, node_ports, node_unschedulable, resources_fit,
+                                    taint_toleration, topology_spread)
 
 PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER = "PreEnqueue", "PreFilter", "Filter", "PostFilter"
 SCORE, RESERVE, PRE_BIND = "Score", "Reserve", "PreBind"
@@ -153,8 +153,9 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
            needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, victims_matter=True, late=True),
     Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, args=balanced_allocation.profile_args),
-    # images are not part of a plan's inputs: the weight is kept so a scheduler config can name the plugin
-    Plugin("ImageLocality", frozenset({SCORE}), weight=1),
+    # a score only: its shape is the pod's image references, its verdict the score per node (no filter)
+    Plugin(image_locality.NAME, frozenset({SCORE}), static=True, shape=lambda p: p.images, weight=1,
+           evaluate=image_locality.evaluate_static),
 )
 
 

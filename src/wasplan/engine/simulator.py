@@ -52,7 +52,8 @@ class Simulator:
                                     any(isinstance(r, Pod) and r.resource_claims for r in records))
         self.world = World()
         self.queue = SchedulingQueue()
-        self.evaluators = {name: Evaluator(self.state, p, options.memo) for name, p in options.profiles.items()}
+        self.evaluators = {name: Evaluator(self.state, p, options.memo, options.caps)
+                           for name, p in options.profiles.items()}
         # built even with --no-preemption: it keeps the PodDisruptionBudgets the emitted snapshot writes back
         self.preemption = Preemption(self.state, self.world, options)
         self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,

@@ -63,6 +63,7 @@ class ClusterState:
         self.changes: list[int] = []
         self.epoch = 0
         self.version = 0  # bumped by every change to nodes, allocatable or requests (never reused)
+        self.arrived: list[Node] = list(nodes)  # the nodes in input order (ImageLocality's image sizes)
         self._set_nodes(sorted(nodes, key=lambda n: n.name))
 
     # ---- nodes -------------------------------------------------------------------------------------------------
@@ -105,6 +106,7 @@ class ClusterState:
         """Adding a node re-sorts the rows; all caches keyed by `epoch` start over."""
         keep = [(p.pod, self.nodes[p.node].name) for p in self.placed.values()]
         self.placed = {}
+        self.arrived.append(node)
         self._set_nodes(sorted([*self.nodes, node], key=lambda n: n.name))
         for pod, name in keep:
             self._add(pod, self.index[name])

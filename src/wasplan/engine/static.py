@@ -1,7 +1,7 @@
 """Per pod-shape verdicts of the plugins that only look at the pod and the node object.
 
 NodeUnschedulable, NodeName, TaintToleration and NodeAffinity (filters, NodeAffinity's PreFilter, and the raw
-TaintToleration/NodeAffinity scores) depend only on a few pod fields — the pod's "static shape" — so they are
+TaintToleration/NodeAffinity scores) and ImageLocality (its final score) depend only on a few pod fields — the pod's "static shape" — so they are
 computed once per distinct shape over all nodes and reused by every identical pod (every member of a gang,
 every replica). Nodes are grouped by taint set so toleration checks run once per group. Which plugins are static,
 which pod fields make up the shape key and each plugin's own evaluation (`evaluate`, in the plugin's module) are
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wasplan.api.releases import DEFAULT_RELEASE, Capabilities, capabilities
 from wasplan.cluster.model import Pod
 from wasplan.engine import registry
 from wasplan.engine.config import Profile
@@ -37,16 +38,23 @@ class StaticVerdict:
     all_pass: bool = False
     has_taint_raw: bool = False
     has_affinity_raw: bool = False
+    image_score: np.ndarray | None = None  # ImageLocality's score per node (it has no normalisation); None: all 0
+    image_varies: bool = False  # image_score differs between nodes
+
+    @property
+    def scored(self) -> bool:
+        """Whether the static scores can rank nodes differently (else resources alone rank them)."""
+        return self.has_taint_raw or self.has_affinity_raw or self.image_varies
 
 
 class Nodes:
     """The node side of a static evaluation: the state, and its nodes grouped by taints and cordon (computed once,
     when a plugin first asks), so toleration checks run once per group."""
 
-    __slots__ = ("state", "_groups")
+    __slots__ = ("state", "caps", "_groups")
 
-    def __init__(self, state):
-        self.state, self._groups = state, None
+    def __init__(self, state, caps: Capabilities):
+        self.state, self.caps, self._groups = state, caps, None
 
     @property
     def taint_groups(self) -> dict[tuple, list[int]]:
@@ -57,12 +65,12 @@ class Nodes:
         return self._groups
 
 
-def compute(state, pod: Pod, profile: Profile) -> StaticVerdict:
+def compute(state, pod: Pod, profile: Profile, caps: Capabilities | None = None) -> StaticVerdict:
     n = len(state.nodes)
     out = StaticVerdict({name: np.zeros(n, dtype=np.int32) for name in registry.STATIC_FILTERS},
                         np.ones(n, dtype=bool), np.ones(n, dtype=bool), np.zeros(n, dtype=np.int64),
                         np.zeros(n, dtype=np.int64))
-    nodes = Nodes(state)
+    nodes = Nodes(state, caps or capabilities(DEFAULT_RELEASE))
     for plugin in registry.STATIC:
         plugin.evaluate(nodes, pod, out)
     _combine(out, profile)

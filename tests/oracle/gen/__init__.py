@@ -15,7 +15,10 @@ so a divergence stays readable. The themes cover the plugins and features the en
 * dra: claims, templates, PodGroup claims, counts, CEL selectors, firstAvailable, allocationMode All,
   adminAccess, partitionable counters, device taints, network-attached devices, extended resources backed by
   a DeviceClass;
-* mixed: the pod-level features together.
+* mixed: the pod-level features together;
+
+and, in half of the cases of every theme, image locality (gen/images.py, drawn from a random source of its own so
+the rest of every case stays as it was).
 
 The same (seed, release, arrival) always gives the same case. Names are short and ordered (n0.., p-1..).
 """
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from . import core, dra, groups
+from . import core, dra, groups, images
 from .case import ARRIVALS, GATES, RELEASES, Case, dump
 
 THEMES = ("fit", "affinity", "spread", "preempt", "gang", "wap", "composite", "dra", "mixed")
@@ -119,4 +122,5 @@ def generate(seed: int, release: str, arrival: str | None = None, theme: str | N
     arrival = arrival or rng.choice(ARRIVALS)
     world = core.World(rng, release)
     _BUILD[theme](world)
+    images.decorate(world.nodes, world.manifests, random.Random(f"{seed}/{release}/images"))
     return Case(seed, release, arrival, theme, world.cluster, world.manifests)
