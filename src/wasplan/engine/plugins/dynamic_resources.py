@@ -24,7 +24,8 @@ allocator (engine/dra). Per extension point:
   `reservedFor` (the PodGroup for a group claim when DRAWorkloadResourceClaims is on, else the pod); the undo
   token goes into the cluster state's journal, so a failed gang, a placement trial or a preemption dry run
   gives the devices back. A later member of the same PodGroup cycle sees the earlier member's allocation
-  (upstream's pending allocations shared inside the cycle).
+  (upstream's pending allocations shared inside the cycle), and its results are paired with its claims in
+  upstream's order, the allocator's first and the cycle's pending ones after them (`_paired`).
 * PreBind: `reservedFor` holds at most 256 consumers; one more fails the binding as the API server would (checked
   for pods scheduled on their own; members of a PodGroup cycle are bound without this check).
 * PostFilter (pod cycles): an allocated claim that kept the pod off some node and is reserved for nobody else
