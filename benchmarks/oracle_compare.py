@@ -80,34 +80,37 @@ def device_slice(name: str, count: int) -> str:
             f"resourceSliceCount: 1}}, devices: [{devices}]}}\n")
 
 
-def shape(name: str) -> tuple[list[str], list[str], int]:
-    """(cluster documents, manifest documents, pods to place)."""
+def shape(name: str, scale: float = 1.0) -> tuple[list[str], list[str], int]:
+    """(cluster documents, manifest documents, pods to place); `scale` multiplies every count."""
+    def n(count: int) -> int:
+        return max(1, round(count * scale))
     if name == "basic":
-        return ([NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)],
-                [pod(f"p-{i:06d}", "500m", "1Gi") for i in range(10_000)], 10_000)
+        return ([NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(n(5000))],
+                [pod(f"p-{i:06d}", "500m", "1Gi") for i in range(n(10_000))], n(10_000))
     if name == "gangs":
         docs = []
-        for g in range(1000):
+        for g in range(n(1000)):
             docs += [group(f"gang-{g:04d}", 3)] + [pod(f"gang-{g:04d}-{i}", "1", "2Gi", group=f"gang-{g:04d}")
                                                    for i in range(3)]
-        return [NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)], docs, 3000
+        return [NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(n(5000))], docs, 3 * n(1000)
     if name == "tas":
-        nodes = [node(f"node-{i:05d}", 8, "32Gi", {"rack": f"rack-{i // 16:04d}"}) for i in range(5000)]
+        nodes = [node(f"node-{i:05d}", 8, "32Gi", {"rack": f"rack-{i // 16:04d}"}) for i in range(n(5000))]
         docs = []
-        for g in range(750):
+        for g in range(n(750)):
             docs += [group(f"tas-{g:04d}", 4, "rack")] + [pod(f"tas-{g:04d}-{i}", "2", "4Gi", group=f"tas-{g:04d}")
                                                          for i in range(4)]
-        return [NAMESPACE] + nodes, docs, 3000
+        return [NAMESPACE] + nodes, docs, 4 * n(750)
     if name == "preemption":
-        cluster = [NAMESPACE, PRIORITIES] + [node(f"node-{i:05d}", 4, "32Gi") for i in range(1000)]
-        cluster += [pod(f"low-{i:05d}", "1", "1Gi", priority="low", node_name=f"node-{i % 1000:05d}")
-                    for i in range(4000)]
-        return cluster, [pod(f"high-{i:05d}", "3", "1Gi", priority="high") for i in range(1000)], 1000
+        nodes = n(1000)
+        cluster = [NAMESPACE, PRIORITIES] + [node(f"node-{i:05d}", 4, "32Gi") for i in range(nodes)]
+        cluster += [pod(f"low-{i:05d}", "1", "1Gi", priority="low", node_name=f"node-{i % nodes:05d}")
+                    for i in range(4 * nodes)]
+        return cluster, [pod(f"high-{i:05d}", "3", "1Gi", priority="high") for i in range(nodes)], nodes
     if name == "dra":
         cluster = [NAMESPACE, DRA_OBJECTS]
-        for i in range(1000):
+        for i in range(n(1000)):
             cluster += [node(f"gpu-{i:04d}", 96, "768Gi"), device_slice(f"gpu-{i:04d}", 8)]
-        return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(2000)], 2000
+        return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(n(2000))], n(2000)
     raise KeyError(name)
 
 
