@@ -10,6 +10,8 @@ package core
 //   podGroups[]  policy and minCount from the spec, status from the condition the scheduler writes
 //            (Scheduled / Unschedulable, WaitingForPods when it never wrote one), placement as the domain
 //            of the group's first topology key that all its placed members share.
+//   compositePodGroups[]  from their children's state (compositeTree): upstream writes no condition on a
+//            CompositePodGroup; children in creation order with result Scheduled, Failed or NotTried.
 //   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
 //   resourceClaims[]  every claim: AlreadyAllocated / Allocated / Pending, the node of a node-local
 //            allocation, the devices, reservedFor.
@@ -148,6 +150,10 @@ func (s *Sim) Result(objs []*Object) Plan {
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
 	groupPriority := map[string]int64{}
+	current := map[schema.GroupVersionResource]map[string]map[string]interface{}{} // the groups as the scheduler left them
+	var composites []map[string]interface{}
+	groupOut := map[string]PodGroupOut{}
+	children := map[string][]childRef{} // composite ns/name -> its children in creation order
 	for _, o := range objs {
 		if o.Kind != "PodGroup" && o.Kind != "CompositePodGroup" {
 			continue
@@ -160,21 +166,35 @@ func (s *Sim) Result(objs []*Object) Plan {
 		if v, ok, _ := unstructured.NestedInt64(u, "spec", "priority"); ok {
 			groupPriority[ns+"/"+name] = v
 		}
-		// read the group as the scheduler left it
-		var cur map[string]interface{}
-		for _, g := range s.list(o.GVR) {
-			if gns, gn := nsName(g); gns == ns && gn == name {
-				cur = g
+		if current[o.GVR] == nil {
+			current[o.GVR] = map[string]map[string]interface{}{}
+			for _, g := range s.list(o.GVR) {
+				gns, gn := nsName(g)
+				current[o.GVR][gns+"/"+gn] = g
 			}
 		}
+		cur := current[o.GVR][ns+"/"+name]
 		if cur == nil {
 			cur = u
 		}
-		if o.Kind == "PodGroup" {
-			plan.PodGroups = append(plan.PodGroups, s.podGroup(cur, members[ns+"/"+name], live, nodeLabels))
-		} else {
-			plan.CompositePodGroups = append(plan.CompositePodGroups, s.compositeGroup(cur))
+		if p, ok, _ := unstructured.NestedString(cur, "spec", "parentCompositePodGroupName"); ok && p != "" {
+			children[ns+"/"+p] = append(children[ns+"/"+p], childRef{kind: o.Kind, key: ns + "/" + name})
 		}
+		if o.Kind == "PodGroup" {
+			g := s.podGroup(cur, members[ns+"/"+name], live, nodeLabels)
+			groupOut[ns+"/"+name] = g
+			plan.PodGroups = append(plan.PodGroups, g)
+		} else {
+			composites = append(composites, cur)
+		}
+	}
+	tree := compositeTree{groups: groupOut, children: children, composites: map[string]map[string]interface{}{}}
+	for _, c := range composites {
+		ns, name := nsName(c)
+		tree.composites[ns+"/"+name] = c
+	}
+	for _, c := range composites {
+		plan.CompositePodGroups = append(plan.CompositePodGroups, tree.out(c))
 	}
 	sort.Slice(plan.PodGroups, func(i, j int) bool {
 		a, b := plan.PodGroups[i], plan.PodGroups[j]
@@ -260,16 +280,72 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 	return out
 }
 
-func (s *Sim) compositeGroup(u map[string]interface{}) CompositeGroupOut {
+// childRef is a child of a CompositePodGroup: a PodGroup or a CompositePodGroup, by ns/name.
+type childRef struct {
+	kind string
+	key  string
+}
+
+// compositeTree reads CompositePodGroups from their children. Upstream v1.37.2 writes the
+// PodGroupInitiallyScheduled condition only on PodGroups (schedule_one_podgroup.go updatePodGroupCondition is
+// called for the tree's PodGroups; a composite has no PodGroup object of its own), so a composite's state is
+// its children's: Scheduled when enough children are (minGroupCount for a gang, one for basic), Unschedulable
+// when a cycle concerned a child (it has a condition) and the quorum is not met, WaitingForPods when no
+// cycle ever concerned the tree. Its message is its first failed child's (the tree's failure is written on
+// the PodGroups).
+type compositeTree struct {
+	groups     map[string]PodGroupOut
+	composites map[string]map[string]interface{}
+	children   map[string][]childRef
+}
+
+func (t compositeTree) out(u map[string]interface{}) CompositeGroupOut {
 	ns, name := nsName(u)
-	out := CompositeGroupOut{Namespace: ns, Name: name}
+	out := CompositeGroupOut{Namespace: ns, Name: name, Children: []ChildOut{}}
 	out.Policy, out.MinGroupCount = policyOf(u, "minGroupCount")
-	var cond *Condition
-	out.Status, cond, _, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
-	out.Condition = cond
+	_, out.Condition, _, _ = groupStatus(condition(u, "PodGroupInitiallyScheduled")) // an input's own, if any
 	if p, ok, _ := unstructured.NestedString(u, "spec", "parentCompositePodGroupName"); ok && p != "" {
 		parent := ns + "/" + p
 		out.Parent = &parent
+	}
+	scheduled, attempted := 0, false
+	for _, c := range t.children[ns+"/"+name] {
+		var status, message string
+		if c.kind == "PodGroup" {
+			g := t.groups[c.key]
+			status, message = g.Status, g.Message
+		} else if cu := t.composites[c.key]; cu != nil {
+			sub := t.out(cu)
+			status, message = sub.Status, sub.Message
+		}
+		child := ChildOut{Kind: c.kind, Name: c.key[len(ns)+1:], Message: message}
+		switch status {
+		case "Scheduled":
+			child.Result, child.Message = "Scheduled", ""
+			scheduled++
+			attempted = true
+		case "Unschedulable":
+			child.Result = "Failed"
+			attempted = true
+			if out.Message == "" {
+				out.Message = message
+			}
+		default:
+			child.Result, child.Message = "NotTried", ""
+		}
+		out.Children = append(out.Children, child)
+	}
+	need := int(out.MinGroupCount)
+	if out.Policy == "basic" || need < 1 {
+		need = 1
+	}
+	switch {
+	case scheduled >= need:
+		out.Status, out.Message = "Scheduled", ""
+	case attempted:
+		out.Status = "Unschedulable"
+	default:
+		out.Status = "WaitingForPods"
 	}
 	return out
 }

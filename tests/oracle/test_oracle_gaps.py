@@ -65,3 +65,54 @@ def test_job_naming_a_preempting_class_expands_and_binds(oracle_bin, tmp_path):
     assert kinds == ["Pod", "Pod", "PodGroup", "Workload"]
     assert [p["status"] for p in plan["pods"]] == ["Bound", "Bound"]
     assert {p["node"] for p in plan["pods"]} == {"n1"}
+
+
+def _composite(cpu: str) -> str:
+    docs = ["""apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: {name: stage, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minGroupCount: 2}}
+"""]
+    for shard in ("a", "b"):
+        docs.append(f"""apiVersion: scheduling.k8s.io/v1alpha3
+kind: PodGroup
+metadata: {{name: shard-{shard}, namespace: default}}
+spec:
+  parentCompositePodGroupName: stage
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+""")
+        docs += [f"""apiVersion: v1
+kind: Pod
+metadata: {{name: shard-{shard}-{i}, namespace: default}}
+spec:
+  schedulingGroup: {{podGroupName: shard-{shard}}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+""" for i in range(2)]
+    return "---\n".join(docs)
+
+
+def _plan(oracle_bin: Path, tmp_path: Path, manifests: str, cluster: str) -> dict:
+    (tmp_path / "m.yaml").write_text(manifests)
+    (tmp_path / "c.yaml").write_text(cluster)
+    run = oracle_plan(oracle_bin, [tmp_path / "m.yaml"], [tmp_path / "c.yaml"], "1.37", arrival="batch")
+    assert run.returncode in (0, 1), run.stderr
+    return json.loads(run.stdout)
+
+
+def test_composite_pod_group_reads_its_children_when_the_tree_fits(oracle_bin, tmp_path):
+    [stage] = _plan(oracle_bin, tmp_path, _composite("1"), NODE)["compositePodGroups"]
+    assert (stage["status"], stage["condition"], stage["message"]) == ("Scheduled", None, "")
+    assert [(c["kind"], c["name"], c["result"]) for c in stage["children"]] == [
+        ("PodGroup", "shard-a", "Scheduled"), ("PodGroup", "shard-b", "Scheduled")]
+
+
+def test_composite_pod_group_reads_its_children_when_the_tree_does_not_fit(oracle_bin, tmp_path):
+    plan = _plan(oracle_bin, tmp_path, _composite("3"), NODE)
+    [stage] = plan["compositePodGroups"]
+    groups = {g["name"]: g for g in plan["podGroups"]}
+    assert stage["status"] == "Unschedulable" and stage["condition"] is None
+    assert {g["status"] for g in groups.values()} == {"Unschedulable"}
+    assert [(c["name"], c["result"], c["message"]) for c in stage["children"]] == [
+        (name, "Failed", groups[name]["message"]) for name in ("shard-a", "shard-b")]
+    assert stage["message"] == groups["shard-a"]["message"] != ""
