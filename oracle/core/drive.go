@@ -367,8 +367,8 @@ func (s *Sim) stepOnce() (bool, error) {
 // entity (backoff_queue.go / active_queue.go pop), so a call is only taken as blocked when it is empty: a
 // call that is merely slow to start on a loaded machine is waited for.
 func (s *Sim) blockedInPop() bool {
-	return s.a.Queue(s.sched).InFlight == 0 && s.sched.SchedulingQueue.SchedulingCycle() == s.startCycle &&
-		len(s.sched.SchedulingQueue.PodsInActiveQ()) == 0
+	q := s.sched.SchedulingQueue
+	return q.SchedulingCycle() == s.startCycle && len(q.InFlightPods()) == 0 && len(q.PodsInActiveQ()) == 0
 }
 
 // dumpGoroutines writes every goroutine's stack to stderr when ORACLE_DEBUG is set (to see what a stuck
