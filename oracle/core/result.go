@@ -8,8 +8,9 @@ package core
 //            Gated (never attempted: no PodScheduled condition, or SchedulingGated); nominatedNode is the
 //            last status.nominatedNodeName the pod had while unbound; tiedNodes for Bound pods.
 //   podGroups[]  policy and minCount from the spec, status from the condition the scheduler writes
-//            (Scheduled / Unschedulable, WaitingForPods when it never wrote one), placement as the domain
-//            of the group's first topology key that all its placed members share.
+//            (Scheduled / Unschedulable; without one, Scheduled when its members bound before the plan meet
+//            its minCount, else WaitingForPods), placement as the domain of the group's first topology key
+//            that all its placed members share.
 //   compositePodGroups[]  from their children's state (compositeTree): upstream writes no condition on a
 //            CompositePodGroup; children in creation order with result Scheduled, Failed or NotTried.
 //   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
@@ -258,6 +259,11 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 	out.Status, out.Condition, out.Reason, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
 	sort.Strings(members)
 	out.Pods = append(out.Pods, members...)
+	if out.Condition == nil && quorumBound(out, members, live) {
+		// bound before the plan with its quorum met: upstream writes the condition when it schedules the
+		// group, which it never needs to here (nothing of it is queued), so the input's state is the answer
+		out.Status = "Scheduled"
+	}
 	if keys, ok, _ := unstructured.NestedSlice(u, "spec", "schedulingConstraints", "topology"); ok && len(keys) > 0 && GateValue("TopologyAwareWorkloadScheduling") {
 		key := str(keys[0].(map[string]interface{}), "key")
 		domain, same := "", true
@@ -278,6 +284,21 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 		}
 	}
 	return out
+}
+
+// quorumBound: the group's bound members meet its minCount (one member for a basic group).
+func quorumBound(g PodGroupOut, members []string, live map[string]*corev1.Pod) bool {
+	need := int(g.MinCount)
+	if g.Policy == "basic" || need < 1 {
+		need = 1
+	}
+	bound := 0
+	for _, m := range members {
+		if p := live[m]; p != nil && p.Spec.NodeName != "" {
+			bound++
+		}
+	}
+	return bound >= need
 }
 
 // childRef is a child of a CompositePodGroup: a PodGroup or a CompositePodGroup, by ns/name.

@@ -116,3 +116,27 @@ def test_composite_pod_group_reads_its_children_when_the_tree_does_not_fit(oracl
     assert [(c["name"], c["result"], c["message"]) for c in stage["children"]] == [
         (name, "Failed", groups[name]["message"]) for name in ("shard-a", "shard-b")]
     assert stage["message"] == groups["shard-a"]["message"] != ""
+
+
+BOUND_GROUPS = NODE + "".join(f"""---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {{name: {name}, namespace: default}}
+spec:
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}-{i}, namespace: default}}
+spec:
+  nodeName: n1
+  schedulingGroup: {{podGroupName: {name}}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]
+""" for i in range(bound)) for name, bound in (("done", 2), ("half", 1)))
+
+
+def test_pod_groups_bound_before_the_plan_read_from_their_bound_members(oracle_bin, tmp_path):
+    # upstream writes no condition on a group it never schedules; its bound members are the state
+    plan = _plan(oracle_bin, tmp_path, "apiVersion: v1\nkind: List\nitems: []\n", BOUND_GROUPS)
+    assert [(g["name"], g["status"], g["condition"]) for g in plan["podGroups"]] == [
+        ("done", "Scheduled", None), ("half", "WaitingForPods", None)]
