@@ -84,6 +84,7 @@ type Sim struct {
 	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
 	writes     int                               // writes that changed the cluster (bindings, deletes, real patches and updates)
 	watchdog   string
+	created    int                        // objects the scheduler created (their UIDs, settle.go stampCreated)
 	track      tracked                    // what the settle check keeps between looks (settle.go)
 	apply      clienttesting.ReactionFunc // the fake clientset's own reactor on its tracker
 }

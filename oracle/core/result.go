@@ -425,6 +425,9 @@ func (s *Sim) claims(objs []*Object) []ClaimOut {
 		if ref := metav1.GetControllerOf(&c); ref != nil && (ref.Kind == "Pod" || ref.Kind == "PodGroup") {
 			if entry, ok := c.Annotations[PodClaimNameAnnotation]; ok {
 				co.Owner = &ClaimOwner{Kind: ref.Kind, Name: ref.Name, Claim: entry}
+			} else if ref.Kind == "Pod" && c.Annotations[extendedClaimAnnotation] == "true" {
+				// the claim for extended resources: its entry is upstream's in-memory name for it
+				co.Owner = &ClaimOwner{Kind: ref.Kind, Name: ref.Name, Claim: extendedClaimInMemName}
 			}
 		}
 		switch {

@@ -18,11 +18,13 @@ package core
 // of n pods cost n² copies.
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -82,6 +84,9 @@ func (s *Sim) writeReactor(action clienttesting.Action) (bool, runtime.Object, e
 	var k objKey
 	switch a := action.(type) {
 	case clienttesting.CreateAction:
+		if a.GetSubresource() == "" {
+			s.stampCreated(a.GetObject())
+		}
 		k.name = accessorName(a.GetObject())
 	case clienttesting.UpdateAction:
 		k.name = accessorName(a.GetObject())
@@ -97,6 +102,51 @@ func (s *Sim) writeReactor(action clienttesting.Action) (bool, runtime.Object, e
 	s.noteWrite(k)
 	return handled, obj, err
 }
+
+// stampCreated does for an object the scheduler creates (the DynamicResources plugin's claim for
+// extended resources backed by a DeviceClass, extendeddynamicresources.go) what the API server's create does
+// and the fake does not: the name from generateName, a UID. The claim for extended resources is named as
+// wasplan names it, GeneratedClaimName(namespace, "Pod", <pod>, "extended-resources"): upstream's
+// "<pod>-extended-resources-" and five characters of the server's alphabet, derived from the pod instead of
+// drawn at random. Any other generateName gets five such characters derived from namespace and
+// generateName. UIDs are 00000000-0000-4000-9000-<12-digit count>, apart from the input's.
+func (s *Sim) stampCreated(obj runtime.Object) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	if m.GetName() == "" && m.GetGenerateName() != "" {
+		name := ""
+		if ref := metav1.GetControllerOf(m); ref != nil && ref.Kind == "Pod" &&
+			m.GetAnnotations()[extendedClaimAnnotation] == "true" {
+			name = GeneratedClaimName(m.GetNamespace(), "Pod", ref.Name, extendedClaimEntry)
+		} else {
+			sum := sha256.Sum256([]byte(m.GetNamespace() + "/" + m.GetGenerateName()))
+			suffix := make([]byte, 5)
+			for i := range suffix {
+				suffix[i] = nameAlphabet[int(sum[i])%len(nameAlphabet)]
+			}
+			name = m.GetGenerateName() + string(suffix)
+		}
+		m.SetName(name)
+	}
+	if m.GetUID() == "" {
+		s.mu.Lock()
+		s.created++
+		n := s.created
+		s.mu.Unlock()
+		m.SetUID(types.UID(fmt.Sprintf("00000000-0000-4000-9000-%012d", n)))
+	}
+	if created := m.GetCreationTimestamp(); created.IsZero() {
+		m.SetCreationTimestamp(metav1.NewTime(BaseTime))
+	}
+}
+
+const (
+	extendedClaimAnnotation = "resource.kubernetes.io/extended-resource-claim"
+	extendedClaimEntry      = "extended-resources"
+	extendedClaimInMemName  = "<extended-resources>" // dynamicresources specialClaimInMemName
+)
 
 func accessorName(obj runtime.Object) string {
 	m, err := meta.Accessor(obj)

@@ -140,3 +140,23 @@ def test_pod_groups_bound_before_the_plan_read_from_their_bound_members(oracle_b
     plan = _plan(oracle_bin, tmp_path, "apiVersion: v1\nkind: List\nitems: []\n", BOUND_GROUPS)
     assert [(g["name"], g["status"], g["condition"]) for g in plan["podGroups"]] == [
         ("done", "Scheduled", None), ("half", "WaitingForPods", None)]
+
+
+GPU_FULL = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "nvidia-gpu-full"
+
+
+def test_claim_for_a_device_class_backed_extended_resource_is_named_as_wasplan_names_it(oracle_bin):
+    # the DynamicResources plugin creates it with generateName "<pod>-extended-resources-", which the fake
+    # clientset leaves unapplied; the oracle names it as the API server would, with a derived suffix
+    from wasplan.cluster.claims import generated_name
+    from wasplan.plan import ClaimOwner
+
+    for release in ("1.36", "1.37"):
+        run = oracle_plan(oracle_bin, [GPU_FULL / "gpu-full.yaml"], [GPU_FULL / "cluster.yaml"], release)
+        assert run.returncode == 0, run.stderr
+        [claim] = json.loads(run.stdout)["resourceClaims"]
+        namespace = "extended-resource-gpu-full"
+        assert claim["name"] == generated_name(namespace, ClaimOwner("Pod", "gpu-full-pod", "extended-resources"))
+        assert claim["name"].startswith("gpu-full-pod-extended-resources-") and len(claim["name"]) == 37
+        assert claim["owner"] == {"kind": "Pod", "name": "gpu-full-pod", "claim": "<extended-resources>"}
+        assert (claim["status"], claim["node"], len(claim["devices"])) == ("Allocated", "gpu-node", 1)
