@@ -15,7 +15,8 @@ package core
 //            CompositePodGroup; children in creation order with result Scheduled, Failed or NotTried.
 //   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
 //   resourceClaims[]  every claim: AlreadyAllocated / Allocated / Pending, the node of a node-local
-//            allocation, the devices, reservedFor.
+//            allocation, the devices, reservedFor; a Pending claim's message is the scheduling failure of a
+//            pending pod that needs it (claimFailures).
 
 import (
 	"fmt"
@@ -206,7 +207,7 @@ func (s *Sim) Result(objs []*Object) Plan {
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
 	plan.Preemptions = s.preemptions(groupPriority)
-	plan.ResourceClaims = s.claims(objs)
+	plan.ResourceClaims = s.claims(objs, claimFailures(live, plan.Pods))
 	sm := &plan.Summary
 	for _, p := range plan.Pods {
 		sm.Pods++
@@ -408,7 +409,45 @@ func (s *Sim) preemptions(groupPriority map[string]int64) []Preemption {
 	return out
 }
 
-func (s *Sim) claims(objs []*Object) []ClaimOut {
+// claimFailures maps a claim (ns/name) to the scheduling failure of a pending pod that needs it: the
+// pod's PodScheduled=False message, of the first such pod by namespace and name. Upstream keeps no message
+// on a ResourceClaim (ResourceClaimStatus has allocation, reservedFor and the drivers' device statuses); the
+// reason a claim is not allocated is the failure of the pods waiting for it, which is what wasplan's
+// claim message says.
+func claimFailures(live map[string]*corev1.Pod, pods []PodOut) map[string]string {
+	var keys []string
+	out := map[string]string{}
+	for _, p := range pods {
+		if p.Status == "Pending" && p.Message != "" && live[p.Namespace+"/"+p.Name] != nil {
+			keys = append(keys, p.Namespace+"/"+p.Name)
+			out["pod:"+p.Namespace+"/"+p.Name] = p.Message
+		}
+	}
+	sort.Strings(keys)
+	failures := map[string]string{}
+	for _, key := range keys {
+		pod := live[key]
+		var names []string
+		for _, rc := range pod.Spec.ResourceClaims {
+			if rc.ResourceClaimName != nil {
+				names = append(names, *rc.ResourceClaimName)
+			}
+		}
+		for _, st := range pod.Status.ResourceClaimStatuses {
+			if st.ResourceClaimName != nil {
+				names = append(names, *st.ResourceClaimName)
+			}
+		}
+		for _, n := range names {
+			if c := pod.Namespace + "/" + n; failures[c] == "" {
+				failures[c] = out["pod:"+key]
+			}
+		}
+	}
+	return failures
+}
+
+func (s *Sim) claims(objs []*Object, failures map[string]string) []ClaimOut {
 	allocatedBefore := map[string]bool{}
 	for _, o := range objs {
 		if c, ok := o.Obj.(*resourcev1.ResourceClaim); ok && c.Status.Allocation != nil {
@@ -433,6 +472,7 @@ func (s *Sim) claims(objs []*Object) []ClaimOut {
 		switch {
 		case c.Status.Allocation == nil:
 			co.Status = "Pending"
+			co.Message = failures[c.Namespace+"/"+c.Name]
 		case allocatedBefore[c.Namespace+"/"+c.Name]:
 			co.Status = "AlreadyAllocated"
 		default:

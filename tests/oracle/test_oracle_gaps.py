@@ -160,3 +160,35 @@ def test_claim_for_a_device_class_backed_extended_resource_is_named_as_wasplan_n
         assert claim["name"].startswith("gpu-full-pod-extended-resources-") and len(claim["name"]) == 37
         assert claim["owner"] == {"kind": "Pod", "name": "gpu-full-pod", "claim": "<extended-resources>"}
         assert (claim["status"], claim["node"], len(claim["devices"])) == ("Allocated", "gpu-node", 1)
+
+
+UNSERVED_CLAIM = """apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: default}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+  containers: [{name: c, image: x, resources: {claims: [{name: gpu}]}}]
+"""
+
+
+def test_pending_claim_carries_the_failure_of_the_pod_waiting_for_it(oracle_bin, tmp_path):
+    # ResourceClaimStatus has no message of its own; the pod's PodScheduled=False message says why
+    plan = _plan(oracle_bin, tmp_path, UNSERVED_CLAIM, NODE)
+    [pod] = plan["pods"]
+    [claim] = plan["resourceClaims"]
+    assert pod["status"] == "Pending" and "cannot allocate all claims" in pod["message"]
+    assert (claim["status"], claim["message"]) == ("Pending", pod["message"])
