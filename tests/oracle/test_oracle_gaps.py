@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.engine.drascenes import DEVICE_CLASS, TEMPLATE
 from tests.oracle.conftest import oracle_plan, run_oracle
 
 NODE = """apiVersion: v1
@@ -162,20 +163,8 @@ def test_claim_for_a_device_class_backed_extended_resource_is_named_as_wasplan_n
         assert (claim["status"], claim["node"], len(claim["devices"])) == ("Allocated", "gpu-node", 1)
 
 
-UNSERVED_CLAIM = """apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-gpu, namespace: default}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
----
+# drascenes' DeviceClass and template, and a pod claiming one device on a node that publishes none
+UNSERVED_CLAIM = DEVICE_CLASS + TEMPLATE + """---
 apiVersion: v1
 kind: Pod
 metadata: {name: trainer, namespace: default}
