@@ -4,6 +4,7 @@ measured in one run (wall and CPU: CPU is the steadier figure on a shared machin
 
     PYTHONPATH=src python benchmarks/oracle_compare.py              # every shape
     PYTHONPATH=src python benchmarks/oracle_compare.py basic gangs  # some of them
+    PYTHONPATH=src python benchmarks/oracle_compare.py --scale 0.2 basic   # a fifth of every count
     WASPLAN_ORACLE=/path/to/oracle python benchmarks/oracle_compare.py
 
 Shapes (scheduler_perf's, as in benchmarks/plan.py, written as plain Kubernetes objects since the oracle reads
@@ -16,12 +17,15 @@ only what the scheduler sees):
              CEL selector
 Both tools get the same release (1.37) and the same gates; the oracle runs with percentageOfNodesToScore 100
 and parallelism 1 (its deterministic setting), which is slower than a production scheduler.
-Without the oracle binary it prints one line saying so and exits 0.
+Each process gets --timeout seconds (default 900); one that runs out is reported as such. Without the oracle
+binary it prints one line saying so and exits 0.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import platform
 import resource
 import subprocess
 import sys
@@ -80,45 +84,51 @@ def device_slice(name: str, count: int) -> str:
             f"resourceSliceCount: 1}}, devices: [{devices}]}}\n")
 
 
-def shape(name: str) -> tuple[list[str], list[str], int]:
-    """(cluster documents, manifest documents, pods to place)."""
+def shape(name: str, scale: float = 1.0) -> tuple[list[str], list[str], int]:
+    """(cluster documents, manifest documents, pods to place); `scale` multiplies every count."""
+    def n(count: int) -> int:
+        return max(1, round(count * scale))
     if name == "basic":
-        return ([NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)],
-                [pod(f"p-{i:06d}", "500m", "1Gi") for i in range(10_000)], 10_000)
+        return ([NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(n(5000))],
+                [pod(f"p-{i:06d}", "500m", "1Gi") for i in range(n(10_000))], n(10_000))
     if name == "gangs":
         docs = []
-        for g in range(1000):
+        for g in range(n(1000)):
             docs += [group(f"gang-{g:04d}", 3)] + [pod(f"gang-{g:04d}-{i}", "1", "2Gi", group=f"gang-{g:04d}")
                                                    for i in range(3)]
-        return [NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(5000)], docs, 3000
+        return [NAMESPACE] + [node(f"node-{i:05d}", 32, "128Gi") for i in range(n(5000))], docs, 3 * n(1000)
     if name == "tas":
-        nodes = [node(f"node-{i:05d}", 8, "32Gi", {"rack": f"rack-{i // 16:04d}"}) for i in range(5000)]
+        nodes = [node(f"node-{i:05d}", 8, "32Gi", {"rack": f"rack-{i // 16:04d}"}) for i in range(n(5000))]
         docs = []
-        for g in range(750):
+        for g in range(n(750)):
             docs += [group(f"tas-{g:04d}", 4, "rack")] + [pod(f"tas-{g:04d}-{i}", "2", "4Gi", group=f"tas-{g:04d}")
                                                          for i in range(4)]
-        return [NAMESPACE] + nodes, docs, 3000
+        return [NAMESPACE] + nodes, docs, 4 * n(750)
     if name == "preemption":
-        cluster = [NAMESPACE, PRIORITIES] + [node(f"node-{i:05d}", 4, "32Gi") for i in range(1000)]
-        cluster += [pod(f"low-{i:05d}", "1", "1Gi", priority="low", node_name=f"node-{i % 1000:05d}")
-                    for i in range(4000)]
-        return cluster, [pod(f"high-{i:05d}", "3", "1Gi", priority="high") for i in range(1000)], 1000
+        nodes = n(1000)
+        cluster = [NAMESPACE, PRIORITIES] + [node(f"node-{i:05d}", 4, "32Gi") for i in range(nodes)]
+        cluster += [pod(f"low-{i:05d}", "1", "1Gi", priority="low", node_name=f"node-{i % nodes:05d}")
+                    for i in range(4 * nodes)]
+        return cluster, [pod(f"high-{i:05d}", "3", "1Gi", priority="high") for i in range(nodes)], nodes
     if name == "dra":
         cluster = [NAMESPACE, DRA_OBJECTS]
-        for i in range(1000):
+        for i in range(n(1000)):
             cluster += [node(f"gpu-{i:04d}", 96, "768Gi"), device_slice(f"gpu-{i:04d}", 8)]
-        return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(2000)], 2000
+        return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(n(2000))], n(2000)
     raise KeyError(name)
 
 
 SHAPES = ("basic", "gangs", "tas", "preemption", "dra")
 
 
-def timed(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall and CPU seconds of one child process; its stderr tail when it failed."""
+def timed(cmd: list[str], timeout: float) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one child process; its stderr tail when it failed or ran out of time."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, 0.0, f"did not finish within {timeout:.0f} s"
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -126,38 +136,42 @@ def timed(cmd: list[str]) -> tuple[float, float, str]:
     return wall, cpu, problem
 
 
-def run(name: str, oracle: str) -> None:
-    cluster_docs, manifest_docs, pods = shape(name)
+def run(name: str, oracle: str, scale: float, timeout: float) -> None:
+    cluster_docs, manifest_docs, pods = shape(name, scale)
     with tempfile.TemporaryDirectory() as tmp:
         cluster, manifests = Path(tmp) / "cluster.yaml", Path(tmp) / "manifests.yaml"
         cluster.write_text("---\n".join(cluster_docs))
         manifests.write_text("---\n".join(manifest_docs))
         common = [str(manifests), "--cluster", str(cluster), "--k8s-version", "1.37", "--feature-gates", GATES,
                   "--arrival", "batch", "-o", "json"]
-        ours = timed([sys.executable, "-m", "wasplan", "plan", *common, "--fail-on", "never"])
-        theirs = timed([oracle, "plan", *common])
+        ours = timed([sys.executable, "-m", "wasplan", "plan", *common, "--fail-on", "never"], timeout)
+        theirs = timed([oracle, "plan", *common], timeout)
     for who, (wall, cpu, problem) in (("wasplan", ours), ("oracle", theirs)):
         if problem:
-            print(f"{name:11s} {who:8s} failed: {problem}", flush=True)
+            print(f"{name:11s} scale {scale:g} {who:8s} failed: {problem}", flush=True)
     if ours[2] or theirs[2]:
         return
-    print(f"{name:11s} pods={pods:6d} wasplan {pods / ours[0]:8.0f} pods/s ({ours[0]:6.2f}s wall, {ours[1]:6.2f}s cpu)"
+    label = name if scale == 1 else f"{name}x{scale:g}"
+    print(f"{label:11s} pods={pods:6d} wasplan {pods / ours[0]:8.0f} pods/s ({ours[0]:6.2f}s wall, {ours[1]:6.2f}s cpu)"
           f"  oracle {pods / theirs[0]:8.0f} pods/s ({theirs[0]:6.2f}s wall, {theirs[1]:6.2f}s cpu)"
           f"  speed wasplan/oracle {theirs[0] / ours[0]:5.2f}x wall, {theirs[1] / max(ours[1], 1e-9):5.2f}x cpu",
           flush=True)
 
 
 def main(argv: list[str]) -> None:
-    unknown = [a for a in argv if a not in SHAPES]
-    if unknown:
-        print(__doc__)
-        raise SystemExit(0 if unknown == ["--help"] else 2)
+    parser = argparse.ArgumentParser(description="wasplan beside the upstream oracle, pods/s of each")
+    parser.add_argument("shapes", nargs="*", choices=[[], *SHAPES], metavar="SHAPE", help=", ".join(SHAPES))
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every count (nodes, pods, groups)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds each process may take")
+    args = parser.parse_args(argv)
     oracle = os.environ.get("WASPLAN_ORACLE") or str(ROOT / "oracle" / "bin" / "oracle")
     if not os.access(oracle, os.X_OK):
         print(f"skipped: no oracle binary at {oracle} (build it with oracle/build, or set WASPLAN_ORACLE)")
         return
-    for name in argv or SHAPES:
-        run(name, oracle)
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()} {os.cpu_count()} cpus, "
+          f"load {os.getloadavg()[0]:.1f}, scale {args.scale:g}", flush=True)
+    for name in args.shapes or SHAPES:
+        run(name, oracle, args.scale, args.timeout)
 
 
 if __name__ == "__main__":

@@ -93,6 +93,15 @@ func (a *admitter) stop() { a.cancel() }
 
 // admit runs the plugins on an internal object about to be created as `gvr`.
 func (a *admitter) admit(internal runtime.Object, gvk *schema.GroupVersionKind, gvr schema.GroupVersionResource, d Doc) error {
+	if err := a.admitObject(internal, *gvk, gvr, d.Name()); err != nil {
+		return &InputError{fmt.Sprintf("%s: %s %s refused by admission: %v", d.Where(), d.Kind(), d.Name(), err)}
+	}
+	return nil
+}
+
+// admitObject runs the plugins on an internal object about to be created as `gvr` and returns the first
+// plugin's refusal as the API server would answer it (a Forbidden status error).
+func (a *admitter) admitObject(internal runtime.Object, gvk schema.GroupVersionKind, gvr schema.GroupVersionResource, name string) error {
 	if a == nil {
 		return nil
 	}
@@ -100,14 +109,14 @@ func (a *admitter) admit(internal runtime.Object, gvk *schema.GroupVersionKind, 
 	if m, ok := internal.(metav1.Object); ok {
 		ns = m.GetNamespace()
 	}
-	attrs := admission.NewAttributesRecord(internal, nil, *gvk, ns, d.Name(), gvr, "", admission.Create,
+	attrs := admission.NewAttributesRecord(internal, nil, gvk, ns, name, gvr, "", admission.Create,
 		&metav1.CreateOptions{}, false, nil)
 	for _, p := range a.plugins {
 		if !p.Handles(admission.Create) {
 			continue
 		}
 		if err := p.Admit(context.Background(), attrs, nil); err != nil {
-			return &InputError{fmt.Sprintf("%s: %s %s refused by admission: %v", d.Where(), d.Kind(), d.Name(), err)}
+			return err
 		}
 	}
 	return nil

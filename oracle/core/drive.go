@@ -10,7 +10,7 @@ package core
 //     PodScheduled=True), which the fake alone never persists; a delete reactor remembers preemption victims;
 //   - an event recorder keeps "Preempted" events (victim and preemptor);
 //   - SchedulePod is wrapped to record, for each placed pod, every node whose total score equals the chosen
-//     one's at that attempt (tiedNodes), evaluated on a clone of the cycle state over the same snapshot;
+//     one's at that attempt (tiedNodes), from the scores that attempt computed (ties.go scoreRecorder);
 //   - ScheduleOne is called while activeQ or backoffQ hold something (SchedulerPopFromBackoffQ pops backoffQ
 //     when activeQ is empty), each call guarded by a watchdog; between calls the driver waits until the run has
 //     settled: nothing in flight except pods waiting at Permit, every write seen by the informers and
@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"sort"
 	"sync"
 	"time"
 
@@ -30,7 +29,6 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -51,6 +49,9 @@ import (
 const (
 	stepTimeout   = 20 * time.Second
 	settleTimeout = 60 * time.Second
+	// popIdle is how long a ScheduleOne that pops nothing from an empty activeQ is given before the driver
+	// takes it as blocked in Pop (only pods in the error backoff are left)
+	popIdle = 100 * time.Millisecond
 )
 
 var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
@@ -83,6 +84,9 @@ type Sim struct {
 	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
 	writes     int                               // writes that changed the cluster (bindings, deletes, real patches and updates)
 	watchdog   string
+	created    int                        // objects the scheduler created (their UIDs, settle.go stampCreated)
+	track      tracked                    // what the settle check keeps between looks (settle.go)
+	apply      clienttesting.ReactionFunc // the fake clientset's own reactor on its tracker
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -126,8 +130,11 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	watch.DefaultChanSize = 1 << 20
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
 		ties: map[types.UID]map[string][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
+	s.track = newTracked()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.client.PrependReactor("*", "*", versionReactor) // runs after the reactors below, right before the tracker
+	s.apply = clienttesting.ObjectReaction(s.client.Tracker())
+	s.client.PrependReactor("*", "*", s.writeReactor) // first prepended, so the last before the fake's own
+	s.client.PrependReactor("*", "*", versionReactor) // stamps the resourceVersion right before writeReactor applies it
 	s.client.PrependReactor("create", "pods", s.bindReactor)
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
 	s.client.PrependReactor("patch", "*", s.noopReactor)
@@ -145,9 +152,10 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s.sched = sched
 	orig := sched.SchedulePod
 	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		res, err := orig(ctx, f, state, pi)
+		rec := &scoreRecorder{Framework: f}
+		res, err := orig(ctx, rec, state, pi)
 		if err == nil && res.SuggestedHost != "" {
-			ties := tiedNodes(ctx, f, state, pi.Pod, res)
+			ties := tiedNodes(ctx, rec, state, pi.Pod, res)
 			s.mu.Lock()
 			if s.ties[pi.Pod.UID] == nil {
 				s.ties[pi.Pod.UID] = map[string][]string{}
@@ -200,6 +208,7 @@ func (s *Sim) bindReactor(action clienttesting.Action) (bool, runtime.Object, er
 	if err := s.client.Tracker().Update(podsGVR, pod, pod.Namespace); err != nil {
 		return true, nil, err
 	}
+	s.noteWrite(objKey{podsGVR, pod.Namespace, pod.Name})
 	s.mu.Lock()
 	s.bound[pod.Namespace+"/"+pod.Name] = b.Target.Name
 	s.writes++
@@ -241,16 +250,14 @@ func (s *Sim) Create(objs []*Object) error {
 		if err := s.client.Tracker().Create(o.GVR, o.Obj, o.Meta().GetNamespace()); err != nil {
 			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}
 		}
+		s.noteWrite(objKey{o.GVR, o.Meta().GetNamespace(), o.Meta().GetName()})
 	}
 	return nil
 }
 
 // Run schedules until nothing more moves: the queue has nothing poppable and nothing is in flight.
 func (s *Sim) Run() error {
-	limit := 1000
-	if n, err := s.count(podsGVR); err == nil {
-		limit += 50 * n
-	}
+	limit := 1000 + 50*s.podCount()
 	idle, lastWrites := 0, -1
 	for i := 0; ; i++ {
 		if err := s.settle(); err != nil {
@@ -313,8 +320,8 @@ func (s *Sim) Run() error {
 }
 
 // stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the
-// call is blocked in the queue's Pop: the queue's scheduling cycle has not advanced (Pop advances it when it
-// hands out an entity) and nothing is in flight for a while, so nothing was poppable (the backoffQ
+// call is blocked in the queue's Pop: the activeQ is empty, the queue's scheduling cycle has not advanced (Pop
+// advances it when it hands out an entity) and nothing is in flight for a while, so nothing was poppable (the backoffQ
 // count includes pods in the error backoff, which Pop does not take before their backoff expires). That
 // call stays outstanding and returns when something is queued later.
 func (s *Sim) stepOnce() (bool, error) {
@@ -339,10 +346,10 @@ func (s *Sim) stepOnce() (bool, error) {
 			return true, nil
 		default:
 		}
-		if s.a.Queue(s.sched).InFlight == 0 && s.sched.SchedulingQueue.SchedulingCycle() == s.startCycle {
+		if s.blockedInPop() {
 			if idleSince.IsZero() {
 				idleSince = time.Now()
-			} else if time.Since(idleSince) > 20*time.Millisecond {
+			} else if time.Since(idleSince) > popIdle {
 				return false, nil
 			}
 		} else {
@@ -359,6 +366,15 @@ func (s *Sim) stepOnce() (bool, error) {
 	}
 }
 
+// blockedInPop: the outstanding ScheduleOne has not popped anything (the scheduling cycle has not advanced
+// and nothing is in flight) although the activeQ is empty. Pop returns at once while the activeQ holds an
+// entity (backoff_queue.go / active_queue.go pop), so a call is only taken as blocked when it is empty: a
+// call that is merely slow to start on a loaded machine is waited for.
+func (s *Sim) blockedInPop() bool {
+	q := s.sched.SchedulingQueue
+	return q.SchedulingCycle() == s.startCycle && len(q.InFlightPods()) == 0 && len(q.PodsInActiveQ()) == 0
+}
+
 // dumpGoroutines writes every goroutine's stack to stderr when ORACLE_DEBUG is set (to see what a stuck
 // cycle waits for).
 func dumpGoroutines() {
@@ -370,182 +386,12 @@ func dumpGoroutines() {
 	os.Stderr.Write(buf[:n])
 }
 
-func (s *Sim) unboundPods() int {
-	pods, _ := s.pods()
-	n := 0
-	for _, p := range pods {
-		if p.Spec.NodeName == "" {
-			n++
-		}
-	}
-	return n
-}
-
 func (s *Sim) waitingAtPermit() int {
 	n := 0
 	for _, f := range s.sched.Profiles {
 		f.IterateOverWaitingPods(func(fwk.WaitingPod) { n++ })
 	}
 	return n
-}
-
-func (s *Sim) count(gvr schema.GroupVersionResource) (int, error) {
-	list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(s.gvrs[gvr]), "")
-	if err != nil {
-		return 0, err
-	}
-	items, err := meta.ExtractList(list)
-	return len(items), err
-}
-
-// fingerprint is the state the driver waits to become stable: every object's resourceVersion in the
-// tracker and as the informers have it, and the scheduler's view of the queue and cache.
-func (s *Sim) fingerprint() (string, bool) {
-	ok := true
-	var parts []string
-	for gvr := range s.gvrs {
-		stored, err := s.versions(gvr, true)
-		if err != nil {
-			ok = false
-			parts = append(parts, err.Error())
-			continue
-		}
-		seen, err := s.versions(gvr, false)
-		if err != nil {
-			ok = false
-			parts = append(parts, err.Error())
-			continue
-		}
-		if !equalMaps(stored, seen) {
-			ok = false
-		}
-		parts = append(parts, fmt.Sprintf("%s:%d", gvr.Resource, len(stored)))
-	}
-	q := s.a.Queue(s.sched)
-	if q.InFlight > s.waitingAtPermit() {
-		ok = false
-	}
-	// every bound pod must be confirmed in the cache (no longer only assumed)
-	pods, _ := s.pods()
-	bound := 0
-	for _, p := range pods {
-		if p.Spec.NodeName == "" {
-			continue
-		}
-		bound++
-		if assumed, err := s.sched.Cache.IsAssumedPod(p); err == nil && assumed {
-			ok = false
-		}
-	}
-	if n, err := s.sched.Cache.PodCount(); err == nil && n != bound+s.waitingAtPermit() {
-		ok = false
-	}
-	// the queue has handled every pod event: it holds exactly the unbound pods (pending or in flight)
-	unbound, all := map[types.UID]bool{}, map[types.UID]bool{}
-	for _, p := range pods {
-		all[p.UID] = true
-		if p.Spec.NodeName == "" {
-			unbound[p.UID] = true
-		}
-	}
-	pending, _ := s.sched.SchedulingQueue.PendingPods()
-	queued := map[types.UID]bool{}
-	for _, p := range pending {
-		queued[p.UID] = true
-		if !unbound[p.UID] {
-			ok = false
-		}
-	}
-	for _, p := range s.sched.SchedulingQueue.InFlightPods() {
-		queued[p.UID] = true
-		if !all[p.UID] {
-			ok = false
-		}
-	}
-	for uid := range unbound {
-		if !queued[uid] {
-			ok = false
-		}
-	}
-	parts = append(parts, fmt.Sprintf("queued:%d", len(queued)))
-	sort.Strings(parts)
-	return fmt.Sprintf("%v q=%+v", parts, q), ok
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-// versions maps ns/name -> resourceVersion, from the tracker or from the scheduler's informer of that resource.
-func (s *Sim) versions(gvr schema.GroupVersionResource, stored bool) (map[string]string, error) {
-	var items []runtime.Object
-	if stored {
-		list, err := s.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(s.gvrs[gvr]), "")
-		if err != nil {
-			return nil, err
-		}
-		items, err = meta.ExtractList(list)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		inf, err := s.factory.ForResource(gvr)
-		if err != nil {
-			return nil, err
-		}
-		if !inf.Informer().HasSynced() {
-			s.factory.Start(s.ctx.Done())
-			return nil, fmt.Errorf("informer for %s not synced yet", gvr.Resource)
-		}
-		items, err = inf.Lister().List(labels.Everything())
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := map[string]string{}
-	for _, it := range items {
-		m, err := meta.Accessor(it)
-		if err != nil {
-			continue
-		}
-		out[m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-	}
-	return out, nil
-}
-
-// settle waits until the fingerprint is consistent and unchanged over two looks; each look yields to the
-// informer and binding goroutines first. No fixed sleep decides anything: the wait ends on the condition.
-func (s *Sim) settle() error {
-	deadline := time.Now().Add(settleTimeout)
-	prev := ""
-	stable := 0
-	for wait := 100 * time.Microsecond; ; {
-		fp, ok := s.fingerprint()
-		if ok && fp == prev {
-			stable++
-			if stable >= 2 {
-				return nil
-			}
-		} else {
-			stable = 0
-		}
-		prev = fp
-		if time.Now().After(deadline) {
-			return fmt.Errorf("watchdog: the scheduler did not settle within %v (%s)", settleTimeout, fp)
-		}
-		time.Sleep(wait)
-		if wait < 5*time.Millisecond {
-			wait *= 2
-		}
-	}
 }
 
 func (s *Sim) pods() ([]*corev1.Pod, error) {
@@ -559,21 +405,6 @@ func (s *Sim) pods() ([]*corev1.Pod, error) {
 		out = append(out, &pl.Items[i])
 	}
 	return out, nil
-}
-
-// noteNominations remembers, for pods still unbound, the node the scheduler nominated them to.
-func (s *Sim) noteNominations() {
-	pods, err := s.pods()
-	if err != nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range pods {
-		if p.Spec.NodeName == "" && p.Status.NominatedNodeName != "" {
-			s.nominated[p.Namespace+"/"+p.Name] = p.Status.NominatedNodeName
-		}
-	}
 }
 
 // collectGarbage is the ResourceClaim controller after preemption: claims generated for a deleted pod are
@@ -604,6 +435,7 @@ func (s *Sim) collectGarbage() (bool, error) {
 			if err := s.client.Tracker().Delete(claimsGVR, c.Namespace, c.Name); err != nil {
 				return false, err
 			}
+			s.noteWrite(objKey{claimsGVR, c.Namespace, c.Name})
 			changed = true
 			continue
 		}
@@ -622,6 +454,7 @@ func (s *Sim) collectGarbage() (bool, error) {
 			if err := s.client.Tracker().Update(claimsGVR, c, c.Namespace); err != nil {
 				return false, err
 			}
+			s.noteWrite(objKey{claimsGVR, c.Namespace, c.Name})
 			changed = true
 		}
 	}

@@ -13,7 +13,14 @@ package core
 //     in the same alphabet, so two runs give the same names);
 //   - UIDs and creation timestamps, deterministic (`uid-<n>`);
 //   - Workloads and PodGroups are refused (NotFound) when the gate that serves them is off
-//     (pkg/registry/scheduling/rest/storage_scheduling.go), as a server without the storage would.
+//     (pkg/registry/scheduling/rest/storage_scheduling.go), as a server without the storage would;
+//   - when the input gives PriorityClasses (the cluster's classes), the Pods, PodGroups and CompositePodGroups
+//     the controller creates go through Priority admission (plugin/pkg/admission/priority) after the scheme's
+//     defaulting, as the server's create path runs them, and what it refuses is not created: a 1.37 PodGroup
+//     naming a class whose preemptionPolicy is Never is defaulted to PreemptLowerPriority first and refused,
+//     so the Job creates no pods (its controller retries). The stored objects are the controller's, defaulted;
+//     the priority admission would write is left to `oracle plan`, which admits every object again. Without
+//     PriorityClasses in the input, no class is checked.
 //
 // The Job controller is asynchronous by design (informers, a work queue, pod creation in parallel batches), so
 // "done" is measured: no new write for quietPeriod after the last one, up to expandTimeout.
@@ -75,7 +82,14 @@ func runExpand(a Adapter, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, &InputError{err.Error()})
 	}
-	items, err := runJobController(server, jobs)
+	adm, err := classAdmitter(docs)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if adm != nil {
+		defer adm.stop()
+	}
+	items, err := runJobController(server, jobs, adm)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -91,8 +105,8 @@ func runExpand(a Adapter, args []string, stdout, stderr io.Writer) int {
 
 // runJobController creates the Jobs on a fresh fake API, runs the controller until it is quiet, and returns
 // what it created.
-func runJobController(server APIServerAdapter, jobs []*batchv1.Job) ([]map[string]any, error) {
-	env := newControllerEnv()
+func runJobController(server APIServerAdapter, jobs []*batchv1.Job, adm *admitter) ([]map[string]any, error) {
+	env := newControllerEnv(adm)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	run, err := server.JobController(ctx, env)
@@ -117,7 +131,47 @@ var servedByGate = map[string]featuregate.Feature{
 	"workloads": "GenericWorkload", "podgroups": "GenericWorkload", "compositepodgroups": "CompositePodGroup",
 }
 
-func newControllerEnv() *ControllerEnv {
+// admittedResources are the created objects Priority admission looks at.
+var admittedResources = map[string]bool{"pods": true, "podgroups": true, "compositepodgroups": true}
+
+// classAdmitter is Priority admission over the input's PriorityClasses, nil when it gives none.
+func classAdmitter(docs []apiDocument) (*admitter, error) {
+	var classes []Doc
+	for _, doc := range docs {
+		if doc.Head.Kind != "PriorityClass" {
+			continue
+		}
+		var obj map[string]interface{}
+		if err := sigsyaml.Unmarshal(doc.Data, &obj); err != nil {
+			return nil, &InputError{fmt.Sprintf("expand: %s document %d: %v", doc.File, doc.Index, err)}
+		}
+		classes = append(classes, Doc{File: doc.File, Index: doc.Index + 1, Obj: obj})
+	}
+	if len(classes) == 0 {
+		return nil, nil
+	}
+	return newAdmitter(classes)
+}
+
+// admitCreated runs the server's defaulting and admission on a copy of an object the controller creates;
+// the refusal, if any, is the create's answer.
+func admitCreated(adm *admitter, obj runtime.Object, resource schema.GroupVersionResource, name string) error {
+	if adm == nil || !admittedResources[resource.Resource] {
+		return nil
+	}
+	obj = obj.DeepCopyObject()
+	kinds, _, err := legacyscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(kinds) == 0 {
+		return nil
+	}
+	internal, err := defaultAndConvert(obj, kinds[0])
+	if err != nil {
+		return nil
+	}
+	return adm.admitObject(internal, kinds[0], resource, name)
+}
+
+func newControllerEnv(adm *admitter) *ControllerEnv {
 	watch.DefaultChanSize = 100000 // the fake's watchers panic when their buffer fills
 	client := fake.NewClientset()
 	env := &ControllerEnv{Client: client, Informers: informers.NewSharedInformerFactory(client, 0)}
@@ -141,6 +195,11 @@ func newControllerEnv() *ControllerEnv {
 		}
 		if created := accessor.GetCreationTimestamp(); created.IsZero() {
 			accessor.SetCreationTimestamp(metav1.Unix(1_800_000_000, 0))
+		}
+		if create.GetSubresource() == "" {
+			if err := admitCreated(adm, create.GetObject(), resource, accessor.GetName()); err != nil {
+				return true, nil, err
+			}
 		}
 		if create.GetSubresource() == "" {
 			env.mu.Lock()

@@ -88,6 +88,15 @@ type CompositeGroupOut struct {
 	Placement     *Placement `json:"placement"`
 	Message       string     `json:"message"`
 	Condition     *Condition `json:"condition"`
+	Children      []ChildOut `json:"children"`
+}
+
+// ChildOut is a child of a CompositePodGroup, read from its own state (result Scheduled, Failed or NotTried).
+type ChildOut struct {
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Result  string `json:"result"`
+	Message string `json:"message"`
 }
 
 type Ref struct {

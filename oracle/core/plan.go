@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -117,6 +118,9 @@ func (in *runInput) oracleInfo(a Adapter) OracleInfo {
 }
 
 func runPlan(a Adapter, args []string, stdout, stderr io.Writer) int {
+	if stop := startProfile(stderr); stop != nil {
+		defer stop()
+	}
 	in, err := prepareRun(a, "plan", args, stderr, false)
 	if err != nil {
 		return fail(stderr, err)
@@ -141,4 +145,27 @@ func runPlan(a Adapter, args []string, stdout, stderr io.Writer) int {
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// startProfile writes a CPU profile of the run to $ORACLE_CPUPROFILE when it is set (for measuring where the
+// oracle spends its time: `go tool pprof oracle-1.37 FILE`); nil when it is not.
+func startProfile(stderr io.Writer) func() {
+	path := os.Getenv("ORACLE_CPUPROFILE")
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "oracle: ORACLE_CPUPROFILE: %v\n", err)
+		return nil
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(stderr, "oracle: ORACLE_CPUPROFILE: %v\n", err)
+		f.Close()
+		return nil
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }

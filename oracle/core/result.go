@@ -8,11 +8,15 @@ package core
 //            Gated (never attempted: no PodScheduled condition, or SchedulingGated); nominatedNode is the
 //            last status.nominatedNodeName the pod had while unbound; tiedNodes for Bound pods.
 //   podGroups[]  policy and minCount from the spec, status from the condition the scheduler writes
-//            (Scheduled / Unschedulable, WaitingForPods when it never wrote one), placement as the domain
-//            of the group's first topology key that all its placed members share.
+//            (Scheduled / Unschedulable; without one, Scheduled when its members bound before the plan meet
+//            its minCount, else WaitingForPods), placement as the domain of the group's first topology key
+//            that all its placed members share.
+//   compositePodGroups[]  from their children's state (compositeTree): upstream writes no condition on a
+//            CompositePodGroup; children in creation order with result Scheduled, Failed or NotTried.
 //   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
 //   resourceClaims[]  every claim: AlreadyAllocated / Allocated / Pending, the node of a node-local
-//            allocation, the devices, reservedFor.
+//            allocation, the devices, reservedFor; a Pending claim's message is the scheduling failure of a
+//            pending pod that needs it (claimFailures).
 
 import (
 	"fmt"
@@ -148,6 +152,10 @@ func (s *Sim) Result(objs []*Object) Plan {
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
 	groupPriority := map[string]int64{}
+	current := map[schema.GroupVersionResource]map[string]map[string]interface{}{} // the groups as the scheduler left them
+	var composites []map[string]interface{}
+	groupOut := map[string]PodGroupOut{}
+	children := map[string][]childRef{} // composite ns/name -> its children in creation order
 	for _, o := range objs {
 		if o.Kind != "PodGroup" && o.Kind != "CompositePodGroup" {
 			continue
@@ -160,21 +168,35 @@ func (s *Sim) Result(objs []*Object) Plan {
 		if v, ok, _ := unstructured.NestedInt64(u, "spec", "priority"); ok {
 			groupPriority[ns+"/"+name] = v
 		}
-		// read the group as the scheduler left it
-		var cur map[string]interface{}
-		for _, g := range s.list(o.GVR) {
-			if gns, gn := nsName(g); gns == ns && gn == name {
-				cur = g
+		if current[o.GVR] == nil {
+			current[o.GVR] = map[string]map[string]interface{}{}
+			for _, g := range s.list(o.GVR) {
+				gns, gn := nsName(g)
+				current[o.GVR][gns+"/"+gn] = g
 			}
 		}
+		cur := current[o.GVR][ns+"/"+name]
 		if cur == nil {
 			cur = u
 		}
-		if o.Kind == "PodGroup" {
-			plan.PodGroups = append(plan.PodGroups, s.podGroup(cur, members[ns+"/"+name], live, nodeLabels))
-		} else {
-			plan.CompositePodGroups = append(plan.CompositePodGroups, s.compositeGroup(cur))
+		if p, ok, _ := unstructured.NestedString(cur, "spec", "parentCompositePodGroupName"); ok && p != "" {
+			children[ns+"/"+p] = append(children[ns+"/"+p], childRef{kind: o.Kind, key: ns + "/" + name})
 		}
+		if o.Kind == "PodGroup" {
+			g := s.podGroup(cur, members[ns+"/"+name], live, nodeLabels)
+			groupOut[ns+"/"+name] = g
+			plan.PodGroups = append(plan.PodGroups, g)
+		} else {
+			composites = append(composites, cur)
+		}
+	}
+	tree := compositeTree{groups: groupOut, children: children, composites: map[string]map[string]interface{}{}}
+	for _, c := range composites {
+		ns, name := nsName(c)
+		tree.composites[ns+"/"+name] = c
+	}
+	for _, c := range composites {
+		plan.CompositePodGroups = append(plan.CompositePodGroups, tree.out(c))
 	}
 	sort.Slice(plan.PodGroups, func(i, j int) bool {
 		a, b := plan.PodGroups[i], plan.PodGroups[j]
@@ -185,7 +207,7 @@ func (s *Sim) Result(objs []*Object) Plan {
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
 	})
 	plan.Preemptions = s.preemptions(groupPriority)
-	plan.ResourceClaims = s.claims(objs)
+	plan.ResourceClaims = s.claims(objs, claimFailures(live, plan.Pods))
 	sm := &plan.Summary
 	for _, p := range plan.Pods {
 		sm.Pods++
@@ -238,6 +260,11 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 	out.Status, out.Condition, out.Reason, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
 	sort.Strings(members)
 	out.Pods = append(out.Pods, members...)
+	if out.Condition == nil && quorumBound(out, members, live) {
+		// bound before the plan with its quorum met: upstream writes the condition when it schedules the
+		// group, which it never needs to here (nothing of it is queued), so the input's state is the answer
+		out.Status = "Scheduled"
+	}
 	if keys, ok, _ := unstructured.NestedSlice(u, "spec", "schedulingConstraints", "topology"); ok && len(keys) > 0 && GateValue("TopologyAwareWorkloadScheduling") {
 		key := str(keys[0].(map[string]interface{}), "key")
 		domain, same := "", true
@@ -260,16 +287,87 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 	return out
 }
 
-func (s *Sim) compositeGroup(u map[string]interface{}) CompositeGroupOut {
+// quorumBound: the group's bound members meet its minCount (one member for a basic group).
+func quorumBound(g PodGroupOut, members []string, live map[string]*corev1.Pod) bool {
+	need := int(g.MinCount)
+	if g.Policy == "basic" || need < 1 {
+		need = 1
+	}
+	bound := 0
+	for _, m := range members {
+		if p := live[m]; p != nil && p.Spec.NodeName != "" {
+			bound++
+		}
+	}
+	return bound >= need
+}
+
+// childRef is a child of a CompositePodGroup: a PodGroup or a CompositePodGroup, by ns/name.
+type childRef struct {
+	kind string
+	key  string
+}
+
+// compositeTree reads CompositePodGroups from their children. Upstream v1.37.2 writes the
+// PodGroupInitiallyScheduled condition only on PodGroups (schedule_one_podgroup.go updatePodGroupCondition is
+// called for the tree's PodGroups; a composite has no PodGroup object of its own), so a composite's state is
+// its children's: Scheduled when enough children are (minGroupCount for a gang, one for basic), Unschedulable
+// when a cycle concerned a child (it has a condition) and the quorum is not met, WaitingForPods when no
+// cycle ever concerned the tree. Its message is its first failed child's (the tree's failure is written on
+// the PodGroups).
+type compositeTree struct {
+	groups     map[string]PodGroupOut
+	composites map[string]map[string]interface{}
+	children   map[string][]childRef
+}
+
+func (t compositeTree) out(u map[string]interface{}) CompositeGroupOut {
 	ns, name := nsName(u)
-	out := CompositeGroupOut{Namespace: ns, Name: name}
+	out := CompositeGroupOut{Namespace: ns, Name: name, Children: []ChildOut{}}
 	out.Policy, out.MinGroupCount = policyOf(u, "minGroupCount")
-	var cond *Condition
-	out.Status, cond, _, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
-	out.Condition = cond
+	_, out.Condition, _, _ = groupStatus(condition(u, "PodGroupInitiallyScheduled")) // an input's own, if any
 	if p, ok, _ := unstructured.NestedString(u, "spec", "parentCompositePodGroupName"); ok && p != "" {
 		parent := ns + "/" + p
 		out.Parent = &parent
+	}
+	scheduled, attempted := 0, false
+	for _, c := range t.children[ns+"/"+name] {
+		var status, message string
+		if c.kind == "PodGroup" {
+			g := t.groups[c.key]
+			status, message = g.Status, g.Message
+		} else if cu := t.composites[c.key]; cu != nil {
+			sub := t.out(cu)
+			status, message = sub.Status, sub.Message
+		}
+		child := ChildOut{Kind: c.kind, Name: c.key[len(ns)+1:], Message: message}
+		switch status {
+		case "Scheduled":
+			child.Result, child.Message = "Scheduled", ""
+			scheduled++
+			attempted = true
+		case "Unschedulable":
+			child.Result = "Failed"
+			attempted = true
+			if out.Message == "" {
+				out.Message = message
+			}
+		default:
+			child.Result, child.Message = "NotTried", ""
+		}
+		out.Children = append(out.Children, child)
+	}
+	need := int(out.MinGroupCount)
+	if out.Policy == "basic" || need < 1 {
+		need = 1
+	}
+	switch {
+	case scheduled >= need:
+		out.Status, out.Message = "Scheduled", ""
+	case attempted:
+		out.Status = "Unschedulable"
+	default:
+		out.Status = "WaitingForPods"
 	}
 	return out
 }
@@ -311,7 +409,45 @@ func (s *Sim) preemptions(groupPriority map[string]int64) []Preemption {
 	return out
 }
 
-func (s *Sim) claims(objs []*Object) []ClaimOut {
+// claimFailures maps a claim (ns/name) to the scheduling failure of a pending pod that needs it: the
+// pod's PodScheduled=False message, of the first such pod by namespace and name. Upstream keeps no message
+// on a ResourceClaim (ResourceClaimStatus has allocation, reservedFor and the drivers' device statuses); the
+// reason a claim is not allocated is the failure of the pods waiting for it, which is what wasplan's
+// claim message says.
+func claimFailures(live map[string]*corev1.Pod, pods []PodOut) map[string]string {
+	var keys []string
+	out := map[string]string{}
+	for _, p := range pods {
+		if p.Status == "Pending" && p.Message != "" && live[p.Namespace+"/"+p.Name] != nil {
+			keys = append(keys, p.Namespace+"/"+p.Name)
+			out["pod:"+p.Namespace+"/"+p.Name] = p.Message
+		}
+	}
+	sort.Strings(keys)
+	failures := map[string]string{}
+	for _, key := range keys {
+		pod := live[key]
+		var names []string
+		for _, rc := range pod.Spec.ResourceClaims {
+			if rc.ResourceClaimName != nil {
+				names = append(names, *rc.ResourceClaimName)
+			}
+		}
+		for _, st := range pod.Status.ResourceClaimStatuses {
+			if st.ResourceClaimName != nil {
+				names = append(names, *st.ResourceClaimName)
+			}
+		}
+		for _, n := range names {
+			if c := pod.Namespace + "/" + n; failures[c] == "" {
+				failures[c] = out["pod:"+key]
+			}
+		}
+	}
+	return failures
+}
+
+func (s *Sim) claims(objs []*Object, failures map[string]string) []ClaimOut {
 	allocatedBefore := map[string]bool{}
 	for _, o := range objs {
 		if c, ok := o.Obj.(*resourcev1.ResourceClaim); ok && c.Status.Allocation != nil {
@@ -328,11 +464,15 @@ func (s *Sim) claims(objs []*Object) []ClaimOut {
 		if ref := metav1.GetControllerOf(&c); ref != nil && (ref.Kind == "Pod" || ref.Kind == "PodGroup") {
 			if entry, ok := c.Annotations[PodClaimNameAnnotation]; ok {
 				co.Owner = &ClaimOwner{Kind: ref.Kind, Name: ref.Name, Claim: entry}
+			} else if ref.Kind == "Pod" && c.Annotations[extendedClaimAnnotation] == "true" {
+				// the claim for extended resources: its entry is upstream's in-memory name for it
+				co.Owner = &ClaimOwner{Kind: ref.Kind, Name: ref.Name, Claim: extendedClaimInMemName}
 			}
 		}
 		switch {
 		case c.Status.Allocation == nil:
 			co.Status = "Pending"
+			co.Message = failures[c.Namespace+"/"+c.Name]
 		case allocatedBefore[c.Namespace+"/"+c.Name]:
 			co.Status = "AlreadyAllocated"
 		default:

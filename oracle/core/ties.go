@@ -49,24 +49,38 @@ func feasible(ctx context.Context, f framework.Framework, state fwk.CycleState, 
 	return out
 }
 
+// scoreRecorder is the profile's framework for one SchedulePod call, keeping the node scores the scheduler
+// computed (prioritizeNodes calls RunScorePlugins once, on the feasible nodes, and picks among the best totals)
+// so the tie set comes from the very attempt that placed the pod, at no extra cost.
+type scoreRecorder struct {
+	framework.Framework
+	scores []fwk.NodePluginScores
+	scored bool
+}
+
+func (r *scoreRecorder) RunScorePlugins(ctx context.Context, state fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) ([]fwk.NodePluginScores, *fwk.Status) {
+	scores, status := r.Framework.RunScorePlugins(ctx, state, pod, nodes)
+	r.scores, r.scored = scores, status.IsSuccess()
+	return scores, status
+}
+
 // tiedNodes: every feasible node whose total score equals the best, when the chosen node is among them;
 // else only the chosen node (it was picked without scoring: the nominated node, the one feasible node, or
-// opportunistic batching's hint).
-func tiedNodes(ctx context.Context, f framework.Framework, state fwk.CycleState, pod *corev1.Pod, res scheduler.ScheduleResult) []string {
+// opportunistic batching's hint). The scores are the attempt's own (scoreRecorder); without them (a profile
+// with no Score plugin, where every node scores alike) the pod is evaluated again on a clone of the state.
+func tiedNodes(ctx context.Context, rec *scoreRecorder, state fwk.CycleState, pod *corev1.Pod, res scheduler.ScheduleResult) []string {
 	chosen := []string{res.SuggestedHost}
 	if res.FeasibleNodes <= 1 || pod.Status.NominatedNodeName == res.SuggestedHost {
 		return chosen
 	}
-	st := state.Clone()
-	nodes := feasible(ctx, f, st, pod)
-	if len(nodes) <= 1 {
-		return chosen
+	scores := rec.scores
+	if !rec.scored {
+		var ok bool
+		if scores, ok = rescore(ctx, rec.Framework, state, pod); !ok {
+			return chosen
+		}
 	}
-	if s := f.RunPreScorePlugins(ctx, st, pod, nodes); !s.IsSuccess() {
-		return chosen
-	}
-	scores, s := f.RunScorePlugins(ctx, st, pod, nodes)
-	if !s.IsSuccess() || len(scores) == 0 {
+	if len(scores) <= 1 {
 		return chosen
 	}
 	best := scores[0].TotalScore
@@ -88,4 +102,22 @@ func tiedNodes(ctx context.Context, f framework.Framework, state fwk.CycleState,
 	}
 	sort.Strings(ties)
 	return ties
+}
+
+// rescore evaluates the pod again on a clone of the cycle state over the same snapshot: PreFilter and the
+// Filters, then PreScore and Score on the feasible nodes.
+func rescore(ctx context.Context, f framework.Framework, state fwk.CycleState, pod *corev1.Pod) ([]fwk.NodePluginScores, bool) {
+	st := state.Clone()
+	nodes := feasible(ctx, f, st, pod)
+	if len(nodes) <= 1 {
+		return nil, false
+	}
+	if s := f.RunPreScorePlugins(ctx, st, pod, nodes); !s.IsSuccess() {
+		return nil, false
+	}
+	scores, s := f.RunScorePlugins(ctx, st, pod, nodes)
+	if !s.IsSuccess() || len(scores) == 0 {
+		return nil, false
+	}
+	return scores, true
 }

@@ -51,16 +51,7 @@ def plain_cluster(cluster: Path, release: str, root: Path) -> Path:
 # starts to agree fails the test, so the list only shrinks; a fixture not listed must agree.
 _OPEN_137_GROUP_PREEMPTION = ("open: upstream 1.37.2 leaves the urgent gang Pending (no workload-aware preemption "
                               "victims chosen); wasplan preempts the lower-priority gang and binds it")
-_ORACLE_COMPOSITE = ("oracle gap: the oracle reports a CompositePodGroup without a condition as WaitingForPods; its "
-                     "compositePodGroups[] are not finished (docs/oracle.md)")
-_ORACLE_EXTENDED_CLAIM = ("oracle gap: the claim the scheduler creates for a DeviceClass-backed extended resource is "
-                          "named by generateName, which the fake clientset does not apply; compared by name it is "
-                          "absent on one side")
 KNOWN = {
-    ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.36"): _ORACLE_EXTENDED_CLAIM,
-    ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.37"): _ORACLE_EXTENDED_CLAIM,
-    ("explain/composite/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
-    ("explain/exact-tree/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
     ("explain/preemption/gang.yaml", "1.37"): _OPEN_137_GROUP_PREEMPTION,
     ("scenarios/eviction/urgent.yaml", "1.37"): _OPEN_137_GROUP_PREEMPTION,
     ("scenarios/racks-and-trees/manifests", "1.37"): (

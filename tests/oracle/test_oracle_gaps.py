@@ -1,0 +1,183 @@
+"""The oracle's own behaviour where it used to fall short of upstream (docs/oracle.md "What changed"): each test
+runs the built binary on a small input and asserts what upstream v1.37.2's code does there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from tests.engine.drascenes import DEVICE_CLASS, TEMPLATE
+from tests.oracle.conftest import oracle_plan, run_oracle
+
+NODE = """apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+"""
+
+
+def _job_with_class(policy: str) -> str:
+    return f"""apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {{name: batch}}
+value: 100
+preemptionPolicy: {policy}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: train, namespace: default}}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      priorityClassName: batch
+      restartPolicy: Never
+      containers: [{{name: main, image: app:1, resources: {{requests: {{cpu: "1"}}}}}}]
+"""
+
+
+def _expand_then_plan(oracle_bin: Path, tmp_path: Path, policy: str) -> tuple[list[str], dict]:
+    job = tmp_path / "job.yaml"
+    job.write_text(_job_with_class(policy))
+    expanded = run_oracle(oracle_bin, ["expand", job, "--k8s-version", "1.37"])
+    assert expanded.returncode == 0, expanded.stderr
+    items = yaml.safe_load(expanded.stdout)["items"]
+    (tmp_path / "expanded.yaml").write_text(expanded.stdout)
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(job.read_text().split("---\n")[0] + "---\n" + NODE)
+    planned = oracle_plan(oracle_bin, [tmp_path / "expanded.yaml"], [cluster], "1.37")
+    assert planned.returncode in (0, 1), planned.stderr
+    return sorted(i["kind"] for i in items), json.loads(planned.stdout)
+
+
+def test_job_naming_a_never_class_creates_no_pod_group_and_the_expansion_plans(oracle_bin, tmp_path):
+    # the scheme defaults the PodGroup's preemptionPolicy to PreemptLowerPriority before Priority admission
+    # computes Never from the class, so the server refuses the Job's PodGroup and the Job creates no pods
+    kinds, plan = _expand_then_plan(oracle_bin, tmp_path, "Never")
+    assert kinds == ["Workload"]
+    assert plan["summary"]["pods"] == 0 and plan["podGroups"] == []
+
+
+def test_job_naming_a_preempting_class_expands_and_binds(oracle_bin, tmp_path):
+    kinds, plan = _expand_then_plan(oracle_bin, tmp_path, "PreemptLowerPriority")
+    assert kinds == ["Pod", "Pod", "PodGroup", "Workload"]
+    assert [p["status"] for p in plan["pods"]] == ["Bound", "Bound"]
+    assert {p["node"] for p in plan["pods"]} == {"n1"}
+
+
+def _composite(cpu: str) -> str:
+    docs = ["""apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: {name: stage, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minGroupCount: 2}}
+"""]
+    for shard in ("a", "b"):
+        docs.append(f"""apiVersion: scheduling.k8s.io/v1alpha3
+kind: PodGroup
+metadata: {{name: shard-{shard}, namespace: default}}
+spec:
+  parentCompositePodGroupName: stage
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+""")
+        docs += [f"""apiVersion: v1
+kind: Pod
+metadata: {{name: shard-{shard}-{i}, namespace: default}}
+spec:
+  schedulingGroup: {{podGroupName: shard-{shard}}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+""" for i in range(2)]
+    return "---\n".join(docs)
+
+
+def _plan(oracle_bin: Path, tmp_path: Path, manifests: str, cluster: str) -> dict:
+    (tmp_path / "m.yaml").write_text(manifests)
+    (tmp_path / "c.yaml").write_text(cluster)
+    run = oracle_plan(oracle_bin, [tmp_path / "m.yaml"], [tmp_path / "c.yaml"], "1.37", arrival="batch")
+    assert run.returncode in (0, 1), run.stderr
+    return json.loads(run.stdout)
+
+
+def test_composite_pod_group_reads_its_children_when_the_tree_fits(oracle_bin, tmp_path):
+    [stage] = _plan(oracle_bin, tmp_path, _composite("1"), NODE)["compositePodGroups"]
+    assert (stage["status"], stage["condition"], stage["message"]) == ("Scheduled", None, "")
+    assert [(c["kind"], c["name"], c["result"]) for c in stage["children"]] == [
+        ("PodGroup", "shard-a", "Scheduled"), ("PodGroup", "shard-b", "Scheduled")]
+
+
+def test_composite_pod_group_reads_its_children_when_the_tree_does_not_fit(oracle_bin, tmp_path):
+    plan = _plan(oracle_bin, tmp_path, _composite("3"), NODE)
+    [stage] = plan["compositePodGroups"]
+    groups = {g["name"]: g for g in plan["podGroups"]}
+    assert stage["status"] == "Unschedulable" and stage["condition"] is None
+    assert {g["status"] for g in groups.values()} == {"Unschedulable"}
+    assert [(c["name"], c["result"], c["message"]) for c in stage["children"]] == [
+        (name, "Failed", groups[name]["message"]) for name in ("shard-a", "shard-b")]
+    assert stage["message"] == groups["shard-a"]["message"] != ""
+
+
+BOUND_GROUPS = NODE + "".join(f"""---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {{name: {name}, namespace: default}}
+spec:
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}-{i}, namespace: default}}
+spec:
+  nodeName: n1
+  schedulingGroup: {{podGroupName: {name}}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]
+""" for i in range(bound)) for name, bound in (("done", 2), ("half", 1)))
+
+
+def test_pod_groups_bound_before_the_plan_read_from_their_bound_members(oracle_bin, tmp_path):
+    # upstream writes no condition on a group it never schedules; its bound members are the state
+    plan = _plan(oracle_bin, tmp_path, "apiVersion: v1\nkind: List\nitems: []\n", BOUND_GROUPS)
+    assert [(g["name"], g["status"], g["condition"]) for g in plan["podGroups"]] == [
+        ("done", "Scheduled", None), ("half", "WaitingForPods", None)]
+
+
+GPU_FULL = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "nvidia-gpu-full"
+
+
+def test_claim_for_a_device_class_backed_extended_resource_is_named_as_wasplan_names_it(oracle_bin):
+    # the DynamicResources plugin creates it with generateName "<pod>-extended-resources-", which the fake
+    # clientset leaves unapplied; the oracle names it as the API server would, with a derived suffix
+    from wasplan.cluster.claims import generated_name
+    from wasplan.plan import ClaimOwner
+
+    for release in ("1.36", "1.37"):
+        run = oracle_plan(oracle_bin, [GPU_FULL / "gpu-full.yaml"], [GPU_FULL / "cluster.yaml"], release)
+        assert run.returncode == 0, run.stderr
+        [claim] = json.loads(run.stdout)["resourceClaims"]
+        namespace = "extended-resource-gpu-full"
+        assert claim["name"] == generated_name(namespace, ClaimOwner("Pod", "gpu-full-pod", "extended-resources"))
+        assert claim["name"].startswith("gpu-full-pod-extended-resources-") and len(claim["name"]) == 37
+        assert claim["owner"] == {"kind": "Pod", "name": "gpu-full-pod", "claim": "<extended-resources>"}
+        assert (claim["status"], claim["node"], len(claim["devices"])) == ("Allocated", "gpu-node", 1)
+
+
+# drascenes' DeviceClass and template, and a pod claiming one device on a node that publishes none
+UNSERVED_CLAIM = DEVICE_CLASS + TEMPLATE + """---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: default}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+  containers: [{name: c, image: x, resources: {claims: [{name: gpu}]}}]
+"""
+
+
+def test_pending_claim_carries_the_failure_of_the_pod_waiting_for_it(oracle_bin, tmp_path):
+    # ResourceClaimStatus has no message of its own; the pod's PodScheduled=False message says why
+    plan = _plan(oracle_bin, tmp_path, UNSERVED_CLAIM, NODE)
+    [pod] = plan["pods"]
+    [claim] = plan["resourceClaims"]
+    assert pod["status"] == "Pending" and "cannot allocate all claims" in pod["message"]
+    assert (claim["status"], claim["message"]) == ("Pending", pod["message"])
