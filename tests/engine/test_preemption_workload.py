@@ -12,7 +12,6 @@ from builders import basic, gang, node, pdb, pod, pods
 from enginehelp import by_name, groups, run
 
 from wasplan.engine.placement import NO_PREEMPTION_MSG as TOPOLOGY_MSG
-from wasplan.engine.preemption.workload import NOT_HELPFUL_GROUP
 
 
 def victims(plan):
@@ -99,7 +98,10 @@ def test_group_priority_too_low_evicts_nothing():
     existing = [node("n0", cpu="4"), pod("busy", cpu="4", priority=10, node_name="n0")]
     plan = run(existing, [gang("g", 1, priority=5), pod("g-0", cpu="4", priority=5, group="g")])
     assert plan.preemptions == ()
-    assert groups(plan)["g"].message.endswith("pod group preemption: No preemption victims found for incoming pod")
+    assert groups(plan)["g"].message == (
+        "pod group is unschedulable, 0/1 placements are available, first placement status: minCount (1) cannot be "
+        "satisfied: 0 scheduled, 0 remaining, deallocation and deletion of ResourceClaims completed, pod group "
+        "preemption: No preemption victims found for incoming preemptor")
 
 
 def test_preemption_that_cannot_help_the_gang_evicts_nothing():
@@ -107,7 +109,12 @@ def test_preemption_that_cannot_help_the_gang_evicts_nothing():
                 pod("l1", cpu="4", priority=0, node_name="n1"), pod("vip", cpu="4", priority=500, node_name="n2")]
     plan = run(existing, [gang("g", 3, priority=100), *pods("g", 3, cpu="4", priority=100, group="g")])
     assert plan.preemptions == ()
-    assert groups(plan)["g"].message.endswith("pod group preemption: " + NOT_HELPFUL_GROUP)
+    # the verdict is the group algorithm's own status with the victims removed (v1.37.2 selectVictimsOnDomain)
+    failed = ("pod group is unschedulable, 0/1 placements are available, first placement status: minCount (3) "
+              "cannot be satisfied: {}")
+    assert groups(plan)["g"].message == (f"{failed.format('0 scheduled, 2 remaining')}, deallocation and deletion "
+                                         f"of ResourceClaims completed, pod group preemption: "
+                                         f"{failed.format('2 scheduled, 0 remaining')}")
     assert [by_name(plan)[x].status for x in ("l0", "l1", "vip")] == ["AlreadyBound"] * 3
 
 
@@ -124,7 +131,8 @@ def test_topology_constrained_group_gets_no_preemption_in_136():
     arrivals = [gang("g", 1, priority=100, topology_keys=("rack",)), pod("g-0", cpu="4", priority=100, group="g")]
     plan = run(existing, arrivals, version="1.36")
     assert plan.preemptions == ()
-    assert groups(plan)["g"].message.endswith("preemption: " + TOPOLOGY_MSG)
+    assert groups(plan)["g"].message == ("0/1 placements are available, first placement status: pod group is "
+                                         "unschedulable, " + TOPOLOGY_MSG)
 
 
 def test_136_without_the_wap_gate_preempts_pod_by_pod_and_binds_after():

@@ -30,7 +30,8 @@ def _pod(name, status, node=None, **extra):
 BASE = {
     "pods": [_pod("a", "Bound", "n1"), _pod("b", "Bound", "n2"), _pod("c", "Pending", message="0/3 nodes ..."),
              _pod("v", "Preempted")],
-    "podGroups": [{"namespace": "default", "name": "g", "status": "Scheduled"}],
+    "podGroups": [{"namespace": "default", "name": "g", "status": "Scheduled",
+                   "condition": {"type": "PodGroupInitiallyScheduled", "status": "True", "reason": "Scheduled"}}],
     "preemptions": [{"preemptor": {"kind": "Pod", "namespace": "default", "name": "b"},
                      "victims": [{"namespace": "default", "name": "v", "node": "n2", "priority": 10}]}],
     "resourceClaims": [{"namespace": "default", "name": "cl", "status": "Allocated", "node": "n1",
@@ -76,6 +77,21 @@ def test_status_group_victims_and_claims_differ():
         "preemption by Pod default/b: victims wasplan ['default/v'], oracle ['default/v', 'default/w']",
         "claim default/cl: wasplan 1 device(s) on n1, oracle not allocated",
     ]
+
+
+def test_group_status_without_a_condition_on_either_side_is_not_compared():
+    """A group whose pods ran before the plan: neither scheduler wrote a condition, wasplan says Scheduled, the
+    oracle WaitingForPods; once either side has a condition the statuses are compared again."""
+    ran = {"namespace": "default", "name": "run", "status": "Scheduled", "condition": None}
+    ours = {**copy.deepcopy(BASE), "podGroups": [ran], "compositePodGroups": [{**ran, "name": "root"}]}
+    upstream = copy.deepcopy(ours)
+    for group in (*upstream["podGroups"], *upstream["compositePodGroups"]):
+        group["status"] = "WaitingForPods"
+    assert compare.compare(ours, upstream).differences == []
+    upstream["podGroups"][0].update(status="Unschedulable", condition={"type": "PodGroupInitiallyScheduled",
+                                                                        "status": "False", "reason": "Unschedulable"})
+    assert compare.compare(ours, upstream).differences == [
+        "podGroup default/run: status wasplan (no condition), oracle Unschedulable"]
 
 
 def test_nominated_node_and_missing_pod_differ():

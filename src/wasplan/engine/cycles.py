@@ -280,11 +280,13 @@ class Cycles(PreemptionSteps):
             self._note_bound(group, members, attempt, since)
         else:
             self.state.rollback(mark)
+            before = attempt.message
             message = attempt.message if attempt.error else \
-                self.preempt_for_group(group, members, ev, scheduled, attempt.message)
+                self.preempt_for_group(group, members, ev, scheduled, bound, attempt.message)
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
-                self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
+                self._reject(group, members, message,
+                             {m.key: attempt.member_message(m.key, before) for m in members})
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
 
