@@ -220,3 +220,35 @@ def test_freed_nodes_go_to_the_preempting_group_not_to_an_older_equal_priority_w
     plan = run(existing, arrivals)
     assert victims(plan) == [("PodGroup", "g", [("low-0", "n0", None)])]
     assert (by_name(plan)["g-0"].node, by_name(plan)["waiter"].status) == ("n0", "Pending")
+
+
+def _racked_group_missing_its_ssd_node(version):
+    """Generated case seed=47 (1.37, sequential), reduced: a basic group bound to rack r0 through its first member
+    gets a member that needs an ssd node; rack r0's only ssd node is full of a lower-priority pod."""
+    cluster = [node("n0", cpu="2", labels={"rack": "r0", "disk": "hdd"}),
+               node("n1", cpu="2", labels={"rack": "r1", "disk": "ssd"}),
+               node("n3", cpu="2", labels={"rack": "r0", "disk": "ssd"}),
+               pod("low", cpu="2", priority=0, node_name="n3"),
+               pod("g0-0", cpu="500m", priority=100, group="g0", node_name="n0")]
+    late = pod("g0-1", cpu="500m", priority=100, group="g0", node_selector={"disk": "ssd"})
+    return run(cluster, [basic("g0", priority=100, topology_keys=("rack",)), late], version=version)
+
+
+def test_137_preempts_for_a_topology_constrained_group_through_its_placement():
+    """v1.37.2 has no refusal for constrained groups: DefaultPreemption's PodGroupPostFilter re-runs the placement
+    search with every lower-priority pod removed (the bound member keeps the group in rack r0, so the free ssd
+    node of rack r1 does not count), evicts the pod on n3 and the member binds there."""
+    plan = _racked_group_missing_its_ssd_node("1.37")
+    assert victims(plan) == [("PodGroup", "g0", [("low", "n3", None)])]
+    assert (by_name(plan)["g0-1"].status, by_name(plan)["g0-1"].node) == ("Bound", "n3")
+    assert by_name(plan)["low"].status == "Preempted"
+
+
+def test_136_refuses_the_same_group_and_its_member_says_why():
+    plan = _racked_group_missing_its_ssd_node("1.36")
+    assert plan.preemptions == ()
+    member = by_name(plan)["g0-1"]
+    assert member.status == "Pending" and member.message.endswith(
+        " no new claims to deallocate, preemption: not eligible due to placement-based pod group scheduling "
+        "limitation")
+    assert groups(plan)["g0"].message.endswith(", " + TOPOLOGY_MSG)

@@ -5,8 +5,8 @@ What is compared, per case (the Plan JSON shape both print, docs/plan-json.md an
 * every pod: status (Bound, AlreadyBound, Pending, Gated, Preempted); a bound pod's node must equal the oracle's
   or be one of the oracle's `tiedNodes` for that pod (every node whose total score equalled the chosen one's);
   a pending pod's nominated node;
-* every PodGroup and CompositePodGroup: status, where a scheduler cycle wrote a condition on either side (a
-  group without one on both sides compares as "no condition": see `_group_status`);
+* every PodGroup and CompositePodGroup: the condition the scheduler wrote (status and reason; "no condition"
+  where no cycle wrote one: see `_group_status`);
 * every preemption: the preemptor and its set of victims;
 * every ResourceClaim: allocated or not, the number of devices, the node.
 
@@ -173,13 +173,16 @@ def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
 
 
 def _group_status(group: dict | None) -> str | None:
-    """A group's status as compared: what its condition says. A group no scheduler cycle wrote a condition for
-    (its pods ran before the plan, or all were evicted; a CompositePodGroup, which upstream v1.37.2 never gives
-    a condition) has a status each tool derives in its own words (wasplan Scheduled/Unschedulable, the oracle
-    WaitingForPods), so it compares as the one fact both state: no condition. Its pods are compared anyway."""
+    """A group's status as compared: what the scheduler wrote, its condition's status and reason. The `status`
+    label is each tool's summary of it and says more where no cycle wrote anything: a group whose pods ran
+    before the plan (wasplan Scheduled, the oracle WaitingForPods), one whose every pod the plan evicts (wasplan
+    Unschedulable/PreemptionByScheduler, docs/plan-json.md, while the condition upstream never lowers stays
+    True), a CompositePodGroup (upstream v1.37.2 never gives one a condition). Those compare as the condition
+    both sides agree on, or as "no condition"; their pods are compared anyway."""
     if group is None:
         return None
-    return group.get("status") if group.get("condition") else NO_CONDITION
+    cond = group.get("condition")
+    return f"{cond.get('status')} {cond.get('reason')}" if cond else NO_CONDITION
 
 
 NO_CONDITION = "(no condition)"
