@@ -114,13 +114,23 @@ class Preemption:
         return found
 
     def ordered_units(self, lower: list) -> list[tuple[list, bool]]:
-        """Per-node victim units in reprieve order: importance order, PDB-violating units first."""
+        """Per-node victim units in reprieve order: importance order, PDB-violating units first. 1.37 ranks them
+        with v1.37.2 preemption.MoreImportantVictim, which DefaultPreemption uses too: higher priority, then a
+        PodGroup's pods (a whole group, or one member in single mode) before a pod without a group, then the
+        larger unit, then the earlier start; 1.36 by priority, then start."""
         pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
-        if self.whole_groups:
-            units = _group_units(pods, lambda p: self.unit_key(p.key))
-        else:
-            units = [[p] for p in pods]
+        if not self.whole_groups:
+            return self._violating_first([[p] for p in pods])
+        units = _group_units(pods, lambda p: self.unit_key(p.key))
+        units.sort(key=self._importance)
         return self._violating_first(units)
+
+    def _importance(self, unit: list) -> tuple:
+        """MoreImportantVictim's key for a node's part of a victim unit: a disruptionMode-all group counts with
+        all its placed pods (size and earliest start), wherever they run, as upstream's DomainVictim does."""
+        whole = self._whole(unit[0])
+        pods = [self.world.pods[k] for k in whole.members if k in self.state.placed] if whole else unit
+        return (-self.prio(unit[0]), 0 if unit[0].pod.pod_group else 1, -len(pods), min(self.start(p) for p in pods))
 
     def _violating_first(self, units: list[list]) -> list[tuple[list, bool]]:
         flat = [ps.pod for unit in units for ps in unit]
