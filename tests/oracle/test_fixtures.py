@@ -54,16 +54,12 @@ _ORACLE_137_BACKOFF = ("oracle gap: upstream v1.37.2 evicts the victims and nomi
                        "Pop never takes from (backoff_queue.go add); a running scheduler retries it once the backoff "
                        "expires (flushBackoffQCompleted, every second) and binds it on the nominated nodes, as wasplan "
                        "plans; the oracle waits out no timer (docs/oracle.md)")
-_ORACLE_COMPOSITE = ("oracle gap: the oracle reports a CompositePodGroup without a condition as WaitingForPods; its "
-                     "compositePodGroups[] are not finished (docs/oracle.md)")
 _ORACLE_EXTENDED_CLAIM = ("oracle gap: the claim the scheduler creates for a DeviceClass-backed extended resource is "
                           "named by generateName, which the fake clientset does not apply; compared by name it is "
                           "absent on one side")
 KNOWN = {
     ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.36"): _ORACLE_EXTENDED_CLAIM,
     ("dra-upstream/nvidia-gpu-full/gpu-full.yaml", "1.37"): _ORACLE_EXTENDED_CLAIM,
-    ("explain/composite/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
-    ("explain/exact-tree/gang.yaml", "1.37"): _ORACLE_COMPOSITE,
     ("explain/preemption/gang.yaml", "1.37"): _ORACLE_137_BACKOFF,
     ("scenarios/eviction/urgent.yaml", "1.37"): _ORACLE_137_BACKOFF,
     ("scenarios/racks-and-trees/manifests", "1.37"): (
