@@ -139,10 +139,11 @@ def test_136_without_the_wap_gate_preempts_pod_by_pod_and_binds_after():
     plan = run(four_full_nodes(), [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
                version="1.36", gates="WorkloadAwarePreemption=false")
     placed = by_name(plan)
-    # every node offers one equal victim; the latest-started one goes first (pickOneNodeForPreemption)
-    assert victims(plan) == [("Pod", "g-0", [("low-3", "n3", None)]), ("Pod", "g-1", [("low-2", "n2", None)])]
+    # every node offers one equal victim; the latest-started one goes first (pickOneNodeForPreemption). g-1,
+    # whose arrival completes the quorum, enters activeQ first, so the 1.36 cycle tries it first
+    assert victims(plan) == [("Pod", "g-1", [("low-3", "n3", None)]), ("Pod", "g-0", [("low-2", "n2", None)])]
     assert [(placed[f"g-{i}"].status, placed[f"g-{i}"].node, placed[f"g-{i}"].nominated_node) for i in range(2)] \
-        == [("Bound", "n3", "n3"), ("Bound", "n2", "n2")]
+        == [("Bound", "n2", "n2"), ("Bound", "n3", "n3")]
     assert groups(plan)["g"].status == "Scheduled"
 
 
@@ -152,7 +153,8 @@ def test_136_pod_by_pod_gang_that_stays_short_evicts_nothing():
     plan = run(cluster, [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
                version="1.36", gates="WorkloadAwarePreemption=false")
     assert plan.preemptions == ()
-    assert by_name(plan)["g-1"].message.startswith(
+    # g-1 (it completed the quorum) is tried first and takes n0 by evicting low-0; g-0 then finds nothing
+    assert by_name(plan)["g-0"].message.startswith(
         "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: ")
 
 
