@@ -254,3 +254,20 @@ def test_136_refuses_the_same_group_and_its_member_says_why():
         " no new claims to deallocate, preemption: not eligible due to placement-based pod group scheduling "
         "limitation")
     assert groups(plan)["g0"].message.endswith(", " + TOPOLOGY_MSG)
+
+
+def test_137_gang_binds_on_the_nodes_its_preemption_freed():
+    """fixtures/explain/preemption (and scenarios/eviction): v1.37.2 evicts all four batch pods and nominates the
+    two members to the freed nodes, then requeues the group into its error backoff; the retry once that backoff
+    expires binds them there (checked with an oracle build that lets the backoff timer run). wasplan retries at
+    once with the same result; the plain oracle stops before the timer (tests/oracle/test_fixtures.py KNOWN)."""
+    existing = [node("gpu-0", cpu="96", gpu=8), node("gpu-1", cpu="96", gpu=8),
+                *(pod(f"batch-{i}", cpu="8", gpu=4, priority=1000, namespace="batch", node_name=f"gpu-{i // 2}")
+                  for i in range(4))]
+    members = [pod(f"urgent-{i}", cpu="16", gpu=8, priority=100000, namespace="ml", group="urgent") for i in range(2)]
+    plan = run(existing, [gang("urgent", 2, namespace="ml", priority=100000), *members])
+    assert victims(plan) == [("PodGroup", "urgent", [(f"batch-{i}", f"gpu-{i // 2}", None) for i in range(4)])]
+    placed = by_name(plan)
+    assert [(placed[f"urgent-{i}"].status, placed[f"urgent-{i}"].node, placed[f"urgent-{i}"].nominated_node)
+            for i in range(2)] == [("Bound", "gpu-0", "gpu-0"), ("Bound", "gpu-1", "gpu-1")]
+    assert groups(plan)["urgent"].status == "Scheduled"
