@@ -117,9 +117,11 @@ def test_cli_text_folds_the_pods_and_fail_on_regression_exits_1(tmp_path):
     assert result.stdout.splitlines() == [
         "Plan diff against the baseline (Kubernetes 1.37): 6 worse, 0 better, 0 changed",
         "Worse (6)",
-        "  PodGroup ml/train-job: was Scheduled, now Unschedulable: 0/1 placements are",
-        "      available, first placement status: minCount (5) cannot be satisfied: 4",
-        "      scheduled, 0 remaining",
+        "  PodGroup ml/train-job: was Scheduled, now Unschedulable: pod group is",
+        "      unschedulable, 0/1 placements are available, first placement status:",
+        "      minCount (5) cannot be satisfied: 4 scheduled, 0 remaining, deallocation",
+        "      and deletion of ResourceClaims completed, pod group preemption: No",
+        "      preemption victims found for incoming preemptor",
         "  4 pods lost their node, now Pending: ml/train-[0-3]",
         "  Pod ml/train-4: new, Pending",
     ]

@@ -161,12 +161,12 @@ def test_the_composite_tree_wraps_with_a_hanging_indent_and_no_trailing_spaces()
     start = text.index("CompositePodGroups\n")
     assert text[start:].splitlines()[:7] == [
         "CompositePodGroups",
-        "└── ml/pipeline-stage (gang 2) Unschedulable: 0/1 placements are available,",
-        "        first placement status: minCount (2) cannot be satisfied: 1 scheduled, 0",
-        "        remaining",
-        "    ├── pipeline-shard-0 Reverted: 0/1 placements are available, first placement",
-        "    │       status: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining",
-        "    └── pipeline-shard-1 Failed: 0/1 placements are available, first placement",
+        "└── ml/pipeline-stage (gang 2) Unschedulable: pod group is unschedulable, 0/1",
+        "        placements are available, first placement status: minCount (2) cannot be",
+        "        satisfied: 1 scheduled, 0 remaining",
+        "    ├── pipeline-shard-0 Reverted: pod group is unschedulable, 0/1 placements",
+        "    │       are available, first placement status: minCount (2) cannot be",
+        "    │       satisfied: 1 scheduled, 0 remaining",
     ]
     assert not [line for line in text.splitlines() if line != line.rstrip()]
     assert max(len(line) for line in text.splitlines()) <= 80

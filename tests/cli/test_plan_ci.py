@@ -10,8 +10,9 @@ from tests.conftest import FIXTURES
 
 JOB = str(FIXTURES / "examples" / "training" / "pretrain-job.yaml")
 SMALL = str(FIXTURES / "messy-repo" / "clusters" / "lab.yaml")  # 2 nodes x 8 GPUs: a gang of 4 x 8 cannot fit
-WHY = ("Unschedulable: 0/1 placements are available, first placement status: minCount (4) cannot be satisfied: "
-       "2 scheduled, 1 remaining")
+WHY = ("Unschedulable: pod group is unschedulable, 0/1 placements are available, first placement status: minCount (4) "
+       "cannot be satisfied: 2 scheduled, 1 remaining, pod group preemption: No preemption victims found for incoming "
+       "preemptor")
 
 
 def test_github_annotation_sits_on_the_jobs_line():

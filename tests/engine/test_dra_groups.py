@@ -216,8 +216,12 @@ def test_greedy_gang_allocation_misses_a_fit(tmp_path):
     own = "- {name: gpu, resourceClaimTemplateName: whole-or-half}"
     run = plan(tmp_path, CLUSTER + PARTITIONS, group(2, "") + pod("m-0", own, "team") + pod("m-1", own, "team"))
     assert pods(run)["m-1"] == ("Pending", None, "0/2 nodes are available: 2 cannot allocate all claims.")
-    assert pods(run)["m-0"] == ("Pending", None, "pod group is unschedulable, 0/1 placements are available, first "
-                                "placement status: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
+    # v1.37.2 (checked with the oracle): the group's status carries errPodGroupUnschedulable, m-0 is told it behind
+    # the same error, and workload-aware preemption's verdict is appended
+    assert pods(run)["m-0"] == ("Pending", None, "pod group is unschedulable, pod group is unschedulable, 0/1 "
+                                "placements are available, first placement status: minCount (2) cannot be "
+                                "satisfied: 1 scheduled, 0 remaining, pod group preemption: No preemption victims "
+                                "found for incoming preemptor")
     assert [c.status for c in run.plan.claims] == ["Pending", "Pending"]
 
 

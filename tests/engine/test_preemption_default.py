@@ -8,7 +8,7 @@ test/integration/scheduler/preemption/podgrouppreemption_test.go ("Preemptor Pod
 respect the PodGroup disruption mode", 1.36) and scheduler_perf PreemptionPodGroupDisruptionMode (1.37).
 """
 
-from builders import gang, node, pdb, pod, selector
+from builders import basic, gang, node, pdb, pod, selector
 from enginehelp import by_name, run
 
 from wasplan.cluster.model import Affinity, PodAffinityTerm, PriorityClass
@@ -176,3 +176,28 @@ def test_fewer_victims_win_over_a_lower_sum_of_raw_priorities():
                 pod("x", cpu="1", priority=5, node_name="n1"), pod("y", cpu="1", priority=-3, node_name="n1")]
     plan = run(existing, [pod("p", cpu="2", priority=100)])
     assert victims(plan) == [("Pod", "p", [("one", "n0", 5)])]
+
+
+def _started(p, at: str):
+    p.start_time = f"2026-01-01T{at}:00Z"
+    return p
+
+
+def test_137_victim_order_puts_pod_group_pods_first_and_counts_a_whole_group(version="1.37"):
+    """Generated case seed=24 (1.37, wap), reduced. v1.37.2 DefaultPreemption sorts victims with
+    preemption.MoreImportantVictim: a PodGroup's pods (here a disruptionMode-all group, two pods across two
+    nodes, and one member of a single-mode group) before a pod without a group, the larger unit first. The
+    reprieve therefore keeps the all-group and evicts the other two, although the pod without a group started
+    first (by start time alone it would be kept and the group evicted)."""
+    cluster = [node("n1", cpu="1"), node("n2", cpu="3"),
+               gang("a", 2, priority=0, disruption="all"), basic("s", priority=0, disruption="single"),
+               _started(pod("solo", cpu="500m", priority=0, node_name="n2"), "01:02"),
+               _started(pod("single-0", cpu="100m", priority=0, group="s", node_name="n2"), "01:09"),
+               _started(pod("all-1", cpu="1", priority=0, group="a", node_name="n2"), "01:28"),
+               _started(pod("all-0", cpu="100m", priority=0, group="a", node_name="n1"), "01:54")]
+    plan = run(cluster, [pod("p", cpu="2", priority=1000, node_selector={"kubernetes.io/hostname": "n2"})],
+               version=version)
+    assert [(p.preemptor_name, sorted(v.name for v in p.victims)) for p in plan.preemptions] == \
+        [("p", ["single-0", "solo"])]
+    assert (by_name(plan)["p"].status, by_name(plan)["p"].node) == ("Bound", "n2")
+    assert [by_name(plan)[n].status for n in ("all-0", "all-1")] == ["AlreadyBound"] * 2

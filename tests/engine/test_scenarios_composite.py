@@ -16,6 +16,7 @@ from enginehelp import by_name, groups, run
 
 FIT_ERROR = "0/1 nodes are available: 1 Insufficient cpu."
 ONE_PLACEMENT = "0/1 placements are available, first placement status: "
+FAILED = "pod group is unschedulable, " + ONE_PLACEMENT  # v1.37.2 builds it with errPodGroupUnschedulable
 
 
 def cpg_pods(group, *cpus):
@@ -40,8 +41,8 @@ def test_failed_child_is_reverted_and_the_root_succeeds_with_min_group_count():
     placed = by_name(plan)
     for g in ("pg1", "pg2", "pg4", "pg5"):
         assert [placed[f"{g}-pod-{i}"].node for i in range(3)] == ["node1"] * 3
-    sub3_msg = ONE_PLACEMENT + "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
-    gang_msg = ONE_PLACEMENT + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+    sub3_msg = FAILED + "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
+    gang_msg = FAILED + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
     # pg6 fit, then was reverted with cpg-sub3
     assert [placed[f"pg6-pod-{i}"].message for i in range(3)] == [f"pod group is unschedulable, {sub3_msg}"] * 3
     for g in ("pg3", "pg7"):
@@ -101,13 +102,13 @@ def test_composite_takes_the_zone_with_room_for_both_children():
 def test_composite_whose_zones_have_no_room_for_both_children():
     plan = run(zone_cluster("1"), [*ZONE_TREE, *cpg_pods("a", 1, 1), *cpg_pods("b", 1, 1)], arrival="batch")
     placed = by_name(plan)
-    root_msg = ("0/2 placements are available, first placement status: "
+    root_msg = ("pod group is unschedulable, 0/2 placements are available, first placement status: "
                 "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
     # first placement zone-1 (2 CPU free): a takes both CPUs of z1-a and counts; b's first pod finds no room
     assert [placed[p].message for p in ("a-pod-0", "a-pod-1")] == [f"pod group is unschedulable, {root_msg}"] * 2
     assert [placed[p].message for p in ("b-pod-0", "b-pod-1")] == [
         "0/2 nodes are available: 2 Insufficient cpu.",
-        ONE_PLACEMENT + "minCount (2) cannot be satisfied: 0 scheduled, 1 remaining"]
+        FAILED + "minCount (2) cannot be satisfied: 0 scheduled, 1 remaining"]
     assert {p.status for p in plan.pods if p.pod_group} == {"Pending"}
     job = {c.name: c for c in plan.composites}["job"]
     assert (job.status, job.message, job.placement) == ("Unschedulable", root_msg, None)

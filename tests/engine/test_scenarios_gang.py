@@ -17,6 +17,10 @@ from enginehelp import by_name, groups, run
 GPU_NODES = [node(f"n{i}", cpu="16", gpu=2) for i in range(4)]
 NO_ROOM = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
 ONE_PLACEMENT = "0/1 placements are available, first placement status: "
+FAILED_137 = "pod group is unschedulable, " + ONE_PLACEMENT  # v1.37.2 builds the status with errPodGroupUnschedulable
+# v1.37.2's PodGroupPostFilter plugins, appended to the group's status: DynamicResources', then DefaultPreemption's
+NOTHING_TO_EVICT = ("deallocation and deletion of ResourceClaims completed, pod group preemption: No preemption "
+                    "victims found for incoming preemptor")
 
 
 def test_gang_fits_all_or_nothing_on_distinct_nodes():
@@ -34,7 +38,7 @@ def test_gang_that_does_not_fit_binds_nothing_137():
     plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")])
     placed = by_name(plan)
     assert [placed[f"g-{i}"].status for i in range(5)] == ["Pending"] * 5
-    msg = ONE_PLACEMENT + "minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"
+    msg = f"{FAILED_137}minCount (5) cannot be satisfied: 4 scheduled, 0 remaining, {NOTHING_TO_EVICT}"
     # members that fitted are told the group failed (submitPodGroupAlgorithmResult), the last one its FitError
     assert [placed[f"g-{i}"].message for i in range(5)] == [f"pod group is unschedulable, {msg}"] * 4 + [NO_ROOM]
     g = groups(plan)["g"]
@@ -47,20 +51,26 @@ def test_1_37_stops_early_once_min_count_is_out_of_reach():
     plan = run(small, [gang("g", 3), *pods("g", 4, gpu=2, group="g")])
     placed = by_name(plan)
     # g-0 fits, g-1 fails (1 + 2 remaining = 3, still possible), g-2 fails (1 + 1 < 3): stop; g-3 never tried
-    msg = ONE_PLACEMENT + "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
+    msg = FAILED_137 + "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"
     one_node = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
-    assert [placed[f"g-{i}"].message for i in range(4)] == [f"pod group is unschedulable, {msg}", one_node, one_node,
-                                                             msg]
+    # g-3 gets a copy of the status taken before the PodGroupPostFilter added to it (completePodGroupAlgorithmResult)
+    assert [placed[f"g-{i}"].message for i in range(4)] == [f"pod group is unschedulable, {msg}, {NOTHING_TO_EVICT}",
+                                                             one_node, one_node, msg]
 
 
 def test_gang_that_does_not_fit_binds_nothing_136():
     plan = run(GPU_NODES, [gang("g", 5), *pods("g", 5, gpu=2, group="g")], version="1.36")
     placed = by_name(plan)
     fitted = "pod group is unschedulable, waiting for minCount pods from a gang to be scheduled"  # + Permit's Wait
-    assert [placed[f"g-{i}"].message for i in range(5)] == [fitted] * 4 + [NO_ROOM]
+    # 1.36 runs DefaultPreemption's PostFilter for each member; with WorkloadAwarePreemption on it declines
+    no_room = f"{NO_ROOM} no new claims to deallocate, preemption: not eligible due to workload aware preemption enabled"
+    # g-4 completes the quorum and enters activeQ first (v1.36.3 moveToActiveQ stamps InitialAttemptTimestamp
+    # then), so the 1.36 cycle tries g-4, g-0, g-1, g-2, g-3 and the last one finds no room
+    assert [placed[f"g-{i}"].message for i in range(5)] == [fitted] * 3 + [no_room, fitted]
     g = groups(plan)["g"]
-    assert (g.condition.type, g.condition.status, g.message) == ("PodGroupScheduled", "False",
-                                                                  ONE_PLACEMENT + "pod group is unschedulable")
+    assert (g.condition.type, g.condition.status, g.message) == (
+        "PodGroupScheduled", "False", ONE_PLACEMENT + "pod group is unschedulable, No preemption victims found for "
+        "incoming preemptor")
 
 
 def test_gang_waits_for_quorum():
@@ -95,8 +105,8 @@ def test_two_competing_gangs_first_complete_gang_wins():
     assert [placed[f"a-{i}"].status for i in range(3)] == ["Bound"] * 3
     assert [placed[f"b-{i}"].status for i in range(3)] == ["Pending"] * 3
     # the group's PodGroupPostFilter (workload-aware preemption) finds nothing of lower priority to evict
-    assert groups(plan)["b"].message == (ONE_PLACEMENT + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
-                                         ". pod group preemption: No preemption victims found for incoming pod")
+    assert groups(plan)["b"].message == (FAILED_137 + "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining, "
+                                         + NOTHING_TO_EVICT)
 
 
 def test_gang_with_more_pods_than_min_count_binds_what_fits():

@@ -73,5 +73,7 @@ def test_1_37_job_without_scheduling_is_basic_and_places_what_fits():
 def test_1_37_job_asking_for_a_gang_is_all_or_nothing():
     result = plan(job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}"), "1.37")
     assert [p.status for p in result.pods] == ["Pending"] * 4
-    assert result.pod_groups[0].message == ("0/1 placements are available, first placement status: "  # TAS on
-                                            "minCount (4) cannot be satisfied: 3 scheduled, 0 remaining")
+    assert result.pod_groups[0].message == (
+        "pod group is unschedulable, 0/1 placements are available, first placement status: "  # TAS on
+        "minCount (4) cannot be satisfied: 3 scheduled, 0 remaining, deallocation and deletion of ResourceClaims "
+        "completed, pod group preemption: No preemption victims found for incoming preemptor")

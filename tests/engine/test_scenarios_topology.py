@@ -45,21 +45,32 @@ NO_RACK = [rack_node("node1-rack1", "rack-1"), rack_node("node2-rack1", "rack-1"
            rack_node("node3-rack2", "rack-2"), rack_node("node4-zone2", "rack-3", "zone-2")]
 
 
-@pytest.mark.parametrize("version, status, fitted", [
-    ("1.37", "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining", None),
-    ("1.36", "pod group is unschedulable", "waiting for minCount pods from a gang to be scheduled"),
+# 1.37: the status carries errPodGroupUnschedulable and workload-aware preemption runs (DynamicResources'
+# PodGroupPostFilter passes over a constrained group); 1.36 refuses it, and each member's PostFilter says why
+FAILED_137 = ("pod group is unschedulable, 0/3 placements are available, first placement status: minCount (3) cannot be "
+              "satisfied: 2 scheduled, 0 remaining, pod group preemption: No preemption victims found for incoming "
+              "preemptor")
+FAILED_136 = ("0/3 placements are available, first placement status: pod group is unschedulable, workload aware "
+              "preemption is not supported for pod groups with scheduling constraints")
+
+
+@pytest.mark.parametrize("version, msg, fitted, refusal", [
+    ("1.37", FAILED_137, None, ""),
+    ("1.36", FAILED_136, "waiting for minCount pods from a gang to be scheduled",
+     " no new claims to deallocate, preemption: not eligible due to placement-based pod group scheduling limitation"),
 ])
-def test_no_rack_fits_although_the_cluster_has_room(version, status, fitted):
+def test_no_rack_fits_although_the_cluster_has_room(version, msg, fitted, refusal):
     plan = run(NO_RACK, [gang("pg1", 3, topology_keys=["rack"]), *gang_pods(["p1", "p2", "p3"], "pg1", "2")],
                version=version)
     placed = by_name(plan)
-    msg = f"0/3 placements are available, first placement status: {status}"
     assert [placed[p].status for p in ("p1", "p2", "p3")] == ["Pending"] * 3
-    # the first placement (rack-1, two nodes) held p1 and p2 (told the group's status, 1.36: their Permit
-    # message); p3's own FitError counts that rack's nodes only
+    # the first placement (rack-1, two nodes) held two members (told the group's status, 1.36: their Permit
+    # message); the third one's own FitError counts that rack's nodes only. 1.37 tries them in queue order; 1.36
+    # tries p3 first, as the member that completed the quorum entered activeQ first
     told = f"pod group is unschedulable, {fitted or msg}"
-    assert [placed[p].message for p in ("p1", "p2", "p3")] == [told, told,
-                                                              "0/2 nodes are available: 2 Insufficient cpu."]
+    no_room = "0/2 nodes are available: 2 Insufficient cpu." + refusal
+    expected = [told, told, no_room] if version == "1.37" else [told, no_room, told]
+    assert [placed[p].message for p in ("p1", "p2", "p3")] == expected
     g = groups(plan)["pg1"]
     assert (g.status, g.message, g.placement, g.condition.reason) == ("Unschedulable", msg, None, "Unschedulable")
 
@@ -176,15 +187,16 @@ def test_gate_off_or_no_key_keeps_the_plain_group_algorithm():
     assert nodes_of(off, ["p1", "p2"]) == ["node1-rack1", "node2-rack2"]
     assert groups(off)["pg1"].placement is None
     on = run(cluster, arrivals)
-    assert groups(on)["pg1"].message == ("0/2 placements are available, first placement status: "
-                                         "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
+    assert groups(on)["pg1"].message == ("pod group is unschedulable, 0/2 placements are available, first placement "
+                                         "status: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining, pod "
+                                         "group preemption: No preemption victims found for incoming preemptor")
     plain = run(cluster, [gang("pg1", 2), *gang_pods(["p1", "p2"], "pg1", "2")])
     assert nodes_of(plain, ["p1", "p2"]) == ["node1-rack1", "node2-rack2"]
 
 
 def test_preemption_refusal_for_constrained_groups():
-    """schedule_one_podgroup.go runWorkloadAwarePreemption (1.36 commit 008b3652 and the 1.37-era revision):
-    a PodGroup with a topology constraint gets no workload-aware preemption."""
+    """v1.36.3 schedule_one_podgroup.go runWorkloadAwarePreemption: a PodGroup with a topology constraint gets no
+    workload-aware preemption; v1.37.2 has no such refusal (its PodGroupPostFilter runs for every group)."""
     from enginehelp import options
     from wasplan.engine.placement import NO_PREEMPTION_MSG, preemption_refusal
     from wasplan.engine.world import GroupState
@@ -193,7 +205,7 @@ def test_preemption_refusal_for_constrained_groups():
     assert preemption_refusal(racked, options("1.36")) == NO_PREEMPTION_MSG
     assert NO_PREEMPTION_MSG == "workload aware preemption is not supported for pod groups with scheduling constraints"
     assert preemption_refusal(plain, options("1.36")) is None
-    assert preemption_refusal(racked, options("1.37")) == NO_PREEMPTION_MSG
+    assert preemption_refusal(racked, options("1.37")) is None
     assert preemption_refusal(racked, options("1.36", gates="TopologyAwareWorkloadScheduling=false")) is None
 
 

@@ -5,7 +5,8 @@ What is compared, per case (the Plan JSON shape both print, docs/plan-json.md an
 * every pod: status (Bound, AlreadyBound, Pending, Gated, Preempted); a bound pod's node must equal the oracle's
   or be one of the oracle's `tiedNodes` for that pod (every node whose total score equalled the chosen one's);
   a pending pod's nominated node;
-* every PodGroup and CompositePodGroup: status;
+* every PodGroup and CompositePodGroup: the condition the scheduler wrote (status and reason; "no condition"
+  where no cycle wrote one: see `_group_status`);
 * every preemption: the preemptor and its set of victims;
 * every ResourceClaim: allocated or not, the number of devices, the node.
 
@@ -155,7 +156,7 @@ def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
     for kind in ("podGroups", "compositePodGroups"):
         mg, ug = _by_key(ours.get(kind)), _by_key(theirs.get(kind))
         for key in sorted(mg.keys() | ug.keys()):
-            sa, sb = (mg.get(key) or {}).get("status"), (ug.get(key) or {}).get("status")
+            sa, sb = _group_status(mg.get(key)), _group_status(ug.get(key))
             if sa != sb:
                 out.differences.append(f"{kind[:-1]} {key}: status wasplan {sa}, oracle {sb}")
     mv, uv = _victims(ours), _victims(theirs)
@@ -171,6 +172,22 @@ def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
             out.differences.append(f"claim {key}: wasplan {_claim_text(va)}, oracle {_claim_text(vb)}")
 
 
+def _group_status(group: dict | None) -> str | None:
+    """A group's status as compared: what the scheduler wrote, its condition's status and reason. The `status`
+    label is each tool's summary of it and says more where no cycle wrote anything: a group whose pods ran
+    before the plan (wasplan Scheduled, the oracle WaitingForPods), one whose every pod the plan evicts (wasplan
+    Unschedulable/PreemptionByScheduler, docs/plan-json.md, while the condition upstream never lowers stays
+    True), a CompositePodGroup (upstream v1.37.2 never gives one a condition). Those compare as the condition
+    both sides agree on, or as "no condition"; their pods are compared anyway."""
+    if group is None:
+        return None
+    cond = group.get("condition")
+    return f"{cond.get('status')} {cond.get('reason')}" if cond else NO_CONDITION
+
+
+NO_CONDITION = "(no condition)"
+
+
 def _claim_text(view) -> str:
     if view is None:
         return "absent"
@@ -180,8 +197,8 @@ def _claim_text(view) -> str:
 
 def _outcomes(plan: dict) -> dict[str, Counter]:
     return {"pods": Counter(p["status"] for p in plan.get("pods") or ()),
-            "podGroups": Counter(g.get("status") for g in plan.get("podGroups") or ()),
-            "compositePodGroups": Counter(g.get("status") for g in plan.get("compositePodGroups") or ()),
+            "podGroups": Counter(_group_status(g) for g in plan.get("podGroups") or ()),
+            "compositePodGroups": Counter(_group_status(g) for g in plan.get("compositePodGroups") or ()),
             "victims": Counter({"victims": sum(len(p.get("victims") or ()) for p in plan.get("preemptions") or ())}),
             "claims": Counter("allocated" if _claim_view(c)[0] else "not allocated"
                               for c in plan.get("resourceClaims") or ())}

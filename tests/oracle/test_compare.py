@@ -30,7 +30,8 @@ def _pod(name, status, node=None, **extra):
 BASE = {
     "pods": [_pod("a", "Bound", "n1"), _pod("b", "Bound", "n2"), _pod("c", "Pending", message="0/3 nodes ..."),
              _pod("v", "Preempted")],
-    "podGroups": [{"namespace": "default", "name": "g", "status": "Scheduled"}],
+    "podGroups": [{"namespace": "default", "name": "g", "status": "Scheduled",
+                   "condition": {"type": "PodGroupInitiallyScheduled", "status": "True", "reason": "Scheduled"}}],
     "preemptions": [{"preemptor": {"kind": "Pod", "namespace": "default", "name": "b"},
                      "victims": [{"namespace": "default", "name": "v", "node": "n2", "priority": 10}]}],
     "resourceClaims": [{"namespace": "default", "name": "cl", "status": "Allocated", "node": "n1",
@@ -67,15 +68,35 @@ def test_node_outside_tied_nodes_differs():
 
 def test_status_group_victims_and_claims_differ():
     upstream = _oracle(c={"status": "Gated"})
-    upstream["podGroups"][0]["status"] = "Unschedulable"
+    upstream["podGroups"][0].update(status="Unschedulable", condition={"type": "PodGroupInitiallyScheduled",
+                                                                        "status": "False", "reason": "Unschedulable"})
     upstream["preemptions"][0]["victims"].append({"namespace": "default", "name": "w", "node": "n2"})
     upstream["resourceClaims"][0].update(status="Pending", node=None, devices=[])
     assert compare.compare(BASE, upstream).differences == [
         "pod default/c: status wasplan Pending (0/3 nodes ...), oracle Gated (0/3 nodes ...)",
-        "podGroup default/g: status wasplan Scheduled, oracle Unschedulable",
+        "podGroup default/g: status wasplan True Scheduled, oracle False Unschedulable",
         "preemption by Pod default/b: victims wasplan ['default/v'], oracle ['default/v', 'default/w']",
         "claim default/cl: wasplan 1 device(s) on n1, oracle not allocated",
     ]
+
+
+def test_groups_compare_by_the_condition_the_scheduler_wrote():
+    """A group whose pods ran before the plan: neither scheduler wrote a condition, wasplan says Scheduled, the
+    oracle WaitingForPods: they agree; a condition on one side only, or a different one, is a difference."""
+    ran = {"namespace": "default", "name": "run", "status": "Scheduled", "condition": None}
+    ours = {**copy.deepcopy(BASE), "podGroups": [ran], "compositePodGroups": [{**ran, "name": "root"}]}
+    upstream = copy.deepcopy(ours)
+    for group in (*upstream["podGroups"], *upstream["compositePodGroups"]):
+        group["status"] = "WaitingForPods"
+    assert compare.compare(ours, upstream).differences == []
+    upstream["podGroups"][0].update(status="Unschedulable", condition={"type": "PodGroupInitiallyScheduled",
+                                                                        "status": "False", "reason": "Unschedulable"})
+    assert compare.compare(ours, upstream).differences == [
+        "podGroup default/run: status wasplan (no condition), oracle False Unschedulable"]
+    evicted = {**ran, "status": "Unschedulable", "condition": {"type": "PodGroupInitiallyScheduled", "status": "True",
+                                                               "reason": "Scheduled"}}
+    kept = {**evicted, "status": "Scheduled"}
+    assert compare.compare({**ours, "podGroups": [evicted]}, {**ours, "podGroups": [kept]}).differences == []
 
 
 def test_nominated_node_and_missing_pod_differ():

@@ -110,8 +110,8 @@ def test_pending_groups_show_reasons_counts_and_the_explain_command(tmp_path):
     reasons = [li.text for li in entry.find_all("li")]
     assert reasons == [
         "1 pod Pending: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
-        "2 pods Pending: 0/1 placements are available, first placement status: minCount (3) cannot be satisfied: "
-        "0 scheduled, 2 remaining. pod group preemption: No preemption victims found for incoming pod"]
+        "2 pods Pending: pod group is unschedulable, 0/1 placements are available, first placement status: minCount "
+        "(3) cannot be satisfied: 0 scheduled, 2 remaining"]
     assert entry.find_all("code")[0].text == (f"wasplan explain podgroup/b -n default {COMPETING[0]} "
                                               f"--cluster {COMPETING[1]}")
     dom = _open(tmp_path / "plan.html", "#select=pg:default/a")
@@ -139,8 +139,10 @@ def test_the_baseline_diff_is_listed_and_marked_on_the_map(tmp_path):
     assert dom.by_id("fact-diff").text == "6 worse, 0 better, 0 changed"
     assert [h.text for h in dom.by_id("diff").find_all("h3")] == ["Worse (6)"]
     assert [li.text for li in dom.by_id("diff").find_all("li")] == [
-        "PodGroup ml/train-job: was Scheduled, now Unschedulable: 0/1 placements are available, first placement "
-        "status: minCount (5) cannot be satisfied: 4 scheduled, 0 remaining",
+        "PodGroup ml/train-job: was Scheduled, now Unschedulable: pod group is unschedulable, 0/1 placements are "
+        "available, first placement status: minCount (5) cannot be satisfied: 4 scheduled, 0 remaining, "
+        "deallocation and deletion of ResourceClaims completed, pod group preemption: No preemption victims found "
+        "for incoming preemptor",
         "4 pods lost their node, now Pending: ml/train-[0-3]", "Pod ml/train-4: new, Pending"]
     t = tiles(dom)
     assert {n for n, x in t.items() if "fx-regression" in x.classes} == {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}

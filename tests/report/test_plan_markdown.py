@@ -80,9 +80,12 @@ def test_pending_groups_with_reason_counts_and_the_explain_command():
     text = render_markdown(view(*COMPETING))
     assert ("h3", "Pending (3 pods)") in blocks(text)
     items = [t for tag, t in blocks(text) if tag == "p"]
-    message = ("0/1 placements are available, first placement status: minCount (3) cannot be satisfied: 0 scheduled, "
-               "2 remaining. pod group preemption: No preemption victims found for incoming pod")
-    assert f"PodGroup default/b Unschedulable, 3 pods: {message}" in items
+    # the two members the cycle never reached keep the status as it was before the PodGroupPostFilter added to it
+    message = ("pod group is unschedulable, 0/1 placements are available, first placement status: minCount (3) "
+               "cannot be satisfied: 0 scheduled, 2 remaining")
+    post_filter = ("deallocation and deletion of ResourceClaims completed, pod group preemption: No preemption "
+                   "victims found for incoming preemptor")
+    assert f"PodGroup default/b Unschedulable, 3 pods: {message}, {post_filter}" in items
     assert "1 pod Pending: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu." in items
     assert f"2 pods Pending: {message}" in items
     assert codes(text) == [f"wasplan explain podgroup/b -n default {COMPETING[0]} --cluster {COMPETING[1]}"]
@@ -100,8 +103,10 @@ def test_the_baseline_diff_comes_first():
     got = blocks(text)
     assert got[3] == ("h3", "Against the baseline: 6 worse, 0 better, 0 changed")
     assert got[4:8] == [("p", "Worse (6)"),
-                        ("p", "PodGroup ml/train-job: was Scheduled, now Unschedulable: 0/1 placements are available, "
-                              "first placement status: minCount (5) cannot be satisfied: 4 scheduled, 0 remaining"),
+                        ("p", "PodGroup ml/train-job: was Scheduled, now Unschedulable: pod group is unschedulable, 0/1 placements are "
+                              "available, first placement status: minCount (5) cannot be satisfied: 4 scheduled, 0 "
+                              "remaining, deallocation and deletion of ResourceClaims completed, pod group "
+                              "preemption: No preemption victims found for incoming preemptor"),
                         ("p", "4 pods lost their node, now Pending: ml/train-[0-3]"),
                         ("p", "Pod ml/train-4: new, Pending")]
 

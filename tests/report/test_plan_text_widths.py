@@ -76,26 +76,32 @@ def test_200_columns_show_every_column_on_one_line_each():
 
 
 def test_a_100_pod_job_pending_for_one_reason_is_one_line_at_80_columns():
+    # ml/train's members that fitted are told the group's status behind upstream's "pod group is unschedulable"
     assert _sweep(80)[6:] == [
         "Pending pods (105)",
         "  job ml/sweep: 100 pods Pending: 0/4 nodes are available: 4 Insufficient",
         "      nvidia.com/gpu.",
-        "  job ml/train: 4 pods Pending: pod group is unschedulable, 0/1 placements are",
-        "      available, first placement status: minCount (5) cannot be satisfied: 4",
-        "      scheduled, 0 remaining",
+        "  job ml/train: 4 pods Pending: pod group is unschedulable, pod group is",
+        "      unschedulable, 0/1 placements are available, first placement status:",
+        "      minCount (5) cannot be satisfied: 4 scheduled, 0 remaining, deallocation",
+        "      and deletion of ResourceClaims completed, pod group preemption: No",
+        "      preemption victims found for incoming preemptor",
         "  ml/train-4 Pending: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu.",
     ]
 
 
 def test_120_and_200_columns_wrap_only_what_is_longer():
-    assert _sweep(120)[6:9] == [
+    assert _sweep(120)[6:10] == [
         "  job ml/sweep: 100 pods Pending: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu.",
-        "  job ml/train: 4 pods Pending: pod group is unschedulable, 0/1 placements are available, first placement status:",
-        "      minCount (5) cannot be satisfied: 4 scheduled, 0 remaining",
+        "  job ml/train: 4 pods Pending: pod group is unschedulable, pod group is unschedulable, 0/1 placements are available,",
+        "      first placement status: minCount (5) cannot be satisfied: 4 scheduled, 0 remaining, deallocation and deletion of",
+        "      ResourceClaims completed, pod group preemption: No preemption victims found for incoming preemptor",
     ]
-    assert _sweep(200)[7] == ("  job ml/train: 4 pods Pending: pod group is unschedulable, 0/1 placements are "
-                              "available, first placement status: minCount (5) cannot be satisfied: 4 scheduled, "
-                              "0 remaining")
+    assert _sweep(200)[7:9] == [
+        "  job ml/train: 4 pods Pending: pod group is unschedulable, pod group is unschedulable, 0/1 placements are "
+        "available, first placement status: minCount (5) cannot be satisfied: 4 scheduled, 0",
+        "      remaining, deallocation and deletion of ResourceClaims completed, pod group preemption: No preemption "
+        "victims found for incoming preemptor"]
 
 
 def test_verbose_lists_every_pending_pod():

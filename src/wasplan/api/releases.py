@@ -45,6 +45,10 @@ class Capabilities:
     #                       grouped victims are judged by it everywhere
     whole_group_victims: bool  # DefaultPreemption evicts disruptionMode `all` groups as units, groups first
     group_preemption_prefix: str  # how a group's failure message introduces workload-aware preemption's verdict
+    #                               (1.37 DefaultPreemption.PodGroupPostFilter adds "pod group preemption: "; 1.36
+    #                               passes the evaluator's status on as it is)
+    constrained_group_preemption: bool  # workload-aware preemption also runs for a PodGroup with a topology
+    #                                     constraint (1.37.2 has no refusal; 1.36.3 runWorkloadAwarePreemption refuses)
     composites: bool  # CompositePodGroup, composite templates and parent references exist
     job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
@@ -68,16 +72,17 @@ class Capabilities:
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
             "dra_shared_devices_consume_counters", "dra_post_filter_silent", "dra_cycle_allocation_pins")
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
-                           group_priority=False, whole_group_victims=False, group_preemption_prefix="preemption: ",
-                           composites=False, job_scheduling_field=False, nested_template_ref=False,
-                           child_jobs_get_no_workload=False, image_volumes_count=False,
+                           group_priority=False, whole_group_victims=False, group_preemption_prefix="",
+                           constrained_group_preemption=False, composites=False, job_scheduling_field=False,
+                           nested_template_ref=False, child_jobs_get_no_workload=False, image_volumes_count=False,
                            **dict.fromkeys(_DRA_137, False))
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
     "1.37": Capabilities(group_entity_cycle=True, groups_need_gang_gate=False,
                          group_condition="PodGroupInitiallyScheduled", group_priority=True, whole_group_victims=True,
-                         group_preemption_prefix="pod group preemption: ", composites=True,
+                         group_preemption_prefix="pod group preemption: ", constrained_group_preemption=True,
+                         composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
                          image_volumes_count=True, group_admission_gate="GenericWorkload",
                          **dict.fromkeys(_DRA_137, True)),

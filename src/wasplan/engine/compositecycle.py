@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine import placement, search
+from wasplan.engine import groupcycle, placement, search
 from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
@@ -105,7 +105,7 @@ class TreeRun:
         if tkey is None:  # one placement (the parent's nodes); a failure reads as that placement's
             res = self.children(key, mask)
             if not res.success and not res.error and placement.tas_on(self.options):
-                res.message = placement.placements_msg(1, res.message)
+                res.message = groupcycle.unschedulable(placement.placements_msg(1, res.message))
             return res
         try:
             domains = generate(self.state, tkey, mask, self.subtree_bound(key))
@@ -117,8 +117,8 @@ class TreeRun:
         winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
         if winner is None:
             first = trials.get(domains[0].name) or self._trial(key, domains[0])
-            res = first.outcome
-            res.message = placement.placements_msg(len(domains), res.message)
+            res = first.outcome  # v1.37.2 builds the placements status with errPodGroupUnschedulable
+            res.message = groupcycle.unschedulable(placement.placements_msg(len(domains), res.message))
             return res
         chosen = self.children(key, winner.domain.mask(len(self.state.nodes)))
         chosen.placement = (tkey, winner.domain.name)

@@ -101,8 +101,10 @@ class Cycles(PreemptionSteps):
         return None
 
     def pre_enqueue(self, ps: PodState) -> None:
-        if not ps.initial_ts:  # the queue timestamp is taken when the pod is first added, gated or not
-            ps.ts = ps.initial_ts = self.tick()
+        if not ps.ts:  # the queue timestamp is taken when the pod is first added, gated or not
+            ps.ts = self.tick()
+            if self._entity:
+                ps.initial_ts = ps.ts
         gate = self._gate(ps)
         if gate is None and self._dra_on(ps):
             problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
@@ -115,6 +117,11 @@ class Cycles(PreemptionSteps):
                 self._waiting.setdefault(World.group_key(ps), []).append(ps)
             return
         ps.status, ps.reason, ps.message = _QUEUED, "", ""
+        if not ps.initial_ts:
+            # 1.36 stamps InitialAttemptTimestamp when a pod first enters activeQ, not while PreEnqueue holds it
+            # (v1.36.3 scheduling_queue.go moveToActiveQ), and its group cycle orders the members by it
+            # (podGroupInfoForPod): the member that completes a gang's quorum comes first, then those released
+            ps.initial_ts = self.tick()
         self.enqueue(ps)
 
     def _dra_on(self, ps: PodState) -> bool:
@@ -280,11 +287,13 @@ class Cycles(PreemptionSteps):
             self._note_bound(group, members, attempt, since)
         else:
             self.state.rollback(mark)
+            before = attempt.message
             message = attempt.message if attempt.error else \
-                self.preempt_for_group(group, members, ev, scheduled, attempt.message)
+                self.preempt_for_group(group, members, ev, scheduled, bound, attempt.message)
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
-                self._reject(group, members, message, {m.key: attempt.member_message(m.key) for m in members})
+                self._reject(group, members, message,
+                             {m.key: attempt.member_message(m.key, before) for m in members})
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
 

@@ -4,7 +4,8 @@ Members are tried one by one, in the order the caller gives, against one view of
 fits is reserved so later members see it. 1.36 decides with GangScheduling's Permit (success as soon as the
 group's scheduled pods — bound plus assumed — reach minCount, basic groups at once); 1.37 evaluates
 PlacementFeasible after every member and stops early once `scheduled + remaining < minCount`, and also needs
-at least one newly placed member. The caller keeps the reservations on success and rolls them back otherwise;
+at least one newly placed member (1.37 messages are upstream's statuses: one built with errPodGroupUnschedulable
+leads with `pod group is unschedulable, `, see `unschedulable`). The caller keeps the reservations on success and rolls them back otherwise;
 `mask` restricts the cluster to a node subset (topology placements reuse this). `post_filter` (1.36 pod-by-pod
 preemption, see preemption/steps.py) may place a member that did not fit on a nominated node. Members of one
 shape are placed by gangbatch.py in one vectorised pass, with the nodes find_node would give each.
@@ -54,16 +55,30 @@ class GroupAttempt:
     entity_cycle: bool = True
     placement: tuple[str, str] | None = None  # (topology key, domain) chosen by the placement search
     error: bool = False  # a SchedulerError (e.g. bound members span several domains), not a verdict
+    wrapped: bool = False  # 1.37: the status carries errPodGroupUnschedulable (see `unschedulable`)
+    nothing_new: bool = False  # 1.37: the gang rule held but no member was newly placed
 
-    def member_message(self, key: str) -> str:
+    def member_message(self, key: str, unreached: str | None = None) -> str:
         """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group
         "pod group is unschedulable, " + (1.36: its Permit message, 1.37: the group's status); for a member the
-        cycle never reached, the group's status message."""
+        cycle never reached, the group's status as it was before the PodGroupPostFilter added to it
+        (`unreached`; upstream's completePodGroupAlgorithmResult copies the status before that)."""
         if key in self.failures:
             return self.failures[key]
         if key in self.placements:
             return f"{UNSCHEDULABLE_MSG}, {self.message if self.entity_cycle else PERMIT_WAIT_MSG}"
-        return self.message
+        return self.message if unreached is None else unreached
+
+    def first_placement_status(self) -> str:
+        """How this attempt reads quoted as a placement's status (upstream formats the first placement's
+        `status.AsError()`): a status carrying errPodGroupUnschedulable reads as that error alone."""
+        return UNSCHEDULABLE_MSG if self.wrapped else self.message
+
+
+def unschedulable(reasons: str = "") -> str:
+    """The message of a status built `.WithError(errPodGroupUnschedulable)` (v1.37.2 schedule_one_podgroup.go):
+    kube-scheduler's Status.Reasons() puts the error's text before the reasons, joined with ", "."""
+    return f"{UNSCHEDULABLE_MSG}, {reasons}" if reasons else UNSCHEDULABLE_MSG
 
 
 def run(ev: Evaluator, group: GroupState, members: list[PodState], scheduled: int, entity_cycle: bool,
@@ -133,6 +148,8 @@ def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAt
             attempt.message = f"minCount ({m}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
     if status_ok and attempt.placements:
         attempt.success, attempt.message = True, ""
-    elif status_ok:
-        attempt.message = UNSCHEDULABLE_MSG
+    elif status_ok:  # runRootSchedulingAlgorithm: success without a newly placed member is Unschedulable
+        attempt.message, attempt.wrapped, attempt.nothing_new = unschedulable(), True, True
+    else:  # PlacementFeasible still waits after the last member: the Wait becomes Unschedulable
+        attempt.message, attempt.wrapped = unschedulable(attempt.message), True
     return attempt

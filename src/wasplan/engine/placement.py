@@ -44,11 +44,11 @@ def tas_on(options) -> bool:
 
 def preemption_refusal(group, options) -> str | None:
     """For the preemption engine: upstream's status when workload-aware preemption refuses a PodGroup with a
-    topology constraint (TAS on), else None. 1.36 (commit 008b3652) refuses it, and 1.36 also runs no pod-by-pod
-    preemption for such a group (tas_test "... does not use pod by pod preemption"). The 1.37-era revision read
-    (id:54490895239, v1alpha3 listers) still has the same check in runWorkloadAwarePreemption; only master (1.38)
-    drops it, so 1.37 refuses too."""
-    if not tas_on(options) or topology_key(group.pg) is None:
+    topology constraint (TAS on), else None. 1.36.3 refuses it (runWorkloadAwarePreemption in
+    schedule_one_podgroup.go), and 1.36 also runs no pod-by-pod preemption for such a group (tas_test "... does
+    not use pod by pod preemption"). v1.37.2 has no such check: its PodGroupPostFilter runs for every group and
+    re-runs the placement search with the potential victims removed (capability constrained_group_preemption)."""
+    if options.caps.constrained_group_preemption or not tas_on(options) or topology_key(group.pg) is None:
         return None
     return NO_PREEMPTION_MSG
 
@@ -62,12 +62,13 @@ class Job:
     members: list
     scheduled: int
     entity_cycle: bool
+    post_filter: object = None  # 1.36: what DefaultPreemption's PostFilter tells a member (it never places one)
 
     def evaluate(self, domain: Domain) -> Trial:
         state = self.ev.state
         mark = state.mark()
         attempt = groupcycle.run(self.ev, self.group, self.members, self.scheduled, self.entity_cycle,
-                                 domain.mask(len(state.nodes)))
+                                 domain.mask(len(state.nodes)), self.post_filter)
         trial = Trial(domain, attempt, attempt.success)
         if attempt.success:
             trial.raw = self.scheduled + len(attempt.placements)
@@ -90,6 +91,22 @@ def placements_msg(count: int, first: str) -> str:
     return f"0/{count} placements are available, first placement status: {first}"
 
 
+def _no_placement(attempt: GroupAttempt, count: int, first: GroupAttempt, nothing_new: bool = False) -> GroupAttempt:
+    """`attempt` failed in every one of `count` placements; `first` is the first placement's outcome. 1.36 reads
+    `0/N placements are available, first placement status: <first>`; v1.37.2 builds that status with
+    errPodGroupUnschedulable (so it leads with `pod group is unschedulable, `) and quotes a first status that
+    carries the error as the error alone. In 1.37 a placement where the gang rule held but nothing new was placed
+    is a feasible placement upstream, and the root then turns it into plain `pod group is unschedulable`."""
+    if not first.entity_cycle:
+        attempt.message = placements_msg(count, first.message)
+    elif nothing_new or first.nothing_new:
+        attempt.message, attempt.wrapped, attempt.nothing_new = groupcycle.unschedulable(), True, True
+    else:
+        attempt.message = groupcycle.unschedulable(placements_msg(count, first.first_placement_status()))
+        attempt.wrapped = True
+    return attempt
+
+
 def no_domain_msg(key: str) -> str:
     """wasplan's wording when no node carries the key: upstream has no placement to report on (and its 1.36/1.37
     code would dereference a missing first result), so the plan says what is wrong instead."""
@@ -105,20 +122,21 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
               parent: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
     """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
     `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
-    `post_filter` (1.36 pod-by-pod preemption) only reaches groups without a topology key, as upstream."""
+    `post_filter`: the members' PostFilter in 1.36 (pod-by-pod preemption for a group without a topology key;
+    for a constrained group only DefaultPreemption's refusal text, as upstream)."""
     if not tas_on(options):
         return groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
     key = topology_key(group.pg)
     if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
         attempt = groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
         if not attempt.success:
-            attempt.message = placements_msg(1, attempt.message)
+            _no_placement(attempt, 1, attempt)
         return attempt
     try:
         domains = generate(ev.state, key, parent, bound)
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
-    job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle)
+    job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)
     return search(job, domains, key)
 
 
@@ -128,9 +146,10 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate)
     if winner is None:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
-        msg = placements_msg(len(domains), first.outcome.message)
         # the members are told what happened to them in the first placement, under the placements message
-        return GroupAttempt(False, msg, first.outcome.placements, first.outcome.failures, first.outcome.entity_cycle)
+        out = GroupAttempt(False, "", first.outcome.placements, first.outcome.failures, first.outcome.entity_cycle)
+        return _no_placement(out, len(domains), first.outcome,
+                             any(t.outcome.nothing_new for t in trials.values() if t is not None))
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
     return winner.outcome

@@ -6,8 +6,9 @@ Which preemption runs where (engine-semantics §1.6, §1.7, §1.11, §1.12, §2)
 * 1.36 group members: pod by pod inside the group cycle when WorkloadAwarePreemption is off; with the gate on,
   DefaultPreemption leaves members to WAP (KEP-5710), which runs once after a plain Unschedulable cycle;
 * 1.37: per-pod PostFilter is disabled inside group cycles; WAP runs as the root's PodGroupPostFilter;
-* groups with a topology constraint (TAS gate on) get no preemption at all, in 1.36 and 1.37
-  (placement.preemption_refusal); CompositePodGroup trees (compositecycle.py) are not preempted for.
+* 1.36 groups with a topology constraint (TAS gate on) get no preemption at all (placement.preemption_refusal);
+  in 1.37 WAP re-runs their placement search; CompositePodGroup trees (compositecycle.py) are not preempted
+  for (v1.37.2 preempts for a composite root too: not modelled).
 
 `--no-preemption` (EngineOptions.preemption False) switches all of it off.
 """
@@ -23,11 +24,25 @@ from wasplan.engine.preemption.pdb import PdbTracker
 from wasplan.engine.preemption.workload import WapResult, preempt as wap_preempt
 
 
+MEMBER_TOPOLOGY_MSG = "preemption: not eligible due to placement-based pod group scheduling limitation"
+MEMBER_WAP_MSG = "preemption: not eligible due to workload aware preemption enabled"
+
+
 def members_post_filter(group, options) -> bool:
     """Whether each member of a 1.36 group cycle runs the ordinary PostFilter plugins (DefaultPreemption pod by
     pod, DynamicResources): WAP off, no topology placement."""
-    return not options.caps.group_entity_cycle and not policy.wap_on(options) and \
-        placement.preemption_refusal(group, options) is None
+    return not options.caps.group_entity_cycle and member_refusal(group, options) is None
+
+
+def member_refusal(group, options) -> str | None:
+    """What 1.36 DefaultPreemption's PostFilter tells a group member instead of preempting for it (v1.36.3
+    default_preemption.go PostFilter, checked in this order): a group with scheduling constraints under the TAS
+    gate, then any group member while WorkloadAwarePreemption is on; None when it preempts pod by pod."""
+    if placement.tas_on(options) and getattr(group.pg, "topology_keys", ()):
+        return MEMBER_TOPOLOGY_MSG
+    if policy.wap_on(options):
+        return MEMBER_WAP_MSG
+    return None
 
 
 class Preemption:
@@ -99,13 +114,23 @@ class Preemption:
         return found
 
     def ordered_units(self, lower: list) -> list[tuple[list, bool]]:
-        """Per-node victim units in reprieve order: importance order, PDB-violating units first."""
+        """Per-node victim units in reprieve order: importance order, PDB-violating units first. 1.37 ranks them
+        with v1.37.2 preemption.MoreImportantVictim, which DefaultPreemption uses too: higher priority, then a
+        PodGroup's pods (a whole group, or one member in single mode) before a pod without a group, then the
+        larger unit, then the earlier start; 1.36 by priority, then start."""
         pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
-        if self.whole_groups:
-            units = _group_units(pods, lambda p: self.unit_key(p.key))
-        else:
-            units = [[p] for p in pods]
+        if not self.whole_groups:
+            return self._violating_first([[p] for p in pods])
+        units = _group_units(pods, lambda p: self.unit_key(p.key))
+        units.sort(key=self._importance)
         return self._violating_first(units)
+
+    def _importance(self, unit: list) -> tuple:
+        """MoreImportantVictim's key for a node's part of a victim unit: a disruptionMode-all group counts with
+        all its placed pods (size and earliest start), wherever they run, as upstream's DomainVictim does."""
+        whole = self._whole(unit[0])
+        pods = [self.world.pods[k] for k in whole.members if k in self.state.placed] if whole else unit
+        return (-self.prio(unit[0]), 0 if unit[0].pod.pod_group else 1, -len(pods), min(self.start(p) for p in pods))
 
     def _violating_first(self, units: list[list]) -> list[tuple[list, bool]]:
         flat = [ps.pod for unit in units for ps in unit]
@@ -165,26 +190,21 @@ class Preemption:
             min(self.start(p) for p in kv[1]) if len(kv[1]) > 1 else self.start(kv[1][0]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
 
-    def _lower_runs(self, group) -> bool:
-        """Whether a pod outside the group with a lower priority (WAP's reading) is placed."""
-        own = set(group.members)
-        return any(k not in own and self.wap_prio_of_key(k) < group.priority for k in self.state.placed)
-
     # ---- entry points for the cycles -----------------------------------------------------------------------
     def for_pod(self, ps, ev, decision) -> Outcome:
         """DefaultPreemption's dry run for a pod that found no node; does not change the cluster."""
         return self.default.post_filter(ps, ev, decision.diagnosis)
 
-    def for_group(self, group, members, ev, scheduled: int) -> WapResult:
-        """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. A group with a
-        topology placement is refused (placement.preemption_refusal); the refusal is reported only when
-        something of lower priority runs, i.e. when preemption could otherwise have been tried."""
+    def for_group(self, group, members, ev, scheduled: int, bound: list) -> WapResult:
+        """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. 1.36 refuses a
+        group with a topology placement (placement.preemption_refusal) before looking at the cluster.
+        `bound`: (key, row) of the group's members already on nodes (the placement search needs them)."""
         if not policy.wap_on(self.options):
             return WapResult(message="")
         refusal = placement.preemption_refusal(group, self.options)
         if refusal is not None:
-            return WapResult(message=refusal if self.scan("lower", group, lambda: self._lower_runs(group)) else "")
-        return wap_preempt(self, ev, group, members, scheduled)
+            return WapResult(message=refusal)
+        return wap_preempt(self, ev, group, members, scheduled, bound)
 
 
 def _group_units(pods: list, key) -> list[list]:

@@ -17,20 +17,23 @@
   victims are evicted, placed members keep their nominated node, and the group is retried. If the group fails
   anyway nothing is evicted.
 * WAP: on success the victims are evicted, members (1.37) are nominated to the nodes of the all-removed run, and
-  the group is retried at once (as a preempting pod is); on failure its message is appended to the group's
-  status.
+  the group is retried at once (as a preempting pod is; v1.37.2 itself requeues the group without a rejector
+  plugin, so it waits out its backoff before that retry); on failure its message is appended to the group's
+  status as a further reason (`, `), and members that fitted carry it too.
 """
 
 from __future__ import annotations
 
 import copy
 
+from wasplan.engine import placement
 from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
-from wasplan.engine.preemption.driver import members_post_filter
+from wasplan.engine.preemption.driver import member_refusal, members_post_filter
 from wasplan.engine.queue import QueueKind
 from wasplan.plan import Reason
 
 WAITING_MSG = "pod group is waiting for preemption to complete"
+GROUP_CLAIMS_DONE = "deallocation and deletion of ResourceClaims completed"  # DynamicResources PodGroupPostFilter
 
 
 def with_post_filter(message: str, post_filter_msg: str) -> str:
@@ -103,9 +106,12 @@ class PreemptionSteps:
 
     def member_post_filter(self, group, pending: list):
         """1.36 pod-by-pod preemption inside a group cycle, as groupcycle's post_filter hook; with --no-preemption
-        the members still run DynamicResources' PostFilter."""
+        the members still run DynamicResources' PostFilter. Where DefaultPreemption leaves the members to
+        workload-aware preemption (or refuses a constrained group) its PostFilter still runs and says so."""
+        if self.options.caps.group_entity_cycle:
+            return None  # 1.37 disables the per-pod PostFilter inside a group cycle
         if not members_post_filter(group, self.options):
-            return None
+            return self._member_refusal(member_refusal(group, self.options))
 
         def post_filter(ps, ev, decision):
             if not fit_error(decision):
@@ -122,6 +128,14 @@ class PreemptionSteps:
             return outcome.node, ""
         return post_filter
 
+    def _member_refusal(self, refusal: str):
+        def post_filter(ps, ev, decision):
+            if not fit_error(decision):
+                return None, decision.message
+            verdict = refusal if self.preemption is not None else None
+            return None, with_post_filter(decision.message, joined(self.dra_verdict(ps, ev, deallocate=False), verdict))
+        return post_filter
+
     def finish_member_preemption(self, group, members, pending: list, mark: int) -> None:
         """The group would succeed but members need victims gone: evict them and wait (waitingOnPreemption)."""
         self.state.rollback(mark)
@@ -131,15 +145,16 @@ class PreemptionSteps:
             self._nominate(ps, row)
         self._wait_for_preemption(group, members)
 
-    def preempt_for_group(self, group, members, ev, scheduled: int, message: str) -> str | None:
-        """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message."""
+    def preempt_for_group(self, group, members, ev, scheduled: int, bound: list, message: str) -> str | None:
+        """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message: the
+        group's status with the PodGroupPostFilter's reason appended (`AppendReason`, so joined with ", ")."""
+        dra_msg = self.group_dra_verdict(group, members, ev)
         if self.preemption is None:
-            return message
-        result = self.preemption.for_group(group, members, ev, scheduled)
+            return joined(message, dra_msg)
+        result = self.preemption.for_group(group, members, ev, scheduled, bound)
         if not result.success:
-            if not result.message:
-                return message
-            return f"{message}. {self.options.caps.group_preemption_prefix}{result.message}"
+            wap_msg = f"{self.options.caps.group_preemption_prefix}{result.message}" if result.message else None
+            return joined(message, dra_msg, wap_msg)
         self.preemption.ledger.evict("PodGroup", group.record.namespace, group.record.name, result.victims,
                                      result.nodes if result.removed else None, self.preemption.wap_prio)
         if self.options.caps.group_entity_cycle:
@@ -148,6 +163,20 @@ class PreemptionSteps:
                     self._nominate(ps, result.placements[ps.key])
         self._wait_for_preemption(group, members)
         return None
+
+    def group_dra_verdict(self, group, members, ev) -> str | None:
+        """DynamicResources' PodGroupPostFilter, which v1.37.2 runs before DefaultPreemption's (1.36 has only
+        workload-aware preemption there): it passes over a group with scheduling constraints under the TAS gate
+        (a bare Unschedulable, no reason) and otherwise, for a group none of whose pods has a claim to
+        deallocate, says it has finished. Groups with claims of their own or on their pods are not modelled
+        (None: nothing is said)."""
+        if not self.options.caps.group_entity_cycle or not ev.profile.filter_on(NAME):
+            return None
+        if placement.tas_on(self.options) and placement.topology_key(group.pg) is not None:
+            return None
+        if group.pg.resource_claims or any(ps.pod.resource_claims for ps in members):
+            return None
+        return GROUP_CLAIMS_DONE
 
     def _wait_for_preemption(self, group, members) -> None:
         """The cycle ends "waiting for preemption"; the group is then retried at once, so the nodes freed for it

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine import groupcycle, registry
+from wasplan.engine import placement, registry
 from wasplan.engine.preemption import candidates as cand
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
 
 NOT_HELPFUL_GROUP = "the pod group does not fit even with every lower-priority pod removed"
+NO_VICTIMS_GROUP = "No preemption victims found for incoming preemptor"  # both releases' podgrouppreemption.go
 
 
 @dataclass(slots=True)
@@ -43,31 +44,23 @@ class WapResult:
         return bool(self.victims)
 
 
-def preempt(ctx, ev, group, members: list, scheduled: int) -> WapResult:
+def preempt(ctx, ev, group, members: list, scheduled: int, bound: list) -> WapResult:
     if group_policy(group, members, ctx.world, ctx.options) == NEVER:
         return WapResult(message=NOT_ELIGIBLE_NEVER)
     if any(ctx.terminating_on_nominated(m, group.priority, wap=True) for m in members if m.pod.nominated_node_name):
         return WapResult(message=NOT_ELIGIBLE_TERMINATING)
     units = ctx.wap_units(group)
-    if not units:
-        # only pods of equal or higher priority run: say so; an empty cluster leaves the status as it was
-        others = ctx.scan("others", group, lambda: _others_run(ctx.state, group))
-        return WapResult(message=cand.NO_VICTIMS if others else "")
+    if not units:  # nothing of lower priority runs (or nothing at all)
+        return WapResult(message=NO_VICTIMS_GROUP)
     state = ctx.state
     home = {ps.key: state.placed[ps.key].node for unit, _ in units for ps in unit}
     mark = state.mark()
     moves = Moves(state, bulk=bulk_removal(state, members))
     moves.take_off([ps for unit, _ in units for ps in unit])
-    result = _search(ctx, ev, group, members, scheduled, units, home, moves)
+    result = _search(ctx, ev, group, (members, scheduled, bound), units, home, moves)
     if not result.removed:
         state.rollback(mark)
     return result
-
-
-def _others_run(state, group) -> bool:
-    """Whether any pod outside the group is placed."""
-    own = set(group.members)
-    return any(k not in own for k in state.placed)
 
 
 def bulk_removal(state, members: list) -> bool:
@@ -111,17 +104,20 @@ class Moves:
                 self.state.remove(ps.pod)
 
 
-def _search(ctx, ev, group, members, scheduled, units, home, moves: Moves) -> WapResult:
+def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
     """With every potential victim removed: run the group, then reprieve. 1.36 leaves the cluster as decided
-    (kept units back, victims gone) so the caller need not undo and redo thousands of removals."""
-    attempt = groupcycle.run(ev, group, members, scheduled, ctx.options.caps.group_entity_cycle)
+    (kept units back, victims gone) so the caller need not undo and redo thousands of removals. `job` is
+    (members, scheduled, bound) for the group's algorithm: placement.run_group, the placement search when TAS
+    applies, as upstream's scheduling function is the whole root algorithm. When the group does not fit even
+    so, the verdict is that run's status, as both releases return it."""
+    attempt = _run(ctx, ev, group, job)
     if not attempt.success:
-        return WapResult(message=NOT_HELPFUL_GROUP)
+        return WapResult(message=attempt.message)
     placements = dict(attempt.placements)
     if ctx.options.caps.group_entity_cycle:
         kept = _reprieve_in_place(ctx.state, units, home, placements, moves)
     else:
-        kept = _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, moves)
+        kept = _reprieve_rerun(ctx, ev, group, job, units, home, placements, moves)
     victims = [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
     if not victims:
         return WapResult(message=NOT_HELPFUL_GROUP)
@@ -129,6 +125,11 @@ def _search(ctx, ev, group, members, scheduled, units, home, moves: Moves) -> Wa
     if removed:
         moves.settle(victims)
     return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=removed)
+
+
+def _run(ctx, ev, group, job: tuple):
+    members, scheduled, bound = job
+    return placement.run_group(ev, group, members, scheduled, bound, ctx.options)
 
 
 def _rows(unit, home) -> set[int]:
@@ -154,10 +155,10 @@ def _reprieve_in_place(state, units, home, placements, moves: Moves) -> set[int]
     return kept
 
 
-def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements, moves: Moves) -> set[int]:
+def _reprieve_rerun(ctx, ev, group, job: tuple, units, home, placements, moves: Moves) -> set[int]:
     """1.36: add a unit back, re-run the group algorithm, keep the unit if the group is still schedulable."""
     state = ctx.state
-    shortcut = not any(cand.own_constraints(m.pod) for m in members)
+    shortcut = not any(cand.own_constraints(m.pod) for m in job[0])
     used = set(placements.values())
     state.rollback(moves.after_removals(sum(len(unit) for unit, _ in units)))
     kept = set()
@@ -168,7 +169,7 @@ def _reprieve_rerun(ctx, ev, group, members, scheduled, units, home, placements,
             kept.add(i)
             continue
         trial = state.mark()
-        attempt = groupcycle.run(ev, group, members, scheduled, False)
+        attempt = _run(ctx, ev, group, job)
         state.rollback(trial)
         if attempt.success:
             kept.add(i)
