@@ -33,9 +33,10 @@ def test_jobset_gang_example_joins_its_hand_written_podgroup_on_136():
     assert (group["name"], group["policy"], group["minCount"], group["status"]) == \
         ("js-abc-workers-def", "gang", 6, "Scheduled")
     assert group["pods"] == [f"default/js-rj-{j}-{i}" for j in range(3) for i in range(2)]
-    assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-0"), ("js-rj-0-1", "Bound", "node-0-1"),
-                           ("js-rj-1-0", "Bound", "node-0-2"), ("js-rj-1-1", "Bound", "node-0-3"),
-                           ("js-rj-2-0", "Bound", "node-1-0"), ("js-rj-2-1", "Bound", "node-1-1")]
+    # the last pod completes the gang's quorum and enters activeQ first, so the 1.36 cycle places it first
+    assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-1"), ("js-rj-0-1", "Bound", "node-0-2"),
+                           ("js-rj-1-0", "Bound", "node-0-3"), ("js-rj-1-1", "Bound", "node-1-0"),
+                           ("js-rj-2-0", "Bound", "node-1-1"), ("js-rj-2-1", "Bound", "node-0-0")]
     assert doc["pods"][2]["owner"] == {"kind": "JobSet", "name": "js", "chain": [{"kind": "Job", "name": "js-rj-1"}]}
 
 
@@ -199,14 +200,15 @@ def test_jobset_topology_example_keeps_its_gang_to_one_rack_and_parallel_jobs_st
     # JobSet defaults completionMode to Indexed, so in 1.36 the 4/4 workers Job is an implicit gang of its own
     assert (workers["name"], workers["policy"], workers["minCount"], workers["status"]) == (
         "paralleljobs-workers-0-job", "gang", 4, "Scheduled")
-    assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-0"), ("js-rj-0-1", "Bound", "node-0-1"),
-                           ("js-rj-1-0", "Bound", "node-0-2"), ("js-rj-1-1", "Bound", "node-0-3"),
+    # in each 1.36 gang the member that completes the quorum (the last pod) is placed first
+    assert placed(doc) == [("js-rj-0-0", "Bound", "node-0-1"), ("js-rj-0-1", "Bound", "node-0-2"),
+                           ("js-rj-1-0", "Bound", "node-0-3"), ("js-rj-1-1", "Bound", "node-0-0"),
                            # workers come first in the spec, so they take the empty nodes first
                            ("paralleljobs-driver-0-0", "Bound", "node-2-0"),
-                           ("paralleljobs-workers-0-0", "Bound", "node-1-0"),
-                           ("paralleljobs-workers-0-1", "Bound", "node-1-1"),
-                           ("paralleljobs-workers-0-2", "Bound", "node-1-2"),
-                           ("paralleljobs-workers-0-3", "Bound", "node-1-3")]
+                           ("paralleljobs-workers-0-0", "Bound", "node-1-1"),
+                           ("paralleljobs-workers-0-1", "Bound", "node-1-2"),
+                           ("paralleljobs-workers-0-2", "Bound", "node-1-3"),
+                           ("paralleljobs-workers-0-3", "Bound", "node-1-0")]
 
 
 def test_136_exclusive_placement_with_implicit_gangs_deadlocks_as_upstream_would():
