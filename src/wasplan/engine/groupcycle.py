@@ -16,6 +16,11 @@ state with the same signature, and on the batch's path (resources and static ver
 is a function of those two, as framework.py's "no node fits" memo already relies on. A pending Job of thousands
 of pods re-attempts every queued member at each arrival (upstream's podGroupSchedulingDefaultAlgorithm,
 pkg/scheduler/schedule_one_podgroup.go); this keeps that re-attempt to one dictionary entry per member.
+
+A 1.37 member whose attempt ends in a Filter Error (a CEL runtime error in a device selector) is not a verdict:
+v1.37.2's podGroupSchedulingDefaultAlgorithm stops there, the group's status becomes the error wrapped as
+`failed to schedule other pod from a pod group: ...`, the erring member keeps its own error, every other member
+is rejected with the group's, the condition reads SchedulerError, and no PodGroupPostFilter (preemption) runs.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from wasplan.engine.world import GroupState, PodState
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
 SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
 PERMIT_WAIT_MSG = "waiting for minCount pods from a gang to be scheduled"  # GangScheduling Permit (1.36)
+MEMBER_ERROR_MSG = "failed to schedule other pod from a pod group"  # 1.37: a member's Filter Error ends the cycle
 
 
 def scheduler_name_problem(names: list[str], profiles) -> str | None:
@@ -57,6 +63,7 @@ class GroupAttempt:
     error: bool = False  # a SchedulerError (e.g. bound members span several domains), not a verdict
     wrapped: bool = False  # 1.37: the status carries errPodGroupUnschedulable (see `unschedulable`)
     nothing_new: bool = False  # 1.37: the gang rule held but no member was newly placed
+    errored: str | None = None  # the member whose attempt ended in a Filter Error (its own message in failures)
 
     def member_message(self, key: str, unreached: str | None = None) -> str:
         """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group
@@ -65,6 +72,8 @@ class GroupAttempt:
         (`unreached`; upstream's completePodGroupAlgorithmResult copies the status before that)."""
         if key in self.failures:
             return self.failures[key]
+        if self.error:  # every other member is rejected with the group's error (submitPodGroupAlgorithmResult)
+            return self.message
         if key in self.placements:
             return f"{UNSCHEDULABLE_MSG}, {self.message if self.entity_cycle else PERMIT_WAIT_MSG}"
         return self.message if unreached is None else unreached
@@ -105,6 +114,8 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
             return False
     elif node is None:
         attempt.failures[ps.key] = decision.message
+        if decision.error is not None:
+            attempt.errored = ps.key
         return False
     ev.state.reserve(ps.pod, node)
     attempt.placements[ps.key] = node
@@ -134,6 +145,10 @@ def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAt
             attempt.failures[ps.key] = no_fit
         elif _try(ev, ps, attempt, mask, batch=batch):
             scheduled += 1
+        elif attempt.errored is not None:  # an Error, not a verdict: the rest of the members are not tried
+            attempt.error = True
+            attempt.message = f"{MEMBER_ERROR_MSG}: {attempt.failures[ps.key]}"
+            return attempt
         elif batch is not None and ev.memo:
             no_fit = attempt.failures[ps.key]
         remaining = total - (i + 1)

@@ -129,7 +129,7 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
     key = topology_key(group.pg)
     if key is None:  # one placement, the parent's nodes: same result, but a failure reads as a placement's
         attempt = groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
-        if not attempt.success:
+        if not attempt.success and not attempt.error:  # an Error is returned as it is, not as a placement's
             _no_placement(attempt, 1, attempt)
         return attempt
     try:
@@ -146,6 +146,8 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
     winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate)
     if winner is None:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
+        if first.outcome.error:  # v1.37.2 returns a placement's Error at once, unwrapped
+            return first.outcome
         # the members are told what happened to them in the first placement, under the placements message
         out = GroupAttempt(False, "", first.outcome.placements, first.outcome.failures, first.outcome.entity_cycle)
         return _no_placement(out, len(domains), first.outcome,
