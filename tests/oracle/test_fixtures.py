@@ -48,7 +48,8 @@ def plain_cluster(cluster: Path, release: str, root: Path) -> Path:
 
 
 # Fixture plans that disagree with upstream today, each with what is known of the cause. A listed fixture that
-# starts to agree fails the test, so the list only shrinks; a fixture not listed must agree.
+# starts to agree fails the test, so the list only shrinks; a fixture not listed must agree. The fixtures in AT_RANDOM
+# disagree or agree depending on a choice upstream makes at random (Go map order): those may agree in a run.
 _ORACLE_137_BACKOFF = ("oracle gap: upstream v1.37.2 evicts the victims and nominates the gang's pods (as wasplan does), "
                        "then requeues the group with no rejector plugin, so it waits in the error backoff queue, which "
                        "Pop never takes from (backoff_queue.go add); a running scheduler retries it once the backoff "
@@ -61,6 +62,7 @@ KNOWN = {
         "upstream behaviour: equally scored topology placements are chosen in Go map order (no seed fixes it); "
         "wasplan takes the first domain by name, and the comparison has no placement-level tie set yet"),
 }
+AT_RANDOM = {("scenarios/racks-and-trees/manifests", "1.37")}
 
 
 @pytest.mark.parametrize("release", RELEASES)
@@ -78,8 +80,9 @@ def test_fixture_plans_agree_with_upstream(oracle_bin, cluster, manifests, relea
     ours = compare.run_wasplan(manifests, plain, release, "sequential", gates)
     theirs = compare.run_oracle(oracle_bin, manifests, plain, release, "sequential", gates)
     result = compare.compare(ours, theirs)
-    known = KNOWN.get((str(manifests.relative_to(FIXTURES)), release))
-    if known is not None:
+    name = (str(manifests.relative_to(FIXTURES)), release)
+    known = KNOWN.get(name)
+    if known is not None and not (result.agree and name in AT_RANDOM):
         assert not result.agree, f"now agrees with upstream: drop it from KNOWN ({known})"
         pytest.xfail(known)
     assert result.agree, compare.describe(f"{manifests.relative_to(FIXTURES)} ({release})", tmp_path, result, ours,
