@@ -16,6 +16,20 @@ package core
 //     settled: nothing in flight except pods waiting at Permit, every write seen by the informers and
 //     confirmed in the scheduler cache, observed twice in a row. Pods still waiting at Permit when nothing
 //     else can move are rejected, as their Permit timeout would in a cluster.
+//   - when ScheduleOne blocks in Pop while entities are still queued, they sit in the error backoff queue
+//     (backend/queue backoff_queue.go: Pop takes only from the plain backoff queue, never from the error one;
+//     a workload-aware preemption in 1.37 requeues the group there with no rejector plugin). A running
+//     kube-scheduler moves them to the activeQ once their backoff completes (scheduling_queue.go
+//     flushBackoffQCompleted, which the queue's Run calls on every one-second ordering window). The driver does
+//     the same: it starts the queue's Run at that first moment (not before, so runs that never get there
+//     keep the plain pop order) and waits, on the real clock, until the blocked call pops the entity, within a
+//     budget per run (backoffBudget). It waits only when something was freed since a queued entity's last
+//     attempt (a deletion, such as the preemption's victims, or a claim released: `moves`, stamped on the
+//     pod's entity, itself or the root of its group tree, as SchedulePod starts on it). Bindings only take
+//     room, so a retry after none of those fails as the last attempt did, and upstream would keep retrying it
+//     after ever longer backoffs with the same result: the fixed point the driver stops at. An object created
+//     later (sequential arrival: a node, a slice) could let a retry pass but is not waited for, which keeps
+//     such runs as they were and the time bounded (docs/oracle.md "What differs from a real cluster").
 
 import (
 	"context"
@@ -29,6 +43,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -52,7 +67,14 @@ const (
 	// popIdle is how long a ScheduleOne that pops nothing from an empty activeQ is given before the driver
 	// takes it as blocked in Pop (only pods in the error backoff are left)
 	popIdle = 100 * time.Millisecond
+	// backoffBudget bounds the time one run (one oracle invocation) spends waiting for error backoffs to
+	// complete: a first error backoff lasts podInitialBackoffSeconds (1 s) rounded up to the next one-second
+	// ordering window; each further one doubles, up to podMaxBackoffSeconds (10 s) times the square root of a
+	// group's size
+	backoffBudget = 30 * time.Second
 )
+
+var budgetSpent = fmt.Sprintf("stopped waiting for error backoffs after %v with entities still queued", backoffBudget)
 
 var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
 
@@ -87,6 +109,11 @@ type Sim struct {
 	created    int                        // objects the scheduler created (their UIDs, settle.go stampCreated)
 	track      tracked                    // what the settle check keeps between looks (settle.go)
 	apply      clienttesting.ReactionFunc // the fake clientset's own reactor on its tracker
+	queueRuns  bool                       // the queue's own Run (its backoff and leftover flushes) was started
+	backedOff  time.Duration              // time spent waiting for error backoffs to complete (backoffBudget)
+	backoffs   int                        // how many times the driver waited for one
+	moves      int                        // deletions and claim releases so far (awaitBackoff)
+	triedAt    map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -129,7 +156,7 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
 	watch.DefaultChanSize = 1 << 20
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
-		ties: map[types.UID]map[string][]string{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
+		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.track = newTracked()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.apply = clienttesting.ObjectReaction(s.client.Tracker())
@@ -152,6 +179,10 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s.sched = sched
 	orig := sched.SchedulePod
 	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		key := s.entityKey(pi.Pod)
+		s.mu.Lock()
+		s.triedAt[key] = s.moves
+		s.mu.Unlock()
 		rec := &scoreRecorder{Framework: f}
 		res, err := orig(ctx, rec, state, pi)
 		if err == nil && res.SuggestedHost != "" {
@@ -294,12 +325,16 @@ func (s *Sim) Run() error {
 		if os.Getenv("ORACLE_DEBUG") != "" {
 			fmt.Fprintf(os.Stderr, "%s cycle %d queue %+v\n", time.Now().Format("15:04:05.000"), s.step, s.a.Queue(s.sched))
 		}
-		ran, err := s.stepOnce()
+		ran, err := s.stepOnce(popIdle)
+		if err == nil && !ran {
+			// ScheduleOne waits in Pop: only entities in the error backoff are left; they retry once it completes
+			ran, err = s.awaitBackoff()
+		}
 		if err != nil {
 			return err
 		}
 		if !ran {
-			break // ScheduleOne waits in Pop: only pods in the error backoff are left (they retry after backoff)
+			break
 		}
 	}
 	// Pods waiting at Permit for group members that will not come: their Permit timeout would reject them.
@@ -319,12 +354,64 @@ func (s *Sim) Run() error {
 	return nil
 }
 
+// awaitBackoff is what passes for a running scheduler while the outstanding ScheduleOne is blocked in Pop with
+// entities left in the error backoff queue: the queue's own flushes run (started here once per run) and the
+// driver waits, within what is left of backoffBudget, for the call to pop what the flush moves to the activeQ.
+// It returns false when nothing is queued, nothing was freed since the queued entities were last attempted or
+// the budget is spent (the call stays outstanding).
+func (s *Sim) awaitBackoff() (bool, error) {
+	left := backoffBudget - s.backedOff
+	if s.a.Queue(s.sched).Poppable == 0 || !s.changedSinceTried() {
+		return false, nil
+	}
+	if left <= 0 {
+		s.watchdog = budgetSpent
+		return false, nil
+	}
+	if !s.queueRuns {
+		s.queueRuns = true
+		s.sched.SchedulingQueue.Run(klog.FromContext(s.ctx))
+	}
+	s.backoffs++
+	start := time.Now()
+	ran, err := s.stepOnce(left)
+	s.backedOff += time.Since(start)
+	if err == nil && !ran {
+		s.watchdog = budgetSpent
+	}
+	if os.Getenv("ORACLE_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "waited %v for an error backoff (popped: %v)\n", time.Since(start), ran)
+	}
+	return ran, err
+}
+
+// changedSinceTried: something was freed since the last attempt of some entity left in the backoff queue (or
+// one of them was never attempted).
+func (s *Sim) changedSinceTried() bool {
+	keys := map[string]bool{}
+	for _, p := range s.sched.SchedulingQueue.PodsInBackoffQ() {
+		keys[s.entityKey(p)] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key := range keys {
+		if at, ok := s.triedAt[key]; !ok || at != s.moves {
+			if os.Getenv("ORACLE_DEBUG") != "" {
+				fmt.Fprintf(os.Stderr, "backoff: %s tried at %d (%v), moves now %d\n", key, at, ok, s.moves)
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the
-// call is blocked in the queue's Pop: the activeQ is empty, the queue's scheduling cycle has not advanced (Pop
-// advances it when it hands out an entity) and nothing is in flight for a while, so nothing was poppable (the backoffQ
-// count includes pods in the error backoff, which Pop does not take before their backoff expires). That
-// call stays outstanding and returns when something is queued later.
-func (s *Sim) stepOnce() (bool, error) {
+// call is blocked in the queue's Pop for longer than `idle`: the activeQ is empty, the queue's scheduling cycle
+// has not advanced (Pop advances it when it hands out an entity) and nothing is in flight, so nothing was
+// poppable (the backoffQ count includes pods in the error backoff, which Pop does not take before their
+// backoff expires). That call stays outstanding and returns when something is queued later. The watchdog
+// counts only the time the call is not blocked in Pop.
+func (s *Sim) stepOnce(idle time.Duration) (bool, error) {
 	if s.pending == nil {
 		s.mu.Lock()
 		s.step++
@@ -337,7 +424,8 @@ func (s *Sim) stepOnce() (bool, error) {
 		}()
 		s.pending = done
 	}
-	start := time.Now()
+	busy := time.Duration(0)
+	last := time.Now()
 	idleSince := time.Time{}
 	for wait := 50 * time.Microsecond; ; {
 		select {
@@ -346,16 +434,19 @@ func (s *Sim) stepOnce() (bool, error) {
 			return true, nil
 		default:
 		}
+		now := time.Now()
 		if s.blockedInPop() {
 			if idleSince.IsZero() {
-				idleSince = time.Now()
-			} else if time.Since(idleSince) > popIdle {
+				idleSince = now
+			} else if now.Sub(idleSince) > idle {
 				return false, nil
 			}
 		} else {
 			idleSince = time.Time{}
+			busy += now.Sub(last)
 		}
-		if time.Since(start) > stepTimeout {
+		last = now
+		if busy > stepTimeout {
 			dumpGoroutines()
 			return false, fmt.Errorf("watchdog: a scheduling cycle did not return within %v", stepTimeout)
 		}
@@ -435,6 +526,7 @@ func (s *Sim) collectGarbage() (bool, error) {
 			if err := s.client.Tracker().Delete(claimsGVR, c.Namespace, c.Name); err != nil {
 				return false, err
 			}
+			s.noteMove()
 			s.noteWrite(objKey{claimsGVR, c.Namespace, c.Name})
 			changed = true
 			continue
@@ -454,9 +546,57 @@ func (s *Sim) collectGarbage() (bool, error) {
 			if err := s.client.Tracker().Update(claimsGVR, c, c.Namespace); err != nil {
 				return false, err
 			}
+			s.noteMove()
 			s.noteWrite(objKey{claimsGVR, c.Namespace, c.Name})
 			changed = true
 		}
 	}
 	return changed, nil
+}
+
+// noteMove counts a change that frees room in the cluster (a deletion, a claim released; awaitBackoff).
+func (s *Sim) noteMove() {
+	s.mu.Lock()
+	s.moves++
+	s.mu.Unlock()
+}
+
+// entityKey names what the queue schedules a pod as: the pod itself, or the root of its group tree (its
+// PodGroup, or the CompositePodGroup at the top of the PodGroup's parents), whose members a cycle takes
+// together: a gang whose first member fails is attempted without SchedulePod ever starting the others.
+func (s *Sim) entityKey(p *corev1.Pod) string {
+	sg := p.Spec.SchedulingGroup
+	if sg == nil || sg.PodGroupName == nil {
+		return "Pod " + p.Namespace + "/" + p.Name
+	}
+	kind, name := "PodGroup", *sg.PodGroupName
+	for depth := 0; depth < 16; depth++ {
+		parent := s.parentGroup(kind, p.Namespace, name)
+		if parent == "" {
+			break
+		}
+		kind, name = "CompositePodGroup", parent
+	}
+	return kind + " " + p.Namespace + "/" + name
+}
+
+// parentGroup is spec.parentCompositePodGroupName of the `kind` object ns/name in the cluster, "" if none.
+func (s *Sim) parentGroup(kind, ns, name string) string {
+	for gvr, k := range s.gvrs {
+		if k != kind {
+			continue
+		}
+		obj, err := s.client.Tracker().Get(gvr, ns, name)
+		if err != nil {
+			continue
+		}
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			continue
+		}
+		if parent, ok, _ := unstructured.NestedString(u, "spec", "parentCompositePodGroupName"); ok {
+			return parent
+		}
+	}
+	return ""
 }

@@ -153,7 +153,8 @@ type OracleInfo struct {
 	Parallelism              int32           `json:"parallelism"`
 	PercentageOfNodesToScore int32           `json:"percentageOfNodesToScore"`
 	Profiles                 []ProfileOut    `json:"profiles"`
-	Cycles                   int             `json:"cycles"` // ScheduleOne calls the run made
+	Cycles                   int             `json:"cycles"`                 // ScheduleOne calls the run made
+	BackoffWaits             int             `json:"backoffWaits,omitempty"` // waits for an error backoff to complete (drive.go)
 	Watchdog                 string          `json:"watchdog,omitempty"`
 }
 

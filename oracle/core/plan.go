@@ -114,7 +114,8 @@ func (in *runInput) play() error {
 
 func (in *runInput) oracleInfo(a Adapter) OracleInfo {
 	return OracleInfo{Kubernetes: a.Kubernetes(), Go: goVersion(), Arrival: in.opts.arrival, Gates: in.gates,
-		Parallelism: 1, PercentageOfNodesToScore: 100, Profiles: Profiles(in.sim.sched.Profiles), Watchdog: in.sim.watchdog, Cycles: in.sim.step}
+		Parallelism: 1, PercentageOfNodesToScore: 100, Profiles: Profiles(in.sim.sched.Profiles), Watchdog: in.sim.watchdog, Cycles: in.sim.step,
+		BackoffWaits: in.sim.backoffs}
 }
 
 func runPlan(a Adapter, args []string, stdout, stderr io.Writer) int {

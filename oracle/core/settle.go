@@ -99,6 +99,9 @@ func (s *Sim) writeReactor(action clienttesting.Action) (bool, runtime.Object, e
 	}
 	k.gvr, k.namespace = action.GetResource(), action.GetNamespace()
 	handled, obj, err := s.apply(action)
+	if _, ok := action.(clienttesting.DeleteAction); ok {
+		s.noteMove()
+	}
 	s.noteWrite(k)
 	return handled, obj, err
 }

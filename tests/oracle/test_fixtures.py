@@ -50,14 +50,7 @@ def plain_cluster(cluster: Path, release: str, root: Path) -> Path:
 # Fixture plans that disagree with upstream today, each with what is known of the cause. A listed fixture that
 # starts to agree fails the test, so the list only shrinks; a fixture not listed must agree. The fixtures in AT_RANDOM
 # disagree or agree depending on a choice upstream makes at random (Go map order): those may agree in a run.
-_ORACLE_137_BACKOFF = ("oracle gap: upstream v1.37.2 evicts the victims and nominates the gang's pods (as wasplan does), "
-                       "then requeues the group with no rejector plugin, so it waits in the error backoff queue, which "
-                       "Pop never takes from (backoff_queue.go add); a running scheduler retries it once the backoff "
-                       "expires (flushBackoffQCompleted, every second) and binds it on the nominated nodes, as wasplan "
-                       "plans; the oracle waits out no timer (docs/oracle.md)")
 KNOWN = {
-    ("explain/preemption/gang.yaml", "1.37"): _ORACLE_137_BACKOFF,
-    ("scenarios/eviction/urgent.yaml", "1.37"): _ORACLE_137_BACKOFF,
     ("scenarios/racks-and-trees/manifests", "1.37"): (
         "upstream behaviour: equally scored topology placements are chosen in Go map order (no seed fixes it); "
         "wasplan takes the first domain by name, and the comparison has no placement-level tie set yet"),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.conftest import FIXTURES
 from tests.engine.drascenes import DEVICE_CLASS, TEMPLATE
 from tests.oracle.conftest import oracle_plan, run_oracle
 
@@ -181,3 +182,24 @@ def test_pending_claim_carries_the_failure_of_the_pod_waiting_for_it(oracle_bin,
     [claim] = plan["resourceClaims"]
     assert pod["status"] == "Pending" and "cannot allocate all claims" in pod["message"]
     assert (claim["status"], claim["message"]) == ("Pending", pod["message"])
+
+
+def test_gang_requeued_in_the_error_backoff_after_its_preemption_binds_once_the_backoff_completes(oracle_bin):
+    # v1.37.2 evicts the four pods of ml/lp, nominates urgent-0 and urgent-1, then requeues the group with no
+    # rejector plugin: it waits in the error backoff queue, which Pop does not take from. A running scheduler
+    # retries it when flushBackoffQCompleted moves it to the activeQ; the oracle used to stop there with the
+    # gang Pending on its nominated nodes.
+    eviction = FIXTURES / "scenarios" / "eviction"
+    planned = oracle_plan(oracle_bin, [eviction / "urgent.yaml"], [eviction / "cluster.yaml"], "1.37")
+    assert planned.returncode == 0, planned.stderr
+    plan = json.loads(planned.stdout)
+    pods = {p["name"]: (p["status"], p["node"]) for p in plan["pods"]}
+    assert {pods["lp-0"], pods["lp-1"], pods["lp-2"], pods["lp-3"]} == {("Preempted", "gpu-0"),
+                                                                          ("Preempted", "gpu-1")}
+    nominated = {p["name"]: p["nominatedNode"] for p in plan["pods"] if p["name"].startswith("urgent-")}
+    assert pods["urgent-0"] == ("Bound", nominated["urgent-0"])
+    assert pods["urgent-1"] == ("Bound", nominated["urgent-1"])
+    assert {nominated["urgent-0"], nominated["urgent-1"]} == {"gpu-0", "gpu-1"}
+    assert [(g["name"], g["status"]) for g in plan["podGroups"]] == [("lp", "Scheduled"), ("urgent", "Scheduled")]
+    assert [(p["preemptor"]["name"], len(p["victims"])) for p in plan["preemptions"]] == [("urgent", 4)]
+    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
