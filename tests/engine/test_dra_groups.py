@@ -344,26 +344,29 @@ def test_running_pod_without_an_allocation_gets_its_devices_on_its_node(tmp_path
         ("late", "Pending", None), ("runner", "Allocated", "worker")]
 
 
-def test_137_a_members_filter_error_ends_the_group_cycle_as_a_scheduler_error(tmp_path):
-    """v1.37.2 podGroupSchedulingDefaultAlgorithm: a member whose attempt ends in a Filter Error (here a CEL
+@pytest.mark.parametrize("version, api, first, other, where", [
+    ("1.36", "v1alpha2", "m-1", "m-0", "selector #0: "),  # 1.36 tries the member that completes the quorum first
+    ("1.37", "v1beta1", "m-0", "m-1", "selector #0 on device gpu.example.com/worker/gpu-0: ")])
+def test_a_members_filter_error_ends_the_group_cycle_as_a_scheduler_error(tmp_path, version, api, first, other, where):
+    """podGroupSchedulingDefaultAlgorithm (v1.36.3 and v1.37.2): a member whose attempt ends in a Filter Error (here a CEL
     runtime error on a device without the attribute) stops the cycle; the group's status is that error wrapped as
     `failed to schedule other pod from a pod group: ...` (not a placements message), the erring member keeps its
     own error, the other member gets the group's, the condition reads SchedulerError and no preemption is tried.
-    Minimised from generated case seed 52 (1.37, batch), where the oracle plans it so."""
+    Minimised from generated cases seed 52 (1.37, batch) and 25 (1.36, batch), where the oracle plans them so."""
     template = TEMPLATE.replace("exactly: {deviceClassName: gpu.example.com}",
                                 "exactly:\n          deviceClassName: gpu.example.com\n          selectors:\n"
                                 "          - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"a100\"'}")
     cluster = CLUSTER + slice_for("worker", "gpu-0") + slice_for("worker-2", "gpu-0",
                                                                  extra="\n    attributes: {model: {string: a100}}")
     member = "- {name: gpu, resourceClaimTemplateName: one-gpu}"
-    run = plan(tmp_path, cluster, template + group(claims_yaml="") + pod("m-0", member, "team")
-               + pod("m-1", member, "team"), "1.37")
-    status, node, own = pods(run)["m-0"]
+    run = plan(tmp_path, cluster, template + group(claims_yaml="", version=api) + pod("m-0", member, "team")
+               + pod("m-1", member, "team"), version)
+    status, node, own = pods(run)[first]
     assert (status, node) == ("Pending", None)
-    assert own.startswith('running "DynamicResources" filter plugin: claim default/m-0-gpu-')
-    assert ": selector #0 on device gpu.example.com/worker/gpu-0: CEL runtime error: " in own
+    assert own.startswith(f'running "DynamicResources" filter plugin: claim default/{first}-gpu-')
+    assert f": {where}CEL runtime error: " in own
     wrapped = f"failed to schedule other pod from a pod group: {own}"
-    assert pods(run)["m-1"] == ("Pending", None, wrapped)
+    assert pods(run)[other] == ("Pending", None, wrapped)
     (pg,) = run.plan.pod_groups
     assert (pg.condition.status, pg.condition.reason, pg.message) == ("False", "SchedulerError", wrapped)
     assert run.plan.preemptions == ()

@@ -17,8 +17,8 @@ is a function of those two, as framework.py's "no node fits" memo already relies
 of pods re-attempts every queued member at each arrival (upstream's podGroupSchedulingDefaultAlgorithm,
 pkg/scheduler/schedule_one_podgroup.go); this keeps that re-attempt to one dictionary entry per member.
 
-A 1.37 member whose attempt ends in a Filter Error (a CEL runtime error in a device selector) is not a verdict:
-v1.37.2's podGroupSchedulingDefaultAlgorithm stops there, the group's status becomes the error wrapped as
+A member whose attempt ends in a Filter Error (a CEL runtime error in a device selector) is not a verdict: the
+podGroupSchedulingDefaultAlgorithm of v1.36.3 and v1.37.2 stops there, the group's status becomes the error wrapped as
 `failed to schedule other pod from a pod group: ...`, the erring member keeps its own error, every other member
 is rejected with the group's, the condition reads SchedulerError, and no PodGroupPostFilter (preemption) runs.
 """
@@ -36,7 +36,7 @@ from wasplan.engine.world import GroupState, PodState
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
 SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
 PERMIT_WAIT_MSG = "waiting for minCount pods from a gang to be scheduled"  # GangScheduling Permit (1.36)
-MEMBER_ERROR_MSG = "failed to schedule other pod from a pod group"  # 1.37: a member's Filter Error ends the cycle
+MEMBER_ERROR_MSG = "failed to schedule other pod from a pod group"  # a member's Filter Error ends the cycle
 
 
 def scheduler_name_problem(names: list[str], profiles) -> str | None:
@@ -130,6 +130,15 @@ def _run_pod_led(ev, group: GroupState, members, scheduled: int, mask, post_filt
             scheduled += 1
             if not group.is_gang or scheduled >= group.min_count:
                 attempt.success, attempt.message = True, ""
+        elif attempt.errored is not None:
+            return _member_error(attempt, ps)
+    return attempt
+
+
+def _member_error(attempt: GroupAttempt, ps: PodState) -> GroupAttempt:
+    """A member's Filter Error stops the group algorithm (both releases' podGroupSchedulingDefaultAlgorithm)."""
+    attempt.success, attempt.error = False, True
+    attempt.message = f"{MEMBER_ERROR_MSG}: {attempt.failures[ps.key]}"
     return attempt
 
 
@@ -146,9 +155,7 @@ def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAt
         elif _try(ev, ps, attempt, mask, batch=batch):
             scheduled += 1
         elif attempt.errored is not None:  # an Error, not a verdict: the rest of the members are not tried
-            attempt.error = True
-            attempt.message = f"{MEMBER_ERROR_MSG}: {attempt.failures[ps.key]}"
-            return attempt
+            return _member_error(attempt, ps)
         elif batch is not None and ev.memo:
             no_fit = attempt.failures[ps.key]
         remaining = total - (i + 1)
