@@ -259,8 +259,8 @@ def test_136_refuses_the_same_group_and_its_member_says_why():
 def test_137_gang_binds_on_the_nodes_its_preemption_freed():
     """fixtures/explain/preemption (and scenarios/eviction): v1.37.2 evicts all four batch pods and nominates the
     two members to the freed nodes, then requeues the group into its error backoff; the retry once that backoff
-    expires binds them there (checked with an oracle build that lets the backoff timer run). wasplan retries at
-    once with the same result; the plain oracle stops before the timer (tests/oracle/test_fixtures.py KNOWN)."""
+    expires binds them there (the oracle waits that backoff out, tests/oracle/test_oracle_gaps.py). wasplan
+    retries at once with the same result."""
     existing = [node("gpu-0", cpu="96", gpu=8), node("gpu-1", cpu="96", gpu=8),
                 *(pod(f"batch-{i}", cpu="8", gpu=4, priority=1000, namespace="batch", node_name=f"gpu-{i // 2}")
                   for i in range(4))]
