@@ -216,3 +216,30 @@ def test_a_negative_generation_is_reset_where_the_strategy_sets_it(tmp_path):
                              "spec:\n  containers: [{name: c, image: x}]\n") == []
     assert _errors(tmp_path, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
                              "metadata: {name: batch, generation: -1}\nvalue: 10\n") == []
+
+
+def test_a_duplicate_key_makes_its_document_invalid_as_strict_decoding_does(tmp_path):
+    """kubectl's default strict field validation refuses a repeated key (the oracle's validate: FieldValueDuplicate);
+    the document is invalid even where nothing else is wrong with it, and its neighbour stays valid."""
+    path = tmp_path / "pods.yaml"
+    path.write_text(textwrap.dedent("""\
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: a
+          name: b
+        spec:
+          containers:
+          - {name: c, image: x}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: ok}
+        spec:
+          containers:
+          - {name: c, image: x}
+        """))
+    read = read_paths([str(path)])
+    report = validate_read(read, default_gates(get_release("1.37")))
+    assert [r.verdict for r in report.results] == ["invalid", "valid"]
+    assert [(d.code, d.location.line, d.location.field) for d in read.diagnostics] == [("WAS005", 5, "metadata.name")]

@@ -106,7 +106,7 @@ def empty_inputs(texts: dict[str, str]) -> str:
 def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False, nodes: list | None = None,
                   snapshot=None) -> ValidationReport:
     """`snapshot` (a `lint_devices.Snapshot` from `--cluster`) adds its nodes, DRA objects and device checks."""
-    report = ValidationReport(gates, check_documents(read.documents, gates), list(read.diagnostics),
+    report = ValidationReport(gates, check_documents(read.documents, gates, read.diagnostics), list(read.diagnostics),
                               sources=dict(read.sources), skipped=list(read.skipped))
     if lint:
         report.lint_diagnostics = lint_documents(read.documents, gates, nodes, snapshot)

@@ -34,10 +34,11 @@ class DocumentResult:
     doc: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
     checked: bool = True  # False when no schema knows the kind
+    read_errors: list[Diagnostic] = field(default_factory=list)  # errors found reading this document (WAS005)
 
     @property
     def verdict(self) -> str:
-        if any(d.severity is Severity.ERROR for d in self.diagnostics):
+        if any(d.severity is Severity.ERROR for d in self.diagnostics) or self.read_errors:
             return "invalid"
         return "valid" if self.checked else "skipped"
 
@@ -210,5 +211,14 @@ def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-def check_documents(docs: Sequence[Document], gates: GateSet) -> list[DocumentResult]:
-    return [check_document(doc, gates) for doc in docs]
+def check_documents(docs: Sequence[Document], gates: GateSet,
+                    read_diagnostics: Sequence[Diagnostic] = ()) -> list[DocumentResult]:
+    """`read_diagnostics`: what reading found; an error located in a document (a duplicate key, WAS005) makes that
+    document invalid, as the API server's strict decoding refuses it. It stays reported where reading reports it."""
+    results = [check_document(doc, gates) for doc in docs]
+    by_place = {(r.doc.source, r.doc.index): r for r in results}
+    for d in read_diagnostics:
+        found = by_place.get((d.location.file, d.location.doc)) if d.severity is Severity.ERROR else None
+        if found is not None:
+            found.read_errors.append(d)
+    return results
