@@ -10,9 +10,9 @@ wrote them: nothing is normalised on the node side. The cache adds nodes as they
 order an informer sees them in), so the first node in input order gives the size.
 
 The pod side. Each init container's and container's image, and (Score only) each image volume's reference, is
-normalised by appending `:latest` when no `:` follows the last `/`; nothing else is normalised (upstream leaves
-`docker.io/library/` prefixes as a TODO, so `nginx:1.27` on a pod does not match `docker.io/library/nginx:1.27`
-on a node). For every such reference found on the node, its size times `NumNodes / all nodes` (float64, then
+normalised by appending `:latest` when no `:` follows the last `/`; nothing else is normalised (upstream's
+normalizedImageName does not strip or add a `docker.io/library/` prefix, so `nginx:1.27` on a pod does not match
+`docker.io/library/nginx:1.27` on a node). For every such reference found on the node, its size times `NumNodes / all nodes` (float64, then
 truncated) is added, once per container that names it. The sum is clamped to [23 MiB, 1000 MiB x count] and
 scaled to 0..100 with integer division; `count` is the number of init containers and containers, plus the image
 volumes from 1.37.2 on (`Capabilities.image_volumes_count`; 1.36.3 adds their sizes but not their count).
