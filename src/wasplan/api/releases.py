@@ -29,6 +29,7 @@ class Gate:
     default: bool  # upstream default
     summary: str
     locked: bool = False  # GA and locked to its default: --feature-gates cannot switch it
+    workload_aware: bool = False  # wasplan's default profile turns it on; every other gate keeps upstream's default
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,11 @@ class Release:
         return [gv for gv, kinds in self.served.items() if base in kinds]
 
 
+def _workload(name: str, stage: str, summary: str) -> Gate:
+    """A gate of the workload-aware features: off upstream, on in wasplan's default profile."""
+    return Gate(name, stage, False, summary, workload_aware=True)
+
+
 def _gates(*rows: Gate) -> dict[str, Gate]:
     return {g.name: g for g in rows}
 
@@ -155,12 +161,12 @@ RELEASES: dict[str, Release] = {
         version="1.36",
         served={f"{SCHEDULING_GROUP}/v1alpha2": ("Workload", "PodGroup")},
         gates=_gates(
-            Gate("GenericWorkload", "Alpha", False, "Workload/PodGroup APIs and Pod.spec.schedulingGroup"),
-            Gate("GangScheduling", "Alpha", False, "the GangScheduling scheduler plugin (all-or-nothing)"),
-            Gate("WorkloadAwarePreemption", "Alpha", False,
-                 "disruptionMode/priority/priorityClassName on groups; group preemption (needs GangScheduling)"),
-            Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
-            Gate("WorkloadWithJob", "Alpha", False, "the Job controller creates Workload and PodGroup"),
+            _workload("GenericWorkload", "Alpha", "Workload/PodGroup APIs and Pod.spec.schedulingGroup"),
+            _workload("GangScheduling", "Alpha", "the GangScheduling scheduler plugin (all-or-nothing)"),
+            _workload("WorkloadAwarePreemption", "Alpha",
+                      "disruptionMode/priority/priorityClassName on groups; group preemption (needs GangScheduling)"),
+            _workload("TopologyAwareWorkloadScheduling", "Alpha", "schedulingConstraints.topology"),
+            _workload("WorkloadWithJob", "Alpha", "the Job controller creates Workload and PodGroup"),
             *_dra_gates(ga37=False),
         ),
         preferred={"Workload": f"{SCHEDULING_GROUP}/v1alpha2", "PodGroup": f"{SCHEDULING_GROUP}/v1alpha2"},
@@ -173,13 +179,14 @@ RELEASES: dict[str, Release] = {
             f"{SCHEDULING_GROUP}/v1alpha3": ("Workload", "PodGroup", "CompositePodGroup"),
         },
         gates=_gates(
-            Gate("GenericWorkload", "Beta", False,
-                 "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
-            Gate("TopologyAwareWorkloadScheduling", "Alpha", False, "schedulingConstraints.topology"),
-            Gate("WorkloadWithJob", "Alpha", False, "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
-            Gate("CompositePodGroup", "Alpha", False,
-                 "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
-            Gate("PodGroupPreemptionPolicy", "Alpha", False, "preemptionPolicy on groups and templates"),
+            _workload("GenericWorkload", "Beta",
+                      "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
+            _workload("TopologyAwareWorkloadScheduling", "Alpha", "schedulingConstraints.topology"),
+            _workload("WorkloadWithJob", "Alpha",
+                      "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
+            _workload("CompositePodGroup", "Alpha",
+                      "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
+            _workload("PodGroupPreemptionPolicy", "Alpha", "preemptionPolicy on groups and templates"),
             *_dra_gates(ga37=True),
         ),
         preferred={
@@ -222,8 +229,7 @@ class GateSet:
 def default_gates(release: Release) -> GateSet:
     """wasplan's profile: every workload-aware gate of the release on; the DRA gates at upstream's defaults
     (PodGroup-level claims, DRAWorkloadResourceClaims, stay off unless asked for)."""
-    return GateSet(release, {name: g.default if name.startswith("DRA") or name == "DynamicResourceAllocation"
-                             else True for name, g in release.gates.items()})
+    return GateSet(release, {name: g.workload_aware or g.default for name, g in release.gates.items()})
 
 
 def parse_gates(release: Release, spec: str | None) -> GateSet:
