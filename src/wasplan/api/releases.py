@@ -156,6 +156,14 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
     )
 
 
+def _pod_gates() -> tuple[Gate, ...]:
+    """The core pod gates the planner reads, alike in both releases (pkg/features/kube_features.go)."""
+    return (
+        Gate("TaintTolerationComparisonOperators", "Alpha", False,
+             "tolerations with operator Lt or Gt (the taint's value compared as an integer)"),
+    )
+
+
 RELEASES: dict[str, Release] = {
     "1.36": Release(
         version="1.36",
@@ -167,6 +175,7 @@ RELEASES: dict[str, Release] = {
                       "disruptionMode/priority/priorityClassName on groups; group preemption (needs GangScheduling)"),
             _workload("TopologyAwareWorkloadScheduling", "Alpha", "schedulingConstraints.topology"),
             _workload("WorkloadWithJob", "Alpha", "the Job controller creates Workload and PodGroup"),
+            *_pod_gates(),
             *_dra_gates(ga37=False),
         ),
         preferred={"Workload": f"{SCHEDULING_GROUP}/v1alpha2", "PodGroup": f"{SCHEDULING_GROUP}/v1alpha2"},
@@ -187,6 +196,7 @@ RELEASES: dict[str, Release] = {
             _workload("CompositePodGroup", "Alpha",
                       "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
             _workload("PodGroupPreemptionPolicy", "Alpha", "preemptionPolicy on groups and templates"),
+            *_pod_gates(),
             *_dra_gates(ga37=True),
         ),
         preferred={

@@ -22,13 +22,16 @@ from wasplan.cluster.model import HostPort, Taint, Toleration, TopologySpreadCon
 from wasplan.cluster.selectors import TAINT_EFFECTS, as_list, as_str, label_selector, memo
 
 
+TOLERATION_OPERATORS = ("Equal", "Exists", "Lt", "Gt")
+
+
 def _toleration(raw: Any, ctx: Ctx) -> Toleration | None:
     if not isinstance(raw, dict):
         ctx.report("WAS602", "a toleration must be a map", ())
         return None
     operator = raw.get("operator") or "Equal"
-    if operator not in ("Equal", "Exists"):
-        ctx.report("WAS602", f"toleration operator {operator!r} must be Equal or Exists", ("operator",))
+    if operator not in TOLERATION_OPERATORS:  # Lt and Gt pass validation only with their gate (podspec_lists.py)
+        ctx.report("WAS602", f"toleration operator {operator!r} must be Equal, Exists, Lt or Gt", ("operator",))
         return None
     effect = as_str(raw.get("effect"), ctx, ("effect",))
     if effect and effect not in TAINT_EFFECTS:

@@ -29,7 +29,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     template_spec = mapping(mapping(spec.get("template")).get("spec"))
     out = check_scheduling_group(doc, template_spec, ("spec", "template", "spec"))
     out += check_pod_quantities(doc, template_spec, ("spec", "template", "spec"))
-    out += check_pod_spec(doc, template_spec, ("spec", "template", "spec"))
+    out += check_pod_spec(doc, template_spec, ("spec", "template", "spec"), gates)
     out += _counts(doc, spec)
     scheduling = spec.get("scheduling")
     # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.

@@ -20,7 +20,7 @@ from wasplan.validate.walk import mapping
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     spec = mapping(doc.obj.get("spec"))
     return (check_scheduling_group(doc, spec, ("spec",)) + check_pod_quantities(doc, spec, ("spec",))
-            + check_pod_spec(doc, spec, ("spec",)))
+            + check_pod_spec(doc, spec, ("spec",), gates))
 
 
 def check_scheduling_group(doc: Document, pod_spec: dict, base: FieldPath) -> list[Diagnostic]:

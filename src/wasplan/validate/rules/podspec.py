@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from wasplan.api.quantity import QuantityError, parse_quantity
+from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import duplicate_keys, is_dns_label, is_dns_subdomain, is_qualified_name, make
@@ -25,7 +26,7 @@ _STANDARD_CONTAINER = {"cpu", "memory", "ephemeral-storage"}
 _CONTAINER_LISTS = ("initContainers", "containers")
 
 
-def check_pod_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+def check_pod_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out = _container_names(doc, spec, base)
     claim_names = {c.get("name") for c in items(spec.get("resourceClaims"))
                    if isinstance(c, dict) and isinstance(c.get("name"), str)}
@@ -35,7 +36,7 @@ def check_pod_spec(doc: Document, spec: dict, base: FieldPath) -> list[Diagnosti
         out += _container_claims(doc, resources, path + ("resources",), claim_names)
         out += _ports(doc, container, path)
     out += _pod_claims(doc, spec, base)
-    out += check_pod_lists(doc, spec, base)
+    out += check_pod_lists(doc, spec, base, gates)
     name = spec.get("priorityClassName")
     if isinstance(name, str) and name and not is_dns_subdomain(name):
         out.append(make(doc, "WAS107", f"priorityClassName {name!r} must be a DNS subdomain",

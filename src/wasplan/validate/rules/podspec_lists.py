@@ -10,7 +10,9 @@ Followed: k8s.io/kubernetes pkg/apis/core/validation/validation.go of v1.36.3 an
   (protocol/hostIP/port, protocol defaulted to TCP) once among the app containers, and once per init container;
 * validateSchedulingGates: a gate name once;
 * ValidateTolerations: the key is a label key; an empty key needs operator Exists; tolerationSeconds needs
-  effect NoExecute; Exists takes no value;
+  effect NoExecute; the operator is Equal (or empty) or Exists, and Exists takes no value; Lt and Gt only with
+  the TaintTolerationComparisonOperators gate (alpha, off by default in both releases), with a value that is a
+  decimal integer (content.IsDecimalInteger: optional '-', no leading zero) within int64;
 * ValidateNodeSelectorRequirement: a node affinity expression's key is a label key, In/NotIn take values,
   Exists/DoesNotExist none, Gt/Lt exactly one; ValidateNodeFieldSelectorRequirement: `matchFields` In and NotIn
   take exactly one value.
@@ -23,13 +25,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from wasplan.api.names import decimal_int64
+from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.validate.rules.common import is_qualified_name, make
 from wasplan.validate.walk import items, mapping
 
 
-def check_pod_lists(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+def check_pod_lists(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out = _containers_required(doc, spec, base)
     for list_name in ("initContainers", "containers"):
         for i, container in enumerate(items(spec.get(list_name))):
@@ -38,7 +42,7 @@ def check_pod_lists(doc: Document, spec: dict, base: FieldPath) -> list[Diagnost
     out += _host_ports(doc, spec, base)
     out += _repeated(doc, [(base + ("schedulingGates", i), mapping(g).get("name"))
                            for i, g in enumerate(items(spec.get("schedulingGates")))], "scheduling gate")
-    out += _tolerations(doc, spec, base + ("tolerations",))
+    out += _tolerations(doc, spec, base + ("tolerations",), gates)
     out += _match_fields(doc, spec, base)
     return out
 
@@ -93,7 +97,7 @@ def _host_ports(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
     return out + _repeated(doc, app, "host port")
 
 
-def _tolerations(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+def _tolerations(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out = []
     for i, raw in enumerate(items(spec.get("tolerations"))):
         tol, path = mapping(raw), base + (i,)
@@ -109,9 +113,32 @@ def _tolerations(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]
         if tol.get("tolerationSeconds") is not None and tol.get("effect") != "NoExecute":
             out.append(make(doc, "WAS107", "tolerationSeconds applies to NoExecute taints only: the effect must be "
                                            "NoExecute", path + ("effect",)))
-        if operator == "Exists" and value:
-            out.append(make(doc, "WAS107", "a toleration with operator Exists takes no value", path + ("operator",)))
+        out += _toleration_operator(doc, operator, value, path, gates)
     return out
+
+
+COMPARISON_GATE = "TaintTolerationComparisonOperators"
+
+
+def _toleration_operator(doc: Document, operator: str, value: str, path: FieldPath,
+                         gates: GateSet) -> list[Diagnostic]:
+    if operator in ("", "Equal"):
+        return []
+    if operator == "Exists":
+        return ([make(doc, "WAS107", "a toleration with operator Exists takes no value", path + ("operator",))]
+                if value else [])
+    if operator not in ("Lt", "Gt"):
+        return [make(doc, "WAS104", f"toleration operator {operator!r} is not supported: use Equal or Exists (Lt and "
+                                    f"Gt with the {COMPARISON_GATE} feature gate)", path + ("operator",))]
+    if not gates.enabled(COMPARISON_GATE):
+        return [make(doc, "WAS104", f"toleration operator {operator!r} needs the {COMPARISON_GATE} feature gate, "
+                                    "which is off: the API server accepts only Equal or Exists",
+                     path + ("operator",), f"enable it with --feature-gates {COMPARISON_GATE}=true, or use Equal")]
+    if decimal_int64(value) is None:
+        return [make(doc, "WAS107", f"a toleration with operator {operator} compares integers: its value {value!r} "
+                                    "must be a decimal integer within int64 (an optional '-', no leading zero)",
+                     path + ("value",))]
+    return []
 
 
 def _match_fields(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:

@@ -34,5 +34,5 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
         if isinstance(pod_spec, dict):
             out += check_scheduling_group(doc, pod_spec, base)
             out += check_pod_quantities(doc, pod_spec, base)
-            out += check_pod_spec(doc, pod_spec, base)
+            out += check_pod_spec(doc, pod_spec, base, gates)
     return out
