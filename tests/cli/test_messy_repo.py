@@ -44,7 +44,7 @@ def test_lint_skips_non_manifests_honours_suppressions_and_exits_0():
     report = json.loads(result.output)
     assert _findings(report) == sorted(SKIPS + [STALE])
     assert report["summary"] == {"documents": 9, "valid": 8, "invalid": 0, "skipped": 1, "nonKubernetes": 3,
-                                 "templates": 1, "kustomizePatches": 0, "suppressed": 3, "errors": 0, "warnings": 0, "infos": 5}
+                                 "templates": 1, "kustomizePatches": 0, "unreadableFiles": 0, "suppressed": 3, "errors": 0, "warnings": 0, "infos": 5}
     assert [(s["file"], s["line"], s["code"], s["suppressedBy"]) for s in report["suppressed"]] == [
         ("kustomization.yaml", 2, "WAS010", "per-file-ignores 'kustomization.yaml'"),
         ("manifests/training.yaml", 37, "WAS405", "annotation wasplan.io/ignore at manifests/training.yaml:33"),

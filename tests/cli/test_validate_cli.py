@@ -173,3 +173,15 @@ def test_lint_reports_a_malformed_cluster_snapshot_once_at_its_line(tmp_path):
                       "not a string"]
     planned = run("plan", str(pod), "--cluster", str(snapshot), "--no-config")
     assert errors[0] in planned.output
+
+
+def test_a_file_that_could_not_be_parsed_is_counted_in_the_summary(tmp_path):
+    broken = tmp_path / "pod.yaml"
+    broken.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: a\n  labels: [\n")
+    result = run("validate", str(broken), GOOD)
+    assert result.exit_code == 1, result.output
+    assert f"{broken}:4:9: error WAS004 YAML syntax error" in result.output
+    assert "FAILED: 7 documents, 7 valid, 0 invalid, 1 file not read; 1 error, 0 warnings (Kubernetes 1.37)" \
+        in result.output
+    summary = json.loads(run("validate", str(broken), GOOD, "-o", "json").output)["summary"]
+    assert (summary["documents"], summary["unreadableFiles"], summary["errors"]) == (7, 1, 1)

@@ -48,11 +48,18 @@ class ValidationReport:
             "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
             "templates": sum(1 for s in self.skipped if s.reason == "template"),
             "kustomizePatches": sum(1 for s in self.skipped if s.reason == "kustomize-patch"),
+            "unreadableFiles": len(self.unreadable_files()),
             "suppressed": len(self.suppressed),
             "errors": sum(1 for d in diags if d.severity is Severity.ERROR),
             "warnings": sum(1 for d in diags if d.severity is Severity.WARNING),
             "infos": sum(1 for d in diags if d.severity is Severity.INFO),
         }
+
+    def unreadable_files(self) -> set[str]:
+        """Files that gave no document to check because reading them failed (syntax, encoding, limits)."""
+        checked = {r.doc.source for r in self.results}
+        return {d.location.file for d in self.input_diagnostics
+                if d.severity is Severity.ERROR and d.location.file and d.location.file not in checked}
 
     def exit_code(self, strict: bool = False) -> ExitCode:
         if any(d.code in _UNREADABLE for d in self.input_diagnostics):

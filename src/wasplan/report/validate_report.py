@@ -24,6 +24,8 @@ def _render_suppressed(report: ValidationReport, console: Console) -> None:
 
 def _summary_parts(c: dict) -> list[str]:
     parts = [plural(c["documents"], "document"), f"{c['valid']} valid", f"{c['invalid']} invalid"]
+    if c["unreadableFiles"]:
+        parts.append(f"{plural(c['unreadableFiles'], 'file')} not read")
     if c["skipped"]:
         parts.append(f"{c['skipped']} not checked (unknown kind)")
     if c["nonKubernetes"]:
