@@ -84,7 +84,8 @@ _TABLE: list[Code] = [
     Code("WAS112", "integer-out-of-range", E,
          "An integer is outside the range of its Kubernetes field type (int32 or int64)."),
     Code("WAS113", "kind-not-served-at-version", E,
-         "The API group is served at this version, but not this kind; the message names the versions that serve it."),
+         "The API group is served at this version, but not this kind; the message names the versions that serve it "
+         "(or, in a group no custom resource can extend, the closest kind)."),
     Code("WAS114", "rejected-by-target", E,
          "migrate: a document that needs no migration is invalid at the target release (so --check fails)."),
     Code("WAS115", "unknown-api-version", E,

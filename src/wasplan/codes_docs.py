@@ -338,7 +338,10 @@ DOCS: dict[str, RuleDoc] = {
         "The group/version is served by the release, but not with this kind: 1.37 serves CompositePodGroup "
         "only as scheduling.k8s.io/v1alpha3, not v1beta1, and resource.k8s.io/v1alpha3 holds only "
         "DeviceTaintRule and ResourcePoolStatusRequest since ResourceClaim moved to v1. The API server answers "
-        "404; the message names the versions that serve the kind.",
+        "404; the message names the versions that serve the kind. A kind that no version of a group without a "
+        "dot in its name holds (`apps/v1` `Deploymnet`, `v1` `Pdo`) is reported too, with the closest kind: a "
+        "CustomResourceDefinition's group needs a dot, so nothing can add kinds to the core group, `apps`, "
+        "`batch`, `policy` or `autoscaling` (a kubeconfig, `v1` `Config`, is passed over).",
         "apiVersion: scheduling.k8s.io/v1beta1\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"
         "  schedulingPolicy:\n    gang: {minGroupCount: 2}\n",
         "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata:\n  name: tree\nspec:\n"

@@ -163,3 +163,40 @@ def test_a_version_an_older_release_had_still_gets_the_migrate_hint(tmp_path):
     code, found = _report(tmp_path, PODGROUP.format(version="v1alpha2"))
     assert code == 1
     assert found[0][0] == "WAS109" and found[0][4].startswith("run `wasplan migrate --to-k8s 1.37 ")
+
+
+TYPOS = """\
+apiVersion: apps/v1
+kind: Deploymnet
+metadata: {name: web}
+---
+apiVersion: v1
+kind: Pdo
+metadata: {name: trainer}
+---
+apiVersion: v1
+kind: Config
+clusters: []
+---
+apiVersion: networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+"""
+
+
+def test_a_kind_no_group_without_a_dot_holds_is_an_error_with_the_closest_kind(tmp_path):
+    path = tmp_path / "typos.yaml"
+    path.write_text(TYPOS)
+    result = run("validate", str(path), "-o", "json")
+    assert result.exit_code == 1, result.output
+    found = [(doc["kind"], doc["verdict"], d["code"], d["line"], d["message"], d.get("hint"))
+             for doc in json.loads(result.output)["documents"] for d in doc["diagnostics"]]
+    assert found == [
+        ("Deploymnet", "invalid", "WAS113", 2, "apps/v1 has no kind Deploymnet in Kubernetes 1.37, and no custom "
+         "resource can add one to apps: the API server finds no resource for it", "did you mean kind: Deployment?"),
+        ("Pdo", "invalid", "WAS113", 6, "v1 has no kind Pdo in Kubernetes 1.37, and no custom resource can add one "
+         "to the core group: the API server finds no resource for it", "did you mean kind: Pod?"),
+        # a kubeconfig, and a kind of a dotted group (a CustomResourceDefinition may add it): not checked
+        ("Config", "skipped", "WAS010", 10, "no schema for v1 Config; not validated", None),
+        ("Gateway", "skipped", "WAS010", 14, "no schema for networking.k8s.io/v1 Gateway; not validated", None),
+    ]

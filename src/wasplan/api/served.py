@@ -94,6 +94,23 @@ def is_builtin(api_version: str) -> bool:
     return group_of(api_version) in BUILTIN_GROUPS
 
 
+def closed(group: str) -> bool:
+    """Whether no one can add a kind to the group: a CustomResourceDefinition's group needs a dot
+    (apiextensions-apiserver `pkg/apis/apiextensions/validation` ValidateCustomResourceDefinitionSpec), and the
+    aggregation layer cannot take a group kube-apiserver serves itself, so the core group, `apps`, `batch`,
+    `policy`, `autoscaling` hold exactly the kinds of this table."""
+    return group in BUILTIN_GROUPS and "." not in group
+
+
+# Files of the core group's version that are not objects of the API: a kubeconfig (client-go
+# tools/clientcmd/api/v1 writes `apiVersion: v1`, `kind: Config`).
+CLIENT_KINDS = frozenset({("v1", "Config")})
+
+
+def kinds_of_group(release: str, group: str) -> set[str]:
+    return {kind for gv, kinds in BUILTIN[release].items() if group_of(gv) == group for kind in kinds}
+
+
 def version_key(api_version: str) -> tuple:
     """Kubernetes' version priority, first = preferred: GA before beta before alpha, higher numbers first
     (apimachinery `version.CompareKubeAwareVersionStrings`); anything else last, by name."""

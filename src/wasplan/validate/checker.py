@@ -83,7 +83,9 @@ def _builtin_check(doc: Document, release: str) -> list[Diagnostic]:
     has_version = api_version in builtin.BUILTIN[release]
     serving = builtin.versions_serving(release, base, group)
     if not serving and has_version:
-        return []  # a kind no version has (a typo): the unknown-kind path suggests the right one
+        # a kind no version has: a typo, or a custom kind; only a group nobody can extend makes that an error
+        closed = builtin.closed(group) and (api_version, kind) not in builtin.CLIENT_KINDS
+        return [_no_such_kind(doc, release, group)] if closed else []
     if serving:
         also = f"; it serves {base} as {_listing(serving)}"
         hint = (f"write apiVersion: {serving[0]}, then check the fields against that version (wasplan validate "
@@ -97,6 +99,15 @@ def _builtin_check(doc: Document, release: str) -> list[Diagnostic]:
         return [Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)), hint)]
     message = f"{api_version} {base} is not served by Kubernetes {release}{also}"
     return [Diagnostic("WAS109", lookup("WAS109").severity, message, doc.location(("apiVersion",)), hint)]
+
+
+def _no_such_kind(doc: Document, release: str, group: str) -> Diagnostic:
+    """The API server finds no resource for the kind ("no matches for kind"); the closest kind of the group."""
+    guess = did_you_mean(doc.kind, builtin.kinds_of_group(release, group))
+    message = (f"{doc.api_version} has no kind {doc.kind} in Kubernetes {release}, and no custom resource can add one "
+               f"to {group or 'the core group'}: the API server finds no resource for it")
+    return Diagnostic("WAS113", lookup("WAS113").severity, message, doc.location(("kind",)),
+                      f"did you mean kind: {guess}?" if guess else None)
 
 
 def _listing(items: list[str]) -> str:
