@@ -8,7 +8,11 @@ package core
 // come from the very cycle that chose, at no extra cost; the group's entry in the plan lists the placements that
 // shared the best total of its last scoring, with the nodes of each.
 
-import "sort"
+import (
+	"sort"
+
+	fwk "k8s.io/kube-scheduler/framework"
+)
 
 // PlacementScore is one scored placement, as the release adapter reads it from upstream's result.
 type PlacementScore struct {
@@ -68,3 +72,22 @@ func (s *Sim) wrapPlacementScoring() {
 		s.sched.Profiles[name] = s.a.WrapPlacementScoring(f, s.recordPlacements)
 	}
 }
+
+// PlacementScores reads upstream's placement scores (the same type in both releases) for recordPlacements.
+func PlacementScores(scores []fwk.PlacementPluginScores) []PlacementScore {
+	out := make([]PlacementScore, 0, len(scores))
+	for _, sc := range scores {
+		ps := PlacementScore{Total: sc.TotalScore}
+		if sc.Placement != nil {
+			ps.Name = sc.Placement.Name
+			for _, ni := range sc.Placement.Nodes {
+				ps.Nodes = append(ps.Nodes, ni.Node().Name)
+			}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// GroupKey is the namespace/name recordPlacements files a group's scoring under.
+func GroupKey(group fwk.PodGroupInfo) string { return group.GetNamespace() + "/" + group.GetName() }

@@ -70,18 +70,7 @@ type placementScorer struct {
 func (p placementScorer) RunPlacementScorePlugins(ctx context.Context, state fwk.PodGroupCycleState, group fwk.PodGroupInfo, assignments []*fwk.PodGroupAssignments, states []fwk.PlacementCycleState) ([]fwk.PlacementPluginScores, *fwk.Status) {
 	scores, status := p.Framework.RunPlacementScorePlugins(ctx, state, group, assignments, states)
 	if status.IsSuccess() {
-		out := make([]core.PlacementScore, 0, len(scores))
-		for _, sc := range scores {
-			ps := core.PlacementScore{Total: sc.TotalScore}
-			if sc.Placement != nil {
-				ps.Name = sc.Placement.Name
-				for _, ni := range sc.Placement.Nodes {
-					ps.Nodes = append(ps.Nodes, ni.Node().Name)
-				}
-			}
-			out = append(out, ps)
-		}
-		p.record(group.GetNamespace()+"/"+group.GetName(), out)
+		p.record(core.GroupKey(group), core.PlacementScores(scores))
 	}
 	return scores, status
 }
