@@ -4,6 +4,7 @@ import (
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 // Adapter is what differs between the releases the oracle is built for. Each main module (oracle/k8s136,
@@ -27,6 +28,9 @@ type Adapter interface {
 	Queue(s *scheduler.Scheduler) QueueState
 	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
 	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
+	// WrapPlacementScoring returns the framework with RunPlacementScorePlugins reporting each scoring to
+	// `record` (group namespace/name, every scored placement); 1.37 added the placement states argument.
+	WrapPlacementScoring(f framework.Framework, record func(group string, scored []PlacementScore)) framework.Framework
 }
 
 // QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.

@@ -94,26 +94,27 @@ type Sim struct {
 	sched   *scheduler.Scheduler
 	gvrs    map[schema.GroupVersionResource]string // resource -> kind, of everything created
 
-	mu         sync.Mutex
-	step       int
-	bound      map[string]string      // pod ns/name -> node, bound during the run
-	victims    map[string]*corev1.Pod // pod ns/name -> the pod as it was when preemption deleted it
-	events     []preemptEvent
-	ties       map[types.UID]map[string][]string // pod uid -> suggested node -> tied nodes at that attempt
-	nominated  map[string]string                 // pod ns/name -> last nominated node seen while unbound
-	collected  map[types.UID]bool                // victims whose claims the garbage collection has seen to
-	pending    chan struct{}                     // the ScheduleOne call still outstanding, if any
-	startCycle int64                             // the queue's scheduling cycle when it was started (Pop advances it)
-	writes     int                               // writes that changed the cluster (bindings, deletes, real patches and updates)
-	watchdog   string
-	created    int                        // objects the scheduler created (their UIDs, settle.go stampCreated)
-	track      tracked                    // what the settle check keeps between looks (settle.go)
-	apply      clienttesting.ReactionFunc // the fake clientset's own reactor on its tracker
-	queueRuns  bool                       // the queue's own Run (its backoff and leftover flushes) was started
-	backedOff  time.Duration              // time spent waiting for error backoffs to complete (backoffBudget)
-	backoffs   int                        // how many times the driver waited for one
-	moves      int                        // deletions and claim releases so far (awaitBackoff)
-	triedAt    map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
+	mu            sync.Mutex
+	step          int
+	bound         map[string]string      // pod ns/name -> node, bound during the run
+	victims       map[string]*corev1.Pod // pod ns/name -> the pod as it was when preemption deleted it
+	events        []preemptEvent
+	ties          map[types.UID]map[string][]string // pod uid -> suggested node -> tied nodes at that attempt
+	nominated     map[string]string                 // pod ns/name -> last nominated node seen while unbound
+	collected     map[types.UID]bool                // victims whose claims the garbage collection has seen to
+	pending       chan struct{}                     // the ScheduleOne call still outstanding, if any
+	startCycle    int64                             // the queue's scheduling cycle when it was started (Pop advances it)
+	writes        int                               // writes that changed the cluster (bindings, deletes, real patches and updates)
+	watchdog      string
+	created       int                        // objects the scheduler created (their UIDs, settle.go stampCreated)
+	track         tracked                    // what the settle check keeps between looks (settle.go)
+	apply         clienttesting.ReactionFunc // the fake clientset's own reactor on its tracker
+	queueRuns     bool                       // the queue's own Run (its backoff and leftover flushes) was started
+	backedOff     time.Duration              // time spent waiting for error backoffs to complete (backoffBudget)
+	backoffs      int                        // how many times the driver waited for one
+	moves         int                        // deletions and claim releases so far (awaitBackoff)
+	triedAt       map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
+	placementTies map[string][]TiedPlacement // group ns/name -> placements tied at its last scoring (placementties.go)
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -177,6 +178,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 		return nil, fmt.Errorf("building the scheduler: %w", err)
 	}
 	s.sched = sched
+	s.wrapPlacementScoring()
 	orig := sched.SchedulePod
 	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
 		key := s.entityKey(pi.Pod)

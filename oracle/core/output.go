@@ -76,6 +76,9 @@ type PodGroupOut struct {
 	Reason    string     `json:"reason"`
 	Message   string     `json:"message"`
 	Condition *Condition `json:"condition"`
+	// TiedPlacements: the placements that shared the best total at the group's last placement scoring
+	// (placementties.go), when more than one did
+	TiedPlacements []TiedPlacement `json:"tiedPlacements,omitempty"`
 }
 
 type CompositeGroupOut struct {
@@ -89,6 +92,8 @@ type CompositeGroupOut struct {
 	Message       string     `json:"message"`
 	Condition     *Condition `json:"condition"`
 	Children      []ChildOut `json:"children"`
+	// TiedPlacements: as for a PodGroup, for the tree this composite is the root of
+	TiedPlacements []TiedPlacement `json:"tiedPlacements,omitempty"`
 }
 
 // ChildOut is a child of a CompositePodGroup, read from its own state (result Scheduled, Failed or NotTried).

@@ -196,7 +196,9 @@ func (s *Sim) Result(objs []*Object) Plan {
 		tree.composites[ns+"/"+name] = c
 	}
 	for _, c := range composites {
-		plan.CompositePodGroups = append(plan.CompositePodGroups, tree.out(c))
+		out := tree.out(c)
+		out.TiedPlacements = s.tiedPlacementsOf(out.Namespace + "/" + out.Name)
+		plan.CompositePodGroups = append(plan.CompositePodGroups, out)
 	}
 	sort.Slice(plan.PodGroups, func(i, j int) bool {
 		a, b := plan.PodGroups[i], plan.PodGroups[j]
@@ -260,6 +262,7 @@ func (s *Sim) podGroup(u map[string]interface{}, members []string, live map[stri
 	out.Status, out.Condition, out.Reason, out.Message = groupStatus(condition(u, s.a.GroupConditionType()))
 	sort.Strings(members)
 	out.Pods = append(out.Pods, members...)
+	out.TiedPlacements = s.tiedPlacementsOf(ns + "/" + name)
 	if out.Condition == nil && quorumBound(out, members, live) {
 		// bound before the plan with its quorum met: upstream writes the condition when it schedules the
 		// group, which it never needs to here (nothing of it is queued), so the input's state is the answer

@@ -4,9 +4,14 @@ package main
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
+	"context"
+
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	fwk "k8s.io/kube-scheduler/framework"
 
 	"wasplan.local/oracle/core"
 )
@@ -47,4 +52,22 @@ func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(c, 0)
+}
+
+func (adapter) WrapPlacementScoring(f framework.Framework, record func(string, []core.PlacementScore)) framework.Framework {
+	return placementScorer{Framework: f, record: record}
+}
+
+// placementScorer is a profile's framework that reports every placement scoring of a group cycle.
+type placementScorer struct {
+	framework.Framework
+	record func(string, []core.PlacementScore)
+}
+
+func (p placementScorer) RunPlacementScorePlugins(ctx context.Context, state fwk.PodGroupCycleState, group fwk.PodGroupInfo, assignments []*fwk.PodGroupAssignments) ([]fwk.PlacementPluginScores, *fwk.Status) {
+	scores, status := p.Framework.RunPlacementScorePlugins(ctx, state, group, assignments)
+	if status.IsSuccess() {
+		p.record(core.GroupKey(group), core.PlacementScores(scores))
+	}
+	return scores, status
 }

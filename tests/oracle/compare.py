@@ -10,8 +10,10 @@ What is compared, per case (the Plan JSON shape both print, docs/plan-json.md an
 * every preemption: the preemptor and its set of victims;
 * every ResourceClaim: allocated or not, the number of devices, the node.
 
-wasplan breaks a score tie by node name, upstream by heap order (oracle.md §4). Once a tie went another way, the
-rest of the run legitimately differs, so such a case is compared on outcomes only: how many pods end in each
+wasplan breaks a score tie by node name, upstream by heap order (oracle.md §4); between equally scored
+placements of a topology-aware group wasplan takes the first domain by name, upstream a random one (its
+`rand.Int()` randomizer: the oracle lists them as the group's `tiedPlacements`, each with its nodes). Once a tie
+went another way, the rest of the run legitimately differs, so such a case is compared on outcomes only: how many pods end in each
 status, how many groups in each status, how many victims, how many claims are allocated. `Comparison.tied`
 says this happened; those cases are counted separately.
 """
@@ -136,6 +138,43 @@ def _pod_ties(ours: dict, theirs: dict, out: Comparison) -> None:
                                 f"(tied: {', '.join(b.get('tiedNodes') or ())})")
 
 
+def _group_members(theirs: dict, kind: str, key: str, seen: frozenset = frozenset()) -> set[str]:
+    """The pods of an oracle group: a PodGroup's own, a CompositePodGroup's those of its descendants."""
+    groups = _by_key(theirs.get(kind))
+    group = groups.get(key)
+    if group is None or key in seen:
+        return set()
+    if kind == "podGroups":
+        return set(group.get("pods") or ())
+    namespace = group.get("namespace", "")
+    out: set[str] = set()
+    for child in group.get("children") or ():
+        child_kind = "podGroups" if child.get("kind") == "PodGroup" else "compositePodGroups"
+        out |= _group_members(theirs, child_kind, f"{namespace}/{child['name']}", seen | {key})
+    return out
+
+
+def _placement_ties(ours: dict, theirs: dict, out: Comparison) -> None:
+    """A topology-aware group placed elsewhere than the oracle placed it: a tie if every member wasplan bound is
+    on a node of one placement that tied with the oracle's choice."""
+    mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
+    for kind in ("podGroups", "compositePodGroups"):
+        for key, group in sorted(_by_key(theirs.get(kind)).items()):
+            tied = group.get("tiedPlacements") or ()
+            members = sorted(_group_members(theirs, kind, key))
+            ours_nodes = {m: mine[m].get("node") for m in members if m in mine and mine[m]["status"] == "Bound"}
+            if not tied or not ours_nodes:
+                continue
+            if all(ours_nodes[m] == (upstream.get(m) or {}).get("node") for m in ours_nodes):
+                continue
+            used = set(ours_nodes.values())
+            match = next((p["name"] for p in tied if used <= set(p.get("nodes") or ())), None)
+            if match is not None:
+                out.tied = True
+                out.ties.append(f"{kind[:-1]} {key}: wasplan placed it in {match}, the oracle elsewhere "
+                                f"(tied placements: {', '.join(p['name'] for p in tied)})")
+
+
 def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
     mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
     for key in sorted(mine.keys() | upstream.keys()):
@@ -215,6 +254,7 @@ def _loose(ours: dict, theirs: dict, out: Comparison) -> None:
 def compare(ours: dict, theirs: dict) -> Comparison:
     out = Comparison()
     _pod_ties(ours, theirs, out)
+    _placement_ties(ours, theirs, out)
     (_loose if out.tied else _strict)(ours, theirs, out)
     return out
 

@@ -114,3 +114,34 @@ def test_describe_keeps_both_plans(tmp_path):
         f"  files: {tmp_path}/manifests.yaml --cluster {tmp_path}/cluster.yaml",
         "  - pod default/a: node wasplan n1, oracle n3 (tied: none)"]
     assert (tmp_path / "oracle.json").exists() and (tmp_path / "wasplan.json").exists()
+
+
+def _placed(nodes: dict[str, str], tied=None, chosen="rack-1") -> dict:
+    """A plan with a topology-aware group `train` whose members sit on `nodes`."""
+    group = {"namespace": "default", "name": "train", "status": "Scheduled", "pods": [f"default/{p}" for p in nodes],
+             "placement": {"topologyKey": "example.com/rack", "domain": chosen},
+             "condition": {"type": "PodGroupInitiallyScheduled", "status": "True", "reason": "Scheduled"}}
+    if tied:
+        group["tiedPlacements"] = [{"name": name, "nodes": members} for name, members in tied.items()]
+    return {"pods": [_pod(p, "Bound", n) for p, n in nodes.items()], "podGroups": [group]}
+
+
+RACKS = {"rack-1": ["r1-a", "r1-b"], "rack-2": ["r2-a", "r2-b"]}
+
+
+def test_group_in_a_tied_placement_is_a_tie():
+    ours = _placed({"t-0": "r1-a", "t-1": "r1-b"})
+    theirs = _placed({"t-0": "r2-a", "t-1": "r2-b"}, tied=RACKS, chosen="rack-2")
+    result = compare.compare(ours, theirs)
+    assert result.differences == [] and result.tied
+    assert result.ties == ["podGroup default/train: wasplan placed it in rack-1, the oracle elsewhere "
+                           "(tied placements: rack-1, rack-2)"]
+
+
+def test_group_outside_the_tied_placements_differs():
+    ours = _placed({"t-0": "r1-a", "t-1": "r3-a"})  # split over two racks: no tied placement holds both
+    theirs = _placed({"t-0": "r2-a", "t-1": "r2-b"}, tied=RACKS, chosen="rack-2")
+    result = compare.compare(ours, theirs)
+    assert not result.tied
+    assert result.differences == ["pod default/t-0: node wasplan r1-a, oracle r2-a (tied: none)",
+                                  "pod default/t-1: node wasplan r3-a, oracle r2-b (tied: none)"]
