@@ -25,11 +25,12 @@ package core
 //     keep the plain pop order) and waits, on the real clock, until the blocked call pops the entity, within a
 //     budget per run (backoffBudget). It waits only when something was freed since a queued entity's last
 //     attempt (a deletion, such as the preemption's victims, or a claim released: `moves`, stamped on the
-//     pod's entity, itself or the root of its group tree, as SchedulePod starts on it). Bindings only take
-//     room, so a retry after none of those fails as the last attempt did, and upstream would keep retrying it
-//     after ever longer backoffs with the same result: the fixed point the driver stops at. An object created
-//     later (sequential arrival: a node, a slice) could let a retry pass but is not waited for, which keeps
-//     such runs as they were and the time bounded (docs/oracle.md "What differs from a real cluster").
+//     pod's entity, itself or the root of its group tree, as SchedulePod starts on it). A retry after no
+//     change at all fails as the last attempt did, and upstream would keep retrying it
+//     after ever longer backoffs with the same result: the fixed point the driver stops at. After a binding or
+//     a creation (sequential arrival: a pod joining its group, a node, a slice), which could let a retry pass,
+//     the entity is retried at once, as the backoff completing would, without waiting on the clock
+//     (retries.go retryChanged; docs/oracle.md "What differs from a real cluster").
 
 import (
 	"context"
@@ -115,6 +116,7 @@ type Sim struct {
 	moves         int                        // deletions and claim releases so far (awaitBackoff)
 	triedAt       map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
 	placementTies map[string][]TiedPlacement // group ns/name -> placements tied at its last scoring (placementties.go)
+	changes       changeLog                  // creations and bindings, against each entity's last attempt (retryChanged)
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -157,7 +159,7 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
 	watch.DefaultChanSize = 1 << 20
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
-		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
+		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, changes: newChangeLog(), nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.track = newTracked()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.apply = clienttesting.ObjectReaction(s.client.Tracker())
@@ -184,6 +186,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 		key := s.entityKey(pi.Pod)
 		s.mu.Lock()
 		s.triedAt[key] = s.moves
+		s.changes.tried(key)
 		s.mu.Unlock()
 		rec := &scoreRecorder{Framework: f}
 		res, err := orig(ctx, rec, state, pi)
@@ -245,6 +248,7 @@ func (s *Sim) bindReactor(action clienttesting.Action) (bool, runtime.Object, er
 	s.mu.Lock()
 	s.bound[pod.Namespace+"/"+pod.Name] = b.Target.Name
 	s.writes++
+	s.changes.changed()
 	s.mu.Unlock()
 	return true, b, nil
 }
@@ -284,6 +288,9 @@ func (s *Sim) Create(objs []*Object) error {
 			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}
 		}
 		s.noteWrite(objKey{o.GVR, o.Meta().GetNamespace(), o.Meta().GetName()})
+		s.mu.Lock()
+		s.changes.changed()
+		s.mu.Unlock()
 	}
 	return nil
 }
@@ -330,7 +337,9 @@ func (s *Sim) Run() error {
 		ran, err := s.stepOnce(popIdle)
 		if err == nil && !ran {
 			// ScheduleOne waits in Pop: only entities in the error backoff are left; they retry once it completes
-			ran, err = s.awaitBackoff()
+			if ran = s.retryChanged(); !ran {
+				ran, err = s.awaitBackoff()
+			}
 		}
 		if err != nil {
 			return err

@@ -5,7 +5,15 @@ package core
 // skips unchanged objects). The fake tracker would store it anyway and emit a Modified event, which the
 // scheduler treats as a cluster change that may help queued pods: a pod group whose every failed attempt
 // re-writes the same status would then be retried forever. This reactor answers such patches and updates
-// itself and lets every real change through to the tracker.
+// itself and lets every real update through to the tracker.
+//
+// A patch that changes the object is stored here with the next resourceVersion, as the API server stores it
+// (versions.go): the fake tracker's own patch keeps the stored version, and the scheduler's event handlers
+// drop an update whose version did not change (eventhandlers.go updatePodGroup compares ResourceVersion), so
+// the scheduler never saw its own PodGroup condition. updatePodGroupCondition (schedule_one_podgroup.go)
+// keeps a PodGroupInitiallyScheduled=True from regressing on a later cycle for the members left over, by
+// reading the PodGroup of the cache's snapshot; without the new version that read found no condition and the
+// later cycle's failure overwrote True with False.
 
 import (
 	"encoding/json"
@@ -87,8 +95,8 @@ func (s *Sim) noopReactor(action clienttesting.Action) (bool, runtime.Object, er
 		default:
 			return false, nil, nil
 		}
-		out := old.DeepCopyObject()
-		if err := json.Unmarshal(patched, out); err != nil {
+		out, ok := reflect.New(reflect.TypeOf(old).Elem()).Interface().(runtime.Object)
+		if !ok || json.Unmarshal(patched, out) != nil {
 			return false, nil, nil
 		}
 		next = out
@@ -101,7 +109,20 @@ func (s *Sim) noopReactor(action clienttesting.Action) (bool, runtime.Object, er
 		s.mu.Lock()
 		s.writes++
 		s.mu.Unlock()
+		if _, ok := action.(clienttesting.PatchAction); ok && err1 == nil && err2 == nil {
+			return s.storePatched(action, next)
+		}
 		return false, nil, nil
 	}
 	return true, old, nil
+}
+
+// storePatched stores the result of a patch that changed the object, with the next resourceVersion.
+func (s *Sim) storePatched(action clienttesting.Action, patched runtime.Object) (bool, runtime.Object, error) {
+	stampVersion(patched)
+	if err := s.client.Tracker().Update(action.GetResource(), patched, action.GetNamespace()); err != nil {
+		return true, nil, err
+	}
+	s.noteWrite(objKey{action.GetResource(), action.GetNamespace(), accessorName(patched)})
+	return true, patched.DeepCopyObject(), nil
 }

@@ -79,11 +79,11 @@ spec:{sched}
 """
 
 
-def plan(tmp_path, cluster: str, manifests: str, version="1.37", gates=None):
+def plan(tmp_path, cluster: str, manifests: str, version="1.37", gates=None, arrival="sequential"):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "change.yaml").write_text(manifests)
     run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                   parse_gates(get_release(version), gates))
+                   parse_gates(get_release(version), gates), arrival=arrival)
     assert run.plan is not None, run.diagnostics
     return run
 
@@ -116,3 +116,35 @@ status:
       - matchFields: [{{key: metadata.name, operator: In, values: [worker]}}]
   reservedFor: [{reserved}]
 """
+
+
+# a basic PodGroup with a group claim no node can serve (CLUSTER has no slices), then its three members: planned
+# sequentially, m-1 and m-2 arrive after the group's attempt with m-0 alone failed
+UNSERVED_BASIC_GROUP = TEMPLATE + """---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: team, namespace: default}
+spec:
+  schedulingPolicy: {basic: {}}
+  resourceClaims:
+  - {name: shared, resourceClaimTemplateName: one-gpu}
+""" + "".join(pod(f"m-{i}", "- {name: shared, resourceClaimTemplateName: one-gpu}", "team") for i in range(3))
+
+# p claims an a100; the device on worker has no model attribute, so the selector errs there and p's attempt ends
+# in that Filter error although worker-2 fits; filler then takes all of worker's cpu
+A100_TEMPLATE = TEMPLATE.replace(
+    "exactly: {deviceClassName: gpu.example.com}",
+    "exactly:\n          deviceClassName: gpu.example.com\n          selectors:\n"
+    "          - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"a100\"'}")
+ERRING_WORKER = CLUSTER + slice_for("worker", "gpu-0") + slice_for(
+    "worker-2", "gpu-0", extra="\n    attributes: {model: {string: a100}}")
+FILLER = """\
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: filler, namespace: default}
+spec:
+  nodeSelector: {kubernetes.io/hostname: worker}
+  containers: [{name: main, image: app:1, resources: {requests: {cpu: "8"}}}]
+"""
+ERRING_THEN_FILLED = A100_TEMPLATE + pod("p", "- {name: gpu, resourceClaimTemplateName: one-gpu}") + FILLER

@@ -9,7 +9,8 @@ Cases after k/k `test/integration/dra/workload_resource_claims.go`, `pod_group.g
 from __future__ import annotations
 
 import pytest
-from drascenes import ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, TEMPLATE, claims, plan, pod, pods, slice_for
+from drascenes import (ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, TEMPLATE, UNSERVED_BASIC_GROUP, claims, plan, pod,
+                       pods, slice_for)
 
 GROUP = """\
 ---
@@ -370,3 +371,13 @@ def test_a_members_filter_error_ends_the_group_cycle_as_a_scheduler_error(tmp_pa
     (pg,) = run.plan.pod_groups
     assert (pg.condition.status, pg.condition.reason, pg.message) == ("False", "SchedulerError", wrapped)
     assert run.plan.preemptions == ()
+
+
+def test_member_arriving_after_its_groups_failed_attempt_is_attempted_with_the_group(tmp_path):
+    """Sequential arrival: m-1 and m-2 join the group after its attempt with m-0 alone failed. Upstream adds each
+    to the queued group and requeues it after its backoff (backend/queue scheduling_queue.go addPodGroupMember,
+    requeueEntityWithQueueingStrategy), so every member is attempted and carries the claim's failure; none is
+    left never attempted (the oracle used to report m-1 and m-2 Gated)."""
+    run = plan(tmp_path, CLUSTER, UNSERVED_BASIC_GROUP, "1.37", "DRAWorkloadResourceClaims=true")
+    failure = "0/2 nodes are available: 2 cannot allocate all claims."
+    assert pods(run) == {f"m-{i}": ("Pending", None, failure) for i in range(3)}

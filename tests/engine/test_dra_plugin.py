@@ -8,7 +8,8 @@ through `wasplan plan`'s pipeline.
 from __future__ import annotations
 
 import pytest
-from drascenes import ALLOCATED_ON_WORKER, CLUSTER, TEMPLATE, claims, plan, pod, pods, slice_for
+from drascenes import (ALLOCATED_ON_WORKER, CLUSTER, ERRING_THEN_FILLED, ERRING_WORKER, TEMPLATE, claims, plan, pod,
+                       pods, slice_for)
 
 from wasplan.api.releases import get_release, parse_gates
 
@@ -177,6 +178,22 @@ def test_cel_runtime_error_for_one_of_two_nodes(tmp_path, version, message):
                              "check with has() for optional fields")
     assert run.plan.pods[0].reason == "SchedulerError"
 
+
+
+@pytest.mark.parametrize("version", ["1.36", "1.37"])
+@pytest.mark.parametrize("arrival", ["sequential", "batch"])
+def test_pod_whose_filter_erred_is_retried_after_a_binding(tmp_path, version, arrival):
+    """p's attempt ends in the Filter error of worker's device (above); a pod that ends in an error waits in the
+    error backoff, which upstream flushes to activeQ once the backoff completes whatever happened (backend/queue
+    scheduling_queue.go AddUnschedulablePodIfNotPresent, queueAfterBackoff; backoff_queue.go add). After filler
+    binds and takes worker's cpu, NodeResourcesFit rejects worker before DynamicResources runs there, and the
+    retry binds p on worker-2 (the oracle plans this case so: tests/oracle/test_oracle_driver_groups.py).
+    Minimised from generated case seed 49 (1.37, sequential)."""
+    run = plan(tmp_path, ERRING_WORKER, ERRING_THEN_FILLED, version, arrival=arrival)
+    assert pods(run) == {"p": ("Bound", "worker-2", "Successfully assigned default/p to worker-2"),
+                         "filler": ("Bound", "worker", "Successfully assigned default/filler to worker")}
+    (claim,) = run.plan.claims
+    assert (claim.status, claim.node, [d.device for d in claim.devices]) == ("Allocated", "worker-2", ["gpu-0"])
 
 def test_reserved_for_cap_fails_the_binding(tmp_path):
     """ResourceClaimReservedForMaxSize: a 257th consumer fails PreBind (the API server rejects the status)."""

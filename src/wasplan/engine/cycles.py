@@ -183,16 +183,25 @@ class Cycles(PreemptionSteps):
 
     def pods_bound(self) -> None:
         """A bound pod only helps pods that some plugin's queueing hint names (registry.helped_by_bound_pod: pod
-        affinity, spread constraints)."""
-        self.queue.requeue(self._helped_by_pod_add)
+        affinity, spread constraints), and items whose last attempt ended in a scheduler error: those wait in
+        the error backoff, which upstream flushes to activeQ once the backoff completes whatever happened, not
+        in the unschedulable pool (backend/queue scheduling_queue.go AddUnschedulablePodIfNotPresent: no rejector
+        plugin, queueAfterBackoff; backoff_queue.go add: the error heap). A binding may let the retry pass: it can
+        fill the node whose filter erred, so that an earlier filter rejects it there."""
+        self.queue.requeue(lambda item: self._helped_by_pod_add(item) or self._failed_with_error(item))
 
-    def _helped_by_pod_add(self, item: Item) -> bool:
+    def _item_members(self, item: Item) -> list[str]:
         kind, key = item
         if kind == QueueKind.COMPOSITE:
-            keys = [k for gs in self.forest.leaves(key) for k in gs.members]
-        else:
-            keys = [key] if kind == QueueKind.POD else self.world.groups[key].members
-        return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in keys)
+            return [k for gs in self.forest.leaves(key) for k in gs.members]
+        return [key] if kind == QueueKind.POD else self.world.groups[key].members
+
+    def _helped_by_pod_add(self, item: Item) -> bool:
+        return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in self._item_members(item))
+
+    def _failed_with_error(self, item: Item) -> bool:
+        pods = self.world.pods
+        return any(k in pods and pods[k].reason == Reason.SCHEDULER_ERROR for k in self._item_members(item))
 
     # ---- the loop ----------------------------------------------------------------------------------------------
     def run_until_idle(self) -> None:
