@@ -23,7 +23,8 @@ def _tracker(*budgets):
 
 
 def test_pdb_allowance_from_status_or_computed():
-    running = [pod(f"db-{i}", labels={"app": "db"}) for i in range(4)] + [pod("web", labels={"app": "web"})]
+    running = [pod(f"db-{i}", labels={"app": "db"}, node_name="n0") for i in range(4)] + \
+        [pod("web", labels={"app": "web"}, node_name="n0")]
     assert _tracker(pdb("a", {"app": "db"}, allowed=3)).allowed(0, running) == 3
     assert _tracker(pdb("a", {"app": "db"}, min_available=3)).allowed(0, running) == 1
     assert _tracker(pdb("a", {"app": "db"}, min_available="50%")).allowed(0, running) == 2
@@ -31,8 +32,17 @@ def test_pdb_allowance_from_status_or_computed():
     assert _tracker(pdb("a", {"app": "db"}, max_unavailable=0)).allowed(0, running) == 0
 
 
+def test_pdb_counts_only_pods_running_in_the_input_as_healthy():
+    """A pod the plan bound (no spec.nodeName of its own) is not Ready yet: the disruption controller would not
+    count it (pkg/controller/disruption/disruption.go countHealthyPods)."""
+    running = [pod(f"db-{i}", labels={"app": "db"}, node_name="n0") for i in range(2)]
+    planned = [pod("db-new", labels={"app": "db"})]
+    assert _tracker(pdb("a", {"app": "db"}, min_available=2)).allowed(0, running + planned) == 0
+    assert _tracker(pdb("a", {"app": "db"}, min_available=1)).allowed(0, running + planned) == 1
+
+
 def test_pdb_violations_accumulate_in_order_and_evictions_use_up_the_budget():
-    running = [pod(f"db-{i}", labels={"app": "db"}) for i in range(3)]
+    running = [pod(f"db-{i}", labels={"app": "db"}, node_name="n0") for i in range(3)]
     t = _tracker(pdb("a", {"app": "db"}, min_available=2), pdb("other-ns", {"app": "db"}, allowed=0,
                                                               namespace="elsewhere"))
     assert t.violating(running, running) == [False, True, True]

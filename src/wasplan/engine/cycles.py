@@ -5,7 +5,7 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import compositecycle, groupcycle, placement, registry
+from wasplan.engine import compositecycle, groupcycle, nominated, placement, registry
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
@@ -40,6 +40,14 @@ class Cycles(PreemptionSteps):
         self.dra = state.plugins.get(dynamic_resources.NAME)
         self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
         self._placed_memo: dict[str, tuple] = {}  # group key -> (version, members seen, group, placed, bound rows)
+        self.nominator = nominated.Nominator(self._priority_of)  # preemptors waiting for their retry
+        for ev in evaluators.values():
+            ev.nominator = self.nominator
+
+    def _priority_of(self, pod) -> int:
+        """The resolved priority of a pod of the world (a pod outside it, a recreation's replacement: its own)."""
+        ps = self.world.pods.get(pod.key)
+        return ps.priority if ps is not None else (pod.priority or 0)
 
     def tick(self) -> int:
         self._clock += 1
@@ -236,6 +244,7 @@ class Cycles(PreemptionSteps):
             ps.status, ps.reason = _UNSCHEDULABLE, ""
             ps.message = f"no kube-scheduler profile is named {ps.pod.scheduler_name!r}; the pod waits for another scheduler"
             return
+        self.nominator.entries.pop(ps.key, None)  # its own nomination is not counted; a new preemption sets it again
         decision = ev.find_node(ps.pod)
         if decision.node is None and decision.error is None:
             decision, message = self.post_filter(ps, ev, decision)
@@ -244,7 +253,10 @@ class Cycles(PreemptionSteps):
         if decision is None or decision.node is None:
             failed = decision is not None and decision.error
             self.fail(ps, message, Reason.SCHEDULER_ERROR if failed else Reason.UNSCHEDULABLE)
-            self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
+            if ps.key in self.nominator.entries:  # it preempted: its victims' deletion requeued it, into the backoffQ
+                self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
+            else:
+                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         mark = self.state.mark()
         self.state.reserve(ps.pod, decision.node)

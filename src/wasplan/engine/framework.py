@@ -65,6 +65,7 @@ class Evaluator:
         self._pod_no_fit: dict[str, tuple[Pod, Decision]] = {}
         self._no_fit_version = -1
         self.signatures: dict[str, tuple] = {}  # pod key -> (pod, gangbatch's signature of it)
+        self.nominator = None  # nominated.Nominator of the simulation (set by the cycles), or None
 
     def static_verdict(self, pod: Pod) -> static.StaticVerdict:
         if self._static_epoch != self.state.epoch:
@@ -82,23 +83,29 @@ class Evaluator:
                 if self.profile.filter_on(p.name) and p.runs_for(pod, self.state)]
 
     def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
+        """The node for `pod`, Filter counting the nominated pods of the simulation's Nominator (nominated.py)."""
+        if self.nominator is not None and self.nominator.entries:
+            return self.nominator.find_node(self, pod, mask)
+        return self.find_node_plain(pod, mask)
+
+    def find_node_plain(self, pod: Pod, mask: np.ndarray | None = None, blocked: np.ndarray | None = None) -> Decision:
+        """`blocked`: nodes that failed Filter with the nominated pods added (nominated.py); they are not
+        feasible, and the caller fills in their reasons when no node fits."""
         state = self.state
-        if mask is None and self._no_fit_version == state.version:
+        if blocked is None and mask is None and self._no_fit_version == state.version:
             known = self._pod_no_fit.get(pod.key)
             if known is not None and known[0] is pod:
                 return known[1]
         sv = self.static_verdict(pod)
         req, nz = state.vectors(pod)
-        if not (pod.nominated_node_name or sv.scored or sv.prefilter_msg
-                or registry.needs_cycle_work(pod, state)):
+        if blocked is None and not (pod.nominated_node_name or sv.scored or sv.prefilter_msg
+                                    or registry.needs_cycle_work(pod, state)):
             return self._common(pod, sv, req, nz, mask)
         entry = self.resources.get(req, nz)
         dynamic = self._dynamic_filters(pod, sv, mask)
-        feasible = sv.passes & entry.fit
-        for _, reasons in dynamic:
-            feasible = feasible & (reasons == 0)
-        if mask is not None:
-            feasible = feasible & mask
+        feasible = self._feasible(sv, entry, dynamic, mask)
+        if blocked is not None:
+            feasible = feasible & ~blocked
         if sv.prefilter_msg is not None:
             return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
         late = self._late(pod)
@@ -112,6 +119,26 @@ class Evaluator:
         if best >= 0 and feasible[best]:
             return Decision(best)
         return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
+
+    @staticmethod
+    def _feasible(sv: static.StaticVerdict, entry, dynamic, mask) -> np.ndarray:
+        feasible = sv.passes & entry.fit
+        for _, reasons in dynamic:
+            feasible = feasible & (reasons == 0)
+        if mask is not None:
+            feasible = feasible & mask
+        return feasible
+
+    def filter_pass(self, pod: Pod, mask: np.ndarray | None = None) -> tuple[np.ndarray, Diagnosis]:
+        """Every node's Filter verdict for `pod` on the current state, and the reasons of those that fail (the
+        stateful late filter, DynamicResources, is not run: nominated.py's pass with nominated pods)."""
+        sv = self.static_verdict(pod)
+        entry = self.resources.get(*self.state.vectors(pod))
+        dynamic = self._dynamic_filters(pod, sv, mask)
+        feasible = self._feasible(sv, entry, dynamic, mask)
+        if sv.prefilter_msg is not None:
+            feasible = np.zeros_like(feasible)
+        return feasible, self._diagnose(pod, sv, entry, dynamic, mask)
 
     def total_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray, mask=None, entry=None):
         """Every score but the late plugin's, normalised over `feasible`."""

@@ -4,6 +4,14 @@ Items are pod keys ("pod", ns/name) or, in 1.37, PodGroup entities ("group", ns/
 priority (higher first), then queue timestamp (earlier first); the insertion counter breaks exact ties so runs
 are reproducible. Backoff and the unschedulable pool's timers are modelled as "an item that failed waits until
 a cluster change that may help it" (engine-semantics §1.2), which `requeue` implements.
+
+One backoff is kept as upstream orders it: a pod whose PostFilter preempted (victims evicted, the pod nominated)
+is requeued by its own victims' deletion into the backoffQ, as its first backoff (1 s) has not elapsed, and with
+SchedulerPopFromBackoffQ the backoffQ is popped only when activeQ is empty
+(pkg/scheduler/backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent and
+determineSchedulingHintForInFlightPod, active_queue.go pop, backoff_queue.go lessBackoffCompletedWithPriority: the
+same backoff window orders as activeQ does). `back_off` holds such an item; `pop` takes it once activeQ is empty,
+so every pod queued before it is attempted first, seeing the preemptor only as a nominated pod.
 """
 
 from __future__ import annotations
@@ -30,17 +38,24 @@ class SchedulingQueue:
         self._live: dict[Item, tuple[int, int, int, Item]] = {}
         self.unschedulable: dict[Item, tuple[int, int]] = {}  # item -> (priority, ts)
         self._counter = 0
+        self._backoff: list[tuple[int, int, int, Item]] = []  # popped only when activeQ is empty
+        self._backing_off: dict[Item, tuple[int, int, int, Item]] = {}
+
+    def _entry(self, item: Item, priority: int, ts: int) -> tuple[int, int, int, Item]:
+        self._counter += 1
+        return (-priority, ts, self._counter, item)
 
     def push(self, item: Item, priority: int, ts: int) -> None:
         self.unschedulable.pop(item, None)
-        self._counter += 1
-        entry = (-priority, ts, self._counter, item)
+        self._backing_off.pop(item, None)
+        entry = self._entry(item, priority, ts)
         self._live[item] = entry
         heapq.heappush(self._heap, entry)
 
     def discard(self, item: Item) -> None:
         self._live.pop(item, None)
         self.unschedulable.pop(item, None)
+        self._backing_off.pop(item, None)
 
     def active(self, item: Item) -> bool:
         return item in self._live
@@ -59,11 +74,27 @@ class SchedulingQueue:
             if self._live.get(item) is entry:
                 del self._live[item]
                 return item
+        while self._backoff:
+            entry = heapq.heappop(self._backoff)
+            item = entry[3]
+            if self._backing_off.get(item) is entry:
+                del self._backing_off[item]
+                return item
         return None
+
+    def back_off(self, item: Item, priority: int, ts: int) -> None:
+        """The item failed but an event of its own cycle requeued it while its backoff runs: it waits in the
+        backoffQ (module docstring) instead of the unschedulable set."""
+        self._live.pop(item, None)
+        self.unschedulable.pop(item, None)
+        entry = self._entry(item, priority, ts)
+        self._backing_off[item] = entry
+        heapq.heappush(self._backoff, entry)
 
     def park(self, item: Item, priority: int, ts: int) -> None:
         """The item failed: wait in the unschedulable set."""
         self._live.pop(item, None)
+        self._backing_off.pop(item, None)
         self.unschedulable[item] = (priority, ts)
 
     def requeue(self, wanted=None) -> int:
@@ -75,4 +106,4 @@ class SchedulingQueue:
         return len(moved)
 
     def __len__(self) -> int:
-        return len(self._live)
+        return len(self._live) + len(self._backing_off)

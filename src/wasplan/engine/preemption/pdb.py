@@ -5,10 +5,13 @@ walked in importance order and each matching budget is debited as they go. A bud
 namespace whose labels its selector selects; an empty selector matches nothing before 1.38 (#141785).
 
 `disruptionsAllowed` comes from the snapshot's `status.disruptionsAllowed` when present. Otherwise wasplan does
-the disruption controller's arithmetic itself: healthy = matching placed pods, expected = matching pods the
-first time the budget is read (bare pods have no controller scale, so the count at that moment stands in for
-it), desired healthy = minAvailable, or expected - maxUnavailable; percentages round up. Evictions the plan
-carries out debit the budget, so later preemptions see the reduced allowance.
+the disruption controller's arithmetic itself: healthy = matching pods that run in the input (spec.nodeName
+set), expected = the same count the first time the budget is read (bare pods have no controller scale, so the
+count at that moment stands in for it), desired healthy = minAvailable, or expected - maxUnavailable;
+percentages round up. A pod the plan itself binds is not counted: the controller counts only Ready pods
+(pkg/controller/disruption/disruption.go countHealthyPods), and a pod just bound is not Ready before its kubelet
+starts it, which no plan reaches. Evictions the plan carries out debit the budget, so later preemptions see the
+reduced allowance.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class PdbTracker:
             if b.disruptions_allowed is not None:
                 self._allowed[i] = b.disruptions_allowed
             else:
-                healthy = sum(1 for p in placed_pods if i in self.matching(p))
+                healthy = sum(1 for p in placed_pods if p.node_name and i in self.matching(p))
                 if b.min_available is not None:
                     desired = _scaled(b.min_available, healthy)
                 elif b.max_unavailable is not None:

@@ -7,11 +7,15 @@
   a claim that keeps it off a node deallocated (the pod is then retried at once). The verdict is joined with
   DefaultPreemption's as upstream's RunPostFilterPlugins joins them (`no new claims to deallocate, preemption:
   ...`). `dra_verdict` decides it for both the pod cycle and 1.36 member preemption.
-* A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName` and is retried
-  at once — the nominated-node fast path binds it there. (Upstream retries it after the deletions; counting
-  the nominated pod on that node keeps other pods of lower or equal priority away meanwhile, which an immediate
-  retry gives for free.) Otherwise the FitError gets the PostFilter message appended (` preemption: ...`) with
-  a bare space, so the message ends with the PostFilter text's own full stop.
+* A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName`, enters the
+  simulation's Nominator (engine/nominated.py) and waits in the backoffQ (engine/queue.py `back_off`): every pod
+  already queued is attempted first, its Filter counting the nominated pod on that node when the pod's
+  priority is not above the preemptor's, its Score not counting it; the retry then takes the nominated node by
+  the fast path if it still fits (pkg/scheduler/schedule_one.go handleSchedulingFailure, the queue's
+  AddUnschedulableIfNotPresent). Meanwhile the pod's message is the FitError with DefaultPreemption's success
+  text (`preemption: found a potential placement ...`, pkg/scheduler/framework/preemption/preemption.go
+  Preempt). Otherwise the FitError gets the PostFilter message appended (` preemption: ...`) with a bare space,
+  so the message ends with the PostFilter text's own full stop.
 * 1.36 pod-by-pod member preemption: a member that does not fit but gets a nomination is placed there with its
   victims removed in the trial; if the group would then succeed, the cycle ends "waiting for preemption": the
   victims are evicted, placed members keep their nominated node, and the group is retried. If the group fails
@@ -27,6 +31,7 @@ from __future__ import annotations
 import copy
 
 from wasplan.engine import placement
+from wasplan.engine.nominated import Nomination
 from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
 from wasplan.engine.preemption.driver import member_refusal, members_post_filter
 from wasplan.engine.queue import QueueKind
@@ -48,6 +53,12 @@ def joined(*messages: str | None) -> str:
     return ", ".join(m for m in messages if m)
 
 
+def preempting_msg(node: str, victims: int) -> str:
+    """DefaultPreemption's PostFilter text when it preempted (preemption.go Preempt, default_preemption.go
+    PostFilter's prefix); RunPostFilterPlugins returns a success at once, without earlier plugins' reasons."""
+    return f"preemption: found a potential placement for pod on node {node}, preempting {victims} victims"
+
+
 def fit_error(decision) -> bool:
     """PostFilter runs only after a FitError; a cluster without nodes ends the cycle before any filter
     (schedule_one.go ErrNoNodesAvailable)."""
@@ -58,6 +69,7 @@ class PreemptionSteps:
     preemption = None  # engine.preemption.driver.Preemption, or None with --no-preemption
     dra = None  # the DynamicResources plugin (its PostFilter runs before DefaultPreemption's)
     _preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
+    nominator = None  # engine.nominated.Nominator: preemptors waiting for their retry
 
     def _nominate(self, ps, row: int) -> None:
         ps.nominated = self.state.nodes[row].name
@@ -95,14 +107,15 @@ class PreemptionSteps:
         RunPostFilterPlugins joins the plugins' reasons."""
         if self.preemption is None:
             return None, with_post_filter(decision.message, earlier or "")
-        outcome = self.preemption.for_pod(ps, ev, decision)
+        with self.nominator.counted(ps.pod, self.state):
+            outcome = self.preemption.for_pod(ps, ev, decision)
         if outcome.node is None:
             return None, with_post_filter(decision.message, joined(earlier, outcome.message))
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
         self._nominate(ps, outcome.node)
+        self.nominator.entries[ps.key] = Nomination(ps.pod, ps.priority, outcome.node)
         self.cluster_changed()
-        retried = ev.find_node(ps.pod)
-        return retried if retried.node is not None else None, retried.message
+        return None, with_post_filter(decision.message, preempting_msg(ps.nominated, len(outcome.victims)))
 
     def member_post_filter(self, group, pending: list):
         """1.36 pod-by-pod preemption inside a group cycle, as groupcycle's post_filter hook; with --no-preemption
