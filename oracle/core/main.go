@@ -15,6 +15,7 @@ import (
 	"math/rand"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -48,9 +49,15 @@ func Register(name string, c Command) { commands[name] = c }
 
 // Main runs the subcommand named by os.Args[1] and returns the process exit code.
 func Main(a Adapter) int {
-	// Upstream breaks some ties with math/rand (placement scores, preemption candidates: oracle.md §4); a fixed
-	// seed (go.mod: godebug randseednop=0) makes reruns repeat, best effort.
-	rand.Seed(1) //nolint:staticcheck
+	// Upstream breaks ties with math/rand (placement scores, preemption candidates, node scores only when an
+	// extender scores: oracle.md §4); a
+	// fixed seed (go.mod: godebug randseednop=0) makes reruns repeat, best effort, and ORACLE_SEED picks another
+	// draw, so a comparison can ask whether some draw of upstream's gives the plan wasplan's tie order gives.
+	seed := int64(1)
+	if v, err := strconv.ParseInt(os.Getenv("ORACLE_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	rand.Seed(seed) //nolint:staticcheck
 	return dispatch(a, os.Args[1:], os.Stdout, os.Stderr)
 }
 

@@ -21,6 +21,7 @@ says this happened; those cases are counted separately.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
@@ -68,10 +69,13 @@ def run_wasplan(manifests: Path, cluster: Path, release: str, arrival: str, gate
 
 
 def run_oracle(binary: str, manifests: Path, cluster: Path, release: str, arrival: str, gates: str,
-               timeout: float = 120) -> dict:
+               timeout: float = 120, seed: int | None = None) -> dict:
+    """`oracle plan`; `seed` sets the oracle's math/rand seed (ORACLE_SEED), which draws upstream's random
+    tie-breaks (placements, preemption candidates) another way; the default seed is 1."""
     cmd = [binary, "plan", str(manifests), "--cluster", str(cluster), "--k8s-version", release,
            "--feature-gates", gates, "--arrival", arrival, "-o", "json"]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    env = None if seed is None else {**os.environ, "ORACLE_SEED": str(seed)}
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False, env=env)
     if done.returncode not in (0, 1) or not done.stdout.strip():
         raise AssertionError(f"oracle failed (exit {done.returncode}): {' '.join(cmd)}\n{done.stderr[-3000:]}")
     return json.loads(done.stdout)

@@ -56,11 +56,13 @@ RERUNS = 2
 
 
 def _agrees_on_rerun(oracle_bin, case, manifests, cluster, arrival, ours) -> bool:
-    """Upstream breaks some ties at random (Go map order over PreFilter node sets and topology placements; see
-    docs/oracle.md), so a case outside the known list that disagrees is planned by the oracle again, up to
-    RERUNS times; it counts as agreeing when one of those plans agrees."""
-    for _ in range(RERUNS):
-        theirs = compare.run_oracle(oracle_bin, manifests, cluster, case.release, arrival, case.gates)
+    """Upstream breaks some ties at random (math/rand over equal placement scores and preemption candidates,
+    Go map order over PreFilter node sets; see docs/oracle.md), so a case outside the known list that disagrees is planned by the
+    oracle again, up to RERUNS times, each with another random seed (the first run's is 1); it counts as
+    agreeing when one of those plans agrees: some draw of upstream's gives wasplan's plan."""
+    for rerun in range(RERUNS):
+        theirs = compare.run_oracle(oracle_bin, manifests, cluster, case.release, arrival, case.gates,
+                                    seed=2 + rerun)
         if compare.compare(ours, theirs).agree:
             return True
     return False
