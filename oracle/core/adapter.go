@@ -1,6 +1,7 @@
 package core
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -25,6 +26,9 @@ type Adapter interface {
 	// Queue reports how many entities the scheduling queue holds that the next ScheduleOne would pop
 	// (activeQ and backoffQ) and how many are in flight.
 	Queue(s *scheduler.Scheduler) QueueState
+	// Queued: the scheduling queue holds the pod (pending: activeQ, backoffQ, unschedulable, or waiting for its
+	// pod group), found by key as the queue's GetPod finds it (1.37 needs the pod's scheduling group).
+	Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool
 	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
 	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
 }

@@ -39,6 +39,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -72,6 +73,12 @@ const (
 	// ordering window; each further one doubles, up to podMaxBackoffSeconds (10 s) times the square root of a
 	// group's size
 	backoffBudget = 30 * time.Second
+	// watchBuffer is the room of each of the fake's watch channels (it panics "channel full" when one fills,
+	// at 100 by default). The driver lets the informers catch up after every write it makes and every
+	// scheduling cycle (settle), so a channel holds at most what one cycle writes. Every buffer is allocated
+	// whole and, holding pointers, scanned by every garbage collection: at 1<<20 events (32 MB) per watch it
+	// was most of the oracle's memory and a tenth of its CPU.
+	watchBuffer = 1 << 16
 )
 
 var budgetSpent = fmt.Sprintf("stopped waiting for error backoffs after %v with entities still queued", backoffBudget)
@@ -154,13 +161,17 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 
 // NewSim builds the scheduler for `cfg` on an empty fake cluster and waits for its informers.
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
-	watch.DefaultChanSize = 1 << 20
-	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
+	watch.DefaultChanSize = watchBuffer
+	s := &Sim{a: a, client: newSchedulerClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
 		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.track = newTracked()
-	s.ctx, s.cancel = context.WithCancel(context.Background())
+	// upstream asks its logger whether a level is on for every node it filters and scores; klog's own logger
+	// answers after reading its verbosity flags, a discarding one at once (the output is discarded anyway:
+	// prepareRun sets klog's logger to logr.Discard)
+	s.ctx, s.cancel = context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	s.apply = clienttesting.ObjectReaction(s.client.Tracker())
 	s.client.PrependReactor("*", "*", s.writeReactor) // first prepended, so the last before the fake's own
+	s.client.PrependReactor("*", "*", kindReactor)    // types the object as the field-managed tracker did (tracker.go)
 	s.client.PrependReactor("*", "*", versionReactor) // stamps the resourceVersion right before writeReactor applies it
 	s.client.PrependReactor("create", "pods", s.bindReactor)
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
@@ -277,6 +288,7 @@ func (s *Sim) deleteReactor(action clienttesting.Action) (bool, runtime.Object, 
 func (s *Sim) Create(objs []*Object) error {
 	for _, o := range objs {
 		s.gvrs[o.GVR] = o.Kind
+		stampKind(o.GVR, o.Obj)
 		stampVersion(o.Obj)
 		if err := s.client.Tracker().Create(o.GVR, o.Obj, o.Meta().GetNamespace()); err != nil {
 			return &InputError{fmt.Sprintf("%s: creating %s: %v", o.Doc.Where(), o.Key(), err)}

@@ -4,6 +4,7 @@ package main
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -46,6 +47,12 @@ func (adapter) GroupConditionType() string { return "PodGroupInitiallyScheduled"
 func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 	q := s.SchedulingQueue
 	return core.QueueState{Poppable: len(q.PodsInActiveQ()) + len(q.PodsInBackoffQ()), InFlight: len(q.InFlightPods())}
+}
+
+func (adapter) Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool {
+	q := s.SchedulingQueue
+	_, ok := q.GetPod(pod.Name, pod.Namespace, pod.Spec.SchedulingGroup)
+	return ok
 }
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
