@@ -29,6 +29,11 @@ type Adapter interface {
 	// Queued: the scheduling queue holds the pod (pending: activeQ, backoffQ, unschedulable, or waiting for its
 	// pod group), found by key as the queue's GetPod finds it (1.37 needs the pod's scheduling group).
 	Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool
+	// GroupVersion is the resourceVersion of the PodGroup or CompositePodGroup ns/name as the scheduler's own
+	// state holds it (1.37: the cache its event handlers fill, before they tell the queue), "" when it holds
+	// none; tracked is false when the release keeps no such state for the kind (1.36 reads PodGroups from the
+	// informer).
+	GroupVersion(s *scheduler.Scheduler, kind, ns, name string) (version string, tracked bool)
 	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
 	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
 }

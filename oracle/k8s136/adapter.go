@@ -52,6 +52,11 @@ func (adapter) Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool {
 	return ok
 }
 
+// GroupVersion: the 1.36 scheduler keeps no PodGroup objects of its own; its plugins read the informer's.
+func (adapter) GroupVersion(*scheduler.Scheduler, string, string, string) (string, bool) {
+	return "", false
+}
+
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(c, 0)
 }
