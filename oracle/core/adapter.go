@@ -1,6 +1,7 @@
 package core
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -26,6 +27,14 @@ type Adapter interface {
 	// Queue reports how many entities the scheduling queue holds that the next ScheduleOne would pop
 	// (activeQ and backoffQ) and how many are in flight.
 	Queue(s *scheduler.Scheduler) QueueState
+	// Queued: the scheduling queue holds the pod (pending: activeQ, backoffQ, unschedulable, or waiting for its
+	// pod group), found by key as the queue's GetPod finds it (1.37 needs the pod's scheduling group).
+	Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool
+	// GroupVersion is the resourceVersion of the PodGroup or CompositePodGroup ns/name as the scheduler's own
+	// state holds it (1.37: the cache its event handlers fill, before they tell the queue), "" when it holds
+	// none; tracked is false when the release keeps no such state for the kind (1.36 reads PodGroups from the
+	// informer).
+	GroupVersion(s *scheduler.Scheduler, kind, ns, name string) (version string, tracked bool)
 	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
 	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
 	// WrapPlacementScoring returns the framework with RunPlacementScorePlugins reporting each scoring to

@@ -11,7 +11,9 @@ package core
 // (RunFilterPluginsWithNominatedPods); the per-plugin verdicts and scores from a second framework built from
 // the same profile with the in-tree registry (k8s.io/kubernetes pkg/scheduler/framework/plugins
 // NewInTreeRegistry), whose factories are wrapped to keep each plugin instance, sharing the scheduler's
-// snapshot, informers, DRA manager, nominator and pod group manager.
+// snapshot, informers, DRA manager, nominator and pod group manager. On a node a PreFilter result leaves out
+// (NodeAffinity's metadata.name terms), the plugins that returned node sets report the framework's status for
+// such nodes instead of their Filter's (absentVerdict).
 
 import (
 	"context"
@@ -22,6 +24,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
@@ -159,6 +162,18 @@ func (in *runInput) pluginFramework(ctx context.Context, f framework.Framework, 
 	return f2, captured, nil
 }
 
+// absentVerdict is what upstream's framework says of a node that the PreFilter results of the plugins in
+// `withNodes` left out (k8s.io/kubernetes pkg/scheduler/schedule_one.go findNodesThatFitPod: such nodes are
+// never filtered; they all get one UnschedulableAndUnresolvable status naming those plugins). The per-plugin
+// verdicts give it to each of those plugins on such a node instead of running its Filter there (NodeAffinity's
+// Filter would say "didn't match Pod's node affinity/selector" of a node its metadata.name term leaves out,
+// which no scheduling cycle reports).
+func absentVerdict(withNodes sets.Set[string]) Verdict {
+	s := fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
+		fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sets.List(withNodes)))
+	return Verdict{Code: statusCode(s), Reasons: reasons(s)}
+}
+
 func (in *runInput) evaluate(a Adapter, pod *corev1.Pod) (*Evaluation, error) {
 	ctx := in.sim.ctx
 	f, ok := in.sim.sched.Profiles[pod.Spec.SchedulerName]
@@ -208,22 +223,26 @@ func (in *runInput) evaluate(a Adapter, pod *corev1.Pod) (*Evaluation, error) {
 
 	// each Filter plugin on its own, with the second framework's instances
 	st2 := framework.NewCycleState()
-	_, status2, _ := f2.RunPreFilterPlugins(ctx, st2, pod)
+	pre2, status2, withNodes := f2.RunPreFilterPlugins(ctx, st2, pod)
 	skip := st2.GetSkipFilterPlugins()
 	filters := f2.ListPlugins().Filter.Enabled
+	absent := absentVerdict(withNodes)
 	var feasible []fwk.NodeInfo
 	for _, ni := range nodes {
 		nv := NodeVerdict{Node: ni.Node().Name, Feasible: feasibleNames[ni.Node().Name], Filters: map[string]Verdict{}}
 		if nv.Feasible {
 			feasible = append(feasible, ni)
 		}
+		left := pre2 != nil && !pre2.AllNodes() && !pre2.NodeNames.Has(ni.Node().Name)
 		if status2.IsSuccess() {
 			for _, pl := range filters {
 				fp, ok := plugins[pl.Name].(fwk.FilterPlugin)
 				if !ok || skip.Has(pl.Name) {
 					continue
 				}
-				if s := fp.Filter(ctx, st2, pod, ni); !s.IsSuccess() {
+				if left && withNodes.Has(pl.Name) {
+					nv.Filters[pl.Name] = absent
+				} else if s := fp.Filter(ctx, st2, pod, ni); !s.IsSuccess() {
 					nv.Filters[pl.Name] = Verdict{Code: statusCode(s), Reasons: reasons(s)}
 				}
 			}

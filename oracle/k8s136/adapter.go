@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -48,6 +49,17 @@ func (adapter) GroupConditionType() string { return "PodGroupScheduled" }
 func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 	q := s.SchedulingQueue
 	return core.QueueState{Poppable: len(q.PodsInActiveQ()) + len(q.PodsInBackoffQ()), InFlight: len(q.InFlightPods())}
+}
+
+func (adapter) Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool {
+	q := s.SchedulingQueue
+	_, ok := q.GetPod(pod.Name, pod.Namespace)
+	return ok
+}
+
+// GroupVersion: the 1.36 scheduler keeps no PodGroup objects of its own; its plugins read the informer's.
+func (adapter) GroupVersion(*scheduler.Scheduler, string, string, string) (string, bool) {
+	return "", false
 }
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {

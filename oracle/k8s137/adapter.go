@@ -6,6 +6,8 @@ package main
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -51,6 +53,34 @@ func (adapter) GroupConditionType() string { return "PodGroupInitiallyScheduled"
 func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 	q := s.SchedulingQueue
 	return core.QueueState{Poppable: len(q.PodsInActiveQ()) + len(q.PodsInBackoffQ()), InFlight: len(q.InFlightPods())}
+}
+
+func (adapter) Queued(s *scheduler.Scheduler, pod *corev1.Pod) bool {
+	q := s.SchedulingQueue
+	_, ok := q.GetPod(pod.Name, pod.Namespace, pod.Spec.SchedulingGroup)
+	return ok
+}
+
+// GroupVersion: the 1.37 scheduler's event handlers put PodGroups and CompositePodGroups in its cache, then in
+// the queue's workload forest (pkg/scheduler/eventhandlers.go addPodGroup, addCompositePodGroup).
+func (adapter) GroupVersion(s *scheduler.Scheduler, kind, ns, name string) (string, bool) {
+	var obj metav1.Object
+	switch kind {
+	case "PodGroup":
+		if pg, err := s.Cache.PodGroups().Get(ns, name); err == nil && pg != nil {
+			obj = pg
+		}
+	case "CompositePodGroup":
+		if cpg, err := s.Cache.CompositePodGroups().Get(ns, name); err == nil && cpg != nil {
+			obj = cpg
+		}
+	default:
+		return "", false
+	}
+	if obj == nil {
+		return "", true
+	}
+	return obj.GetResourceVersion(), true
 }
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {

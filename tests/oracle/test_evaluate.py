@@ -61,3 +61,41 @@ def test_bound_or_missing_pod_is_refused(oracle_bin):
     run = run_oracle(oracle_bin, ["evaluate", "--pod", "default/batch-a", str(here / "serving.yaml"),
                                   "--cluster", str(here / "cluster.yaml")])
     assert run.returncode == 2 and "already bound to node-a" in run.stderr
+
+
+PINNED = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: pinned, namespace: default}
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields: [{key: metadata.name, operator: In, values: [w2]}]
+  containers: [{name: c, image: pause, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+@pytest.mark.parametrize("version", ["1.36", "1.37"])
+def test_nodes_a_prefilter_leaves_out_report_the_framework_status(oracle_bin, tmp_path, version):
+    """NodeAffinity's PreFilter names the nodes of a metadata.name term; the framework never filters the others
+    and gives them "node(s) didn't satisfy plugin(s) [NodeAffinity]" (pkg/scheduler/schedule_one.go
+    findNodesThatFitPod), which is what wasplan's recorder reports for them too. The other plugins still judge
+    every node on their own."""
+    import evaluate as per_plugin  # tests/oracle/evaluate.py (conftest.py puts its folder on the path)
+
+    here = FIXTURES / "scenarios" / "postfilter"
+    pod = tmp_path / "pinned.yaml"
+    pod.write_text(PINNED)
+    doc = evaluate(oracle_bin, "default/pinned", [pod], here / "cluster.yaml", version)
+    assert doc["preFilter"]["nodeNames"] == ["w2"]
+    absent = {"code": "UnschedulableAndUnresolvable", "reasons": ["node(s) didn't satisfy plugin(s) [NodeAffinity]"]}
+    assert {n["node"]: n["filters"] for n in doc["nodes"]} == {
+        "cp": {"NodeAffinity": absent, "TaintToleration": {"code": "UnschedulableAndUnresolvable",
+                                                           "reasons": ["node(s) had untolerated taint(s)"]}},
+        "w1": {"NodeAffinity": absent, "NodeResourcesFit": {"code": "Unschedulable", "reasons": ["Insufficient cpu"]}},
+        "w2": {"NodeResourcesFit": {"code": "Unschedulable", "reasons": ["Insufficient cpu"]}},
+    }
+    ours = per_plugin.wasplan_verdicts(pod, here / "cluster.yaml", version, "")
+    assert per_plugin.differences(ours, per_plugin.oracle_verdicts(doc)) == []
