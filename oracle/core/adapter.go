@@ -1,6 +1,7 @@
 package core
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -27,6 +28,9 @@ type Adapter interface {
 	Queue(s *scheduler.Scheduler) QueueState
 	// NewInformerFactory is scheduler.NewInformerFactory (1.37 added an informer-name argument).
 	NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory
+	// WatchPops wraps the scheduler's queue pop (1.36 NextPod, 1.37 NextEntity) so that `popped` sees the pods
+	// of every entity ScheduleOne takes, before its cycle starts.
+	WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod))
 }
 
 // QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.

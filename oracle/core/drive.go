@@ -114,6 +114,7 @@ type Sim struct {
 	backoffs   int                        // how many times the driver waited for one
 	moves      int                        // deletions and claim releases so far (awaitBackoff)
 	triedAt    map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
+	popped     map[types.UID]bool         // pods that were in an entity ScheduleOne took (notePop)
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -156,7 +157,7 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
 	watch.DefaultChanSize = 1 << 20
 	s := &Sim{a: a, client: fake.NewClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
-		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
+		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, popped: map[types.UID]bool{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.track = newTracked()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.apply = clienttesting.ObjectReaction(s.client.Tracker())
@@ -177,6 +178,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 		return nil, fmt.Errorf("building the scheduler: %w", err)
 	}
 	s.sched = sched
+	a.WatchPops(sched, s.notePop)
 	orig := sched.SchedulePod
 	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
 		key := s.entityKey(pi.Pod)
@@ -385,24 +387,42 @@ func (s *Sim) awaitBackoff() (bool, error) {
 	return ran, err
 }
 
-// changedSinceTried: something was freed since the last attempt of some entity left in the backoff queue (or
-// one of them was never attempted).
+// changedSinceTried: something was freed since the last attempt of some entity left in the backoff queue, one
+// of them was never attempted, or one holds a pod no attempt has taken yet (a member created while its tree
+// backed off joins it there, scheduling_queue.go addToPodGroupIfExists, and is first attempted when the
+// backoff completes).
 func (s *Sim) changedSinceTried() bool {
-	keys := map[string]bool{}
+	members := map[string][]types.UID{}
 	for _, p := range s.sched.SchedulingQueue.PodsInBackoffQ() {
-		keys[s.entityKey(p)] = true
+		key := s.entityKey(p)
+		members[key] = append(members[key], p.UID)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for key := range keys {
-		if at, ok := s.triedAt[key]; !ok || at != s.moves {
+	joined := map[string]bool{}
+	for key, uids := range members {
+		for _, uid := range uids {
+			joined[key] = joined[key] || !s.popped[uid]
+		}
+	}
+	for key := range members {
+		if at, ok := s.triedAt[key]; !ok || at != s.moves || joined[key] {
 			if os.Getenv("ORACLE_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "backoff: %s tried at %d (%v), moves now %d\n", key, at, ok, s.moves)
+				fmt.Fprintf(os.Stderr, "backoff: %s tried at %d (%v), moves now %d, new member %v\n", key, at, ok, s.moves, joined[key])
 			}
 			return true
 		}
 	}
 	return false
+}
+
+// notePop records the pods of an entity ScheduleOne takes (Adapter.WatchPops), for changedSinceTried.
+func (s *Sim) notePop(pods []*corev1.Pod) {
+	s.mu.Lock()
+	for _, p := range pods {
+		s.popped[p.UID] = true
+	}
+	s.mu.Unlock()
 }
 
 // stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the

@@ -4,9 +4,12 @@ package main
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"wasplan.local/oracle/core"
 )
@@ -47,4 +50,16 @@ func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(c, 0)
+}
+
+// WatchPops: 1.36 pops one pod at a time (pkg/scheduler/schedule_one.go ScheduleOne, NextPod).
+func (adapter) WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod)) {
+	next := s.NextPod
+	s.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
+		pi, err := next(logger)
+		if err == nil && pi != nil {
+			popped([]*corev1.Pod{pi.Pod})
+		}
+		return pi, err
+	}
 }

@@ -4,9 +4,12 @@ package main
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"wasplan.local/oracle/core"
 )
@@ -50,4 +53,22 @@ func (adapter) Queue(s *scheduler.Scheduler) core.QueueState {
 
 func (adapter) NewInformerFactory(c clientset.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(c, 0, nil)
+}
+
+// WatchPops: 1.37 pops entities (a pod, or the root of a PodGroup tree with every member it holds;
+// pkg/scheduler/schedule_one.go ScheduleOne, NextEntity).
+func (adapter) WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod)) {
+	next := s.NextEntity
+	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		entity, err := next(logger)
+		if err == nil && entity != nil {
+			var pods []*corev1.Pod
+			entity.ForEachPodInfo(func(pi *framework.QueuedPodInfo) bool {
+				pods = append(pods, pi.Pod)
+				return true
+			})
+			popped(pods)
+		}
+		return entity, err
+	}
 }
