@@ -7,7 +7,9 @@ each the children are scheduled in creation order: a child that fails is rolled 
 composite is feasible once minGroupCount children (basic: one) succeed; PlacementFeasible stops early when
 `scheduled + remaining < minGroupCount`. Feasible domains are scored like a PodGroup's placements, with
 PodGroupPodsCount summed over the subtree; the best one's children are scheduled again for real (the same,
-deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement.
+deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement; a gang leaf whose queued and
+scheduled pods fall short of minCount (its first pods can pass PreEnqueue on the root's quorum) fails at the
+PlacementFeasible check made before any member is tried.
 A leaf whose bound pods already meet its quorum and has nothing queued counts as scheduled. The root succeeds
 only if at least one new pod was placed. Every trial rolls back through the state's journal.
 """
@@ -80,8 +82,9 @@ class TreeRun:
             res.message = "" if res.success else UNSCHEDULABLE_MSG
             return res
         mark = self.state.mark()
-        attempt = placement.run_group(self.ev, gs, members, scheduled, placement.bound_rows(self.state, live),
-                                      self.options, mask)
+        bound = placement.bound_rows(self.state, live)
+        attempt = (self.short_of_quorum(gs, len(members), scheduled, bound, mask)
+                   or placement.run_group(self.ev, gs, members, scheduled, bound, self.options, mask))
         ok = attempt.success or (not attempt.error and not attempt.placements and scheduled >= gs.min_count)
         res.attempt, res.placement, res.message, res.error = attempt, attempt.placement, attempt.message, attempt.error
         if ok:
@@ -92,6 +95,29 @@ class TreeRun:
             res.result = TreeResult.FAILED
             self.state.rollback(mark)
         return res
+
+    def short_of_quorum(self, gs, queued_count: int, scheduled: int, bound, mask) -> GroupAttempt | None:
+        """A gang whose queued and scheduled pods together fall short of minCount, or None. Inside a tree a
+        child's pod passes PreEnqueue once the root's quorum is met elsewhere (gangscheduling.go
+        isCPGTreeReady), so a gang can come with fewer pods than its minCount. Upstream's
+        podGroupSchedulingDefaultAlgorithm then stops at the PlacementFeasible check made before any member
+        is tried, in every placement, with a status built with errPodGroupUnschedulable: the placements
+        message quotes it as that error alone, and no member is attempted."""
+        if not gs.is_gang or scheduled + queued_count >= gs.min_count:
+            return None
+        first = groupcycle.unschedulable(cannot_satisfy(gs.min_count, scheduled, queued_count))
+        if not placement.tas_on(self.options):
+            return GroupAttempt(False, first, wrapped=True)
+        count, key = 1, placement.topology_key(gs.pg)
+        if key is not None:
+            try:
+                count = len(generate(self.state, key, mask, bound))
+            except PlacementError as exc:
+                return GroupAttempt(False, str(exc), error=True)
+            if not count:
+                return GroupAttempt(False, placement.no_domain_msg(key))
+        return GroupAttempt(False, groupcycle.unschedulable(placement.placements_msg(count, UNSCHEDULABLE_MSG)),
+                            wrapped=True)
 
     def subtree_bound(self, key: str) -> list[tuple[str, int]]:
         out = []
