@@ -77,11 +77,11 @@ spec:
     return out
 
 
-def plan(tmp_path, cluster: str, manifests: str):
+def plan(tmp_path, cluster: str, manifests: str, arrival: str = "sequential"):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "tree.yaml").write_text(manifests)
     run = run_plan([str(tmp_path / "tree.yaml")], [str(tmp_path / "cluster.yaml")],
-                   default_gates(get_release("1.37")), arrival="sequential")
+                   default_gates(get_release("1.37")), arrival=arrival)
     assert not run.invalid, run.diagnostics
     return run.plan
 

@@ -12,6 +12,10 @@ scheduled pods fall short of minCount (its first pods can pass PreEnqueue on the
 PlacementFeasible check made before any member is tried.
 A leaf whose bound pods already meet its quorum and has nothing queued counts as scheduled. The root succeeds
 only if at least one new pod was placed. Every trial rolls back through the state's journal.
+
+The root is one queue entity holding every pod created under it; a pod of it held at PreEnqueue
+(schedulingGates, DynamicResources) gates the whole entity (v1.37.2 scheduling_queue.go
+runPreEnqueuePlugins), so such a tree runs no cycle: its pods never attempted stay Gated.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
 from wasplan.engine.queue import QueueKind
+from wasplan.engine.world import SimStatus
 from wasplan.plan import Reason, TreeResult
+
+NOT_CREATED = "NotCreated"  # simulator.py: a controller's pod that does not exist yet
 
 
 @dataclass(slots=True)
@@ -214,6 +221,10 @@ def run(cycles, root: str) -> None:
     waiting = [ps for gs in leaves for ps in queued(cycles.world, gs)]
     if not waiting:
         return
+    gating = _gating_member(cycles.world, leaves)
+    if gating is not None:
+        _hold_all(cycles, root, waiting, gating)
+        return
     problem = scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)
     if problem is not None:
         _fail_all(cycles, root, waiting, problem)
@@ -235,6 +246,31 @@ def run(cycles, root: str) -> None:
         cycles.pods_bound()
     else:
         cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
+
+
+def tree_gated_msg(root: str, pod: str) -> str:
+    """wasplan's wording: upstream writes no condition on the pods of a gated tree that were never attempted."""
+    return f'the composite pod group "{root.partition("/")[2]}" tree is gated by its pod {pod}; none of it is scheduled'
+
+
+def _gating_member(world, leaves):
+    """A pod of the tree that a PreEnqueue plugin holds (schedulingGates, DynamicResources), or None. v1.37.2
+    queues a tree as one entity holding every pod created under it (scheduling_queue.go addPodGroupMember), and
+    runPreEnqueuePlugins gates the whole entity when any of its pods is gated. Pods not created yet (a
+    controller's later pods) are not in it."""
+    for gs in leaves:
+        for ps in world.live_members(gs):
+            if ps.status == SimStatus.GATED and ps.reason != NOT_CREATED:
+                return ps
+    return None
+
+
+def _hold_all(cycles, root: str, queued: list, gating) -> None:
+    """The tree is gated: a pod never attempted stays Gated; one attempted before keeps what it was told."""
+    for ps in queued:
+        if ps.status == SimStatus.QUEUED:
+            ps.status, ps.reason, ps.message = SimStatus.GATED, Reason.UNSCHEDULABLE, tree_gated_msg(root, gating.key)
+    cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
 
 
 def _fail_all(cycles, root: str, queued: list, message: str) -> None:
