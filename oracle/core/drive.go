@@ -113,7 +113,7 @@ type Sim struct {
 	backedOff  time.Duration              // time spent waiting for error backoffs to complete (backoffBudget)
 	backoffs   int                        // how many times the driver waited for one
 	moves      int                        // deletions and claim releases so far (awaitBackoff)
-	triedAt    map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
+	triedAt    map[string]int             // entity (entityKey) -> moves when last popped or SchedulePod started on a member
 	popped     map[types.UID]bool         // pods that were in an entity ScheduleOne took (notePop)
 }
 
@@ -416,9 +416,15 @@ func (s *Sim) changedSinceTried() bool {
 	return false
 }
 
-// notePop records the pods of an entity ScheduleOne takes (Adapter.WatchPops), for changedSinceTried.
+// notePop records an entity ScheduleOne takes (Adapter.WatchPops), for changedSinceTried: its pods, and the
+// attempt itself (a tree whose gang falls short of minCount fails before SchedulePod starts on any member).
 func (s *Sim) notePop(pods []*corev1.Pod) {
+	if len(pods) == 0 {
+		return
+	}
+	key := s.entityKey(pods[0])
 	s.mu.Lock()
+	s.triedAt[key] = s.moves
 	for _, p := range pods {
 		s.popped[p.UID] = true
 	}

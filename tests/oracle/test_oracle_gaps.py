@@ -231,6 +231,25 @@ spec:
     return "---\n".join(docs)
 
 
+def test_tree_failing_before_any_member_is_tried_waits_for_its_next_member(oracle_bin, tmp_path):
+    # shard-a runs before the plan, so the attempt with shard-b-0 alone calls SchedulePod on no pod (the gang
+    # stops at PlacementFeasible): the pop is the attempt. The driver used to take the tree for never attempted
+    # and wait out backoff after backoff with shard-b-0 alone, then ended with shard-b-1 never attempted.
+    docs = _late_member_tree().split("---\n")
+    running = [d.replace("spec:\n  schedulingGroup", "spec:\n  nodeName: n1\n  schedulingGroup")
+               for d in docs[:4]]
+    (tmp_path / "m.yaml").write_text("---\n".join(docs[4:]))
+    (tmp_path / "c.yaml").write_text("---\n".join([NODE, *running]))
+    run = oracle_plan(oracle_bin, [tmp_path / "m.yaml"], [tmp_path / "c.yaml"], "1.37", arrival="sequential")
+    assert run.returncode == 0, run.stderr
+    plan = json.loads(run.stdout)
+    assert [(p["name"], p["status"]) for p in plan["pods"]] == [
+        ("shard-a-0", "AlreadyBound"), ("shard-a-1", "AlreadyBound"), ("shard-b-0", "Bound"), ("shard-b-1", "Bound")]
+    assert [(g["name"], g["condition"]["status"]) for g in plan["podGroups"]] == [("shard-a", "True"),
+                                                                                  ("shard-b", "True")]
+    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+
+
 def test_member_created_while_its_tree_backs_off_is_scheduled_once_the_backoff_completes(oracle_bin, tmp_path):
     # Sequential arrival: shard-a binds; shard-b-0 passes PreEnqueue alone (the basic root's quorum is met by
     # shard-a, gangscheduling.go isCPGTreeReady), so the tree is attempted with one of shard-b's two pods and
