@@ -119,3 +119,23 @@ def test_short_child_with_a_topology_key_fails_in_every_placement(tmp_path):
     p = plan(tmp_path, RACKS, ROOT + shard("a", 2) + shard("b", 1, racked=True))
     assert pods(p)["b-0"] == ("Pending", None, SHORT.format(n=2))
     assert [pods(p)[f"a-{i}"][0] for i in range(2)] == ["Bound", "Bound"]
+
+
+def running(name: str) -> str:
+    """The child `name` with its two pods already running on n1 (part of the cluster snapshot)."""
+    return shard(name, 2).replace("spec:\n  schedulingGroup", "spec:\n  nodeName: n1\n  schedulingGroup")
+
+
+def test_sibling_running_before_the_plan_gets_the_failed_cycle_s_condition(tmp_path):
+    # a's pods ran before the plan, so a has no condition; the tree's cycle places nothing new and fails,
+    # and upstream hands the root's status to a as well (completeCompositePodGroupAlgorithmResultMap)
+    p = plan(tmp_path, NODE + "---\n" + ROOT + running("a"), shard("b", 1))
+    assert pods(p)["b-0"] == ("Pending", None, SHORT.format(n=1))
+    assert conditions(p)["a"] == ("False", "Unschedulable", "pod group is unschedulable")
+    assert str({g.name: g for g in p.pod_groups}["a"].status) == "Unschedulable"
+
+
+def test_sibling_running_before_the_plan_gets_the_scheduled_cycle_s_condition(tmp_path):
+    p = plan(tmp_path, NODE + "---\n" + ROOT + running("a"), shard("b", 2))
+    assert [pods(p)[f"b-{i}"][:2] for i in range(2)] == [("Bound", "n1"), ("Bound", "n1")]
+    assert conditions(p) == {"a": ("True", "Scheduled", ""), "b": ("True", "Scheduled", "")}

@@ -303,9 +303,14 @@ def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
 
 
 def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    """Every PodGroup of the tree gets the cycle's verdict as its condition, one with nothing queued too:
+    v1.37.2 gives each node of the tree a result (completeCompositePodGroupAlgorithmResultMap hands a
+    failing parent's status to a child that succeeded or was never reached) and submitPodGroupAlgorithmResult
+    writes every PodGroup's condition (a True one is never lowered)."""
     gs = cycles.world.groups[res.key]
     members = queued(cycles.world, gs)
     if not members:
+        _settle_condition(cycles, gs, res, keep, inherited)
         return False
     gs.attempted = True
     attempt = res.attempt or GroupAttempt(False, inherited)
@@ -324,6 +329,17 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         cycles.fail(ps, _told(attempt, ps.key, message))
     cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
     return True
+
+
+def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -> None:
+    """The condition of a PodGroup of the tree with no pod queued (its pods run, or it has none)."""
+    gs.attempted = True
+    if keep and res.success:
+        cycles.set_condition(gs, "True", Reason.SCHEDULED, "")
+        return
+    own = res.result == TreeResult.FAILED and res.message
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE,
+                         res.message if own else inherited)
 
 
 def _told(attempt: GroupAttempt, key: str, message: str) -> str:
