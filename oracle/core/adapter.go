@@ -40,6 +40,9 @@ type Adapter interface {
 	// WrapPlacementScoring returns the framework with RunPlacementScorePlugins reporting each scoring to
 	// `record` (group namespace/name, every scored placement); 1.37 added the placement states argument.
 	WrapPlacementScoring(f framework.Framework, record func(group string, scored []PlacementScore)) framework.Framework
+	// WatchPops wraps the scheduler's queue pop (1.36 NextPod, 1.37 NextEntity) so that `popped` sees the pods
+	// of every entity ScheduleOne takes, before its cycle starts.
+	WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod))
 }
 
 // QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.

@@ -121,11 +121,12 @@ type Sim struct {
 	backedOff     time.Duration              // time spent waiting for error backoffs to complete (backoffBudget)
 	backoffs      int                        // how many times the driver waited for one
 	moves         int                        // deletions and claim releases so far (awaitBackoff)
-	triedAt       map[string]int             // entity (entityKey) -> moves when SchedulePod last started on a member
+	triedAt       map[string]int             // entity (entityKey) -> moves when last popped or SchedulePod started on a member
 	placementTies map[string][]TiedPlacement // group ns/name -> placements tied at its last scoring (placementties.go)
 	changes       changeLog                  // creations and bindings, against each entity's last attempt (retryChanged)
 	// pods the driver rejected at Permit (waitingAtPermit)
 	permitRejected map[types.UID]bool
+	popped         map[types.UID]bool // pods that were in an entity ScheduleOne took (notePop)
 }
 
 type recorderLogger = events.EventRecorderLogger
@@ -168,7 +169,7 @@ func (r recorder) WithLogger(klog.Logger) recorderLogger { return r }
 func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error) {
 	watch.DefaultChanSize = watchBuffer
 	s := &Sim{a: a, client: newSchedulerClientset(), bound: map[string]string{}, victims: map[string]*corev1.Pod{},
-		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, changes: newChangeLog(), nominated: map[string]string{}, collected: map[types.UID]bool{}, permitRejected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
+		ties: map[types.UID]map[string][]string{}, triedAt: map[string]int{}, changes: newChangeLog(), popped: map[types.UID]bool{}, nominated: map[string]string{}, collected: map[types.UID]bool{}, permitRejected: map[types.UID]bool{}, gvrs: map[schema.GroupVersionResource]string{podsGVR: "Pod", claimsGVR: "ResourceClaim"}}
 	s.track = newTracked()
 	// upstream asks its logger whether a level is on for every node it filters and scores; klog's own logger
 	// answers after reading its verbosity flags, a discarding one at once (the output is discarded anyway:
@@ -194,6 +195,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	}
 	s.sched = sched
 	s.wrapPlacementScoring()
+	a.WatchPops(sched, s.notePop)
 	orig := sched.SchedulePod
 	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
 		key := s.entityKey(pi.Pod)
@@ -401,24 +403,48 @@ func (s *Sim) awaitBackoff() (bool, error) {
 	return ran, err
 }
 
-// changedSinceTried: something was freed since the last attempt of some entity left in the backoff queue (or
-// one of them was never attempted).
+// changedSinceTried: something was freed since the last attempt of some entity left in the backoff queue, one
+// of them was never attempted, or one holds a pod no attempt has taken yet (a member created while its tree
+// backed off joins it there, scheduling_queue.go addToPodGroupIfExists, and is first attempted when the
+// backoff completes).
 func (s *Sim) changedSinceTried() bool {
-	keys := map[string]bool{}
+	members := map[string][]types.UID{}
 	for _, p := range s.sched.SchedulingQueue.PodsInBackoffQ() {
-		keys[s.entityKey(p)] = true
+		key := s.entityKey(p)
+		members[key] = append(members[key], p.UID)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for key := range keys {
-		if at, ok := s.triedAt[key]; !ok || at != s.moves {
+	joined := map[string]bool{}
+	for key, uids := range members {
+		for _, uid := range uids {
+			joined[key] = joined[key] || !s.popped[uid]
+		}
+	}
+	for key := range members {
+		if at, ok := s.triedAt[key]; !ok || at != s.moves || joined[key] {
 			if os.Getenv("ORACLE_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "backoff: %s tried at %d (%v), moves now %d\n", key, at, ok, s.moves)
+				fmt.Fprintf(os.Stderr, "backoff: %s tried at %d (%v), moves now %d, new member %v\n", key, at, ok, s.moves, joined[key])
 			}
 			return true
 		}
 	}
 	return false
+}
+
+// notePop records an entity ScheduleOne takes (Adapter.WatchPops), for changedSinceTried: its pods, and the
+// attempt itself (a tree whose gang falls short of minCount fails before SchedulePod starts on any member).
+func (s *Sim) notePop(pods []*corev1.Pod) {
+	if len(pods) == 0 {
+		return
+	}
+	key := s.entityKey(pods[0])
+	s.mu.Lock()
+	s.triedAt[key] = s.moves
+	for _, p := range pods {
+		s.popped[p.UID] = true
+	}
+	s.mu.Unlock()
 }
 
 // stepOnce runs one ScheduleOne (or keeps waiting for the one still outstanding). It returns false when the

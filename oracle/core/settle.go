@@ -103,7 +103,7 @@ func (s *Sim) writeReactor(action clienttesting.Action) (bool, runtime.Object, e
 		return false, nil, nil
 	}
 	k.gvr, k.namespace = action.GetResource(), action.GetNamespace()
-	handled, obj, err := s.apply(action)
+	handled, obj, err := s.apply(stampGroupPatch(action))
 	if _, ok := action.(clienttesting.DeleteAction); ok {
 		s.noteMove()
 	}

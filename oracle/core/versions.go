@@ -8,15 +8,24 @@ package core
 // failing with `error parsing ResourceVersion ""`), so one device went to many claims.
 //
 // Stamped here: creates and updates through the client (a reactor in front of the tracker's), the objects the
-// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes). A patch
-// through the client keeps the stored version; the scheduler writes ResourceClaims with Update, never Patch.
+// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes), and the
+// scheduler's patches of PodGroup status (stampGroupPatch). Other patches through the client keep the stored
+// version; the scheduler writes ResourceClaims with Update, never Patch.
+//
+// A PodGroup status patch that kept its version never reached the scheduler: its PodGroup handler drops an
+// update whose resourceVersion equals the old one (pkg/scheduler/eventhandlers.go updatePodGroup), so the
+// cache kept the group without the condition the scheduler had written, and the next cycle of the group,
+// for a member left over, wrote False over the True it could not see (schedule_one_podgroup.go
+// updatePodGroupCondition keeps a True condition only when the group it holds shows one).
 
 import (
+	"encoding/json"
 	"strconv"
 	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 )
 
@@ -38,4 +47,33 @@ func versionReactor(action clienttesting.Action) (bool, runtime.Object, error) {
 		stampVersion(a.GetObject())
 	}
 	return false, nil, nil
+}
+
+// stampGroupPatch returns a PodGroup patch (merge or strategic merge) that also sets the next resourceVersion,
+// as the API server gives every write that changes the object (noopReactor has answered those that change
+// nothing); any other action is returned as it is.
+func stampGroupPatch(action clienttesting.Action) clienttesting.Action {
+	a, ok := action.(clienttesting.PatchActionImpl)
+	if !ok || a.GetResource().Resource != "podgroups" {
+		return action
+	}
+	if a.GetPatchType() != types.MergePatchType && a.GetPatchType() != types.StrategicMergePatchType {
+		return action
+	}
+	var patch map[string]interface{}
+	if err := json.Unmarshal(a.GetPatch(), &patch); err != nil || patch == nil {
+		return action
+	}
+	md, _ := patch["metadata"].(map[string]interface{})
+	if md == nil {
+		md = map[string]interface{}{}
+	}
+	md["resourceVersion"] = strconv.FormatInt(lastVersion.Add(1), 10)
+	patch["metadata"] = md
+	data, err := json.Marshal(patch)
+	if err != nil {
+		return action
+	}
+	a.Patch = data
+	return a
 }

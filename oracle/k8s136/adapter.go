@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -82,4 +83,16 @@ func (p placementScorer) RunPlacementScorePlugins(ctx context.Context, state fwk
 		p.record(core.GroupKey(group), core.PlacementScores(scores))
 	}
 	return scores, status
+}
+
+// WatchPops: 1.36 pops one pod at a time (pkg/scheduler/schedule_one.go ScheduleOne, NextPod).
+func (adapter) WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod)) {
+	next := s.NextPod
+	s.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
+		pi, err := next(logger)
+		if err == nil && pi != nil {
+			popped([]*corev1.Pod{pi.Pod})
+		}
+		return pi, err
+	}
 }

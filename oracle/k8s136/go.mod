@@ -10,6 +10,7 @@ require (
 	k8s.io/apiserver v0.36.3
 	k8s.io/client-go v0.36.3
 	k8s.io/kube-scheduler v0.0.0
+	k8s.io/klog/v2 v2.140.0
 	k8s.io/kubernetes v1.36.3
 	wasplan.local/oracle/core v0.0.0
 )
@@ -101,7 +102,6 @@ require (
 	k8s.io/controller-manager v0.36.3 // indirect
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.36.3 // indirect
-	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260317180543-43fb72c5454a // indirect
 	k8s.io/kubelet v0.36.3 // indirect
 	k8s.io/streaming v0.36.3 // indirect

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -103,4 +104,22 @@ func (p placementScorer) RunPlacementScorePlugins(ctx context.Context, state fwk
 		p.record(core.GroupKey(group), core.PlacementScores(scores))
 	}
 	return scores, status
+}
+
+// WatchPops: 1.37 pops entities (a pod, or the root of a PodGroup tree with every member it holds;
+// pkg/scheduler/schedule_one.go ScheduleOne, NextEntity).
+func (adapter) WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod)) {
+	next := s.NextEntity
+	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		entity, err := next(logger)
+		if err == nil && entity != nil {
+			var pods []*corev1.Pod
+			entity.ForEachPodInfo(func(pi *framework.QueuedPodInfo) bool {
+				pods = append(pods, pi.Pod)
+				return true
+			})
+			popped(pods)
+		}
+		return entity, err
+	}
 }

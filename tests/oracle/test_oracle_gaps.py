@@ -203,3 +203,94 @@ def test_gang_requeued_in_the_error_backoff_after_its_preemption_binds_once_the_
     assert [(g["name"], g["status"]) for g in plan["podGroups"]] == [("lp", "Scheduled"), ("urgent", "Scheduled")]
     assert [(p["preemptor"]["name"], len(p["victims"])) for p in plan["preemptions"]] == [("urgent", 4)]
     assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+
+
+def _late_member_tree() -> str:
+    """A basic CompositePodGroup over two gangs of two; shard-a's pods come first, then shard-b's one by one."""
+    docs = ["""apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: {name: stage, namespace: default}
+spec:
+  schedulingPolicy: {basic: {}}
+"""]
+    for shard in ("a", "b"):
+        docs.append(f"""apiVersion: scheduling.k8s.io/v1alpha3
+kind: PodGroup
+metadata: {{name: shard-{shard}, namespace: default}}
+spec:
+  parentCompositePodGroupName: stage
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+""")
+        docs += [f"""apiVersion: v1
+kind: Pod
+metadata: {{name: shard-{shard}-{i}, namespace: default}}
+spec:
+  schedulingGroup: {{podGroupName: shard-{shard}}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]
+""" for i in range(2)]
+    return "---\n".join(docs)
+
+
+def test_tree_failing_before_any_member_is_tried_waits_for_its_next_member(oracle_bin, tmp_path):
+    # shard-a runs before the plan, so the attempt with shard-b-0 alone calls SchedulePod on no pod (the gang
+    # stops at PlacementFeasible): the pop is the attempt. The driver used to take the tree for never attempted
+    # and wait out backoff after backoff with shard-b-0 alone, then ended with shard-b-1 never attempted.
+    docs = _late_member_tree().split("---\n")
+    running = [d.replace("spec:\n  schedulingGroup", "spec:\n  nodeName: n1\n  schedulingGroup")
+               for d in docs[:4]]
+    (tmp_path / "m.yaml").write_text("---\n".join(docs[4:]))
+    (tmp_path / "c.yaml").write_text("---\n".join([NODE, *running]))
+    run = oracle_plan(oracle_bin, [tmp_path / "m.yaml"], [tmp_path / "c.yaml"], "1.37", arrival="sequential")
+    assert run.returncode == 0, run.stderr
+    plan = json.loads(run.stdout)
+    assert [(p["name"], p["status"]) for p in plan["pods"]] == [
+        ("shard-a-0", "AlreadyBound"), ("shard-a-1", "AlreadyBound"), ("shard-b-0", "Bound"), ("shard-b-1", "Bound")]
+    assert [(g["name"], g["condition"]["status"]) for g in plan["podGroups"]] == [("shard-a", "True"),
+                                                                                  ("shard-b", "True")]
+    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+
+
+def test_member_created_while_its_tree_backs_off_is_scheduled_once_the_backoff_completes(oracle_bin, tmp_path):
+    # Sequential arrival: shard-a binds; shard-b-0 passes PreEnqueue alone (the basic root's quorum is met by
+    # shard-a, gangscheduling.go isCPGTreeReady), so the tree is attempted with one of shard-b's two pods and
+    # fails at PlacementFeasible with no rejector plugin: the error backoff. shard-b-1 joins the tree there
+    # (scheduling_queue.go addToPodGroupIfExists); a running scheduler retries once the backoff completes and
+    # binds shard-b. The oracle used to end the run with shard-b-1 never attempted.
+    (tmp_path / "m.yaml").write_text(_late_member_tree())
+    (tmp_path / "c.yaml").write_text(NODE)
+    run = oracle_plan(oracle_bin, [tmp_path / "m.yaml"], [tmp_path / "c.yaml"], "1.37", arrival="sequential")
+    assert run.returncode == 0, run.stderr
+    plan = json.loads(run.stdout)
+    assert [(p["name"], p["status"], p["node"]) for p in plan["pods"]] == [
+        (f"shard-{s}-{i}", "Bound", "n1") for s in ("a", "b") for i in range(2)]
+    assert [(g["name"], g["status"]) for g in plan["podGroups"]] == [("shard-a", "Scheduled"),
+                                                                      ("shard-b", "Scheduled")]
+    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+
+
+GANG_OF_THREE = """apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minCount: 2}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: g-{i}, namespace: default}}
+spec:
+  schedulingGroup: {{podGroupName: g}}
+  containers: [{{name: c, image: x, resources: {{requests: {{cpu: "2"}}}}}}]
+""" for i in range(3))
+
+
+def test_gang_scheduled_before_its_last_member_fails_keeps_its_true_condition(oracle_bin, tmp_path):
+    # g binds two of its three pods and gets PodGroupInitiallyScheduled=True; the third is retried and fails.
+    # updatePodGroupCondition (schedule_one_podgroup.go) does not lower a True condition, but it reads the one
+    # the scheduler's informer delivered: the oracle's status patch used to keep the group's resourceVersion, so
+    # updatePodGroup (eventhandlers.go) dropped the update and the retry wrote False over the True.
+    plan = _plan(oracle_bin, tmp_path, GANG_OF_THREE, NODE)
+    assert [(p["name"], p["status"], p["node"]) for p in plan["pods"]] == [
+        ("g-0", "Bound", "n1"), ("g-1", "Bound", "n1"), ("g-2", "Pending", None)]
+    [group] = plan["podGroups"]
+    assert (group["status"], group["condition"]["status"], group["condition"]["reason"]) == \
+        ("Scheduled", "True", "Scheduled")

@@ -7,9 +7,15 @@ each the children are scheduled in creation order: a child that fails is rolled 
 composite is feasible once minGroupCount children (basic: one) succeed; PlacementFeasible stops early when
 `scheduled + remaining < minGroupCount`. Feasible domains are scored like a PodGroup's placements, with
 PodGroupPodsCount summed over the subtree; the best one's children are scheduled again for real (the same,
-deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement.
+deterministic, result). A leaf PodGroup runs the ordinary placement algorithm inside its parent's placement; a gang leaf whose queued and
+scheduled pods fall short of minCount (its first pods can pass PreEnqueue on the root's quorum) fails at the
+PlacementFeasible check made before any member is tried.
 A leaf whose bound pods already meet its quorum and has nothing queued counts as scheduled. The root succeeds
 only if at least one new pod was placed. Every trial rolls back through the state's journal.
+
+The root is one queue entity holding every pod created under it; a pod of it held at PreEnqueue
+(schedulingGates, DynamicResources) gates the whole entity (v1.37.2 scheduling_queue.go
+runPreEnqueuePlugins), so such a tree runs no cycle: its pods never attempted stay Gated.
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ from wasplan.engine.composite import MAX_DEPTH
 from wasplan.engine.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
 from wasplan.engine.queue import QueueKind
+from wasplan.engine.world import SimStatus
 from wasplan.plan import Reason, TreeResult
+
+NOT_CREATED = "NotCreated"  # simulator.py: a controller's pod that does not exist yet
 
 
 @dataclass(slots=True)
@@ -80,8 +89,9 @@ class TreeRun:
             res.message = "" if res.success else UNSCHEDULABLE_MSG
             return res
         mark = self.state.mark()
-        attempt = placement.run_group(self.ev, gs, members, scheduled, placement.bound_rows(self.state, live),
-                                      self.options, mask)
+        bound = placement.bound_rows(self.state, live)
+        attempt = (self.short_of_quorum(gs, len(members), scheduled, bound, mask)
+                   or placement.run_group(self.ev, gs, members, scheduled, bound, self.options, mask))
         ok = attempt.success or (not attempt.error and not attempt.placements and scheduled >= gs.min_count)
         res.attempt, res.placement, res.message, res.error = attempt, attempt.placement, attempt.message, attempt.error
         if ok:
@@ -92,6 +102,29 @@ class TreeRun:
             res.result = TreeResult.FAILED
             self.state.rollback(mark)
         return res
+
+    def short_of_quorum(self, gs, queued_count: int, scheduled: int, bound, mask) -> GroupAttempt | None:
+        """A gang whose queued and scheduled pods together fall short of minCount, or None. Inside a tree a
+        child's pod passes PreEnqueue once the root's quorum is met elsewhere (gangscheduling.go
+        isCPGTreeReady), so a gang can come with fewer pods than its minCount. Upstream's
+        podGroupSchedulingDefaultAlgorithm then stops at the PlacementFeasible check made before any member
+        is tried, in every placement, with a status built with errPodGroupUnschedulable: the placements
+        message quotes it as that error alone, and no member is attempted."""
+        if not gs.is_gang or scheduled + queued_count >= gs.min_count:
+            return None
+        first = groupcycle.unschedulable(cannot_satisfy(gs.min_count, scheduled, queued_count))
+        if not placement.tas_on(self.options):
+            return GroupAttempt(False, first, wrapped=True)
+        count, key = 1, placement.topology_key(gs.pg)
+        if key is not None:
+            try:
+                count = len(generate(self.state, key, mask, bound))
+            except PlacementError as exc:
+                return GroupAttempt(False, str(exc), error=True)
+            if not count:
+                return GroupAttempt(False, placement.no_domain_msg(key))
+        return GroupAttempt(False, groupcycle.unschedulable(placement.placements_msg(count, UNSCHEDULABLE_MSG)),
+                            wrapped=True)
 
     def subtree_bound(self, key: str) -> list[tuple[str, int]]:
         out = []
@@ -188,6 +221,10 @@ def run(cycles, root: str) -> None:
     waiting = [ps for gs in leaves for ps in queued(cycles.world, gs)]
     if not waiting:
         return
+    gating = _gating_member(cycles.world, leaves)
+    if gating is not None:
+        _hold_all(cycles, root, waiting, gating)
+        return
     problem = scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)
     if problem is not None:
         _fail_all(cycles, root, waiting, problem)
@@ -209,6 +246,31 @@ def run(cycles, root: str) -> None:
         cycles.pods_bound()
     else:
         cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
+
+
+def tree_gated_msg(root: str, pod: str) -> str:
+    """wasplan's wording: upstream writes no condition on the pods of a gated tree that were never attempted."""
+    return f'the composite pod group "{root.partition("/")[2]}" tree is gated by its pod {pod}; none of it is scheduled'
+
+
+def _gating_member(world, leaves):
+    """A pod of the tree that a PreEnqueue plugin holds (schedulingGates, DynamicResources), or None. v1.37.2
+    queues a tree as one entity holding every pod created under it (scheduling_queue.go addPodGroupMember), and
+    runPreEnqueuePlugins gates the whole entity when any of its pods is gated. Pods not created yet (a
+    controller's later pods) are not in it."""
+    for gs in leaves:
+        for ps in world.live_members(gs):
+            if ps.status == SimStatus.GATED and ps.reason != NOT_CREATED:
+                return ps
+    return None
+
+
+def _hold_all(cycles, root: str, queued: list, gating) -> None:
+    """The tree is gated: a pod never attempted stays Gated; one attempted before keeps what it was told."""
+    for ps in queued:
+        if ps.status == SimStatus.QUEUED:
+            ps.status, ps.reason, ps.message = SimStatus.GATED, Reason.UNSCHEDULABLE, tree_gated_msg(root, gating.key)
+    cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
 
 
 def _fail_all(cycles, root: str, queued: list, message: str) -> None:
@@ -241,9 +303,14 @@ def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
 
 
 def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+    """Every PodGroup of the tree gets the cycle's verdict as its condition, one with nothing queued too:
+    v1.37.2 gives each node of the tree a result (completeCompositePodGroupAlgorithmResultMap hands a
+    failing parent's status to a child that succeeded or was never reached) and submitPodGroupAlgorithmResult
+    writes every PodGroup's condition (a True one is never lowered)."""
     gs = cycles.world.groups[res.key]
     members = queued(cycles.world, gs)
     if not members:
+        _settle_condition(cycles, gs, res, keep, inherited)
         return False
     gs.attempted = True
     attempt = res.attempt or GroupAttempt(False, inherited)
@@ -262,6 +329,17 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         cycles.fail(ps, _told(attempt, ps.key, message))
     cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
     return True
+
+
+def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -> None:
+    """The condition of a PodGroup of the tree with no pod queued (its pods run, or it has none)."""
+    gs.attempted = True
+    if keep and res.success:
+        cycles.set_condition(gs, "True", Reason.SCHEDULED, "")
+        return
+    own = res.result == TreeResult.FAILED and res.message
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE,
+                         res.message if own else inherited)
 
 
 def _told(attempt: GroupAttempt, key: str, message: str) -> str:
