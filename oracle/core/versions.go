@@ -8,8 +8,9 @@ package core
 // failing with `error parsing ResourceVersion ""`), so one device went to many claims.
 //
 // Stamped here: creates and updates through the client (a reactor in front of the tracker's), the objects the
-// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes). A patch
-// through the client keeps the stored version; the scheduler writes ResourceClaims with Update, never Patch.
+// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes), and a
+// patch through the client that changes the object (noop.go writePatched: the fake's own patch would keep the
+// stored version).
 
 import (
 	"strconv"
