@@ -109,20 +109,22 @@ func (s *Sim) noopReactor(action clienttesting.Action) (bool, runtime.Object, er
 		s.mu.Lock()
 		s.writes++
 		s.mu.Unlock()
-		if _, ok := action.(clienttesting.PatchAction); ok && err1 == nil && err2 == nil {
-			return s.storePatched(action, next)
+		if a, ok := action.(clienttesting.PatchAction); ok && err1 == nil && err2 == nil {
+			return s.writePatched(a, next)
 		}
 		return false, nil, nil
 	}
 	return true, old, nil
 }
 
-// storePatched stores the result of a patch that changed the object, with the next resourceVersion.
-func (s *Sim) storePatched(action clienttesting.Action, patched runtime.Object) (bool, runtime.Object, error) {
-	stampVersion(patched)
-	if err := s.client.Tracker().Update(action.GetResource(), patched, action.GetNamespace()); err != nil {
-		return true, nil, err
-	}
-	s.noteWrite(objKey{action.GetResource(), action.GetNamespace(), accessorName(patched)})
-	return true, patched.DeepCopyObject(), nil
+// writePatched stores a patch that changes the object as the API server does, with the next resourceVersion
+// (versions.go): the fake's own patch keeps the stored version, and the scheduler's pod informer handler
+// drops an update whose old and new versions are equal (k8s.io/kubernetes pkg/scheduler/eventhandlers.go
+// updatePodInSchedulingQueue), so a queued pod never learned the status.nominatedNodeName its preemption
+// wrote, and its retry skipped the nominated node (schedule_one.go findNodesThatFitPod, evaluateNominatedNode).
+// The patched object goes to the tracker as an update of the same (sub)resource, through writeReactor.
+func (s *Sim) writePatched(a clienttesting.PatchAction, next runtime.Object) (bool, runtime.Object, error) {
+	stampVersion(next)
+	return s.writeReactor(clienttesting.NewUpdateSubresourceAction(a.GetResource(), a.GetSubresource(),
+		a.GetNamespace(), next))
 }

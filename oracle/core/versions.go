@@ -8,9 +8,10 @@ package core
 // failing with `error parsing ResourceVersion ""`), so one device went to many claims.
 //
 // Stamped here: creates and updates through the client (a reactor in front of the tracker's), the objects the
-// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes), and the
-// scheduler's patches of PodGroup status (stampGroupPatch). Other patches through the client keep the stored
-// version; the scheduler writes ResourceClaims with Update, never Patch.
+// driver creates or updates on the tracker itself (inputs, bindings, the claim controller's changes), and a
+// patch through the client that changes the object (noop.go writePatched: the fake's own patch would keep the
+// stored version); stampGroupPatch does the same for a PodGroup status patch that reaches the tracker as a
+// patch (noopReactor could not apply it itself).
 //
 // A PodGroup status patch that kept its version never reached the scheduler: its PodGroup handler drops an
 // update whose resourceVersion equals the old one (pkg/scheduler/eventhandlers.go updatePodGroup), so the

@@ -59,3 +59,26 @@ def test_every_change_to_the_node_arrays_gives_a_new_version_and_nothing_else_do
     assert changed()
     state.add_node(node("c"))
     assert changed()
+
+
+def test_a_node_keeps_its_pods_in_nodeinfo_order_and_a_rollback_restores_it():
+    # upstream's NodeInfo.RemovePod moves the last pod into the removed one's slot (framework/types.go
+    # removeFromSlice); 1.36's victim order reads that order
+    pods = [pod(n, cpu="100m") for n in ("p1", "p2", "p3", "p4")]
+    state = make_state([node("a")], [(p, "a") for p in pods])
+    row = state.index["a"]
+    order = lambda: [k.split("/")[1] for k in state.pods_on[row]]  # noqa: E731
+    assert order() == ["p1", "p2", "p3", "p4"]
+    mark = state.mark()
+    state.remove(pods[1])
+    assert order() == ["p1", "p4", "p3"]
+    state.remove(pods[0])
+    assert order() == ["p3", "p4"]
+    state.remove(pods[3])
+    assert order() == ["p3"]
+    state.rollback(mark)
+    assert order() == ["p1", "p2", "p3", "p4"]
+    state.remove(pods[0])
+    state.commit()
+    state.reserve(pod("p5", cpu="100m"), row)
+    assert order() == ["p4", "p2", "p3", "p5"]

@@ -16,6 +16,9 @@ placements of a topology-aware group wasplan takes the first domain by name, ups
 went another way, the rest of the run legitimately differs, so such a case is compared on outcomes only: how many pods end in each
 status, how many groups in each status, how many victims, how many claims are allocated. `Comparison.tied`
 says this happened; those cases are counted separately.
+
+A 1.36 gang's members take their nodes in an order upstream does not fix (`_gang_order_ties`): when both tools
+bind every member on the same nodes, counted with multiplicity, which member took which node is such a tie.
 """
 
 from __future__ import annotations
@@ -130,11 +133,47 @@ def _claim_view(c: dict) -> tuple:
     return (allocated, len(c.get("devices") or ()) if allocated else 0, c.get("node") if allocated else None)
 
 
+def _gang_order_ties(ours: dict, theirs: dict, out: Comparison) -> set[str]:
+    """Pods of 1.36 gangs bound on other nodes only because upstream tried the members in another order.
+
+    v1.36.3 tries a gang's queued members sorted by priority, then InitialAttemptTimestamp
+    (pkg/scheduler/schedule_one_podgroup.go podGroupInfoForPod). The queue stamps that time when it moves a pod
+    to the activeQ (pkg/scheduler/backend/queue/scheduling_queue.go moveToActiveQ), and the members waiting at
+    PreEnqueue for the gang's minCount move there together, as the last member's arrival lets them in, in the
+    iteration order of a Go map (movePodsToActiveOrBackoffQueue over unschedulablePods.podInfoMap,
+    backend/queue/unschedulable_pods.go): the order, and so which member takes which node, changes from run to
+    run. Accepted when every member is bound on both sides and the two place the gang on the same multiset of
+    nodes; a gang that ends on other nodes (another order can change that too) is still a difference."""
+    if theirs.get("k8sVersion") != "1.36":
+        return set()
+    mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
+    covered: set[str] = set()
+    for group in theirs.get("podGroups") or ():
+        if group.get("policy") != "gang":
+            continue
+        members = [m for m in group.get("pods") or () if m in mine and m in upstream]
+        if not members or any(mine[m]["status"] != "Bound" or upstream[m]["status"] != "Bound" for m in members):
+            continue
+        placed = Counter(mine[m].get("node") for m in members)
+        if placed != Counter(upstream[m].get("node") for m in members):
+            continue
+        moved = [m for m in members if mine[m].get("node") != upstream[m].get("node")]
+        covered.update(members)
+        if moved:
+            out.tied = True
+            swaps = ", ".join(f"{m} wasplan {mine[m].get('node')}, oracle {upstream[m].get('node')}" for m in moved)
+            out.ties.append(f"podGroup {_key(group)}: members in another order on the same nodes ({swaps})")
+    return covered
+
+
 def _pod_ties(ours: dict, theirs: dict, out: Comparison) -> None:
     """Bound on different nodes: a tie if ours is among the oracle's tied nodes, else a difference."""
     mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
+    ordered = _gang_order_ties(ours, theirs, out)
     for key in sorted(mine.keys() & upstream.keys()):
         a, b = mine[key], upstream[key]
+        if key in ordered:
+            continue
         if a["status"] == b["status"] == "Bound" and a.get("node") != b.get("node"):
             if a.get("node") in (b.get("tiedNodes") or ()):
                 out.tied = True

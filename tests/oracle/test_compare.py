@@ -145,3 +145,27 @@ def test_group_outside_the_tied_placements_differs():
     assert not result.tied
     assert result.differences == ["pod default/t-0: node wasplan r1-a, oracle r2-a (tied: none)",
                                   "pod default/t-1: node wasplan r3-a, oracle r2-b (tied: none)"]
+def _gang_plan(release: str, nodes: dict[str, str]) -> dict:
+    pods = [_pod(name, "Bound", node) for name, node in nodes.items()]
+    group = {"namespace": "default", "name": "g", "policy": "gang", "minCount": len(nodes),
+             "pods": [f"default/{name}" for name in nodes], "status": "Scheduled",
+             "condition": {"type": "PodGroupScheduled", "status": "True", "reason": "Scheduled"}}
+    return {"k8sVersion": release, "pods": pods, "podGroups": [group], "preemptions": [], "resourceClaims": []}
+
+
+def test_a_1_36_gang_on_the_same_nodes_in_another_member_order_is_a_tie():
+    ours = _gang_plan("1.36", {"g-0": "n0", "g-1": "n3", "g-2": "n0"})
+    result = compare.compare(ours, _gang_plan("1.36", {"g-0": "n3", "g-1": "n0", "g-2": "n0"}))
+    assert (result.differences, result.tied) == ([], True)
+    assert result.ties == ["podGroup default/g: members in another order on the same nodes "
+                           "(default/g-0 wasplan n0, oracle n3, default/g-1 wasplan n3, oracle n0)"]
+
+
+def test_a_gang_on_other_nodes_or_in_1_37_is_still_a_difference():
+    ours = _gang_plan("1.36", {"g-0": "n0", "g-1": "n3", "g-2": "n0"})
+    other_nodes = compare.compare(ours, _gang_plan("1.36", {"g-0": "n3", "g-1": "n3", "g-2": "n0"}))
+    assert other_nodes.differences == ["pod default/g-0: node wasplan n0, oracle n3 (tied: none)"]
+    swapped = {"g-0": "n3", "g-1": "n0", "g-2": "n0"}
+    later = compare.compare(_gang_plan("1.37", {"g-0": "n0", "g-1": "n3", "g-2": "n0"}), _gang_plan("1.37", swapped))
+    assert later.differences == ["pod default/g-0: node wasplan n0, oracle n3 (tied: none)",
+                                 "pod default/g-1: node wasplan n3, oracle n0 (tied: none)"]

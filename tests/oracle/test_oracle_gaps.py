@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import FIXTURES
@@ -294,3 +295,63 @@ def test_gang_scheduled_before_its_last_member_fails_keeps_its_true_condition(or
     [group] = plan["podGroups"]
     assert (group["status"], group["condition"]["status"], group["condition"]["reason"]) == \
         ("Scheduled", "True", "Scheduled")
+NOMINATED_CLUSTER = """apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z0}}
+status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110"}, capacity: {cpu: "8", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: z0}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: c, labels: {kubernetes.io/hostname: c, topology.kubernetes.io/zone: z1}}
+spec: {unschedulable: true}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-old, namespace: default, labels: {app: web}}
+spec:
+  nodeName: b
+  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
+status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
+"""
+
+NOMINATED_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec:
+  priorityClassName: high
+  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
+  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: DoNotSchedule
+    labelSelector: {matchLabels: {app: web}}
+"""
+
+
+@pytest.mark.parametrize("arrival", ["sequential", "batch"])
+def test_preemptor_retry_takes_its_nominated_node(oracle_bin, tmp_path, arrival):
+    # zone z1 (c, unschedulable but counted) holds no web pod, so neither a nor b may take one while web-old runs
+    # on b; evicting it makes both fit. The status patch that nominates b must reach the queue (a patch gets a
+    # new resourceVersion, or the pod informer's handler drops the update, eventhandlers.go
+    # updatePodInSchedulingQueue), so the retry tries b first (schedule_one.go evaluateNominatedNode) instead of
+    # scoring a, the emptier node, higher.
+    (tmp_path / "cluster.yaml").write_text(NOMINATED_CLUSTER)
+    (tmp_path / "pod.yaml").write_text(NOMINATED_POD)
+    planned = oracle_plan(oracle_bin, [tmp_path / "pod.yaml"], [tmp_path / "cluster.yaml"], "1.36", arrival=arrival)
+    assert planned.returncode == 0, planned.stderr
+    plan = json.loads(planned.stdout)
+    pods = {p["name"]: p for p in plan["pods"]}
+    assert (pods["web"]["status"], pods["web"]["node"], pods["web"]["nominatedNode"]) == ("Bound", "b", "b")
+    assert pods["web"]["tiedNodes"] == ["b"]
+    assert pods["web-old"]["status"] == "Preempted"

@@ -35,6 +35,7 @@ class Cycles(PreemptionSteps):
         self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
+        self.rejectors: dict[str, frozenset[int] | None] = {}  # pod key -> its last own cycle's rejector stages
         self._groups_on, self._entity = options.groups_on, options.caps.group_entity_cycle
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
         self.dra = state.plugins.get(dynamic_resources.NAME)
@@ -200,6 +201,9 @@ class Cycles(PreemptionSteps):
 
     def _item_members(self, item: Item) -> list[str]:
         kind, key = item
+        stages = self.rejectors.get(key) if kind == QueueKind.POD else None
+        if stages is not None:  # a pod's own cycle failed: only its rejector plugins' hints count
+            return registry.helped_by_bound_pod_after(self.world.pods[key].pod, stages)
         if kind == QueueKind.COMPOSITE:
             return [k for gs in self.forest.leaves(key) for k in gs.members]
         return [key] if kind == QueueKind.POD else self.world.groups[key].members
@@ -246,6 +250,7 @@ class Cycles(PreemptionSteps):
             return
         self.nominator.entries.pop(ps.key, None)  # its own nomination is not counted; a new preemption sets it again
         decision = ev.find_node(ps.pod)
+        self.rejectors[ps.key] = decision.diagnosis.rejecting_stages() if decision.diagnosis is not None else None
         if decision.node is None and decision.error is None:
             decision, message = self.post_filter(ps, ev, decision)
         else:

@@ -49,6 +49,20 @@ class Diagnosis:
                 out[text] = out.get(text, 0) + n
         return out
 
+    def rejecting_stages(self) -> frozenset[int] | None:
+        """The plugin positions (registry.STAGE; static plugins share 0) of the filters that rejected some node,
+        upstream's Diagnosis.UnschedulablePlugins, whose queueing hints decide which events requeue the pod
+        (pkg/scheduler/schedule_one.go findNodesThatPassFilters; backend/queue/scheduling_queue.go
+        isPodWorthRequeuing). None after a PreFilter rejection: which plugin it was is not kept."""
+        if self.prefilter_msg:
+            return None
+        fit_rows = self._fit_rejects()
+        single = (self.first != 0) & ~fit_rows & self.in_snapshot
+        stages = set(np.unique(self.first_stage[single]).tolist())
+        if fit_rows.any():
+            stages.add(self.fit_stage)
+        return frozenset(stages)
+
     def node_reasons(self, i: int) -> list[str]:
         if not self.in_snapshot[i]:
             return []

@@ -7,7 +7,9 @@ inter-pod affinity (or clusters running pods with affinity terms) pay for per-po
 differences from upstream: every node is evaluated (no percentageOfNodesToScore sampling) and a score tie goes
 to the node whose name sorts first. `mask` restricts the snapshot to a subset of nodes (topology placements);
 as upstream's AssumePlacement does, PodTopologySpread and InterPodAffinity then see only the pods and domains
-inside the placement.
+inside the placement. `find_node(pod, mask, counts_everywhere=True)` only restricts the nodes the pod may take:
+the counting plugins still see every node (preemption's per-node dry run, where upstream's SelectVictimsOnNode
+runs the filters with the cycle's PreFilter state, counted over the whole snapshot with the victims removed).
 
 A "no node fits" verdict of the common case (resources and static verdicts decide alone) is a function of the
 pod's shape, its request vector, the mask and the node arrays, so it is memoised per (shape, requests, mask)
@@ -82,16 +84,20 @@ class Evaluator:
         return [(registry.STAGE[p.name], p.filter(self, pod, sv, mask)) for p in registry.DYNAMIC_FILTERS
                 if self.profile.filter_on(p.name) and p.runs_for(pod, self.state)]
 
-    def find_node(self, pod: Pod, mask: np.ndarray | None = None) -> Decision:
-        """The node for `pod`, Filter counting the nominated pods of the simulation's Nominator (nominated.py)."""
-        if self.nominator is not None and self.nominator.entries:
+    def find_node(self, pod: Pod, mask: np.ndarray | None = None, counts_everywhere: bool = False) -> Decision:
+        """The node for `pod`, Filter counting the nominated pods of the simulation's Nominator (nominated.py).
+        `counts_everywhere`: preemption's per-node dry run, where the nominator is off (Nominator.counted has
+        placed the nominated pods)."""
+        if not counts_everywhere and self.nominator is not None and self.nominator.entries:
             return self.nominator.find_node(self, pod, mask)
-        return self.find_node_plain(pod, mask)
+        return self.find_node_plain(pod, mask, counts_everywhere=counts_everywhere)
 
-    def find_node_plain(self, pod: Pod, mask: np.ndarray | None = None, blocked: np.ndarray | None = None) -> Decision:
+    def find_node_plain(self, pod: Pod, mask: np.ndarray | None = None, blocked: np.ndarray | None = None,
+                        counts_everywhere: bool = False) -> Decision:
         """`blocked`: nodes that failed Filter with the nominated pods added (nominated.py); they are not
         feasible, and the caller fills in their reasons when no node fits."""
         state = self.state
+        within = None if counts_everywhere else mask  # what PodTopologySpread and InterPodAffinity count over
         if blocked is None and mask is None and self._no_fit_version == state.version:
             known = self._pod_no_fit.get(pod.key)
             if known is not None and known[0] is pod:
@@ -102,7 +108,7 @@ class Evaluator:
                                     or registry.needs_cycle_work(pod, state)):
             return self._common(pod, sv, req, nz, mask)
         entry = self.resources.get(req, nz)
-        dynamic = self._dynamic_filters(pod, sv, mask)
+        dynamic = self._dynamic_filters(pod, sv, within)
         feasible = self._feasible(sv, entry, dynamic, mask)
         if blocked is not None:
             feasible = feasible & ~blocked
@@ -110,11 +116,11 @@ class Evaluator:
             return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask))
         late = self._late(pod)
         if late is not None:
-            return self._with_late(late, pod, sv, entry, dynamic, feasible, mask)
+            return self._with_late(late, pod, sv, entry, dynamic, feasible, mask, within)
         nominated = state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
         if nominated is not None and feasible[nominated]:
             return Decision(nominated)  # the nominated node passes every filter: taken without scoring
-        total = self.total_scores(pod, sv, feasible, mask, entry)
+        total = self.total_scores(pod, sv, feasible, within, entry)
         best = int(np.argmax(np.where(feasible, total, -1))) if feasible.size else -1  # no nodes: none
         if best >= 0 and feasible[best]:
             return Decision(best)
@@ -153,14 +159,14 @@ class Evaluator:
                 return self.state.plugins.get(p.name)
         return None
 
-    def _with_late(self, late, pod, sv, entry, dynamic, feasible, mask) -> Decision:
+    def _with_late(self, late, pod, sv, entry, dynamic, feasible, mask, within) -> Decision:
         pre = late.pre_filter(pod)
         if pre is not None:
             return Decision(None, self._diagnose(pod, sv, entry, dynamic, mask, pre))
         nominated = self.state.index.get(pod.nominated_node_name) if pod.nominated_node_name else None
         normalised = bool(sv.scored or registry.needs_cycle_work(pod, self.state, scores=True))
         try:
-            best, reasons = latefilter.pick(self, late, pod, sv, feasible, nominated, mask, normalised)
+            best, reasons = latefilter.pick(self, late, pod, sv, feasible, nominated, within, normalised)
         except FilterError as exc:
             return Decision(None, error=str(exc))
         if best is not None:

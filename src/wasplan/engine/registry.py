@@ -261,6 +261,13 @@ def helped_by_bound_pod(pod: Pod) -> bool:
     return any(f(pod) for f in _HELPED_BY_BOUND)
 
 
+def helped_by_bound_pod_after(pod: Pod, stages: frozenset[int]) -> bool:
+    """helped_by_bound_pod, asking only the plugins at `stages` (the filters that rejected the pod's last
+    attempt): upstream consults the queueing hints of a pod's rejector plugins alone."""
+    return any(p.helped_by_bound_pod(pod) for p in PLUGINS
+               if p.helped_by_bound_pod is not None and STAGE.get(p.name) in stages)
+
+
 def wants_company(pod: Pod) -> bool:
     """Whether another pod's reservation can turn this pod's rejection into a pass (required pod affinity)."""
     return any(f(pod) for f in _COMPANY)

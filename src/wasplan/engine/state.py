@@ -10,6 +10,11 @@ one journal entry), and every touched row is appended to
 Reserve with each reservation and their Unreserve when the journal rolls it back. `version` changes with every
 change to the node arrays (reserve, remove, shift, rollback, a new node): a verdict memoised at one version
 holds for as long as the version is the same (framework.py's "no node fits" memo).
+
+`pods_on[row]` keeps the node's pods in the order of upstream's NodeInfo.Pods (pkg/scheduler/framework/types.go
+AddPod appends; RemovePod, through removeFromSlice, moves the last pod into the removed one's slot), which
+1.36's victim order reads (preemption/driver.py); a removal's journal entry keeps the slot, so a rollback puts
+every pod back where it was, as upstream's dry runs on a clone of the NodeInfo leave the cache's order alone.
 """
 
 from __future__ import annotations
@@ -155,17 +160,18 @@ class ClusterState:
         self.changes.append(node)
         self.version += 1
 
-    def _drop(self, pod: Pod) -> int:
+    def _drop(self, pod: Pod) -> tuple[int, int]:
+        """Take the pod off its node: (the row, the slot it had in the node's order)."""
         node = self.placed.pop(pod.key).node
         req, nz = self.vectors(pod)
         self.requested[node] -= req
         self.non_zero[node] -= nz
-        del self.pods_on[node][pod.key]
+        slot = _swap_remove(self.pods_on[node], pod.key)
         self.pod_index.update(pod, node, -1)
         self.affinity_pods.discard(pod.key)
         self.changes.append(node)
         self.version += 1
-        return node
+        return node, slot
 
     def place_bound(self, pods: list[Pod], rows: list[int]) -> None:
         """Pods already running on `rows` (the snapshot's bound pods), added as committed: what reserve then
@@ -210,8 +216,8 @@ class ClusterState:
         """Take a placed pod off its node (a preemption victim, a deleted pod) and journal it. Stateful plugins
         are not told: what a removed pod holds (DRA devices) is released by its controller after a real
         eviction, never inside a dry run (dra.md §7)."""
-        node = self._drop(pod)
-        self.journal.append(("remove", pod, node, ()))
+        node, slot = self._drop(pod)
+        self.journal.append(("remove", pod, node, slot))
 
     def shift(self, pods: list[Pod], sign: int) -> None:
         """Take `pods` off their nodes (sign -1) or put them back (+1) in the resource arrays only: their request
@@ -258,6 +264,7 @@ class ClusterState:
                 self._drop(pod)
             else:
                 self._add(pod, node)
+                _unswap(self.pods_on[node], pod.key, tokens)
 
     def commit(self) -> None:
         """Forget the journal: what is placed now stays placed."""
@@ -266,6 +273,32 @@ class ClusterState:
     def node_of(self, pod_key: str) -> str | None:
         placed = self.placed.get(pod_key)
         return self.nodes[placed.node].name if placed else None
+
+
+def _swap_remove(pods: dict[str, Pod], key: str) -> int:
+    """Remove `key` as removeFromSlice does (the last pod takes its slot); return the slot it had."""
+    last = next(reversed(pods))
+    if last == key:
+        del pods[key]
+        return len(pods)
+    items = list(pods.items())
+    slot = next(i for i, (k, _) in enumerate(items) if k == key)
+    items[slot] = items.pop()
+    pods.clear()
+    pods.update(items)
+    return slot
+
+
+def _unswap(pods: dict[str, Pod], key: str, slot: int) -> None:
+    """Undo _swap_remove: `key`, appended again, goes back to `slot` and the pod there back to the end."""
+    if slot >= len(pods) - 1:
+        return
+    items = list(pods.items())
+    mine = items.pop()
+    items.append(items[slot])
+    items[slot] = mine
+    pods.clear()
+    pods.update(items)
 
 
 def _has_pod_terms(pod: Pod) -> bool:

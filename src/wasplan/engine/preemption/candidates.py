@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.engine import registry
-from wasplan.engine.plugins import inter_pod_affinity, resources_fit, topology_spread
+from wasplan.engine.plugins import inter_pod_affinity, resources_fit
 from wasplan.engine.status import REASONS
 
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -82,26 +82,11 @@ def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower
     return NodeResult(victims, violations)
 
 
-def counted_rejections(ev, pod, row: int) -> tuple[str, ...]:
-    """PodTopologySpread's and InterPodAffinity's reasons at `row`, with pods counted on every node. Upstream's
-    SelectVictimsOnNode runs the filters with the cycle's PreFilter state, which counts matching pods across the
-    whole snapshot (victims taken out); the one-node mask that asks the other filters about `row` alone would
-    shrink those counts to the row (another zone's missing pods, another node's matching ones)."""
-    state, out = ev.state, []
-    if pod.topology_spread and ev.profile.filter_on(topology_spread.NAME):
-        sv = ev.static_verdict(pod)
-        reason = int(topology_spread.filter_reasons(state, pod, sv.affinity_ok, sv.taints_ok)[row])
-        if reason:
-            out.append(REASONS.text[reason])
-    if (inter_pod_affinity.has_terms(pod) or state.affinity_pods) and ev.profile.filter_on(inter_pod_affinity.NAME):
-        reason = int(inter_pod_affinity.filter_reasons(state, pod)[row])
-        if reason:
-            out.append(REASONS.text[reason])
-    return tuple(out)
-
-
 def select_on_node_filters(ctx, ev, pod, row: int, lower: list) -> NodeResult:
-    """SelectVictimsOnNode with every filter plugin, through the state journal."""
+    """SelectVictimsOnNode with every filter plugin, through the state journal. Only `row` may take the pod, but
+    PodTopologySpread and InterPodAffinity count pods and domains on every node (upstream runs the filters with
+    the cycle's PreFilter state, counted over the whole snapshot with the victims taken out): restricting the
+    counts to the row would lose another zone's missing pods or another node's matching ones."""
     if not lower:
         return NodeResult(None, 0, (NO_VICTIMS,))
     state = ctx.state
@@ -111,18 +96,16 @@ def select_on_node_filters(ctx, ev, pod, row: int, lower: list) -> NodeResult:
     for ps in lower:
         state.remove(ps.pod)
     try:
-        decision = ev.find_node(pod, mask)
-        counted = counted_rejections(ev, pod, row) if decision.node is not None else ()
-        if decision.node is None or counted:
-            reasons = counted or (decision.diagnosis.node_reasons(row) if decision.diagnosis is not None
-                                  else [decision.error])
+        decision = ev.find_node(pod, mask, counts_everywhere=True)
+        if decision.node is None:
+            reasons = decision.diagnosis.node_reasons(row) if decision.diagnosis is not None else [decision.error]
             return NodeResult(None, 0, tuple(reasons))
         victims, violations = [], 0
         for unit, violating in ctx.ordered_units(lower):
             back = state.mark()
             for ps in unit:
                 state.reserve(ps.pod, row)
-            if ev.find_node(pod, mask).node is None or counted_rejections(ev, pod, row):
+            if ev.find_node(pod, mask, counts_everywhere=True).node is None:
                 state.rollback(back)
                 victims.extend(unit)
                 violations += violating

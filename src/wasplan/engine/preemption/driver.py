@@ -117,10 +117,12 @@ class Preemption:
         """Per-node victim units in reprieve order: importance order, PDB-violating units first. 1.37 ranks them
         with v1.37.2 preemption.MoreImportantVictim, which DefaultPreemption uses too: higher priority, then a
         PodGroup's pods (a whole group, or one member in single mode) before a pod without a group, then the
-        larger unit, then the earlier start; 1.36 by priority, then start."""
-        pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
+        larger unit, then the earlier start; 1.36 with MoreImportantPod as sort.Slice applies it to the node's
+        pods in NodeInfo order (policy.reprieve_order_136)."""
         if not self.whole_groups:
+            pods = policy.reprieve_order_136(lower, lambda p: (self.prio(p), self.start(p)))
             return self._violating_first([[p] for p in pods])
+        pods = sorted(lower, key=lambda p: (-self.prio(p), self.start(p)))
         units = _group_units(pods, lambda p: self.unit_key(p.key))
         units.sort(key=self._importance)
         return self._violating_first(units)

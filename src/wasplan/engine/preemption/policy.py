@@ -79,6 +79,43 @@ def disrupts_whole_group(group: GroupState | None) -> bool:
 _LATER = 4 * 10**17  # after every real timestamp in the ordinal below
 
 
+def _started(key: int) -> int | None:
+    """The start second of a start_key ordinal, None for a pod without a start time."""
+    return None if key >= _LATER else key // 10**7
+
+
+def more_important_136(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """pkg/scheduler/util/utils.go MoreImportantPod on (priority, start_key) pairs: higher priority, then the
+    earlier start. GetPodStartTime reads "now" for a pod without a start time, once per call and the first
+    argument first, so of two such pods the first always counts as the earlier: the comparison is not an
+    order, and what sort.Slice makes of it is what the victim order is."""
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    sa, sb = _started(a[1]), _started(b[1])
+    if sa is None:
+        return sb is None
+    return sb is None or sa < sb
+
+
+def reprieve_order_136(pods: list, key) -> list:
+    """1.36 SelectVictimsOnNode's victim order (pkg/scheduler/framework/plugins/defaultpreemption/
+    default_preemption.go): the node's lower-priority pods in NodeInfo order, sorted by sort.Slice with
+    more_important_136. Go sorts up to 12 elements by insertion, each element moving left while it compares
+    as more important than its neighbour, which this repeats: pods of one priority without a start time come
+    out in reverse NodeInfo order, after those of that priority that started. (Longer lists go through Go's
+    pattern-defeating quicksort, whose result for this comparison is not reproduced: the same insertion order
+    stands in for it.)"""
+    out = list(pods)
+    keys = [key(p) for p in out]
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and more_important_136(keys[j], keys[j - 1]):
+            out[j - 1], out[j] = out[j], out[j - 1]
+            keys[j - 1], keys[j] = keys[j], keys[j - 1]
+            j -= 1
+    return out
+
+
 def start_key(ps: PodState) -> int:
     """An ordinal of the pod's start time, smaller = earlier: pods by `status.startTime`, then pods without one
     (placed by the plan, or written without a status) in creation order, after everything started. Upstream
