@@ -201,14 +201,15 @@ class Cycles(PreemptionSteps):
 
     def _item_members(self, item: Item) -> list[str]:
         kind, key = item
-        stages = self.rejectors.get(key) if kind == QueueKind.POD else None
-        if stages is not None:  # a pod's own cycle failed: only its rejector plugins' hints count
-            return registry.helped_by_bound_pod_after(self.world.pods[key].pod, stages)
         if kind == QueueKind.COMPOSITE:
             return [k for gs in self.forest.leaves(key) for k in gs.members]
         return [key] if kind == QueueKind.POD else self.world.groups[key].members
 
     def _helped_by_pod_add(self, item: Item) -> bool:
+        kind, key = item
+        stages = self.rejectors.get(key) if kind == QueueKind.POD else None
+        if stages is not None:  # a pod's own cycle failed: only its rejector plugins' hints count
+            return registry.helped_by_bound_pod_after(self.world.pods[key].pod, stages)
         return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in self._item_members(item))
 
     def _failed_with_error(self, item: Item) -> bool:
