@@ -248,7 +248,9 @@ def test_tree_failing_before_any_member_is_tried_waits_for_its_next_member(oracl
         ("shard-a-0", "AlreadyBound"), ("shard-a-1", "AlreadyBound"), ("shard-b-0", "Bound"), ("shard-b-1", "Bound")]
     assert [(g["name"], g["condition"]["status"]) for g in plan["podGroups"]] == [("shard-a", "True"),
                                                                                   ("shard-b", "True")]
-    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+    # the member's creation moves the backing-off entity to the activeQ at once (core/retries.go: the move
+    # upstream's flush makes once the backoff completes), so nothing is waited out on the clock
+    assert plan["oracle"].get("backoffWaits", 0) == 0 and "watchdog" not in plan["oracle"]
 
 
 def test_member_created_while_its_tree_backs_off_is_scheduled_once_the_backoff_completes(oracle_bin, tmp_path):
@@ -266,7 +268,9 @@ def test_member_created_while_its_tree_backs_off_is_scheduled_once_the_backoff_c
         (f"shard-{s}-{i}", "Bound", "n1") for s in ("a", "b") for i in range(2)]
     assert [(g["name"], g["status"]) for g in plan["podGroups"]] == [("shard-a", "Scheduled"),
                                                                       ("shard-b", "Scheduled")]
-    assert plan["oracle"]["backoffWaits"] == 1 and "watchdog" not in plan["oracle"]
+    # the member's creation moves the backing-off entity to the activeQ at once (core/retries.go: the move
+    # upstream's flush makes once the backoff completes), so nothing is waited out on the clock
+    assert plan["oracle"].get("backoffWaits", 0) == 0 and "watchdog" not in plan["oracle"]
 
 
 GANG_OF_THREE = """apiVersion: scheduling.k8s.io/v1beta1
