@@ -5,8 +5,10 @@ priority (higher first), then queue timestamp (earlier first); the insertion cou
 are reproducible. Backoff and the unschedulable pool's timers are modelled as "an item that failed waits until
 a cluster change that may help it" (engine-semantics §1.2), which `requeue` implements.
 
-One backoff is kept as upstream orders it: a pod whose PostFilter preempted (victims evicted, the pod nominated)
-is requeued by its own victims' deletion into the backoffQ, as its first backoff (1 s) has not elapsed, and with
+The backoff is kept as upstream orders it: an item that failed and that an event moves back (`requeue`), and a
+pod whose PostFilter preempted (victims evicted, the pod nominated) requeued by its own victims' deletion, go to
+the backoffQ, as their backoff (1 s, doubling per failure) has not elapsed when the event comes on the
+scheduler's timescale (scheduling_queue.go movePodsToActiveOrBackoffQueue, isPodBackingoff), and with
 SchedulerPopFromBackoffQ the backoffQ is popped only when activeQ is empty
 (pkg/scheduler/backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent and
 determineSchedulingHintForInFlightPod, active_queue.go pop, backoff_queue.go lessBackoffCompletedWithPriority: the
@@ -98,11 +100,12 @@ class SchedulingQueue:
         self.unschedulable[item] = (priority, ts)
 
     def requeue(self, wanted=None) -> int:
-        """Move unschedulable items back to activeQ (all, or those `wanted(item)` accepts)."""
+        """Move unschedulable items to the backoffQ (all, or those `wanted(item)` accepts): retried once activeQ,
+        the items never tried yet, is empty, in activeQ's order (their backoff windows taken as equal)."""
         moved = [i for i in self.unschedulable if wanted is None or wanted(i)]
         for item in moved:
             priority, ts = self.unschedulable.pop(item)
-            self.push(item, priority, ts)
+            self.back_off(item, priority, ts)
         return len(moved)
 
     def __len__(self) -> int:
