@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from wasplan.engine import compositecycle, groupcycle, nominated, placement, registry
 from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
+from wasplan.engine.diagnosis import Diagnosis
 from wasplan.engine.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
@@ -35,7 +36,9 @@ class Cycles(PreemptionSteps):
         self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
-        self.rejectors: dict[str, frozenset[int] | None] = {}  # pod key -> its last own cycle's rejector stages
+        # pod key -> the Diagnosis of its last own cycle (None: it had none), whose rejector stages are read only
+        # when a binding asks (_rejector_stages), so a failure that nothing asks about costs nothing more
+        self.rejectors: dict[str, Diagnosis | frozenset[int] | None] = {}
         self._groups_on, self._entity = options.groups_on, options.caps.group_entity_cycle
         self._waiting: dict[str, list[PodState]] = {}  # group key -> pods held by GangScheduling's PreEnqueue
         self.dra = state.plugins.get(dynamic_resources.NAME)
@@ -207,10 +210,20 @@ class Cycles(PreemptionSteps):
 
     def _helped_by_pod_add(self, item: Item) -> bool:
         kind, key = item
-        stages = self.rejectors.get(key) if kind == QueueKind.POD else None
+        stages = self._rejector_stages(key) if kind == QueueKind.POD else None
         if stages is not None:  # a pod's own cycle failed: only its rejector plugins' hints count
             return registry.helped_by_bound_pod_after(self.world.pods[key].pod, stages)
         return any(registry.helped_by_bound_pod(self.world.pods[k].pod) for k in self._item_members(item))
+
+    def _rejector_stages(self, key: str) -> frozenset[int] | None:
+        """The stages of the plugins that rejected the pod's last own cycle (Diagnosis.rejecting_stages), read
+        once and kept; None when that cycle had no diagnosis or a PreFilter rejected the pod."""
+        found = self.rejectors.get(key)
+        if found is None or isinstance(found, frozenset):
+            return found
+        stages = found.rejecting_stages()
+        self.rejectors[key] = stages
+        return stages
 
     def _failed_with_error(self, item: Item) -> bool:
         pods = self.world.pods
@@ -251,7 +264,7 @@ class Cycles(PreemptionSteps):
             return
         self.nominator.entries.pop(ps.key, None)  # its own nomination is not counted; a new preemption sets it again
         decision = ev.find_node(ps.pod)
-        self.rejectors[ps.key] = decision.diagnosis.rejecting_stages() if decision.diagnosis is not None else None
+        self.rejectors[ps.key] = decision.diagnosis
         if decision.node is None and decision.error is None:
             decision, message = self.post_filter(ps, ev, decision)
         else:
