@@ -1,52 +1,112 @@
-"""The README says what the code does: one row per common option, only code ranges that have codes, install
-lines that need no package index, the DRA objects in the snapshot command, the start-up figures in the docs."""
+"""The README and docs/ say what the code does: the README opens with the two set-up commands and stays short, one
+row per common option, only code ranges that have codes, install lines that need no package index, the DRA
+objects in the snapshot command, the start-up figures in the docs; every relative link and anchor resolves."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 from wasplan.codes import CODES
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
 
 
-def _section(title: str) -> str:
-    start = README.index(f"\n{title}\n")
-    end = README.find("\n## ", start + len(title) + 2)
-    return README[start:end if end != -1 else None]
+def _doc(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def _section(text: str, title: str) -> str:
+    start = text.index(f"\n{title}\n")
+    end = text.find("\n## ", start + len(title) + 2)
+    return text[start:end if end != -1 else None]
+
+
+def test_the_readme_opens_with_the_two_set_up_commands_and_reads_in_five_minutes():
+    block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert block[0].endswith("wasplan plan fixtures/examples/training --cluster fixtures/examples/cluster.yaml")
+    assert block[1].endswith(".venv/bin/python -m pytest") and "'.[test]'" in block[1]
+    assert len(README.splitlines()) <= 200
 
 
 def test_common_options_name_each_option_once():
-    rows = [line for line in _section("## Common options").splitlines() if line.startswith("| `")]
+    rows = [line for line in _section(_doc("options.md"), "## Common options").splitlines() if line.startswith("| `")]
     firsts = [re.match(r"\| `([^` ]+)", row).group(1) for row in rows]
     assert len(firsts) == len(set(firsts)), sorted(f for f in firsts if firsts.count(f) > 1)
     gates = next(row for row in rows if row.startswith("| `--feature-gates"))
     assert "DRAWorkloadResourceClaims off" in gates  # default_gates: the DRA gates at upstream's defaults
 
 
-def test_every_code_range_of_the_readme_has_codes():
-    ranges = re.findall(r"^\| `WAS(\d)xx` \|", _section("## Diagnostic codes"), re.MULTILINE)
+def test_every_code_range_of_the_docs_has_codes():
+    ranges = re.findall(r"^\| `WAS(\d)xx` \|", _section(_doc("exit-codes.md"), "## Diagnostic codes"), re.MULTILINE)
     have = {code[3] for code in CODES}
     assert ranges and sorted(ranges) == sorted(have)
 
 
 def test_ci_install_lines_need_no_package_index():
-    ci = _section("## Use in CI")
-    assert "pip install wasplan" not in ci
+    ci = _doc("ci.md")
+    for text in (README, ci):
+        assert "pip install wasplan" not in text
     assert ci.count("git+https://github.com/wasplan/wasplan@") == 1
     assert ci.count('pip install "$WASPLAN"') == 3  # the prose, the shell and GitLab snippets
+    assert README.count('pip install "$WASPLAN"') == 1
 
 
 def test_the_dra_snapshot_command_takes_the_dra_objects():
-    commands = [line for line in README.splitlines() if line.startswith("kubectl get ")]
+    commands = [line for line in _doc("plan.md").splitlines() if line.startswith("kubectl get ")]
     dra = [c for c in commands if "resourceslices" in c]
     assert dra and all(all(k in c for k in ("deviceclasses", "resourceslices", "resourceclaims",
                                             "resourceclaimtemplates")) for c in dra)
 
 
-def test_the_start_up_table_lives_in_the_docs_and_the_docs_list_is_said_once():
+def test_the_start_up_table_lives_in_the_performance_page_and_the_docs_list_is_said_once():
     assert "| `wasplan --version` |" not in README
-    assert "| `wasplan --version` |" in (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
-    development = _section("## Development")
-    assert development.count("controllers create, and the names)") == 1
+    assert "| `wasplan --version` |" in _doc("performance.md")
+    index = _doc("README.md")
+    pages = sorted(p.name for p in DOCS.glob("*.md") if p.name != "README.md")
+    listed = re.findall(r"^\| \[([a-z0-9-]+\.md)\]", index, re.MULTILINE)
+    assert sorted(listed) == pages  # every page once in the index, and no row for a page that is gone
+
+
+def _anchors(text: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation but hyphens and underscores dropped, spaces to hyphens,
+    a repeated heading numbered."""
+    seen: dict[str, int] = {}
+    out: set[str] = set()
+    fence = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        if fence or not re.match(r"#{1,6} ", line):
+            continue
+        slug = re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def _links(path: Path) -> list[tuple[str, str]]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return [(path.name, target) for target in re.findall(r"\]\(([^)\s]+)\)", text)
+            if not re.match(r"[a-z]+:", target)]
+
+
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_relative_link_and_anchor_resolves(page: Path):
+    broken = []
+    for _, target in _links(page):
+        file, _, anchor = target.partition("#")
+        dest = (page.parent / file).resolve() if file else page
+        if not dest.exists():
+            broken.append(target)
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest.read_text(encoding="utf-8")):
+            broken.append(target)
+    assert not broken, broken

@@ -103,7 +103,7 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
 
 
 def _within_pod_limit(doc: Document, records: list[Record], ctx: Ctx) -> list[Record]:
-    """A workload object that starts more pods than the planner expands (README: Limits) is refused as a
+    """A workload object that starts more pods than the planner expands (docs/exit-codes.md: Limits) is refused as a
     whole; a Job is refused before it is expanded (controllers/job.py), every other controller here."""
     pods = sum(1 for r in records if isinstance(r, Pod))
     if pods <= MAX_JOB_PODS:

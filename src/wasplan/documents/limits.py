@@ -1,6 +1,6 @@
 """Input limits: how much the readers accept before a finding instead of a hang, a crash or a memory blow-up.
 
-The figures follow the tools a manifest meets on its way into a cluster, and are documented in the README
+The figures follow the tools a manifest meets on its way into a cluster, and are documented in docs/exit-codes.md
 (section "Limits"):
 
 * one object at most 3 MiB, the API server's request body limit (`MaxRequestBodyBytes`, 3 * 1024 * 1024, in

@@ -89,7 +89,7 @@ def expand_apps(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
         reason = "the Deployment is paused (spec.paused: true): it creates no ReplicaSet until it is resumed"
     elif not shape.replicas:
         reason = "spec.replicas is 0"
-    if shape.replicas > MAX_JOB_PODS:  # refused before expanding (README: Limits)
+    if shape.replicas > MAX_JOB_PODS:  # refused before expanding (docs/exit-codes.md: Limits)
         ctx.report("WAS610", f"{shape.kind} {shape.namespace}/{shape.name} would start {shape.replicas:,} pods; the "
                              f"planner expands at most {MAX_JOB_PODS:,} per workload", ("spec", "replicas"))
         return []

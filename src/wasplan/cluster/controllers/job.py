@@ -207,7 +207,7 @@ def job_pods(job: JobShape, proto: Pod, pod_group: str | None, child: ChildOf | 
 
 # The planner's limit on the pods one Job starts: upstream's own threshold for Indexed Jobs with many completions
 # (`parallelismLimitForHighCompletions`, pkg/apis/batch/validation/validation.go). Beyond it a plan would take
-# minutes, mostly proving that the cluster is full; README: Limits.
+# minutes, mostly proving that the cluster is full; docs/exit-codes.md: Limits.
 MAX_JOB_PODS = 10_000
 
 

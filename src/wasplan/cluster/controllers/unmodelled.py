@@ -1,6 +1,6 @@
 """Which input objects run pods through a controller wasplan does not model (WAS622, "Not planned").
 
-The rule, in order (README "Not planned"; docs/workload-expansion.md):
+The rule, in order (docs/plan.md "Not planned"; docs/workload-expansion.md):
 
 1. Kinds the planner reads itself (Pod, Node, PriorityClass, the scheduling.k8s.io kinds, ...) and the
    workload kinds it expands (controllers/__init__.py) are planned, never listed.
