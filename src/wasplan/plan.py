@@ -39,6 +39,24 @@ class GroupStatus(StrEnum):
     WAITING_FOR_ADMISSION = "WaitingForAdmission"  # its pods wait for Kueue's admission
 
 
+class Arrival(StrEnum):
+    """How the manifests reach the scheduler (`--arrival`): one at a time in input order, the scheduler running
+    until nothing moves after each creation; or every object created before the first cycle."""
+
+    SEQUENTIAL = "sequential"
+    BATCH = "batch"
+
+
+class FailOn(StrEnum):
+    """What makes `plan` exit 1 (`--fail-on`): nothing; a pod left pending (or refused, or not planned); that, or
+    any eviction; only a change for the worse against `--baseline`."""
+
+    NEVER = "never"
+    PENDING = "pending"
+    PREEMPTION = "preemption"
+    REGRESSION = "regression"
+
+
 class ClaimStatus(StrEnum):
     """A ResourceClaim's status in the Plan (`resourceClaims[]`)."""
 
@@ -99,7 +117,7 @@ class Provenance:
 
     def to_dict(self, k8s_version: str, nodes: int) -> dict:
         return {"tool": "wasplan", "version": self.version, "k8sVersion": k8s_version,
-                "featureGates": dict(self.feature_gates), "arrival": self.arrival, "preemption": self.preemption,
+                "featureGates": dict(self.feature_gates), "arrival": str(self.arrival), "preemption": self.preemption,
                 "nodes": nodes, "inputs": {"manifests": list(self.manifests), "cluster": list(self.cluster),
                                            "schedulerConfig": self.scheduler_config}}
 

@@ -12,7 +12,8 @@ from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fa
                                 print_diagnostics, resolve_gates)
 from wasplan.cli.completion import complete_target
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
-from wasplan.cli.plan_cmd import Arrival, AssumeAdmittedOpt, ClusterOpt, plan_settings
+from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterOpt, plan_settings
+from wasplan.plan import Arrival
 from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
 from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
@@ -33,7 +34,7 @@ def explain(
                                             help="Namespace of TARGET."),
     k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    arrival: Arrival = typer.Option(Arrival.sequential, "--arrival", help="As for plan."),
+    arrival: Arrival = typer.Option(Arrival.SEQUENTIAL, "--arrival", help="As for plan."),
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
                                                    help="KubeSchedulerConfiguration file."),
     node_shape: Optional[str] = typer.Option(None, "--node-shape", metavar="FILE",
@@ -75,7 +76,7 @@ def explain(
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
     with phase_bar() as progress:
-        out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival.value,
+        out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival,
                           scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
                           verify_budget=verify_budget, verify_seconds=verify_seconds,
                           read_options=settings.read_options(), exact_budget=None if no_exact else exact_budget,

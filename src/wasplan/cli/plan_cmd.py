@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
@@ -16,21 +15,10 @@ from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInput
 from wasplan.cli.progress import phase_bar
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.plan import PlanRun, run_plan
+from wasplan.plan import Arrival, FailOn
 
 if TYPE_CHECKING:
     from wasplan.config.settings import Settings
-
-
-class Arrival(str, enum.Enum):
-    sequential = "sequential"
-    batch = "batch"
-
-
-class FailOn(str, enum.Enum):
-    never = "never"
-    pending = "pending"
-    preemption = "preemption"
-    regression = "regression"
 
 
 PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.json, OutputFormat.yaml,
@@ -53,7 +41,7 @@ def _snapshot(run: PlanRun, path: str, gates) -> None:
         fail_with_diagnostics([problem], run.sources)
 
 
-def _emit(run: PlanRun, output: OutputFormat, fail_on: str, verbose: bool, renderer) -> None:
+def _emit(run: PlanRun, output: OutputFormat, fail_on: FailOn, verbose: bool, renderer) -> None:
     from wasplan.report.plan_json import render_plan_json, render_plan_yaml
 
     if output in plan_report.VISUAL:
@@ -88,21 +76,21 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
-def _exit_code(run: PlanRun, diff, fail_on: str) -> ExitCode:
+def _exit_code(run: PlanRun, diff, fail_on: FailOn) -> ExitCode:
     """--fail-on decides; regression: only when the plan got worse than the baseline."""
-    if fail_on == "regression" and diff is not None:
+    if fail_on is FailOn.REGRESSION and diff is not None:
         return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
     return run.exit_code(fail_on)
 
 
-def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: str) -> ExitCode:
+def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode:
     """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
     from wasplan.report import plandiff
 
     if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
-        typer.echo(plandiff.render_diff_github(diff, fail_on == "regression"), nl=False)
+        typer.echo(plandiff.render_diff_github(diff, fail_on is FailOn.REGRESSION), nl=False)
     elif output is OutputFormat.yaml:
         import yaml
 
@@ -121,8 +109,8 @@ def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, e
     return settings
 
 
-def _check(output: OutputFormat, fail_on: str, baseline: Optional[str]) -> None:
-    if baseline is None and fail_on == "regression":
+def _check(output: OutputFormat, fail_on: FailOn, baseline: Optional[str]) -> None:
+    if baseline is None and fail_on is FailOn.REGRESSION:
         fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
     if baseline is not None and output is OutputFormat.junit:
         fail("plan --baseline reports a diff as text, json, yaml, github, html or markdown, not junit")
@@ -135,7 +123,7 @@ def plan(
     cluster: List[str] = ClusterOpt,
     k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
-    arrival: Arrival = typer.Option(Arrival.sequential, "--arrival",
+    arrival: Arrival = typer.Option(Arrival.SEQUENTIAL, "--arrival",
                                     help="sequential: create objects one by one, scheduling after each; batch: "
                                          "all first."),
     scheduler_config: Optional[str] = typer.Option(None, "--scheduler-config", metavar="FILE",
@@ -176,13 +164,13 @@ def plan(
       wasplan plan manifests/ --cluster snap.yaml --emit-snapshot after.yaml
     """
     fmt = as_format(output)
-    settings = plan_settings(k8s_version, feature_gates, cluster, fail_on.value if fail_on else None, strict_inputs,
+    settings = plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs,
                              exclude, config, no_config)
     _check(fmt, settings.fail_on, baseline)
     reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
     with phase_bar() as progress:
-        run = run_plan(paths, settings.cluster, gates, arrival=arrival.value, scheduler_config=scheduler_config,
+        run = run_plan(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
                        preemption=not no_preemption, read_options=settings.read_options(),
                        assume_admitted=assume_admitted, **({"progress": progress} if progress else {}))
     if run.error:
@@ -194,7 +182,7 @@ def plan(
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
     diff = _baseline_diff(run, baseline) if baseline is not None else None
-    renderer = plan_report.Renderer(run, diff, paths, settings.cluster, k8s_version, arrival=arrival.value,
+    renderer = plan_report.Renderer(run, diff, paths, settings.cluster, k8s_version, arrival=arrival,
                                     preemption=not no_preemption, scheduler_config=scheduler_config,
                                     feature_gates=feature_gates)
     plan_report.write_reports(reports, renderer)

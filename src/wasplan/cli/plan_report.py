@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from wasplan.cli.common import OutputFormat, fail, fail_with_diagnostics
+from wasplan.plan import Arrival
 
 if TYPE_CHECKING:  # the view and its renderers load only when a report is asked for
     from wasplan.planview import Invocation
@@ -36,13 +37,13 @@ def parse_reports(values: Sequence[str]) -> list[tuple[OutputFormat, str]]:
     return out
 
 
-def invocation(paths: Sequence[str], clusters: Sequence[str], k8s_version: str | None, *, arrival: str,
+def invocation(paths: Sequence[str], clusters: Sequence[str], k8s_version: str | None, *, arrival: Arrival,
                preemption: bool, scheduler_config: str | None, feature_gates: str | None) -> Invocation:
     """The options `wasplan explain` needs to see the same plan."""
     from wasplan.planview import Invocation
 
     extra: list[str] = []
-    if arrival != "sequential":
+    if arrival is not Arrival.SEQUENTIAL:
         extra += ["--arrival", arrival]
     if not preemption:
         extra.append("--no-preemption")

@@ -10,8 +10,9 @@ from typing import Any, Callable
 
 from wasplan.api.releases import SUPPORTED_RELEASES
 from wasplan.codes import CODES
+from wasplan.plan import FailOn
 
-FAIL_ON = ("never", "pending", "preemption", "regression")  # regression: only with plan --baseline
+FAIL_ON = tuple(FailOn)  # regression: only with plan --baseline
 
 
 class UnknownCode(ValueError):
@@ -79,11 +80,11 @@ def parse_per_file(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((_text(glob), parse_codes(codes)) for glob, codes in value.items())
 
 
-def parse_fail_on(value: Any) -> str:
+def parse_fail_on(value: Any) -> FailOn:
     text = _text(value)
     if text not in FAIL_ON:
         raise ValueError(f"expected one of {', '.join(FAIL_ON)}, got {text!r}")
-    return text
+    return FailOn(text)
 
 
 def from_environment(key: str, text: str) -> Any:

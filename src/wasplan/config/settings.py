@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 
 from wasplan.api.releases import DEFAULT_RELEASE
 from wasplan.documents.reader import ReadOptions
+from wasplan.plan import FailOn
 
 DEFAULT = "default"
 COMMAND_LINE = "command line"
@@ -28,7 +29,7 @@ class Settings:
     strict: bool = False
     strict_inputs: bool = False
     cluster: tuple[str, ...] = ()
-    fail_on: str = "pending"
+    fail_on: FailOn = FailOn.PENDING
     root: str = "."  # the directory per-file-ignores globs are relative to (the config file's)
     config_file: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False)

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 from wasplan.api.releases import DEFAULT_RELEASE, Capabilities, GateSet, default_gates, get_release
 from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
+from wasplan.plan import Arrival
 
 
 @dataclass(frozen=True)
 class EngineOptions:
     gates: GateSet = field(default_factory=lambda: default_gates(get_release(DEFAULT_RELEASE)))
-    arrival: str = "sequential"  # sequential | batch
+    arrival: Arrival = Arrival.SEQUENTIAL
     profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})
     preemption: bool = True  # False: --no-preemption, PostFilters and workload-aware preemption are off
     # memoise verdicts while the cluster state is unchanged ("no node fits" per pod shape, a group's placed

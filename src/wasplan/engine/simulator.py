@@ -25,7 +25,7 @@ from wasplan.engine.queue import SchedulingQueue
 from wasplan.engine.recreation import recreations
 from wasplan.engine.state import ClusterState
 from wasplan.engine.world import PodState, SimStatus, World
-from wasplan.plan import Plan
+from wasplan.plan import Arrival, Plan
 
 
 KUEUE_REASON = "KueueAdmission"
@@ -84,7 +84,7 @@ class Simulator:
         arrivals = self.arrivals
         for i, record in enumerate(arrivals):
             self.create(record)
-            if self.options.arrival == "sequential":
+            if self.options.arrival is Arrival.SEQUENTIAL:
                 self.cycles.run_until_idle()
             if self.progress:
                 self.progress(i + 1, len(arrivals))

@@ -119,13 +119,13 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
         return DOES_NOT_FIT, f"does not fit: {subj.bound} of {plural(subj.exist, 'pod')} placed, {len(left)} pending ({gang})"
     if outcome.status == GroupStatus.SCHEDULED:
         return FITS, f"fits: {subj.bound} of {plural(subj.exist, 'pod')} placed ({gang})"
-    if outcome.status == "WaitingForPreemption":
+    if outcome.status == GroupStatus.WAITING_FOR_PREEMPTION:
         return BY_PREEMPTING, "fits only by preempting lower-priority pods"
     waiting = [p for p in subj.pending if claims_gated(ctx.sim.world.pods[p.key])]
-    if outcome.status == "WaitingForPods" and waiting:
+    if outcome.status == GroupStatus.WAITING_FOR_PODS and waiting:
         message = ctx.sim.world.pods[waiting[0].key].message
         return WAITING_FOR_PODS, f"waits for pods: {len(waiting)} of them wait for a ResourceClaim ({message})"
-    if outcome.status == "WaitingForPods":
+    if outcome.status == GroupStatus.WAITING_FOR_PODS:
         return WAITING_FOR_PODS, f"waits for pods: {subj.exist} of {gang} pods exist"
     if outcome.message.startswith(REJECTED_PREFIX):  # the cycle refused the group before placing anything
         return DOES_NOT_FIT, f"does not fit: the scheduler rejects the group: {outcome.message}"

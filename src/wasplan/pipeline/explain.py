@@ -20,6 +20,7 @@ from wasplan.explain.model import Explanation
 from wasplan.explain.run import explain_units
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
+from wasplan.plan import Arrival
 from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling, with_unplanned
 
 
@@ -74,7 +75,7 @@ class _Reporting(Verifier):
 
 
 def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
-                gates: GateSet, *, arrival: str = "sequential", scheduler_config: str | None = None,
+                gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL, scheduler_config: str | None = None,
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
                 exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,

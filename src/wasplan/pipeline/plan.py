@@ -23,7 +23,7 @@ from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.documents.sources import STDIN_NAME
-from wasplan.plan import Plan, Provenance, UnplannedWorkload
+from wasplan.plan import Arrival, FailOn, Plan, Provenance, UnplannedWorkload
 
 
 @dataclass
@@ -41,13 +41,13 @@ class PlanRun:
     def invalid(self) -> bool:
         return self.error is not None or any(d.severity is Severity.ERROR for d in self.diagnostics)
 
-    def exit_code(self, fail_on: str) -> ExitCode:
+    def exit_code(self, fail_on: FailOn) -> ExitCode:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
         # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in ("pending", "preemption") and not self.plan.complete:
+        if fail_on in (FailOn.PENDING, FailOn.PREEMPTION) and not self.plan.complete:
             return ExitCode.FINDINGS
-        if fail_on == "preemption" and self.plan.preemptions:
+        if fail_on is FailOn.PREEMPTION and self.plan.preemptions:
             return ExitCode.FINDINGS
         return ExitCode.OK
 
@@ -114,7 +114,7 @@ def origins(documents) -> dict[tuple[str, str, str], Location]:
     return out
 
 
-def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
+def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
                  scheduler_config: str | None = None, preemption: bool = True,
                  progress: Progress = quiet, read_options: ReadOptions = ReadOptions(),
                  assume_admitted: bool = False) -> Prepared:
@@ -164,7 +164,7 @@ def _shown(read) -> tuple[str, ...]:
     return tuple("-" if name == STDIN_NAME else name for name in read.sources)
 
 
-def provenance(run: PlanRun, gates: GateSet, arrival: str, preemption: bool,
+def provenance(run: PlanRun, gates: GateSet, arrival: Arrival, preemption: bool,
                scheduler_config: str | None) -> Provenance:
     from wasplan import __version__
 
@@ -177,7 +177,7 @@ def scheduling(progress: Progress) -> Callable[[int, int], None]:
     return lambda done, total: progress("scheduling", done, total)
 
 
-def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: str = "sequential",
+def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
              scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
              read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,

@@ -15,7 +15,7 @@ from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
 from wasplan.exitcodes import ExitCode, for_findings
 from wasplan.suppress import apply as suppression, markers
 from wasplan.suppress.apply import Suppressed
-from wasplan.validate.checker import DocumentResult, check_documents
+from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_documents
 
 # Input problems after which no verdict about the manifests is possible at all.
 _UNREADABLE = frozenset({"WAS001", "WAS009", "WAS012", "WAS016"})
@@ -42,9 +42,9 @@ class ValidationReport:
         diags = self.diagnostics
         return {
             "documents": len(self.results),
-            "valid": sum(1 for r in self.results if r.verdict == "valid"),
-            "invalid": sum(1 for r in self.results if r.verdict == "invalid"),
-            "skipped": sum(1 for r in self.results if r.verdict == "skipped"),
+            "valid": sum(1 for r in self.results if r.verdict is DocumentVerdict.VALID),
+            "invalid": sum(1 for r in self.results if r.verdict is DocumentVerdict.INVALID),
+            "skipped": sum(1 for r in self.results if r.verdict is DocumentVerdict.SKIPPED),
             "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
             "templates": sum(1 for s in self.skipped if s.reason == "template"),
             "kustomizePatches": sum(1 for s in self.skipped if s.reason == "kustomize-patch"),

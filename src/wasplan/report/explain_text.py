@@ -17,6 +17,7 @@ from rich.markup import escape
 from wasplan.explain.run import UNSUGGESTED
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
+from wasplan.explain.verdicts import Verdict
 from wasplan.report import explain_devices_text, explain_exact_text
 from wasplan.report.fit import print_wrapped, summarize
 from wasplan.words import plural
@@ -110,7 +111,7 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
         print_wrapped(console, "  [bold]What would make it fit[/bold] (each verified by re-running the plan):")
         for i, s in enumerate(t.suggestions, 1):
             _suggestion(console, i, s)
-    elif t.verdict == "DoesNotFit" and UNSUGGESTED not in t.notes:  # none looked for is not none found
+    elif t.verdict == Verdict.DOES_NOT_FIT and UNSUGGESTED not in t.notes:  # none looked for is not none found
         print_wrapped(console, "  [dim]No single verified change was found.[/dim]")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.pipeline.validate import ValidationReport
+from wasplan.validate.checker import DocumentVerdict
 from wasplan.report.junit import Case, findings_case, render_suites
 
 _SKIP_TEXT = {"not-kubernetes": "not a Kubernetes object",
@@ -48,7 +49,7 @@ def _cases(report: ValidationReport, threshold: Severity) -> dict[tuple, Case]:
     cases: dict[tuple, Case] = {}
     for r in report.results:
         key = (r.doc.source, r.doc.index, r.doc.item)
-        skipped = _UNVALIDATED if r.verdict == "skipped" else None
+        skipped = _UNVALIDATED if r.verdict is DocumentVerdict.SKIPPED else None
         cases[key] = findings_case(Case(r.doc.source, _doc_name(r.doc.describe(), r.doc.index, r.doc.item),
                                         r.doc.source, skipped=skipped), r.diagnostics + loose.pop(key, []), threshold)
     for s in report.skipped:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.plan import UNPLACED, GroupOutcome, GroupStatus, Plan, PodOutcome, PodStatus, UnplannedWorkload
+from wasplan.plan import UNPLACED, FailOn, GroupOutcome, GroupStatus, Plan, PodOutcome, PodStatus, UnplannedWorkload
 from wasplan.report.annotations import annotation, render_github
 from wasplan.report.junit import Case, render_suites
 from wasplan.words import plural
@@ -68,11 +68,11 @@ def _group_case(group: GroupOutcome, plan: Plan, origins: Origins) -> Case:
 _NOT_RUNNING = UNPLACED | {PodStatus.REFUSED}  # pods the change asks for that do not run: each fails the plan
 
 
-def _pod_case(pod: PodOutcome, origins: Origins, fail_on: str) -> Case:
+def _pod_case(pod: PodOutcome, origins: Origins, fail_on: FailOn) -> Case:
     origin = _pod_origin(pod, origins)
     owner = f" ({pod.owner.kind} {pod.owner.name})" if pod.owner else ""
     case = Case(origin.file if origin else "Pod", f"Pod {pod.namespace}/{pod.name}{owner}", origin.file if origin else None)
-    failing = pod.status in _NOT_RUNNING or (pod.status == PodStatus.PREEMPTED and fail_on == "preemption")
+    failing = pod.status in _NOT_RUNNING or (pod.status == PodStatus.PREEMPTED and fail_on is FailOn.PREEMPTION)
     if failing:
         why = _why(pod.reason, pod.message)
         case.failure = (why, pod.status, f"{pod.status}: {why}\n")
@@ -91,7 +91,7 @@ def _unplanned_case(u: UnplannedWorkload, origins: Origins) -> Case:
     return case
 
 
-def render_plan(plan: Plan, origins: Origins, fail_on: str = "pending") -> str:
+def render_plan(plan: Plan, origins: Origins, fail_on: FailOn = FailOn.PENDING) -> str:
     """Pods already bound in the snapshot are not cases (they are not what the change asks for), unless evicted."""
     cases = [_group_case(g, plan, origins) for g in plan.pod_groups]
     cases += [_pod_case(p, origins, fail_on) for p in _ungrouped(plan)]

@@ -67,7 +67,7 @@ def to_dict(report: ValidationReport, show_suppressed: bool = False) -> dict:
         documents.append({
             "file": d.source, "document": d.index, "item": d.item,
             "apiVersion": d.api_version, "kind": d.kind, "namespace": d.namespace or None, "name": d.name or None,
-            "verdict": r.verdict,
+            "verdict": str(r.verdict),
             "diagnostics": [x.to_dict() for x in r.diagnostics],
         })
     return {

@@ -14,6 +14,7 @@ exists without the kind), naming the versions that serve the kind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Sequence
 
 from wasplan.api import served as builtin
@@ -29,6 +30,14 @@ from wasplan.validate.schema_errors import SchemaErrorMapper
 WASPLAN_GROUP = "wasplan.io"
 
 
+class DocumentVerdict(StrEnum):
+    """A document's verdict in the ValidationReport (`documents[].verdict`)."""
+
+    VALID = "valid"
+    INVALID = "invalid"
+    SKIPPED = "skipped"  # no schema knows the kind (a CRD and the like)
+
+
 @dataclass
 class DocumentResult:
     doc: Document
@@ -37,10 +46,10 @@ class DocumentResult:
     read_errors: list[Diagnostic] = field(default_factory=list)  # errors found reading this document (WAS005)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> DocumentVerdict:
         if any(d.severity is Severity.ERROR for d in self.diagnostics) or self.read_errors:
-            return "invalid"
-        return "valid" if self.checked else "skipped"
+            return DocumentVerdict.INVALID
+        return DocumentVerdict.VALID if self.checked else DocumentVerdict.SKIPPED
 
 
 def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
