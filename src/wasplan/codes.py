@@ -223,8 +223,9 @@ _TABLE: list[Code] = [
     Code("WAS504", "self-check-failed", E, "Internal error: the edited manifest differs from the typed conversion. Please report it."),
     Code("WAS505", "invalid-source", E, "The document is invalid for its own version; it is not migrated."),
     Code("WAS510", "job-gang-explicit", I, "A Job that 1.36 gang-scheduled implicitly gets an explicit gang policy for 1.37."),
-    Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 changes how the Job is scheduled."),
+    Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 drops what 1.36 cannot hold (--allow-lossy)."),
     Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
+    Code("WAS513", "job-implicit-gang", W, "1.36 gang-schedules this Indexed Job implicitly where 1.37 schedules it pod by pod."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
     Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),

@@ -837,18 +837,29 @@ DOCS: dict[str, RuleDoc] = {
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
         "Nothing to fix; review the added spec.scheduling.", ("migrate", "--to-k8s", "1.37")),
     "WAS511": RuleDoc(
-        "Removing spec.scheduling for 1.36 changes how the Job is scheduled (e.g. a NonIndexed Job stops being "
-        "a gang, which 1.36 only forms for Indexed Jobs).",
-        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
+        "With --allow-lossy, removing spec.scheduling for 1.36 dropped something 1.36 cannot hold: a gang 1.36 "
+        "would not form (a NonIndexed Job), a minCount other than parallelism, schedulingConstraints, "
+        "disruptionMode or resourceClaims. Without --allow-lossy the Job is refused instead (WAS501).",
+        "# wasplan migrate --to-k8s 1.36 --allow-lossy\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
         .replace("  completionMode: Indexed\n", ""),
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
-        "Check that the Job works without gang scheduling in 1.36, or stay on 1.37.", ("migrate", "--to-k8s", "1.36")),
+        "Check that the Job works without what was dropped in 1.36, or stay on 1.37.",
+        ("migrate", "--to-k8s", "1.36", "--allow-lossy")),
     "WAS512": RuleDoc(
         "spec.scheduling was removed for 1.36 without changing how the Job is scheduled (1.36 gangs an Indexed "
         "Job implicitly). Information only.",
         "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
         _job(""),
         "Nothing to fix.", ("migrate", "--to-k8s", "1.36")),
+    "WAS513": RuleDoc(
+        "1.36's Job controller gang-schedules every Indexed Job with parallelism == completions > 1 on its own. "
+        "A 1.37 Job of that shape without a gang policy (no spec.scheduling, or basic) has its pods scheduled one "
+        "by one; in 1.36 none of them starts until all fit at once. 1.36 has no field to opt out.",
+        "# wasplan migrate --to-k8s 1.36\n" + _job(""),
+        _job("", parallelism=2),
+        "Make sure the cluster can hold all of the Job's pods at once, or make parallelism differ from "
+        "completions (or the Job NonIndexed) to keep pod-by-pod scheduling in 1.36.",
+        ("migrate", "--to-k8s", "1.36")),
     # --- WAS6xx: cluster snapshots and plan input ------------------------------------------------
     "WAS601": RuleDoc(
         "A resource quantity is malformed (`1.5.5`, `10 Gi`, `1Gib`) or negative; the API server rejects it and "
