@@ -216,6 +216,8 @@ _TABLE: list[Code] = [
     Code("WAS433", "priority-class-not-found", E,
          "A pod or pod template names a PriorityClass that neither the inputs nor the --cluster snapshot hold (or, "
          "without --cluster, a close name is there); the API server refuses the pods."),
+    Code("WAS434", "coscheduling-not-modelled", W,
+         "A scheduler-plugins Coscheduling PodGroup (scheduling.x-k8s.io): an out-of-tree gang wasplan does not model."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
@@ -302,6 +304,10 @@ _TABLE: list[Code] = [
     Code("WAS902", "unknown-config-key", E, "The configuration file has a key wasplan does not know."),
     Code("WAS903", "invalid-config-value", E, "A configuration value has the wrong type or an impossible value."),
     Code("WAS904", "unknown-code", E, "--select, --ignore or a per-file-ignores entry names no diagnostic code."),
+    Code("WAS905", "unknown-scheduler-plugin", E,
+         "--scheduler-config names a plugin that is not in the release's registry but is close to one (a misspelling)."),
+    Code("WAS906", "out-of-tree-scheduler-plugin", E,
+         "--scheduler-config names an out-of-tree plugin (not in the release's in-tree registry); wasplan does not model it."),
 ]
 
 

@@ -800,6 +800,18 @@ DOCS: dict[str, RuleDoc] = {
         "  containers: [{name: main, image: trainer:1}]\n",
         "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
+    "WAS434": RuleDoc(
+        "kubernetes-sigs/scheduler-plugins' PodGroup (scheduling.x-k8s.io/v1alpha1, `minMember`) belongs to its "
+        "out-of-tree Coscheduling plugin. The stock kube-scheduler does not read it, and wasplan does not model "
+        "Coscheduling: pods that name it (label scheduling.x-k8s.io/pod-group) are planned one by one, as the "
+        "stock scheduler would. The document is not validated either.",
+        "apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: trainers}\n"
+        "spec: {minMember: 4}\n",
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: trainers}\n"
+        "spec:\n  schedulingPolicy:\n    gang: {minCount: 4}\n",
+        "Write the gang for kube-scheduler's workload-aware scheduling (a scheduling.k8s.io PodGroup or Workload "
+        "named in the pods' spec.schedulingGroup), or plan it with the scheduler that runs Coscheduling.",
+        ("validate",)),
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
         "1.36); it is not migrated, and neither is the rest of its file.",
@@ -1135,4 +1147,21 @@ DOCS: dict[str, RuleDoc] = {
         "prefix, so it would select or ignore nothing. Exit code 2.",
         "wasplan lint . --ignore WAS4O4", "wasplan lint . --ignore WAS404",
         "Use a code or prefix that `wasplan rules` lists."),
+    "WAS905": RuleDoc(
+        "A KubeSchedulerConfiguration given with --scheduler-config names a plugin (enabled, disabled or in "
+        "pluginConfig) that the release's in-tree registry does not hold but that is close to one that it does. "
+        "kube-scheduler refuses to start with an unknown enabled plugin and ignores an unknown disabled one or its "
+        "args, so the plugin meant stays as it was. Exit code 2, with the file, line and the likely name.",
+        "plugins:\n  score:\n    enabled:\n    - name: ImageLocalty\n",
+        "plugins:\n  score:\n    enabled:\n    - name: ImageLocality\n",
+        "Spell the plugin as kube-scheduler's registry does (the suggestion)."),
+    "WAS906": RuleDoc(
+        "A KubeSchedulerConfiguration given with --scheduler-config names an out-of-tree plugin (for instance "
+        "kubernetes-sigs/scheduler-plugins' Coscheduling): the stock kube-scheduler of the release does not start "
+        "with it, and wasplan, which models the in-tree plugins only, cannot plan what that scheduler would do. "
+        "Exit code 2.",
+        "plugins:\n  multiPoint:\n    enabled:\n    - name: Coscheduling\n",
+        "plugins:\n  multiPoint:\n    enabled:\n    - name: GangScheduling\n",
+        "Plan with an in-tree profile (the workload-aware GangScheduling plugin and scheduling.k8s.io PodGroups "
+        "are modelled), or leave the out-of-tree plugin out of the configuration given to wasplan."),
 }
