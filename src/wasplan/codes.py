@@ -69,6 +69,8 @@ _TABLE: list[Code] = [
          "A `# wasplan: ignore` comment or wasplan.io/ignore annotation suppresses nothing."),
     Code("WAS033", "kustomize-patch-skipped", I,
          "A file that a kustomization lists as a patch was skipped; build the overlay and validate the output."),
+    Code("WAS034", "kustomization-not-built", E,
+         "plan/explain: a kustomization among the inputs needs `kubectl kustomize` to build it; nothing was planned."),
     # --- WAS1xx: schema and release -------------------------------------------------------------
     Code("WAS101", "unknown-field", E, "The field does not exist in this API version."),
     Code("WAS102", "required-field", E, "A required field is missing."),

@@ -259,6 +259,16 @@ DOCS: dict[str, RuleDoc] = {
         "Validate the built overlay: `kubectl kustomize overlays/prod | wasplan validate -` (the hint names "
         "the kustomization's directory)."),
     # --- WAS1xx: schema and release --------------------------------------------------------------
+    "WAS034": RuleDoc(
+        "`plan` or `explain` was given a kustomization whose build differs from its files read as they are: it "
+        "names a resource that is not among the inputs (a base directory such as `../base`, a remote base, a file "
+        "left out) or a field that transforms or generates objects (namePrefix, namespace, labels, patches, "
+        "images, replicas, generators, components, helmCharts, replacements, ...). wasplan does not build "
+        "kustomizations, and planning the files as they are would plan objects kustomize never emits, so nothing "
+        "is planned (exit 2). A kustomization that only lists input files as resources is read through.",
+        "# overlays/prod/kustomization.yaml\nresources:\n- ../../base\npatches:\n- path: parallelism.yaml\n",
+        "# kubectl kustomize overlays/prod | wasplan plan - --cluster cluster.yaml\n",
+        "Build the overlay and plan its output: `kubectl kustomize DIR | wasplan plan -` (the hint names DIR)."),
     "WAS101": RuleDoc(
         "The field does not exist in this API version. The API server's strict field validation rejects it; "
         "with lenient validation it is dropped silently, which is worse. Fields copied from blog posts and "

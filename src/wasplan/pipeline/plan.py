@@ -153,6 +153,7 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     manifests = read_paths(list(paths), options=read_options)
     snapshot = read_paths(list(cluster_paths))
     note_no_input(manifests, paths, empty_files_count=True)
+    run.diagnostics += unbuilt_kustomizations(manifests)
     run.files = (_shown(manifests), _shown(snapshot))
     _name_generated(snapshot, manifests, run)
     reads = (snapshot, manifests)
@@ -177,6 +178,24 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.origins = origins(manifests.documents)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
+
+
+def unbuilt_kustomizations(read) -> list[Diagnostic]:
+    """WAS034 for each kustomization among the inputs that only `kubectl kustomize` can build
+    (documents/kustomize.py): planning its files as they are would plan something kustomize never emits."""
+    from wasplan.codes import lookup
+
+    out = []
+    for need in read.kustomize_builds:
+        more = f" (also {', '.join(need.others)})" if need.others else ""
+        out.append(Diagnostic(
+            "WAS034", lookup("WAS034").severity,
+            f"kustomization not built: {need.field}: {need.detail}{more}; wasplan does not build kustomizations, "
+            "and planning its files as they are would not plan what kustomize emits",
+            Location(need.kustomization, None, (need.field,), need.line, need.col),
+            f"build it first: `kubectl kustomize {need.directory} | wasplan plan -` (or `wasplan explain TARGET -`, "
+            f"with your other flags), and leave {need.directory} out of the inputs"))
+    return out
 
 
 def _shown(read) -> tuple[str, ...]:
