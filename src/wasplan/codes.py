@@ -69,6 +69,8 @@ _TABLE: list[Code] = [
          "A `# wasplan: ignore` comment or wasplan.io/ignore annotation suppresses nothing."),
     Code("WAS033", "kustomize-patch-skipped", I,
          "A file that a kustomization lists as a patch was skipped; build the overlay and validate the output."),
+    Code("WAS034", "kustomization-not-built", E,
+         "plan/explain: a kustomization among the inputs needs `kubectl kustomize` to build it; nothing was planned."),
     # --- WAS1xx: schema and release -------------------------------------------------------------
     Code("WAS101", "unknown-field", E, "The field does not exist in this API version."),
     Code("WAS102", "required-field", E, "A required field is missing."),
@@ -216,6 +218,8 @@ _TABLE: list[Code] = [
     Code("WAS433", "priority-class-not-found", E,
          "A pod or pod template names a PriorityClass that neither the inputs nor the --cluster snapshot hold (or, "
          "without --cluster, a close name is there); the API server refuses the pods."),
+    Code("WAS434", "coscheduling-not-modelled", W,
+         "A scheduler-plugins Coscheduling PodGroup (scheduling.x-k8s.io): an out-of-tree gang wasplan does not model."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
@@ -223,8 +227,9 @@ _TABLE: list[Code] = [
     Code("WAS504", "self-check-failed", E, "Internal error: the edited manifest differs from the typed conversion. Please report it."),
     Code("WAS505", "invalid-source", E, "The document is invalid for its own version; it is not migrated."),
     Code("WAS510", "job-gang-explicit", I, "A Job that 1.36 gang-scheduled implicitly gets an explicit gang policy for 1.37."),
-    Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 changes how the Job is scheduled."),
+    Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 drops what 1.36 cannot hold (--allow-lossy)."),
     Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
+    Code("WAS513", "job-implicit-gang", W, "1.36 gang-schedules this Indexed Job implicitly where 1.37 schedules it pod by pod."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
     Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),
@@ -301,6 +306,10 @@ _TABLE: list[Code] = [
     Code("WAS902", "unknown-config-key", E, "The configuration file has a key wasplan does not know."),
     Code("WAS903", "invalid-config-value", E, "A configuration value has the wrong type or an impossible value."),
     Code("WAS904", "unknown-code", E, "--select, --ignore or a per-file-ignores entry names no diagnostic code."),
+    Code("WAS905", "unknown-scheduler-plugin", E,
+         "--scheduler-config names a plugin that is not in the release's registry but is close to one (a misspelling)."),
+    Code("WAS906", "out-of-tree-scheduler-plugin", E,
+         "--scheduler-config names an out-of-tree plugin (not in the release's in-tree registry); wasplan does not model it."),
 ]
 
 

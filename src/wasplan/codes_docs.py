@@ -259,6 +259,16 @@ DOCS: dict[str, RuleDoc] = {
         "Validate the built overlay: `kubectl kustomize overlays/prod | wasplan validate -` (the hint names "
         "the kustomization's directory)."),
     # --- WAS1xx: schema and release --------------------------------------------------------------
+    "WAS034": RuleDoc(
+        "`plan` or `explain` was given a kustomization whose build differs from its files read as they are: it "
+        "names a resource that is not among the inputs (a base directory such as `../base`, a remote base, a file "
+        "left out) or a field that transforms or generates objects (namePrefix, namespace, labels, patches, "
+        "images, replicas, generators, components, helmCharts, replacements, ...). wasplan does not build "
+        "kustomizations, and planning the files as they are would plan objects kustomize never emits, so nothing "
+        "is planned (exit 2). A kustomization that only lists input files as resources is read through.",
+        "# overlays/prod/kustomization.yaml\nresources:\n- ../../base\npatches:\n- path: parallelism.yaml\n",
+        "# kubectl kustomize overlays/prod | wasplan plan - --cluster cluster.yaml\n",
+        "Build the overlay and plan its output: `kubectl kustomize DIR | wasplan plan -` (the hint names DIR)."),
     "WAS101": RuleDoc(
         "The field does not exist in this API version. The API server's strict field validation rejects it; "
         "with lenient validation it is dropped silently, which is worse. Fields copied from blog posts and "
@@ -800,6 +810,18 @@ DOCS: dict[str, RuleDoc] = {
         "  containers: [{name: main, image: trainer:1}]\n",
         "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
+    "WAS434": RuleDoc(
+        "kubernetes-sigs/scheduler-plugins' PodGroup (scheduling.x-k8s.io/v1alpha1, `minMember`) belongs to its "
+        "out-of-tree Coscheduling plugin. The stock kube-scheduler does not read it, and wasplan does not model "
+        "Coscheduling: pods that name it (label scheduling.x-k8s.io/pod-group) are planned one by one, as the "
+        "stock scheduler would. The document is not validated either.",
+        "apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: trainers}\n"
+        "spec: {minMember: 4}\n",
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: trainers}\n"
+        "spec:\n  schedulingPolicy:\n    gang: {minCount: 4}\n",
+        "Write the gang for kube-scheduler's workload-aware scheduling (a scheduling.k8s.io PodGroup or Workload "
+        "named in the pods' spec.schedulingGroup), or plan it with the scheduler that runs Coscheduling.",
+        ("validate",)),
     "WAS501": RuleDoc(
         "The object uses something the target version cannot hold (e.g. a composite tree when migrating to "
         "1.36); it is not migrated, and neither is the rest of its file.",
@@ -837,18 +859,29 @@ DOCS: dict[str, RuleDoc] = {
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
         "Nothing to fix; review the added spec.scheduling.", ("migrate", "--to-k8s", "1.37")),
     "WAS511": RuleDoc(
-        "Removing spec.scheduling for 1.36 changes how the Job is scheduled (e.g. a NonIndexed Job stops being "
-        "a gang, which 1.36 only forms for Indexed Jobs).",
-        "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
+        "With --allow-lossy, removing spec.scheduling for 1.36 dropped something 1.36 cannot hold: a gang 1.36 "
+        "would not form (a NonIndexed Job), a minCount other than parallelism, schedulingConstraints, "
+        "disruptionMode or resourceClaims. Without --allow-lossy the Job is refused instead (WAS501).",
+        "# wasplan migrate --to-k8s 1.36 --allow-lossy\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {minCount: 4}\n")
         .replace("  completionMode: Indexed\n", ""),
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
-        "Check that the Job works without gang scheduling in 1.36, or stay on 1.37.", ("migrate", "--to-k8s", "1.36")),
+        "Check that the Job works without what was dropped in 1.36, or stay on 1.37.",
+        ("migrate", "--to-k8s", "1.36", "--allow-lossy")),
     "WAS512": RuleDoc(
         "spec.scheduling was removed for 1.36 without changing how the Job is scheduled (1.36 gangs an Indexed "
         "Job implicitly). Information only.",
         "# wasplan migrate --to-k8s 1.36\n" + _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
         _job(""),
         "Nothing to fix.", ("migrate", "--to-k8s", "1.36")),
+    "WAS513": RuleDoc(
+        "1.36's Job controller gang-schedules every Indexed Job with parallelism == completions > 1 on its own. "
+        "A 1.37 Job of that shape without a gang policy (no spec.scheduling, or basic) has its pods scheduled one "
+        "by one; in 1.36 none of them starts until all fit at once. 1.36 has no field to opt out.",
+        "# wasplan migrate --to-k8s 1.36\n" + _job(""),
+        _job("", parallelism=2),
+        "Make sure the cluster can hold all of the Job's pods at once, or make parallelism differ from "
+        "completions (or the Job NonIndexed) to keep pod-by-pod scheduling in 1.36.",
+        ("migrate", "--to-k8s", "1.36")),
     # --- WAS6xx: cluster snapshots and plan input ------------------------------------------------
     "WAS601": RuleDoc(
         "A resource quantity is malformed (`1.5.5`, `10 Gi`, `1Gib`) or negative; the API server rejects it and "
@@ -1124,4 +1157,21 @@ DOCS: dict[str, RuleDoc] = {
         "prefix, so it would select or ignore nothing. Exit code 2.",
         "wasplan lint . --ignore WAS4O4", "wasplan lint . --ignore WAS404",
         "Use a code or prefix that `wasplan rules` lists."),
+    "WAS905": RuleDoc(
+        "A KubeSchedulerConfiguration given with --scheduler-config names a plugin (enabled, disabled or in "
+        "pluginConfig) that the release's in-tree registry does not hold but that is close to one that it does. "
+        "kube-scheduler refuses to start with an unknown enabled plugin and ignores an unknown disabled one or its "
+        "args, so the plugin meant stays as it was. Exit code 2, with the file, line and the likely name.",
+        "plugins:\n  score:\n    enabled:\n    - name: ImageLocalty\n",
+        "plugins:\n  score:\n    enabled:\n    - name: ImageLocality\n",
+        "Spell the plugin as kube-scheduler's registry does (the suggestion)."),
+    "WAS906": RuleDoc(
+        "A KubeSchedulerConfiguration given with --scheduler-config names an out-of-tree plugin (for instance "
+        "kubernetes-sigs/scheduler-plugins' Coscheduling): the stock kube-scheduler of the release does not start "
+        "with it, and wasplan, which models the in-tree plugins only, cannot plan what that scheduler would do. "
+        "Exit code 2.",
+        "plugins:\n  multiPoint:\n    enabled:\n    - name: Coscheduling\n",
+        "plugins:\n  multiPoint:\n    enabled:\n    - name: GangScheduling\n",
+        "Plan with an in-tree profile (the workload-aware GangScheduling plugin and scheduling.k8s.io PodGroups "
+        "are modelled), or leave the out-of-tree plugin out of the configuration given to wasplan."),
 }

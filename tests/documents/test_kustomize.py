@@ -72,10 +72,61 @@ def test_junit_and_strict_inputs_keep_patches_skipped():
             in result.stdout)
 
 
-def test_plan_skips_the_patches_and_plans_the_base():
-    cluster = FIXTURES / "examples" / "cluster.yaml"
-    result = run("plan", str(ROOT), "--cluster", str(cluster), "-o", "json")
+CLUSTER = FIXTURES / "examples" / "cluster.yaml"
+
+
+def test_plan_of_the_base_alone_plans_its_files():
+    """A kustomization that only lists input files as resources builds exactly them: planned as read."""
+    result = run("plan", str(ROOT / "base"), "--cluster", str(CLUSTER), "-o", "json")
     assert result.exit_code == 0, result.output
     plan = json.loads(result.stdout)
     assert [p["name"] for p in plan["pods"] if p["namespace"] == "ml"] == ["train-0", "train-1", "train-2", "train-3"]
-    assert result.stderr.count("info WAS033") == 3
+
+
+def test_plan_of_an_overlay_is_refused_with_the_build_command():
+    """Issue 30: the prod overlay planned nothing (../../base not followed, its patches info notes) and exited 0
+    with "Every pod is placed"; planning the whole tree planned the base's 4 pods where kustomize emits 8."""
+    kustomization = PROD / "kustomization.yaml"
+    for inputs in ([PROD], [ROOT]):
+        result = run("plan", *map(str, inputs), "--cluster", str(CLUSTER))
+        assert result.exit_code == 2, result.output
+        assert "Every pod is placed" not in result.output
+        assert (f"{kustomization}:3:3: error WAS034 kustomization not built: resources: '../../base' is a "
+                "kustomization directory to build (also patches, patchesStrategicMerge); wasplan does not build "
+                "kustomizations, and planning its files as they are would not plan what kustomize emits\n") in result.stderr
+        assert (f"hint: build it first: `kubectl kustomize {PROD} | wasplan plan -` (or `wasplan explain TARGET -`, "
+                f"with your other flags), and leave {PROD} out of the inputs") in result.stderr
+        assert result.stderr.endswith("wasplan: the inputs are invalid (1 error); nothing was planned\n")
+
+
+def test_explain_of_an_overlay_is_refused_too():
+    result = run("explain", "pod/train-0", str(PROD), "--cluster", str(CLUSTER))
+    assert result.exit_code == 2
+    assert "error WAS034 kustomization not built: resources:" in result.stderr
+
+
+def test_every_field_that_transforms_or_generates_is_named(tmp_path):
+    """Beyond resources: transformers, generators, components, helmCharts, remote bases are all named."""
+    shutil.copy(ROOT / "base" / "train.yaml", tmp_path / "train.yaml")
+    (tmp_path / "kustomization.yaml").write_text(
+        "resources:\n- train.yaml\n- https://github.com/example/base?ref=v1\nnamePrefix: prod-\n"
+        "configMapGenerator:\n- name: cfg\n  literals: [a=b]\nhelmCharts:\n- name: x\n")
+    result = run("plan", str(tmp_path), "--cluster", str(CLUSTER))
+    assert result.exit_code == 2
+    assert ("kustomization.yaml:3:3: error WAS034 kustomization not built: resources: "
+            "'https://github.com/example/base?ref=v1' is a remote base (also namePrefix, configMapGenerator, "
+            "helmCharts)") in result.stderr
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- train.yaml\nnamespace: prod\n")
+    result = run("plan", str(tmp_path), "--cluster", str(CLUSTER))
+    assert result.exit_code == 2
+    assert ("kustomization.yaml:3:1: error WAS034 kustomization not built: namespace: transforms or generates "
+            "objects;") in result.stderr
+
+
+def test_a_file_named_on_its_own_is_planned_as_written(tmp_path):
+    """The user named the file, not the build: the kustomization beside it is not asked."""
+    shutil.copy(ROOT / "base" / "train.yaml", tmp_path / "train.yaml")
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- train.yaml\nnamespace: prod\n")
+    result = run("plan", str(tmp_path / "train.yaml"), "--cluster", str(CLUSTER))
+    assert result.exit_code == 0, result.output
+    assert "WAS034" not in result.output

@@ -124,7 +124,11 @@ def test_without_target_every_waiting_pod_is_explained():
     assert targets["huge"]["shapes"][0]["message"] == "0/4 nodes are available: 4 Insufficient cpu."
     assert targets["lonely"]["notes"] == ["create the PodGroup ml/not-created-yet (or fix "
                                           "spec.schedulingGroup.podGroupName)"]
-    assert all(t["kind"] == "Pod" and not t["suggestions"] for t in targets.values())
+    assert all(t["kind"] == "Pod" for t in targets.values())
+    assert not targets["held"]["suggestions"] and not targets["lonely"]["suggestions"]
+    # no node shape holds a 200-CPU pod; a request the largest node has free does (issue 30: request changes)
+    assert [(s["kind"], s["title"]) for s in targets["huge"]["suggestions"]] == [
+        ("requests", "request 96 cpu per pod (not 200)")]
 
 
 def test_a_backlog_gets_suggestions_for_its_first_five_targets(tmp_path):

@@ -59,7 +59,10 @@ def test_gang_short_of_gpus_by_one_node(tmp_path):
         {"resource": "nvidia.com/gpu", "needs": 8, "free": 6, "short": 2}]}
     gpu = next(r for r in shape["resources"] if r["resource"] == "nvidia.com/gpu")
     assert (gpu["needed"], gpu["freeTotal"], gpu["stranded"]) == (32, 30, 6)
-    assert kinds(t) == ["minCount", "addNodes"]  # the notebook has the job's priority: no eviction offered
+    # the notebook has the job's priority: no eviction offered; fewer GPUs per worker (a quarter less) come after
+    # the node, as a larger change
+    assert kinds(t) == ["minCount", "addNodes", "requests"]
+    assert suggestion(t, "requests")["title"] == "request 6 nvidia.com/gpu per pod (not 8)"
     assert suggestion(t, "minCount")["changes"][0]["fieldPath"] == "spec.scheduling.schedulingPolicy.gang.minCount"
     assert suggestion(t, "minCount")["changes"][0]["value"] == 3
     nodes = suggestion(t, "addNodes")["changes"][0]
@@ -186,7 +189,7 @@ def test_fragmented_capacity(tmp_path):
     assert gpu == {"resource": "nvidia.com/gpu", "needed": 16, "freeTotal": 16, "freeOnEligibleNodes": 16,
                    "stranded": 16, "missing": True}
     assert not any(r["missing"] for r in t["shapes"][0]["resources"] if r["resource"] != "nvidia.com/gpu")
-    assert kinds(t) == ["addNodes", "priority"]
+    assert kinds(t) == ["addNodes", "requests", "priority"]
     assert suggestion(t, "addNodes")["changes"][0]["value"] == 6
     prio = suggestion(t, "priority")  # the half-node jobs share the gang's priority 0: a new class above them
     assert prio["changes"][0]["value"] == {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
@@ -211,6 +214,6 @@ def test_member_bound_before_the_plan_pins_the_domain(tmp_path):
     t = only(doc)
     assert t["gang"] == {"policy": "gang", "minCount": 3, "podsExist": 3, "podsBound": 1, "placeable": 2, "short": 1}
     assert [(d["domain"], d["placeable"]) for d in t["topology"]["domains"]] == [("rack-1", 2)]
-    assert kinds(t) == ["minCount", "addNodes", "topology"]
+    assert kinds(t) == ["minCount", "addNodes", "requests", "topology"]
     assert suggestion(t, "addNodes")["changes"][0]["value"]["labels"]["topology.kubernetes.io/rack"] == "rack-1"
     assert_each_suggestion_places("pinned", t, tmp_path)

@@ -18,8 +18,11 @@ apiVersion: v1
 kind: Pod
 metadata: {{name: trial-{i}, namespace: ml}}
 spec:
-  containers: [{{name: c, image: x, resources: {{limits: {{nvidia.com/gpu: 16}}}}}}]
+  containers: [{{name: c, image: x, resources: {{limits: {{nvidia.com/gpu: 8}}}}}},
+               {{name: d, image: x, resources: {{limits: {{nvidia.com/gpu: 8}}}}}}]
 """
+# two containers: no `requests` suggestion (explain edits a request only where one container makes it), so the
+# five suggested pods read alike and collapse
 
 
 def _text(target, paths, width: int, verbose: bool = False) -> list[str]:

@@ -66,17 +66,26 @@ class Capabilities:
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
     image_volumes_count: bool  # ImageLocality's thresholds scale with the image volumes too, not only the
     #                            containers (imagelocality/image_locality.go sumImageScores, v1.37.2)
+    # the plugin names of kube-scheduler's in-tree registry (pkg/scheduler/framework/plugins/registry.go
+    # NewInTreeRegistry, names from plugins/names/names.go): a profile naming any other plugin does not start
+    in_tree_plugins: frozenset[str] = frozenset()
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
     #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
 
 
+_IN_TREE_136 = frozenset({
+    "DynamicResources", "ImageLocality", "TaintToleration", "NodeName", "NodePorts", "NodeAffinity",
+    "NodeDeclaredFeatures", "PodTopologySpread", "NodeUnschedulable", "NodeResourcesFit",
+    "NodeResourcesBalancedAllocation", "VolumeBinding", "VolumeRestrictions", "VolumeZone", "NodeVolumeLimits",
+    "InterPodAffinity", "PrioritySort", "DefaultBinder", "DefaultPreemption", "SchedulingGates", "GangScheduling",
+    "TopologyPlacementGenerator", "PodGroupPodsCount"})
 _DRA_137 = ("dra_cel_error_on_device", "dra_counters_follow_node_selection", "dra_claim_config_once",
             "dra_shared_devices_consume_counters", "dra_post_filter_silent", "dra_cycle_allocation_pins")
 _BEFORE_137 = Capabilities(group_entity_cycle=False, groups_need_gang_gate=True, group_condition="PodGroupScheduled",
                            group_priority=False, whole_group_victims=False, group_preemption_prefix="",
                            constrained_group_preemption=False, composites=False, job_scheduling_field=False,
                            nested_template_ref=False, child_jobs_get_no_workload=False, image_volumes_count=False,
-                           **dict.fromkeys(_DRA_137, False))
+                           in_tree_plugins=_IN_TREE_136, **dict.fromkeys(_DRA_137, False))
 CAPABILITIES: dict[str, Capabilities] = {
     "1.35": _BEFORE_137,
     "1.36": replace(_BEFORE_137, nested_template_ref=True),
@@ -86,6 +95,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                          composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
                          image_volumes_count=True, group_admission_gate="GenericWorkload",
+                         in_tree_plugins=_IN_TREE_136 | {"DeferredPodScheduling"},
                          **dict.fromkeys(_DRA_137, True)),
 }
 

@@ -69,6 +69,8 @@ class ReadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
+    # kustomizations among the inputs that only `kubectl kustomize` can build (plan and explain refuse them)
+    kustomize_builds: list[kustomize.BuildNeeded] = field(default_factory=list)
 
     def extend(self, other: "ReadResult") -> None:
         base = len(self.documents)
@@ -91,6 +93,7 @@ def read_paths(paths: Sequence[str], stdin_text: str | None = None,
     files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     patches = kustomize.patch_files([f for f in files if f != STDIN], read_mappings)
+    result.kustomize_builds = kustomize.builds([f for f in files if f != STDIN], read_mappings)
     for path in files:
         name = STDIN_NAME if path == STDIN else path
         data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)

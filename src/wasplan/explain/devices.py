@@ -265,6 +265,30 @@ def _pinned(dra, pod) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _takes_all(measured: list[_Measured], items: list[RequestItem], nodes) -> tuple[str, ...]:
+    """A request with `allocationMode: All` is given every matching device of the node it is allocated on
+    (structured allocator, allocator.go: all devices of the request's pool selection, or nothing), so another
+    request of the same pod that needs some of those devices finds none left there. Named when, on every
+    eligible node where the other request has free devices, all of them are the All request's too."""
+    out = []
+    for whole, w in zip(measured, items):
+        if w.spec.allocation_mode != ALL:
+            continue
+        for other, o in zip(measured, items):
+            if o.spec.allocation_mode == ALL or other.record.count <= 0:
+                continue
+            rows = [r for r, dids in other.free_by_row.items() if dids]
+            if not rows or any(not set(other.free_by_row[r]) <= set(whole.free_by_row.get(r, ())) for r in rows):
+                continue
+            most = min(rows, key=lambda r: (-len(whole.free_by_row[r]), nodes[r].name))
+            out.append(f"claim {w.entry or w.claim.name} ({w.origin}), request {whole.record.request}, has "
+                       f"allocationMode: All: it takes every matching device of the node it is allocated on "
+                       f"({len(whole.free_by_row[most])} on {nodes[most].name}), including every one that claim "
+                       f"{o.entry or o.claim.name}, request {other.record.request}, needs, so none is left for it "
+                       "on that node")
+    return tuple(dict.fromkeys(out))
+
+
 def device_evidence(ctx, subj, f: probe.Failure, before: probe.Failure, needed: int) -> DeviceEvidence | None:
     """The devices story of one failing pod shape (`f`), measured on the cluster the plan leaves (`before`, the
     recorder's verdicts now); `needed` pods of the shape are still to place."""
@@ -281,6 +305,7 @@ def device_evidence(ctx, subj, f: probe.Failure, before: probe.Failure, needed: 
                    for i in range(len(claim.spec.constraints))
                    if (c := _constraint(claim, i, measured, items, reach, nodes)) is not None]
     notes = pinned + (() if rows else ("no node passes the pod's other filters, so no device is reachable",))
+    notes += _takes_all(measured, items, nodes)
     if subj.mask is not None and subj.group is not None:  # the domains: every node, not only the best domain's
         everywhere = np.flatnonzero(other_filters(probe.now(ctx.evaluator(f.pod), f.pod))).tolist()
         whole = _reach(allocator, nodes, everywhere)

@@ -140,6 +140,28 @@ def clone_node(template: Node, name: str, labels: dict[str, str] | None = None) 
     return Node(name, new_labels, dict(template.allocatable), template.taints, False, template.source)
 
 
+def daemonset_owned(pod: Pod) -> bool:
+    """Whether the pod's controller is a DaemonSet (its ownerReferences, as a snapshot records them)."""
+    doc = pod.source
+    meta = doc.obj.get("metadata") if doc is not None and isinstance(doc.obj, dict) else None
+    owners = meta.get("ownerReferences") if isinstance(meta, dict) else None
+    return any(isinstance(o, dict) and o.get("kind") == "DaemonSet" and o.get("controller", True)
+               for o in (owners if isinstance(owners, list) else ()))
+
+
+def daemon_pods(inputs: PlanInputs, node: str) -> list[Pod]:
+    """The pods DaemonSets run on `node` in the snapshot: what a new node of its shape gets too, before any
+    other pod (the DaemonSet controller creates one per matching node, pkg/controller/daemon)."""
+    return [r for r in inputs.existing if isinstance(r, Pod) and r.node_name == node and not r.terminating
+            and daemonset_owned(r)]
+
+
+def clone_daemon_pods(pods: list[Pod], node: str) -> list[Pod]:
+    """The DaemonSet pods of a template node, as their controllers would create them on the new `node`."""
+    return [dataclasses.replace(p, name=f"{p.name}-{node}", node_name=node, uid=None, nominated_node_name=None)
+            for p in pods]
+
+
 def node_slices(inputs: PlanInputs) -> dict[str, list[ResourceSlice]]:
     """The ResourceSlices published for one node alone (`nodeName`), by node, in input order."""
     out: dict[str, list[ResourceSlice]] = {}

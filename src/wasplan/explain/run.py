@@ -11,7 +11,7 @@ import json
 import time
 
 from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
-                             suggest_priority, suggest_topology)
+                             suggest_priority, suggest_requests, suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions, check
 from wasplan.explain.model import (DOES_NOT_FIT, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP, WAITING_FOR_PODS,
@@ -32,13 +32,27 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tup
     elif verdict == DOES_NOT_FIT:
         found = [suggest_gang.min_count(ctx, subj), *suggest_devices.claim_names(ctx, subj),
                  *suggest_devices.suggestions(ctx, subj, shapes),
-                 suggest_nodes.add_nodes(ctx, subj),
+                 *_nodes_or_requests(ctx, subj),
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
                  *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
                  suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
     else:
         found = []
     return tuple(s for s in found if s is not None)
+
+
+# a request cut up to this share is listed before adding nodes (the smaller change), a larger one after
+SMALL_CUT = 0.10
+
+
+def _nodes_or_requests(ctx: Context, subj: evidence.Subject) -> list:
+    """New nodes and smaller requests, the smaller change first: a request cut of at most a tenth comes before
+    buying nodes (kindnet's 100m off a 4-CPU pod), a larger one after."""
+    nodes = suggest_nodes.add_nodes(ctx, subj)
+    small, large = [], []
+    for cut, s in suggest_requests.requests(ctx, subj):
+        (small if cut <= SMALL_CUT else large).append(s)
+    return [*small, nodes, *large]
 
 
 def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions: tuple) -> tuple[str, ...]:

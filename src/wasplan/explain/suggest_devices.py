@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from wasplan.cluster.devices import (ALL, ClaimSpec, DeviceClass, DeviceRequest, RequestSpec, ResourceClaim,
+from wasplan.cluster.devices import (ALL, EXACT_COUNT, ClaimSpec, DeviceClass, DeviceRequest, RequestSpec, ResourceClaim,
                                      ResourceClaimTemplate)
 from wasplan.cluster.dra_objects import claim_spec_object
 from wasplan.cluster.model import PlanInputs, Pod, PodClaim
@@ -164,6 +164,35 @@ def _count(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -
                       (_change(record, _path(record, item, "count"), rd.most_on_node),))
 
 
+def _exact_count(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevices) -> Suggestion | None:
+    """A request with `allocationMode: All` written as `ExactCount` with the largest count below what one node
+    has that a re-run places (fewer devices taken only leave more room, so the counts are bisected)."""
+    record = _origin(ctx, item)
+    if record is None or item.sub is not None or rd.most_on_node < 2:
+        return None
+
+    def places(count: int) -> bool:
+        new = dataclasses.replace(item.spec, allocation_mode=EXACT_COUNT, count=count)
+        return _places(ctx, subj, record, _with_request(record.spec, item, new))
+
+    lo, hi = 0, rd.most_on_node  # places(lo) once lo > 0; hi never tried: it is what All takes on that node
+    if not places(1):
+        return None
+    lo = 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if places(mid):
+            lo = mid
+        else:
+            hi = mid
+    why = (f"allocationMode: All takes every matching device of the node the claim is allocated on "
+           f"({rd.most_on_node} on {rd.node}), leaving none there for the pods' other requests; with "
+           f"{plural(lo, 'device')} the re-run places the target")
+    return Suggestion("allocationMode", f"request {rd.request}: allocationMode ExactCount, count {lo} (not All)", why,
+                      (_change(record, _path(record, item, "allocationMode"), EXACT_COUNT),
+                       _change(record, _path(record, item, "count"), lo, "add")))
+
+
 def _fallback(item: RequestItem, rd: RequestDevices) -> RequestSpec | None:
     """The subrequest to fall back to: without the selector that leaves no device, or with the count one node
     can give."""
@@ -252,6 +281,9 @@ def _for_shape(ctx: Context, subj: Subject, pod, shape: ShapeEvidence) -> list[S
     out: list[Suggestion] = []
     for item, rd in zip(items, shape.devices.requests):
         e = rd.eliminated_by
+        if item.spec.allocation_mode == ALL and any(n.startswith(f"claim {item.entry} ") for n in shape.devices.notes):
+            found = _exact_count(ctx, subj, item, rd)  # the All request named as taking the others' devices
+            out += [found] if found is not None else []
         if e is None or item.spec.allocation_mode == ALL:
             continue
         fixes = [_selector(ctx, subj, item, rd), _attribute_name(ctx, subj, item, rd)] if e.kind == "selector" else []

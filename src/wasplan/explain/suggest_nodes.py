@@ -1,7 +1,10 @@
 """The fewest nodes to add, of an existing node shape (or `--node-shape`), for the target to fit.
 
 The shape: the most common node shape (allocatable, taints, labels other than the hostname) among nodes the
-failing pod may use apart from resources, whose empty node takes at least one such pod. For a group with a
+failing pod may use apart from resources, whose empty node takes at least one such pod. An empty node is never
+quite empty: the DaemonSets whose pods run on the template node in the snapshot (its pods owned by a DaemonSet)
+run theirs on every new node too, so their requests are taken off the room a new node offers, and the
+verification re-run places copies of them on each added node (kindnet's 100m leaves a 4-CPU kind node 3.9 CPU). For a group with a
 topology constraint the new nodes join the domain where the trial placed the most members. The count is found
 by bisection over full engine re-runs, bracketed by a capacity estimate: n pending pods need at most n empty
 nodes, so the search runs O(log n) simulations, not one per count (two when the estimate is right).
@@ -17,6 +20,7 @@ from wasplan.cluster.model import Node, Pod
 from wasplan.explain import devices, manifest, probe, rerun, units
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.explain.suggest_requests import quantity
 from wasplan.words import plural
 
 SKIP_LABELS = ("kubernetes.io/hostname",)
@@ -27,9 +31,18 @@ def _signature(node: Node, published: dict[str, int]) -> tuple:
     return (tuple(sorted(node.allocatable.items())), node.taints, labels, published.get(node.name, 0))
 
 
-def _takes(node: Node, pods: list[Pod]) -> bool:
-    """Whether an empty node of this shape has room for one of each failing pod."""
-    return all(node.allocatable.get(r, 0) >= amount for pod in pods for r, amount in pod.requests.items()
+def _room(ctx: Context, node: Node) -> dict[str, int]:
+    """What a new node of this shape offers pods: its allocatable less its DaemonSet pods' requests."""
+    room = dict(node.allocatable)
+    for pod in rerun.daemon_pods(ctx.inputs, node.name):
+        for r, amount in pod.requests.items():
+            room[r] = room.get(r, 0) - amount
+    return room
+
+
+def _takes(room: dict[str, int], pods: list[Pod]) -> bool:
+    """Whether a new node with this room has space for one of each failing pod."""
+    return all(room.get(r, 0) >= amount for pod in pods for r, amount in pod.requests.items()
                if r != "pods" and amount > 0)
 
 
@@ -42,7 +55,7 @@ def _failing(subj: Subject) -> list[Pod]:
 def _templates(ctx: Context, subj: Subject) -> list[Node]:
     failing = _failing(subj)
     if ctx.node_shapes:
-        return [n for n in ctx.node_shapes if _takes(n, failing)]
+        return [n for n in ctx.node_shapes if _takes(n.allocatable, failing)]
     if any(ctx.evaluator(pod) is None for pod in failing):
         return []  # a pod for a scheduler without a profile: no node shape would be tried for it
     ok = np.ones(len(ctx.sim.state.nodes), dtype=bool)
@@ -50,7 +63,7 @@ def _templates(ctx: Context, subj: Subject) -> list[Node]:
     for pod in failing:  # a pod with claims: its devices are what the new nodes bring, so DynamicResources waits
         verdicts = probe.now(ctx.evaluator(pod), pod)
         ok &= devices.other_filters(verdicts, resources=False) if claims else probe.eligible(verdicts)
-    nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(n, failing)]
+    nodes = [n for n, good in zip(ctx.sim.state.nodes, ok.tolist()) if good and _takes(_room(ctx, n), failing)]
     by_node = rerun.node_slices(ctx.inputs) if claims else {}
     published = {name: sum(len(s.devices) for s in slices) for name, slices in by_node.items()}
     if any(published.get(n.name) for n in nodes):  # devices of their own: the shape the claims need
@@ -78,17 +91,20 @@ def _domain_labels(ctx: Context, subj: Subject, template: Node) -> tuple[dict[st
 
 
 def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
-    """The inputs with `count` copies of the template node, each with copies of its own ResourceSlices."""
+    """The inputs with `count` copies of the template node, each with copies of its own ResourceSlices and of
+    the DaemonSet pods running on it."""
     names = [f"{template.name}-added-{i}" for i in range(count)]
     nodes = [rerun.clone_node(template, name, labels) for name in names]
     slices = rerun.node_slices(ctx.inputs).get(template.name, [])
     copies = [s for name in names for s in rerun.clone_slices(slices, template.name, name)]
-    return rerun.with_nodes(ctx.inputs, [*nodes, *copies])
+    daemons = rerun.daemon_pods(ctx.inputs, template.name)
+    pods = [p for name in names for p in rerun.clone_daemon_pods(daemons, name)]
+    return rerun.with_nodes(ctx.inputs, [*nodes, *copies, *pods])
 
 
-def _per_node(template: Node, pods: list[Pod]) -> int:
-    """How many of the failing pods one empty node of the template's shape holds (the tightest resource)."""
-    fits = [template.allocatable.get(r, 0) // amount for pod in pods for r, amount in pod.requests.items()
+def _per_node(room: dict[str, int], pods: list[Pod]) -> int:
+    """How many of the failing pods one new node with this room holds (the tightest resource)."""
+    fits = [room.get(r, 0) // amount for pod in pods for r, amount in pod.requests.items()
             if amount > 0 and r != "pods"]
     return max(min(fits, default=1), 1)
 
@@ -101,7 +117,8 @@ def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str])
     missing = max(subj.min_count - subj.placeable, 1)
     failing = _failing(subj)
     limit = len(subj.pending)
-    lo, hi = 0, min(-(-missing // _per_node(template, failing)), limit)
+    room = template.allocatable if ctx.node_shapes else _room(ctx, template)
+    lo, hi = 0, min(-(-missing // _per_node(room, failing)), limit)
     while not places(hi):
         if hi >= limit:
             return None
@@ -118,6 +135,23 @@ def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str])
     return hi
 
 
+def _daemon_text(ctx: Context, template: Node) -> str:
+    """`; its DaemonSet pods kindnet-x7k2p, kube-proxy-2m5lw take cpu: 0.1, memory: 0Gi` (nothing without any)."""
+    if ctx.node_shapes:
+        return ""
+    daemons = rerun.daemon_pods(ctx.inputs, template.name)
+    if not daemons:
+        return ""
+    taken: dict[str, int] = {}
+    for pod in daemons:
+        for r, amount in pod.requests.items():
+            if r != "pods":
+                taken[r] = taken.get(r, 0) + amount
+    names = ", ".join(p.name for p in daemons)
+    amounts = ", ".join(f"{r}: {quantity(r, v)}" for r, v in sorted(taken.items()) if v) or "nothing"
+    return f"; its DaemonSet {'pod' if len(daemons) == 1 else 'pods'} {names}, run on every new node too, take {amounts}"
+
+
 def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
     if not subj.pending or subj.trial is None:
         return None
@@ -131,10 +165,11 @@ def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
         change = manifest.node_addition(template, count, {k: v for k, v in labels.items()
                                                           if domain and k == domain.split("=")[0]},
                                          external=bool(ctx.node_shapes), slices=slices)
-        alloc = units.resources(template.allocatable)
-        why = (f"an empty node like {template.name} ({alloc}) takes at least one more pod; with {count - 1} the "
-               f"engine still leaves the target pending" if count > 1 else
-               f"an empty node like {template.name} ({alloc}) takes the missing pod(s)")
+        daemons = _daemon_text(ctx, template)
+        alloc = units.resources(template.allocatable) + daemons
+        node = f"{'a new' if daemons else 'an empty'} node like {template.name} ({alloc})"
+        why = (f"{node} takes at least one more pod; with {count - 1} the engine still leaves the target pending"
+               if count > 1 else f"{node} takes the missing pod(s)")
         title = f"add {plural(count, 'node')} like {template.name}{where}"
         title += " with their ResourceSlices" if slices else ""
         if ctx.node_shapes:

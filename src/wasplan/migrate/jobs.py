@@ -45,8 +45,14 @@ def implicit_gang_136(spec: dict) -> int | None:
     return implicit_gang_size(spec.get("completionMode") == "Indexed", parallelism, _int(spec.get("completions")))
 
 
-def plan_job(obj: dict, release: str) -> list[JobNote]:
-    """What happens to this Job when it moves to `release` (no edits, just the notes)."""
+def plan_job(obj: dict, release: str, allow_lossy: bool = False) -> list[JobNote]:
+    """What happens to this Job when it moves to `release` (no edits, just the notes).
+
+    Going to 1.36, what the target cannot hold (a gang 1.36 would not form, a pinned minCount, the constraint,
+    disruption and claim fields) is a loss: refused (WAS501) unless `allow_lossy`, then a warning (WAS511), as
+    the typed conversion treats the scheduling kinds. A gang that 1.36 forms on its own where 1.37 asked for none
+    cannot be avoided in 1.36 and is a warning either way (WAS513).
+    """
     spec = obj.get("spec")
     if not isinstance(spec, dict):
         return []
@@ -60,31 +66,53 @@ def plan_job(obj: dict, release: str) -> list[JobNote]:
             f"Job {name} gets spec.scheduling.schedulingPolicy.gang: {{}}: 1.36 gang-scheduled it implicitly "
             f"(Indexed, parallelism == completions == {gang}) but 1.37 schedules a Job without spec.scheduling "
             f"as basic; minCount is left to default to parallelism ({gang}), as in 1.36"))]
+    notes = _implicit_gang_note(spec, gang, name)
     if "scheduling" not in spec:
-        return []
-    return [JobNote("WAS511", ("spec", "scheduling"), msg) for msg in _downgrade_losses(spec, gang, name)] or [
+        return notes
+    losses = [JobNote("WAS511", path, f"dropped: {msg}") if allow_lossy else JobNote("WAS501", path, msg)
+              for path, msg in _downgrade_losses(spec, gang, name)]
+    return notes + losses or [
         JobNote("WAS512", ("spec", "scheduling"),
                 f"Job {name}: spec.scheduling is removed (1.36 has no such field); "
                 + ("1.36 still gang-schedules it implicitly with minCount = parallelism" if gang else
                    "its basic scheduling is what 1.36 does anyway"))]
 
 
-def _downgrade_losses(spec: dict, gang: int | None, name: str) -> list[str]:
+def _policy(spec: dict) -> tuple[dict, dict]:
+    """spec.scheduling and its schedulingPolicy, empty where absent or of a wrong type (validation reports it)."""
     scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else {}
     policy = scheduling.get("schedulingPolicy") if isinstance(scheduling.get("schedulingPolicy"), dict) else {}
+    return scheduling, policy
+
+
+def _implicit_gang_note(spec: dict, gang: int | None, name: str) -> list[JobNote]:
+    """WAS513 when 1.36's Job controller gangs a Job that 1.37 schedules pod by pod."""
+    if gang is None or _policy(spec)[1].get("gang") is not None:
+        return []
+    asked = "spec.scheduling asks for basic scheduling" if "scheduling" in spec else "it has no spec.scheduling"
+    return [JobNote("WAS513", ("spec",), (
+        f"Job {name} becomes a gang in 1.36: 1.36's Job controller gang-schedules every Indexed Job with "
+        f"parallelism == completions ({gang}) implicitly, while in 1.37 {asked} and its pods are scheduled one "
+        f"by one; no pod starts in 1.36 until all {gang} fit at once"))]
+
+
+def _downgrade_losses(spec: dict, gang: int | None, name: str) -> list[tuple[tuple, str]]:
+    """What of spec.scheduling 1.36 cannot hold, as (field path, message) pairs."""
+    scheduling, policy = _policy(spec)
     wanted = policy.get("gang")
+    path = ("spec", "scheduling")
     out = []
     if wanted is not None and gang is None:
-        out.append(f"Job {name} loses gang scheduling: 1.36 gangs only Indexed Jobs with parallelism == completions "
-                   "> 1 (and no schedulingGroup), which this Job is not")
+        out.append((path + ("schedulingPolicy", "gang"),
+                    f"Job {name} loses gang scheduling: 1.36 gangs only Indexed Jobs with parallelism == "
+                    "completions > 1 (and no schedulingGroup), which this Job is not"))
     elif wanted is not None and _int((wanted or {}).get("minCount")) not in (None, gang):
-        out.append(f"Job {name}: gang.minCount {wanted.get('minCount')} becomes {gang} (1.36 always uses parallelism)")
-    elif wanted is None and gang is not None:
-        out.append(f"Job {name} becomes gang-scheduled: 1.36 gangs Indexed Jobs with parallelism == completions "
-                   f"({gang}) implicitly, although spec.scheduling asked for basic")
+        out.append((path + ("schedulingPolicy", "gang", "minCount"),
+                    f"Job {name}: gang.minCount {wanted.get('minCount')} becomes {gang} (1.36 always uses "
+                    "parallelism)"))
     for key in ("schedulingConstraints", "disruptionMode", "resourceClaims"):
         if scheduling.get(key) is not None:
-            out.append(f"Job {name}: spec.scheduling.{key} has no 1.36 equivalent and is dropped")
+            out.append((path + (key,), f"Job {name}: spec.scheduling.{key} has no 1.36 equivalent"))
     return out
 
 

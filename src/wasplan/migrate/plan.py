@@ -125,7 +125,7 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | Non
     if not relevant(api_version, kind) or not isinstance(kind, str):
         return None
     if api_version == "batch/v1":
-        return _plan_job(obj, kind, target, path) if kind == "Job" else None
+        return _plan_job(obj, kind, target, opts, path) if kind == "Job" else None
     typed = _typed(obj, api_version, kind)
     version = list_version or target.version_for(kind, typed)
     plan = ObjectPlan(path, kind, api_version, version)
@@ -180,19 +180,28 @@ def _convert(obj: dict, plan: ObjectPlan, opts: Options) -> h.HubObject | None:
     return to_hub(converted)
 
 
-def _plan_job(obj: dict, kind: str, target: Target, path: tuple) -> ObjectPlan:
+def _plan_job(obj: dict, kind: str, target: Target, opts: Options, path: tuple) -> ObjectPlan:
     plan = ObjectPlan(path, kind, "batch/v1", "batch/v1")
-    notes = jobs.plan_job(obj, target.release)
+    notes = jobs.plan_job(obj, target.release, opts.allow_lossy)
     if not notes:
         plan.findings += unchanged_problems(obj, target.release)
         return plan
     if _invalid_source(plan, obj, next(r for r in SUPPORTED_RELEASES if r != target.release)):
         return plan
-    plan.findings += [Finding(n.code, n.path, n.message) for n in notes]
+    plan.findings += [_job_finding(n, target) for n in notes]
+    if plan.refused:
+        return plan
     ctx = StepContext(record=lambda p, action, old, new: plan.changes.append(Change(path + p, action, old, new)))
     jobs.migrate_job(obj, target.release, ctx)
     plan.findings += target_problems(obj, target.release)
     return plan
+
+
+def _job_finding(note: jobs.JobNote, target: Target) -> Finding:
+    if note.code == "WAS501":
+        return Finding(note.code, note.path, f"cannot migrate to Kubernetes {target.release}: {note.message}",
+                       "rerun with --allow-lossy to drop it")
+    return Finding(note.code, note.path, note.message)
 
 
 def apply_plan(tree: Any, plan: DocumentPlan, target: Target, opts: Options) -> None:

@@ -52,9 +52,10 @@ class PlanRun:
         return ExitCode.OK
 
 
-def load_profiles(path: str | None):
+def load_profiles(path: str | None, release: str | None = None):
     """The scheduler profiles of a KubeSchedulerConfiguration file, read like every other input: a regular
-    file only, within the reader's limits, plain-data tags only."""
+    file only, within the reader's limits, plain-data tags only. With `release`, every plugin name must be one
+    of that release's in-tree plugins (engine/plugin_names.py)."""
     if not path:
         return profiles_from_config(None)
     data, problem = read_file(path)
@@ -67,12 +68,31 @@ def load_profiles(path: str | None):
         raise ConfigError(f"cannot read scheduler config {path}{where}: {errors[0].message}")
     if len(read.documents) != 1:
         raise ConfigError(f"{path} is not a KubeSchedulerConfiguration")
+    if release is not None:
+        _check_plugin_names(read.documents[0], release)
     try:
         return profiles_from_config(read.documents[0].obj)
     except ConfigError:
         raise
     except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a field of the wrong type or shape
         raise ConfigError(f"{path} is not a valid KubeSchedulerConfiguration: {type(exc).__name__}: {exc}") from exc
+
+
+def _check_plugin_names(doc, release: str) -> None:
+    """The first plugin name the release's registry does not hold, as `FILE:LINE:COL: CODE message` (exit 2)."""
+    from wasplan.api.releases import capabilities
+    from wasplan.engine import plugin_names
+
+    found = plugin_names.unknown_plugins(doc.obj, capabilities(release).in_tree_plugins)
+    if not found:
+        return
+    first = found[0]
+    profile = doc.obj["profiles"][first.path[1]]
+    scheduler = profile.get("schedulerName") if isinstance(profile.get("schedulerName"), str) else None
+    where = doc.location(first.path)
+    more = f" ({len(found) - 1} more unknown plugin name{'s' if len(found) > 2 else ''})" if len(found) > 1 else ""
+    raise ConfigError(f"{where.file}:{where.line}:{where.col}: {first.code} "
+                      f"{plugin_names.message(first, release, scheduler or 'default-scheduler')}{more}")
 
 
 @dataclass
@@ -126,13 +146,14 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     progress("reading", 0, None)
     run = PlanRun()
     try:
-        profiles = load_profiles(scheduler_config)
+        profiles = load_profiles(scheduler_config, gates.release.version)
     except ConfigError as exc:
         run.error = str(exc)
         return Prepared(run)
     manifests = read_paths(list(paths), options=read_options)
     snapshot = read_paths(list(cluster_paths))
     note_no_input(manifests, paths, empty_files_count=True)
+    run.diagnostics += unbuilt_kustomizations(manifests)
     run.files = (_shown(manifests), _shown(snapshot))
     _name_generated(snapshot, manifests, run)
     reads = (snapshot, manifests)
@@ -157,6 +178,24 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.origins = origins(manifests.documents)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
+
+
+def unbuilt_kustomizations(read) -> list[Diagnostic]:
+    """WAS034 for each kustomization among the inputs that only `kubectl kustomize` can build
+    (documents/kustomize.py): planning its files as they are would plan something kustomize never emits."""
+    from wasplan.codes import lookup
+
+    out = []
+    for need in read.kustomize_builds:
+        more = f" (also {', '.join(need.others)})" if need.others else ""
+        out.append(Diagnostic(
+            "WAS034", lookup("WAS034").severity,
+            f"kustomization not built: {need.field}: {need.detail}{more}; wasplan does not build kustomizations, "
+            "and planning its files as they are would not plan what kustomize emits",
+            Location(need.kustomization, None, (need.field,), need.line, need.col),
+            f"build it first: `kubectl kustomize {need.directory} | wasplan plan -` (or `wasplan explain TARGET -`, "
+            f"with your other flags), and leave {need.directory} out of the inputs"))
+    return out
 
 
 def _shown(read) -> tuple[str, ...]:

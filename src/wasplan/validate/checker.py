@@ -155,8 +155,21 @@ def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool
     return SchemaErrorMapper(doc, roots).map(errors), True
 
 
+# kubernetes-sigs/scheduler-plugins' coscheduling API groups (apis/scheduling/v1alpha1: PodGroup, ElasticQuota):
+# scheduling.x-k8s.io today, scheduling.sigs.k8s.io in its older releases and docs (doc/install.md)
+COSCHEDULING_GROUPS = ("scheduling.x-k8s.io", "scheduling.sigs.k8s.io")
+
+
 def _unknown_kind(doc: Document) -> Diagnostic:
-    """Not validated; within a group wasplan knows, a misspelt kind (`Podgroup`) gets a suggestion."""
+    """Not validated; within a group wasplan knows, a misspelt kind (`Podgroup`) gets a suggestion. scheduler-
+    plugins' PodGroup is named for what it is: a gang for an out-of-tree scheduler that wasplan does not model."""
+    if doc.group in COSCHEDULING_GROUPS and doc.kind == "PodGroup":
+        return Diagnostic("WAS434", lookup("WAS434").severity,
+                          f"{doc.api_version} PodGroup is scheduler-plugins' Coscheduling gang, which kube-scheduler's "
+                          "in-tree plugins ignore and wasplan does not model: its pods are planned one by one, "
+                          "without minMember; not validated", doc.location(("kind",)),
+                          "for a gang kube-scheduler 1.36/1.37 schedules, write a scheduling.k8s.io PodGroup "
+                          "(or Workload) and name it in the pods' spec.schedulingGroup")
     known = {kind for api_version, kind in schemas.available() if api_version.split("/")[0] == doc.group}
     guess = did_you_mean(doc.kind, known) if known else None
     return Diagnostic("WAS010", lookup("WAS010").severity,

@@ -38,14 +38,15 @@ POOLED = "too many combinations of pods per node to count moves exactly"
 def movable(ctx, subj) -> list:
     """Pods bound in the snapshot, of at most the target's priority, outside the target, in name order; not pods
     with ResourceClaims (the engine keeps a removed pod's devices allocated: only the claim controller frees them
-    after a real eviction)."""
+    after a real eviction), nor DaemonSet pods (their controller runs one on each node it matches: moved or
+    evicted, the pod comes back where it was)."""
     world = ctx.sim.world
     prio = subj.group.priority if subj.group is not None else world.pods[subj.unit.key].priority
     own = set(subj.group.members) if subj.group is not None else {subj.unit.key}
     return [world.pods[k].pod for k in sorted(ctx.sim.state.placed)
             if k not in own and k in world.pods and world.pods[k].status == SimStatus.ALREADY_BOUND
             and world.pods[k].priority <= prio and not world.pods[k].pod.terminating
-            and not world.pods[k].pod.resource_claims]
+            and not world.pods[k].pod.resource_claims and not rerun.daemonset_owned(world.pods[k].pod)]
 
 
 def ask(ctx, subj, ev, seconds: float, pods: list | None = None, relocate: bool = True) -> MovesAnswer | None:
