@@ -27,3 +27,15 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if config.getoption("--fuzz-long") or os.environ.get("WASPLAN_FUZZ_LONG") == "1":
         os.environ["WASPLAN_FUZZ_LONG"] = "1"
+
+
+@pytest.fixture(autouse=True)
+def _no_terminal_size_for_children():
+    """GNU readline, once imported in the test process (pdb, hypothesis's plugins), exports COLUMNS and LINES into
+    the C environment, which `os.environ` does not show but every child process inherits; a `wasplan` run in a
+    subprocess would then take its stderr for a person's terminal and wrap its findings. Children get the
+    environment the test session started with."""
+    for name in ("COLUMNS", "LINES"):
+        if name not in os.environ:
+            os.unsetenv(name)
+    yield
