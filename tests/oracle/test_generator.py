@@ -54,7 +54,7 @@ FEATURES = {
     "adminAccess: true": "adminAccess", "sharedCounters": "partitionable counters",
     "example.com/unhealthy, value": "device taints", "nodeSelectorTerms:\n    - matchExpressions:\n      - key: "
     "topology.kubernetes.io/zone": "network-attached devices", "extendedResourceName": "DRA extended resources",
-    "sizeBytes": "node images", "initContainers": "init container images", "reference: ": "image volumes",
+    "sizeBytes": "node images", ".compute.internal": "long dotted node names", "initContainers": "init container images", "reference: ": "image volumes",
 }
 
 
@@ -64,6 +64,7 @@ def test_seeds_cover_every_feature(release):
     texts = "".join(_text(case) for case in cases)
     assert any(d["kind"] == "PodGroup" and d["spec"].get("resourceClaims") for c in cases for d in c.manifests)
     assert {gen.generate(seed, release).arrival for seed in range(8)} == set(gen.ARRIVALS)
+    assert any(d["kind"] == "Pod" and len(d["metadata"]["name"]) > 63 for c in cases for d in c.manifests)
     missing = sorted(feature for needle, feature in FEATURES.items() if needle not in texts
                      and not (feature == "CompositePodGroups" and release == "1.36"))
     assert missing == []

@@ -17,17 +17,19 @@ so a divergence stays readable. The themes cover the plugins and features the en
   a DeviceClass;
 * mixed: the pod-level features together;
 
-and, in half of the cases of every theme, image locality (gen/images.py, drawn from a random source of its own so
-the rest of every case stays as it was).
+and, in half of the cases of every theme, image locality (gen/images.py), and in a quarter long dotted names: cloud
+node names, pending pods named past 63 characters (gen/names.py); each drawn from a random source of its own so the
+rest of every case stays as it was.
 
-The same (seed, release, arrival) always gives the same case. Names are short and ordered (n0.., p-1..).
+The same (seed, release, arrival) always gives the same case. Names are short and ordered (n0.., p-1..), but for
+the cases gen/names.py lengthens.
 """
 
 from __future__ import annotations
 
 import random
 
-from . import core, dra, groups, images
+from . import core, dra, groups, images, names
 from .case import ARRIVALS, GATES, RELEASES, Case, dump
 
 THEMES = ("fit", "affinity", "spread", "preempt", "gang", "wap", "composite", "dra", "mixed")
@@ -123,4 +125,5 @@ def generate(seed: int, release: str, arrival: str | None = None, theme: str | N
     world = core.World(rng, release)
     _BUILD[theme](world)
     images.decorate(world.nodes, world.manifests, random.Random(f"{seed}/{release}/images"))
+    names.lengthen(world.cluster, world.manifests, random.Random(f"{seed}/{release}/names"))
     return Case(seed, release, arrival, theme, world.cluster, world.manifests)
