@@ -29,7 +29,8 @@ from wasplan.documents.construct import ConstructError, construct, path_to
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile, locate_in_node
-from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
+from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, ByteProgress, expand_paths, read_file, \
+    read_stdin
 
 # Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
 HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
@@ -86,19 +87,25 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
 
 
 def read_paths(paths: Sequence[str], stdin_text: str | None = None,
-               options: ReadOptions = ReadOptions()) -> ReadResult:
+               options: ReadOptions = ReadOptions(), progress: ByteProgress | None = None) -> ReadResult:
+    """`progress(file, bytes done, bytes in all)` hears of each large file as it is read (for a progress bar)."""
     result = ReadResult()
     files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
     patches = kustomize.patch_files([f for f in files if f != STDIN], read_mappings)
     for path in files:
         name = STDIN_NAME if path == STDIN else path
-        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
+        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path, progress)
         if problem is not None:
             result.diagnostics.append(problem)
             continue
         ref = kustomize.lookup(patches, path) if path != STDIN else None
-        result.extend(read_bytes(name, data, options) if ref is None else _patch(name, data, ref))
+        if ref is not None:
+            result.extend(_patch(name, data, ref))
+            continue
+        text, problem = _decode(name, data)
+        data = None  # a dump's bytes are not kept beside its text while it is parsed
+        result.extend(_read_decoded(name, text, problem, options))
     return result
 
 
@@ -158,8 +165,11 @@ def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
 
 
 def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> ReadResult:
+    return _read_decoded(name, *_decode(name, data), options)
+
+
+def _read_decoded(name: str, text: str | None, problem: Diagnostic | None, options: ReadOptions) -> ReadResult:
     result = ReadResult()
-    text, problem = _decode(name, data)
     if problem is not None:
         result.diagnostics.append(problem)
         return result
@@ -202,12 +212,12 @@ def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     JSON or breaks a limit (`jsonlimits`) outside the items of a List; items at fault are left out, each with a
     finding at its position."""
     try:
-        value = jsontext.loads(text)
+        value, exact = jsontext.loads_exact(text)
     except (ValueError, RecursionError):
         return None  # let the YAML path report the syntax error with a position
-    check_strings = _SURROGATE.search(text) is not None
     faulty: dict[int, jsonlimits.Problem] = {}
-    if jsonlimits.first_problem(value, check_strings) is not None:
+    check_strings = not exact and _SURROGATE.search(text) is not None
+    if (not exact or jsonlimits.too_deep(value)) and jsonlimits.first_problem(value, check_strings) is not None:
         if not isinstance(value, dict) or not _is_list_kind(value) or jsonlimits.first_problem(
                 {k: v for k, v in value.items() if k != "items"}, check_strings) is not None:
             return None
