@@ -20,7 +20,7 @@ FIXTURES = ROOT / "fixtures"
 
 def scenarios() -> list[tuple[Path, Path]]:
     """(manifests, cluster) pairs: the differential tests' corpus, and the kubectl snapshot fixture."""
-    sys.path.insert(0, str(ROOT))
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # as tests/conftest.py sets it up
     from tests.engine.test_memo_differential import CORPUS
 
     out = [(manifests, cluster) for cluster, manifests in CORPUS]

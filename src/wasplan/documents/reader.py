@@ -24,7 +24,7 @@ import yaml
 from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents import jsonlimits, kustomize, limits
+from wasplan.documents import jsonlimits, kustomize, limits, yamllist
 from wasplan.documents.construct import ConstructError, construct, path_to
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
@@ -233,6 +233,8 @@ _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
+    if _read_yaml_list(name, text, result):
+        return
     loader = _Loader(text)
     index = 0
     aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
@@ -250,6 +252,34 @@ def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
             index += 1
     finally:
         loader.dispose()
+
+
+def _read_yaml_list(name: str, text: str, result: ReadResult) -> bool:
+    """A kubectl-style List read entry by entry (documents/yamllist.py), when every entry becomes a document
+    without a finding; False leaves the file to the whole-document path, which reports what there is."""
+    layout = yamllist.split(text) if len(text) > _ENTRY_BY_ENTRY else None
+    read = yamllist.read_items(text, layout) if layout is not None else None
+    if read is None:
+        return False
+    head, items = read
+    if not _is_list_kind({**head, "items": items}) or any(
+            not isinstance(head.get(k), str) or not head.get(k) for k in ("apiVersion", "kind")):
+        return False
+    list_kind = head["kind"]
+    default_kind = list_kind[: -len("List")] if list_kind != "List" else None
+    documents = []
+    for i, (entry, item) in enumerate(zip(layout.entries, items)):
+        if default_kind and ("kind" not in item or "apiVersion" not in item):
+            item = {"apiVersion": head["apiVersion"], "kind": default_kind, **item}
+        if any(not isinstance(item.get(k), str) or not item.get(k) for k in ("apiVersion", "kind")):
+            return False
+        documents.append(Document(name, 0, item, None, i, yamllist.relocator(text, entry)))
+    result.documents.extend(documents)
+    return True
+
+
+# below this many characters a List is read whole: entry by entry saves memory only on large dumps
+_ENTRY_BY_ENTRY = 1024 * 1024
 
 
 def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node | None:
