@@ -100,3 +100,19 @@ def test_a_typed_list_gives_its_items_their_kind(monkeypatch):
     by_entry, whole = both(text, monkeypatch)
     assert [d.obj["kind"] for d in by_entry.documents] == ["Pod", "Pod"]
     assert [d.obj for d in by_entry.documents] == [d.obj for d in whole.documents]
+
+
+def test_reading_the_entries_reports_how_far_it_has_come(monkeypatch, tmp_path):
+    from wasplan.documents import yamllist
+
+    monkeypatch.setattr(reader, "_ENTRY_BY_ENTRY", 0)
+    monkeypatch.setattr(yamllist, "REPORT_EVERY", 10)
+    path = tmp_path / "dump.yaml"
+    text = kubectl_list(45)
+    path.write_text(text)
+    events = []
+    assert len(reader.read_paths([str(path)], progress=lambda *e: events.append(e)).documents) == 45
+    done = [d for _, d, _ in events]
+    assert {(name, total) for name, _, total in events} == {(str(path), len(text))}
+    assert len(done) == 5 and done == sorted(done)
+    assert done[-1] == text.index("kind: List\n")  # the end of the last entry

@@ -105,7 +105,7 @@ def read_paths(paths: Sequence[str], stdin_text: str | None = None,
             continue
         text, problem = _decode(name, data)
         data = None  # a dump's bytes are not kept beside its text while it is parsed
-        result.extend(_read_decoded(name, text, problem, options))
+        result.extend(_read_decoded(name, text, problem, options, progress))
     return result
 
 
@@ -168,7 +168,8 @@ def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> 
     return _read_decoded(name, *_decode(name, data), options)
 
 
-def _read_decoded(name: str, text: str | None, problem: Diagnostic | None, options: ReadOptions) -> ReadResult:
+def _read_decoded(name: str, text: str | None, problem: Diagnostic | None, options: ReadOptions,
+                  progress: ByteProgress | None = None) -> ReadResult:
     result = ReadResult()
     if problem is not None:
         result.diagnostics.append(problem)
@@ -186,7 +187,7 @@ def _read_decoded(name: str, text: str | None, problem: Diagnostic | None, optio
             for doc in json_result.documents:
                 doc.text = text
             return json_result
-    _read_yaml(name, text, result, options.strict_inputs)
+    _read_yaml(name, text, result, options.strict_inputs, progress)
     for doc in result.documents:
         doc.text = text  # for positions inside block scalars (CEL expressions); shared, not copied
     return result
@@ -232,8 +233,8 @@ def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
-    if _read_yaml_list(name, text, result):
+def _read_yaml(name: str, text: str, result: ReadResult, strict: bool, progress: ByteProgress | None = None) -> None:
+    if _read_yaml_list(name, text, result, progress):
         return
     loader = _Loader(text)
     index = 0
@@ -254,11 +255,13 @@ def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
         loader.dispose()
 
 
-def _read_yaml_list(name: str, text: str, result: ReadResult) -> bool:
+def _read_yaml_list(name: str, text: str, result: ReadResult, progress: ByteProgress | None = None) -> bool:
     """A kubectl-style List read entry by entry (documents/yamllist.py), when every entry becomes a document
-    without a finding; False leaves the file to the whole-document path, which reports what there is."""
+    without a finding; False leaves the file to the whole-document path, which reports what there is.
+    `progress` hears how far into the text the entries read have come (characters: bytes for ASCII)."""
     layout = yamllist.split(text) if len(text) > _ENTRY_BY_ENTRY else None
-    read = yamllist.read_items(text, layout) if layout is not None else None
+    parsed = None if progress is None else (lambda done: progress(name, done, len(text)))
+    read = yamllist.read_items(text, layout, parsed) if layout is not None else None
     if read is None:
         return False
     head, items = read

@@ -33,6 +33,7 @@ _ITEMS = "\nitems:\n- "
 # a line at column 0 that ends the items block: anything but an entry start, an indented line, an empty line
 _OUTSIDE = re.compile(r"\n(?![ \n]|- )")
 _PREFIX = "items:\n"
+REPORT_EVERY = 200
 
 
 @dataclass(frozen=True)
@@ -106,13 +107,17 @@ def relocator(text: str, entry: Entry) -> Callable[[], object]:
     return lambda: _entry_node(_compose(padded(text, entry)))
 
 
-def read_items(text: str, layout: Layout) -> tuple[dict, list[dict]] | None:
-    """(the List without items, every entry's value), or None when anything calls for the whole-document path."""
+def read_items(text: str, layout: Layout,
+               progress: Callable[[int], None] | None = None) -> tuple[dict, list[dict]] | None:
+    """(the List without items, every entry's value), or None when anything calls for the whole-document path;
+    `progress(characters read)` every `REPORT_EVERY` entries and at the end."""
     head = _plain(layout.head)
     if not isinstance(head, dict) or head.get("items") != []:
         return None
     values = []
-    for entry in layout.entries:
+    for n, entry in enumerate(layout.entries, 1):
+        if progress is not None and (n % REPORT_EVERY == 0 or n == len(layout.entries)):
+            progress(entry.end)
         chunk = text[entry.start:entry.end]
         value = _plain(_PREFIX + chunk, len(chunk) > limits.MAX_OBJECT_BYTES)
         if not isinstance(value, dict) or not isinstance(value.get("items"), list) or len(value["items"]) != 1:
