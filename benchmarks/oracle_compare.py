@@ -15,6 +15,9 @@ only what the scheduler sees):
 * preemption 1,000 nodes full of 4,000 low-priority 1-CPU pods, 1,000 high-priority 3-CPU preemptors
 * dra        1,000 nodes publishing 8 devices each, 2,000 pods each claiming one through a template with a
              CEL selector
+* bigdump    issue 33's production dump (benchmarks/bigdump.py: 3,000 GPU nodes, 21,000 running pods with
+             everything `kubectl get -o json` writes, about 400 MB), read as JSON by both, and one gang of 16
+             4-GPU pods (a PodGroup and its pods: the oracle reads no Jobs)
 Both tools get the same release (1.37) and the same gates; the oracle runs with percentageOfNodesToScore 100
 and parallelism 1 (its deterministic setting), which is slower than a production scheduler.
 Each process gets --timeout seconds (default 1800: the full SchedulingBasic took 985 s of wall time on a
@@ -25,6 +28,7 @@ binary it prints one line saying so and exits 0.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
@@ -34,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import bigdump  # benchmarks/bigdump.py
 import dra  # benchmarks/dra.py
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,10 +121,29 @@ def shape(name: str, scale: float = 1.0) -> tuple[list[str], list[str], int]:
         for i in range(n(1000)):
             cluster += [node(f"gpu-{i:04d}", 96, "768Gi"), device_slice(f"gpu-{i:04d}", 8)]
         return cluster, [TEMPLATE] + [pod(f"p-{i:05d}", "1", "1Gi", claim="one-gpu") for i in range(n(2000))], n(2000)
+    if name == "bigdump":
+        return [big_dump(n(bigdump.NODES), n(bigdump.PODS))], [group("gang-train", 16)] + [gpu_pod(i) for i in range(16)], 16
     raise KeyError(name)
 
 
-SHAPES = ("basic", "gangs", "tas", "preemption", "dra")
+def big_dump(nodes: int, pods: int) -> str:
+    """benchmarks/bigdump.py's dump as kubectl's JSON, with the Namespaces its pods and the gang use."""
+    data = bigdump.dump(nodes, pods)
+    data["items"] += [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
+                      for ns in ("bench", "kube-system", "notebooks", "research", "serving")]
+    return json.dumps(data, indent=4) + "\n"
+
+
+def gpu_pod(i: int) -> str:
+    """One member of the 16-pod gang: 4 GPUs, tolerating the GPU nodes' taint (as bigdump.py's Job asks)."""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: gang-train-{i}, namespace: bench}}\nspec:\n"
+            f"  schedulingGroup: {{podGroupName: gang-train}}\n"
+            f"  tolerations: [{{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}}]\n"
+            f"  containers: [{{name: main, image: trainer:1, resources: {{requests: {{cpu: '16', memory: 200Gi, "
+            f"nvidia.com/gpu: '4'}}, limits: {{nvidia.com/gpu: '4'}}}}}}]\n")
+
+
+SHAPES = ("basic", "gangs", "tas", "preemption", "dra", "bigdump")
 
 
 def timed(cmd: list[str], timeout: float) -> tuple[float, float, str]:
@@ -140,7 +164,9 @@ def timed(cmd: list[str], timeout: float) -> tuple[float, float, str]:
 def run(name: str, oracle: str, scale: float, timeout: float) -> None:
     cluster_docs, manifest_docs, pods = shape(name, scale)
     with tempfile.TemporaryDirectory() as tmp:
-        cluster, manifests = Path(tmp) / "cluster.yaml", Path(tmp) / "manifests.yaml"
+        json_dump = len(cluster_docs) == 1 and cluster_docs[0].startswith("{")
+        cluster = Path(tmp) / ("cluster.json" if json_dump else "cluster.yaml")
+        manifests = Path(tmp) / "manifests.yaml"
         cluster.write_text("---\n".join(cluster_docs))
         manifests.write_text("---\n".join(manifest_docs))
         common = [str(manifests), "--cluster", str(cluster), "--k8s-version", "1.37", "--feature-gates", GATES,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,3 +112,27 @@ def test_explain_and_migrate_json_keep_non_ascii_as_before():
     result = run("migrate", str(source), "--to-k8s", "1.37", "--check", "-o", "json")
     assert '"kind": "MigrationReport"' in result.output
     _same_as_json_module(result.output, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(("text", "exact"), [
+    ('{"a": 12345678901234567890}', False),  # beyond int64: the json module keeps it an int
+    ('[1, -12345678901234567890]', False),
+    ('12345678901234567890', False),
+    ('{"imageID": "sha256:1234567890123456789012ab"}', True),  # a digit run inside a string
+    ('{"uid": "x-1234567890123456789012"}', True),
+    ('[1.12345678901234567890123]', True),  # a long fraction is a float for both decoders
+    ('["\\ud800"]', False),  # a lone surrogate: only the json module decodes it
+])
+def test_loads_exact_says_which_decoder_read_the_text(text, exact):
+    value, by_orjson = jsontext.loads_exact(text)
+    assert by_orjson is exact
+    assert value == json.loads(text) and type(value) is type(json.loads(text))
+
+
+@pytest.mark.parametrize("pad", range(0, 40, 3))
+def test_long_integers_are_found_across_the_slices_a_large_text_is_scanned_in(monkeypatch, pad):
+    monkeypatch.setattr(jsontext, "_SLICE", 50)
+    monkeypatch.setattr(jsontext, "_OVERLAP", 30)
+    prefix = '["x",' + '"digest:123456789012345678901",' * pad
+    assert jsontext.loads_exact(prefix + ' 12345678901234567890]')[1] is False
+    assert jsontext.loads_exact(prefix + ' 1]') == (json.loads(prefix + " 1]"), True)

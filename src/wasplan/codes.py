@@ -50,7 +50,7 @@ _TABLE: list[Code] = [
     Code("WAS011", "unwritable-output", E,
          "An output (--emit-snapshot file, --in-place target, --export directory) could not be written."),
     Code("WAS012", "input-too-large", E,
-         "A file is larger than the read limit, or holds more documents than the limit (docs/exit-codes.md: Limits)."),
+         "An object is larger than the read limit, or a file holds more documents than the limit (docs/exit-codes.md: Limits)."),
     Code("WAS013", "nesting-too-deep", E, "A document nests mappings and lists deeper than the limit (docs/exit-codes.md: Limits)."),
     Code("WAS014", "too-many-aliases", E,
          "A document uses more YAML aliases, or expands to more nodes, than the limit (alias bombs)."),

@@ -190,8 +190,8 @@ DOCS: dict[str, RuleDoc] = {
         "mkdir -p out && wasplan plan manifests/ --cluster cluster.yaml --emit-snapshot out/after.yaml",
         "Create the directory, free the device, or make the file writable."),
     "WAS012": RuleDoc(
-        "An input is over a size limit: a file over 256 MiB, one object over 3 MiB (the API server's request "
-        "limit), or more than 100,000 documents in one file. The object (or the rest of the file) is not read; "
+        "An input is over a size limit: one object over 3 MiB (the API server's request "
+        "limit), or more than 100,000 documents in one file (a file's own size is not limited). The object (or the rest of the file) is not read; "
         "a JSON List loses only the items at fault.",
         "a 4 MiB ConfigMap in manifests/big.yaml", "split the data, or keep such files out with --exclude",
         "Split the input; the API server would refuse an object this large anyway."),

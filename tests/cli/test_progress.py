@@ -38,3 +38,27 @@ def test_no_bar_off_a_terminal(capsys):
     with phase_bar() as report:
         assert report is None
     assert capsys.readouterr().err == ""
+
+
+def test_a_large_snapshot_is_reported_by_name_and_bytes(tmp_path, monkeypatch):
+    from wasplan.documents import sources
+
+    monkeypatch.setattr(sources, "CHUNK", 4096)
+    cluster = tmp_path / "snapshot.yaml"
+    cluster.write_text((DIFF / "cluster.yaml").read_text() + "\n" + "# padding\n" * 2000)
+    size = cluster.stat().st_size
+    events = []
+    run_plan([str(DIFF / "head")], [str(cluster)], default_gates(get_release("1.37")),
+             progress=lambda *e: events.append(e))
+    reading = [e for e in events if e[0] == f"reading {cluster}"]
+    assert reading[0] == (f"reading {cluster}", 4096, size) and reading[-1] == (f"reading {cluster}", size, size)
+    assert _phases(events)[:2] == ["reading", f"reading {cluster}"]
+
+
+def test_the_count_is_in_megabytes_while_a_file_is_read():
+    from wasplan.cli.progress import count_text, is_byte_phase
+
+    assert is_byte_phase("reading dump.json") and not is_byte_phase("reading") and not is_byte_phase("checking")
+    assert count_text(120_400_000, 397_000_000, True) == "120.4/397.0 MB"
+    assert count_text(12, 40, False) == "12/40"
+    assert count_text(3, None, False) == "3"

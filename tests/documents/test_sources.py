@@ -107,3 +107,27 @@ def test_permission_denied_is_a_finding_even_for_root(tmp_path, monkeypatch):
     result = read_paths([str(secret), str(closed)])
     assert found(result) == [("WAS001", f"cannot read directory {closed}: Permission denied"),
                              ("WAS001", f"cannot read {secret}: Permission denied")]
+
+
+def test_a_large_file_is_read_whole_and_reports_its_bytes(tmp_path, monkeypatch):
+    """No size limit refuses an honest dump (issue 33): the file is read in chunks, each one reported with the
+    file's name, and every object in it is read."""
+    from wasplan.documents import sources
+
+    monkeypatch.setattr(sources, "CHUNK", 1024)
+    path = tmp_path / "dump.yaml"
+    path.write_text("---\n".join(POD.replace("name: a", f"name: p{i}") for i in range(200)))
+    size = path.stat().st_size
+    events = []
+    result = read_paths([str(path)], progress=lambda *e: events.append(e))
+    assert result.diagnostics == [] and len(result.documents) == 200
+    assert events[0] == (str(path), 1024, size) and events[-1] == (str(path), size, size)
+    assert [done for _, done, _ in events] == sorted(done for _, done, _ in events)
+
+
+def test_a_small_file_reports_no_bytes(tmp_path):
+    path = tmp_path / "pod.yaml"
+    path.write_text(POD)
+    events = []
+    assert len(read_paths([str(path)], progress=lambda *e: events.append(e)).documents) == 1
+    assert events == []

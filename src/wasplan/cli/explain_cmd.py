@@ -12,7 +12,7 @@ from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fa
                                 print_diagnostics, resolve_gates)
 from wasplan.cli.completion import complete_target
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
-from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterOpt, plan_settings
+from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterCheck, ClusterOpt, ValidateClusterOpt, plan_settings
 from wasplan.plan import Arrival
 from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
@@ -50,6 +50,7 @@ def explain(
                                                    help="Also stop verifying after this many seconds "
                                                         "(machine-dependent; default: no time limit)."),
     assume_admitted: bool = AssumeAdmittedOpt,
+    validate_cluster: ClusterCheck = ValidateClusterOpt,
     no_exact: bool = typer.Option(False, "--no-exact", help="Skip the exact check (could any assignment fit?)."),
     exact_budget: float = typer.Option(DEFAULT_EXACT_BUDGET, "--exact-budget", min=0.1,
                                        help="Seconds the exact check's solver may spend per question."),
@@ -80,7 +81,7 @@ def explain(
                           scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
                           verify_budget=verify_budget, verify_seconds=verify_seconds,
                           read_options=settings.read_options(), exact_budget=None if no_exact else exact_budget,
-                          assume_admitted=assume_admitted,
+                          assume_admitted=assume_admitted, full_cluster_check=validate_cluster is ClusterCheck.full,
                           **({"progress": progress} if progress else {}))
     if out.run.error or out.error:
         fail(out.run.error or out.error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
@@ -27,6 +28,18 @@ PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.js
 AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
                                  help="Plan what Kueue manages (label kueue.x-k8s.io/queue-name) as if Kueue admitted "
                                       "it now; its quotas are not modelled. Default: its pods wait for admission.")
+
+
+class ClusterCheck(str, enum.Enum):
+    """--validate-cluster: how a snapshot's objects are checked (the pipeline takes it as full_cluster_check)."""
+
+    stored = "stored"
+    full = "full"
+
+
+ValidateClusterOpt = typer.Option(ClusterCheck.stored, "--validate-cluster",
+                                  help="stored: check the snapshot's objects for what the plan reads (an API server "
+                                       "accepted them already); full: every rule, as for manifests.")
 ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
                           help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
                                "Default: the config file's `cluster`.")
@@ -121,6 +134,7 @@ def plan(
     paths: List[str] = typer.Argument(..., metavar="PATH...",
                                       help="Manifests to create: files, directories or - for stdin."),
     cluster: List[str] = ClusterOpt,
+    validate_cluster: ClusterCheck = ValidateClusterOpt,
     k8s_version: Optional[str] = K8sVersionOpt,
     feature_gates: Optional[str] = FeatureGatesOpt,
     arrival: Arrival = typer.Option(Arrival.SEQUENTIAL, "--arrival",
@@ -172,7 +186,8 @@ def plan(
     with phase_bar() as progress:
         run = run_plan(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
                        preemption=not no_preemption, read_options=settings.read_options(),
-                       assume_admitted=assume_admitted, **({"progress": progress} if progress else {}))
+                       assume_admitted=assume_admitted, full_cluster_check=validate_cluster is ClusterCheck.full,
+                       **({"progress": progress} if progress else {}))
     if run.error:
         fail(run.error)
     if run.invalid:

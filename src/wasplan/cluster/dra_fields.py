@@ -11,7 +11,6 @@ from typing import Any
 
 from wasplan.api import dra_rules
 from wasplan.api.quantity import QuantityError, parse_quantity
-from wasplan.cel import CelError, compile as compile_cel
 from wasplan.cel.checker import analyse
 from wasplan.cel.info import line_column
 from wasplan.cluster.devices import TAINT_EFFECTS, DeviceTaint, DeviceToleration, OpaqueConfig
@@ -81,7 +80,11 @@ def quantity(raw: Any, ctx: Ctx, what: str) -> Fraction | None:
 def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
     """`selectors[].cel.expression`, each checked as the API server checks it (`wasplan.cel.checker`, the check
     `wasplan validate` makes too) and then compiled for the runtime; a malformed one is reported with its position
-    (WAS646), and so is valid Kubernetes CEL the runtime lacks (optional chaining, cel.bind)."""
+    (WAS646), and so is valid Kubernetes CEL the runtime lacks (optional chaining, cel.bind). The runtime is
+    imported here, on the first selector: loading it (and the CEL package's command-line dependencies) costs a
+    plan without DRA selectors about a third of a second."""
+    from wasplan.cel import CelError, compile as compile_cel
+
     out = []
     for i, item in enumerate(as_items(raw, ctx, "selectors")):
         ictx = ctx.at(i)

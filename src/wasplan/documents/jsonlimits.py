@@ -5,6 +5,10 @@ integers within int64, finite floats, and strings that are valid Unicode (JSON c
 `first_problem` walks a decoded value without recursion and returns the first fault with its field path, so
 that a large `kubectl get -o json` List loses only the items at fault, each reported at its own position,
 instead of sending the whole file through the (far slower) YAML path.
+
+`too_deep` is the quick test for a value orjson decoded (`jsontext.loads_exact`), which can break no other
+limit: it goes down one level at a time over the containers only, so a 400 MB dump costs a fraction of the
+decode; `first_problem` then runs only on a value that is too deep, to name the field.
 """
 
 from __future__ import annotations
@@ -39,6 +43,18 @@ def first_problem(value, check_strings: bool, depth: int = 1) -> Problem | None:
             if found is not None:
                 return found
     return None
+
+
+def too_deep(value, depth: int = 1) -> bool:
+    """Whether `value` (at nesting `depth`) nests mappings and lists deeper than the limit."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    while level:
+        if depth > limits.MAX_DEPTH:
+            return True
+        level = [item for node in level for item in (node.values() if type(node) is dict else node)
+                 if type(item) is dict or type(item) is list]
+        depth += 1
+    return False
 
 
 def _scalar_problem(item, check_strings: bool, path: tuple) -> Problem | None:

@@ -4,7 +4,9 @@ The figures follow the tools a manifest meets on its way into a cluster, and are
 (section "Limits"):
 
 * one object at most 3 MiB, the API server's request body limit (`MaxRequestBodyBytes`, 3 * 1024 * 1024, in
-  k8s.io/apiserver/pkg/server/config.go); a file at most 256 MiB (a whole snapshot of a large cluster fits);
+  k8s.io/apiserver/pkg/server/config.go); a file has no size limit: a `kubectl get -o json` dump of a large
+  cluster is hundreds of megabytes of honest objects, and what could make a small file expand (aliases,
+  nesting, documents) is bounded below;
 * at most 100,000 documents in one file;
 * nesting at most 100 mappings/lists deep (libyaml stops at 1,000, see `MAX_NESTING_LEVEL` in libyaml's
   scanner.c; 100 leaves room for the Python code that walks a document recursively; Kubernetes objects nest
@@ -18,7 +20,6 @@ The figures follow the tools a manifest meets on its way into a cluster, and are
 
 from __future__ import annotations
 
-MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_OBJECT_BYTES = 3 * 1024 * 1024
 MAX_DOCUMENTS = 100_000
 MAX_DEPTH = 100

@@ -24,12 +24,13 @@ import yaml
 from wasplan import jsontext
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents import jsonlimits, kustomize, limits
+from wasplan.documents import jsonlimits, kustomize, limits, yamllist
 from wasplan.documents.construct import ConstructError, construct, path_to
 from wasplan.documents.jsonpos import JsonLocator
 from wasplan.documents.loader import FastLoader
 from wasplan.documents.model import Document, SourceFile, locate_in_node
-from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
+from wasplan.documents.sources import MANIFEST_SUFFIXES, STDIN, STDIN_NAME, ByteProgress, expand_paths, read_file, \
+    read_stdin
 
 # Helm's chart metadata carries `apiVersion: v2` but no kind (helm.sh/docs/topics/charts, "The Chart.yaml File")
 HELM_CHART_FILES = frozenset({"Chart.yaml", "Chart.yml"})
@@ -88,7 +89,8 @@ def _diag(code: str, message: str, file: str, line: int | None = None, col: int 
 
 
 def read_paths(paths: Sequence[str], stdin_text: str | None = None,
-               options: ReadOptions = ReadOptions()) -> ReadResult:
+               options: ReadOptions = ReadOptions(), progress: ByteProgress | None = None) -> ReadResult:
+    """`progress(file, bytes done, bytes in all)` hears of each large file as it is read (for a progress bar)."""
     result = ReadResult()
     files, diags = expand_paths(paths, options.exclude)
     result.diagnostics.extend(diags)
@@ -96,12 +98,17 @@ def read_paths(paths: Sequence[str], stdin_text: str | None = None,
     result.kustomize_builds = kustomize.builds([f for f in files if f != STDIN], read_mappings)
     for path in files:
         name = STDIN_NAME if path == STDIN else path
-        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path)
+        data, problem = read_stdin(stdin_text) if path == STDIN else read_file(path, progress)
         if problem is not None:
             result.diagnostics.append(problem)
             continue
         ref = kustomize.lookup(patches, path) if path != STDIN else None
-        result.extend(read_bytes(name, data, options) if ref is None else _patch(name, data, ref))
+        if ref is not None:
+            result.extend(_patch(name, data, ref))
+            continue
+        text, problem = _decode(name, data)
+        data = None  # a dump's bytes are not kept beside its text while it is parsed
+        result.extend(_read_decoded(name, text, problem, options, progress))
     return result
 
 
@@ -161,8 +168,12 @@ def _decode(name: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
 
 
 def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> ReadResult:
+    return _read_decoded(name, *_decode(name, data), options)
+
+
+def _read_decoded(name: str, text: str | None, problem: Diagnostic | None, options: ReadOptions,
+                  progress: ByteProgress | None = None) -> ReadResult:
     result = ReadResult()
-    text, problem = _decode(name, data)
     if problem is not None:
         result.diagnostics.append(problem)
         return result
@@ -179,7 +190,7 @@ def read_bytes(name: str, data: bytes, options: ReadOptions = ReadOptions()) -> 
             for doc in json_result.documents:
                 doc.text = text
             return json_result
-    _read_yaml(name, text, result, options.strict_inputs)
+    _read_yaml(name, text, result, options.strict_inputs, progress)
     for doc in result.documents:
         doc.text = text  # for positions inside block scalars (CEL expressions); shared, not copied
     return result
@@ -205,12 +216,12 @@ def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
     JSON or breaks a limit (`jsonlimits`) outside the items of a List; items at fault are left out, each with a
     finding at its position."""
     try:
-        value = jsontext.loads(text)
+        value, exact = jsontext.loads_exact(text)
     except (ValueError, RecursionError):
         return None  # let the YAML path report the syntax error with a position
-    check_strings = _SURROGATE.search(text) is not None
     faulty: dict[int, jsonlimits.Problem] = {}
-    if jsonlimits.first_problem(value, check_strings) is not None:
+    check_strings = not exact and _SURROGATE.search(text) is not None
+    if (not exact or jsonlimits.too_deep(value)) and jsonlimits.first_problem(value, check_strings) is not None:
         if not isinstance(value, dict) or not _is_list_kind(value) or jsonlimits.first_problem(
                 {k: v for k, v in value.items() if k != "items"}, check_strings) is not None:
             return None
@@ -225,7 +236,9 @@ def _read_json(name: str, text: str, strict: bool) -> ReadResult | None:
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
+def _read_yaml(name: str, text: str, result: ReadResult, strict: bool, progress: ByteProgress | None = None) -> None:
+    if _read_yaml_list(name, text, result, progress):
+        return
     loader = _Loader(text)
     index = 0
     aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
@@ -243,6 +256,36 @@ def _read_yaml(name: str, text: str, result: ReadResult, strict: bool) -> None:
             index += 1
     finally:
         loader.dispose()
+
+
+def _read_yaml_list(name: str, text: str, result: ReadResult, progress: ByteProgress | None = None) -> bool:
+    """A kubectl-style List read entry by entry (documents/yamllist.py), when every entry becomes a document
+    without a finding; False leaves the file to the whole-document path, which reports what there is.
+    `progress` hears how far into the text the entries read have come (characters: bytes for ASCII)."""
+    layout = yamllist.split(text) if len(text) > _ENTRY_BY_ENTRY else None
+    parsed = None if progress is None else (lambda done: progress(name, done, len(text)))
+    read = yamllist.read_items(text, layout, parsed) if layout is not None else None
+    if read is None:
+        return False
+    head, items = read
+    if not _is_list_kind({**head, "items": items}) or any(
+            not isinstance(head.get(k), str) or not head.get(k) for k in ("apiVersion", "kind")):
+        return False
+    list_kind = head["kind"]
+    default_kind = list_kind[: -len("List")] if list_kind != "List" else None
+    documents = []
+    for i, (entry, item) in enumerate(zip(layout.entries, items)):
+        if default_kind and ("kind" not in item or "apiVersion" not in item):
+            item = {"apiVersion": head["apiVersion"], "kind": default_kind, **item}
+        if any(not isinstance(item.get(k), str) or not item.get(k) for k in ("apiVersion", "kind")):
+            return False
+        documents.append(Document(name, 0, item, None, i, yamllist.relocator(text, entry)))
+    result.documents.extend(documents)
+    return True
+
+
+# below this many characters a List is read whole: entry by entry saves memory only on large dumps
+_ENTRY_BY_ENTRY = 1024 * 1024
 
 
 def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node | None:

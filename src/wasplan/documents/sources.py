@@ -3,8 +3,10 @@
 Reading must never hang or blow up memory on what a path turns out to be: a FIFO blocks `read()` forever, a
 device such as /dev/zero never ends, a socket cannot be opened. Named paths are therefore checked with
 `stat` first, and anything but a regular file is a finding (WAS016); a directory walk passes over such entries
-with a note (WAS017) and never follows a link to one. Reading is capped at `limits.MAX_FILE_BYTES`, and a
-closed stdin (`<&-`) is a finding, not an AttributeError.
+with a note (WAS017) and never follows a link to one. A regular file is read whatever its size (a dump of a
+large cluster is hundreds of megabytes; what could blow up while parsing is bounded in `limits`), in chunks so
+that a progress callback can show the bytes done, and a closed stdin (`<&-`) is a finding, not an
+AttributeError.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
-from wasplan.documents import limits
 from wasplan.documents.exclude import Excluder, relative_parent
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -101,26 +102,38 @@ def expand_paths(paths: Sequence[str], exclude: Sequence[str] = ()) -> tuple[lis
     return files, diags
 
 
-def _too_large(name: str) -> Diagnostic:
-    return path_diag("WAS012", f"{name} is larger than {limits.mib(limits.MAX_FILE_BYTES)}; not read", name)
+CHUNK = 16 * 1024 * 1024
+# bytes(path, done, total): how much of a file has been read so far
+ByteProgress = Callable[[str, int, int], None]
 
 
-def read_file(path: str) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of a regular file (checked again on the open descriptor), or why there are none."""
+def _chunks(handle, path: str, size: int, progress: ByteProgress | None) -> bytes:
+    """The whole file, read in chunks when someone watches (a file may grow while it is read: read to its end)."""
+    if progress is None or size <= CHUNK:
+        return handle.read()
+    parts, done = [], 0
+    while chunk := handle.read(CHUNK):
+        parts.append(chunk)
+        done += len(chunk)
+        progress(path, done, max(size, done))
+    return b"".join(parts)
+
+
+def read_file(path: str, progress: ByteProgress | None = None) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a regular file (checked again on the open descriptor), or why there are none; `progress`
+    hears of each chunk of a large file."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         return None, path_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path)
     with os.fdopen(fd, "rb") as handle:
         try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                return None, path_diag("WAS016", f"{path} is {_kind_of(mode)}; not read", path)
-            data = handle.read(limits.MAX_FILE_BYTES + 1)
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return None, path_diag("WAS016", f"{path} is {_kind_of(info.st_mode)}; not read", path)
+            data = _chunks(handle, path, info.st_size, progress)
         except OSError as exc:
             return None, path_diag("WAS001", f"cannot read {path}: {exc.strerror or exc}", path)
-    if len(data) > limits.MAX_FILE_BYTES:
-        return None, _too_large(path)
     return data, None
 
 
@@ -132,9 +145,7 @@ def read_stdin(stdin_text: str | None = None) -> tuple[bytes | None, Diagnostic 
     if stream is None:
         return None, path_diag("WAS001", "cannot read stdin: it is closed", STDIN_NAME)
     try:
-        data = stream.read(limits.MAX_FILE_BYTES + 1)
+        data = stream.read()
     except (OSError, ValueError) as exc:
         return None, path_diag("WAS001", f"cannot read stdin: {getattr(exc, 'strerror', None) or exc}", STDIN_NAME)
-    if len(data) > limits.MAX_FILE_BYTES:
-        return None, _too_large(STDIN_NAME)
     return data, None

@@ -79,13 +79,14 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
                 node_shape: str | None = None, preemption: bool = True,
                 verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
                 exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,
-                read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False) -> ExplainRun:
+                read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False,
+                full_cluster_check: bool = False) -> ExplainRun:
     """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
     many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
     `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption, progress=progress, read_options=read_options,
-                            assume_admitted=assume_admitted)
+                            assume_admitted=assume_admitted, full_cluster_check=full_cluster_check)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out

@@ -106,7 +106,7 @@ class Prepared:
 
 
 # progress(phase, done, total): the phase being worked on ("reading", "checking", "building the cluster",
-# "scheduling", ...), how far it is, and its total once known (None before)
+# "scheduling", ...), how far it is, and its total once known (None before); "reading FILE" counts bytes
 Progress = Callable[[str, int, "int | None"], None]
 
 
@@ -137,9 +137,11 @@ def origins(documents) -> dict[tuple[str, str, str], Location]:
 def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
                  scheduler_config: str | None = None, preemption: bool = True,
                  progress: Progress = quiet, read_options: ReadOptions = ReadOptions(),
-                 assume_admitted: bool = False) -> Prepared:
+                 assume_admitted: bool = False, full_cluster_check: bool = False) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense.
-    `assume_admitted`: what Kueue manages is planned as if admitted now (cluster/kueue.py)."""
+    `assume_admitted`: what Kueue manages is planned as if admitted now (cluster/kueue.py).
+    The snapshot's objects are checked for what the planner relies on (an API server accepted them already:
+    validate/checker.py `check_stored`), or like manifests with `full_cluster_check` (`--validate-cluster full`)."""
     from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
@@ -150,18 +152,21 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     except ConfigError as exc:
         run.error = str(exc)
         return Prepared(run)
-    manifests = read_paths(list(paths), options=read_options)
-    snapshot = read_paths(list(cluster_paths))
+    def reading(name: str, done: int, total: int) -> None:
+        progress(f"reading {name}", done, total)
+
+    manifests = read_paths(list(paths), options=read_options, progress=reading)
+    snapshot = read_paths(list(cluster_paths), progress=reading)
     note_no_input(manifests, paths, empty_files_count=True)
     run.diagnostics += unbuilt_kustomizations(manifests)
     run.files = (_shown(manifests), _shown(snapshot))
     _name_generated(snapshot, manifests, run)
-    reads = (snapshot, manifests)
-    total = sum(len(read.documents) for read in reads)
+    reads = ((snapshot, not full_cluster_check), (manifests, False))
+    total = sum(len(read.documents) for read, _ in reads)
     done = 0
     progress("checking", done, total)
-    for read in reads:
-        report = validate_read(read, gates)
+    for read, stored in reads:
+        report = validate_read(read, gates, stored=stored)
         done += len(read.documents)
         progress("checking", done, total)
         run.diagnostics += report.diagnostics
@@ -218,10 +223,11 @@ def scheduling(progress: Progress) -> Callable[[int, int], None]:
 
 def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
              scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
-             read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False) -> PlanRun:
+             read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False,
+             full_cluster_check: bool = False) -> PlanRun:
     prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
                             preemption=preemption, progress=progress, read_options=read_options,
-                            assume_admitted=assume_admitted)
+                            assume_admitted=assume_admitted, full_cluster_check=full_cluster_check)
     run = prepared.run
     if prepared.inputs is None:
         return run

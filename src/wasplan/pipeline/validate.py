@@ -15,7 +15,7 @@ from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
 from wasplan.exitcodes import ExitCode, for_findings
 from wasplan.suppress import apply as suppression, markers
 from wasplan.suppress.apply import Suppressed
-from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_documents
+from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
 
 # Input problems after which no verdict about the manifests is possible at all.
 _UNREADABLE = frozenset({"WAS001", "WAS009", "WAS012", "WAS016"})
@@ -111,10 +111,13 @@ def empty_inputs(texts: dict[str, str]) -> str:
 
 
 def validate_read(read: ReadResult, gates: GateSet, *, lint: bool = False, nodes: list | None = None,
-                  snapshot=None) -> ValidationReport:
-    """`snapshot` (a `lint_devices.Snapshot` from `--cluster`) adds its nodes, DRA objects and device checks."""
-    report = ValidationReport(gates, check_documents(read.documents, gates, read.diagnostics), list(read.diagnostics),
-                              sources=dict(read.sources), skipped=list(read.skipped))
+                  snapshot=None, stored: bool = False) -> ValidationReport:
+    """`snapshot` (a `lint_devices.Snapshot` from `--cluster`) adds its nodes, DRA objects and device checks;
+    `stored`: the documents are what an API server stored (a `plan --cluster` snapshot), checked only for what
+    the planner relies on (validate/checker.py `check_stored`)."""
+    check = check_stored if stored else check_document
+    report = ValidationReport(gates, check_documents(read.documents, gates, read.diagnostics, check),
+                              list(read.diagnostics), sources=dict(read.sources), skipped=list(read.skipped))
     if lint:
         report.lint_diagnostics = lint_documents(read.documents, gates, nodes, snapshot)
     return report

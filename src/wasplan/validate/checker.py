@@ -244,11 +244,22 @@ def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-def check_documents(docs: Sequence[Document], gates: GateSet,
-                    read_diagnostics: Sequence[Diagnostic] = ()) -> list[DocumentResult]:
+def check_stored(doc: Document, gates: GateSet) -> DocumentResult:
+    """A snapshot object, which an API server already accepted (`plan --cluster`, default `--validate-cluster
+    stored`): whether the release serves its version, and nothing of the creation rules. The fields the planner
+    reads are checked where it reads them (cluster/parse_*.py: WAS601, WAS602 with file, line and field). The
+    compact Cluster kind is wasplan's own and no server has seen it: it gets the full check."""
+    if doc.group == WASPLAN_GROUP:
+        return check_document(doc, gates)
+    return DocumentResult(doc, _served_check(doc, gates))
+
+
+def check_documents(docs: Sequence[Document], gates: GateSet, read_diagnostics: Sequence[Diagnostic] = (),
+                    check=check_document) -> list[DocumentResult]:
     """`read_diagnostics`: what reading found; an error located in a document (a duplicate key, WAS005) makes that
-    document invalid, as the API server's strict decoding refuses it. It stays reported where reading reports it."""
-    results = [check_document(doc, gates) for doc in docs]
+    document invalid, as the API server's strict decoding refuses it. It stays reported where reading reports it.
+    `check`: `check_document` (everything, manifests) or `check_stored` (snapshot objects)."""
+    results = [check(doc, gates) for doc in docs]
     by_place = {(r.doc.source, r.doc.index): r for r in results}
     for d in read_diagnostics:
         found = by_place.get((d.location.file, d.location.doc)) if d.severity is Severity.ERROR else None
