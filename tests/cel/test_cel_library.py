@@ -36,8 +36,10 @@ def value(expression: str):
     ('"hello".substring(1)', "ello"), ('"hello".substring(1, 3)', "el"), ('"  x\\t\\n".trim()', "x"),
     ('"aaa".replace("a", "b", 2)', "bba"), ('"ab".replace("", "-")', "-a-b-"), ('["a", "b"].join()', "ab"),
     ('["a", "b"].join("-")', "a-b"), ('"abc".reverse()', "cba"), ('strings.quote("a\\"b\\n")', '"a\\"b\\n"'),
-    ('"%s and %s".format(["x", "y"])', "x and y"), ('"%d".format([3])', "3"), ('"%.2f|%e".format([3.14159, 1234.5])', "3.14|1.234500e+03"),
-    ('"%x %X %o %b".format([255, 255, 8, 5])', "ff FF 10 101"), ('"%s".format([[1, 2]])', "[1, 2]"), ('"%s".format([{"b": "x"}])', '{"b": "x"}'),
+    ('"%s and %s".format(["x", "y"])', "x and y"), ('"%d".format([3])', "3"),
+    ('"%.2f|%e".format([3.14159, 1234.5])', "3.14|1.234500e+03"),
+    ('"%x %X %o %b".format([255, 255, 8, 5])', "ff FF 10 101"), ('"%s".format([[1, 2]])', "[1, 2]"),
+    ('"%s".format([{"b": "x"}])', '{"b": "x"}'),
     # regex
     ('"NVIDIA A100".matches("^nvidia")', False), ('"abc123def45".find("[0-9]+")', "123"),
     ('"abc123def45".findAll("[0-9]+")', ["123", "45"]), ('"a1b2c3".findAll("[0-9]", 2)', ["1", "2"]),
@@ -46,12 +48,14 @@ def value(expression: str):
     ("[3, 1, 2].min()", 1), ('["b", "a"].max()', "b"), ("[1, 2, 1].indexOf(1)", 0), ("[1, 2, 1].lastIndexOf(1)", 2),
     ("[1, 2, 3, 4].slice(1, 3)", [2, 3]), ("[[1], [2, 3]].flatten()", [1, 2, 3]),
     ("[[[1]], [[2]]].flatten(2)", [1, 2]), ("[3, 1, 2].sort()", [1, 2, 3]), ("[1, 2, 3].reverse()", [3, 2, 1]),
-    ("[1, 1, 2, 1].distinct()", [1, 2]), ("lists.range(3)", [0, 1, 2]), ('["bb", "a"].sortBy(x, x.size())', ["a", "bb"]),
+    ("[1, 1, 2, 1].distinct()", [1, 2]), ("lists.range(3)", [0, 1, 2]),
+    ('["bb", "a"].sortBy(x, x.size())', ["a", "bb"]),
     ("sets.contains([1, 2, 3], [2, 3])", True), ("sets.contains([1], [1, 2])", False),
     ("sets.equivalent([1, 2, 1], [2, 1])", True), ("sets.intersects([1, 2], [3, 2])", True),
     ("[1, 2].first().value()", 1), ("[].last().hasValue()", False),
     # macros
-    ("[1, 2, 3].map(x, x * 2)", [2, 4, 6]), ("[1, 2, 3].map(x, x > 1, x)", [2, 3]), ("[1, 2, 3].filter(x, x != 2)", [1, 3]),
+    ("[1, 2, 3].map(x, x * 2)", [2, 4, 6]), ("[1, 2, 3].map(x, x > 1, x)", [2, 3]),
+    ("[1, 2, 3].filter(x, x != 2)", [1, 3]),
     ("[1, 2].exists_one(x, x == 1)", True), ("[5, 6].all(i, v, v > i)", True), ("[5, 6].existsOne(i, v, i == 1)", True),
     ("[5, 6].transformList(i, v, i + v)", [5, 7]), ('{"a": 1}.transformMap(k, v, v * 2)', {"a": 2}),
     ('{"a": 1}.transformMapEntry(k, v, {v: k})', {1: "a"}), ("cel.bind(x, 2, x * x)", 4),
@@ -73,7 +77,8 @@ def value(expression: str):
     ('semver("1.2.3+a") == semver("1.2.3+b")', True), ('isSemver("01.2.3")', False),
     ('ip("10.0.0.1").family()', 4), ('ip("::1").isLoopback()', True), ('ip("169.254.1.1").isLinkLocalUnicast()', True),
     ('ip("224.0.0.1").isLinkLocalMulticast()', True), ('ip("10.0.0.1").isGlobalUnicast()', True),
-    ('ip.isCanonical("2001:db8::0:1")', False), ('isIP("1.2.3.04")', False), ('string(ip("2001:DB8::1"))', "2001:db8::1"),
+    ('ip.isCanonical("2001:db8::0:1")', False), ('isIP("1.2.3.04")', False),
+    ('string(ip("2001:DB8::1"))', "2001:db8::1"),
     ('cidr("10.0.0.0/8").containsIP("10.1.2.3")', True), ('cidr("10.0.0.0/8").containsCIDR("10.1.0.0/16")', True),
     ('cidr("10.1.2.3/8").masked() == cidr("10.0.0.0/8")', True), ('cidr("10.1.2.3/8").ip() == ip("10.1.2.3")', True),
     ('cidr("10.0.0.0/8").prefixLength()', 8), ('isCIDR("10.0.0.0/33")', False),
@@ -89,10 +94,13 @@ def test_extension_functions(expression, expected):
 
 
 @pytest.mark.parametrize("expression,message", [
-    ('"hello".charAt(6)', "index out of range: 6"), ('"hello".substring(3, 1)', "invalid substring range. start: 3, end: 1"),
+    ('"hello".charAt(6)', "index out of range: 6"),
+    ('"hello".substring(3, 1)', "invalid substring range. start: 3, end: 1"),
     ("[1, 2].slice(1, 5)", "cannot slice(1, 5), list is length 2"), ("[].max()", "max(list) called on empty list"),
-    ("9223372036854775807 + 1", "integer overflow"), ("5 / 0", "division by zero"), ("uint(-1)", "range error converting int to uint"),
-    ("optional.none().value()", "optional.none() dereference"), ('quantity("1.5").asInteger()', "cannot convert value to integer"),
+    ("9223372036854775807 + 1", "integer overflow"), ("5 / 0", "division by zero"),
+    ("uint(-1)", "range error converting int to uint"),
+    ("optional.none().value()", "optional.none() dereference"),
+    ('quantity("1.5").asInteger()', "cannot convert value to integer"),
     ('ip("1.2.3.04")', 'IP Address "1.2.3.04" parse error during conversion from string'),
     ('"a".matches("(?=a)")', "error parsing regexp: invalid or unsupported Perl syntax in '(?=a)'"),
 ])
@@ -109,7 +117,8 @@ def test_runtime_errors(expression, message):
     ('[device.attributes["gpu.nvidia.com"].productName, "x"].size() == 2', "expected type 'any' but found 'string'"),
     ('quantity("1").sign() == 1', "undeclared reference to 'sign' (in container '')"),
     ("[[1], [2]].isSorted()", "found no matching overload for 'isSorted' applied to 'list(list(int)).()'"),
-    ('sets.contains([1], ["a"])', "found no matching overload for 'sets.contains' applied to '(list(int), list(string))'"),
+    ('sets.contains([1], ["a"])',
+     "found no matching overload for 'sets.contains' applied to '(list(int), list(string))'"),
     ("[1, 2].existsOne(x, x == 1)", "undeclared reference to 'existsOne' (in container '')"),
 ])
 def test_what_upstream_refuses_to_compile(expression, message):

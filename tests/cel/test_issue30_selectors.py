@@ -101,3 +101,18 @@ def test_a_selector_upstream_evaluates_but_wasplan_does_not_is_named(tmp_path):
 ])
 def test_validate_accepts_the_extension_libraries(expression):
     assert findings(CLASS + f"  - cel: {{expression: '{expression}'}}\n") == []
+
+
+def test_lint_with_the_cluster_finds_the_a100_and_names_the_values_when_none_matches(tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
+    from helpers import run
+
+    (tmp_path / "cluster.yaml").write_text(NODES + NVIDIA_CLASS + _slice("worker", "NVIDIA H100 80GB HBM3") +
+                                           _slice("worker-2", "NVIDIA A100-SXM4-40GB"))
+    (tmp_path / "app.yaml").write_text(GPU_TEST6)
+    (tmp_path / "b200.yaml").write_text(GPU_TEST6.replace("a100.*", "b200.*"))
+    clean = run("lint", str(tmp_path / "app.yaml"), "--cluster", str(tmp_path / "cluster.yaml"))
+    assert "0 errors" in clean.output and "WAS428" not in clean.output
+    none = run("lint", str(tmp_path / "b200.yaml"), "--cluster", str(tmp_path / "cluster.yaml"))
+    assert 'error WAS428 request "gpu" matches no device in the cluster snapshot' in none.output
+    assert '"NVIDIA A100-SXM4-40GB" (1 device), "NVIDIA H100 80GB HBM3" (1 device)' in none.output

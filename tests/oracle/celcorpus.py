@@ -41,6 +41,9 @@ IPS = ['"10.0.0.1"', '"::1"', '"127.0.0.1"', '"0.0.0.0"', '"169.254.1.1"', '"fe8
        '"8.8.8.8"', '"2001:DB8::1"']
 CIDRS = ['"10.0.0.0/8"', '"10.1.2.3/8"', '"192.168.0.0/16"', '"2001:db8::/32"', '"10.0.0.0/33"', '"10.0.0.0"',
          '"0.0.0.0/0"', '"::/0"', '"10.0.0.0/08"']
+SEPARATORS = ['","', '""', '" "']
+IP_MEMBERS = ["family", "isLoopback", "isUnspecified", "isGlobalUnicast", "isLinkLocalMulticast", "isLinkLocalUnicast"]
+URL_MEMBERS = ["getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery"]
 URLS = ['"https://user@example.com:8080/a%20b/c?x=1&y=2&x=3"', '"http://[::1]:80/"', '"/just/a/path"',
         '"not a url"', '"example.com"', '"https://example.com"', '"ftp://h/p?q"', '"https://example.com/a b"']
 
@@ -56,7 +59,7 @@ def value_terms(rng: random.Random, rounds: int) -> list[str]:
         lambda: f"{s()}.charAt({i()})", lambda: f"{s()}.indexOf({s()})", lambda: f"{s()}.indexOf({s()}, {i()})",
         lambda: f"{s()}.lastIndexOf({s()})", lambda: f"{s()}.lastIndexOf({s()}, {i()})",
         lambda: f"{s()}.lowerAscii()", lambda: f"{s()}.upperAscii()", lambda: f"{s()}.replace({s()}, {s()})",
-        lambda: f"{s()}.replace({s()}, {s()}, {i()})", lambda: f'{s()}.split({rng.choice([chr(34) + "," + chr(34), chr(34) * 2, chr(34) + " " + chr(34)])})',
+        lambda: f"{s()}.replace({s()}, {s()}, {i()})", lambda: f"{s()}.split({rng.choice(SEPARATORS)})",
         lambda: f'{s()}.split(",", {i()})', lambda: f"{s()}.substring({i()})",
         lambda: f"{s()}.substring({i()}, {i()})", lambda: f"{s()}.trim()", lambda: f"{s()}.reverse()",
         lambda: f"{s()}.size()", lambda: f"size({s()})", lambda: f"{s()}.contains({s()})",
@@ -98,7 +101,8 @@ def value_terms(rng: random.Random, rounds: int) -> list[str]:
         lambda: rng.choice(["9223372036854775807 + 1", "-9223372036854775808 / -1", "7 / -2", "-7 % 3", "7 % -3",
                             "1.0 / 0.0", "-1.0 / 0.0", "1u - 2u", "2u * 9223372036854775808u", "5 / 0", "5 % 0",
                             "1 < 1.5", "1u == 1", "1 == 1.0", "[1] == [1.0]", '{1: "a"}[1u]', '{1: "a"}[2]',
-                            "1 < 1u", "2.0 > 1u", '"a" < "b"', "b\"a\" < b\"b\"", "false < true", '[1, "a"] == [1, "a"]',
+                            "1 < 1u", "2.0 > 1u", '"a" < "b"', 'b"a" < b"b"', "false < true",
+                            '[1, "a"] == [1, "a"]',
                             '{"a": 1} == {"a": 1.0}', "null == null", "-(-9223372036854775807 - 1)", "3.0 % 2.0",
                             "[1, 2] + [3]", '"a" + "b"', "1 in [1.0]", '"a" in {"a": 1}', "2 in {1: 2}",
                             "0.1 + 0.2", "1e308 * 10.0", "[1,2][2]", "[1,2][-1]", "[1,2][1.0]", '{"a": 1}.b']),
@@ -119,7 +123,7 @@ def value_terms(rng: random.Random, rounds: int) -> list[str]:
         lambda: f"semver({_pick(rng, SEMVERS[:3])}).isLessThan(semver({_pick(rng, SEMVERS[6:8])}))",
         lambda: f"ip({_pick(rng, IPS)})", lambda: f"isIP({_pick(rng, IPS)})",
         lambda: f"ip.isCanonical({_pick(rng, IPS)})",
-        lambda: f"ip({_pick(rng, IPS)}).{rng.choice(['family', 'isLoopback', 'isUnspecified', 'isGlobalUnicast', 'isLinkLocalMulticast', 'isLinkLocalUnicast'])}()",
+        lambda: f"ip({_pick(rng, IPS)}).{rng.choice(IP_MEMBERS)}()",
         lambda: f"string(ip({_pick(rng, IPS)}))", lambda: f"cidr({_pick(rng, CIDRS)})",
         lambda: f"isCIDR({_pick(rng, CIDRS)})", lambda: f"cidr({_pick(rng, CIDRS)}).containsIP({_pick(rng, IPS)})",
         lambda: f"cidr({_pick(rng, CIDRS)}).containsIP(ip({_pick(rng, IPS)}))",
@@ -127,8 +131,9 @@ def value_terms(rng: random.Random, rounds: int) -> list[str]:
         lambda: f"cidr({_pick(rng, CIDRS)}).{rng.choice(['prefixLength', 'masked', 'ip'])}()",
         lambda: f"string(cidr({_pick(rng, CIDRS)}).masked())", lambda: f"url({_pick(rng, URLS)})",
         lambda: f"isURL({_pick(rng, URLS)})",
-        lambda: f"url({_pick(rng, URLS)}).{rng.choice(['getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath', 'getQuery'])}()",
-        lambda: rng.choice(["optional.of(1).value()", "optional.none().orValue(2)", "optional.ofNonZeroValue(0).hasValue()",
+        lambda: f"url({_pick(rng, URLS)}).{rng.choice(URL_MEMBERS)}()",
+        lambda: rng.choice(["optional.of(1).value()", "optional.none().orValue(2)",
+                            "optional.ofNonZeroValue(0).hasValue()",
                             'optional.ofNonZeroValue("").hasValue()', 'optional.ofNonZeroValue("a").value()',
                             '{"a": 1}.?a.value()', '{"a": 1}[?"b"].hasValue()', "[1, 2][?5].orValue(0)",
                             "optional.none().or(optional.of(3)).value()", "optional.none().value()",
@@ -141,7 +146,8 @@ def value_terms(rng: random.Random, rounds: int) -> list[str]:
                             '{"a": 1}.transformMap(k, k)', "[1, 2].map(x)", "cel.bind(1, 2, 3)", "has(1)",
                             '"a".substring()', "[1, \"a\"]", '{1: 1, "a": 2}', "1 ? 2 : 3", "!1", "-\"a\"",
                             "device.nope", "device.exists(k, true)", "1 in 1", "[1].flatten(\"a\")",
-                            "duration(\"1s\")", "timestamp(\"2026-01-01T00:00:00Z\") < timestamp(\"2027-01-01T00:00:00Z\")"]),
+                            'duration("1s")',
+                            'timestamp("2026-01-01T00:00:00Z") < timestamp("2027-01-01T00:00:00Z")']),
     ]
     return [template() for template in templates for _ in range(rounds)]
 
@@ -150,8 +156,9 @@ def predicates(rng: random.Random, rounds: int) -> list[str]:
     """Boolean selectors over the generated devices."""
     a, c = f'device.attributes["{DRIVER}"]', f'device.capacity["{DRIVER}"]'
     templates = [
-        lambda: f'{a}.model.lowerAscii().matches({rng.choice(["^nvidia a100.*$", "^a1", "h100", "^$"])!r})'.replace("'", '"'),
-        lambda: f'{a}.model.upperAscii().contains("A100")', lambda: f'{a}.model.split("-").size() > {rng.randint(0, 3)}',
+        lambda: f'{a}.model.lowerAscii().matches("{rng.choice(["^nvidia a100.*$", "^a1", "h100", "^$"])}")',
+        lambda: f'{a}.model.upperAscii().contains("A100")',
+        lambda: f'{a}.model.split("-").size() > {rng.randint(0, 3)}',
         lambda: f'{a}.model.indexOf("{rng.choice(["A", "-", "x"])}") >= {rng.randint(-1, 3)}',
         lambda: f'{a}.model.substring({rng.randint(0, 8)}).startsWith("{rng.choice(["A", "1", ""])}")',
         lambda: f"{a}.cores {rng.choice(['>', '<', '==', '>='])} {rng.choice(['64', '108', '64.5', '100u'])}",
@@ -162,13 +169,15 @@ def predicates(rng: random.Random, rounds: int) -> list[str]:
         lambda: f'device.attributes["{rng.choice(["other.io", "numa.example.com"])}"].{rng.choice(["x", "node"])} == 1',
         lambda: f"{a}.driverVersion.isGreaterThan(semver(\"{rng.choice(['1.0.0', '2.0.0-rc.1', '2.0.0'])}\"))",
         lambda: f"{a}.driverVersion.major() == {rng.randint(1, 3)}",
-        lambda: f'{c}.memory.compareTo(quantity("{rng.choice(["40Gi", "80Gi", "1Ti", "81920Mi"])}")) {rng.choice([">=", "==", "<"])} 0',
+        lambda: f'{c}.memory.compareTo(quantity("{rng.choice(["40Gi", "80Gi", "1Ti", "81920Mi"])}")) '
+                f'{rng.choice([">=", "==", "<"])} 0',
         lambda: f'{c}.memory.isGreaterThan(quantity("48Gi"))', lambda: f"{c}.memory.asInteger() > 1000",
         lambda: f"{c}.{rng.choice(['memory', 'absent'])}.isInteger()",
         lambda: f'{a}.?model.orValue("") == "{rng.choice(["A100", "a100"])}"',
         lambda: f"{a}.?absent.orValue({rng.randint(0, 2)}) == 1",
         lambda: f'device.attributes["other.io"].?x.hasValue()',
-        lambda: f"device.attributes.exists(d, d.startsWith(\"numa\"))", lambda: f"device.attributes.size() == {rng.randint(1, 2)}",
+        lambda: 'device.attributes.exists(d, d.startsWith("numa"))',
+        lambda: f"device.attributes.size() == {rng.randint(1, 2)}",
         lambda: f"{a}.all(k, k.size() > 2)", lambda: f"{a}.exists(k, v, k == \"cores\" && v == 108)",
         lambda: f"device.allowMultipleAllocations", lambda: f'device.driver.split(".").size() == 3',
         lambda: f'cel.bind(m, {a}.model, m.lowerAscii() == m || m.size() > 3)',

@@ -12,8 +12,7 @@ import math
 
 from wasplan.cel import types as t
 from wasplan.cel.info import UNBOUNDED, Info, add, tenth, times
-from wasplan.cel.evaluator import namespaced
-from wasplan.cel.syntax import Node
+from wasplan.cel.syntax import Node, namespaced
 from wasplan.suggest import did_you_mean
 
 _LOGIC = ("_&&_", "_||_")

@@ -26,7 +26,7 @@ from functools import lru_cache
 from wasplan.cel import types as t
 from wasplan.cel.calls import CallRules
 from wasplan.cel.info import UNBOUNDED, CelFinding, Failed, Info, add
-from wasplan.cel.syntax import CelSyntaxError, Node, parse
+from wasplan.cel.syntax import CelSyntaxError, Node, dotted, parse
 from wasplan.suggest import did_you_mean
 
 MAX_COST = 1_000_000  # resource.CELSelectorExpressionMaxCost
@@ -140,13 +140,13 @@ class Checker(CallRules):
 
     def _index(self, node: Node, scope) -> Info:
         target = self.check(node.target, scope)  # type: ignore[arg-type]
-        dotted = _dotted(node.args[0])
-        if dotted is not None and dotted.split(".")[0] not in scope and dotted.split(".")[0] != "device":
+        key_path = dotted(node.args[0])
+        if key_path is not None and key_path.split(".")[0] not in scope and key_path.split(".")[0] != "device":
             first = node.args[0]
             while first.target is not None:
                 first = first.target
             raise self.fail("undeclared", f"undeclared reference to '{first.name}' (in container '')", first,
-                            f'quote the key: ["{dotted}"]')
+                            f'quote the key: ["{key_path}"]')
         key = self.check(node.args[0], scope)
         kind, cost = t.kind(target.type), add(target.cost, key.cost, 1)
         if kind == "optional":
@@ -155,7 +155,8 @@ class Checker(CallRules):
         if kind == "list" and key.type in (t.INT, t.UINT, t.DYN):
             result = Info(target.type[1], cost, _value_size(target.type))  # type: ignore[index]
         elif kind == "map" and t.assignable(target.type[1], key.type):  # type: ignore[index]
-            result = Info(target.type[2], cost, _value_size(target.type), self.is_attribute(target))  # type: ignore[index]
+            value = target.type[2]  # type: ignore[index]
+            result = Info(value, cost, _value_size(target.type), self.is_attribute(target))
         elif target.type == t.DYN:
             result = Info(t.DYN, cost, t.ATTRIBUTE_VALUE_SIZE if target.size else None)
         else:
@@ -195,14 +196,6 @@ class Checker(CallRules):
         return elem
 
 
-def _dotted(node: Node) -> str | None:
-    """`gpu.example.com` for an unquoted `gpu.example.com` (identifiers joined by selections), else None."""
-    if node.kind == "ident":
-        return node.name
-    if node.kind == "select" and not node.optional and node.target is not None:
-        inner = _dotted(node.target)
-        return f"{inner}.{node.name}" if inner is not None else None
-    return None
 
 
 

@@ -25,10 +25,10 @@ from fractions import Fraction
 from typing import Any, Callable, Protocol
 
 from wasplan.cel.checker import analyse
-from wasplan.cel.evaluator import Builder, namespaced
+from wasplan.cel.evaluator import Builder
 from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, line_column
 from wasplan.cel.library import UNMODELLED, semver_of
-from wasplan.cel.syntax import CelSyntaxError, Node, parse
+from wasplan.cel.syntax import CelSyntaxError, Node, namespaced, parse
 from wasplan.cel.values import CelEvalError, DefaultMap, Quantity, type_name
 
 # A field read through literal keys: `attributes["d"].name`, `capacity['d']["name"]` (not a method call).

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from wasplan.cel.library import IMPLEMENTATIONS
-from wasplan.cel.syntax import Node
+from wasplan.cel.syntax import Node, dotted, namespaced
 from wasplan.cel.values import (
     NONE, CelEvalError, CelType, DefaultMap, Optional, UInt, arithmetic, compare, contains, equal, key_text,
     map_find, negate, no_overload, type_name)
@@ -32,26 +32,6 @@ _MACROS = _QUANTIFIERS | {"map", "filter", "transformList", "transformMap", "tra
 _ORDER = {"_<_": lambda c: c == -1, "_<=_": lambda c: c in (-1, 0), "_>_": lambda c: c == 1,
           "_>=_": lambda c: c in (0, 1)}
 _ARITH = {"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%"}
-
-
-def dotted(node: Node | None) -> str | None:
-    """`a.b.c` for identifiers joined by plain selections, else None."""
-    if node is None:
-        return None
-    if node.kind == "ident":
-        return node.name
-    if node.kind == "select" and not node.optional:
-        inner = dotted(node.target)
-        return f"{inner}.{node.name}" if inner is not None else None
-    return None
-
-
-def namespaced(node: Node, bound: frozenset[str]) -> str | None:
-    """The function a call names through a namespace (`sets.contains`), when the namespace is no variable."""
-    prefix = dotted(node.target)
-    if prefix is None or prefix.split(".")[0] in bound or prefix.split(".")[0] == "device":
-        return None
-    return f"{prefix}.{node.name}"
 
 
 class Builder:

@@ -38,7 +38,7 @@ from wasplan.api.quantity import QuantityError, _interpret_suffix, _scan, parse_
 from wasplan.api.semver import SEMVER
 from wasplan.cel.values import (
     CIDR, INT_MAX, INT_MIN, IP, NONE, URL, CelEvalError, CelType, Optional, Quantity, Semver, UInt, arithmetic,
-    check_int, compare, equal, no_overload, type_name)
+    compare, equal, no_overload, type_name)
 
 # Declared by upstream's environment, accepted by `wasplan validate`, not evaluated by the planner: timestamps and
 # durations (a device has none), the named formats of `format.named`, the internal `cel.@block`.
@@ -400,10 +400,6 @@ def display(value: Any) -> str:
         return "null"
     if type(value) is CelType:
         return value.name
-    if type(value) is float:
-        return go_float(value) if not value.is_integer() or abs(value) >= 1e21 else go_float(value)
-    if type(value) is bytes:
-        return to_string(value)
     return to_string(value)
 
 
@@ -543,13 +539,9 @@ def flatten(value: Any, depth: Any = 1) -> list:
 def sort(value: Any) -> list:
     items = list(_list("sort", value))
     _comparable("sort", items)
-    if items and type(items[0]) is not type(items[-1]) or len({type(i) for i in items}) > 1:
+    if len({type(i) for i in items}) > 1:
         raise CelEvalError("list elements must have the same type")
-    return sorted(items, key=_sort_key)
-
-
-def _sort_key(item: Any) -> Any:
-    return item
+    return sorted(items)
 
 
 def sort_by_keys(value: Any, keys: Any) -> list:

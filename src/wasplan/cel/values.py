@@ -314,10 +314,9 @@ def contains(container: Any, element: Any) -> bool:
         if type(element) is str:
             return element in container
         try:
-            found, _ = map_find(container, element)
+            return map_find(container, element)[0]
         except CelEvalError:
             return False
-        return found and not (type(element) is str and element not in container)
     raise no_overload("@in", element, container)
 
 
