@@ -115,7 +115,7 @@ def test_runtime_errors(expression, message):
 @pytest.mark.parametrize("expression,message", [
     ("[1, 2.0].size() == 2", "expected type 'int' but found 'double'"),
     ('[device.attributes["gpu.nvidia.com"].productName, "x"].size() == 2', "expected type 'any' but found 'string'"),
-    ('quantity("1").sign() == 1', "undeclared reference to 'sign' (in container '')"),
+    ('quantity("1").sign() == 1', "found no matching overload for 'sign' applied to 'kubernetes.Quantity.()'"),
     ("[[1], [2]].isSorted()", "found no matching overload for 'isSorted' applied to 'list(list(int)).()'"),
     ('sets.contains([1], ["a"])',
      "found no matching overload for 'sets.contains' applied to '(list(int), list(string))'"),

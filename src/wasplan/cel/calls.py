@@ -171,6 +171,8 @@ class CallRules:
             result = _match_global(node.name, [a.type for a in args])
         elif receiver is not None and node.name in t.MEMBERS and node.name not in self.hidden_functions:
             result = _match_member(node.name, receiver.type, [a.type for a in args])
+        elif receiver is not None and node.name in t.GLOBALS:  # `q.sign()`: declared, but not as a method
+            result = None
         else:
             raise self.fail("function", f"undeclared reference to '{node.name}' (in container '')", node,
                             _function_hint(node.name, receiver is None))
