@@ -280,6 +280,9 @@ _TABLE: list[Code] = [
          "the attribute was left out."),
     Code("WAS650", "unsupported-dra-version", E,
          "A DRA object uses a resource.k8s.io version the planner does not read (write resource.k8s.io/v1); it was left out."),
+    Code("WAS651", "cel-not-modelled", E,
+         "A device selector calls a CEL function wasplan does not evaluate (timestamps, durations, named formats); "
+         "the plan cannot tell which devices it selects."),
     Code("WAS660", "missing-claim-template", W,
          "A resourceClaims entry names a ResourceClaimTemplate the inputs do not hold: no claim is generated and "
          "the pod waits (`ResourceClaim not created yet`)."),

@@ -1104,6 +1104,13 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n...",
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n...",
         "Write resource.k8s.io/v1 (served by every release wasplan plans)."),
+    "WAS651": RuleDoc(
+        "A device selector is valid Kubernetes CEL but calls a function wasplan does not evaluate: timestamps and "
+        "durations (a device has none), `format.named` and `validate`. The API server accepts it, the planner "
+        "cannot say which devices it selects, so the allocation that depends on it is not trusted.",
+        "selectors:\n- cel: {expression: 'timestamp(\"2026-01-01T00:00:00Z\").getFullYear() == 2026'}",
+        "selectors:\n- cel: {expression: 'device.attributes[\"gpu.example.com\"].model.lowerAscii() == \"a100\"'}",
+        "Write the condition with the functions docs/cel.md lists as modelled."),
     "WAS660": RuleDoc(
         "A pod's or PodGroup's resourceClaims entry names a ResourceClaimTemplate the inputs do not hold. No claim "
         "is generated, so the pod waits (`pod \"ns/name\": ResourceClaim not created yet`).",

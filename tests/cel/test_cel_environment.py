@@ -38,7 +38,7 @@ def run(expression: str):
     'device.capacity["numa.example.com"].bandwidth.isLessThan(quantity("1"))',
     'quantity("1.5").add(quantity("500m")) == quantity("2")',
     'quantity("2").sub(1).isInteger() && quantity("2").sub(1).asInteger() == 1',
-    'quantity("500m").sign() == 1 && quantity("500m").asApproximateFloat() == 0.5',
+    'sign(quantity("500m")) == 1 && quantity("500m").asApproximateFloat() == 0.5',
     'isQuantity("10Gi") && !isQuantity("10 Gi")',
     'device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("1.2.3"))',
     'device.attributes["gpu.example.com"].driverVersion.compareTo(semver("1.2.3-rc.0")) == 1',
@@ -54,7 +54,8 @@ def test_expressions_that_hold(expression):
 @pytest.mark.parametrize("expression,message", [
     ('device.attributes["gpu.example.com"].missing == 1', "no such key: missing"),
     ('device.attributes["gpu.example.com"].model', "CEL result of type string could not be converted to bool"),
-    ('quantity("10 Gi").sign() == 1', "quantities must match the regular expression: unexpected ' ' in the suffix ' Gi'"),
+    ('sign(quantity("10 Gi")) == 1',
+     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
     ('semver("1.0") == semver("1.0.0")', "could not parse '1.0' as a semantic version"),
 ])
 def test_runtime_errors(expression, message):
@@ -64,11 +65,11 @@ def test_runtime_errors(expression, message):
 
 
 @pytest.mark.parametrize("expression,message,line,column", [
-    ("device.driver ==", "Syntax error: mismatched input '<EOF>' expecting", 1, 17),
+    ("device.driver ==", "syntax error: unexpected end of expression", 1, 17),
     ('noSuchVar == "x"', "undeclared reference to 'noSuchVar'", 1, 1),
     ('device.driver == "a" &&\n  lowerAscii(device.driver) == "a"', "undeclared reference to 'lowerAscii'", 2, 3),
-    ('device.attributes["d"].?model.orValue("") == ""', "unsupported syntax '.?'", 1, 23),
-    ("cel.bind(x, 1, x == 1)", "cel.bind is not supported by the planner's CEL runtime", 1, 1),
+    ('timestamp("2026-01-01T00:00:00Z").getFullYear() == 2026', "CEL function 'timestamp' is not modelled by wasplan",
+     1, 1),
     ("", "expression is empty", 1, 1),
 ])
 def test_compile_errors_carry_the_position_inside_the_expression(expression, message, line, column):
@@ -104,7 +105,6 @@ def test_without_consumable_capacity_there_is_no_allow_multiple_allocations():
      (("attributes", "d", "x"), ("capacity", "d", "memory"))),
     ('device.attributes["d"].all(k, k != "")', None),
     ("device.attributes.size() > 0", None),
-    ("device.exists(k, k == 'driver')", None),
     ('"attributes" == device.driver', None),
 ])
 def test_what_an_expression_reads(expression, reads):

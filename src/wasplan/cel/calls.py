@@ -12,7 +12,7 @@ import math
 
 from wasplan.cel import types as t
 from wasplan.cel.info import UNBOUNDED, Info, add, tenth, times
-from wasplan.cel.syntax import Node
+from wasplan.cel.syntax import Node, namespaced
 from wasplan.suggest import did_you_mean
 
 _LOGIC = ("_&&_", "_||_")
@@ -26,8 +26,13 @@ _SCANS = frozenset({"startsWith", "endsWith", "replace",
 # cel-go expands each macro into a comprehension; per macro: (cost outside the loop: accumulator init and result,
 # cost per element besides the body: loop condition and step), from cel-go's parser/macro.go expansions costed by
 # checker/cost.go (`all`: condition @not_strictly_false(accu) 2, step accu && p 1, result 1).
-_LOOP_COSTS = {"all": (1, 3), "exists": (1, 4), "exists_one": (2, 2), "map": (11, 13), "filter": (11, 14),
-               "transformList": (11, 13), "transformMap": (31, 34)}
+_LOOP_COSTS = {"all": (1, 3), "exists": (1, 4), "exists_one": (2, 2), "existsOne": (2, 2), "map": (11, 13),
+               "filter": (11, 14), "transformList": (11, 13), "transformMap": (31, 34), "transformMapEntry": (31, 34),
+               "sortBy": (11, 13)}
+_QUANTIFIERS = frozenset({"all", "exists", "exists_one", "existsOne"})
+_ONE_VAR = frozenset({"all", "exists", "exists_one", "map", "filter", "sortBy"})  # existsOne takes two variables
+_TWO_VAR = _QUANTIFIERS | {"transformList", "transformMap", "transformMapEntry"}
+_TRANSFORMS = frozenset({"transformList", "transformMap", "transformMapEntry"})
 _BIND_RANGE = 10  # cel.bind is a comprehension over an empty list literal
 _LIST_WALKS = frozenset({"sum", "min", "max", "isSorted", "join", "distinct", "sort", "flatten", "includes"})
 
@@ -48,6 +53,9 @@ class CallRules:
             return self.comprehension(node, scope)
         if name.startswith(("_", "@", "!", "-")) and node.target is None:
             return self.operator(node, [self.check(a, scope) for a in node.args])
+        full = namespaced(node, frozenset(scope)) if node.target is not None else None
+        if full is not None and full in t.GLOBALS:  # sets.contains(...), lists.range(...), optional.of(...)
+            return self.function(Node("call", node.offset, full, node.args), scope)
         return self.function(node, scope)
 
     def conditional(self, node: Node, scope) -> Info:
@@ -84,9 +92,11 @@ class CallRules:
     def comprehension(self, node: Node, scope) -> Info:
         rng = self.check(node.target, scope)  # type: ignore[arg-type]
         names = [a.name for a in node.args[:-1] if a.kind == "ident"]
-        two = len(names) == 2 and len(node.args) == 3 and node.name in ("all", "exists", "exists_one",
-                                                                         "transformList", "transformMap")
-        one = node.name in ("all", "exists", "exists_one", "map", "filter") and len(node.args) in (2, 3)
+        two = len(names) >= 2 and node.args[1].kind == "ident" and (
+            len(node.args) == 3 and node.name in _TWO_VAR or len(node.args) == 4 and node.name in _TRANSFORMS)
+        one = (node.name in _ONE_VAR and len(node.args) == 2) or (node.name == "map" and len(node.args) == 3)
+        if node.name == "existsOne" and not two:  # cel-go declares it for two variables only
+            raise self.fail("function", "undeclared reference to 'existsOne' (in container '')", node)
         if not (two or one):
             raise self.fail("type", f"wrong number of arguments to the {node.name}() macro", node)
         loop = dict(scope)
@@ -96,14 +106,18 @@ class CallRules:
         fixed, per_item = _LOOP_COSTS[node.name]
         cost = add(rng.cost, fixed, times(rng.size, add(per_item, *(b.cost for b in bodies))))
         n = rng.size
-        if node.name in ("all", "exists", "exists_one") or (node.name == "filter"):
-            self.need_bool(node.args[-1] if node.name != "filter" else node.args[1], bodies[0], node.name)
-        if node.name in ("all", "exists", "exists_one"):
+        if node.name in _QUANTIFIERS or node.name == "filter" or len(bodies) == 2:
+            self.need_bool(node.args[-1] if node.name in _QUANTIFIERS else node.args[-len(bodies)], bodies[0],
+                           node.name)
+        if node.name in _QUANTIFIERS:
             return Info(t.BOOL, cost)
-        if node.name == "filter":
+        if node.name in ("filter", "sortBy"):
             return Info(rng.type if t.kind(rng.type) == "list" else t.list_of(t.DYN), cost, n)
         if node.name == "transformMap":
-            return Info(t.map_of(t.DYN, bodies[-1].type), cost, n)
+            key = rng.type[1] if t.kind(rng.type) == "map" else t.DYN  # type: ignore[index]
+            return Info(t.map_of(key, bodies[-1].type), cost, n)
+        if node.name == "transformMapEntry":
+            return Info(bodies[-1].type if t.kind(bodies[-1].type) == "map" else t.map_of(t.DYN, t.DYN), cost, n)
         return Info(t.list_of(bodies[-1].type), cost, n)
 
     def iteration_types(self, node: Node, rng: Info, two: bool) -> list[Info]:
@@ -147,6 +161,9 @@ class CallRules:
         raise self.fail("type", f"found no matching overload for '{name}' applied to '({shown})'", node,
                         _operator_hint(node, types))
 
+    def list_items(self, node: Node, scope) -> list[Info]:
+        return [self.check(a, scope) for a in node.args]
+
     def function(self, node: Node, scope) -> Info:
         receiver = self.check(node.target, scope) if node.target is not None else None
         args = [self.check(a, scope) for a in node.args]
@@ -154,9 +171,18 @@ class CallRules:
             result = _match_global(node.name, [a.type for a in args])
         elif receiver is not None and node.name in t.MEMBERS and node.name not in self.hidden_functions:
             result = _match_member(node.name, receiver.type, [a.type for a in args])
+        elif receiver is not None and node.name in t.GLOBALS:  # `q.sign()`: declared, but not as a method
+            result = None
         else:
             raise self.fail("function", f"undeclared reference to '{node.name}' (in container '')", node,
                             _function_hint(node.name, receiver is None))
+        if result is not None and not _element_types_fit(node.name, receiver, args):
+            result = None
+        if node.name == "format" and node.args and node.args[0].kind == "list" and any(
+                item.attribute for item in self.list_items(node.args[0], scope)):
+            raise self.fail("type", "error during formatting: string clause can only be used on strings, bools, bytes, "
+                            "ints, doubles, maps, lists, types, durations, and timestamps, was given "
+                            "google.protobuf.Any", node, "convert the attribute first, e.g. string(...) or int(...)")
         if result is None:
             shown = ", ".join(t.name(a.type) for a in args)
             applied = f"{t.name(receiver.type)}.({shown})" if receiver is not None else f"({shown})"
@@ -166,6 +192,28 @@ class CallRules:
         keeps = node.name in ("lowerAscii", "upperAscii", "trim", "reverse", "slice", "distinct", "sort", "split")
         result_size = size if keeps else _element_size(result) if result == t.DYN else None
         return Info(result, add(inputs, _call_cost(node.name, size, args)), result_size)
+
+
+_COMPARABLE = frozenset({t.INT, t.UINT, t.DOUBLE, t.BOOL, t.STRING, t.BYTES, t.DYN, "google.protobuf.Timestamp",
+                         "google.protobuf.Duration"})
+_SUMMABLE = frozenset({t.INT, t.UINT, t.DOUBLE, t.DYN, "google.protobuf.Duration"})
+
+
+def _element_types_fit(name: str, receiver: Info | None, args: list[Info]) -> bool:
+    """The element constraints of the list overloads: `isSorted`, `sort`, `min`, `max` are declared for lists of
+    comparable types, `sum` for summable ones (k8s `library/lists.go`, cel-go `ext/lists.go`), and the
+    `sets.*` functions take two lists of one element type (`ext/sets.go`)."""
+    if name.startswith("sets.") and len(args) == 2:
+        kinds = [a.type[1] if t.kind(a.type) == "list" else t.DYN for a in args]  # type: ignore[index]
+        return t.join(kinds[0], kinds[1]) is not None
+    if receiver is None or t.kind(receiver.type) != "list":
+        return True
+    elem = receiver.type[1]  # type: ignore[index]
+    if name in ("isSorted", "sort", "min", "max"):
+        return elem in _COMPARABLE
+    if name == "sum":
+        return elem in _SUMMABLE
+    return True
 
 
 def _call_cost(name: str, size: int | None, args: list[Info]) -> int:
@@ -230,7 +278,7 @@ def _arithmetic(name: str, a: t.Type, b: t.Type) -> t.Type | None:
 def _match_global(name: str, args: list[t.Type]) -> t.Type | None:
     for params, result in t.GLOBALS[name]:
         if len(params) == len(args) and all(t.assignable(p, a) for p, a in zip(params, args)):
-            return result
+            return (result[0], args[0]) if isinstance(result, tuple) and result[1:] == ("A",) else result
     return None
 
 
@@ -239,8 +287,10 @@ def _match_member(name: str, receiver: t.Type, args: list[t.Type]) -> t.Type | N
         if receiver != t.DYN and t.kind(receiver) != kind:
             continue
         elem = receiver[1] if isinstance(receiver, tuple) else t.DYN
-        wanted = [elem if p == "T" else p for p in params]
+        wanted = [elem if p == "T" else receiver if p == "R" else p for p in params]
         if len(wanted) == len(args) and all(t.assignable(p, a) for p, a in zip(wanted, args)):
+            if isinstance(result, tuple) and result[1:] == ("T",):
+                return (result[0], elem)
             return {"T": elem, "R": receiver}.get(result, result) if isinstance(result, str) else result
     return None
 

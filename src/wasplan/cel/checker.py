@@ -26,7 +26,7 @@ from functools import lru_cache
 from wasplan.cel import types as t
 from wasplan.cel.calls import CallRules
 from wasplan.cel.info import UNBOUNDED, CelFinding, Failed, Info, add
-from wasplan.cel.syntax import CelSyntaxError, Node, parse
+from wasplan.cel.syntax import CelSyntaxError, Node, dotted, parse
 from wasplan.suggest import did_you_mean
 
 MAX_COST = 1_000_000  # resource.CELSelectorExpressionMaxCost
@@ -85,6 +85,7 @@ class Checker(CallRules):
         self.device_fields = {k: v for k, v in t.DEVICE_FIELDS.items()
                               if consumable_capacity or k != "allowMultipleAllocations"}
         self.hidden_functions = frozenset() if list_attributes else frozenset({"includes"})
+        self.any_attributes = not list_attributes
 
     def check(self, node: Node, scope: dict[str, Info]) -> Info:
         return getattr(self, "_" + node.kind)(node, scope)
@@ -129,7 +130,7 @@ class Checker(CallRules):
             return Info(found[0], target.cost + 1, found[1])
         if kind == "map" and target.type[1] in (t.STRING, t.DYN):  # type: ignore[index]
             value = target.type[2]  # type: ignore[index]
-            return Info(value, target.cost + 1, _value_size(target.type))
+            return Info(value, target.cost + 1, _value_size(target.type), self.is_attribute(target))
         if kind == "optional":
             inner = self.field(node, Info(target.type[1], target.cost, target.size))  # type: ignore[index]
             return inner
@@ -139,13 +140,13 @@ class Checker(CallRules):
 
     def _index(self, node: Node, scope) -> Info:
         target = self.check(node.target, scope)  # type: ignore[arg-type]
-        dotted = _dotted(node.args[0])
-        if dotted is not None and dotted.split(".")[0] not in scope and dotted.split(".")[0] != "device":
+        key_path = dotted(node.args[0])
+        if key_path is not None and key_path.split(".")[0] not in scope and key_path.split(".")[0] != "device":
             first = node.args[0]
             while first.target is not None:
                 first = first.target
             raise self.fail("undeclared", f"undeclared reference to '{first.name}' (in container '')", first,
-                            f'quote the key: ["{dotted}"]')
+                            f'quote the key: ["{key_path}"]')
         key = self.check(node.args[0], scope)
         kind, cost = t.kind(target.type), add(target.cost, key.cost, 1)
         if kind == "optional":
@@ -154,7 +155,8 @@ class Checker(CallRules):
         if kind == "list" and key.type in (t.INT, t.UINT, t.DYN):
             result = Info(target.type[1], cost, _value_size(target.type))  # type: ignore[index]
         elif kind == "map" and t.assignable(target.type[1], key.type):  # type: ignore[index]
-            result = Info(target.type[2], cost, _value_size(target.type))  # type: ignore[index]
+            value = target.type[2]  # type: ignore[index]
+            result = Info(value, cost, _value_size(target.type), self.is_attribute(target))
         elif target.type == t.DYN:
             result = Info(t.DYN, cost, t.ATTRIBUTE_VALUE_SIZE if target.size else None)
         else:
@@ -164,36 +166,38 @@ class Checker(CallRules):
 
     def _list(self, node: Node, scope) -> Info:
         items = [self.check(a, scope) for a in node.args]
-        elem: t.Type | None = items[0].type if items else t.DYN
-        for item in items[1:]:
-            elem = t.join(elem, item.type) if elem is not None else None  # type: ignore[arg-type]
-        return Info(t.list_of(elem or t.DYN), add(10, *(i.cost for i in items)), len(items))
+        elem = self.homogeneous(node.args, items)
+        return Info(t.list_of(elem), add(10, *(i.cost for i in items)), len(items))
 
     def _map(self, node: Node, scope) -> Info:
         infos = [self.check(a, scope) for a in node.args]
-        keys, values = infos[0::2], infos[1::2]
-        key = _join_all([k.type for k in keys])
-        value = _join_all([v.type for v in values])
-        return Info(t.map_of(key, value), add(30, *(i.cost for i in infos)), len(keys))
+        key = self.homogeneous(node.args[0::2], infos[0::2])
+        value = self.homogeneous(node.args[1::2], infos[1::2])
+        return Info(t.map_of(key, value), add(30, *(i.cost for i in infos)), len(infos) // 2)
+
+    def is_attribute(self, container: Info) -> bool:
+        """Whether a value read from `container` is a device attribute typed `any`."""
+        return self.any_attributes and container.type == t.ATTRIBUTES_INNER and container.size == t.MAP_SIZE
+
+    def homogeneous(self, nodes: list[Node], items: list[Info]) -> t.Type:
+        """The element type of a list literal (or the key / value type of a map literal): the Kubernetes base
+        environment enables HomogeneousAggregateLiterals, so elements of two types are a compile error
+        (`expected type 'int' but found 'double'`) unless one of them is dyn."""
+        elem: t.Type = items[0].type if items else t.DYN
+        first_any = bool(items) and items[0].attribute
+        for at, item in zip(nodes[1:], items[1:]):
+            joined = t.join(elem, item.type)
+            mixed_any = item.attribute != first_any
+            if joined is None or mixed_any or (t.NULL in (elem, item.type) and elem != item.type):
+                want = "any" if first_any else t.name(elem)
+                raise self.fail("type", f"expected type '{want}' but found "
+                                f"'{'any' if item.attribute else t.name(item.type)}'", at)
+            elem = joined
+        return elem
 
 
-def _dotted(node: Node) -> str | None:
-    """`gpu.example.com` for an unquoted `gpu.example.com` (identifiers joined by selections), else None."""
-    if node.kind == "ident":
-        return node.name
-    if node.kind == "select" and not node.optional and node.target is not None:
-        inner = _dotted(node.target)
-        return f"{inner}.{node.name}" if inner is not None else None
-    return None
 
 
-def _join_all(types: list[t.Type]) -> t.Type:
-    if not types:
-        return t.DYN
-    out: t.Type | None = types[0]
-    for other in types[1:]:
-        out = t.join(out, other) if out is not None else None
-    return out or t.DYN
 
 
 def _value_size(container: t.Type) -> int | None:

@@ -29,6 +29,8 @@ class Info:
     type: t.Type
     cost: int
     size: int | None = None
+    attribute: bool = False  # an attribute value typed `any` (DRAListTypeAttributes off): dyn for calls, but a
+    #                          type of its own in list literals and `format` (compile.go declares AnyType)
 
 
 class Failed(Exception):

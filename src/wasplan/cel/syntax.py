@@ -1,6 +1,7 @@
 """A CEL parser for static checks: expression text to a small AST whose every node knows its offset.
 
-Why our own: the evaluation runtime (`common-expression-language`, see `wasplan.cel`) exposes no AST. Measured
+Why our own: the checker and the evaluator (`wasplan.cel`) share one AST, and no CEL package for Python exposes
+one with the checks the API server makes. Measured
 here (CPU, 2 shared cores): `cel-python` 0.5's lark parser costs 61 ms to import and 202 us per selector and has no
 type checker or cost estimator; `cel-expr-python` 0.1.3 (cel-cpp, a 14 MB native module needing a protobuf
 descriptor pool) type-checks but exposes neither the AST nor a cost estimate. This parser plus `checker` cost about
@@ -289,3 +290,23 @@ def _describe(token: Token) -> str:
 def parse(text: str) -> Node:
     """The AST of `text`; raises `CelSyntaxError` with the offset of the first problem."""
     return Parser(text).parse()
+
+
+def dotted(node: Node | None) -> str | None:
+    """`a.b.c` for identifiers joined by plain selections, else None."""
+    if node is None:
+        return None
+    if node.kind == "ident":
+        return node.name
+    if node.kind == "select" and not node.optional:
+        inner = dotted(node.target)
+        return f"{inner}.{node.name}" if inner is not None else None
+    return None
+
+
+def namespaced(node: Node, bound: frozenset[str]) -> str | None:
+    """The function a call names through a namespace (`sets.contains`), when the namespace is no variable."""
+    prefix = dotted(node.target)
+    if prefix is None or prefix.split(".")[0] in bound or prefix.split(".")[0] == "device":
+        return None
+    return f"{prefix}.{node.name}"

@@ -43,6 +43,7 @@ def name(t: Type) -> str:
     return t
 
 
+ATTRIBUTES_INNER = ("map", STRING, DYN)  # one domain's attributes: id -> value
 # device.<field> -> (type, maximum size of the value)
 DEVICE_FIELDS: dict[str, tuple[Type, int | None]] = {
     "driver": (STRING, DRIVER_SIZE),
@@ -64,6 +65,13 @@ GLOBALS: dict[str, list[tuple[tuple, Type]]] = {
     "semver": [((_S,), SEMVER), ((_S, _B), SEMVER)], "isSemver": [((_S,), BOOL), ((_S, _B), BOOL)],
     "url": [((_S,), "kubernetes.URL")], "isURL": [((_S,), BOOL)],
     "ip": [((_S,), "net.IP")], "isIP": [((_S,), BOOL)], "cidr": [((_S,), "net.CIDR")], "isCIDR": [((_S,), BOOL)],
+    "ip.isCanonical": [((_S,), BOOL)], "sign": [((QUANTITY,), INT)],
+    "sets.contains": [(("list", "list"), BOOL)], "sets.equivalent": [(("list", "list"), BOOL)],
+    "sets.intersects": [(("list", "list"), BOOL)], "lists.range": [((_I,), list_of(INT))],
+    "strings.quote": [((_S,), STRING)], "optional.unwrap": [(("list",), list_of(DYN))],
+    "optional.of": [((_ANY,), ("optional", "A"))],
+    "optional.ofNonZeroValue": [((_ANY,), ("optional", "A"))], "optional.none": [((), ("optional", DYN))],
+    "format.named": [((_S,), ("optional", "kubernetes.NamedFormat"))],
 }
 
 # Member functions: name -> [(receiver kind, params, result)]; result "T" = the receiver's element type,
@@ -83,9 +91,10 @@ MEMBERS: dict[str, list[tuple[str, tuple, Type]]] = {
     "join": [("list", (), STRING), ("list", (_S,), STRING)],
     "isSorted": [("list", (), BOOL)], "sum": [("list", (), "T")], "min": [("list", (), "T")],
     "max": [("list", (), "T")], "slice": [("list", (_I, _I), "R")], "distinct": [("list", (), "R")],
-    "flatten": [("list", (), list_of(DYN))], "sort": [("list", (), "R")], "includes": [("list", ("T",), BOOL)],
+    "flatten": [("list", (), list_of(DYN)), ("list", (_I,), list_of(DYN))], "sort": [("list", (), "R")],
+    "includes": [("list", ("T",), BOOL)],
     "isInteger": [(QUANTITY, (), BOOL)], "asInteger": [(QUANTITY, (), INT)],
-    "asApproximateFloat": [(QUANTITY, (), DOUBLE)], "sign": [(QUANTITY, (), INT)],
+    "asApproximateFloat": [(QUANTITY, (), DOUBLE)],
     "add": [(QUANTITY, (QUANTITY,), QUANTITY), (QUANTITY, (_I,), QUANTITY)],
     "sub": [(QUANTITY, (QUANTITY,), QUANTITY), (QUANTITY, (_I,), QUANTITY)],
     "compareTo": [(QUANTITY, (QUANTITY,), INT), (SEMVER, (SEMVER,), INT)],
@@ -93,16 +102,21 @@ MEMBERS: dict[str, list[tuple[str, tuple, Type]]] = {
     "isLessThan": [(QUANTITY, (QUANTITY,), BOOL), (SEMVER, (SEMVER,), BOOL)],
     "major": [(SEMVER, (), INT)], "minor": [(SEMVER, (), INT)], "patch": [(SEMVER, (), INT)],
     "orValue": [("optional", ("T",), "T")], "hasValue": [("optional", (), BOOL)], "value": [("optional", (), "T")],
+    "or": [("optional", ("R",), "R")], "first": [("list", (), ("optional", "T"))],
+    "last": [("list", (), ("optional", "T"))], "unwrapOpt": [("list", (), list_of(DYN))],
+    "validate": [("kubernetes.NamedFormat", (_S,), ("optional", list_of(STRING)))],
     "getScheme": [("kubernetes.URL", (), STRING)], "getHost": [("kubernetes.URL", (), STRING)],
     "getHostname": [("kubernetes.URL", (), STRING)], "getPort": [("kubernetes.URL", (), STRING)],
     "getEscapedPath": [("kubernetes.URL", (), STRING)], "getQuery": [("kubernetes.URL", (), DYN)],
     "family": [("net.IP", (), INT)], "isLoopback": [("net.IP", (), BOOL)], "isUnspecified": [("net.IP", (), BOOL)],
-    "isGlobalUnicast": [("net.IP", (), BOOL)], "isCanonical": [("net.IP", (), BOOL)],
+    "isGlobalUnicast": [("net.IP", (), BOOL)], "isLinkLocalMulticast": [("net.IP", (), BOOL)],
+    "isLinkLocalUnicast": [("net.IP", (), BOOL)], "ip": [("net.CIDR", (), "net.IP")],
     "containsIP": [("net.CIDR", (_ANY,), BOOL)], "containsCIDR": [("net.CIDR", (_ANY,), BOOL)],
     "prefixLength": [("net.CIDR", (), INT)], "masked": [("net.CIDR", (), "net.CIDR")],
 }
 
-MACROS = frozenset({"all", "exists", "exists_one", "map", "filter", "transformList", "transformMap"})
+MACROS = frozenset({"all", "exists", "exists_one", "existsOne", "map", "filter", "transformList", "transformMap",
+                    "transformMapEntry", "sortBy"})
 KNOWN_FUNCTIONS = frozenset(GLOBALS) | frozenset(MEMBERS) | MACROS | {"has", "bind"}
 
 
@@ -129,3 +143,13 @@ def join(a: Type, b: Type) -> Type | None:
         parts = [join(x, y) for x, y in zip(a[1:], b[1:])]
         return None if None in parts else (a[0], *parts)
     return None
+
+# Timestamp and duration accessors (cel-go stdlib): declared so `validate` types them as the API server does; the
+# planner does not evaluate them (`wasplan.cel.library.UNMODELLED`).
+_TIMESTAMP, _DURATION = "google.protobuf.Timestamp", "google.protobuf.Duration"
+for _name in ("getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek", "getHours",
+              "getMinutes", "getSeconds", "getMilliseconds"):
+    MEMBERS[_name] = [(_TIMESTAMP, (), INT), (_TIMESTAMP, (_S,), INT)]
+    if _name in ("getHours", "getMinutes", "getSeconds", "getMilliseconds"):
+        MEMBERS[_name].append((_DURATION, (), INT))
+KNOWN_FUNCTIONS = KNOWN_FUNCTIONS | frozenset(MEMBERS)

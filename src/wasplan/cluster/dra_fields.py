@@ -11,6 +11,7 @@ from typing import Any
 
 from wasplan.api import dra_rules
 from wasplan.api.quantity import QuantityError, parse_quantity
+from wasplan.cel import CelError, compile as compile_cel
 from wasplan.cel.checker import analyse
 from wasplan.cel.info import line_column
 from wasplan.cluster.devices import TAINT_EFFECTS, DeviceTaint, DeviceToleration, OpaqueConfig
@@ -80,11 +81,7 @@ def quantity(raw: Any, ctx: Ctx, what: str) -> Fraction | None:
 def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
     """`selectors[].cel.expression`, each checked as the API server checks it (`wasplan.cel.checker`, the check
     `wasplan validate` makes too) and then compiled for the runtime; a malformed one is reported with its position
-    (WAS646), and so is valid Kubernetes CEL the runtime lacks (optional chaining, cel.bind). The runtime is
-    imported here, on the first selector: loading it (and the CEL package's command-line dependencies) costs a
-    plan without DRA selectors about a third of a second."""
-    from wasplan.cel import CelError, compile as compile_cel
-
+    (WAS646); valid Kubernetes CEL calling a function wasplan does not evaluate is WAS651."""
     out = []
     for i, item in enumerate(as_items(raw, ctx, "selectors")):
         ictx = ctx.at(i)
@@ -99,7 +96,11 @@ def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
             line, column = line_column(expression, static[0].offset)
             ictx.report("WAS646", f"selector #{i}: CEL compile error at line {line}, column {column}: "
                         f"{static[0].message}", ("cel", "expression"), static[0].hint)
-        elif isinstance(compiled, CelError):  # valid Kubernetes CEL the planner's runtime cannot run
+        elif isinstance(compiled, CelError) and compiled.unmodelled:  # valid Kubernetes CEL wasplan does not evaluate
+            ictx.report("WAS651", f"selector #{i}: {compiled.message} (line {compiled.line}, column "
+                        f"{compiled.column}); the plan cannot tell which devices it selects", ("cel", "expression"),
+                        "docs/cel.md lists what is not modelled")
+        elif isinstance(compiled, CelError):
             where = f" at line {compiled.line}, column {compiled.column}" if compiled.column else ""
             ictx.report("WAS646", f"selector #{i}: CEL compile error{where}: {compiled.message}", ("cel", "expression"))
         out.append(expression)
