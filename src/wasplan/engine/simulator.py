@@ -14,6 +14,7 @@ outcome.py.
 
 from __future__ import annotations
 
+from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine import draworld, placement
 from wasplan.engine.cycles import Cycles
@@ -45,11 +46,12 @@ class Simulator:
     def __init__(self, inputs: PlanInputs, options: EngineOptions, progress=None):
         self.inputs, self.options, self.progress = inputs, options, progress
         dra_records, self.existing = draworld.split(inputs.existing)
-        dra_arrivals, self.arrivals = draworld.split(inputs.arrivals)
+        dra_arrivals, self.arrivals = draworld.split(inputs.arrivals, keep_rules=True)
         records = [*self.existing, *self.arrivals]
         self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
         self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
-                                    any(isinstance(r, Pod) and r.resource_claims for r in records))
+                                    any(isinstance(r, Pod) and r.resource_claims for r in records),
+                                    [r for r in self.arrivals if isinstance(r, DeviceTaintRule)])
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p, options.memo, options.caps)
@@ -112,6 +114,32 @@ class Simulator:
             self.cycles.pod_created(self.world.add_pod(record))
         elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
+        elif isinstance(record, DeviceTaintRule) and draworld.taint_rule_created(self.dra, record, self.options):
+            self._evict_for_taints()
+
+    def _evict_for_taints(self) -> None:
+        """The device taint eviction controller after a NoExecute DeviceTaintRule: every bound pod holding a
+        device it taints, untolerated, is deleted (DisruptionTarget DeletionByDeviceTaintManager); its claims are
+        released as the ResourceClaim controller does, and pods waiting for room are retried."""
+        state, world = self.state, self.world
+        evicted = []
+        for key in sorted(state.placed):
+            ps = world.pods[key]
+            found = self.dra.evictions(ps.pod)
+            if found:
+                node = state.node_of(key)
+                state.remove(ps.pod)
+                ps.status, ps.node, ps.nominated = SimStatus.EVICTED, node, None
+                ps.reason, ps.message = draworld.EVICTION_REASON, draworld.eviction_message(found)
+                group = world.group_of(ps)
+                if group is not None:
+                    group.live -= 0 if ps.pod.terminating else 1
+                evicted.append(ps)
+        if evicted:
+            state.commit()
+            for ps in evicted:
+                state.deleted(ps.pod)
+            self.cycles.cluster_changed()
 
     def _may_start(self, wait) -> bool:
         """A controller waits for pods to run before creating more (JobSet InOrder, StatefulSet OrderedReady,
