@@ -66,6 +66,11 @@ class Capabilities:
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
     image_volumes_count: bool  # ImageLocality's thresholds scale with the image volumes too, not only the
     #                            containers (imagelocality/image_locality.go sumImageScores, v1.37.2)
+    spread_empty_selector_counts_none: bool = True  # PodTopologySpread counts no pod for `labelSelector: {}`
+    #                                               (countPodsMatchSelector through 1.37; 1.38 counts all, #141340)
+    group_validation_condition: bool = False  # a PodGroup whose pods fail validatePodGroup (schedulerName,
+    #                                           priority) gets its scheduling condition False/SchedulerError (1.37
+    #                                           schedule_one_podgroup.go updatePodGroupConditionWithError)
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
     #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
 
@@ -86,6 +91,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                          composites=True,
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
                          image_volumes_count=True, group_admission_gate="GenericWorkload",
+                         group_validation_condition=True,
                          **dict.fromkeys(_DRA_137, True)),
 }
 

@@ -81,3 +81,26 @@ def eviction_message(found: list[tuple[str, str, int | None]]) -> str:
     after = f" after the {seconds} s its toleration allows" if seconds is not None else ""
     return (f"deleted by the device taint eviction controller{after}: device {device} has taint {taint} that "
             f"its request does not tolerate{more}")
+
+
+def stranded(plugin: DynamicResources | None, world, state) -> list[tuple[str, str, str]]:
+    """Pods the plan binds to a node their allocated devices cannot reach: (pod key, node, claim key). The
+    release's own scheduler does this in 1.36 (a PodGroup member reusing an allocation an earlier member made in
+    the same cycle is not held to its nodeSelector, kubernetes/kubernetes#140087, fixed in 1.37 by #140089); the
+    plan follows upstream and the pipeline names it (WAS710)."""
+    from wasplan.engine.selectors import terms_match_node
+    from wasplan.engine.world import SimStatus
+
+    if plugin is None:
+        return []
+    out = []
+    for ps in sorted(world.pods.values(), key=lambda p: p.pod.key):
+        if ps.status != SimStatus.BOUND or ps.node not in state.index:
+            continue
+        node = state.nodes[state.index[ps.node]]
+        for claim_state in plugin.claims_of(ps.pod):
+            allocation = claim_state.claim.allocation
+            if allocation is not None and allocation.node_selector is not None and not terms_match_node(
+                    allocation.node_selector, node.labels, node.name):
+                out.append((ps.pod.key, ps.node, claim_state.claim.key))
+    return out

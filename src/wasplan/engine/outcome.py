@@ -35,6 +35,9 @@ class FinalCluster:
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
         self._arrays = (state.resources, state.alloc, state.requested, state.waived)
+        # bound pods their allocated devices cannot reach, as the release's scheduler leaves them:
+        # (pod key, node, claim key) (draworld.stranded)
+        self.stranded: tuple[tuple[str, str, str], ...] = ()
 
     @functools.cached_property
     def usage(self) -> dict[str, tuple[tuple[str, int, int], ...]]:

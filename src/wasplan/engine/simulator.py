@@ -66,8 +66,9 @@ class Simulator:
         self.replay()
         ledger = self.preemption.ledger
         again = recreations(self.world, self.state, self.cycles.evaluator_for) if ledger.entries else ()
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again),
-                final_cluster(self.state, self.world, self.options, ledger, self.dra))
+        final = final_cluster(self.state, self.world, self.options, ledger, self.dra)
+        final.stranded = tuple(draworld.stranded(self.dra, self.world, self.state))
+        return build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again), final
 
     def replay(self) -> None:
         """The whole story without assembling the Plan: callers that only ask about one object (explain's
