@@ -390,3 +390,22 @@ def test_member_arriving_after_its_groups_failed_attempt_is_attempted_with_the_g
     run = plan(tmp_path, CLUSTER, UNSERVED_BASIC_GROUP, "1.37", "DRAWorkloadResourceClaims=true")
     failure = "0/2 nodes are available: 2 cannot allocate all claims."
     assert pods(run) == {f"m-{i}": ("Pending", None, failure) for i in range(3)}
+
+
+def test_upstream_gang_of_five_sharing_one_claim_reserves_it_for_all_five():
+    """k/k test/integration/dra/pod_group.go gang-5-pods-mincount-2 (fixtures/dra-upstream/gang-shared-claim):
+    every member binds to worker-0 and appends itself to the claim's reservedFor (bindClaim retries on a
+    conflict, so no reservation is lost); the oracle, once its fake client refused stale updates, agrees."""
+    from pathlib import Path
+
+    from wasplan.api.releases import default_gates, get_release
+    from wasplan.pipeline.plan import run_plan
+
+    case = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "gang-shared-claim"
+    for arrival in ("sequential", "batch"):
+        run = run_plan([str(case / "gang.yaml")], [str(case / "cluster.yaml")], default_gates(get_release("1.37")),
+                       arrival=arrival)
+        (claim,) = run.plan.claims
+        assert [c.name for c in claim.reserved_for] == [f"pod-{i}" for i in range(5)]
+        assert {(p.name, p.status, p.node) for p in run.plan.pods} == {(f"pod-{i}", "Bound", "worker-0")
+                                                                       for i in range(5)}
