@@ -183,6 +183,7 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s.client.PrependReactor("delete", "pods", s.deleteReactor)
 	s.client.PrependReactor("patch", "*", s.noopReactor)
 	s.client.PrependReactor("update", "*", s.noopReactor)
+	s.client.PrependReactor("update", "*", s.conflictReactor) // before everything else: a stale update changes nothing
 	s.factory = a.NewInformerFactory(s.client)
 	sched, err := scheduler.New(s.ctx, s.client, s.factory, nil, profile.RecorderFactory(func(string) recorderLogger { return recorder{s} }),
 		scheduler.WithProfiles(cfg.Profiles...),

@@ -56,6 +56,7 @@ var readKinds = map[string]kindInfo{
 	"ResourceSlice":         {"resource.k8s.io", "v1", "resourceslices", false},
 	"ResourceClaim":         {"resource.k8s.io", "v1", "resourceclaims", true},
 	"ResourceClaimTemplate": {"resource.k8s.io", "v1", "resourceclaimtemplates", true},
+	"DeviceTaintRule":       {"resource.k8s.io", "", "devicetaintrules", false},
 	"Workload":              {"scheduling.k8s.io", "", "workloads", true},
 	"PodGroup":              {"scheduling.k8s.io", "", "podgroups", true},
 	"CompositePodGroup":     {"scheduling.k8s.io", "", "compositepodgroups", true},
@@ -98,7 +99,7 @@ func checkKind(a Adapter, d Doc) (kindInfo, error) {
 	if !ok || err != nil || gv.Group != info.group {
 		return kindInfo{}, &InputError{fmt.Sprintf("%s: kind %s (%s) is not one the oracle reads; it reads Node, Pod, "+
 			"Namespace, PriorityClass, PodDisruptionBudget, PodGroup, CompositePodGroup, Workload, ResourceSlice, "+
-			"DeviceClass, ResourceClaim, ResourceClaimTemplate", d.Where(), kind, api)}
+			"DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule", d.Where(), kind, api)}
 	}
 	if info.version == "" {
 		info.version = a.SchedulingVersion(kind)

@@ -36,11 +36,15 @@ func (adapter) ProfileGates() map[string]bool {
 	}
 }
 
-// SchedulingVersion: 1.36 serves Workload and PodGroup as v1alpha2 only; there are no CompositePodGroups.
+// SchedulingVersion: 1.36 serves Workload and PodGroup as v1alpha2 only; there are no CompositePodGroups. The
+// scheduler's slice tracker watches DeviceTaintRules through resource.k8s.io/v1beta2
+// (dynamic-resource-allocation v0.36.3 resourceslice/tracker).
 func (adapter) SchedulingVersion(kind string) string {
 	switch kind {
 	case "PodGroup", "Workload":
 		return "v1alpha2"
+	case "DeviceTaintRule":
+		return "v1beta2"
 	}
 	return ""
 }

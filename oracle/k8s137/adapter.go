@@ -38,13 +38,16 @@ func (adapter) ProfileGates() map[string]bool {
 }
 
 // SchedulingVersion: the 1.37 scheduler lists PodGroups and Workloads through v1beta1 and CompositePodGroups
-// through v1alpha3.
+// through v1alpha3; its slice tracker watches DeviceTaintRules through resource.k8s.io/v1 (dynamic-resource-
+// allocation v0.37.2 resourceslice/tracker).
 func (adapter) SchedulingVersion(kind string) string {
 	switch kind {
 	case "PodGroup", "Workload":
 		return "v1beta1"
 	case "CompositePodGroup":
 		return "v1alpha3"
+	case "DeviceTaintRule":
+		return "v1"
 	}
 	return ""
 }

@@ -292,6 +292,11 @@ _TABLE: list[Code] = [
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
     Code("WAS663", "stale-claim-reservation", I, "A ResourceClaim's status.reservedFor names a pod that is not in the inputs; the entry is dropped (and the claim deallocated when no consumer is left), as the resourceclaim controller does."),
+    # --- WAS7xx: plan outcomes ----------------------------------------------------------------
+    Code("WAS710", "upstream-bug-device-out-of-reach", W,
+         "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "
+         "reusing an allocation an earlier member made in the same cycle, kubernetes/kubernetes#140087, fixed in "
+         "1.37 by #140089); the plan follows upstream, the pod cannot start there."),
     Code("WAS680", "baseline-not-a-plan", E,
          "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
     Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),

@@ -1003,6 +1003,19 @@ DOCS: dict[str, RuleDoc] = {
         "pods, name: trainer-0}   # no such pod",
         "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus: {}   # or add the pod trainer-0 to the snapshot",
         "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
+    "WAS710": RuleDoc(
+        "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
+        "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "
+        "reuses that pending allocation for the later members without recording the nodes it is available on "
+        "(pkg/scheduler/framework/plugins/dynamicresources, kubernetes/kubernetes#140087), so their Filter never "
+        "checks the allocation's nodeSelector and they may land elsewhere. The plan shows what the release does; "
+        "in a real cluster the kubelet cannot prepare the claim there and the pod does not start. Fixed in 1.37 by "
+        "kubernetes/kubernetes#140089. The warning names the pod, its node and the claim; `--strict` makes it "
+        "exit 1.",
+        "wasplan plan gang-sharing-one-claim.yaml --cluster two-gpu-nodes.yaml --k8s-version 1.36",
+        "wasplan plan gang-sharing-one-claim.yaml --cluster two-gpu-nodes.yaml --k8s-version 1.37",
+        "Plan against 1.37, or keep the members on the claim's node (a nodeSelector or a topology constraint), or "
+        "give each member its own claim."),
     "WAS680": RuleDoc(
         "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
         "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "

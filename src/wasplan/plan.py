@@ -21,6 +21,7 @@ class PodStatus(StrEnum):
     PENDING = "Pending"
     GATED = "Gated"
     PREEMPTED = "Preempted"
+    EVICTED = "Evicted"  # deleted by the device taint eviction controller (NoExecute DeviceTaintRule)
     REFUSED = "Refused"  # the API server would not create it (admission); the scheduler never sees it
     WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue holds it until its ClusterQueue admits it
 
@@ -359,7 +360,7 @@ class Plan:
         return {"pods": len(self.pods), "bound": self.count(PodStatus.BOUND),
                 "alreadyBound": self.count(PodStatus.ALREADY_BOUND),
                 "pending": sum(1 for p in self.pods if p.status in UNPLACED),
-                "preempted": self.count(PodStatus.PREEMPTED),
+                "preempted": self.count(PodStatus.PREEMPTED), "evicted": self.count(PodStatus.EVICTED),
                 "podGroups": len(self.pod_groups),
                 "podGroupsScheduled": sum(1 for g in self.pod_groups if g.status == GroupStatus.SCHEDULED),
                 "podGroupsUnschedulable": sum(1 for g in self.pod_groups if g.status != GroupStatus.SCHEDULED),

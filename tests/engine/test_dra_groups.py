@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from drascenes import (ALLOCATED_ON_WORKER, CLUSTER, DEVICE_CLASS, TEMPLATE, UNSERVED_BASIC_GROUP, claims, plan, pod,
                        pods, slice_for)
+from wasplan.diagnostics import Severity
 
 GROUP = """\
 ---
@@ -38,6 +39,7 @@ def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path):
                TEMPLATE + group() + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
                "1.37", "DRAWorkloadResourceClaims=true")
     assert (pods(run)["m-0"][:2], pods(run)["m-1"][:2]) == (("Bound", "worker-2"), ("Bound", "worker-2"))
+    assert not [d for d in run.diagnostics if d.code == "WAS710"]
     (claim,) = run.plan.claims
     assert claim.name.startswith("team-shared-") and len(claim.name) == len("team-shared-") + 5
     assert (claim.owner.kind, claim.owner.name, claim.owner.claim) == ("PodGroup", "team", "shared")
@@ -56,6 +58,13 @@ def test_136_member_reusing_an_allocation_of_the_same_cycle_is_not_held_to_its_n
     assert sorted(v[:2] for v in pods(run).values()) == [("Bound", "worker"), ("Bound", "worker-2")]
     (claim,) = run.plan.claims
     assert claims(run)[claim.name] == ("Allocated", "worker-2", ("gpu-0",), (("PodGroup", "team"),))
+    # the plan follows upstream and names the bug (issue 30 point 4): the member on worker cannot start
+    stranded = next(name for name, v in pods(run).items() if v[1] == "worker")
+    (warning,) = [d for d in run.diagnostics if d.code == "WAS710"]
+    assert (warning.severity, warning.message, warning.location.line) == (
+        Severity.WARNING, f"pod default/{stranded} is bound to worker, where the devices allocated to ResourceClaim "
+        f"default/{claim.name} are not available", 20 if stranded == "m-0" else 32)  # the pod's document
+    assert "kubernetes/kubernetes#140087, fixed in 1.37 by #140089" in warning.hint
 
 
 def test_136_a_member_of_a_later_cycle_is_held_to_the_claim(tmp_path):
@@ -381,3 +390,22 @@ def test_member_arriving_after_its_groups_failed_attempt_is_attempted_with_the_g
     run = plan(tmp_path, CLUSTER, UNSERVED_BASIC_GROUP, "1.37", "DRAWorkloadResourceClaims=true")
     failure = "0/2 nodes are available: 2 cannot allocate all claims."
     assert pods(run) == {f"m-{i}": ("Pending", None, failure) for i in range(3)}
+
+
+def test_upstream_gang_of_five_sharing_one_claim_reserves_it_for_all_five():
+    """k/k test/integration/dra/pod_group.go gang-5-pods-mincount-2 (fixtures/dra-upstream/gang-shared-claim):
+    every member binds to worker-0 and appends itself to the claim's reservedFor (bindClaim retries on a
+    conflict, so no reservation is lost); the oracle, once its fake client refused stale updates, agrees."""
+    from pathlib import Path
+
+    from wasplan.api.releases import default_gates, get_release
+    from wasplan.pipeline.plan import run_plan
+
+    case = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "gang-shared-claim"
+    for arrival in ("sequential", "batch"):
+        run = run_plan([str(case / "gang.yaml")], [str(case / "cluster.yaml")], default_gates(get_release("1.37")),
+                       arrival=arrival)
+        (claim,) = run.plan.claims
+        assert [c.name for c in claim.reserved_for] == [f"pod-{i}" for i in range(5)]
+        assert {(p.name, p.status, p.node) for p in run.plan.pods} == {(f"pod-{i}", "Bound", "worker-0")
+                                                                       for i in range(5)}

@@ -19,7 +19,7 @@ def test_contract_fields_and_pod_order():
     doc = json.loads(render_plan_json(plan))
     assert list(doc) == ["apiVersion", "kind", "k8sVersion", "summary", "podGroups", "pods", "preemptions",
                          "compositePodGroups", "resourceClaims", "unplanned", "recreations"]
-    assert doc["summary"] == {"pods": 4, "bound": 2, "alreadyBound": 1, "pending": 1, "preempted": 0,
+    assert doc["summary"] == {"pods": 4, "bound": 2, "alreadyBound": 1, "pending": 1, "preempted": 0, "evicted": 0,
                               "podGroups": 1, "podGroupsScheduled": 1, "podGroupsUnschedulable": 0, "unplanned": 0,
                               "refused": 0, "waitingForAdmission": 0}
     assert [(p["namespace"], p["name"]) for p in doc["pods"]] == \

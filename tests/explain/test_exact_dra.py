@@ -291,10 +291,12 @@ def test_a_tree_whose_devices_and_nodes_the_order_misses_gets_both_changes_verif
 def test_unknown_names_both_the_rules_between_the_pods_and_the_dra_features(tmp_path):
     """A hard hostname spread the pods cannot meet (a nodeSelector holds them to one node; two shapes match it,
     so the program leaves it out) and a matchAttribute constraint: both are left to the replay, and the note
-    names both."""
+    names both. (The selector matches every pod but is not empty: an empty one counts no pod, as upstream's
+    countPodsMatchSelector, and would let both pods onto worker.)"""
     spread = ("  schedulingGroup: {podGroupName: team}\n  nodeSelector: {kubernetes.io/hostname: worker}\n"
               "  topologySpreadConstraints:\n  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, "
-              "whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: Ignore, labelSelector: {matchLabels: {}}}\n")
+              "whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: Ignore, "
+              "labelSelector: {matchExpressions: [{key: example.com/none, operator: DoesNotExist}]}}\n")
     pods = gang(2).replace("  schedulingGroup: {podGroupName: team}\n", spread).replace('cpu: "1"', 'cpu: "2"', 1)
     manifests = template(exactly(1), constraint=True) + pods
     root = write(tmp_path, CLUSTER + gpus("worker", "aa"), manifests)

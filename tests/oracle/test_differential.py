@@ -21,6 +21,7 @@ import compare
 import gen
 
 DEFAULT_CASES, LONG_CASES = 60, 1500
+WIDE_CASES, WIDE_LONG_CASES = 10, 150  # wide cases (gen/wide.py) per (release, arrival)
 # The generated cases that disagree with upstream today (seed, release, arrival), not yet minimised and explained
 # one by one: the default run fails when a case outside this file disagrees, and names the listed cases that
 # agree in this run (drop them once they agree every time). WASPLAN_ORACLE_RECORD=1 rewrites it from a run.
@@ -32,10 +33,11 @@ def known_divergences() -> set[str]:
     return {line.split(" theme=")[0] for line in lines if line and not line.startswith("#")}
 
 
-def record(release: str, arrival: str, labels: list[str]) -> None:
+def record(release: str, arrival: str, labels: list[str], seeds: set[int]) -> None:
+    """Rewrite the lines of this (release, arrival) for the seeds just run; the other seeds' lines stay."""
     prefix = f"release={release} arrival={arrival}"
     lines = KNOWN_FILE.read_text().splitlines() if KNOWN_FILE.exists() else []
-    keep = [line for line in lines if prefix not in line]
+    keep = [line for line in lines if prefix not in line or int(line.split()[0].split("=")[1]) not in seeds]
     KNOWN_FILE.write_text("\n".join(sorted(set(keep + labels), key=_order)) + "\n")
 
 
@@ -73,7 +75,24 @@ def _agrees_on_rerun(oracle_bin, case, manifests, cluster, arrival, ours) -> boo
 def test_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"oracle-{release}-{arrival}")
     count = case_count(oracle_long)
-    cases = [gen.generate(seed, release, arrival) for seed in range(count)]
+    _differential(oracle_bin, [gen.generate(seed, release, arrival) for seed in range(count)], release, arrival,
+                  root)
+
+
+@pytest.mark.parametrize("arrival", gen.ARRIVALS)
+@pytest.mark.parametrize("release", gen.RELEASES)
+def test_wide_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tmp_path_factory):
+    """Several themes in one case (gen/wide.py): groups of several kinds beside standalone pods, preemptors after
+    the groups, priorities on both sides, members at another priority than their group, DeviceTaintRules between
+    pods (1.37)."""
+    root = tmp_path_factory.mktemp(f"oracle-wide-{release}-{arrival}")
+    count = int(os.environ.get("WASPLAN_ORACLE_WIDE_CASES") or (WIDE_LONG_CASES if oracle_long else WIDE_CASES))
+    _differential(oracle_bin, [gen.generate_wide(n, release, arrival) for n in range(count)], release, arrival,
+                  root)
+
+
+def _differential(oracle_bin, cases, release, arrival, root) -> None:
+    count = len(cases)
     paths = [case.write(root / f"seed-{case.seed}") for case in cases]
     tally: Counter = Counter()
     failures, disagreeing, known = [], [], known_divergences()
@@ -104,11 +123,11 @@ def test_plans_agree_with_upstream(oracle_bin, oracle_long, release, arrival, tm
     summary = (f"oracle {release} {arrival}: {tally['cases']} cases, {tally['agree']} agree "
                f"({tally['rerun']} of them on a rerun of the oracle), "
                f"{tally['tied']} with a tie broken differently, {tally['images']} with node images; by theme "
-               + ", ".join(f"{t} {tally[t]}" for t in gen.THEMES if tally[t]))
+               + ", ".join(f"{t} {tally[t]}" for t in (*gen.THEMES, "wide", "wide-dra") if tally[t]))
     (root / "summary.txt").write_text(summary + "\n")
     print(summary)
     if os.environ.get("WASPLAN_ORACLE_RECORD"):
-        record(release, arrival, disagreeing)
+        record(release, arrival, disagreeing, {c.seed for c in cases})
         return
     assert not failures, ("\n\n".join(failures[:8]) + f"\n\n{len(failures)} of {count} cases disagree beyond the "
                           f"{len(known)} listed in {KNOWN_FILE.name}; {summary}")

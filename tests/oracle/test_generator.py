@@ -72,3 +72,35 @@ def test_seeds_cover_every_feature(release):
         assert "disruptionMode: PodGroup" in texts and "kind: CompositePodGroup" not in texts
     else:
         assert "all: {}" in texts and "single: {}" in texts
+
+
+@pytest.mark.parametrize("release", gen.RELEASES)
+def test_wide_cases_are_valid_planned_and_mix_the_themes(release, tmp_path):
+    """Wide cases (gen/wide.py) are valid, plan, are the same for the same number, and over a dozen draws bring
+    groups next to standalone pods, members at another priority than their group, and (1.37) DeviceTaintRules
+    created between pods."""
+    assert _text(gen.generate_wide(3, release, "batch")) == _text(gen.generate_wide(3, release, "batch"))
+    seen = set()
+    for n in range(12):
+        case = gen.generate_wide(n, release, "sequential")
+        manifests, cluster = case.write(tmp_path / str(n))
+        assert compare.validation_errors([manifests, cluster], release, case.gates) == [], case.label
+        plan = compare.run_wasplan(manifests, cluster, release, case.arrival, case.gates)
+        assert len(plan["pods"]) == sum(1 for d in case.manifests + case.cluster if d["kind"] == "Pod"), case.label
+        kinds = [d["kind"] for d in case.manifests]
+        if "PodGroup" in kinds and any(d["kind"] == "Pod" and "schedulingGroup" not in d["spec"]
+                                       for d in case.manifests):
+            seen.add("groups with standalone pods")
+        group_priority = {d["metadata"]["name"]: d["spec"].get("priorityClassName") for d in case.manifests
+                          if d["kind"] == "PodGroup"}
+        if any(d["kind"] == "Pod" and d["spec"].get("schedulingGroup", {}).get("podGroupName") in group_priority
+               and d["spec"].get("priorityClassName") != group_priority[d["spec"]["schedulingGroup"]["podGroupName"]]
+               for d in case.manifests):
+            seen.add("members at another priority")
+        if "DeviceTaintRule" in kinds:
+            at = kinds.index("DeviceTaintRule")
+            assert "Pod" in kinds[:at] and "Pod" in kinds[at:], case.label  # created between pods
+            seen.add("taint rules")
+    wanted = {"groups with standalone pods", "members at another priority"} | (
+        {"taint rules"} if release == "1.37" else set())
+    assert wanted <= seen

@@ -140,7 +140,7 @@ def qualified_name(name: str, fully: bool = False) -> str | None:
         return f"the domain {domain!r} must be a DNS subdomain of at most {DOMAIN_MAX} characters"
     if not ident:
         return "the name must not be empty"
-    if len(ident) > ID_MAX or not _C_IDENTIFIER.match(ident):
+    if len(ident) > ID_MAX or not _C_IDENTIFIER.fullmatch(ident):
         return f"the name {ident!r} must be a C identifier (letters, digits, '_') of at most {ID_MAX} characters"
     return None
 

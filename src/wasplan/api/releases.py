@@ -69,6 +69,11 @@ class Capabilities:
     # the plugin names of kube-scheduler's in-tree registry (pkg/scheduler/framework/plugins/registry.go
     # NewInTreeRegistry, names from plugins/names/names.go): a profile naming any other plugin does not start
     in_tree_plugins: frozenset[str] = frozenset()
+    spread_empty_selector_counts_none: bool = True  # PodTopologySpread counts no pod for `labelSelector: {}`
+    #                                               (countPodsMatchSelector through 1.37; 1.38 counts all, #141340)
+    group_validation_condition: bool = False  # a PodGroup whose pods fail validatePodGroup (schedulerName,
+    #                                           priority) gets its scheduling condition False/SchedulerError (1.37
+    #                                           schedule_one_podgroup.go updatePodGroupConditionWithError)
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
     #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
 
@@ -96,6 +101,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                          job_scheduling_field=True, nested_template_ref=False, child_jobs_get_no_workload=True,
                          image_volumes_count=True, group_admission_gate="GenericWorkload",
                          in_tree_plugins=_IN_TREE_136 | {"DeferredPodScheduling"},
+                         group_validation_condition=True,
                          **dict.fromkeys(_DRA_137, True)),
 }
 

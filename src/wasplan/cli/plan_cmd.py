@@ -11,9 +11,10 @@ from wasplan.cli import plan_report, terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fail, fail_with_diagnostics,
                                 print_diagnostics, resolve_gates)
-from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, load_settings,
-                                 output_option)
+from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, StrictOpt, as_format,
+                                 load_settings, output_option)
 from wasplan.cli.progress import phase_bar
+from wasplan.diagnostics import Severity
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.plan import PlanRun, run_plan
 from wasplan.plan import Arrival, FailOn
@@ -89,11 +90,16 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
-def _exit_code(run: PlanRun, diff, fail_on: FailOn) -> ExitCode:
-    """--fail-on decides; regression: only when the plan got worse than the baseline."""
-    if fail_on is FailOn.REGRESSION and diff is not None:
-        return ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    return run.exit_code(fail_on)
+def _exit_code(run: PlanRun, diff, fail_on: FailOn, strict: bool = False) -> ExitCode:
+    """--fail-on decides; regression: only when the plan got worse than the baseline. --strict: a warning (an
+    upstream bug the plan reproduces, WAS710; an input the planner reads with a warning) fails too."""
+    if fail_on == FailOn.REGRESSION and diff is not None:
+        code = ExitCode.FINDINGS if diff.regressed else ExitCode.OK
+    else:
+        code = run.exit_code(fail_on)
+    if code is ExitCode.OK and strict and any(d.severity is Severity.WARNING for d in run.diagnostics):
+        return ExitCode.FINDINGS
+    return code
 
 
 def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode:
@@ -103,7 +109,7 @@ def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode
     if output is OutputFormat.json:
         typer.echo(plandiff.render_diff_json(diff), nl=False)
     elif output is OutputFormat.github:
-        typer.echo(plandiff.render_diff_github(diff, fail_on is FailOn.REGRESSION), nl=False)
+        typer.echo(plandiff.render_diff_github(diff, fail_on == FailOn.REGRESSION), nl=False)
     elif output is OutputFormat.yaml:
         import yaml
 
@@ -113,17 +119,19 @@ def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode
     return _exit_code(run, diff, fail_on)
 
 
-def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config) -> Settings:
+def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config,
+                  strict=None) -> Settings:
     """The options plan and explain share with the config file; no snapshot at all is a usage error."""
     settings = load_settings(config=config, no_config=no_config, k8s_version=k8s_version, feature_gates=feature_gates,
-                             cluster=cluster, fail_on=fail_on, strict_inputs=strict_inputs, exclude=exclude)
+                             cluster=cluster, fail_on=fail_on, strict_inputs=strict_inputs, exclude=exclude,
+                             strict=strict)
     if not settings.cluster:
         fail("no cluster snapshot: give --cluster FILE (or `cluster` in the config file)")
     return settings
 
 
 def _check(output: OutputFormat, fail_on: FailOn, baseline: Optional[str]) -> None:
-    if baseline is None and fail_on is FailOn.REGRESSION:
+    if baseline is None and fail_on == FailOn.REGRESSION:
         fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
     if baseline is not None and output is OutputFormat.junit:
         fail("plan --baseline reports a diff as text, json, yaml, github, html or markdown, not junit")
@@ -159,6 +167,7 @@ def plan(
                                           "-o; html:FILE or markdown:FILE for other names. Repeatable."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="List every pending pod, not one line per group."),
     assume_admitted: bool = AssumeAdmittedOpt,
+    strict: Optional[bool] = StrictOpt,
     strict_inputs: Optional[bool] = StrictInputsOpt,
     exclude: List[str] = ExcludeOpt,
     config: Optional[str] = ConfigOpt,
@@ -179,7 +188,7 @@ def plan(
     """
     fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs,
-                             exclude, config, no_config)
+                             exclude, config, no_config, strict)
     _check(fmt, settings.fail_on, baseline)
     reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
@@ -204,4 +213,4 @@ def plan(
     if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
         raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))
     _emit(run, fmt, settings.fail_on, verbose, renderer)
-    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on)))
+    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on, bool(settings.strict))))

@@ -43,7 +43,7 @@ def invocation(paths: Sequence[str], clusters: Sequence[str], k8s_version: str |
     from wasplan.planview import Invocation
 
     extra: list[str] = []
-    if arrival is not Arrival.SEQUENTIAL:
+    if arrival != Arrival.SEQUENTIAL:
         extra += ["--arrival", arrival]
     if not preemption:
         extra.append("--no-preemption")

@@ -78,6 +78,25 @@ class ClaimStore:
     def get(self, key: str) -> ClaimState | None:
         return self.claims.get(key)
 
+    # ---- devices -----------------------------------------------------------------------------------------------
+    def add_taint_rule(self, rule) -> None:
+        """A DeviceTaintRule created now: its taint joins the devices it selects, for every later allocation (the
+        scheduler's slice tracker re-publishes the slices; the allocator's index is rebuilt from them)."""
+        from wasplan.engine.dra import apply_taint_rules
+        from wasplan.engine.dra.pools import SliceIndex
+
+        self.slices = apply_taint_rules(self.slices, [rule])
+        self.allocator.index = SliceIndex(self.slices, self.allocator.features)
+
+    def device(self, result):
+        """The device an allocation result names, as the slices publish it now (None when no slice has it)."""
+        for s in self.slices:
+            if s.driver == result.driver and s.pool == result.pool:
+                for d in s.devices:
+                    if d.name == result.device:
+                        return d
+        return None
+
     # ---- changes with undo -------------------------------------------------------------------------------------
     def reserve(self, state: ClaimState, consumer: Consumer, allocation: Allocation | None) -> Undo:
         """Allocate (when `allocation` is given and the claim has none) and add `consumer` to reservedFor."""

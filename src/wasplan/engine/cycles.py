@@ -305,14 +305,15 @@ class Cycles(PreemptionSteps):
             return
         members.sort(key=lambda m: (-m.priority, m.initial_ts))
         problem = groupcycle.scheduler_name_problem([m.pod.scheduler_name for m in members], self.evaluators)
+        if problem is None and self.options.caps.group_priority and any(m.priority != group.priority for m in members):
+            odd = next(m for m in members if m.priority != group.priority)
+            problem = PRIORITY_MSG.format(odd.priority, group.priority)
         if problem is not None:
             self._reject(group, members, problem, {})
+            if self.options.caps.group_validation_condition:
+                self._set_condition(group, "False", Reason.SCHEDULER_ERROR, problem)
             return
         ev = self.evaluator_for(members[0])
-        if self.options.caps.group_priority and any(m.priority != group.priority for m in members):
-            odd = next(m for m in members if m.priority != group.priority)
-            self._reject(group, members, PRIORITY_MSG.format(odd.priority, group.priority), {})
-            return
         scheduled, bound = self._placed_members(group)
         mark, since = self.state.mark(), self.state.version
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)

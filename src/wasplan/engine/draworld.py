@@ -5,6 +5,12 @@ registered with the cluster state as a stateful plugin (registry.py, state.py).
 DeviceClasses, ResourceSlices, ResourceClaims and ResourceClaimTemplates are taken up front, wherever they
 appear in the inputs: a pod never waits for a claim that the same change creates later in file order (upstream
 it would wait until the claim arrives and then be scheduled; the plan shows where it ends up).
+
+DeviceTaintRules are the exception: a taint changes what already runs, so its place in the story matters. Rules
+of the cluster snapshot apply before anything is scheduled; a rule among the arrivals stays in the arrival
+stream and takes effect when it is created (`Simulator.create`): later allocations see its taint, and with
+NoExecute the device taint eviction controller deletes the bound pods whose devices it taints
+(`evict_for_taints`; upstream pkg/controller/devicetainteviction).
 """
 
 from __future__ import annotations
@@ -22,30 +28,79 @@ def features(options):
     return Features.from_gates(options.gates.enabled, options.caps)
 
 
-def split(records) -> tuple[list, list]:
-    """(DRA records, the others), each in input order."""
+TAINT_GATE = "DRADeviceTaintRules"
+EVICTION_REASON = "DeletionByDeviceTaintManager"  # the DisruptionTarget condition the controller writes
+
+
+def split(records, keep_rules: bool = False) -> tuple[list, list]:
+    """(DRA records, the others), each in input order; with `keep_rules` DeviceTaintRules stay with the others
+    (arrivals, created at their position)."""
     dra, rest = [], []
     for r in records:
-        (dra if isinstance(r, DRA_TYPES) else rest).append(r)
+        (dra if isinstance(r, DRA_TYPES) and not (keep_rules and isinstance(r, DeviceTaintRule)) else rest).append(r)
     return dra, rest
 
 
-def install(state, records, options, pods_claim: bool = True) -> DynamicResources | None:
+def install(state, records, options, pods_claim: bool = True, later_rules=()) -> DynamicResources | None:
     """The plugin, registered with `state`; None when there is nothing for it to do (no DRA object, no pod with
-    claims), so plans without DRA pay nothing for it."""
-    if not records and not pods_claim:
+    claims), so plans without DRA pay nothing for it. `later_rules` are the DeviceTaintRules among the arrivals:
+    kept for the emitted snapshot, applied only when created."""
+    if not records and not pods_claim and not later_rules:
         return None
     from wasplan.engine.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
 
     of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
     slices = of[ResourceSlice]
-    if of[DeviceTaintRule] and options.gates.enabled("DRADeviceTaintRules"):
+    if of[DeviceTaintRule] and options.gates.enabled(TAINT_GATE):
         from wasplan.engine.dra import apply_taint_rules
 
         slices = apply_taint_rules(slices, of[DeviceTaintRule])  # what the scheduler's slice lister returns
     store = ClaimStore(of[DeviceClass], slices, of[ResourceClaimTemplate], of[ResourceClaim], features(options))
-    store.inputs = (*of[DeviceClass], *of[ResourceSlice], *of[DeviceTaintRule], *of[ResourceClaimTemplate])
+    store.inputs = (*of[DeviceClass], *of[ResourceSlice], *of[DeviceTaintRule], *later_rules,
+                    *of[ResourceClaimTemplate])
     plugin = DynamicResources(store, state, options.gates)
     state.register(NAME, plugin)
     state.waive(plugin.backed)
     return plugin
+
+
+def taint_rule_created(plugin: DynamicResources | None, rule: DeviceTaintRule, options) -> bool:
+    """Apply a DeviceTaintRule created during the plan; True when the device taint eviction controller must look
+    at the bound pods (a NoExecute taint)."""
+    if plugin is None or not options.gates.enabled(TAINT_GATE):
+        return False
+    plugin.add_taint_rule(rule)
+    return rule.selects and rule.taint.effect == "NoExecute"
+
+
+def eviction_message(found: list[tuple[str, str, int | None]]) -> str:
+    """The plan's message for a pod the controller deletes: its devices and taints, and when a toleration only
+    delays the eviction, the delay (the plan shows the cluster after it)."""
+    device, taint, seconds = min(found, key=lambda f: f[2] or 0)
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    after = f" after the {seconds} s its toleration allows" if seconds is not None else ""
+    return (f"deleted by the device taint eviction controller{after}: device {device} has taint {taint} that "
+            f"its request does not tolerate{more}")
+
+
+def stranded(plugin: DynamicResources | None, world, state) -> list[tuple[str, str, str]]:
+    """Pods the plan binds to a node their allocated devices cannot reach: (pod key, node, claim key). The
+    release's own scheduler does this in 1.36 (a PodGroup member reusing an allocation an earlier member made in
+    the same cycle is not held to its nodeSelector, kubernetes/kubernetes#140087, fixed in 1.37 by #140089); the
+    plan follows upstream and the pipeline names it (WAS710)."""
+    from wasplan.engine.selectors import terms_match_node
+    from wasplan.engine.world import SimStatus
+
+    if plugin is None:
+        return []
+    out = []
+    for ps in sorted(world.pods.values(), key=lambda p: p.pod.key):
+        if ps.status != SimStatus.BOUND or ps.node not in state.index:
+            continue
+        node = state.nodes[state.index[ps.node]]
+        for claim_state in plugin.claims_of(ps.pod):
+            allocation = claim_state.claim.allocation
+            if allocation is not None and allocation.node_selector is not None and not terms_match_node(
+                    allocation.node_selector, node.labels, node.name):
+                out.append((ps.pod.key, ps.node, claim_state.claim.key))
+    return out

@@ -20,7 +20,8 @@ from wasplan.plan import (GroupCondition, GroupOutcome, GroupStatus, OwnerRef, P
 
 # The simulation's pod statuses that the Plan keeps as they are; every other one (queued, unschedulable) is Pending.
 _STATUS = {SimStatus.ALREADY_BOUND: PodStatus.ALREADY_BOUND, SimStatus.BOUND: PodStatus.BOUND, SimStatus.GATED: PodStatus.GATED,
-           SimStatus.PREEMPTED: PodStatus.PREEMPTED, SimStatus.WAITING_FOR_ADMISSION: PodStatus.WAITING_FOR_ADMISSION}
+           SimStatus.PREEMPTED: PodStatus.PREEMPTED, SimStatus.EVICTED: PodStatus.EVICTED,
+           SimStatus.WAITING_FOR_ADMISSION: PodStatus.WAITING_FOR_ADMISSION}
 
 
 class FinalCluster:
@@ -34,6 +35,9 @@ class FinalCluster:
         self.nodes: tuple[Node, ...] = tuple(state.nodes)
         self.priority_classes: tuple[PriorityClass, ...] = tuple(world.classes.values())
         self._arrays = (state.resources, state.alloc, state.requested, state.waived)
+        # bound pods their allocated devices cannot reach, as the release's scheduler leaves them:
+        # (pod key, node, claim key) (draworld.stranded)
+        self.stranded: tuple[tuple[str, str, str], ...] = ()
 
     @functools.cached_property
     def usage(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
@@ -59,8 +63,8 @@ class FinalCluster:
         """Every pod, placed ones with node_name set."""
         out = []
         for ps in sorted(self._world.pods.values(), key=lambda p: p.seq):
-            if ps.status == SimStatus.PREEMPTED:
-                continue  # deleted by the scheduler's preemption
+            if ps.status in (SimStatus.PREEMPTED, SimStatus.EVICTED):
+                continue  # deleted by the scheduler's preemption or the device taint eviction controller
             pod = _with_claim_names(ps.pod, self._dra)
             if ps.status == SimStatus.WAITING_FOR_ADMISSION:  # as Kueue holds it: gated until admitted
                 pod = _kueue_gated(pod)

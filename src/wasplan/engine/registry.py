@@ -88,13 +88,14 @@ def _ports_filter(ev, pod, sv, within):
 
 
 def _spread_filter(ev, pod, sv, within):
-    return topology_spread.filter_reasons(ev.state, pod, sv.affinity_ok, sv.taints_ok, within=within)
+    return topology_spread.filter_reasons(ev.state, pod, sv.affinity_ok, sv.taints_ok, within=within, caps=ev.caps)
 
 
 def _spread_score(ev, pod, sv, feasible, within):
     if not pod.topology_spread:
         return None
-    got = topology_spread.raw_scores(ev.state, pod, feasible, sv.affinity_ok, sv.taints_ok, within=within)
+    got = topology_spread.raw_scores(ev.state, pod, feasible, sv.affinity_ok, sv.taints_ok, within=within,
+                                     caps=ev.caps)
     return None if got is None else topology_spread.normalize(got[0], got[1], feasible)
 
 

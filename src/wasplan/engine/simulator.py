@@ -14,6 +14,7 @@ outcome.py.
 
 from __future__ import annotations
 
+from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine import draworld, placement
 from wasplan.engine.cycles import Cycles
@@ -45,11 +46,12 @@ class Simulator:
     def __init__(self, inputs: PlanInputs, options: EngineOptions, progress=None):
         self.inputs, self.options, self.progress = inputs, options, progress
         dra_records, self.existing = draworld.split(inputs.existing)
-        dra_arrivals, self.arrivals = draworld.split(inputs.arrivals)
+        dra_arrivals, self.arrivals = draworld.split(inputs.arrivals, keep_rules=True)
         records = [*self.existing, *self.arrivals]
         self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
         self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
-                                    any(isinstance(r, Pod) and r.resource_claims for r in records))
+                                    any(isinstance(r, Pod) and r.resource_claims for r in records),
+                                    [r for r in self.arrivals if isinstance(r, DeviceTaintRule)])
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p, options.memo, options.caps)
@@ -64,8 +66,9 @@ class Simulator:
         self.replay()
         ledger = self.preemption.ledger
         again = recreations(self.world, self.state, self.cycles.evaluator_for) if ledger.entries else ()
-        return (build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again),
-                final_cluster(self.state, self.world, self.options, ledger, self.dra))
+        final = final_cluster(self.state, self.world, self.options, ledger, self.dra)
+        final.stranded = tuple(draworld.stranded(self.dra, self.world, self.state))
+        return build_plan(self.world, self.options, len(self.state.nodes), ledger, self.dra, again), final
 
     def replay(self) -> None:
         """The whole story without assembling the Plan: callers that only ask about one object (explain's
@@ -84,7 +87,7 @@ class Simulator:
         arrivals = self.arrivals
         for i, record in enumerate(arrivals):
             self.create(record)
-            if self.options.arrival is Arrival.SEQUENTIAL:
+            if self.options.arrival == Arrival.SEQUENTIAL:
                 self.cycles.run_until_idle()
             if self.progress:
                 self.progress(i + 1, len(arrivals))
@@ -112,6 +115,32 @@ class Simulator:
             self.cycles.pod_created(self.world.add_pod(record))
         elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
+        elif isinstance(record, DeviceTaintRule) and draworld.taint_rule_created(self.dra, record, self.options):
+            self._evict_for_taints()
+
+    def _evict_for_taints(self) -> None:
+        """The device taint eviction controller after a NoExecute DeviceTaintRule: every bound pod holding a
+        device it taints, untolerated, is deleted (DisruptionTarget DeletionByDeviceTaintManager); its claims are
+        released as the ResourceClaim controller does, and pods waiting for room are retried."""
+        state, world = self.state, self.world
+        evicted = []
+        for key in sorted(state.placed):
+            ps = world.pods[key]
+            found = self.dra.evictions(ps.pod)
+            if found:
+                node = state.node_of(key)
+                state.remove(ps.pod)
+                ps.status, ps.node, ps.nominated = SimStatus.EVICTED, node, None
+                ps.reason, ps.message = draworld.EVICTION_REASON, draworld.eviction_message(found)
+                group = world.group_of(ps)
+                if group is not None:
+                    group.live -= 0 if ps.pod.terminating else 1
+                evicted.append(ps)
+        if evicted:
+            state.commit()
+            for ps in evicted:
+                state.deleted(ps.pod)
+            self.cycles.cluster_changed()
 
     def _may_start(self, wait) -> bool:
         """A controller waits for pods to run before creating more (JobSet InOrder, StatefulSet OrderedReady,

@@ -27,6 +27,7 @@ class SimStatus(StrEnum):
     BOUND = "Bound"
     ALREADY_BOUND = "AlreadyBound"  # bound in the snapshot
     PREEMPTED = "Preempted"
+    EVICTED = "Evicted"  # deleted by the device taint eviction controller (a NoExecute DeviceTaintRule)
     WAITING_FOR_ADMISSION = "WaitingForAdmission"  # Kueue has not admitted its workload (cluster/kueue.py)
 
 
@@ -176,5 +177,5 @@ class World:
         return [pods[k] for k in keys if not pods[k].pod.terminating]
 
 
-_SETTLED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND, SimStatus.PREEMPTED})  # statuses a pod never leaves for the queue
+_SETTLED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND, SimStatus.PREEMPTED, SimStatus.EVICTED})  # statuses a pod never leaves for the queue
 _QUEUED = frozenset({SimStatus.QUEUED, SimStatus.UNSCHEDULABLE})

@@ -47,7 +47,7 @@ class PlanRun:
         # thresholds: never < pending < preemption (which also fails on pods left pending)
         if fail_on in (FailOn.PENDING, FailOn.PREEMPTION) and not self.plan.complete:
             return ExitCode.FINDINGS
-        if fail_on is FailOn.PREEMPTION and self.plan.preemptions:
+        if fail_on == FailOn.PREEMPTION and self.plan.preemptions:
             return ExitCode.FINDINGS
         return ExitCode.OK
 
@@ -235,7 +235,27 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
         plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
     run.plan = dataclasses.replace(with_unplanned(plan, prepared.inputs),
                                    produced_by=provenance(run, gates, arrival, preemption, scheduler_config))
+    run.diagnostics = sort_diagnostics(run.diagnostics + stranded_warnings(run.final.stranded, run.origins,
+                                                                                gates.release.version))
     return run
+
+
+STRANDED_WHY = ("kube-scheduler {release} binds it there as the plan shows, but the kubelet cannot prepare the claim "
+                "on that node and the pod does not start (kubernetes/kubernetes#140087, fixed in 1.37 by #140089)")
+
+
+def stranded_warnings(stranded, origins: dict, release: str) -> list[Diagnostic]:
+    """WAS710 for each pod bound to a node its allocated devices cannot reach (engine draworld.stranded), at the
+    pod's manifest line (the file list when a controller made it)."""
+    out = []
+    for pod_key, node, claim_key in stranded:
+        namespace, _, name = pod_key.partition("/")
+        where = origins.get(("Pod", namespace, name)) or Location("<plan>")
+        out.append(Diagnostic("WAS710", Severity.WARNING,
+                              f"pod {pod_key} is bound to {node}, where the devices allocated to ResourceClaim "
+                              f"{claim_key} are not available", where,
+                              STRANDED_WHY.format(release=release), {"pod": pod_key, "node": node, "claim": claim_key}))
+    return out
 
 
 def with_unplanned(plan: Plan, inputs) -> Plan:

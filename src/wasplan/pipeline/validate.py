@@ -42,9 +42,9 @@ class ValidationReport:
         diags = self.diagnostics
         return {
             "documents": len(self.results),
-            "valid": sum(1 for r in self.results if r.verdict is DocumentVerdict.VALID),
-            "invalid": sum(1 for r in self.results if r.verdict is DocumentVerdict.INVALID),
-            "skipped": sum(1 for r in self.results if r.verdict is DocumentVerdict.SKIPPED),
+            "valid": sum(1 for r in self.results if r.verdict == DocumentVerdict.VALID),
+            "invalid": sum(1 for r in self.results if r.verdict == DocumentVerdict.INVALID),
+            "skipped": sum(1 for r in self.results if r.verdict == DocumentVerdict.SKIPPED),
             "nonKubernetes": sum(1 for s in self.skipped if s.reason == "not-kubernetes"),
             "templates": sum(1 for s in self.skipped if s.reason == "template"),
             "kustomizePatches": sum(1 for s in self.skipped if s.reason == "kustomize-patch"),

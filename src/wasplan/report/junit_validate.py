@@ -49,7 +49,7 @@ def _cases(report: ValidationReport, threshold: Severity) -> dict[tuple, Case]:
     cases: dict[tuple, Case] = {}
     for r in report.results:
         key = (r.doc.source, r.doc.index, r.doc.item)
-        skipped = _UNVALIDATED if r.verdict is DocumentVerdict.SKIPPED else None
+        skipped = _UNVALIDATED if r.verdict == DocumentVerdict.SKIPPED else None
         cases[key] = findings_case(Case(r.doc.source, _doc_name(r.doc.describe(), r.doc.index, r.doc.item),
                                         r.doc.source, skipped=skipped), r.diagnostics + loose.pop(key, []), threshold)
     for s in report.skipped:

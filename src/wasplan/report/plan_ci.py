@@ -72,7 +72,8 @@ def _pod_case(pod: PodOutcome, origins: Origins, fail_on: FailOn) -> Case:
     origin = _pod_origin(pod, origins)
     owner = f" ({pod.owner.kind} {pod.owner.name})" if pod.owner else ""
     case = Case(origin.file if origin else "Pod", f"Pod {pod.namespace}/{pod.name}{owner}", origin.file if origin else None)
-    failing = pod.status in _NOT_RUNNING or (pod.status == PodStatus.PREEMPTED and fail_on is FailOn.PREEMPTION)
+    failing = pod.status in _NOT_RUNNING or (pod.status in (PodStatus.PREEMPTED, PodStatus.EVICTED)
+                                            and fail_on == FailOn.PREEMPTION)
     if failing:
         why = _why(pod.reason, pod.message)
         case.failure = (why, pod.status, f"{pod.status}: {why}\n")

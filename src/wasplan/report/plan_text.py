@@ -241,9 +241,18 @@ def _refused(plan: Plan, console: Console, verbose: bool) -> None:
         _print(console, f"{who}{count}: {members[0].message}", "  ")
 
 
+def _evicted(plan: Plan, console: Console) -> None:
+    evicted = [p for p in plan.pods if p.status == PodStatus.EVICTED]
+    if not evicted:
+        return
+    console.print(f"[bold]Evicted[/bold] ({len(evicted)}): deleted after a NoExecute DeviceTaintRule")
+    for p in evicted:
+        _print(console, f"{p.key} on {p.node}: {p.message}", "  ")
+
+
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
-    refused = f", {s['refused']} refused" if s["refused"] else ""
+    refused = (f", {s['evicted']} evicted" if s["evicted"] else "") + (f", {s['refused']} refused" if s["refused"] else "")
     head = (f"Plan for Kubernetes {plan.k8s_version}: {plural(plan.nodes, 'node')}, {plural(s['pods'], 'pod')} — "
             f"{s['bound']} bound, "
             f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted{refused}")
@@ -258,6 +267,7 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         _claims(plan, console)
     _pending(plan, console, verbose)
     _refused(plan, console, verbose)
+    _evicted(plan, console)
     if plan.unplanned:
         console.print(f"[bold]Not planned[/bold] ({len(plan.unplanned)}): no controller model, its pods are not in "
                       "the plan")

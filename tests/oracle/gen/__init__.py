@@ -16,6 +16,7 @@ so a divergence stays readable. The themes cover the plugins and features the en
   adminAccess, partitionable counters, device taints, network-attached devices, extended resources backed by
   a DeviceClass;
 * mixed: the pod-level features together;
+* wide (gen/wide.py, its own test and seeds): several themes in one case, DeviceTaintRules between pods (1.37);
 
 and, in half of the cases of every theme, image locality (gen/images.py), and in a quarter long dotted names: cloud
 node names, pending pods named past 63 characters (gen/names.py); each drawn from a random source of its own so the
@@ -31,9 +32,10 @@ import random
 
 from . import core, dra, groups, images, names
 from .case import ARRIVALS, GATES, RELEASES, Case, dump
+from .wide import generate_wide
 
 THEMES = ("fit", "affinity", "spread", "preempt", "gang", "wap", "composite", "dra", "mixed")
-__all__ = ["ARRIVALS", "GATES", "RELEASES", "THEMES", "Case", "dump", "generate", "themes_for"]
+__all__ = ["ARRIVALS", "GATES", "RELEASES", "THEMES", "Case", "dump", "generate", "generate_wide", "themes_for"]
 
 
 def themes_for(release: str) -> tuple[str, ...]:

@@ -312,6 +312,32 @@ class DynamicResources(PodClaims):
             keys.append(f"{pod.namespace}/{self._extended_name(pod)}")
         self.store.release(pod_consumer(pod.namespace, pod.name, pod.uid), keys)
 
+    # ---- DeviceTaintRules created during the plan ---------------------------------------------------------------
+    def add_taint_rule(self, rule) -> None:
+        self.store.add_taint_rule(rule)
+        self._found = self._precheck = None  # both read the slices
+
+    def evictions(self, pod) -> list[tuple[str, str, int | None]]:
+        """What the device taint eviction controller holds against a bound pod (podEvictionTime): for each
+        allocated claim reserved for it (or for its PodGroup), each device with a NoExecute taint its request
+        does not tolerate for ever, as (device `driver/pool/device`, taint text, seconds before eviction or
+        None)."""
+        from wasplan.engine.dra.taints import evicting_taints
+
+        out = []
+        for state in self.claims_of(pod):
+            claim = state.claim
+            consumer = self._consumer(pod, state)
+            if claim.allocation is None or not any(same_consumer(c, consumer) for c in claim.reserved_for):
+                continue
+            for result in claim.allocation.results:
+                device = self.store.device(result)
+                for taint, seconds in evicting_taints(device, result.tolerations) if device is not None else ():
+                    value = f"={taint.value}" if taint.value else ""
+                    out.append((f"{result.driver}/{result.pool}/{result.device}", f"{taint.key}{value}:NoExecute",
+                                seconds))
+        return out
+
     def note_failure(self, pod, message: str) -> None:
         for state in self.claims_of(pod):
             if state.claim.allocation is None:

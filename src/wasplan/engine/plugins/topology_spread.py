@@ -37,9 +37,19 @@ def constraints(pod: Pod, hard: bool):
     return out
 
 
-def count_matching(state, selector, namespace: str) -> np.ndarray:
-    """Matching pods per node (same namespace, not terminating)."""
+def count_matching(state, selector, namespace: str, caps=None) -> np.ndarray:
+    """Matching pods per node (same namespace, not terminating). An empty selector (`labelSelector: {}` with no
+    matchLabelKeys merged in) counts no pod through 1.37 (countPodsMatchSelector returns 0 for an Empty() selector,
+    podtopologyspread/common.go of v1.36.3 and v1.37.2; 1.38 counts every pod of the namespace, #141340), while the
+    incoming pod still matches it itself."""
+    if _counts_nothing(selector, caps):
+        return np.zeros(len(state.nodes), dtype=np.int64)
     return state.matching_counts(frozenset((namespace,)), selector, skip_terminating=True)
+
+
+def _counts_nothing(selector, caps) -> bool:
+    return (caps is not None and caps.spread_empty_selector_counts_none and selector is not None
+            and not selector.match_labels and not selector.match_expressions)
 
 
 def _included(c: TopologySpreadConstraint, affinity_ok: np.ndarray, taints_ok: np.ndarray) -> np.ndarray:
@@ -68,7 +78,7 @@ def _domain_totals(codes: np.ndarray, domain_count: int, eligible: np.ndarray, c
 
 
 def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarray,
-                   within: np.ndarray | None = None) -> np.ndarray:
+                   within: np.ndarray | None = None, caps=None) -> np.ndarray:
     out = np.zeros(len(state.nodes), dtype=np.int32)
     cons = constraints(pod, hard=True)
     if not cons:
@@ -77,7 +87,8 @@ def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarr
     for c, selector in cons:
         codes, domains = state.labels.codes(c.topology_key)
         eligible = with_keys & _included(c, affinity_ok, taints_ok)
-        totals, present = _domain_totals(codes, len(domains), eligible, count_matching(state, selector, pod.namespace))
+        totals, present = _domain_totals(codes, len(domains), eligible,
+                                         count_matching(state, selector, pod.namespace, caps))
         global_min = int(totals[present].min()) if present.any() else None
         if c.min_domains is not None and int(present.sum()) < c.min_domains:
             global_min = 0
@@ -89,7 +100,7 @@ def filter_reasons(state, pod: Pod, affinity_ok: np.ndarray, taints_ok: np.ndarr
 
 
 def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, taints_ok: np.ndarray,
-               within: np.ndarray | None = None):
+               within: np.ndarray | None = None, caps=None):
     """(raw scores, ignored nodes) or None when the pod has no ScheduleAnyway constraint (plugin skipped)."""
     cons = constraints(pod, hard=False)
     if not cons:
@@ -99,7 +110,7 @@ def raw_scores(state, pod: Pod, feasible: np.ndarray, affinity_ok: np.ndarray, t
     scored = feasible & with_keys
     total = np.zeros(len(state.nodes), dtype=np.float64)
     for c, selector in cons:
-        counts = count_matching(state, selector, pod.namespace)
+        counts = count_matching(state, selector, pod.namespace, caps)
         if c.topology_key == HOSTNAME:
             weight = math.log(int(scored.sum()) + 2)
             per_node = counts
@@ -164,6 +175,8 @@ def exact_domains(state, group, static_verdict) -> DomainPart:
         sv = static_verdict(pod)
         for c, selector in cons:
             others = [o for i, o in enumerate(group.pods) if i not in members]
+            if not selector.match_labels and not selector.match_expressions:
+                continue  # an empty selector may count nothing (count_matching): no rule between the pods
             if not selector_matches(selector, pod.labels) or any(
                     o.namespace == pod.namespace and selector_matches(selector, o.labels)
                     for o in others):

@@ -6,10 +6,9 @@ so every accessor here tolerates the wrong types and simply yields nothing for t
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
-from wasplan.api.names import is_dns_label, is_dns_subdomain  # noqa: F401 - the rule modules' names
+from wasplan.api.names import is_dns_label, is_dns_subdomain, is_qualified_name  # noqa: F401 - the rules' names
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, format_path
 from wasplan.documents import Document
@@ -19,7 +18,6 @@ GANG = "gang"
 BASIC = "basic"
 
 INT32_MAX = 2**31 - 1
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 
 
 def make(doc: Document, code: str, message: str, path: FieldPath, hint: str | None = None,
@@ -41,14 +39,6 @@ def policy_kind(policy: Any) -> str | None:
 def is_disrupt_all(mode: Any) -> bool:
     """True for 1.36 `disruptionMode: PodGroup` and for 1.37 `disruptionMode: {all: {}}`."""
     return mode == "PodGroup" or isinstance(mapping(mode).get("all"), dict)
-
-
-def is_qualified_name(value: str) -> bool:
-    """Label-key / condition-type syntax: `[dns-subdomain/]name`, name ≤ 63 (api-reference §0.1)."""
-    prefix, _, name = value.rpartition("/")
-    if "/" in value and not is_dns_subdomain(prefix):
-        return False
-    return len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
 
 
 def duplicate_keys(doc: Document, entries: Iterable[tuple[FieldPath, Any]], key: str,

@@ -14,7 +14,7 @@ reserved and whose values are fixed (ValidatePriorityClass).
 
 from __future__ import annotations
 
-from wasplan.api.names import is_dns_subdomain
+from wasplan.api.names import is_dns_subdomain, is_label_value, is_qualified_name
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.rules.common import make
@@ -30,6 +30,7 @@ SUBDOMAIN_NAMED = {("scheduling.k8s.io", k) for k in ("Workload", "PodGroup", "C
 # (pkg/apis/scheduling/validation ValidatePriorityClass, pkg/apis/scheduling SystemPriorityClasses).
 SYSTEM_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
 HIGHEST_USER_PRIORITY = 1_000_000_000
+GENERATED_PREFIX_MAX, GENERATED_SUFFIX = 58, 5  # apiserver names.go maxGeneratedNameLength, randomLength
 
 
 def check(doc: Document) -> list[Diagnostic]:
@@ -37,7 +38,29 @@ def check(doc: Document) -> list[Diagnostic]:
         return []
     meta = mapping(doc.obj.get("metadata"))
     out = _generation(doc, meta) + (_priority_class(doc, meta) if doc.kind == "PriorityClass" else [])
-    return out + _owner_references(doc, meta) + _name(doc, meta)
+    return out + _owner_references(doc, meta) + _name(doc, meta) + _labels(doc, meta) + _annotation_keys(doc, meta)
+
+
+def _labels(doc: Document, meta: dict) -> list[Diagnostic]:
+    """Every label key a qualified name, every value a label value (apimachinery ValidateLabels)."""
+    out = []
+    for key, value in mapping(meta.get("labels")).items():
+        path = ("metadata", "labels", key)
+        if isinstance(key, str) and not is_qualified_name(key):
+            out.append(make(doc, "WAS107", f"label key {key!r} is not a valid label key ([prefix/]name: a DNS "
+                                           "subdomain prefix, a name of at most 63 alphanumerics, '-', '_' or '.' "
+                                           "starting and ending alphanumeric)", path))
+        if isinstance(value, str) and not is_label_value(value):
+            out.append(make(doc, "WAS107", f"label {key}={value!r}: a label value is empty or at most 63 "
+                                           "alphanumerics, '-', '_' or '.', starting and ending alphanumeric", path))
+    return out
+
+
+def _annotation_keys(doc: Document, meta: dict) -> list[Diagnostic]:
+    """Annotation keys are qualified names once lowercased (apimachinery ValidateAnnotations)."""
+    return [make(doc, "WAS107", f"annotation key {key!r} is not a valid qualified name ([prefix/]name)",
+                 ("metadata", "annotations", key))
+            for key in mapping(meta.get("annotations")) if isinstance(key, str) and not is_qualified_name(key.lower())]
 
 
 def _owner_references(doc: Document, meta: dict) -> list[Diagnostic]:
@@ -88,7 +111,7 @@ def _name(doc: Document, meta: dict) -> list[Diagnostic]:
     name, generate = meta.get("name"), meta.get("generateName")
     if not isinstance(name, str) or not name:
         if isinstance(generate, str) and generate:
-            return []
+            return _generate_name(doc, generate)
         if name not in (None, "") or "metadata" in doc.obj and not isinstance(doc.obj["metadata"], dict):
             return []  # a value of the wrong type: the schema reports it
         return [make(doc, "WAS102", "metadata.name is required (or metadata.generateName)", ("metadata", "name"))]
@@ -97,3 +120,18 @@ def _name(doc: Document, meta: dict) -> list[Diagnostic]:
                                     "digits, '-' and '.', starting and ending with a letter or digit",
                      ("metadata", "name"))]
     return []
+
+
+def _generate_name(doc: Document, prefix: str) -> list[Diagnostic]:
+    """A generateName is checked as a prefix (apimachinery NameIsDNSSubdomain with prefix=true: maskTrailingDash
+    replaces the last two characters of a prefix longer than one that ends in '-' by one 'a'), then the name the
+    server generates from it (the prefix cut to 58 characters and five random ones, names.SimpleNameGenerator) is
+    checked as a name: `a.-` passes the first and fails the second."""
+    masked = prefix[:-2] + "a" if len(prefix) > 1 and prefix.endswith("-") else prefix
+    if not is_dns_subdomain(masked):
+        why = "must be a DNS subdomain prefix: lowercase letters, digits, '-' and '.', starting with a letter or digit"
+    elif not is_dns_subdomain(prefix[:GENERATED_PREFIX_MAX] + "x" * GENERATED_SUFFIX):
+        why = "gives names that are not DNS subdomains (a '.' must be followed by a letter or digit)"
+    else:
+        return []
+    return [make(doc, "WAS107", f"metadata.generateName {prefix!r} {why}", ("metadata", "generateName"))]

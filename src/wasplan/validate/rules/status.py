@@ -52,7 +52,7 @@ def _condition_fields(doc: Document, cond: dict, path: FieldPath) -> list[Diagno
     if isinstance(value, str) and value not in _STATUSES:
         out.append(make(doc, "WAS212", f'condition status "{value}" must be one of True, False, Unknown',
                         path + ("status",)))
-    if isinstance(reason, str) and (not 1 <= len(reason) <= 1024 or not _REASON.match(reason)):
+    if isinstance(reason, str) and (not 1 <= len(reason) <= 1024 or not _REASON.fullmatch(reason)):
         out.append(make(doc, "WAS212", f'condition reason "{reason}" must be 1-1024 characters, start with a '
                         "letter and contain only letters, digits, '_', ',' and ':' (CamelCase, e.g. Unschedulable)",
                         path + ("reason",)))
