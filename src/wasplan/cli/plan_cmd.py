@@ -39,9 +39,10 @@ PlanFormat, OutputOpt = output_option("plan", OutputFormat.text, OutputFormat.js
 AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
                                  help="Plan what Kueue manages (label kueue.x-k8s.io/queue-name) as if Kueue admitted "
                                       "it now; its quotas are not modelled. Default: its pods wait for admission.")
-ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
-                          help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
-                               "Default: the config file's `cluster`.")
+ClusterOpt = typer.Option([], "--cluster", metavar="PATH",
+                          help="Cluster snapshot: a file, a directory of them, or - for stdin (`kubectl get "
+                               "-o yaml` output or a Cluster kind); repeatable. Default: the config file's "
+                               "`cluster`.")
 
 
 def _snapshot(run: PlanRun, path: str, gates) -> None:
