@@ -142,6 +142,8 @@ def test_counts_of_one_read_as_one():
                                     "0 preempted")
     text = run("explain", str(NEW / "lone-pod.yaml"), "--cluster", CLUSTER, env={"COLUMNS": "200"}).stdout
     assert "  exact check: does not fit: no assignment places more than 0 of the 1 pod still needed\n" in text
+    # plain words, never "1 node in 0 classes, 1 pod shape"
+    assert "  Exact check (1 node, which cannot hold one of these pods; 1 kind of pod):\n" in text
     assert "  pods ml/p (no resource requests)\n" in text  # not an empty "()"
     assert "    NodeAffinity rejects 1 node: nodeSelector zone=b (no node has it; nodes have a)\n" in text
     assert "    0 nodes pass the filters for these pods, room aside\n" in text
