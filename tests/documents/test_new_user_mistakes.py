@@ -1,5 +1,5 @@
 """Two reading mistakes a new user made (issue 30 point 6), on the files that showed them
-(fixtures/new-user/mistakes): a document without apiVersion was summed up as "1 file not read", and a tab in the
+(fixtures/mistakes): a document without apiVersion was summed up as "1 file not read", and a tab in the
 indentation gave the parser's "found character that cannot start any token" with no word about the tab."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from tests.cli.helpers import run
 from tests.conftest import FIXTURES
 from wasplan.documents.reader import read_paths
 
-MISTAKES = FIXTURES / "new-user" / "mistakes"
+MISTAKES = FIXTURES / "mistakes"
 NO_API = str(MISTAKES / "no-apiversion.yaml")
 TAB = str(MISTAKES / "tab-indented.yaml")
 
