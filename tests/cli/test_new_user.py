@@ -170,7 +170,7 @@ def test_identical_explain_blocks_collapse_past_the_suggestion_limit():
     Each look is one block, and every block has its verified fix."""
     text = run("explain", str(NEW / "web.yaml"), str(NEW / "llm.yaml"), "--cluster", CLUSTER, env=NARROW).stdout
     heads = [line for line in text.splitlines() if line.startswith(("6 Pods", "3 Pods"))]
-    assert heads == ["6 Pods ml/llm-0, ml/llm-1, ml/llm-0-1, +3 more: does not fit: 0/1 nodes are",
+    assert heads == ["6 Pods ml/llm-0, ml/llm-0-1, ml/llm-0-2, +3 more: does not fit: 0/1 nodes are",
                      "3 Pods ml/web-797dcb5479-[0-2]: does not fit: 0/1 nodes are available: 1 node(s)"]
     assert text.count("What would make it fit") == 2
     assert "suggestions are computed for the first pending targets only" not in text

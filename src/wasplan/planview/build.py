@@ -163,12 +163,14 @@ def _composite_selections(plan: Plan, t: _Tally) -> None:
 
 
 def _victims(plan: Plan) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+    """Per node, its victims in natural order of their names."""
+    out: dict[str, list[tuple[tuple, str]]] = {}
     for p in plan.preemptions:
         for v in p.victims:
-            out.setdefault(v.node, []).append(f"{v.namespace}/{v.name} (priority {v.priority}) evicted by "
-                                              f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}")
-    return out
+            out.setdefault(v.node, []).append((natural(f"{v.namespace}/{v.name}"),
+                                               f"{v.namespace}/{v.name} (priority {v.priority}) evicted by "
+                                               f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}"))
+    return {node: [text for _, text in sorted(entries)] for node, entries in out.items()}
 
 
 def _node_views(plan: Plan, final, keys: tuple[str, ...], t: _Tally, diff: PlanDiff | None) -> list[NodeView]:
@@ -223,7 +225,8 @@ def build_view(plan: Plan, final, diff: PlanDiff | None = None, run: Invocation 
     preemptions = tuple(PreemptionView(f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}",
                                        f"{'pg' if p.preemptor_kind == 'PodGroup' else 'pod'}:"
                                        f"{p.preemptor_namespace}/{p.preemptor_name}",
-                                       tuple((f"{v.namespace}/{v.name}", v.node, v.priority, v.pod_group)
-                                             for v in p.victims)) for p in plan.preemptions)
+                                       tuple(sorted(((f"{v.namespace}/{v.name}", v.node, v.priority, v.pod_group)
+                                                     for v in p.victims), key=lambda v: natural(v[0]))))
+                        for p in plan.preemptions)
     return PlanView(plan, keys, areas(nodes, keys), tuple(nodes), entities, selections,
                     _group_rows(plan, t), _pending(plan, run), preemptions, diff)
