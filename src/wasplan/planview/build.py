@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.plan import PLACED, UNPLACED, GroupStatus, Plan, PodOutcome, PodStatus
+from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION, PlanDiff
-from wasplan.planview.model import (Entity, GroupRow, Invocation, NodeView, PendingEntry, PlanView, PreemptionView,
-                                    Reason, Selection)
+from wasplan.planview.model import (ClaimRow, Entity, GroupRow, Invocation, NodeClaims, NodeView, PendingEntry,
+                                    PlanView, PreemptionView, Reason, Selection)
 from wasplan.planview.topology import areas, devices_per_node, fullness, meters, natural, taint_text, topology_keys
 
 # explain's TARGET kinds for the owners a plan expands (explain/target.py KINDS)
@@ -173,6 +173,26 @@ def _victims(plan: Plan) -> dict[str, list[str]]:
     return {node: [text for _, text in sorted(entries)] for node, entries in out.items()}
 
 
+def _claim_row(c) -> ClaimRow:
+    devices = sorted((f"{d.driver}/{d.pool}/{d.device}" for d in c.devices), key=natural)
+    users = tuple(f"{u.kind} {u.namespace}/{u.name}" for u in c.reserved_for)
+    return ClaimRow(f"{c.namespace}/{c.name}", str(c.status), tuple(devices), users, c.message)
+
+
+def _claims(plan: Plan) -> tuple[tuple[NodeClaims, ...], tuple[ClaimRow, ...]]:
+    """The allocated claims per node (which claim holds which device), nodes in natural order, claims that are
+    not node-local last; and the pending claims with their reasons."""
+    placed: dict[str | None, list[ClaimRow]] = {}
+    pending = []
+    for c in sorted(plan.claims, key=lambda c: natural(f"{c.namespace}/{c.name}")):
+        if c.status == ClaimStatus.PENDING:
+            pending.append(_claim_row(c))
+        else:
+            placed.setdefault(c.node, []).append(_claim_row(c))
+    order = sorted(placed, key=lambda n: (n is None, natural(n or "")))
+    return tuple(NodeClaims(n, tuple(placed[n])) for n in order), tuple(pending)
+
+
 def _node_views(plan: Plan, final, keys: tuple[str, ...], t: _Tally, diff: PlanDiff | None) -> list[NodeView]:
     devices, victims, marks = devices_per_node(plan, final), _victims(plan), _diff_marks(diff)
     usage = final.usage
@@ -228,5 +248,6 @@ def build_view(plan: Plan, final, diff: PlanDiff | None = None, run: Invocation 
                                        tuple(sorted(((f"{v.namespace}/{v.name}", v.node, v.priority, v.pod_group)
                                                      for v in p.victims), key=lambda v: natural(v[0]))))
                         for p in plan.preemptions)
+    by_node, pending_claims = _claims(plan)
     return PlanView(plan, keys, areas(nodes, keys), tuple(nodes), entities, selections,
-                    _group_rows(plan, t), _pending(plan, run), preemptions, diff)
+                    _group_rows(plan, t), _pending(plan, run), preemptions, diff, by_node, pending_claims)

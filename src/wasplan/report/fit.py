@@ -68,6 +68,17 @@ def folded(names: Iterable[str], sep: str = ", ") -> str:
     return sep.join(label for label, _ in compress(names))
 
 
+def folded_paths(paths: Iterable[str]) -> str:
+    """Slash paths folded on their last part per prefix, prefixes in natural order:
+    `gpu.example.com/node-0/gpu-[0-3], rdma.example.com/fabric/rdma-0` (a claim's driver/pool/device)."""
+    by: dict[str, list[str]] = {}
+    for path in paths:
+        prefix, _, name = path.rpartition("/")
+        by.setdefault(prefix, []).append(name)
+    return ", ".join(f"{prefix}/{label}" if prefix else label for prefix in sorted(by, key=natural_key)
+                     for label, _ in compress(by[prefix]))
+
+
 def summarize(names: Iterable[str], width: int, sep: str = ", ") -> str:
     """The folded names joined by `sep`, cut to fit `width` with `+N more` counting the names left out."""
     items = compress(names)

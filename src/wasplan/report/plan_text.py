@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
-from wasplan.report.fit import folded, summarize, wrap, wrap_lines
+from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
 from wasplan.words import natural_key, plural
 
 _STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
@@ -117,15 +117,6 @@ def victim_list(victims) -> str:
                                                                                        kv[0][1])))
 
 
-def device_list(devices) -> str:
-    """`gpu.example.com/worker-0/gpu-[0-7]`: a claim's devices per driver and pool, folded, in natural order."""
-    by: dict[str, list[str]] = {}
-    for d in devices:
-        by.setdefault(f"{d.driver}/{d.pool}", []).append(d.device)
-    return ", ".join(f"{where}/{name}" for where in sorted(by, key=natural_key)
-                     for name in folded(by[where]).split(", "))
-
-
 def _where(placement, short: bool = False) -> str:
     """`topology.kubernetes.io/rack=rack-0`, or with `short` the key's last segment: `rack=rack-0`."""
     if not placement:
@@ -205,7 +196,7 @@ def _claims(plan: Plan, console: Console) -> None:
         if c.status == ClaimStatus.PENDING:
             line = f"{c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
         else:
-            devices = device_list(c.devices) or "no devices"
+            devices = folded_paths(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
             where = f" on {c.node}" if c.node else ""
             line = f"{c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
         _print(console, line, "  ")
