@@ -56,16 +56,39 @@ def test_a_plan_compared_with_itself_has_no_changes():
     assert diff_plans(BASE, copy.deepcopy(BASE)).changes == ()
 
 
-def test_a_new_eviction_is_a_regression_and_the_preemptor_placed_an_improvement():
+def test_a_new_eviction_is_one_regression_and_the_preemptor_placed_an_improvement():
+    """The evicted pod counts once, as its Preemption: not again as a pod that lost its node (issue 30)."""
     without = _plan(PREEMPTION / "serving.yaml", PREEMPTION / "cluster.yaml", preemption=False)
     with_preemption = _plan(PREEMPTION / "serving.yaml", PREEMPTION / "cluster.yaml")
-    assert _rows(diff_plans(without, with_preemption)) == [
-        ("Pod", "default/batch-a", "Unplaced", "regression"),
+    diff = diff_plans(without, with_preemption)
+    assert _rows(diff) == [
         ("Pod", "default/web", "Placed", "improvement"),
         ("Preemption", "default/batch-a", "Added", "regression"),
     ]
-    assert diff_plans(with_preemption, without).of("improvement")[-1].message == \
-        "no longer evicted from node-a by Pod default/web"
+    assert diff.summary() == {"changes": 2, "regressions": 1, "improvements": 1, "neutral": 0}
+    back = diff_plans(with_preemption, without)
+    assert _rows(back) == [
+        ("Pod", "default/web", "Unplaced", "regression"),
+        ("Preemption", "default/batch-a", "Removed", "improvement"),
+    ]
+    assert back.of("improvement")[-1].message == "no longer evicted from node-a by Pod default/web"
+
+
+def test_cli_text_counts_an_evicted_pod_once(tmp_path):
+    """A baseline without the preemptor, a head that evicts for it: "1 worse", one line for the eviction."""
+    base = tmp_path / "base.json"
+    empty = tmp_path / "nothing.yaml"
+    empty.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: placeholder\n")
+    base.write_text(run("plan", str(empty), "--cluster", str(PREEMPTION / "cluster.yaml"), "-o", "json").stdout)
+    result = run("plan", str(PREEMPTION / "serving.yaml"), "--cluster", str(PREEMPTION / "cluster.yaml"),
+                 "--baseline", str(base), env={"COLUMNS": "120"})
+    assert result.stdout.splitlines() == [
+        "Plan diff against the baseline (Kubernetes 1.37): 1 worse, 0 better, 1 changed",
+        "Worse (1)",
+        "  Preemption default/batch-a: newly evicted from node-a by Pod default/web",
+        "Changed (1)",
+        "  Pod default/web: new, Bound on node-a",
+    ]
 
 
 def test_a_pod_on_another_node_moved_and_a_group_in_another_domain_moved():

@@ -250,6 +250,10 @@ _TABLE: list[Code] = [
     Code("WAS623", "child-job-scheduling-ignored", I, "A JobSet's Job template sets spec.scheduling, which the Job controller ignores for a Job with a controller owner (1.37)."),
     Code("WAS624", "kueue-admission", W, "Kueue manages the object (label kueue.x-k8s.io/queue-name): its pods wait for Kueue's admission, whose quotas are not modelled."),
     Code("WAS625", "kueue-assumed-admitted", I, "With --assume-admitted, an object Kueue manages is planned as if Kueue admitted it now."),
+    Code("WAS626", "kueue-topology-not-modelled", W,
+         "With --assume-admitted, a pod template carries a Kueue Topology Aware Scheduling annotation "
+         "(kueue.x-k8s.io/podset-required-topology and friends); Kueue's domain assignment is not modelled, so "
+         "the pods are planned without it."),
     Code("WAS630", "refused-by-admission", W,
          "The API server's Priority admission would refuse to create the pod or PodGroup (its priorityClassName "
          "names a PriorityClass that exists nowhere, or it writes a priority its class does not give); the plan "

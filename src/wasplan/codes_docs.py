@@ -994,6 +994,19 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan --assume-admitted job.yaml --cluster cluster.yaml",
         "wasplan plan job.yaml --cluster cluster.yaml  # the pods wait for Kueue instead (WAS624)",
         "Nothing to fix: a note that the plan assumed the admission; check the ClusterQueue's quota yourself."),
+    "WAS626": RuleDoc(
+        "Kueue's Topology Aware Scheduling: a pod template annotated `kueue.x-k8s.io/podset-required-topology` "
+        "(or `podset-preferred-topology`, `podset-unconstrained-topology`, `podset-slice-required-topology`, "
+        "`podset-slice-size`, `podset-group-name`, `podset-topology-spreading`) has Kueue choose a topology domain "
+        "when it admits the workload, and pin the pods to it with node selectors behind the "
+        "`kueue.x-k8s.io/topology` scheduling gate. wasplan reads no Kueue Topology or ResourceFlavor and does not "
+        "make that choice: with `--assume-admitted` the pods go wherever kube-scheduler alone puts them, which can "
+        "spread a gang Kueue would keep in one rack. The finding points at each such annotation.",
+        "# wasplan plan --assume-admitted job.yaml\nspec:\n  template:\n    metadata:\n      annotations:\n"
+        "        kueue.x-k8s.io/podset-required-topology: cloud.provider.com/topology-rack",
+        "# without --assume-admitted the pods wait for Kueue (WAS624); or keep the gang in one domain with\n"
+        "# kube-scheduler's own topology-aware scheduling (a PodGroup's schedulingConstraints.topology, 1.37)",
+        "Read the placement as kube-scheduler's alone: the rack or block Kueue would choose is not in the plan."),
     "WAS663": RuleDoc(
         "A ResourceClaim in the snapshot is reserved (`status.reservedFor`) for a pod that is not in the inputs: "
         "it finished, was deleted, or was left out of the snapshot. The resourceclaim controller "

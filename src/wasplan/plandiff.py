@@ -1,10 +1,11 @@
-"""What a change does to a plan: the difference between two Plan documents (DESIGN.md §4), e.g. the plan of a
+"""What a change does to a plan: the difference between two Plan documents (docs/plan-json.md), e.g. the plan of a
 pull request's target branch (the baseline) and the plan of its head.
 
 Works on the Plan JSON contract (plain dicts), not on engine objects, so a baseline saved by an older wasplan,
 or by `-o yaml`, compares the same way. Each change says whether things got worse (`regression`: a group that
 stopped fitting, a pod that lost its node, a new eviction, a claim that lost its devices), better
-(`improvement`), or only moved (`neutral`: another node, domain or device). `resourceClaims[]` is compared
+(`improvement`), or only moved (`neutral`: another node, domain or device). An evicted pod counts once, as its
+Preemption, not again as a pod that lost its node. `resourceClaims[]` is compared
 when either side has it (additive in the contract). Every list is sorted, so the diff is deterministic.
 """
 
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.plan import API_VERSION, PLACED, ClaimStatus, GroupStatus
+from wasplan.plan import API_VERSION, PLACED, ClaimStatus, GroupStatus, PodStatus
 
 REGRESSION, IMPROVEMENT, NEUTRAL = "regression", "improvement", "neutral"
+PREEMPTED = PodStatus.PREEMPTED
 _PLACED_CLAIMS = frozenset({ClaimStatus.ALLOCATED, ClaimStatus.ALREADY_ALLOCATED})
 
 
@@ -193,10 +195,25 @@ def _section(base: dict, head: dict, section: str, compare) -> list[Change]:
     return [c for c in changes if c is not None]
 
 
+def _counted_once(pods: list[Change], evictions: list[Change]) -> list[Change]:
+    """An evicted pod is one change, its Preemption (which names node and preemptor): the same pod's status
+    change to or from `Preempted` is dropped, so a new eviction is one regression and an eviction that no longer
+    happens one improvement, not two."""
+    newly = {c.key for c in evictions if c.change == "Added"}
+    spared = {c.key for c in evictions if c.change == "Removed"}
+
+    def twice(c: Change) -> bool:
+        return (c.key in newly and (c.after or {}).get("status") == PREEMPTED
+                or c.key in spared and (c.before or {}).get("status") == PREEMPTED)
+
+    return [c for c in pods if not twice(c)]
+
+
 def diff_plans(base: dict, head: dict) -> PlanDiff:
     """Every difference between the baseline Plan document `base` and `head`: groups, pods, evictions, claims."""
-    changes = [*_section(base, head, "podGroups", _group), *_section(base, head, "pods", _pod),
-               *_preemptions(base, head)]
+    evictions = _preemptions(base, head)
+    changes = [*_section(base, head, "podGroups", _group),
+               *_counted_once(_section(base, head, "pods", _pod), evictions), *evictions]
     if "resourceClaims" in base or "resourceClaims" in head:
         changes += _section(base, head, "resourceClaims", _claim)
     return PlanDiff(str(head.get("k8sVersion", "")), str(base.get("k8sVersion", "")), tuple(changes))

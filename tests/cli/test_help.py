@@ -33,10 +33,19 @@ def test_metavars_read_as_words():
     out = run("plan", "--help", env=NARROW).stdout
     assert out.splitlines()[0] == "Usage: wasplan plan [OPTIONS] PATH..."
     assert "  --feature-gates NAME=BOOL,...\n" in out
-    assert "  --cluster FILE " in out and "  --baseline FILE " in out
+    assert "  --cluster PATH " in out and "  --baseline FILE " in out
     assert "  -o, --output text|json|yaml|junit|github|html|markdown\n" in out
     assert run("explain", "-h", env=NARROW).stdout.splitlines()[0] == \
         "Usage: wasplan explain [OPTIONS] [TARGET] PATH..."
+
+
+def test_cluster_help_says_it_takes_directories_and_stdin():
+    """A new user passed a snapshot directory only after reading the code: every command that takes --cluster
+    says it reads a file, a directory of them, or - for stdin."""
+    for command in ("plan", "explain", "lint"):
+        out = " ".join(run(command, "--help", env=NARROW).stdout.split())
+        assert "--cluster PATH " in out
+        assert "a file, a directory of them, or - for stdin" in out, command
 
 
 def test_the_feature_gate_example_is_never_cut():

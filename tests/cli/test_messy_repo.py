@@ -163,7 +163,7 @@ def test_junit_is_what_gitlab_and_jenkins_read():
         assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in own)
     failure = root.find(".//testcase[@classname='docker-compose.yml']/failure")
     assert failure.get("type") == "WAS007"
-    assert failure.get("message") == "WAS007 document has no apiVersion or kind; every Kubernetes object needs both"
-    assert failure.text == ("docker-compose.yml:1:1: error WAS007 document has no apiVersion or kind; every "
-                            "Kubernetes object needs both\n")
+    assert failure.get("message") == "WAS007 document has no apiVersion and no kind; a Kubernetes object needs apiVersion and kind"
+    assert failure.text == ("docker-compose.yml:1:1: error WAS007 document has no apiVersion and no kind; a "
+                            "Kubernetes object needs apiVersion and kind\n")
     assert root.get("failures") == "4"

@@ -87,6 +87,34 @@ def test_schema_of_a_kind_in_several_versions_is_the_release_s_version(tmp_path,
     assert _schema_id(run("schema", "PodGroup").output) == "io.k8s.api.scheduling.v1alpha2.PodGroupSpec"
 
 
+def test_schema_refuses_a_kind_the_release_does_not_serve(tmp_path, monkeypatch):
+    """CompositePodGroup is new in 1.37: asked for 1.36 it is exit 2, naming what 1.36 serves instead."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("schema", "CompositePodGroup", "--k8s-version", "1.36")
+    assert (code, out) == (2, "")
+    assert err == ("wasplan: error: Kubernetes 1.36 does not serve CompositePodGroup in scheduling.k8s.io/v1alpha3; "
+                   "its scheduling kinds are PodGroup, Workload\n")
+    code, out, err = cli("schema", "Workload", "--api-version", "scheduling.k8s.io/v1alpha1", "--k8s-version", "1.37")
+    assert code == 2
+    assert err == ("wasplan: error: Kubernetes 1.37 does not serve Workload in scheduling.k8s.io/v1alpha1 (it serves "
+                   "Workload as scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3); its scheduling kinds are "
+                   "CompositePodGroup, PodGroup, Workload\n")
+    code, out, _ = cli("schema", "CompositePodGroup", "--k8s-version", "1.37")
+    assert code == 0 and "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSpec" in json.loads(out)["$defs"]
+    code, out, _ = cli("schema", "Cluster", "--k8s-version", "1.36")  # wasplan's own kind: every release
+    assert code == 0 and json.loads(out)["$id"].endswith("wasplan.io/v1alpha1/Cluster.json")
+
+
+def test_schema_list_for_a_release_holds_only_what_it_serves(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli("schema", "--k8s-version", "1.36")
+    listed = [line.split("\t") for line in out.splitlines()]
+    assert code == 0
+    assert ["scheduling.k8s.io/v1alpha3", "CompositePodGroup"] not in listed
+    assert ["scheduling.k8s.io/v1alpha2", "PodGroup"] in listed and ["wasplan.io/v1alpha1", "Cluster"] in listed
+    assert len(cli("schema")[1].splitlines()) > len(listed)
+
+
 # --- plan and explain ---------------------------------------------------------------------------------------------
 
 from tests.conftest import FIXTURES  # noqa: E402
@@ -114,6 +142,8 @@ def test_counts_of_one_read_as_one():
                                     "0 preempted")
     text = run("explain", str(NEW / "lone-pod.yaml"), "--cluster", CLUSTER, env={"COLUMNS": "200"}).stdout
     assert "  exact check: does not fit: no assignment places more than 0 of the 1 pod still needed\n" in text
+    # plain words, never "1 node in 0 classes, 1 pod shape"
+    assert "  Exact check (1 node, which cannot hold one of these pods; 1 kind of pod):\n" in text
     assert "  pods ml/p (no resource requests)\n" in text  # not an empty "()"
     assert "    NodeAffinity rejects 1 node: nodeSelector zone=b (no node has it; nodes have a)\n" in text
     assert "    0 nodes pass the filters for these pods, room aside\n" in text
@@ -140,7 +170,7 @@ def test_identical_explain_blocks_collapse_past_the_suggestion_limit():
     Each look is one block, and every block has its verified fix."""
     text = run("explain", str(NEW / "web.yaml"), str(NEW / "llm.yaml"), "--cluster", CLUSTER, env=NARROW).stdout
     heads = [line for line in text.splitlines() if line.startswith(("6 Pods", "3 Pods"))]
-    assert heads == ["6 Pods ml/llm-0, ml/llm-1, ml/llm-0-1, +3 more: does not fit: 0/1 nodes are",
+    assert heads == ["6 Pods ml/llm-0, ml/llm-0-1, ml/llm-0-2, +3 more: does not fit: 0/1 nodes are",
                      "3 Pods ml/web-797dcb5479-[0-2]: does not fit: 0/1 nodes are available: 1 node(s)"]
     assert text.count("What would make it fit") == 2
     assert "suggestions are computed for the first pending targets only" not in text

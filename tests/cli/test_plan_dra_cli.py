@@ -59,7 +59,7 @@ def test_text_view_lists_devices_and_a_second_plan_continues(tmp_path):
     result = plan(*ARGS, "--emit-snapshot", str(snapshot))
     assert result.exit_code == 0, result.output
     assert "reserved for PodGroup finetune" in result.output
-    assert "gpu.example.com/gpu-r0-0/gpu-0, gpu.example.com/gpu-r0-0/gpu-1" in result.output
+    assert "gpu.example.com/gpu-r0-0/gpu-[0-3]; reserved for Pod finetune-0" in result.output  # folded
     extra = tmp_path / "more.yaml"
     extra.write_text("""\
 apiVersion: v1

@@ -122,6 +122,30 @@ def test_config_command_prints_values_and_sources(tmp_path, monkeypatch):
     assert run("config", "--no-config").output.splitlines()[0] == "config file: (none found)"
 
 
+def test_config_shows_the_effective_feature_gates_and_where_each_comes_from(tmp_path, monkeypatch):
+    """Per release (the config's, or --k8s-version): each gate's value, stage and why it has that value."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / ".wasplan.yaml", "k8s-version: '1.36'\nfeature-gates: DRAWorkloadResourceClaims=true,"
+                                       "GangScheduling=false\n")
+    data = json.loads(run("config", "-o", "json").output)
+    gates = {g["name"]: g for g in data["featureGates"]["gates"]}
+    assert data["featureGates"]["k8sVersion"] == "1.36" and "CompositePodGroup" not in gates
+    assert gates["GangScheduling"] == {"name": "GangScheduling", "enabled": False, "stage": "Alpha",
+                                       "upstreamDefault": False, "source": "feature-gates [.wasplan.yaml:2]"}
+    assert gates["DRAWorkloadResourceClaims"]["enabled"] is True
+    assert gates["GenericWorkload"]["source"] == "wasplan's profile (upstream: off)"
+    assert gates["DynamicResourceAllocation"]["source"] == "locked (GA)"
+    assert (gates["DRADeviceTaintRules"]["enabled"], gates["DRADeviceTaintRules"]["source"]) == (False,
+                                                                                               "upstream default")
+    text = run("config", "--no-config", env={"COLUMNS": "100"}).output.splitlines()
+    at = text.index("feature gates for Kubernetes 1.37 (another release: --k8s-version):")
+    assert "  CompositePodGroup                   on   Alpha  wasplan's profile (upstream: off)" in text[at:]
+    assert "  DRADeviceTaintRules                 on   GA     upstream default" in text[at:]
+    # the config's gates are checked against the release asked for: GangScheduling is gone in 1.37
+    wrong = run("config", "--k8s-version", "1.37", "-o", "json")
+    assert wrong.exit_code == 2 and "unknown feature gate 'GangScheduling' for Kubernetes 1.37" in wrong.output
+
+
 def test_settings_defaults_are_the_command_defaults():
     s = Settings()
     assert (s.k8s_version, s.strict, s.strict_inputs, s.fail_on, s.exclude) == ("1.37", False, False, "pending", ())

@@ -68,9 +68,15 @@ def test_greedy_device_order_is_named_and_reordering_verified(tmp_path):
     assert reorder["title"] == "request gpu: try half first"
     assert [s["name"] for s in reorder["changes"][0]["value"]] == ["half", "whole"]
     assert places_after("dra-greedy", reorder, "default/team", tmp_path)
-    add = suggestion(t, "addNodes")  # Node objects: the copies name the slices to copy with them
-    assert add["changes"][0]["value"] == {"copies": 1, "of": "worker",
-                                          "resourceSlices": ["worker-counters", "worker-partitions"]}
+    add = suggestion(t, "addNodes")  # Node objects: the new Node and its own copies of the node's slices
+    value = add["changes"][0]["value"]
+    assert (value["apiVersion"], value["kind"]) == ("v1", "List")
+    assert [(i["kind"], i["metadata"]["name"], i.get("spec", {}).get("nodeName"),
+             i.get("spec", {}).get("pool", {}).get("name")) for i in value["items"]] == [
+        ("Node", "worker-added-0", None, None),
+        ("ResourceSlice", "worker-added-0-counters", "worker-added-0", "worker-added-0"),
+        ("ResourceSlice", "worker-added-0-partitions", "worker-added-0", "worker-added-0")]
+    assert places_after("dra-greedy", add, "default/team", tmp_path / "add")
 
 
 def test_greedy_text_names_the_upstream_issue():

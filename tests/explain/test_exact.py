@@ -166,7 +166,7 @@ def test_text_puts_the_exact_line_under_the_verdict_and_shows_the_witness():
     lines = result.stdout.splitlines()
     assert lines[0] == "PodGroup batch/mixed: does not fit: can place 2 of 3: 1 short"
     assert lines[1] == "  exact check: fits, but kube-scheduler's order does not find it: an assignment exists"
-    at = lines.index("  Exact check (2 nodes in 1 class, 2 pod shapes):")
+    at = lines.index("  Exact check (2 nodes, solved as 1 group of interchangeable nodes and 2 kinds of pod):")
     assert lines[at + 2:at + 4] == ["      cpu-0: batch/small-0, batch/small-1", "      cpu-1: batch/big"]
 
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED_DIRS = ("fixtures",)
 KINDS = {"Workload", "PodGroup", "CompositePodGroup", "Pod", "Job", "PriorityClass", "ResourceClaim",
          "ResourceClaimTemplate", "DeviceClass", "ResourceSlice"}
-SKIP_PARTS = {"node_modules", "charts", "messy-repo"}
+SKIP_PARTS = {"node_modules", "charts", "messy-repo", "mistakes"}  # mistakes: files that do not read, on purpose
 
 OUT_OF_RANGE = (0, -1, 2**31, 1_000_000_001, 100_001)
 BAD_NAMES = ("Bad_Name", "-x", "a" * 254, "UPPER", "has space")

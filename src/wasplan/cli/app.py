@@ -30,8 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("schema_cmd", "Print or export wasplan's JSON Schemas (draft 2020-12)."),
     "rules": ("rules_cmd", "List every diagnostic code, or explain one: meaning, a failing and a passing example, "
                            "how to fix it."),
-    "config": ("config_cmd", "Show the effective settings (config file over defaults) and where each one comes "
-                             "from."),
+    "config": ("config_cmd", "Show the effective settings (config file over defaults) and feature gates, and "
+                             "where each one comes from."),
 }
 
 _VERSION_FLAGS = ("--version", "-V")

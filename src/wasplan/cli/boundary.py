@@ -8,6 +8,9 @@ an exit code:
 * a closed stdout (`wasplan plan ... | head -1`) ends quietly with exit 2 ("an output it cannot write"), never
   1 (findings) and never a traceback; stdout is pointed at /dev/null so the interpreter's final flush is quiet;
 * any other failure to write (a full device) is one line on stderr, exit 2;
+* a stream that cannot encode a character (`PYTHONIOENCODING=ascii`, `LC_ALL=C` in a CI log) writes it as a
+  backslash escape (`\\xe9`) instead of failing half-way through the output: stdout and stderr are switched to
+  Python's `backslashreplace` error handler before the command runs;
 * anything unexpected is one line "internal error: ... (run with --debug for the traceback)", exit 2;
   `--debug` anywhere on the command line prints the traceback too.
 
@@ -163,6 +166,15 @@ def _closed_streams() -> bool:
     return False
 
 
+def _escape_unencodable() -> None:
+    """Have stdout and stderr escape what their encoding cannot hold: a name in a C-locale CI log prints as
+    `train\\xe9` rather than ending the run in a UnicodeEncodeError. A stream that cannot be reconfigured (a test
+    runner's buffer, which holds any character) is left alone."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def guarded(app: Callable[..., Any], args: Sequence[str], prog_name: str = "wasplan") -> int:
     """Run `app` on `args` and return the exit code; nothing escapes but the code."""
     from typer import exceptions as typer_exc
@@ -172,6 +184,7 @@ def guarded(app: Callable[..., Any], args: Sequence[str], prog_name: str = "wasp
     session.json, session.emitted, session.command = _json_from_argv(args), False, ""
     if _closed_streams():
         return int(ExitCode.TOOL_ERROR)
+    _escape_unencodable()
     try:
         code = app(args=list(args), prog_name=prog_name, standalone_mode=False)
         sys.stdout.flush()

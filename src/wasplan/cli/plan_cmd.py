@@ -41,9 +41,10 @@ class ClusterCheck(str, enum.Enum):
 ValidateClusterOpt = typer.Option(ClusterCheck.stored, "--validate-cluster",
                                   help="stored: check the snapshot's objects for what the plan reads (an API server "
                                        "accepted them already); full: every rule, as for manifests.")
-ClusterOpt = typer.Option([], "--cluster", metavar="FILE",
-                          help="Cluster snapshot (kubectl List or Cluster kind); repeatable. "
-                               "Default: the config file's `cluster`.")
+ClusterOpt = typer.Option([], "--cluster", metavar="PATH",
+                          help="Cluster snapshot: a file, a directory of them, or - for stdin (`kubectl get "
+                               "-o yaml` output or a Cluster kind); repeatable. Default: the config file's "
+                               "`cluster`.")
 
 
 def _snapshot(run: PlanRun, path: str, gates) -> None:

@@ -14,6 +14,8 @@ from wasplan.cli.common import K8sVersionOpt, fail
 from wasplan.suggest import did_you_mean
 from wasplan.validate import schemas
 
+WASPLAN_GROUP = "wasplan.io/"
+
 
 def _export(export: Path) -> int:
     count = 0
@@ -28,17 +30,36 @@ def _export(export: Path) -> int:
     return count
 
 
-def _of_release(matches: list[tuple[str, str]], k8s_version: str | None) -> tuple[str, str]:
-    """Of a kind's several versions, the one the release (--k8s-version, the config file's, or the default)
-    prefers, as `migrate --to-k8s` writes it; else the only one it serves; else a usage error naming them."""
+def _release(k8s_version: str | None):
+    """The release (--k8s-version, the config file's, or the default), or a usage error naming the known ones."""
     from wasplan.api.releases import get_release
     from wasplan.cli.options import load_settings
 
-    version = load_settings(k8s_version=k8s_version).k8s_version
     try:
-        release = get_release(version)
+        return get_release(load_settings(k8s_version=k8s_version).k8s_version)
     except KeyError as exc:
         fail(str(exc.args[0]))
+
+
+def _require_served(matches: list[tuple[str, str]], release) -> list[tuple[str, str]]:
+    """With --k8s-version, only what that release serves: a kind it does not serve (CompositePodGroup in 1.36)
+    is a usage error naming the kinds and versions it does serve. wasplan's own kinds (Cluster) are not
+    Kubernetes APIs and are always there."""
+    kept = [m for m in matches if m[0].startswith(WASPLAN_GROUP) or release.serves(*m)]
+    if kept:
+        return kept
+    kind = matches[0][1]
+    elsewhere = release.versions_serving(kind)
+    offered = sorted({k for av, k in schemas.available() if release.serves(av, k) and not k.endswith("List")})
+    fail(f"Kubernetes {release.version} does not serve {kind} in " + ", ".join(av for av, _ in matches) +
+         (f" (it serves {kind} as {', '.join(elsewhere)})" if elsewhere else "") +
+         f"; its scheduling kinds are {', '.join(offered)}")
+
+
+def _of_release(matches: list[tuple[str, str]], k8s_version: str | None) -> tuple[str, str]:
+    """Of a kind's several versions, the one the release (--k8s-version, the config file's, or the default)
+    prefers, as `migrate --to-k8s` writes it; else the only one it serves; else a usage error naming them."""
+    release = _release(k8s_version)
     kind = matches[0][1]
     served = [m for m in matches if release.serves(m[0], kind)]
     preferred = [m for m in served if m[0] == release.preferred.get(kind)]
@@ -75,9 +96,11 @@ def schema(
         typer.echo(f"wrote {count} schemas below {export}")
         typer.echo(f"editor modeline: # yaml-language-server: $schema={export}/scheduling.k8s.io/v1beta1/PodGroup.json")
         return
-    if kind is None:
+    if kind is None:  # with --k8s-version, what that release serves
+        release = _release(k8s_version) if k8s_version is not None else None
         for av, k in schemas.available():
-            typer.echo(f"{av}\t{k}")
+            if release is None or av.startswith(WASPLAN_GROUP) or release.serves(av, k):
+                typer.echo(f"{av}\t{k}")
         return
     matches = [(av, k) for av, k in schemas.available()
                if k.lower() == kind.lower() and (api_version is None or av == api_version)]
@@ -85,6 +108,8 @@ def schema(
         guess = did_you_mean(kind, {k for _, k in schemas.available()})
         fail(f"no schema for kind {kind!r}" + (f" in {api_version}" if api_version else "") +
              (f"; did you mean {guess}?" if guess else "") + " (`wasplan schema` lists them)")
+    if k8s_version is not None:
+        matches = _require_served(matches, _release(k8s_version))
     if len(matches) > 1:
         matches = [_of_release(matches, k8s_version)]
     av, k = matches[0]

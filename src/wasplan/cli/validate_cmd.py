@@ -91,8 +91,9 @@ def lint(
     feature_gates: Optional[str] = FeatureGatesOpt,
     output: ValidateFormat = OutputOpt,
     strict: Optional[bool] = StrictOpt,
-    cluster: List[str] = typer.Option([], "--cluster", metavar="FILE",
-                                      help="Snapshot or Cluster kind: its nodes must carry the topology keys "
+    cluster: List[str] = typer.Option([], "--cluster", metavar="PATH",
+                                      help="Snapshot (a file, a directory of them, or - for stdin) or Cluster "
+                                           "kind: its nodes must carry the topology keys "
                                            "the groups name, its devices must be able to serve the claims' "
                                            "requests, and its DRA objects and Namespaces count as existing "
                                            "(repeatable)."),

@@ -22,6 +22,13 @@ integration is enabled is taken from the label, `manageJobsWithoutQueueName` is 
 and neither are its LocalQueues, ClusterQueues or quotas: the plan cannot tell when, or whether, admission
 happens. So by default the pods wait for admission (their own status); `assume_admitted` plans them as if Kueue
 admitted the object now: suspended or not as written, the controller creates its pods.
+
+Kueue's Topology Aware Scheduling is not modelled either. A pod template annotated
+`kueue.x-k8s.io/podset-required-topology` (or `-preferred-topology`, `-unconstrained-topology`, and the later
+`podset-slice-*`, `podset-group-name`, `podset-topology-spreading`; apis/kueue/v1alpha1/tas_types.go) has Kueue
+choose a topology domain at admission and inject node selectors for it before its pods reach kube-scheduler (the
+`kueue.x-k8s.io/topology` scheduling gate). Planned as admitted, such pods go wherever kube-scheduler alone would
+put them, so `tas_annotations` finds every such annotation for the plan to name as not honoured.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from dataclasses import dataclass
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"
 ADMISSION_GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's pod webhook adds
+TAS_PREFIX = "kueue.x-k8s.io/podset-"  # every PodSet annotation of Kueue's Topology Aware Scheduling
 
 # (API group, kind) Kueue integrates that wasplan expands; the first two Kueue suspends, the rest it gates
 _SUSPENDED = frozenset({("batch", "Job"), ("jobset.x-k8s.io", "JobSet")})
@@ -96,3 +104,22 @@ def as_admitted(obj: dict) -> dict:
     out = copy.copy(obj)
     out["spec"] = {k: v for k, v in spec.items() if k != "suspend"}
     return out
+
+
+def tas_annotations(obj: dict, path: tuple = ()) -> list[tuple[tuple, str, str]]:
+    """Every Kueue Topology Aware Scheduling annotation in the object, its own or a (nested) pod template's:
+    (field path of the annotation, key, value), in document order."""
+    found: list[tuple[tuple, str, str]] = []
+    if isinstance(obj, list):
+        for i, item in enumerate(obj):
+            found.extend(tas_annotations(item, path + (i,)))
+        return found
+    if not isinstance(obj, dict):
+        return found
+    for key, value in obj.items():
+        if key == "metadata" and isinstance(value, dict) and isinstance(value.get("annotations"), dict):
+            found.extend((path + ("metadata", "annotations", k), k, str(v))
+                         for k, v in value["annotations"].items() if isinstance(k, str) and k.startswith(TAS_PREFIX))
+        elif key != "metadata":
+            found.extend(tas_annotations(value, path + (key,)))
+    return found

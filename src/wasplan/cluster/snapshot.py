@@ -39,7 +39,7 @@ from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.kueue import QUEUE_LABEL, admission_of, as_admitted, pod_admission
+from wasplan.cluster.kueue import QUEUE_LABEL, admission_of, as_admitted, pod_admission, tas_annotations
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
@@ -92,6 +92,7 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
     if assume_admitted:
         ctx.report("WAS625", f"{subject} is planned as if Kueue admitted it now ({first.describe()}); "
                              "Kueue's quotas are not modelled", where)
+        _topology_not_honoured(doc, ctx, subject)
         return records
     waits = "it waits" if doc.kind == "Pod" else f"its {len(held)} pod{'s' if len(held) != 1 else ''} wait"
     ctx.report("WAS624", f"{subject} is managed by Kueue ({first.describe()}): {waits} for Kueue to admit it, "
@@ -100,6 +101,16 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
     for pod, why in held:
         pod.admission = why
     return records
+
+
+def _topology_not_honoured(doc: Document, ctx: Ctx, subject: str) -> None:
+    """WAS626 for each Kueue Topology Aware Scheduling annotation of an object planned as admitted: Kueue would
+    pick the domain and pin the pods to it; the plan leaves them to kube-scheduler alone (cluster/kueue.py)."""
+    for path, key, value in tas_annotations(doc.obj):
+        ctx.report("WAS626", f"{subject}: {key}: {value} is not honoured: Kueue's Topology Aware Scheduling is not "
+                             "modelled, so its pods are planned without the topology domain Kueue would assign",
+                   path, hint="for a gang kept in one domain by kube-scheduler itself, write the PodGroup's "
+                              "schedulingConstraints.topology (1.37)")
 
 
 def _within_pod_limit(doc: Document, records: list[Record], ctx: Ctx) -> list[Record]:

@@ -244,7 +244,7 @@ def _read_yaml(name: str, text: str, result: ReadResult, strict: bool, progress:
     aliases = "*" in text  # an alias needs a `*`; without one, construction skips counting them
     try:
         while True:
-            node = _next_node(loader, name, index, result)
+            node = _next_node(loader, name, text, index, result)
             if node is None:
                 return
             if index == limits.MAX_DOCUMENTS:
@@ -288,20 +288,46 @@ def _read_yaml_list(name: str, text: str, result: ReadResult, progress: ByteProg
 _ENTRY_BY_ENTRY = 1024 * 1024
 
 
-def _next_node(loader, name: str, index: int, result: ReadResult) -> yaml.Node | None:
+def _next_node(loader, name: str, text: str, index: int, result: ReadResult) -> yaml.Node | None:
     """The next document's node; None at the end of the stream or after a syntax error (reported)."""
     try:
         if not loader.check_node():
             return None
         return loader.get_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-        problem = exc.problem or "syntax error"
-        context = f" ({exc.context})" if exc.context else ""
-        result.diagnostics.append(_diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index))
+        result.diagnostics.append(_syntax_diag(exc, text, name, index))
     except yaml.YAMLError as exc:
         result.diagnostics.append(_diag("WAS004", f"YAML error: {exc}", name, doc=index))
+    return None
+
+
+def _syntax_diag(exc: yaml.MarkedYAMLError, text: str, name: str, index: int) -> Diagnostic:
+    """WAS004 at the parser's mark; when a tab stands in the indentation of that line (or at the mark), the
+    finding says so and points at the tab: YAML indents with spaces only, and the parser's own words ("found
+    character that cannot start any token") do not name the character."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+    problem = exc.problem or "syntax error"
+    context = f" ({exc.context})" if exc.context else ""
+    tab = _tab_column(text, mark) if mark else None
+    if tab is None:
+        return _diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index)
+    return _diag("WAS004", f"YAML syntax error: a tab character at line {line}, column {tab}; YAML indents with "
+                           f"spaces only (the parser: {problem}{context})", name, line, tab, doc=index,
+                 hint="replace the tab with spaces (an editor's \"indent using spaces\" setting keeps them out)")
+
+
+def _tab_column(text: str, mark) -> int | None:
+    """The 1-based column of the tab that broke the line at `mark`: one in the line's indentation or at the
+    mark itself; None when the line has neither (a tab elsewhere, between a key and its value, is legal YAML)."""
+    lines = text.splitlines()
+    if mark.line >= len(lines):
+        return None
+    row = lines[mark.line]
+    indent = len(row) - len(row.lstrip(" \t"))
+    for column, char in enumerate(row[: max(indent, mark.column + 1)]):
+        if char == "\t" and (column < indent or column == mark.column):
+            return column + 1
     return None
 
 
@@ -333,6 +359,23 @@ def _size_diag(name: str, index: int, node, what: str, path: tuple = ()) -> Diag
                  doc=index, path=path)
 
 
+def _untyped(name: str, index: int, value: dict, missing: list[str], pos: tuple) -> Diagnostic:
+    """WAS007 naming what the document lacks and what it is: `Workload "trainer" has no apiVersion`. The missing
+    fields ride along as `data.missing`, so a summary can say "1 document without apiVersion" (the file was read:
+    it is not a file that could not be)."""
+    kind = value.get("kind") if isinstance(value.get("kind"), str) and value.get("kind") else None
+    meta = value.get("metadata")
+    named = meta.get("name") if isinstance(meta, dict) and isinstance(meta.get("name"), str) else None
+    what = f"{kind} {named!r}".replace("'", '"') if kind and named else kind or "document"
+    lacks = " and no ".join(missing)
+    diag = _diag("WAS007", f"{what} has no {lacks}; a Kubernetes object needs apiVersion and kind", name,
+                 *pos, doc=index, path=(missing[0],),
+                 hint="an object starts with `apiVersion: GROUP/VERSION` and `kind: KIND` (`wasplan schema` lists "
+                      "the scheduling kinds and their versions)" if missing == ["apiVersion"] else None)
+    diag.data["missing"] = list(missing)
+    return diag
+
+
 def _is_list_kind(value: dict) -> bool:
     kind = value.get("kind")
     return isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)
@@ -359,9 +402,7 @@ def _add_object(result: ReadResult, name: str, index: int, value, node, locator,
         result.skipped.append(Skipped(name, index, "not-kubernetes"))
         return
     if missing:
-        result.diagnostics.append(_diag(
-            "WAS007", f"document has no {' or '.join(missing)}; every Kubernetes object needs both", name, *pos, doc=index,
-            path=(missing[0],)))
+        result.diagnostics.append(_untyped(name, index, value, missing, pos))
         return
     if _is_list_kind(value):
         _expand_list(result, name, index, value, node, locator, faulty or {})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from wasplan.cluster.cluster_kind import POOL_LABEL, is_cluster_kind
 from wasplan.cluster.model import Group, Node, Pod
 from wasplan.explain.model import Change
+from wasplan.explain.node_manifest import new_nodes
 
 GENERATED = "<generated>"
 
@@ -118,8 +119,9 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
     """Grow the template's Cluster pool, or add copies of its Node object. A template from `--node-shape`
     (`external`) is a pool of its own: its count becomes the number to add, and the file joins the cluster.
     Nodes that must land in one topology domain (`labels`) become a new pool with the template's labels as
-    they are, so templated labels cannot move them elsewhere. `slices`: the template's own ResourceSlices, copied
-    for each new Node object (a Cluster kind pool publishes its devices itself)."""
+    they are, so templated labels cannot move them elsewhere. Otherwise the value is the manifest to paste into
+    the snapshot (explain/node_manifest.py): the new Node objects and, for each, copies of `slices`, the template's
+    own ResourceSlices (a Cluster kind pool publishes its devices itself)."""
     doc = template.source
     pool = template.labels.get(POOL_LABEL)
     if doc is not None and is_cluster_kind(doc.obj) and pool is not None:
@@ -131,12 +133,7 @@ def node_addition(template: Node, count: int, labels: dict[str, str] | None = No
             if entry.get("name") == pool:
                 total = count if external else entry["count"] + count
                 return change("set", doc, ("spec", "nodePools", i, "count"), total, f"Cluster/{doc.name} pool {pool}")
-    value = {"copies": count, "of": template.name}
-    if labels:
-        value["labels"] = labels
-    if slices:
-        value["resourceSlices"] = list(slices)
-    return change("add", doc, (), value, f"Node/{template.name}")
+    return change("add", doc, (), new_nodes(template, count, labels, slices), f"Node/{template.name}")
 
 
 def _domain_pool(entry: dict, template: Node, count: int, labels: dict[str, str]) -> dict:

@@ -171,12 +171,18 @@ def node_slices(inputs: PlanInputs) -> dict[str, list[ResourceSlice]]:
     return out
 
 
-def _renamed(text: str, old: str, new: str) -> str:
+def added_name(template: str, index: int) -> str:
+    """The name of the `index`th node an "add nodes like `template`" suggestion adds (verified and printed)."""
+    return f"{template}-added-{index}"
+
+
+def renamed(text: str, old: str, new: str) -> str:
+    """A slice's or pool's name for a copied node: the template node's name in it replaced by the new one's."""
     return text.replace(old, new) if old in text else f"{text}-{new}"
 
 
 def clone_slices(slices: list[ResourceSlice], template: str, name: str) -> list[ResourceSlice]:
     """The template node's slices as the new node's driver would publish them: its own node name, and the
     slice and pool names with the node's name in place of the template's."""
-    return [dataclasses.replace(s, name=_renamed(s.name, template, name), pool=_renamed(s.pool, template, name),
+    return [dataclasses.replace(s, name=renamed(s.name, template, name), pool=renamed(s.pool, template, name),
                                 node=NodeSelection(node_name=name)) for s in slices]

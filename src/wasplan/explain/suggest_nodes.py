@@ -93,7 +93,7 @@ def _domain_labels(ctx: Context, subj: Subject, template: Node) -> tuple[dict[st
 def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
     """The inputs with `count` copies of the template node, each with copies of its own ResourceSlices and of
     the DaemonSet pods running on it."""
-    names = [f"{template.name}-added-{i}" for i in range(count)]
+    names = [rerun.added_name(template.name, i) for i in range(count)]
     nodes = [rerun.clone_node(template, name, labels) for name in names]
     slices = rerun.node_slices(ctx.inputs).get(template.name, [])
     copies = [s for name in names for s in rerun.clone_slices(slices, template.name, name)]
@@ -161,7 +161,7 @@ def add_nodes(ctx: Context, subj: Subject) -> Suggestion | None:
         if count is None:
             continue
         where = f" in {domain}" if domain else ""
-        slices = tuple(s.name for s in rerun.node_slices(ctx.inputs).get(template.name, []))
+        slices = tuple(rerun.node_slices(ctx.inputs).get(template.name, []))
         change = manifest.node_addition(template, count, {k: v for k, v in labels.items()
                                                           if domain and k == domain.split("=")[0]},
                                          external=bool(ctx.node_shapes), slices=slices)

@@ -17,6 +17,8 @@ from wasplan.suppress import apply as suppression, markers
 from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
 
+UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an object that can be checked
+
 # Input problems after which no verdict about the manifests is possible at all.
 _UNREADABLE = frozenset({"WAS001", "WAS009", "WAS012", "WAS016"})
 
@@ -56,10 +58,22 @@ class ValidationReport:
         }
 
     def unreadable_files(self) -> set[str]:
-        """Files that gave no document to check because reading them failed (syntax, encoding, limits)."""
+        """Files that gave no document to check because reading them failed (syntax, encoding, limits). A file
+        whose only fault is a document without apiVersion or kind (WAS007) was read: the summary names those
+        documents instead (`untyped_documents`)."""
         checked = {r.doc.source for r in self.results}
         return {d.location.file for d in self.input_diagnostics
-                if d.severity is Severity.ERROR and d.location.file and d.location.file not in checked}
+                if d.severity is Severity.ERROR and d.location.file and d.location.file not in checked
+                and d.code != UNTYPED}
+
+    def untyped_documents(self) -> dict[str, int]:
+        """How many documents lack each type field: {"apiVersion": 1} for one object written without it."""
+        counts: dict[str, int] = {}
+        for d in self.input_diagnostics:
+            if d.code == UNTYPED:
+                key = " and ".join(d.data.get("missing", ())) or "apiVersion or kind"
+                counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def exit_code(self, strict: bool = False) -> ExitCode:
         if any(d.code in _UNREADABLE for d in self.input_diagnostics):

@@ -22,9 +22,9 @@ computes nothing itself (DESIGN.md §2).
 """
 
 from wasplan.planview.build import RUNNING, build_view
-from wasplan.planview.model import (Area, Block, Entity, GroupRow, Invocation, Meter, NodeView, PendingEntry, PlanView,
-                                    PreemptionView, Reason, Selection)
+from wasplan.planview.model import (Area, Block, ClaimRow, Entity, GroupRow, Invocation, Meter, NodeClaims, NodeView,
+                                    PendingEntry, PlanView, PreemptionView, Reason, Selection)
 from wasplan.planview.topology import natural, topology_keys
 
-__all__ = ["RUNNING", "Area", "Block", "Entity", "GroupRow", "Invocation", "Meter", "NodeView", "PendingEntry",
+__all__ = ["RUNNING", "Area", "Block", "ClaimRow", "Entity", "GroupRow", "Invocation", "Meter", "NodeClaims", "NodeView", "PendingEntry",
            "PlanView", "PreemptionView", "Reason", "Selection", "build_view", "natural", "topology_keys"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.plan import PLACED, UNPLACED, GroupStatus, Plan, PodOutcome, PodStatus
+from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION, PlanDiff
-from wasplan.planview.model import (Entity, GroupRow, Invocation, NodeView, PendingEntry, PlanView, PreemptionView,
-                                    Reason, Selection)
+from wasplan.planview.model import (ClaimRow, Entity, GroupRow, Invocation, NodeClaims, NodeView, PendingEntry,
+                                    PlanView, PreemptionView, Reason, Selection)
 from wasplan.planview.topology import areas, devices_per_node, fullness, meters, natural, taint_text, topology_keys
 
 # explain's TARGET kinds for the owners a plan expands (explain/target.py KINDS)
@@ -163,12 +163,34 @@ def _composite_selections(plan: Plan, t: _Tally) -> None:
 
 
 def _victims(plan: Plan) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+    """Per node, its victims in natural order of their names."""
+    out: dict[str, list[tuple[tuple, str]]] = {}
     for p in plan.preemptions:
         for v in p.victims:
-            out.setdefault(v.node, []).append(f"{v.namespace}/{v.name} (priority {v.priority}) evicted by "
-                                              f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}")
-    return out
+            out.setdefault(v.node, []).append((natural(f"{v.namespace}/{v.name}"),
+                                               f"{v.namespace}/{v.name} (priority {v.priority}) evicted by "
+                                               f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}"))
+    return {node: [text for _, text in sorted(entries)] for node, entries in out.items()}
+
+
+def _claim_row(c) -> ClaimRow:
+    devices = sorted((f"{d.driver}/{d.pool}/{d.device}" for d in c.devices), key=natural)
+    users = tuple(f"{u.kind} {u.namespace}/{u.name}" for u in c.reserved_for)
+    return ClaimRow(f"{c.namespace}/{c.name}", str(c.status), tuple(devices), users, c.message)
+
+
+def _claims(plan: Plan) -> tuple[tuple[NodeClaims, ...], tuple[ClaimRow, ...]]:
+    """The allocated claims per node (which claim holds which device), nodes in natural order, claims that are
+    not node-local last; and the pending claims with their reasons."""
+    placed: dict[str | None, list[ClaimRow]] = {}
+    pending = []
+    for c in sorted(plan.claims, key=lambda c: natural(f"{c.namespace}/{c.name}")):
+        if c.status == ClaimStatus.PENDING:
+            pending.append(_claim_row(c))
+        else:
+            placed.setdefault(c.node, []).append(_claim_row(c))
+    order = sorted(placed, key=lambda n: (n is None, natural(n or "")))
+    return tuple(NodeClaims(n, tuple(placed[n])) for n in order), tuple(pending)
 
 
 def _node_views(plan: Plan, final, keys: tuple[str, ...], t: _Tally, diff: PlanDiff | None) -> list[NodeView]:
@@ -223,7 +245,9 @@ def build_view(plan: Plan, final, diff: PlanDiff | None = None, run: Invocation 
     preemptions = tuple(PreemptionView(f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name}",
                                        f"{'pg' if p.preemptor_kind == 'PodGroup' else 'pod'}:"
                                        f"{p.preemptor_namespace}/{p.preemptor_name}",
-                                       tuple((f"{v.namespace}/{v.name}", v.node, v.priority, v.pod_group)
-                                             for v in p.victims)) for p in plan.preemptions)
+                                       tuple(sorted(((f"{v.namespace}/{v.name}", v.node, v.priority, v.pod_group)
+                                                     for v in p.victims), key=lambda v: natural(v[0]))))
+                        for p in plan.preemptions)
+    by_node, pending_claims = _claims(plan)
     return PlanView(plan, keys, areas(nodes, keys), tuple(nodes), entities, selections,
-                    _group_rows(plan, t), _pending(plan, run), preemptions, diff)
+                    _group_rows(plan, t), _pending(plan, run), preemptions, diff, by_node, pending_claims)

@@ -140,6 +140,26 @@ class PreemptionView:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimRow:
+    """One ResourceClaim for the reports: which devices it holds (driver/pool/device, natural order) and for whom,
+    or, pending, why not."""
+
+    claim: str  # ns/name
+    status: str
+    devices: tuple[str, ...] = ()
+    users: tuple[str, ...] = ()  # "Pod ns/name", "PodGroup ns/name"
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeClaims:
+    """The claims allocated on one node (`node` None: devices reachable from several nodes, e.g. a fabric)."""
+
+    node: str | None
+    claims: tuple[ClaimRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PlanView:
     plan: Plan
     keys: tuple[str, ...]
@@ -151,6 +171,8 @@ class PlanView:
     pending: tuple[PendingEntry, ...]
     preemptions: tuple[PreemptionView, ...]
     diff: PlanDiff | None = None
+    claims_by_node: tuple[NodeClaims, ...] = ()  # allocated claims per node, nodes in natural order
+    pending_claims: tuple[ClaimRow, ...] = ()
 
     @property
     def summary(self) -> dict:

@@ -4,22 +4,17 @@ its fullness. The rules are in wasplan/planview/__init__.py."""
 
 from __future__ import annotations
 
-import re
-
 from wasplan.plan import ClaimStatus, Plan
 from wasplan.planview.model import Area, Block, Meter, NodeView
+from wasplan.words import natural_key
 
 REGION, ZONE, HOSTNAME = "topology.kubernetes.io/region", "topology.kubernetes.io/zone", "kubernetes.io/hostname"
 MAX_LEVELS = 3
 CPU, MEMORY = "cpu", "memory"
 _NOT_METERED = frozenset({"pods", "ephemeral-storage"})
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 
 
-def natural(name: str) -> tuple:
-    """gpu-2 before gpu-10."""
-    m = _NUMBERED.match(name)
-    return (m.group(1), int(m.group(2)), name) if m else (name, -1, name)
+natural = natural_key  # gpu-2 before gpu-10 (words.py: the one natural order)
 
 
 def _constraint_keys(plan: Plan, final) -> set[str]:

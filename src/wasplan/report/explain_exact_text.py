@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Status
+from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, Answer, ExactCheck, Model, Status
 from wasplan.explain.units import amount
 from wasplan.words import plural
 from wasplan.report.fit import print_wrapped
@@ -104,6 +104,19 @@ def _moves(console: Console, check: ExactCheck) -> None:
                       + (f": {escape(moved.note)}" if moved.note else ""))
 
 
+def model_words(m: Model) -> str:
+    """What the solver looked at, in a person's words: nodes that can hold one of the pods are grouped when they
+    are interchangeable for them (a class), pods when they ask for the same (a shape). No class means no node
+    can hold even one pod, which is said as such rather than as "0 classes"."""
+    kinds = plural(m.shapes, "kind of pod", "kinds of pod")
+    groups = m.classes + m.pooled
+    if not groups:
+        which = "which cannot" if m.nodes == 1 else "none of which can"
+        return f"{plural(m.nodes, 'node')}, {which} hold one of these pods; {kinds}"
+    alike = "group of interchangeable nodes" if groups == 1 else "groups of interchangeable nodes"
+    return f"{plural(m.nodes, 'node')}, solved as {groups} {alike} and {kinds}"
+
+
 def section(console: Console, check: ExactCheck) -> None:
     if check.now is None:
         return
@@ -111,10 +124,7 @@ def section(console: Console, check: ExactCheck) -> None:
         print_wrapped(console, "  [bold]Exact check[/bold]:")
         _tree(console, check)
         return
-    m = check.model
-    size = (f" [dim]({plural(m.nodes, 'node')} in {plural(m.classes + m.pooled, 'class', 'classes')}, "
-            f"{plural(m.shapes, 'pod shape')})[/dim]"
-            if m else "")
+    size = f" [dim]({model_words(check.model)})[/dim]" if check.model else ""
     print_wrapped(console, f"  [bold]Exact check[/bold]{size}:")
     if check.now.witness:
         _witness(console, check.now, "    ")

@@ -69,8 +69,28 @@ def _suggestion(console: Console, i: int, s: Suggestion) -> None:
     for c in s.changes:
         where = f"{c.file}:{c.line}" if c.line else c.file
         field = f" {c.field_path}" if c.field_path else ""
+        if _is_manifest(c.value):
+            print_wrapped(console, f"     [dim]{escape(where)}[/dim] {escape(c.obj)}{escape(field)}: {c.action} "
+                                   f"(paste into {escape(c.file)} as a new document):")
+            _manifest(console, c.value)
+            continue
         value = f" {escape(_value(c.value))}" if c.value is not None else ""
         print_wrapped(console, f"     [dim]{escape(where)}[/dim] {escape(c.obj)}{escape(field)}: {c.action}{value}")
+
+
+def _is_manifest(value) -> bool:
+    """A whole new object (a Node, a List of them, a PriorityClass): printed as a YAML document to paste."""
+    return isinstance(value, dict) and isinstance(value.get("apiVersion"), str) and isinstance(value.get("kind"), str)
+
+
+def _manifest(console: Console, value: dict) -> None:
+    """The object as block YAML under the change, never wrapped (a wrapped line would not paste back)."""
+    import yaml
+
+    text = "---\n" + yaml.safe_dump(value, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    for line in text.splitlines():
+        console.print(f"       {line}", markup=False, highlight=False, no_wrap=True, overflow="ignore", crop=False,
+                      soft_wrap=True)
 
 
 def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> None:

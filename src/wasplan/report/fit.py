@@ -9,6 +9,8 @@ import re
 import textwrap
 from typing import Iterable, Sequence
 
+from wasplan.words import natural_key
+
 _WRAPPERS: dict[tuple[int, str, str], textwrap.TextWrapper] = {}
 
 
@@ -56,13 +58,25 @@ def _runs(names: Sequence[str]) -> list[tuple[str, int]]:
 
 
 def compress(names: Iterable[str]) -> list[tuple[str, int]]:
-    """Sorted names, runs of three or more consecutive numbers folded: n-0, n-1, n-2, n-3 -> (n-[0-3], 4)."""
-    return _runs(sorted(set(names), key=_natural))
+    """Names in natural order (words.natural_key), runs of three or more consecutive numbers folded: n-0, n-1,
+    n-2, n-3 -> (n-[0-3], 4)."""
+    return _runs(sorted(set(names), key=natural_key))
 
 
-def _natural(name: str) -> tuple:
-    m = _NUMBERED.match(name)
-    return (m.group(1), int(m.group(2)), name) if m else (name, -1, name)
+def folded(names: Iterable[str], sep: str = ", ") -> str:
+    """Every name, in natural order, runs folded: `gpu-[0-7], nic-0`."""
+    return sep.join(label for label, _ in compress(names))
+
+
+def folded_paths(paths: Iterable[str]) -> str:
+    """Slash paths folded on their last part per prefix, prefixes in natural order:
+    `gpu.example.com/node-0/gpu-[0-3], rdma.example.com/fabric/rdma-0` (a claim's driver/pool/device)."""
+    by: dict[str, list[str]] = {}
+    for path in paths:
+        prefix, _, name = path.rpartition("/")
+        by.setdefault(prefix, []).append(name)
+    return ", ".join(f"{prefix}/{label}" if prefix else label for prefix in sorted(by, key=natural_key)
+                     for label, _ in compress(by[prefix]))
 
 
 def summarize(names: Iterable[str], width: int, sep: str = ", ") -> str:

@@ -1,7 +1,9 @@
 """The plan as one self-contained HTML page (`plan -o html`, `--report plan.html`): a header with the verdict, the
 topology map (one tile per node, grouped by the plan's topology keys, coloured and numbered by the PodGroup or
 workload that took it, its bar showing how full it is), selection and search, PodGroups, pending pods with
-their reasons and `wasplan explain` commands, preemptions, and the diff against `--baseline`.
+their reasons and `wasplan explain` commands, preemptions, the recreated replacements of evicted pods, the
+ResourceClaims per node (which claim holds which device, for whom) and the pending claims, and the diff against
+`--baseline`.
 
 Renders a PlanView (wasplan/planview/) and computes nothing. Jinja2 renders the page with autoescaping on, so
 every name and message from the inputs is escaped by default (a pod called `<script>` stays text); the styles,
@@ -24,6 +26,7 @@ from markupsafe import Markup
 from wasplan import __version__
 from wasplan.planview import RUNNING, Meter, NodeView, PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
+from wasplan.report.fit import folded, folded_paths
 from wasplan.report.plan_markdown import counted
 from wasplan.report.plandiff import entries
 
@@ -152,7 +155,8 @@ def _environment():
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters.update(path=block_path, ecls=lambda key, index: entity_class(key, index), enum=entity_number, short=short_key,
-                       plural=lambda kind: _PLURAL.get(kind, kind + "s"), counted=counted)
+                       plural=lambda kind: _PLURAL.get(kind, kind + "s"), counted=counted, folded=folded,
+                       folded_devices=folded_paths)
     return env
 
 

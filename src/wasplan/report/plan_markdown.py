@@ -19,6 +19,7 @@ from wasplan.planview import PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
 from wasplan.plan import GroupStatus
 from wasplan.report.fit import compress
+from wasplan.words import natural_key
 from wasplan.report.plandiff import entries
 
 LIMIT = 1024 * 1024  # bytes: GitHub's step-summary limit
@@ -132,8 +133,14 @@ def _preemptions(view: PlanView, doc: _Doc) -> None:
         return
     doc.section(f"Preemptions ({len(view.preemptions)})", "| preemptor | victim | node | priority | victim's PodGroup |",
                 "| --- | --- | --- | ---: | --- |")
-    rows = [f"| {md(p.preemptor)} | {md(name)} | {md(node)} | {prio} | {md(group or '-')} |"
-            for p in view.preemptions for name, node, prio, group in p.victims]
+    rows = []
+    for p in view.preemptions:  # the victims of one node, priority and PodGroup on one row, folded
+        same: dict[tuple, list[str]] = {}
+        for name, node, prio, group in p.victims:
+            same.setdefault((node, prio, group or "-"), []).append(name)
+        rows += [f"| {md(p.preemptor)} | {folded(tuple(names), 'pods')} | {md(node)} | {prio} | {md(group)} |"
+                 for (node, prio, group), names in sorted(same.items(), key=lambda kv: (natural_key(kv[0][0]),
+                                                                                        kv[0][1], kv[0][2]))]
     doc.items(rows, "victims")
 
 
@@ -146,14 +153,15 @@ def _unplanned(view: PlanView, doc: _Doc) -> None:
               "workloads")
 
 
-def folded(nodes: tuple[str, ...]) -> str:
-    """`gpu-r1-[0-3], cpu-1`; past a few entries folded into <details> with the count as its summary."""
+def folded(nodes: tuple[str, ...], what: str = "nodes") -> str:
+    """`gpu-r1-[0-3], cpu-1` (nodes, or a node's victims) in natural order; past a few entries folded into
+    <details> with the count as its summary."""
     if not nodes:
         return "-"
     parts = [md(name) for name, _ in compress(nodes)]
     if len(parts) <= _INLINE_NODES:
         return ", ".join(parts)
-    return f"<details><summary>{len(nodes)} nodes</summary>{', '.join(parts)}</details>"
+    return f"<details><summary>{len(nodes)} {what}</summary>{', '.join(parts)}</details>"
 
 
 def _groups(view: PlanView, doc: _Doc) -> None:

@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
-from wasplan.report.fit import summarize, wrap, wrap_lines
-from wasplan.words import plural
+from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
+from wasplan.words import natural_key, plural
 
 _STYLE = {GroupStatus.SCHEDULED: "green", GroupStatus.UNSCHEDULABLE: "red", GroupStatus.WAITING_FOR_PODS: "yellow",
           GroupStatus.WAITING_FOR_PREEMPTION: "yellow"}
@@ -35,7 +35,7 @@ def _rows(plan: Plan) -> list[tuple[dict[str, str], list[str]]]:
         cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == "gang" else "-",
                  "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement),
                  "short": _where(g.placement, short=True)}
-        rows.append((cells, sorted({m.node for m in placed if m.node})))
+        rows.append((cells, sorted({m.node for m in placed if m.node}, key=natural_key)))
     return rows
 
 
@@ -100,10 +100,21 @@ def _preemptions(plan: Plan, console: Console) -> None:
     """Who preempted whom (issue 6): one entry per preemptor, its victims with node and priority."""
     console.print(f"[bold]Preemptions[/bold] ({len(plan.preemptions)})")
     for p in plan.preemptions:
-        victims = ", ".join(f"{v.namespace}/{v.name} on {v.node} (priority {v.priority})" for v in p.victims)
-        _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}", "  ")
+        _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts "
+                        f"{victim_list(p.victims)}", "  ")
     for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
         _print(console, r.message, "  ")
+
+
+def victim_list(victims) -> str:
+    """`ml/train-[0-3] on node-0 (priority 0), ml/train-[4-7] on node-1 (priority 0)`: the victims of one node and
+    priority folded, nodes in natural order."""
+    by: dict[tuple[str, int], list[str]] = {}
+    for v in victims:
+        by.setdefault((v.node, v.priority), []).append(f"{v.namespace}/{v.name}")
+    return ", ".join(f"{folded(names)} on {node} (priority {priority})"
+                     for (node, priority), names in sorted(by.items(), key=lambda kv: (natural_key(kv[0][0]),
+                                                                                       kv[0][1])))
 
 
 def _where(placement, short: bool = False) -> str:
@@ -185,7 +196,7 @@ def _claims(plan: Plan, console: Console) -> None:
         if c.status == ClaimStatus.PENDING:
             line = f"{c.namespace}/{c.name} Pending" + (f": {c.message}" if c.message else "")
         else:
-            devices = ", ".join(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
+            devices = folded_paths(f"{d.driver}/{d.pool}/{d.device}" for d in c.devices) or "no devices"
             where = f" on {c.node}" if c.node else ""
             line = f"{c.namespace}/{c.name} {c.status}{where}: {devices}; reserved for {users}"
         _print(console, line, "  ")

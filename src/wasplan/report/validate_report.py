@@ -22,8 +22,9 @@ def _render_suppressed(report: ValidationReport, console: Console) -> None:
                       soft_wrap=True)
 
 
-def _summary_parts(c: dict) -> list[str]:
+def _summary_parts(c: dict, untyped: dict[str, int]) -> list[str]:
     parts = [plural(c["documents"], "document"), f"{c['valid']} valid", f"{c['invalid']} invalid"]
+    parts.extend(f"{plural(n, 'document')} without {missing}" for missing, n in sorted(untyped.items()))
     if c["unreadableFiles"]:
         parts.append(f"{plural(c['unreadableFiles'], 'file')} not read")
     if c["skipped"]:
@@ -45,7 +46,7 @@ def render_text(report: ValidationReport, console: Console, strict: bool = False
     if show_suppressed:
         _render_suppressed(report, console)
     c = report.counts()
-    parts = _summary_parts(c)
+    parts = _summary_parts(c, report.untyped_documents())
     tail = f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}"
     if c["suppressed"]:
         tail += f", {c['suppressed']} suppressed"
