@@ -1,7 +1,8 @@
 """The plan as one self-contained HTML page (`plan -o html`, `--report plan.html`): a header with the verdict, the
 topology map (one tile per node, grouped by the plan's topology keys, coloured and numbered by the PodGroup or
 workload that took it, its bar showing how full it is), selection and search, PodGroups, pending pods with
-their reasons and `wasplan explain` commands, preemptions, and the diff against `--baseline`.
+their reasons and `wasplan explain` commands, preemptions, the ties (a preemption kube-scheduler draws between
+choices that evict different pods, each choice with its victims), and the diff against `--baseline`.
 
 Renders a PlanView (wasplan/planview/) and computes nothing. Jinja2 renders the page with autoescaping on, so
 every name and message from the inputs is escaped by default (a pod called `<script>` stays text); the styles,

@@ -10,6 +10,9 @@ PostFilter message is what upstream appends to the FitError: `preemption: ` + it
 Nodes are first pruned with one vector test (free + lower-priority requests must cover the request). For a
 resource-only preemptor each node's dry run is remembered per preemptor signature and redone only for rows the
 state's change log says moved, so a stream of identical preemptors costs one node's work per eviction.
+
+Where several candidates tie on all of pickOneNodeForPreemption's criteria, upstream takes whichever its map
+iteration gives first: the outcome carries each tied node with its victims (`Outcome.alternatives`, ties.py).
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import numpy as np
 
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.preemption import candidates as cand
+from wasplan.engine.preemption import ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, pod_policy
 from wasplan.engine.status import REASONS, fit_error_message
 
 MAX_SIGNATURES = 32
+START_SECOND = 10**7  # policy.start_key's ordinal per second of start time
 
 
 @dataclass(slots=True)
@@ -32,6 +37,7 @@ class Outcome:
     node: int | None = None  # nominated row
     victims: list = field(default_factory=list)  # PodStates to evict (whole groups already expanded)
     message: str = ""  # the PostFilter message ("preemption: ...")
+    alternatives: tuple = ()  # plan.Alternative per tied candidate node, when their victims differ (ties.py)
 
 
 class _NodeCache:
@@ -84,7 +90,22 @@ class DefaultPreemption:
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
                                                  cache.results))
         best = cand.pick_one_node(found, cache.stats)
-        return Outcome(best, ctx.expand(cache.results[best].victims))
+        return Outcome(best, ctx.expand(cache.results[best].victims), alternatives=self._ties(found, best, cache))
+
+    def _ties(self, found: np.ndarray, best: int, cache: _NodeCache) -> tuple:
+        """The candidates whose pick statistics all equal the chosen node's, each with its victims. The start
+        criterion compares whole seconds, as upstream's metav1.Time start times do (wasplan's own pick also
+        orders equal seconds by creation, policy.start_key; upstream has no such order), and every pod without
+        a start time counts as started "now"."""
+        stats = cache.stats[found]
+        same = (stats[:, :4] == cache.stats[best, :4]).all(axis=1)
+        tied = found[same & (stats[:, 4] // START_SECOND == cache.stats[best, 4] // START_SECOND)]
+        if len(tied) < 2:
+            return ()
+        nodes = self.ctx.state.nodes
+        order = sorted(tied.tolist(), key=lambda r: nodes[r].name)
+        choices = [(None, (nodes[r].name,), self.ctx.expand(cache.results[r].victims)) for r in order]
+        return ties.consequential(choices, order.index(best))
 
     def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
