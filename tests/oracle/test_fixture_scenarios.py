@@ -170,3 +170,20 @@ def test_136_gang_member_preempting_pod_by_pod(oracle_bin, tmp_path):
     assert (group["status"], group["message"]) == (
         "Unschedulable", "0/1 placements are available, first placement status: pod group is unschedulable")
     assert group["condition"]["type"] == "PodGroupScheduled"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_tied_blocks_alternatives_are_the_oracles_draws(oracle_bin, seed):
+    """fixtures/scenarios/tied-blocks (issue 30): whichever block upstream's rand.Int() draws (ORACLE_SEED draws
+    it another way), it is one of the placements wasplan names, with exactly that alternative's victims, and
+    wasplan's tie set is the oracle's `tiedPlacements`."""
+    from tests.oracle import compare
+
+    here = SCENARIOS / "tied-blocks"
+    ours = compare.run_wasplan(here / "train.yaml", here / "cluster.yaml", "1.37", "sequential", "")
+    theirs = compare.run_oracle(str(oracle_bin), here / "train.yaml", here / "cluster.yaml", "1.37", "sequential",
+                                "", seed=seed)
+    result = compare.compare(ours, theirs)
+    assert result.agree, result.differences
+    (group,) = theirs["podGroups"]
+    assert [p["name"] for p in group["tiedPlacements"]] == ["block-0", "block-1", "block-2"]

@@ -15,6 +15,7 @@ from wasplan.plan import Alternative, Plan
 from wasplan.words import plural
 
 NAMED_VICTIMS = 3  # up to this many victims are named; more are counted
+LISTED = 5  # choices a sentence spells out (the plan's own always among them); the JSON has every one
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +47,21 @@ def fail_on_note(alternatives: tuple[Alternative, ...]) -> str:
 def tie_sentence(kind: str, key: str, alternatives: tuple[Alternative, ...]) -> str:
     """`tie: PodGroup ml/train: kube-scheduler picks one of 3 equally scored placements at random: block-0
     evicts 16 pods (the plan's choice); block-1 evicts 1 pod: research/notebook; ...`."""
-    parts = [_evicts(a) + (" (the plan's choice)" if a.chosen else "") for a in alternatives]
+    shown = _listed(alternatives)
+    parts = [_evicts(a) + (" (the plan's choice)" if a.chosen else "") for a in shown]
+    if len(shown) < len(alternatives):
+        parts.append(f"{len(alternatives) - len(shown)} more (the JSON plan lists every one)")
     return (f"tie: {kind} {key}: kube-scheduler picks one of {_what(kind, len(alternatives))} at random: "
             + "; ".join(parts) + f" ({fail_on_note(alternatives)})")
+
+
+def _listed(alternatives: tuple[Alternative, ...]) -> tuple[Alternative, ...]:
+    """The first LISTED choices by name, the plan's own in place of the last when it comes later."""
+    if len(alternatives) <= LISTED:
+        return alternatives
+    head = alternatives[:LISTED]
+    chosen = next((a for a in alternatives if a.chosen), None)
+    return head if chosen is None or chosen in head else (*head[:-1], chosen)
 
 
 def tie_views(plan: Plan) -> tuple[TieView, ...]:

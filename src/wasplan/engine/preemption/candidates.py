@@ -31,6 +31,7 @@ from wasplan.engine.status import REASONS
 NO_VICTIMS = "No preemption victims found for incoming pod"
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
 PRIORITY_OFFSET = 2**31
+START_SECOND = 10**7  # policy.start_key's ordinal per second of start time
 
 
 @dataclass(slots=True)

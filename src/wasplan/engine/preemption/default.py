@@ -29,7 +29,6 @@ from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIG
 from wasplan.engine.status import REASONS, fit_error_message
 
 MAX_SIGNATURES = 32
-START_SECOND = 10**7  # policy.start_key's ordinal per second of start time
 
 
 @dataclass(slots=True)
@@ -94,12 +93,12 @@ class DefaultPreemption:
 
     def _ties(self, found: np.ndarray, best: int, cache: _NodeCache) -> tuple:
         """The candidates whose pick statistics all equal the chosen node's, each with its victims. The start
-        criterion compares whole seconds, as upstream's metav1.Time start times do (wasplan's own pick also
-        orders equal seconds by creation, policy.start_key; upstream has no such order), and every pod without
-        a start time counts as started "now"."""
+        criterion compares whole seconds, as upstream's metav1.Time start times do, and every pod without a start
+        time counts as started "now" (GetPodStartTime): wasplan's own pick orders equal seconds by creation
+        (policy.start_key), upstream has no such order, so those candidates are tied upstream."""
         stats = cache.stats[found]
         same = (stats[:, :4] == cache.stats[best, :4]).all(axis=1)
-        tied = found[same & (stats[:, 4] // START_SECOND == cache.stats[best, 4] // START_SECOND)]
+        tied = found[same & (stats[:, 4] // cand.START_SECOND == cache.stats[best, 4] // cand.START_SECOND)]
         if len(tied) < 2:
             return ()
         nodes = self.ctx.state.nodes
