@@ -192,9 +192,13 @@ class Alternative:
         return {**where, "victims": list(self.victims), "chosen": self.chosen}
 
 
-def alternatives_dict(alternatives: tuple[Alternative, ...]) -> dict:
-    """The additive `alternatives` key: present only where there is a consequential tie."""
-    return {"alternatives": [a.to_dict() for a in alternatives]} if alternatives else {}
+def alternatives_dict(alternatives: tuple[Alternative, ...], tied: int = 0) -> dict:
+    """The additive `alternatives` key: present only where there is a consequential tie; `tiedChoices` too when
+    more choices tied than are listed (engine/preemption/ties.py MAX_LISTED)."""
+    if not alternatives:
+        return {}
+    more = {"tiedChoices": tied} if tied > len(alternatives) else {}
+    return {"alternatives": [a.to_dict() for a in alternatives], **more}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +214,7 @@ class GroupOutcome:
     message: str = ""
     condition: GroupCondition | None = None
     alternatives: tuple[Alternative, ...] = ()  # a consequential placement tie of its preemption (chosen included)
+    tied_choices: int = 0  # how many placements tied (more than `alternatives` lists when capped)
 
     @property
     def key(self) -> str:
@@ -222,7 +227,7 @@ class GroupOutcome:
                               if self.placement else None),
                 "pods": list(self.pods), "reason": str(self.reason), "message": self.message,
                 "condition": self.condition.to_dict() if self.condition else None,
-                **alternatives_dict(self.alternatives)}
+                **alternatives_dict(self.alternatives, self.tied_choices)}
 
 
 class TreeResult(StrEnum):
@@ -292,11 +297,13 @@ class Preemption:
     preemptor_name: str
     victims: tuple[Victim, ...] = ()
     alternatives: tuple[Alternative, ...] = ()  # a pod preemptor's consequential node tie (chosen included)
+    tied_choices: int = 0  # how many nodes tied (more than `alternatives` lists when capped)
 
     def to_dict(self) -> dict:
         return {"preemptor": {"kind": self.preemptor_kind, "namespace": self.preemptor_namespace,
                               "name": self.preemptor_name},
-                "victims": [v.to_dict() for v in self.victims], **alternatives_dict(self.alternatives)}
+                "victims": [v.to_dict() for v in self.victims],
+                **alternatives_dict(self.alternatives, self.tied_choices)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,12 +394,13 @@ class Plan:
         """Every pod placed and every workload of the input planned."""
         return self.all_placed and not self.unplanned
 
-    def ties(self) -> list[tuple[str, str, tuple[Alternative, ...]]]:
-        """Every consequential tie of the plan: (kind, ns/name, alternatives), groups first, then pod preemptors
-        in the order they preempted."""
-        out = [("PodGroup", g.key, g.alternatives) for g in self.pod_groups if g.alternatives]
-        out += [(p.preemptor_kind, f"{p.preemptor_namespace}/{p.preemptor_name}", p.alternatives)
-                for p in self.preemptions if p.alternatives]
+    def ties(self) -> list[tuple[str, str, tuple[Alternative, ...], int]]:
+        """Every consequential tie of the plan: (kind, ns/name, alternatives listed, choices tied), groups first,
+        then pod preemptors in the order they preempted."""
+        out = [("PodGroup", g.key, g.alternatives, max(g.tied_choices, len(g.alternatives)))
+               for g in self.pod_groups if g.alternatives]
+        out += [(p.preemptor_kind, f"{p.preemptor_namespace}/{p.preemptor_name}", p.alternatives,
+                 max(p.tied_choices, len(p.alternatives))) for p in self.preemptions if p.alternatives]
         return out
 
     def to_dict(self) -> dict:

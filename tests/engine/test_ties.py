@@ -193,4 +193,34 @@ def test_a_long_tie_spells_out_five_choices_and_the_plans_own():
     assert tie_sentence("Pod", "ns/web", alts) == (
         "tie: Pod ns/web: kube-scheduler picks one of 9 equally ranked preemption nodes at random: n0 evicts 1 pod: "
         "ns/p0; n1 evicts 1 pod: ns/p1; n2 evicts 1 pod: ns/p2; n3 evicts 1 pod: ns/p3; n7 evicts 1 pod: ns/p7 "
-        "(the plan's choice); 4 more (the JSON plan lists every one) (--fail-on preemption fails whichever is drawn)")
+        "(the plan's choice); 4 more (see the JSON plan) (--fail-on preemption fails whichever is drawn)")
+
+
+def test_a_tie_over_many_nodes_lists_eight_and_counts_them_all(tmp_path):
+    """Forty identical nodes, each running one equal victim: every node is a draw upstream. The plan lists the
+    first eight by name (its own choice among them) and says how many tied."""
+    head = ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: scheduling.k8s.io/v1\n  kind: PriorityClass\n"
+            "  metadata: {name: high}\n  value: 1000\n")
+    items = "".join(f"""\
+- apiVersion: v1
+  kind: Node
+  metadata: {{name: node-{i:02d}}}
+  status: {{allocatable: {{cpu: "4", memory: 16Gi, pods: "110"}}}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {{name: batch-{i:02d}, namespace: default}}
+  spec:
+    nodeName: node-{i:02d}
+    containers: [{{name: c, image: x, resources: {{requests: {{cpu: "3"}}}}}}]
+""" for i in range(40))
+    (tmp_path / "cluster.yaml").write_text(head + items)
+    (tmp_path / "web.yaml").write_text(WEB)
+    result = plan(str(tmp_path / "web.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), "-o", "json")
+    (preemption,) = json.loads(result.output)["preemptions"]
+    chosen = preemption["victims"][0]["node"]
+    listed = [a["node"] for a in preemption["alternatives"]]
+    assert preemption["tiedChoices"] == 40 and len(listed) == 8 and chosen in listed
+    assert listed == sorted(listed) and listed[:7] == [f"node-{i:02d}" for i in range(7)]
+    assert [a["node"] for a in preemption["alternatives"] if a["chosen"]] == [chosen]
+    text = plan(str(tmp_path / "web.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), width=400).output
+    assert "picks one of 40 equally ranked preemption nodes at random" in text and "; 35 more (see the JSON plan)" in text

@@ -233,7 +233,8 @@ def _drawn_alternatives(ours: dict, theirs: dict, out: Comparison) -> dict:
             continue
         names = sorted(a["placement"].partition("=")[2] for a in alternatives)
         tied = sorted(p["name"] for p in (upstream.get(key) or {}).get("tiedPlacements") or ())
-        if names != tied:
+        listed_all = group.get("tiedChoices", len(names)) == len(tied) and set(names) <= set(tied)
+        if names != tied and not (group.get("tiedChoices") and listed_all):  # a capped list names some of them
             out.differences.append(f"podGroup {key}: tied placements wasplan {names}, oracle {tied or 'none'}")
             continue
         used = {(pods_up.get(m) or {}).get("node") or (pods_up.get(m) or {}).get("nominatedNode")

@@ -172,7 +172,7 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions, recreate
     where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
                         tuple(sorted([*gs.members, *(p.key for p in held)])), where, reason, message, condition,
-                        gs.alternatives)
+                        gs.alternatives, gs.tied)
 
 
 def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None,

@@ -45,7 +45,7 @@ class PlanRun:
     def draws_preemption(self) -> bool:
         """An alternative of a tie preempts (docs/plan-json.md "Ties"): kube-scheduler may draw it, so
         `--fail-on preemption` counts it even where the plan's own choice evicts nothing."""
-        return any(a.victims for _, _, alternatives in self.plan.ties() for a in alternatives)
+        return any(a.victims for _, _, alternatives, _ in self.plan.ties() for a in alternatives)
 
     def exit_code(self, fail_on: str) -> ExitCode:
         if self.invalid or self.plan is None:

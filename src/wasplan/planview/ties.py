@@ -15,7 +15,7 @@ from wasplan.plan import Alternative, Plan
 from wasplan.words import plural
 
 NAMED_VICTIMS = 3  # up to this many victims are named; more are counted
-LISTED = 5  # choices a sentence spells out (the plan's own always among them); the JSON has every one
+LISTED = 5  # choices a sentence spells out (the plan's own always among them); the JSON lists more
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +44,15 @@ def fail_on_note(alternatives: tuple[Alternative, ...]) -> str:
     return f"--fail-on preemption fails: {preempting} of {len(alternatives)} preempt"
 
 
-def tie_sentence(kind: str, key: str, alternatives: tuple[Alternative, ...]) -> str:
+def tie_sentence(kind: str, key: str, alternatives: tuple[Alternative, ...], tied: int = 0) -> str:
     """`tie: PodGroup ml/train: kube-scheduler picks one of 3 equally scored placements at random: block-0
     evicts 16 pods (the plan's choice); block-1 evicts 1 pod: research/notebook; ...`."""
     shown = _listed(alternatives)
+    tied = max(tied, len(alternatives))
     parts = [_evicts(a) + (" (the plan's choice)" if a.chosen else "") for a in shown]
-    if len(shown) < len(alternatives):
-        parts.append(f"{len(alternatives) - len(shown)} more (the JSON plan lists every one)")
-    return (f"tie: {kind} {key}: kube-scheduler picks one of {_what(kind, len(alternatives))} at random: "
+    if len(shown) < tied:
+        parts.append(f"{tied - len(shown)} more (see the JSON plan)")
+    return (f"tie: {kind} {key}: kube-scheduler picks one of {_what(kind, tied)} at random: "
             + "; ".join(parts) + f" ({fail_on_note(alternatives)})")
 
 
@@ -65,8 +66,8 @@ def _listed(alternatives: tuple[Alternative, ...]) -> tuple[Alternative, ...]:
 
 
 def tie_views(plan: Plan) -> tuple[TieView, ...]:
-    return tuple(TieView(kind, key, tie_sentence(kind, key, alts),
+    return tuple(TieView(kind, key, tie_sentence(kind, key, alts, tied),
                          tuple((a.label, ", ".join(a.nodes), len(a.victims),
                                 ", ".join(a.victims) if len(a.victims) <= NAMED_VICTIMS else "", a.chosen)
                                for a in alts))
-                 for kind, key, alts in plan.ties())
+                 for kind, key, alts, tied in plan.ties())

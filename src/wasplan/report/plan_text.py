@@ -106,8 +106,8 @@ def _preemptions(plan: Plan, console: Console) -> None:
         _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts {victims}", "  ")
     for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
         _print(console, r.message, "  ")
-    for kind, key, alternatives in plan.ties():  # a draw in kube-scheduler whose choices evict different pods
-        _print(console, tie_sentence(kind, key, alternatives), "  ")
+    for kind, key, alternatives, tied in plan.ties():  # a draw in kube-scheduler whose choices evict other pods
+        _print(console, tie_sentence(kind, key, alternatives, tied), "  ")
 
 
 def _where(placement, short: bool = False) -> str:

@@ -37,6 +37,7 @@ class Outcome:
     victims: list = field(default_factory=list)  # PodStates to evict (whole groups already expanded)
     message: str = ""  # the PostFilter message ("preemption: ...")
     alternatives: tuple = ()  # plan.Alternative per tied candidate node, when their victims differ (ties.py)
+    tied: int = 0  # how many candidate nodes tied (alternatives lists at most ties.MAX_LISTED)
 
 
 class _NodeCache:
@@ -63,6 +64,7 @@ class DefaultPreemption:
     def __init__(self, ctx):
         self.ctx = ctx
         self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
+        self._rank: np.ndarray | None = None  # node rows' positions in name order (_name_rank)
 
     def post_filter(self, ps, ev, diagnosis) -> Outcome:
         ctx = self.ctx
@@ -89,7 +91,8 @@ class DefaultPreemption:
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
                                                  cache.results))
         best = cand.pick_one_node(found, cache.stats)
-        return Outcome(best, ctx.expand(cache.results[best].victims), alternatives=self._ties(found, best, cache))
+        alternatives, tied = self._ties(found, best, cache)
+        return Outcome(best, ctx.expand(cache.results[best].victims), alternatives=alternatives, tied=tied)
 
     def _ties(self, found: np.ndarray, best: int, cache: _NodeCache) -> tuple:
         """The candidates whose pick statistics all equal the chosen node's, each with its victims. The start
@@ -100,11 +103,25 @@ class DefaultPreemption:
         same = (stats[:, :4] == cache.stats[best, :4]).all(axis=1)
         tied = found[same & (stats[:, 4] // cand.START_SECOND == cache.stats[best, 4] // cand.START_SECOND)]
         if len(tied) < 2:
-            return ()
+            return (), 0
         nodes = self.ctx.state.nodes
-        order = sorted(tied.tolist(), key=lambda r: nodes[r].name)
-        choices = [(None, (nodes[r].name,), self.ctx.expand(cache.results[r].victims)) for r in order]
-        return ties.consequential(choices, order.index(best))
+        order = tied[ties.listed(self._name_rank()[tied], int(np.flatnonzero(tied == best)[0]))].tolist()
+        choices = [(None, (nodes[r].name,), self._expanded(cache.results[r].victims)) for r in order]
+        alternatives = ties.consequential(choices, order.index(best))
+        return alternatives, len(tied) if alternatives else 0
+
+    def _expanded(self, victims: list) -> list:
+        """ctx.expand, skipped for victims of no PodGroup (nothing to expand)."""
+        return self.ctx.expand(victims) if any(ps.pod.pod_group for ps in victims) else victims
+
+    def _name_rank(self) -> np.ndarray:
+        """Each node row's position in name order (the nodes never change during a plan)."""
+        nodes = self.ctx.state.nodes
+        if getattr(self, "_rank", None) is None or len(self._rank) != len(nodes):
+            order = sorted(range(len(nodes)), key=lambda r: nodes[r].name)
+            self._rank = np.empty(len(nodes), dtype=np.int64)
+            self._rank[order] = np.arange(len(nodes))
+        return self._rank
 
     def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources

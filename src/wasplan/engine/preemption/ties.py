@@ -11,6 +11,10 @@ outcome is a draw. Two draws are modelled:
 * a pod's DefaultPreemption: pickOneNodeForPreemption (framework/preemption/preemption.go) falls through its five
   criteria to the first node of a list built from a Go map, i.e. any node whose criteria all equal the best's.
 
+At most MAX_LISTED choices are evaluated and listed (the plan's own and the first others by name); the number of
+tied choices is kept beside them. A cluster of thousands of identical nodes makes every pod's preemption a draw
+between all of them, and listing each would cost more than planning.
+
 The rule for "matters": the tied choices do not all evict the same pods. Ties whose choices evict the same pods
 (or none, as a placement tie without preemption) differ only in nodes; they are the documented name-order tie
 break and are not reported. What a different choice would change later in the plan is not evaluated.
@@ -18,14 +22,27 @@ break and are not reported. What a different choice would change later in the pl
 
 from __future__ import annotations
 
+import numpy as np
+
 from wasplan.plan import Alternative
+
+MAX_LISTED = 8  # tied choices evaluated and listed per tie (the plan's own among them)
+
+
+def listed(names: np.ndarray, chosen: int) -> list[int]:
+    """Indexes of the tied choices to evaluate, in name order (`names`: the choices' names, or their ranks in
+    name order): the first MAX_LISTED, with the plan's own (`chosen`) in place of the last when it comes later."""
+    head = np.argsort(names, kind="stable")[:MAX_LISTED].tolist()
+    if chosen not in head:
+        head = sorted([*head[:-1], chosen], key=lambda i: names[i])
+    return head
 
 
 def consequential(choices: list[tuple[str | None, tuple[str, ...], list]], chosen: int) -> tuple[Alternative, ...]:
     """`choices`: (placement "key=value" or None, node names, victim PodStates) per tied choice, in name order;
     `chosen` is the index of the plan's. The alternatives when the victims differ between choices, else ()."""
-    victim_sets = [tuple(sorted(ps.key for ps in victims)) for _, _, victims in choices]
+    victim_sets = [tuple(sorted([ps.key for ps in victims])) for _, _, victims in choices]
     if len(choices) < 2 or len(set(victim_sets)) < 2:
         return ()
-    return tuple(Alternative(where, tuple(sorted(set(nodes))), keys, i == chosen)
+    return tuple(Alternative(where, nodes if len(nodes) == 1 else tuple(sorted(set(nodes))), keys, i == chosen)
                  for i, ((where, nodes, _), keys) in enumerate(zip(choices, victim_sets)))

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from wasplan.engine import placement, registry
 from wasplan.engine.preemption import candidates as cand
 from wasplan.engine.preemption import ties
@@ -44,6 +46,7 @@ class WapResult:
     nodes: dict[str, int] = field(default_factory=dict)  # victim key -> row it ran on
     removed: bool = False  # the victims are already off their nodes (journalled, not yet committed)
     alternatives: tuple = ()  # plan.Alternative per tied placement, when their victims differ (ties.py)
+    tied: int = 0  # how many placements tied (alternatives lists at most ties.MAX_LISTED)
 
     @property
     def success(self) -> bool:
@@ -132,7 +135,7 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
         moves.settle(victims)
     alternatives = _alternatives(ctx.state, attempt, job[0], units, home, moves, victims) if attempt.tied else ()
     return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=not in_place,
-                     alternatives=alternatives)
+                     alternatives=alternatives, tied=len(attempt.tied) if alternatives else 0)
 
 
 def _victims(units, kept: set[int]) -> list:
@@ -140,13 +143,16 @@ def _victims(units, kept: set[int]) -> list:
 
 
 def _alternatives(state, attempt, members: list, units, home, moves: Moves, victims: list) -> tuple:
-    """1.37 only (the in-place reprieve; the caller rolls everything back): every tied placement's victims, with
-    that placement's assignment reserved in place of the winner's."""
+    """1.37 only (the in-place reprieve; the caller rolls everything back): the victims of each tied placement
+    listed (ties.listed: the winner and the first others by name), with that placement's assignment reserved in
+    place of the winner's."""
     by_key = {m.key: m.pod for m in members}
     after = moves.after_removals(sum(len(unit) for unit, _ in units))
     key = attempt.placement[0]
     choices = []
-    for domain, assigned in attempt.tied:
+    names = [domain for domain, _ in attempt.tied]
+    keep = ties.listed(np.array(names), names.index(attempt.placement[1]))
+    for domain, assigned in (attempt.tied[i] for i in keep):
         if domain == attempt.placement[1]:
             chosen, found = len(choices), victims
         else:
