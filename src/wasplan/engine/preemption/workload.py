@@ -120,7 +120,7 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
     applies, as upstream's scheduling function is the whole root algorithm. When the group does not fit even
     so, the verdict is that run's status, as both releases return it."""
     in_place = ctx.options.caps.group_entity_cycle
-    attempt = _run(ctx, ev, group, job, ties=in_place)
+    attempt = _run(ctx, ev, group, job, with_ties=in_place)
     if not attempt.success:
         return WapResult(message=attempt.message)
     placements = dict(attempt.placements)
@@ -164,9 +164,9 @@ def _alternatives(state, attempt, members: list, units, home, moves: Moves, vict
     return ties.consequential(choices, chosen)
 
 
-def _run(ctx, ev, group, job: tuple, ties: bool = False):
+def _run(ctx, ev, group, job: tuple, with_ties: bool = False):
     members, scheduled, bound = job
-    return placement.run_group(ev, group, members, scheduled, bound, ctx.options, ties=ties)
+    return placement.run_group(ev, group, members, scheduled, bound, ctx.options, ties=with_ties)
 
 
 def _rows(unit, home) -> set[int]:
