@@ -224,3 +224,18 @@ def test_a_tie_over_many_nodes_lists_eight_and_counts_them_all(tmp_path):
     assert [a["node"] for a in preemption["alternatives"] if a["chosen"]] == [chosen]
     text = plan(str(tmp_path / "web.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), width=400).output
     assert "picks one of 40 equally ranked preemption nodes at random" in text and "; 35 more (see the JSON plan)" in text
+
+
+def test_136_members_preempting_pod_by_pod_carry_their_node_ties():
+    """1.36 without workload-aware preemption: each member's DefaultPreemption is a draw among the nodes whose
+    one equal victim has no start time (all count as started "now" upstream)."""
+    from builders import gang, node, pod, pods
+    from enginehelp import run
+
+    cluster = [*(node(f"n{i}", cpu="4") for i in range(4)),
+               *(pod(f"low-{i}", cpu="4", priority=0, node_name=f"n{i}") for i in range(4))]
+    plan_ = run(cluster, [gang("g", 2, priority=100), *pods("g", 2, cpu="4", priority=100, group="g")],
+                version="1.36", gates="WorkloadAwarePreemption=false")
+    ties = [(p.preemptor_name, [(a.nodes[0], a.victims, a.chosen) for a in p.alternatives]) for p in plan_.preemptions]
+    assert ties == [("g-1", [(f"n{i}", (f"default/low-{i}",), i == 3) for i in range(4)]),
+                    ("g-0", [(f"n{i}", (f"default/low-{i}",), i == 2) for i in range(3)])]

@@ -99,9 +99,10 @@ class DefaultPreemption:
         criterion compares whole seconds, as upstream's metav1.Time start times do, and every pod without a start
         time counts as started "now" (GetPodStartTime): wasplan's own pick orders equal seconds by creation
         (policy.start_key), upstream has no such order, so those candidates are tied upstream."""
-        stats = cache.stats[found]
-        same = (stats[:, :4] == cache.stats[best, :4]).all(axis=1)
-        tied = found[same & (stats[:, 4] // cand.START_SECOND == cache.stats[best, 4] // cand.START_SECOND)]
+        s, b = cache.stats[found].T, cache.stats[best]
+        second = cand.START_SECOND
+        tied = found[(s[0] == b[0]) & (s[1] == b[1]) & (s[2] == b[2]) & (s[3] == b[3])
+                     & (s[4] // second == b[4] // second)]
         if len(tied) < 2:
             return (), 0
         nodes = self.ctx.state.nodes

@@ -32,7 +32,11 @@ MAX_LISTED = 8  # tied choices evaluated and listed per tie (the plan's own amon
 def listed(names: np.ndarray, chosen: int) -> list[int]:
     """Indexes of the tied choices to evaluate, in name order (`names`: the choices' names, or their ranks in
     name order): the first MAX_LISTED, with the plan's own (`chosen`) in place of the last when it comes later."""
-    head = np.argsort(names, kind="stable")[:MAX_LISTED].tolist()
+    if len(names) > MAX_LISTED and names.dtype.kind in "iu":  # ranks (unique): the few first without a full sort
+        first = np.argpartition(names, MAX_LISTED - 1)[:MAX_LISTED]
+        head = first[np.argsort(names[first], kind="stable")].tolist()
+    else:
+        head = np.argsort(names, kind="stable")[:MAX_LISTED].tolist()
     if chosen not in head:
         head = sorted([*head[:-1], chosen], key=lambda i: names[i])
     return head
