@@ -142,8 +142,8 @@ def _ties(view: PlanView, doc: _Doc) -> None:
     ties = view.ties
     if not ties:
         return
-    doc.section(f"Ties ({len(ties)})", "kube-scheduler draws between these equally scored choices; "
-                "the plan carries out the first by name.", "")
+    doc.section(f"Ties ({len(ties)})", "kube-scheduler draws between these equally scored choices at random; "
+                "the plan carries out the one marked as its choice.", "")
     doc.items([f"- {md(t.sentence)}" for t in ties], "ties")
 
 

@@ -90,25 +90,23 @@ class DefaultPreemption:
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
                                                  cache.results))
-        best = cand.pick_one_node(found, cache.stats)
-        alternatives, tied = self._ties(found, best, cache)
+        order = cand.pick_order(found, cache.stats)
+        best = int(order[0])
+        alternatives, tied = self._ties(order, cache)
         return Outcome(best, ctx.expand(cache.results[best].victims), alternatives=alternatives, tied=tied)
 
-    def _ties(self, found: np.ndarray, best: int, cache: _NodeCache) -> tuple:
-        """The candidates whose pick statistics all equal the chosen node's, each with its victims. The start
-        criterion compares whole seconds, as upstream's metav1.Time start times do, and every pod without a start
-        time counts as started "now" (GetPodStartTime): wasplan's own pick orders equal seconds by creation
-        (policy.start_key), upstream has no such order, so those candidates are tied upstream."""
-        s, b = cache.stats[found].T, cache.stats[best]
-        second = cand.START_SECOND
-        tied = found[(s[0] == b[0]) & (s[1] == b[1]) & (s[2] == b[2]) & (s[3] == b[3])
-                     & (s[4] // second == b[4] // second)]
+    def _ties(self, order: np.ndarray, cache: _NodeCache) -> tuple:
+        """The candidates whose pick statistics all equal the chosen node's (`order[0]`), each with its victims.
+        The start criterion compares whole seconds, as upstream's metav1.Time start times do, and every pod
+        without a start time counts as started "now" (GetPodStartTime): wasplan's own pick orders equal seconds
+        by creation (policy.start_key), upstream has no such order, so those candidates are tied upstream."""
+        tied = order[:cand.tied_prefix(order, cache.stats)]
         if len(tied) < 2:
             return (), 0
         nodes = self.ctx.state.nodes
-        order = tied[ties.listed(self._name_rank()[tied], int(np.flatnonzero(tied == best)[0]))].tolist()
-        choices = [(None, (nodes[r].name,), self._expanded(cache.results[r].victims)) for r in order]
-        alternatives = ties.consequential(choices, order.index(best))
+        rows = tied[ties.listed(self._name_rank()[tied], 0)].tolist()
+        choices = [(None, (nodes[r].name,), self._expanded(cache.results[r].victims)) for r in rows]
+        alternatives = ties.consequential(choices, rows.index(int(order[0])))
         return alternatives, len(tied) if alternatives else 0
 
     def _expanded(self, victims: list) -> list:
