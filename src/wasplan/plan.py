@@ -190,6 +190,37 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
+class Alternative:
+    """One of the equally scored choices kube-scheduler draws between at random, evaluated as if it were chosen
+    (docs/plan-json.md "Ties"): a topology placement of a group (`placement` = "key=value", `nodes` = where the
+    members would go) or a node for a pod's preemption (`placement` None, `nodes` = that node). `victims` are
+    ns/name, sorted; `chosen` marks the one the plan carries out (wasplan's choice: first by name)."""
+
+    placement: str | None
+    nodes: tuple[str, ...]
+    victims: tuple[str, ...]
+    chosen: bool = False
+
+    @property
+    def label(self) -> str:
+        """How the report names it: the placement's domain value, or the node."""
+        return self.placement.partition("=")[2] if self.placement else self.nodes[0]
+
+    def to_dict(self) -> dict:
+        where = {"placement": self.placement, "nodes": list(self.nodes)} if self.placement else {"node": self.nodes[0]}
+        return {**where, "victims": list(self.victims), "chosen": self.chosen}
+
+
+def alternatives_dict(alternatives: tuple[Alternative, ...], tied: int = 0) -> dict:
+    """The additive `alternatives` key: present only where there is a consequential tie; `tiedChoices` too when
+    more choices tied than are listed (engine/preemption/ties.py MAX_LISTED)."""
+    if not alternatives:
+        return {}
+    more = {"tiedChoices": tied} if tied > len(alternatives) else {}
+    return {"alternatives": [a.to_dict() for a in alternatives], **more}
+
+
+@dataclass(frozen=True, slots=True)
 class GroupOutcome:
     namespace: str
     name: str
@@ -201,6 +232,8 @@ class GroupOutcome:
     reason: str = ""
     message: str = ""
     condition: GroupCondition | None = None
+    alternatives: tuple[Alternative, ...] = ()  # a consequential placement tie of its preemption (chosen included)
+    tied_choices: int = 0  # how many placements tied (more than `alternatives` lists when capped)
 
     @property
     def key(self) -> str:
@@ -212,7 +245,8 @@ class GroupOutcome:
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),
                 "pods": list(self.pods), "reason": str(self.reason), "message": self.message,
-                "condition": self.condition.to_dict() if self.condition else None}
+                "condition": self.condition.to_dict() if self.condition else None,
+                **alternatives_dict(self.alternatives, self.tied_choices)}
 
 
 class TreeResult(StrEnum):
@@ -281,11 +315,14 @@ class Preemption:
     preemptor_namespace: str
     preemptor_name: str
     victims: tuple[Victim, ...] = ()
+    alternatives: tuple[Alternative, ...] = ()  # a pod preemptor's consequential node tie (chosen included)
+    tied_choices: int = 0  # how many nodes tied (more than `alternatives` lists when capped)
 
     def to_dict(self) -> dict:
         return {"preemptor": {"kind": self.preemptor_kind, "namespace": self.preemptor_namespace,
                               "name": self.preemptor_name},
-                "victims": [v.to_dict() for v in self.victims]}
+                "victims": [v.to_dict() for v in self.victims],
+                **alternatives_dict(self.alternatives, self.tied_choices)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +412,15 @@ class Plan:
     def complete(self) -> bool:
         """Every pod placed and every workload of the input planned."""
         return self.all_placed and not self.unplanned
+
+    def ties(self) -> list[tuple[str, str, tuple[Alternative, ...], int]]:
+        """Every consequential tie of the plan: (kind, ns/name, alternatives listed, choices tied), groups first,
+        then pod preemptors in the order they preempted."""
+        out = [("PodGroup", g.key, g.alternatives, max(g.tied_choices, len(g.alternatives)))
+               for g in self.pod_groups if g.alternatives]
+        out += [(p.preemptor_kind, f"{p.preemptor_namespace}/{p.preemptor_name}", p.alternatives,
+                 max(p.tied_choices, len(p.alternatives))) for p in self.preemptions if p.alternatives]
+        return out
 
     def to_dict(self) -> dict:
         head = {"apiVersion": API_VERSION, "kind": "Plan", "k8sVersion": self.k8s_version}

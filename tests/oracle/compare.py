@@ -17,6 +17,11 @@ went another way, the rest of the run legitimately differs, so such a case is co
 status, how many groups in each status, how many victims, how many claims are allocated. `Comparison.tied`
 says this happened; those cases are counted separately.
 
+Where wasplan names a preemption's tied placements (`podGroups[].alternatives`, docs/plan-json.md "Ties"), they
+must be exactly the oracle's `tiedPlacements` for that group; when the oracle drew another of them, that
+alternative's victims must be the oracle's victims, and the outcomes are compared as if wasplan had drawn it too
+(`_drawn_alternatives`).
+
 A 1.36 gang's members take their nodes in an order upstream does not fix (`_gang_order_ties`): when both tools
 bind every member on the same nodes, counted with multiplicity, which member took which node is such a tie.
 """
@@ -218,6 +223,52 @@ def _placement_ties(ours: dict, theirs: dict, out: Comparison) -> None:
                                 f"(tied placements: {', '.join(p['name'] for p in tied)})")
 
 
+def _drawn_alternatives(ours: dict, theirs: dict, out: Comparison) -> dict:
+    """Check wasplan's tied placements against the oracle's tie set, and return wasplan's plan as it reads when
+    each group's preemption had drawn the placement the oracle drew (victims swapped), for the comparison."""
+    upstream, pods_up = _by_key(theirs.get("podGroups")), _by_key(theirs.get("pods"))
+    for key, group in sorted(_by_key(ours.get("podGroups")).items()):
+        alternatives = group.get("alternatives") or ()
+        if not alternatives:
+            continue
+        names = sorted(a["placement"].partition("=")[2] for a in alternatives)
+        tied = sorted(p["name"] for p in (upstream.get(key) or {}).get("tiedPlacements") or ())
+        listed_all = group.get("tiedChoices", len(names)) == len(tied) and set(names) <= set(tied)
+        if names != tied and not (group.get("tiedChoices") and listed_all):  # a capped list names some of them
+            out.differences.append(f"podGroup {key}: tied placements wasplan {names}, oracle {tied or 'none'}")
+            continue
+        used = {(pods_up.get(m) or {}).get("node") or (pods_up.get(m) or {}).get("nominatedNode")
+                for m in group.get("pods") or ()} - {None}
+        drawn = next((a for a in alternatives if used and used <= set(a["nodes"])), None)
+        if drawn is None or drawn["chosen"]:
+            continue
+        chosen = next(a for a in alternatives if a["chosen"])
+        mine = _victims(ours).get(f"PodGroup {key}", frozenset())
+        upstream_victims = _victims(theirs).get(f"PodGroup {key}", frozenset())
+        if frozenset(drawn["victims"]) != upstream_victims:
+            out.differences.append(f"podGroup {key}: the oracle drew {drawn['placement']}, whose victims wasplan "
+                                   f"gives as {drawn['victims']}, oracle {sorted(upstream_victims)}")
+        out.tied = True
+        out.ties.append(f"podGroup {key}: the oracle drew {drawn['placement']}, wasplan carries out "
+                        f"{chosen['placement']}")
+        ours = _as_drawn(ours, key, mine, frozenset(drawn["victims"]))
+    return ours
+
+
+def _as_drawn(plan: dict, group: str, victims: frozenset, drawn: frozenset) -> dict:
+    """`plan` with the group's preemption evicting `drawn` instead of `victims` (running pods stay)."""
+    def status(p):
+        key = _key(p)
+        if key in drawn:
+            return "Preempted"
+        return "AlreadyBound" if key in victims else p["status"]
+    pods = [{**p, "status": status(p)} for p in plan.get("pods") or ()]
+    preemptions = [{**p, "victims": [{"namespace": k.partition("/")[0], "name": k.partition("/")[2]}
+                                     for k in sorted(drawn)]}
+                   if _ref(p["preemptor"]) == f"PodGroup {group}" else p for p in plan.get("preemptions") or ()]
+    return {**plan, "pods": pods, "preemptions": preemptions}
+
+
 def _strict(ours: dict, theirs: dict, out: Comparison) -> None:
     mine, upstream = _by_key(ours.get("pods")), _by_key(theirs.get("pods"))
     for key in sorted(mine.keys() | upstream.keys()):
@@ -296,6 +347,7 @@ def _loose(ours: dict, theirs: dict, out: Comparison) -> None:
 
 def compare(ours: dict, theirs: dict) -> Comparison:
     out = Comparison()
+    ours = _drawn_alternatives(ours, theirs, out)
     _pod_ties(ours, theirs, out)
     _placement_ties(ours, theirs, out)
     (_loose if out.tied else _strict)(ours, theirs, out)

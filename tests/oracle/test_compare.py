@@ -169,3 +169,42 @@ def test_a_gang_on_other_nodes_or_in_1_37_is_still_a_difference():
     later = compare.compare(_gang_plan("1.37", {"g-0": "n0", "g-1": "n3", "g-2": "n0"}), _gang_plan("1.37", swapped))
     assert later.differences == ["pod default/g-0: node wasplan n0, oracle n3 (tied: none)",
                                  "pod default/g-1: node wasplan n3, oracle n0 (tied: none)"]
+
+
+def _tied_blocks(drawn: str, victims: list[str], tied=("block-0", "block-1")) -> tuple[dict, dict]:
+    """wasplan carries out block-0 (evicting v0, v1) and names block-1 (evicting v2); the oracle drew `drawn`."""
+    alternatives = [{"placement": "k=block-0", "nodes": ["b0"], "victims": ["default/v0", "default/v1"], "chosen": True},
+                    {"placement": "k=block-1", "nodes": ["b1"], "victims": ["default/v2"], "chosen": False}]
+    group = {"namespace": "default", "name": "g", "status": "Scheduled", "pods": ["default/m"],
+             "condition": {"type": "PodGroupInitiallyScheduled", "status": "True", "reason": "Scheduled"}}
+    gone = {"default/v0", "default/v1"}
+    ours = {"pods": [_pod("m", "Bound", "b0"), *(_pod(v, "Preempted" if f"default/{v}" in gone else "AlreadyBound",
+                                                     None) for v in ("v0", "v1", "v2"))],
+            "podGroups": [{**group, "alternatives": alternatives}],
+            "preemptions": [{"preemptor": {"kind": "PodGroup", "namespace": "default", "name": "g"},
+                             "victims": [{"namespace": "default", "name": n} for n in ("v0", "v1")]}]}
+    theirs = {"pods": [_pod("m", "Bound", "b0" if drawn == "block-0" else "b1"),
+                       *(_pod(v, "Preempted" if f"default/{v}" in victims else "AlreadyBound", None)
+                         for v in ("v0", "v1", "v2"))],
+              "podGroups": [{**group, "tiedPlacements": [{"name": n, "nodes": [f"b{n[-1]}"]} for n in tied]}],
+              "preemptions": [{"preemptor": {"kind": "PodGroup", "namespace": "default", "name": "g"},
+                               "victims": [{"namespace": "default", "name": v.partition("/")[2]} for v in victims]}]}
+    return ours, theirs
+
+
+def test_oracle_drawing_another_named_alternative_agrees():
+    result = compare.compare(*_tied_blocks("block-1", ["default/v2"]))
+    assert result.agree, result.differences
+    assert result.tied and result.ties[0] == "podGroup default/g: the oracle drew k=block-1, wasplan carries out k=block-0"
+
+
+def test_alternative_with_other_victims_than_the_oracle_differs():
+    result = compare.compare(*_tied_blocks("block-1", ["default/v0"]))
+    assert "podGroup default/g: the oracle drew k=block-1, whose victims wasplan gives as ['default/v2'], " \
+           "oracle ['default/v0']" in result.differences
+
+
+def test_tied_placements_must_be_the_oracles_tie_set():
+    result = compare.compare(*_tied_blocks("block-0", ["default/v0", "default/v1"], tied=("block-0", "block-2")))
+    assert result.differences == ["podGroup default/g: tied placements wasplan ['block-0', 'block-1'], "
+                                  "oracle ['block-0', 'block-2']"]

@@ -170,3 +170,44 @@ def test_136_gang_member_preempting_pod_by_pod(oracle_bin, tmp_path):
     assert (group["status"], group["message"]) == (
         "Unschedulable", "0/1 placements are available, first placement status: pod group is unschedulable")
     assert group["condition"]["type"] == "PodGroupScheduled"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_tied_blocks_alternatives_are_the_oracles_draws(oracle_bin, seed):
+    """fixtures/scenarios/tied-blocks (issue 30): whichever block upstream's rand.Int() draws (ORACLE_SEED draws
+    it another way), it is one of the placements wasplan names, with exactly that alternative's victims, and
+    wasplan's tie set is the oracle's `tiedPlacements`."""
+    from tests.oracle import compare
+
+    here = SCENARIOS / "tied-blocks"
+    ours = compare.run_wasplan(here / "train.yaml", here / "cluster.yaml", "1.37", "sequential", "")
+    theirs = compare.run_oracle(str(oracle_bin), here / "train.yaml", here / "cluster.yaml", "1.37", "sequential",
+                                "", seed=seed)
+    result = compare.compare(ours, theirs)
+    assert result.agree, result.differences
+    (group,) = theirs["podGroups"]
+    assert [p["name"] for p in group["tiedPlacements"]] == ["block-0", "block-1", "block-2"]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_single_pod_preemption_tie_is_the_oracles_draw(oracle_bin, tmp_path, version):
+    """Two nodes, each running one equal victim started in the same second: upstream's pickOneNodeForPreemption
+    takes either (a Go map's order; seeds 1-6 give both victims), and every victim it takes is one of wasplan's
+    alternatives."""
+    from tests.engine.test_ties import WEB, two_nodes
+    from tests.oracle import compare
+
+    start = "2026-01-01T00:00:00Z"
+    (tmp_path / "cluster.yaml").write_text(two_nodes(start, start))
+    (tmp_path / "web.yaml").write_text(WEB)
+    ours = compare.run_wasplan(tmp_path / "web.yaml", tmp_path / "cluster.yaml", version, "sequential", "")
+    (preemption,) = ours["preemptions"]
+    alternatives = {tuple(a["victims"]) for a in preemption["alternatives"]}
+    drawn = set()
+    for seed in range(1, 7):
+        theirs = compare.run_oracle(str(oracle_bin), tmp_path / "web.yaml", tmp_path / "cluster.yaml", version,
+                                    "sequential", "", seed=seed)
+        (upstream,) = theirs["preemptions"]
+        drawn.add(tuple(f"{v['namespace']}/{v['name']}" for v in upstream["victims"]))
+    assert drawn <= alternatives
+    assert alternatives == {("default/batch-a",), ("default/batch-b",)}

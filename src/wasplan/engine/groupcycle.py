@@ -64,6 +64,7 @@ class GroupAttempt:
     wrapped: bool = False  # 1.37: the status carries errPodGroupUnschedulable (see `unschedulable`)
     nothing_new: bool = False  # 1.37: the gang rule held but no member was newly placed
     errored: str | None = None  # the member whose attempt ended in a Filter Error (its own message in failures)
+    tied: tuple = ()  # asked for ties: (domain, placements) of every placement scoring as the chosen one, by domain
 
     def member_message(self, key: str, unreached: str | None = None) -> str:
         """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group

@@ -175,7 +175,8 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions, recreate
     min_count = gs.min_count if gs.is_gang else 0
     where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,
-                        tuple(sorted([*gs.members, *(p.key for p in held)])), where, reason, message, condition)
+                        tuple(sorted([*gs.members, *(p.key for p in held)])), where, reason, message, condition,
+                        gs.alternatives, gs.tied)
 
 
 def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None,

@@ -13,7 +13,9 @@ placement algorithm once the gate is on. The preemption engine should call `run_
 group's algorithm (upstream's WAP calls podGroupSchedulingAlgorithm, i.e. this search when TAS is on).
 
 Deliberate difference: upstream breaks a score tie at random; wasplan takes the domain whose value sorts first.
-Which feasible placement wins, and how the search avoids trying every domain, is search.py's job.
+Which feasible placement wins, and how the search avoids trying every domain, is search.py's job. Asked for
+`ties` (workload-aware preemption), the attempt also carries every placement that scored as the winner
+(`GroupAttempt.tied`), so the caller can say what each of upstream's possible draws would evict.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def bound_rows(state, live) -> list[tuple[str, int]]:
 
 
 def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], options,
-              parent: np.ndarray | None = None, post_filter=None) -> GroupAttempt:
+              parent: np.ndarray | None = None, post_filter=None, ties: bool = False) -> GroupAttempt:
     """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
     `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
     `post_filter`: the members' PostFilter in 1.36 (pod-by-pod preemption for a group without a topology key;
@@ -137,13 +139,13 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
     job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)
-    return search(job, domains, key)
+    return search(job, domains, key, ties)
 
 
-def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
+def search(job: Job, domains: list[Domain], key: str, ties: bool = False) -> GroupAttempt:
     if not domains:
         return GroupAttempt(False, no_domain_msg(key))
-    winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate)
+    winner, trials = search_mod.best(job.ev.state, domains, job.need(), job.evaluate, ties)
     if winner is None:
         first = trials.get(domains[0].name) or job.evaluate(domains[0])
         if first.outcome.error:  # v1.37.2 returns a placement's Error at once, unwrapped
@@ -154,6 +156,9 @@ def search(job: Job, domains: list[Domain], key: str) -> GroupAttempt:
                              any(t.outcome.nothing_new for t in trials.values() if t is not None))
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
+    if ties:
+        tied = search_mod.tied_with(winner, trials)
+        winner.outcome.tied = tuple((t.domain.name, t.outcome.placements) for t in tied) if len(tied) > 1 else ()
     return winner.outcome
 
 

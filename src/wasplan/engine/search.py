@@ -7,6 +7,11 @@ value that sorts first instead of at random. The result here is the same, found 
 cannot hold the members still needed (`Bounds.fit_at_most`) are never tried, the rest are visited best score
 bound first, and once a placement has placed as many pods as any domain could (so the normaliser is known) the
 visit stops at the first domain whose bound cannot beat the best total.
+
+Asked for `ties` (workload-aware preemption, where the placement decides the victims), the visit goes on through
+the domains whose bound equals the best total, so every placement upstream's `rand.Int()` could pick is
+evaluated; `tied_with` then lists them. The normaliser is the same either way: the highest raw count among the
+feasible trials (`reached` means a trial met the bound `top_raw`, which no trial can exceed).
 """
 
 from __future__ import annotations
@@ -44,9 +49,10 @@ class Need:
     fewest: int
 
 
-def best(state, domains: list[Domain], need: Need, evaluate: Callable[[Domain], Trial]
+def best(state, domains: list[Domain], need: Need, evaluate: Callable[[Domain], Trial], ties: bool = False
          ) -> tuple[Trial | None, dict[str, Trial]]:
-    """The winning feasible trial (None if none) and every trial evaluated, by domain value."""
+    """The winning feasible trial (None if none) and every trial evaluated, by domain value; with `ties`, every
+    domain that could score as much as the winner is evaluated too."""
     bounds = Bounds(state, domains, [v[0] for v in need.vectors], [v[1] for v in need.vectors])
     codes = np.array([d.code for d in domains], dtype=np.int64)
     most = np.minimum(len(need.vectors), bounds.capacity[codes])
@@ -63,7 +69,7 @@ def best(state, domains: list[Domain], need: Need, evaluate: Callable[[Domain], 
     reached = False  # a feasible trial placed as many pods as any domain could: the normaliser is known
     for i in order.tolist():
         d = domains[i]
-        if reached and _cannot_win(bound_of[i], d.name, winner, top_raw):
+        if reached and _cannot_win(bound_of[i], d.name, winner, top_raw, ties):
             break
         trial = trials[d.name] = evaluate(d)
         if trial.success:
@@ -75,10 +81,20 @@ def best(state, domains: list[Domain], need: Need, evaluate: Callable[[Domain], 
     return winner, trials
 
 
-def _cannot_win(bound: int, name: str, winner: Trial, top_raw: int) -> bool:
-    """Candidates come sorted by (-bound, name): once one cannot beat the winner, none after it can."""
+def _cannot_win(bound: int, name: str, winner: Trial, top_raw: int, ties: bool = False) -> bool:
+    """Candidates come sorted by (-bound, name): once one cannot beat the winner (or, with `ties`, cannot equal
+    it), none after it can."""
     score = winner.total(top_raw)
-    return bound < score or (bound == score and name > winner.domain.name)
+    return bound < score or (bound == score and name > winner.domain.name and not ties)
+
+
+def tied_with(winner: Trial, trials: dict[str, Trial]) -> list[Trial]:
+    """The feasible trials whose total equals the winner's (the winner included), by domain value: the
+    placements upstream's findBestPlacement draws between. Complete only for a search run with `ties`."""
+    feasible = [t for t in trials.values() if t.success]
+    max_raw = max((t.raw for t in feasible), default=0) or 1
+    score = winner.total(max_raw)
+    return sorted((t for t in feasible if t.total(max_raw) == score), key=lambda t: t.domain.name)
 
 
 def _better(current: Trial | None, trial: Trial, top_raw: int) -> Trial:

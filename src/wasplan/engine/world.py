@@ -68,6 +68,8 @@ class GroupState:
     message: str = ""
     attempted: bool = False
     placement: tuple[str, str] | None = None  # (topology key, domain) of the last successful placement search
+    alternatives: tuple = ()  # plan.Alternative per tied placement of its last preemption (preemption/ties.py)
+    tied: int = 0  # how many placements tied there
     # World's incremental member views: (members seen, the view)
     live_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)
     open_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)

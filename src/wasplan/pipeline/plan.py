@@ -41,13 +41,19 @@ class PlanRun:
     def invalid(self) -> bool:
         return self.error is not None or any(d.severity is Severity.ERROR for d in self.diagnostics)
 
+    @property
+    def draws_preemption(self) -> bool:
+        """An alternative of a tie preempts (docs/plan-json.md "Ties"): kube-scheduler may draw it, so
+        `--fail-on preemption` counts it even where the plan's own choice evicts nothing."""
+        return any(a.victims for _, _, alternatives, _ in self.plan.ties() for a in alternatives)
+
     def exit_code(self, fail_on: FailOn) -> ExitCode:
         if self.invalid or self.plan is None:
             return ExitCode.TOOL_ERROR
         # thresholds: never < pending < preemption (which also fails on pods left pending)
         if fail_on in (FailOn.PENDING, FailOn.PREEMPTION) and not self.plan.complete:
             return ExitCode.FINDINGS
-        if fail_on == FailOn.PREEMPTION and self.plan.preemptions:
+        if fail_on == FailOn.PREEMPTION and (self.plan.preemptions or self.draws_preemption):
             return ExitCode.FINDINGS
         return ExitCode.OK
 

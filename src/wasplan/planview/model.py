@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from wasplan.plan import GroupStatus, Plan
 from wasplan.plandiff import PlanDiff
+from wasplan.planview.ties import TieView, tie_views
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +178,12 @@ class PlanView:
     @property
     def summary(self) -> dict:
         return self.plan.summary()
+
+    @property
+    def ties(self) -> tuple[TieView, ...]:
+        """The plan's consequential ties (preemptions that are a draw in kube-scheduler), as planview/ties.py
+        words them."""
+        return tie_views(self.plan)
 
     @property
     def verdict(self) -> str:

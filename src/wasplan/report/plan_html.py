@@ -1,7 +1,8 @@
 """The plan as one self-contained HTML page (`plan -o html`, `--report plan.html`): a header with the verdict, the
 topology map (one tile per node, grouped by the plan's topology keys, coloured and numbered by the PodGroup or
 workload that took it, its bar showing how full it is), selection and search, PodGroups, pending pods with
-their reasons and `wasplan explain` commands, preemptions, the recreated replacements of evicted pods, the
+their reasons and `wasplan explain` commands, preemptions, the ties (a preemption kube-scheduler draws between
+choices that evict different pods, each choice with its victims), the recreated replacements of evicted pods, the
 ResourceClaims per node (which claim holds which device, for whom) and the pending claims, and the diff against
 `--baseline`.
 

@@ -1,7 +1,7 @@
 """The plan as GitHub-flavoured Markdown (`plan -o markdown`, `--report summary.md`) for a workflow's step summary
 (`$GITHUB_STEP_SUMMARY`) or a pull-request comment: the verdict and totals, the diff against `--baseline`, the
-pending pods grouped with counts and the `wasplan explain` command for each, the preemptions, what is not
-planned, and the PodGroups table (policy, minCount, placed/total, result, placement, nodes folded into
+pending pods grouped with counts and the `wasplan explain` command for each, the preemptions, the ties (a
+preemption kube-scheduler draws at random between choices that evict different pods), what is not planned, and the PodGroups table (policy, minCount, placed/total, result, placement, nodes folded into
 `gpu-r1-[0-3]` and, past a few, into a `<details>` element).
 
 Renders a PlanView and computes nothing. GitHub accepts at most 1 MiB per step summary
@@ -144,6 +144,16 @@ def _preemptions(view: PlanView, doc: _Doc) -> None:
     doc.items(rows, "victims")
 
 
+def _ties(view: PlanView, doc: _Doc) -> None:
+    """Preemptions that are a draw in kube-scheduler: one line per tie, each choice with what it evicts."""
+    ties = view.ties
+    if not ties:
+        return
+    doc.section(f"Ties ({len(ties)})", "kube-scheduler draws between these equally scored choices at random; "
+                "the plan carries out the one marked as its choice.", "")
+    doc.items([f"- {md(t.sentence)}" for t in ties], "ties")
+
+
 def _unplanned(view: PlanView, doc: _Doc) -> None:
     if not view.plan.unplanned:
         return
@@ -177,6 +187,6 @@ def _groups(view: PlanView, doc: _Doc) -> None:
 
 def render_markdown(view: PlanView, limit: int = LIMIT) -> str:
     doc = _Doc(limit)
-    for section in (_header, _diff, _pending, _preemptions, _unplanned, _groups):
+    for section in (_header, _diff, _pending, _preemptions, _ties, _unplanned, _groups):
         section(view, doc)
     return doc.text()

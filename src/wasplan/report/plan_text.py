@@ -3,7 +3,8 @@ stay pending with their reason. Renders only what the Plan holds.
 
 It fits the console's width: the group table drops its least important columns first when narrow (minCount,
 then policy, then placement) and summarises node lists (`gpu-r1-[0-3]`, `+12 more`) instead of breaking names;
-text wraps between words. Pending pods of one workload (Job, Deployment, JobSet, LeaderWorkerSet, ...) or group
+text wraps between words. A preemption that is a draw in kube-scheduler (equally scored choices that evict
+different pods) gets a `tie:` line under Preemptions naming each choice and its victims. Pending pods of one workload (Job, Deployment, JobSet, LeaderWorkerSet, ...) or group
 with the same reason print once with a count (`verbose` lists every pod); the JSON plan always has every pod.
 """
 
@@ -14,6 +15,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
+from wasplan.planview.ties import tie_sentence
 from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
 from wasplan.words import natural_key, plural
 
@@ -104,6 +106,8 @@ def _preemptions(plan: Plan, console: Console) -> None:
                         f"{victim_list(p.victims)}", "  ")
     for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
         _print(console, r.message, "  ")
+    for kind, key, alternatives, tied in plan.ties():  # a draw in kube-scheduler whose choices evict other pods
+        _print(console, tie_sentence(kind, key, alternatives, tied), "  ")
 
 
 def victim_list(victims) -> str:

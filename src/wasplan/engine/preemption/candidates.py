@@ -20,6 +20,7 @@ can affect is the plugin registry's `victims_matter` (registry.py).
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ from wasplan.engine.status import REASONS
 NO_VICTIMS = "No preemption victims found for incoming pod"
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
 PRIORITY_OFFSET = 2**31
+START_SECOND = 10**7  # policy.start_key's ordinal per second of start time
 
 
 @dataclass(slots=True)
@@ -126,6 +128,20 @@ def node_stats(result: NodeResult, prio, start) -> tuple[int, int, int, int, int
 def pick_one_node(rows: np.ndarray, stats: np.ndarray) -> int:
     """pickOneNodeForPreemption over candidate `rows` (ascending) with `stats` rows from node_stats: fewest
     violations, lowest top priority, smallest sum, fewest victims, latest earliest-start, first row."""
+    return int(pick_order(rows, stats)[0])
+
+
+def pick_order(rows: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    """The candidate rows in pick_one_node's order of preference (the first is its pick)."""
     s = stats[rows]
-    order = np.lexsort((rows, -s[:, 4], s[:, 3], s[:, 2], s[:, 1], s[:, 0]))
-    return int(rows[order[0]])
+    return rows[np.lexsort((rows, -s[:, 4], s[:, 3], s[:, 2], s[:, 1], s[:, 0]))]
+
+
+def tied_prefix(order: np.ndarray, stats: np.ndarray) -> int:
+    """How many rows at the head of `order` (pick_order's) tie with its first upstream: equal in the first four
+    criteria and in the start's whole second. The preference order sorts by exactly that key (the start
+    descending, so its second too), so the tied rows lead and a binary search finds where they end."""
+    def key(i: int) -> tuple:
+        s = stats[order[i]]
+        return int(s[0]), int(s[1]), int(s[2]), int(s[3]), -(int(s[4]) // START_SECOND)
+    return bisect.bisect_right(range(len(order)), key(0), key=key)

@@ -10,6 +10,9 @@ PostFilter message is what upstream appends to the FitError: `preemption: ` + it
 Nodes are first pruned with one vector test (free + lower-priority requests must cover the request). For a
 resource-only preemptor each node's dry run is remembered per preemptor signature and redone only for rows the
 state's change log says moved, so a stream of identical preemptors costs one node's work per eviction.
+
+Where several candidates tie on all of pickOneNodeForPreemption's criteria, upstream takes whichever its map
+iteration gives first: the outcome carries each tied node with its victims (`Outcome.alternatives`, ties.py).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.preemption import candidates as cand
+from wasplan.engine.preemption import ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, pod_policy
 from wasplan.engine.status import REASONS, fit_error_message
 
@@ -32,6 +36,8 @@ class Outcome:
     node: int | None = None  # nominated row
     victims: list = field(default_factory=list)  # PodStates to evict (whole groups already expanded)
     message: str = ""  # the PostFilter message ("preemption: ...")
+    alternatives: tuple = ()  # plan.Alternative per tied candidate node, when their victims differ (ties.py)
+    tied: int = 0  # how many candidate nodes tied (alternatives lists at most ties.MAX_LISTED)
 
 
 class _NodeCache:
@@ -58,6 +64,7 @@ class DefaultPreemption:
     def __init__(self, ctx):
         self.ctx = ctx
         self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
+        self._rank: np.ndarray | None = None  # node rows' positions in name order (_name_rank)
 
     def post_filter(self, ps, ev, diagnosis) -> Outcome:
         ctx = self.ctx
@@ -83,8 +90,37 @@ class DefaultPreemption:
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
                                                  cache.results))
-        best = cand.pick_one_node(found, cache.stats)
-        return Outcome(best, ctx.expand(cache.results[best].victims))
+        order = cand.pick_order(found, cache.stats)
+        best = int(order[0])
+        alternatives, tied = self._ties(order, cache)
+        return Outcome(best, ctx.expand(cache.results[best].victims), alternatives=alternatives, tied=tied)
+
+    def _ties(self, order: np.ndarray, cache: _NodeCache) -> tuple:
+        """The candidates whose pick statistics all equal the chosen node's (`order[0]`), each with its victims.
+        The start criterion compares whole seconds, as upstream's metav1.Time start times do, and every pod
+        without a start time counts as started "now" (GetPodStartTime): wasplan's own pick orders equal seconds
+        by creation (policy.start_key), upstream has no such order, so those candidates are tied upstream."""
+        tied = order[:cand.tied_prefix(order, cache.stats)]
+        if len(tied) < 2:
+            return (), 0
+        nodes = self.ctx.state.nodes
+        rows = tied[ties.listed(self._name_rank()[tied], 0)].tolist()
+        choices = [(None, (nodes[r].name,), self._expanded(cache.results[r].victims)) for r in rows]
+        alternatives = ties.consequential(choices, rows.index(int(order[0])))
+        return alternatives, len(tied) if alternatives else 0
+
+    def _expanded(self, victims: list) -> list:
+        """ctx.expand, skipped for victims of no PodGroup (nothing to expand)."""
+        return self.ctx.expand(victims) if any(ps.pod.pod_group for ps in victims) else victims
+
+    def _name_rank(self) -> np.ndarray:
+        """Each node row's position in name order (the nodes never change during a plan)."""
+        nodes = self.ctx.state.nodes
+        if getattr(self, "_rank", None) is None or len(self._rank) != len(nodes):
+            order = sorted(range(len(nodes)), key=lambda r: nodes[r].name)
+            self._rank = np.empty(len(nodes), dtype=np.int64)
+            self._rank[order] = np.arange(len(nodes))
+        return self._rank
 
     def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources

@@ -21,10 +21,12 @@ class Ledger:
         self.disrupted: set[str] = set()  # PodGroup keys that lost members to preemption
 
     def evict(self, kind: str, namespace: str, name: str, victims: list, removed: dict | None = None,
-              prio=None) -> None:
+              prio=None, alternatives: tuple = (), tied: int = 0) -> None:
         """`kind` is Pod or PodGroup; victims are PodStates currently placed, or, when `removed` maps their keys
         to the rows they ran on, already taken off their nodes by the caller's search. `prio` reports a victim's
-        priority as the preemption judged it (default: DefaultPreemption's reading)."""
+        priority as the preemption judged it (default: DefaultPreemption's reading). `alternatives`: a pod
+        preemptor's consequential node tie (preemption/ties.py), kept on its record with `tied`, the number of
+        nodes that tied."""
         state, world = self.state, self.world
         prio = prio or self.prio
         rows = []
@@ -45,5 +47,5 @@ class Ledger:
         for ps in victims:
             state.deleted(ps.pod)
         rows.sort(key=lambda v: (v.namespace, v.name))
-        self.entries.append(Preemption(kind, namespace, name, tuple(rows)))
+        self.entries.append(Preemption(kind, namespace, name, tuple(rows), alternatives, tied))
 

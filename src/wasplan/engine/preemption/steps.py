@@ -111,7 +111,8 @@ class PreemptionSteps:
             outcome = self.preemption.for_pod(ps, ev, decision)
         if outcome.node is None:
             return None, with_post_filter(decision.message, joined(earlier, outcome.message))
-        self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims)
+        self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims,
+                                     alternatives=outcome.alternatives, tied=outcome.tied)
         self._nominate(ps, outcome.node)
         self.nominator.entries[ps.key] = Nomination(ps.pod, ps.priority, outcome.node)
         self.cluster_changed()
@@ -137,7 +138,7 @@ class PreemptionSteps:
                 return None, with_post_filter(decision.message, joined(earlier, outcome.message))
             for victim in outcome.victims:
                 self.state.remove(victim.pod)
-            pending.append((ps, outcome.node, outcome.victims))
+            pending.append((ps, outcome.node, outcome.victims, outcome))
             return outcome.node, ""
         return post_filter
 
@@ -152,9 +153,10 @@ class PreemptionSteps:
     def finish_member_preemption(self, group, members, pending: list, mark: int) -> None:
         """The group would succeed but members need victims gone: evict them and wait (waitingOnPreemption)."""
         self.state.rollback(mark)
-        for ps, row, victims in pending:
+        for ps, row, victims, outcome in pending:
             alive = [v for v in victims if v.key in self.state.placed]
-            self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, alive)
+            self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, alive,
+                                         alternatives=outcome.alternatives, tied=outcome.tied)
             self._nominate(ps, row)
         self._wait_for_preemption(group, members)
 
@@ -170,6 +172,7 @@ class PreemptionSteps:
             return joined(message, dra_msg, wap_msg)
         self.preemption.ledger.evict("PodGroup", group.record.namespace, group.record.name, result.victims,
                                      result.nodes if result.removed else None, self.preemption.wap_prio)
+        group.alternatives, group.tied = result.alternatives, result.tied
         if self.options.caps.group_entity_cycle:
             for ps in members:
                 if ps.key in result.placements:

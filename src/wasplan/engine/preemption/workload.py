@@ -14,6 +14,10 @@ still does not fit, nothing is evicted. Otherwise units are reprieved in importa
 * 1.37: the assignment of the all-removed run is fixed and a unit stays if it still fits next to it (checked as
   resource capacity on the unit's nodes; units on other nodes always fit).
 
+When a topology-aware group's search (1.37) finds equally scored placements, each one is evaluated as if chosen:
+its assignment is reserved next to the removals and the same in-place reprieve gives its victims
+(`WapResult.alternatives`, ties.py decides whether the difference is worth reporting).
+
 Every removal and re-add goes through the state journal. A failed search is rolled back; a successful 1.36
 search leaves the cluster as decided (kept units back, victims gone) and the ledger commits it, which saves
 undoing and redoing every removal on large clusters; 1.37 rolls back and the ledger evicts.
@@ -23,8 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from wasplan.engine import placement, registry
 from wasplan.engine.preemption import candidates as cand
+from wasplan.engine.preemption import ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
 
 NOT_HELPFUL_GROUP = "the pod group does not fit even with every lower-priority pod removed"
@@ -38,6 +45,8 @@ class WapResult:
     message: str = ""  # why it failed ("" on success)
     nodes: dict[str, int] = field(default_factory=dict)  # victim key -> row it ran on
     removed: bool = False  # the victims are already off their nodes (journalled, not yet committed)
+    alternatives: tuple = ()  # plan.Alternative per tied placement, when their victims differ (ties.py)
+    tied: int = 0  # how many placements tied (alternatives lists at most ties.MAX_LISTED)
 
     @property
     def success(self) -> bool:
@@ -110,26 +119,54 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
     (members, scheduled, bound) for the group's algorithm: placement.run_group, the placement search when TAS
     applies, as upstream's scheduling function is the whole root algorithm. When the group does not fit even
     so, the verdict is that run's status, as both releases return it."""
-    attempt = _run(ctx, ev, group, job)
+    in_place = ctx.options.caps.group_entity_cycle
+    attempt = _run(ctx, ev, group, job, with_ties=in_place)
     if not attempt.success:
         return WapResult(message=attempt.message)
     placements = dict(attempt.placements)
-    if ctx.options.caps.group_entity_cycle:
+    if in_place:
         kept = _reprieve_in_place(ctx.state, units, home, placements, moves)
     else:
         kept = _reprieve_rerun(ctx, ev, group, job, units, home, placements, moves)
-    victims = [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
+    victims = _victims(units, kept)
     if not victims:
         return WapResult(message=NOT_HELPFUL_GROUP)
-    removed = not ctx.options.caps.group_entity_cycle
-    if removed:
+    if not in_place:
         moves.settle(victims)
-    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=removed)
+    alternatives = _alternatives(ctx.state, attempt, job[0], units, home, moves, victims) if attempt.tied else ()
+    return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=not in_place,
+                     alternatives=alternatives, tied=len(attempt.tied) if alternatives else 0)
 
 
-def _run(ctx, ev, group, job: tuple):
+def _victims(units, kept: set[int]) -> list:
+    return [ps for i, (unit, _) in enumerate(units) if i not in kept for ps in unit]
+
+
+def _alternatives(state, attempt, members: list, units, home, moves: Moves, victims: list) -> tuple:
+    """1.37 only (the in-place reprieve; the caller rolls everything back): the victims of each tied placement
+    listed (ties.listed: the winner and the first others by name), with that placement's assignment reserved in
+    place of the winner's."""
+    by_key = {m.key: m.pod for m in members}
+    after = moves.after_removals(sum(len(unit) for unit, _ in units))
+    key = attempt.placement[0]
+    choices = []
+    names = [domain for domain, _ in attempt.tied]
+    keep = ties.listed(np.array(names), names.index(attempt.placement[1]))
+    for domain, assigned in (attempt.tied[i] for i in keep):
+        if domain == attempt.placement[1]:
+            chosen, found = len(choices), victims
+        else:
+            state.rollback(after)
+            for pod_key, row in assigned.items():
+                state.reserve(by_key[pod_key], row)
+            found = _victims(units, _reprieve_in_place(state, units, home, dict(assigned), moves))
+        choices.append((f"{key}={domain}", tuple(state.nodes[r].name for r in assigned.values()), found))
+    return ties.consequential(choices, chosen)
+
+
+def _run(ctx, ev, group, job: tuple, with_ties: bool = False):
     members, scheduled, bound = job
-    return placement.run_group(ev, group, members, scheduled, bound, ctx.options)
+    return placement.run_group(ev, group, members, scheduled, bound, ctx.options, ties=with_ties)
 
 
 def _rows(unit, home) -> set[int]:
