@@ -30,6 +30,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
+from wasplan.engine import registry
+
+
+@dataclass(slots=True)
+class RowVerdict:
+    """One node's Filter reasons from the pass with its nominated pods (a Diagnosis row)."""
+
+    first: int
+    stage: int
+    lacking: np.ndarray  # per checked column
+    unresolvable: np.ndarray
+    fit_columns: tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -39,13 +51,127 @@ class Nomination:
     row: int
 
 
+class _Table:
+    """The nominations as arrays, kept in step with `Nominator.entries` (one slot per nominated pod, freed slots
+    reused after a compaction): each pod's row, priority, request vector and two flags, so the nominated pods
+    that count for a pod are selected and summed per node with a few vector operations."""
+
+    __slots__ = ("slot", "pods", "rows", "prio", "reqs", "alive", "terms", "plain", "used", "dead")
+
+    def __init__(self, width: int, capacity: int = 64) -> None:
+        self.slot: dict[str, int] = {}
+        self.pods: list[Pod | None] = []
+        self.rows = np.zeros(capacity, dtype=np.int64)
+        self.prio = np.zeros(capacity, dtype=np.int64)
+        self.reqs = np.zeros((capacity, width), dtype=np.int64)
+        self.alive = np.zeros(capacity, dtype=bool)
+        self.terms = np.zeros(capacity, dtype=bool)  # its own (anti-)affinity terms can reject other pods
+        self.plain = np.zeros(capacity, dtype=bool)  # preemption's dry run may count it by its requests alone
+        self.used = self.dead = 0
+
+    def put(self, key: str, nom: Nomination, req: np.ndarray) -> None:
+        i = self.slot.get(key)
+        if i is None:
+            if self.used == len(self.alive):
+                self._grow()
+            i = self.slot[key] = self.used
+            self.used += 1
+            self.pods.append(nom.pod)
+        self.pods[i] = nom.pod
+        self.rows[i], self.prio[i], self.reqs[i], self.alive[i] = nom.row, nom.priority, req, True
+        self.terms[i] = registry.affects_others(nom.pod)
+        self.plain[i] = _plain(nom.pod)
+
+    def drop(self, key: str) -> None:
+        i = self.slot.pop(key, None)
+        if i is not None:
+            self.alive[i], self.pods[i] = False, None
+            self.dead += 1
+
+    def _grow(self) -> None:
+        if self.dead * 2 >= self.used:  # compact: keep the live slots in their order
+            live = np.flatnonzero(self.alive[:self.used])
+            self.slot = {self.pods[i].key: j for j, i in enumerate(live.tolist())}
+            self.pods = [self.pods[i] for i in live.tolist()]
+            for name in ("rows", "prio", "reqs", "alive", "terms", "plain"):
+                arr = getattr(self, name)
+                packed = np.zeros_like(arr)
+                packed[:len(live)] = arr[live]
+                setattr(self, name, packed)
+            self.used, self.dead = len(live), 0
+            if self.used < len(self.alive):
+                return
+        for name in ("rows", "prio", "reqs", "alive", "terms", "plain"):
+            arr = getattr(self, name)
+            bigger = np.zeros((2 * len(arr),) + arr.shape[1:], dtype=arr.dtype)
+            bigger[:len(arr)] = arr
+            setattr(self, name, bigger)
+
+    def select(self, key: str, priority: int, mask: np.ndarray | None) -> np.ndarray:
+        """Slots of the nominated pods that count for the pod `key` of `priority` (Nominator.applicable)."""
+        n = self.used
+        sel = self.alive[:n] & (self.prio[:n] >= priority)
+        own = self.slot.get(key)
+        if own is not None:
+            sel[own] = False
+        if mask is not None:
+            sel &= mask[self.rows[:n]]
+        return np.flatnonzero(sel)
+
+
+def _plain(pod: Pod) -> bool:
+    """A nominated pod that DefaultPreemption's dry run can count by its requests alone: no terms that judge
+    other pods, no host ports, no claims (no Reserve of a stateful plugin), no PodGroup (whole-group victims
+    count their placed members), not bound by spec.nodeName (PodDisruptionBudgets count those as healthy)."""
+    return not (registry.affects_others(pod) or pod.host_ports or pod.resource_claims or pod.pod_group
+                or pod.node_name)
+
+
+@dataclass(slots=True)
+class NominatedLoad:
+    """The nominated pods that count for a preemptor, as DefaultPreemption's dry run may take them when they are
+    all plain: their requests summed per node row (`requested`), and the pods per row for the dry run's filter
+    path, which places them for real (`placed`)."""
+
+    requested: np.ndarray  # nodes x resources
+    per_row: dict[int, list[Pod]]
+
+    def placed(self, state):
+        """The pods placed on their nodes for the duration (the dry run's filter path)."""
+        return reserved(state, self.per_row)
+
+
+@contextmanager
+def reserved(state, per_row: dict[int, list[Pod]]):
+    """`per_row`'s pods reserved on their rows, in row order, for the duration; rolled back after."""
+    mark = state.mark()
+    try:
+        for row, pods in sorted(per_row.items()):
+            for other in pods:
+                state.reserve(other, row)
+        yield
+    finally:
+        state.rollback(mark)
+
+
 class Nominator:
     """The nominations of one simulation, shared by its evaluators (pod key -> Nomination), and the priority of
-    the pod being scheduled (`priority_of`, the world's resolved priority)."""
+    the pod being scheduled (`priority_of`, the world's resolved priority). `nominate` and `forget` change them,
+    keeping the arrays of `_Table` in step."""
 
-    def __init__(self, priority_of: Callable[[Pod], int]) -> None:
+    def __init__(self, priority_of: Callable[[Pod], int], state) -> None:
         self.entries: dict[str, Nomination] = {}
         self.priority_of = priority_of
+        self.state = state
+        self._table = _Table(len(state.resources))
+
+    def nominate(self, key: str, nom: Nomination) -> None:
+        self.entries[key] = nom
+        self._table.put(key, nom, self.state.vectors(nom.pod)[0])
+
+    def forget(self, key: str) -> None:
+        if self.entries.pop(key, None) is not None:
+            self._table.drop(key)
 
     def applicable(self, pod: Pod, mask: np.ndarray | None) -> dict[int, list[Pod]]:
         """Per node row, the nominated pods the node holds for `pod`: equal or higher priority, not `pod` itself,
@@ -58,47 +184,72 @@ class Nominator:
         return out
 
     @contextmanager
-    def counted(self, pod: Pod, state):
-        """The nominated pods that hold their nodes for `pod` placed there for the duration (preemption's dry run,
+    def counted(self, pod: Pod, state, as_load: Callable[[list[Pod]], bool] | None = None):
+        """The nominated pods that hold their nodes for `pod` counted for the duration (preemption's dry run,
         which upstream filters with them: preemption.go SelectVictimsOnNode calls
         RunFilterPluginsWithNominatedPods; they are never its victims, their priority not being lower); all of
-        them at once, not node by node, and the nominator is off meanwhile so nothing counts them twice."""
-        per_row = self.applicable(pod, None)
-        if not per_row:
-            yield
+        them at once, not node by node, and the nominator is off meanwhile so nothing counts them twice.
+        Yields None when they are placed on their nodes, or a NominatedLoad when they are all plain and
+        `as_load(pods)` accepts them: then the state is left as it is and the caller adds their requests."""
+        table = self._table
+        sel = table.select(pod.key, self.priority_of(pod), None)
+        if not len(sel):
+            yield None
             return
-        mark, saved = state.mark(), self.entries
-        self.entries = {}
+        saved = self.entries, self._table
+        self.entries, self._table = {}, _Table(len(state.resources), 1)
         try:
-            for row, pods in sorted(per_row.items()):
-                for other in pods:
-                    state.reserve(other, row)
-            yield
+            load = self._load(table, sel, pod, state, as_load) if as_load is not None else None
+            if load is not None:
+                yield load
+            else:
+                with reserved(state, _per_row(table, sel)):
+                    yield None
         finally:
-            state.rollback(mark)
-            self.entries = saved
+            self.entries, self._table = saved
+
+    @staticmethod
+    def _load(table: _Table, sel: np.ndarray, pod: Pod, state, as_load) -> NominatedLoad | None:
+        pods = [table.pods[i] for i in sel.tolist()]
+        if not table.plain[sel].all() or any(p.key in state.placed for p in pods) or not as_load(pods):
+            return None
+        requested = np.zeros_like(state.requested)
+        np.add.at(requested, table.rows[sel], table.reqs[sel])
+        return NominatedLoad(requested, _per_row(table, sel))
 
     def find_node(self, ev, pod: Pod, mask: np.ndarray | None):
         """`ev.find_node(pod, mask)` with the nominated pods counted as RunFilterPluginsWithNominatedPods counts
         them."""
-        per_row = self.applicable(pod, mask)
-        if not per_row:
+        table = self._table
+        sel = table.select(pod.key, self.priority_of(pod), mask)
+        if not len(sel):
             return ev.find_node_plain(pod, mask)
-        blocked, diagnoses = blocked_rows(ev, pod, per_row, mask)
+        if not table.terms[sel].any() and _resources_decide(ev, pod):
+            blocked, verdicts = _blocked_by_resources(ev, pod, table.rows[sel], table.reqs[sel])
+        else:
+            blocked, verdicts = blocked_rows(ev, pod, _per_row(table, sel), mask)
         if not blocked.any():
             return ev.find_node_plain(pod, mask)
         decision = ev.find_node_plain(pod, mask, blocked)
         if decision.node is None and decision.error is None:
-            _merge(decision, diagnoses)
+            _merge(decision, verdicts)
         return decision
 
 
+def _per_row(table: _Table, sel: np.ndarray) -> dict[int, list[Pod]]:
+    """The selected nominated pods per node row, each row's in nomination order."""
+    out: dict[int, list[Pod]] = {}
+    for i in sel.tolist():
+        out.setdefault(int(table.rows[i]), []).append(table.pods[i])
+    return out
+
+
 def blocked_rows(ev, pod: Pod, per_row: dict[int, list[Pod]], mask: np.ndarray | None):
-    """(blocked mask, {row: Diagnosis of the pass with that row's nominated pods}) for the rows where that pass
+    """(blocked mask, {row: RowVerdict of the pass with that row's nominated pods}) for the rows where that pass
     fails."""
     state = ev.state
     blocked = np.zeros(len(state.nodes), dtype=bool)
-    diagnoses = {}
+    verdicts = {}
     for row, pods in sorted(per_row.items()):
         mark = state.mark()
         for other in pods:
@@ -109,18 +260,42 @@ def blocked_rows(ev, pod: Pod, per_row: dict[int, list[Pod]], mask: np.ndarray |
             state.rollback(mark)
         if not feasible[row]:
             blocked[row] = True
-            diagnoses[row] = diagnosis
-    return blocked, diagnoses
+            verdicts[row] = RowVerdict(diagnosis.first[row], diagnosis.first_stage[row], diagnosis.fit_lacking[row],
+                                       diagnosis.fit_unresolvable[row], diagnosis.fit_columns)
+    return blocked, verdicts
 
 
-def _merge(decision, diagnoses: dict) -> None:
+def _resources_decide(ev, pod: Pod) -> bool:
+    """Whether the pass with nominated pods (none of them carrying terms that would make InterPodAffinity run once
+    counted) is decided by the static verdicts and NodeResourcesFit alone: no PreFilter rejection and no dynamic
+    filter for `pod`. Adding pods to a node then changes only that node's requested row."""
+    return ev.static_verdict(pod).prefilter_msg is None and not registry.needs_cycle_work(pod, ev.state)
+
+
+def _blocked_by_resources(ev, pod: Pod, rows: np.ndarray, reqs: np.ndarray):
+    """`blocked_rows` when resources decide (`_resources_decide`): every node with nominated pods (`rows`, one
+    per pod, with their request vectors `reqs`) judged at once with its requested row plus their requests,
+    instead of one filter pass over the cluster per node."""
+    state = ev.state
+    nodes, at = np.unique(rows, return_inverse=True)
+    extra = np.zeros((len(nodes), reqs.shape[1]), dtype=np.int64)
+    np.add.at(extra, at, reqs)
+    feasible, first, stage, lacking, unresolvable, names = ev.rows_verdict(pod, nodes, extra)
+    blocked = np.zeros(len(state.nodes), dtype=bool)
+    blocked[nodes[~feasible]] = True
+    verdicts = {int(nodes[i]): RowVerdict(first[i], stage[i], lacking[i], unresolvable[i], names)
+                for i in np.flatnonzero(~feasible).tolist()}
+    return blocked, verdicts
+
+
+def _merge(decision, verdicts: dict) -> None:
     """Blocked rows report the reasons of the pass that added their nominated pods."""
     diag = decision.diagnosis
     if diag is None or diag.prefilter_msg is not None:
         return
-    for row, got in diagnoses.items():
+    for row, got in verdicts.items():
         if diag.fit_columns != got.fit_columns:  # the same pod and resources: never differs, kept safe
             continue
-        diag.first[row], diag.first_stage[row] = got.first[row], got.first_stage[row]
-        diag.fit_lacking[row], diag.fit_unresolvable[row] = got.fit_lacking[row], got.fit_unresolvable[row]
+        diag.first[row], diag.first_stage[row] = got.first, got.stage
+        diag.fit_lacking[row], diag.fit_unresolvable[row] = got.lacking, got.unresolvable
     diag._text = None

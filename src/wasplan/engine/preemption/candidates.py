@@ -61,12 +61,16 @@ def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray)
     return tuple(REASONS.text[resources_fit.reason_ids(state.resources[c], False)] for c in short)
 
 
-def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower: list) -> NodeResult:
-    """SelectVictimsOnNode for a resource-only preemptor: free room is alloc - requested + what leaves."""
+def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower: list,
+                         extra: np.ndarray | None = None) -> NodeResult:
+    """SelectVictimsOnNode for a resource-only preemptor: free room is alloc - requested + what leaves (`extra`:
+    nominated pods' requests per row not placed in the state, nominated.NominatedLoad)."""
     if not lower:
         return NodeResult(None, 0, (NO_VICTIMS,))
     state = ctx.state
     avail = state.alloc[row] - state.requested[row]
+    if extra is not None:
+        avail = avail - extra[row]
     for ps in lower:
         avail = avail + state.vectors(ps.pod)[0]
     if not (avail[cols] >= req[cols]).all():

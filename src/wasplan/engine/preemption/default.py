@@ -37,14 +37,15 @@ class Outcome:
 class _NodeCache:
     """Per node: the dry-run result, whether it is known, whether it yields victims, its pick statistics."""
 
-    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch")
+    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch", "load")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, width: int = 0) -> None:
         self.results: dict[int, cand.NodeResult] = {}
         self.known = np.zeros(n, dtype=bool)
         self.victims = np.zeros(n, dtype=bool)
         self.stats = np.zeros((n, 5), dtype=np.int64)
         self.pos, self.epoch = 0, -1
+        self.load = np.zeros((n, width), dtype=np.int64)  # the nominated requests the results were judged with
 
     def put(self, row: int, result: cand.NodeResult, ctx) -> None:
         self.results[row], self.known[row] = result, True
@@ -59,7 +60,17 @@ class DefaultPreemption:
         self.ctx = ctx
         self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
 
-    def post_filter(self, ps, ev, diagnosis) -> Outcome:
+    def takes_load(self, ps, nominated: list) -> bool:
+        """Whether the dry run for `ps` may count the nominated pods by their requests alone (all plain,
+        nominated.NominatedLoad) instead of placing them: the preemptor has no filter but resources that victims
+        affect, and none of them is below its priority (so none is a victim or changes a lower-priority sum)."""
+        if cand.own_constraints(ps.pod):
+            return False
+        prio = self.ctx.prio(ps)
+        return all(self.ctx.prio_of_key(p.key) >= prio for p in nominated)
+
+    def post_filter(self, ps, ev, diagnosis, load=None) -> Outcome:
+        """`load`: the nominated pods counted by their requests (takes_load), or None when they are placed."""
         ctx = self.ctx
         if pod_policy(ps, ctx.world) == NEVER:
             return Outcome(message="preemption: " + NOT_ELIGIBLE_NEVER)
@@ -75,10 +86,12 @@ class DefaultPreemption:
         req, _ = ctx.state.vectors(ps.pod)
         cols = resources_fit.checked_columns(req, ctx.state.col["pods"])
         lower_req, lower_n = ctx.lower.get(prio)
-        avail = ctx.state.alloc - ctx.state.requested + lower_req
+        extra = None if load is None else load.requested
+        requested = ctx.state.requested if extra is None else ctx.state.requested + extra
+        avail = ctx.state.alloc - requested + lower_req
         room = (avail[:, cols] >= req[cols]).all(axis=1)
         rows = np.flatnonzero(possible & (lower_n > 0) & room)
-        cache = self._dry_run(ps, ev, rows, req, cols, prio)
+        cache = self._dry_run(ps, ev, rows, req, cols, prio, load)
         found = rows[cache.victims[rows]]
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
@@ -86,34 +99,41 @@ class DefaultPreemption:
         best = cand.pick_one_node(found, cache.stats)
         return Outcome(best, ctx.expand(cache.results[best].victims))
 
-    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
+    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio, load) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
-        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict)."""
+        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict; the
+        nominated pods `load` counts by their requests are placed for them)."""
         ctx = self.ctx
         if cand.own_constraints(ps.pod):
             return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
-        cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation))
+        extra = None if load is None else load.requested
+        cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation), extra)
         blocked = cand.blocked_by_existing_terms(ps.pod, ctx.state)
         plain = rows if blocked is None else rows[~blocked[rows]]
         for r in plain[~cache.known[plain]].tolist():
-            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio)), ctx)
+            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio), extra), ctx)
         if blocked is None:
             return cache
         view = _NodeCache(0)
         view.results, view.known, view.victims, view.stats = (dict(cache.results), cache.known.copy(),
                                                               cache.victims.copy(), cache.stats.copy())
-        return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+        if load is None:
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+        with load.placed(ctx.state):
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
 
     def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio) -> _NodeCache:
         for r in rows.tolist():
             view.put(r, cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio)), self.ctx)
         return view
 
-    def _cache(self, key: tuple) -> _NodeCache:
+    def _cache(self, key: tuple, extra: np.ndarray | None) -> _NodeCache:
+        """The signature's cache with the rows forgotten that the state's change log says moved, or whose
+        nominated requests (`extra`, None for none) differ from those their results were judged with."""
         state = self.ctx.state
         cache = self._caches.get(key)
         if cache is None or cache.epoch != state.epoch:
-            cache = self._caches[key] = _NodeCache(len(state.nodes))
+            cache = self._caches[key] = _NodeCache(len(state.nodes), len(state.resources))
             cache.pos, cache.epoch = len(state.changes), state.epoch
             if len(self._caches) > MAX_SIGNATURES:
                 self._caches.popitem(last=False)
@@ -122,6 +142,12 @@ class DefaultPreemption:
         cache.known[moved] = False
         cache.victims[moved] = False
         cache.pos = len(state.changes)
+        if extra is not None or cache.load.any():
+            load = np.zeros_like(cache.load) if extra is None else extra
+            changed = (cache.load != load).any(axis=1)
+            cache.known[changed] = False
+            cache.victims[changed] = False
+            cache.load = load
         return cache
 
     def _failure(self, total, diagnosis, possible, lower_n, room, avail, req, cols, rows, results) -> str:
