@@ -7,9 +7,12 @@ a dry run on every candidate (upstream samples a window of max(100, 10 %) candid
 wasplan evaluates them all so plans are reproducible — a documented difference), then the node choice. The
 PostFilter message is what upstream appends to the FitError: `preemption: ` + its own FitError-style message.
 
-Nodes are first pruned with one vector test (free + lower-priority requests must cover the request). For a
-resource-only preemptor each node's dry run is remembered per preemptor signature and redone only for rows the
-state's change log says moved, so a stream of identical preemptors costs one node's work per eviction.
+Nodes are first pruned with one vector test (free + lower-priority requests must cover the request): a node
+where even every lower-priority pod leaving frees too little gets NodeResourcesFit's reasons without a dry run. For a resource-only
+preemptor each node's dry run is remembered per preemptor signature and redone only for rows the state's
+change log says moved or whose nominated pods changed, so a stream of identical preemptors costs one node's
+work per eviction. Nominated pods that count for the preemptor are either placed in the state for the
+duration or, when they are plain, passed as a request load per node (nominated.NominatedLoad).
 """
 
 from __future__ import annotations
@@ -60,14 +63,11 @@ class DefaultPreemption:
         self.ctx = ctx
         self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
 
-    def takes_load(self, ps, nominated: list) -> bool:
-        """Whether the dry run for `ps` may count the nominated pods by their requests alone (all plain,
-        nominated.NominatedLoad) instead of placing them: the preemptor has no filter but resources that victims
-        affect, and none of them is below its priority (so none is a victim or changes a lower-priority sum)."""
-        if cand.own_constraints(ps.pod):
-            return False
-        prio = self.ctx.prio(ps)
-        return all(self.ctx.prio_of_key(p.key) >= prio for p in nominated)
+    def load_floor(self, ps) -> int | None:
+        """Whether the dry run for `ps` may count nominated pods by their requests alone (nominated.NominatedLoad)
+        instead of placing them: when the preemptor has no filter but resources that victims affect, its
+        priority, which none of those pods may be below (none is a victim or changes a lower-priority sum)."""
+        return None if cand.own_constraints(ps.pod) else self.ctx.prio(ps)
 
     def post_filter(self, ps, ev, diagnosis, load=None) -> Outcome:
         """`load`: the nominated pods counted by their requests (takes_load), or None when they are placed."""
