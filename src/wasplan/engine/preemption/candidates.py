@@ -46,6 +46,15 @@ own_constraints = registry.victims_matter  # the preemptor has filters besides r
 carries_terms = registry.affects_others  # a placed pod's own (anti-)affinity terms could reject other pods
 
 
+def filtered_before_fit(pod) -> bool:
+    """Whether a filter that victims can affect runs before NodeResourcesFit for the preemptor (NodePorts, in
+    upstream's filter order): a node short of resources even with every lower-priority pod gone can still fail
+    that filter first, and then upstream's dry run reports that filter's reason, so no node may be settled by
+    the resource test alone."""
+    fit = registry.STAGE[resources_fit.NAME]
+    return any(registry.STAGE[p.name] < fit and p.needs(pod) for p in registry.RECORDED if p.victims_matter)
+
+
 def blocked_by_existing_terms(pod, state) -> np.ndarray | None:
     """Rows where placed pods' required anti-affinity rejects a preemptor without constraints of its own (None:
     nowhere). Removing pods cannot create such a rejection, so every other row is decided by resources alone."""

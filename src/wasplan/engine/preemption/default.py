@@ -8,7 +8,9 @@ wasplan evaluates them all so plans are reproducible — a documented difference
 PostFilter message is what upstream appends to the FitError: `preemption: ` + its own FitError-style message.
 
 Nodes are first pruned with one vector test (free + lower-priority requests must cover the request): a node
-where even every lower-priority pod leaving frees too little gets NodeResourcesFit's reasons without a dry run. For a resource-only
+where even every lower-priority pod leaving frees too little gets, without a dry run, the reasons
+SelectVictimsOnNode would give it, NodeResourcesFit's, as long as no filter victims can affect runs before
+that one (NodePorts does: a preemptor with host ports has every node dry-run, `filtered_before_fit`). For a resource-only
 preemptor each node's dry run is remembered per preemptor signature and redone only for rows the state's
 change log says moved or whose nominated pods changed, so a stream of identical preemptors costs one node's
 work per eviction. Nominated pods that count for the preemptor are either placed in the state for the
@@ -90,6 +92,8 @@ class DefaultPreemption:
         requested = ctx.state.requested if extra is None else ctx.state.requested + extra
         avail = ctx.state.alloc - requested + lower_req
         room = (avail[:, cols] >= req[cols]).all(axis=1)
+        if cand.filtered_before_fit(ps.pod):  # the resource test cannot settle a node: every one gets its dry run
+            room = np.ones_like(room)
         rows = np.flatnonzero(possible & (lower_n > 0) & room)
         cache = self._dry_run(ps, ev, rows, req, cols, prio, load)
         found = rows[cache.victims[rows]]
