@@ -1,6 +1,7 @@
 """wasplan beside upstream kube-scheduler (the oracle, `oracle/bin/oracle`) on the same inputs, both run as a
 user runs them (a whole process, start to exit, `plan ... -o json`); prints pods/s of each and the ratio,
-measured in one run (wall and CPU: CPU is the steadier figure on a shared machine). Asserts nothing.
+measured in one run (wall and CPU: CPU is the steadier figure on a shared machine), and wasplan's CPU per pod
+(which should stay flat as a shape grows: compare `--scale 0.2` with the full size). Asserts nothing.
 
     PYTHONPATH=src python benchmarks/oracle_compare.py              # every shape
     PYTHONPATH=src python benchmarks/oracle_compare.py basic gangs  # some of them
@@ -179,10 +180,10 @@ def run(name: str, oracle: str, scale: float, timeout: float) -> None:
     if ours[2] or theirs[2]:
         return
     label = name if scale == 1 else f"{name}x{scale:g}"
-    print(f"{label:11s} pods={pods:6d} wasplan {pods / ours[0]:8.0f} pods/s ({ours[0]:6.2f}s wall, {ours[1]:6.2f}s cpu)"
-          f"  oracle {pods / theirs[0]:8.0f} pods/s ({theirs[0]:6.2f}s wall, {theirs[1]:6.2f}s cpu)"
-          f"  speed wasplan/oracle {theirs[0] / ours[0]:5.2f}x wall, {theirs[1] / max(ours[1], 1e-9):5.2f}x cpu",
-          flush=True)
+    print(f"{label:11s} pods={pods:6d} wasplan {pods / ours[0]:8.0f} pods/s ({ours[0]:6.2f}s wall, {ours[1]:6.2f}s cpu, "
+          f"{1000 * ours[1] / pods:6.2f} ms cpu/pod)  oracle {pods / theirs[0]:8.0f} pods/s ({theirs[0]:6.2f}s wall, "
+          f"{theirs[1]:6.2f}s cpu)  speed wasplan/oracle {theirs[0] / ours[0]:5.2f}x wall, "
+          f"{theirs[1] / max(ours[1], 1e-9):5.2f}x cpu", flush=True)
 
 
 def main(argv: list[str]) -> None:

@@ -81,12 +81,12 @@ spec:
 """
 
 
-def plan(tmp_path, release: str, arrival: str, cluster: str = CLUSTER, manifests: str = MANIFESTS) -> dict:
+def plan(tmp_path, release: str, arrival: str, cluster: str = CLUSTER, manifests: str = MANIFESTS, code: int = 0) -> dict:
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "pods.yaml").write_text(manifests)
     result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
                                       "--k8s-version", release, "--arrival", arrival, "-o", "json"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == code, result.output
     return json.loads(result.output)
 
 
@@ -175,3 +175,59 @@ def test_a_preemptors_dry_run_counts_the_pods_nominated_before_it(tmp_path):
                     "first": ("Bound", "n1"), "second": ("Bound", "n2")}
     assert [(p["preemptor"]["name"], [v["name"] for v in p["victims"]]) for p in doc["preemptions"]] == [
         ("first", ["low-1"]), ("second", ["mid-2"])]
+
+
+# A term that selects no pod: it changes no verdict, but a nominated pod carrying it takes the general paths (one
+# filter pass per node holding it; the preemptor's dry run places it on its node) instead of the vector ones
+# (a pod judged by resources alone counts it by its requests). Both must reach the same plan.
+NO_OP_TERM = """\
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: nothing}}, topologyKey: kubernetes.io/hostname}
+"""
+
+
+def with_term(manifests: str, name: str) -> str:
+    head = f"metadata: {{name: {name}, namespace: default}}\nspec:\n"
+    assert head in manifests
+    return manifests.replace(head, head + NO_OP_TERM)
+
+
+@pytest.mark.parametrize("term", [False, True], ids=["requests-only", "with-terms"])
+def test_nominated_pods_counted_by_their_requests_or_placed_give_one_plan(tmp_path, term):
+    doc = plan(tmp_path, "1.37", "batch", TWO_NODES, with_term(TWO_PREEMPTORS, "first") if term else TWO_PREEMPTORS)
+    assert [(p["preemptor"]["name"], [v["name"] for v in p["victims"]]) for p in doc["preemptions"]] == [
+        ("first", ["low-1"]), ("second", ["mid-2"])]
+    pods = {p["name"]: (p["status"], p["node"], p["nominatedNode"]) for p in doc["pods"]}
+    assert pods["first"] == ("Bound", "n1", "n1") and pods["second"] == ("Bound", "n2", "n2")
+
+
+# n1 is held for urgent (3 of its 4 cpu) once it has preempted; waiter (same priority, 2 cpu) is queued behind it,
+# so its Filter counts urgent there and finds no room (without urgent, n1's 4 free cpu would take it); nothing
+# below its priority is left to evict. urgent's binding does not retry a pod only short of resources, so the
+# message is the one of that attempt
+ONE_NODE = CLUSTER.replace("""---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+""", "")
+HELD = MANIFESTS.split("---\n")[0] + """---
+apiVersion: v1
+kind: Pod
+metadata: {name: waiter, namespace: default}
+spec:
+  priorityClassName: high
+  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2", memory: 1Gi}}}]
+"""
+
+
+@pytest.mark.parametrize("term", [False, True], ids=["requests-only", "with-terms"])
+def test_a_node_held_by_a_nominated_pod_reports_the_reasons_counted_with_it(tmp_path, term):
+    doc = plan(tmp_path, "1.37", "batch", ONE_NODE, with_term(HELD, "urgent") if term else HELD, code=1)
+    pods = {p["name"]: p for p in doc["pods"]}
+    assert (pods["urgent"]["status"], pods["urgent"]["node"]) == ("Bound", "n1")
+    assert (pods["waiter"]["status"], pods["waiter"]["reason"]) == ("Pending", "Unschedulable")
+    assert pods["waiter"]["message"] == ("0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are "
+                                         "available: 1 No preemption victims found for incoming pod.")

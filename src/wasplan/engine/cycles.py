@@ -44,7 +44,7 @@ class Cycles(PreemptionSteps):
         self.dra = state.plugins.get(dynamic_resources.NAME)
         self.forest = Forest(world, options)  # CompositePodGroup trees (1.37, gate CompositePodGroup)
         self._placed_memo: dict[str, tuple] = {}  # group key -> (version, members seen, group, placed, bound rows)
-        self.nominator = nominated.Nominator(self._priority_of)  # preemptors waiting for their retry
+        self.nominator = nominated.Nominator(self._priority_of, state)  # preemptors waiting for their retry
         for ev in evaluators.values():
             ev.nominator = self.nominator
 
@@ -262,7 +262,7 @@ class Cycles(PreemptionSteps):
             ps.status, ps.reason = _UNSCHEDULABLE, ""
             ps.message = f"no kube-scheduler profile is named {ps.pod.scheduler_name!r}; the pod waits for another scheduler"
             return
-        self.nominator.entries.pop(ps.key, None)  # its own nomination is not counted; a new preemption sets it again
+        self.nominator.forget(ps.key)  # its own nomination is not counted; a new preemption sets it again
         decision = ev.find_node(ps.pod)
         self.rejectors[ps.key] = decision.diagnosis
         if decision.node is None and decision.error is None:

@@ -146,6 +146,23 @@ class Evaluator:
             feasible = np.zeros_like(feasible)
         return feasible, self._diagnose(pod, sv, entry, dynamic, mask)
 
+    def rows_verdict(self, pod: Pod, rows: np.ndarray, extra: np.ndarray):
+        """`filter_pass` restricted to `rows` with `extra[i]` more requested on rows[i], for a pod that only static
+        verdicts and NodeResourcesFit judge (no PreFilter message, no dynamic filter): (feasible, first reason,
+        its stage, lacking and unresolvable per checked column, the checked columns' names), one entry per row."""
+        state = self.state
+        sv = self.static_verdict(pod)
+        req, _ = state.vectors(pod)
+        cols = resources_fit.checked_columns(req, state.col["pods"])
+        if self.profile.filter_on(resources_fit.NAME):
+            lacking, unres = resources_fit.insufficient(state.alloc[rows], state.requested[rows] + extra, req, cols)
+        else:
+            lacking = unres = np.zeros((len(rows), len(cols)), dtype=bool)
+        first = sv.reasons[rows]
+        stage = np.where(first != 0, 0, 99).astype(np.int8)
+        feasible = sv.passes[rows] & ~lacking.any(axis=1)
+        return feasible, first, stage, lacking, unres, tuple(state.resources[c] for c in cols)
+
     def total_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray, mask=None, entry=None):
         """Every score but the late plugin's, normalised over `feasible`."""
         if entry is None:

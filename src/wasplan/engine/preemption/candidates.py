@@ -48,6 +48,15 @@ own_constraints = registry.victims_matter  # the preemptor has filters besides r
 carries_terms = registry.affects_others  # a placed pod's own (anti-)affinity terms could reject other pods
 
 
+def filtered_before_fit(pod) -> bool:
+    """Whether a filter that victims can affect runs before NodeResourcesFit for the preemptor (NodePorts, in
+    upstream's filter order): a node short of resources even with every lower-priority pod gone can still fail
+    that filter first, and then upstream's dry run reports that filter's reason, so no node may be settled by
+    the resource test alone."""
+    fit = registry.STAGE[resources_fit.NAME]
+    return any(registry.STAGE[p.name] < fit and p.needs(pod) for p in registry.RECORDED if p.victims_matter)
+
+
 def blocked_by_existing_terms(pod, state) -> np.ndarray | None:
     """Rows where placed pods' required anti-affinity rejects a preemptor without constraints of its own (None:
     nowhere). Removing pods cannot create such a rejection, so every other row is decided by resources alone."""
@@ -63,12 +72,16 @@ def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray)
     return tuple(REASONS.text[resources_fit.reason_ids(state.resources[c], False)] for c in short)
 
 
-def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower: list) -> NodeResult:
-    """SelectVictimsOnNode for a resource-only preemptor: free room is alloc - requested + what leaves."""
+def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower: list,
+                         extra: np.ndarray | None = None) -> NodeResult:
+    """SelectVictimsOnNode for a resource-only preemptor: free room is alloc - requested + what leaves (`extra`:
+    nominated pods' requests per row not placed in the state, nominated.NominatedLoad)."""
     if not lower:
         return NodeResult(None, 0, (NO_VICTIMS,))
     state = ctx.state
     avail = state.alloc[row] - state.requested[row]
+    if extra is not None:
+        avail = avail - extra[row]
     for ps in lower:
         avail = avail + state.vectors(ps.pod)[0]
     if not (avail[cols] >= req[cols]).all():

@@ -7,9 +7,14 @@ a dry run on every candidate (upstream samples a window of max(100, 10 %) candid
 wasplan evaluates them all so plans are reproducible — a documented difference), then the node choice. The
 PostFilter message is what upstream appends to the FitError: `preemption: ` + its own FitError-style message.
 
-Nodes are first pruned with one vector test (free + lower-priority requests must cover the request). For a
-resource-only preemptor each node's dry run is remembered per preemptor signature and redone only for rows the
-state's change log says moved, so a stream of identical preemptors costs one node's work per eviction.
+Nodes are first pruned with one vector test (free + lower-priority requests must cover the request): a node
+where even every lower-priority pod leaving frees too little gets, without a dry run, the reasons
+SelectVictimsOnNode would give it, NodeResourcesFit's, as long as no filter victims can affect runs before
+that one (NodePorts does: a preemptor with host ports has every node dry-run, `filtered_before_fit`). For a resource-only
+preemptor each node's dry run is remembered per preemptor signature and redone only for rows the state's
+change log says moved or whose nominated pods changed, so a stream of identical preemptors costs one node's
+work per eviction. Nominated pods that count for the preemptor are either placed in the state for the
+duration or, when they are plain, passed as a request load per node (nominated.NominatedLoad).
 
 Where several candidates tie on all of pickOneNodeForPreemption's criteria, upstream takes whichever its map
 iteration gives first: the outcome carries each tied node with its victims (`Outcome.alternatives`, ties.py).
@@ -43,14 +48,15 @@ class Outcome:
 class _NodeCache:
     """Per node: the dry-run result, whether it is known, whether it yields victims, its pick statistics."""
 
-    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch")
+    __slots__ = ("results", "known", "victims", "stats", "pos", "epoch", "load")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, width: int = 0) -> None:
         self.results: dict[int, cand.NodeResult] = {}
         self.known = np.zeros(n, dtype=bool)
         self.victims = np.zeros(n, dtype=bool)
         self.stats = np.zeros((n, 5), dtype=np.int64)
         self.pos, self.epoch = 0, -1
+        self.load = np.zeros((n, width), dtype=np.int64)  # the nominated requests the results were judged with
 
     def put(self, row: int, result: cand.NodeResult, ctx) -> None:
         self.results[row], self.known[row] = result, True
@@ -66,7 +72,14 @@ class DefaultPreemption:
         self._caches: OrderedDict[tuple, _NodeCache] = OrderedDict()
         self._rank: np.ndarray | None = None  # node rows' positions in name order (_name_rank)
 
-    def post_filter(self, ps, ev, diagnosis) -> Outcome:
+    def load_floor(self, ps) -> int | None:
+        """Whether the dry run for `ps` may count nominated pods by their requests alone (nominated.NominatedLoad)
+        instead of placing them: when the preemptor has no filter but resources that victims affect, its
+        priority, which none of those pods may be below (none is a victim or changes a lower-priority sum)."""
+        return None if cand.own_constraints(ps.pod) else self.ctx.prio(ps)
+
+    def post_filter(self, ps, ev, diagnosis, load=None) -> Outcome:
+        """`load`: the nominated pods counted by their requests (takes_load), or None when they are placed."""
         ctx = self.ctx
         if pod_policy(ps, ctx.world) == NEVER:
             return Outcome(message="preemption: " + NOT_ELIGIBLE_NEVER)
@@ -82,10 +95,14 @@ class DefaultPreemption:
         req, _ = ctx.state.vectors(ps.pod)
         cols = resources_fit.checked_columns(req, ctx.state.col["pods"])
         lower_req, lower_n = ctx.lower.get(prio)
-        avail = ctx.state.alloc - ctx.state.requested + lower_req
+        extra = None if load is None else load.requested
+        requested = ctx.state.requested if extra is None else ctx.state.requested + extra
+        avail = ctx.state.alloc - requested + lower_req
         room = (avail[:, cols] >= req[cols]).all(axis=1)
+        if cand.filtered_before_fit(ps.pod):  # the resource test cannot settle a node: every one gets its dry run
+            room = np.ones_like(room)
         rows = np.flatnonzero(possible & (lower_n > 0) & room)
-        cache = self._dry_run(ps, ev, rows, req, cols, prio)
+        cache = self._dry_run(ps, ev, rows, req, cols, prio, load)
         found = rows[cache.victims[rows]]
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
@@ -122,34 +139,41 @@ class DefaultPreemption:
             self._rank[order] = np.arange(len(nodes))
         return self._rank
 
-    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio) -> _NodeCache:
+    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio, load) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
-        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict)."""
+        can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict; the
+        nominated pods `load` counts by their requests are placed for them)."""
         ctx = self.ctx
         if cand.own_constraints(ps.pod):
             return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
-        cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation))
+        extra = None if load is None else load.requested
+        cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation), extra)
         blocked = cand.blocked_by_existing_terms(ps.pod, ctx.state)
         plain = rows if blocked is None else rows[~blocked[rows]]
         for r in plain[~cache.known[plain]].tolist():
-            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio)), ctx)
+            cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio), extra), ctx)
         if blocked is None:
             return cache
         view = _NodeCache(0)
         view.results, view.known, view.victims, view.stats = (dict(cache.results), cache.known.copy(),
                                                               cache.victims.copy(), cache.stats.copy())
-        return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+        if load is None:
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+        with load.placed(ctx.state):
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
 
     def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio) -> _NodeCache:
         for r in rows.tolist():
             view.put(r, cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio)), self.ctx)
         return view
 
-    def _cache(self, key: tuple) -> _NodeCache:
+    def _cache(self, key: tuple, extra: np.ndarray | None) -> _NodeCache:
+        """The signature's cache with the rows forgotten that the state's change log says moved, or whose
+        nominated requests (`extra`, None for none) differ from those their results were judged with."""
         state = self.ctx.state
         cache = self._caches.get(key)
         if cache is None or cache.epoch != state.epoch:
-            cache = self._caches[key] = _NodeCache(len(state.nodes))
+            cache = self._caches[key] = _NodeCache(len(state.nodes), len(state.resources))
             cache.pos, cache.epoch = len(state.changes), state.epoch
             if len(self._caches) > MAX_SIGNATURES:
                 self._caches.popitem(last=False)
@@ -158,6 +182,12 @@ class DefaultPreemption:
         cache.known[moved] = False
         cache.victims[moved] = False
         cache.pos = len(state.changes)
+        if extra is not None or cache.load.any():
+            load = np.zeros_like(cache.load) if extra is None else extra
+            changed = (cache.load != load).any(axis=1)
+            cache.known[changed] = False
+            cache.victims[changed] = False
+            cache.load = load
         return cache
 
     def _failure(self, total, diagnosis, possible, lower_n, room, avail, req, cols, rows, results) -> str:

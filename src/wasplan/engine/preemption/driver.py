@@ -193,9 +193,10 @@ class Preemption:
         return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
-    def for_pod(self, ps, ev, decision) -> Outcome:
-        """DefaultPreemption's dry run for a pod that found no node; does not change the cluster."""
-        return self.default.post_filter(ps, ev, decision.diagnosis)
+    def for_pod(self, ps, ev, decision, load=None) -> Outcome:
+        """DefaultPreemption's dry run for a pod that found no node; does not change the cluster. `load`: the
+        nominated pods that count for it, by their requests (nominated.NominatedLoad), when not placed."""
+        return self.default.post_filter(ps, ev, decision.diagnosis, load)
 
     def for_group(self, group, members, ev, scheduled: int, bound: list) -> WapResult:
         """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. 1.36 refuses a

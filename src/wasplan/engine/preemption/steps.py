@@ -107,14 +107,14 @@ class PreemptionSteps:
         RunPostFilterPlugins joins the plugins' reasons."""
         if self.preemption is None:
             return None, with_post_filter(decision.message, earlier or "")
-        with self.nominator.counted(ps.pod, self.state):
-            outcome = self.preemption.for_pod(ps, ev, decision)
+        with self.nominator.counted(ps.pod, self.state, self.preemption.default.load_floor(ps)) as load:
+            outcome = self.preemption.for_pod(ps, ev, decision, load)
         if outcome.node is None:
             return None, with_post_filter(decision.message, joined(earlier, outcome.message))
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims,
                                      alternatives=outcome.alternatives, tied=outcome.tied)
         self._nominate(ps, outcome.node)
-        self.nominator.entries[ps.key] = Nomination(ps.pod, ps.priority, outcome.node)
+        self.nominator.nominate(ps.key, Nomination(ps.pod, ps.priority, outcome.node, self.preemption.prio(ps)))
         self.cluster_changed()
         return None, with_post_filter(decision.message, preempting_msg(ps.nominated, len(outcome.victims)))
 
