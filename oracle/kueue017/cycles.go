@@ -27,6 +27,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -452,7 +453,11 @@ func (h *harness) fingerprint() (string, error) {
 			fmt.Fprintf(&b, "%s=%s:%s:%s;", c.Type, c.Status, c.Reason, c.Message)
 		}
 		if wl.Status.Admission != nil {
-			fmt.Fprintf(&b, "%v", *wl.Status.Admission)
+			admission, err := json.Marshal(wl.Status.Admission)
+			if err != nil {
+				return "", err
+			}
+			b.Write(admission)
 		}
 		b.WriteString("\n")
 	}
