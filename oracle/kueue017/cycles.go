@@ -96,6 +96,7 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	namespaces := map[string]*corev1.Namespace{}
 	var objs []client.Object
 	for _, o := range w.core {
+		nameCore(o, names)
 		if ns, ok := o.(*corev1.Namespace); ok {
 			namespaces[ns.Name] = ns
 			continue
@@ -128,7 +129,10 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	}
 
 	// Workloads from Jobs and JobSets need the priority classes, so they are built on a client holding those.
-	pre := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+	pre, err := build(fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...))
+	if err != nil {
+		return nil, err
+	}
 	var workloads []*kueue.Workload
 	for _, o := range w.workloads {
 		stamp(o, "Workload", seq, names)
@@ -164,7 +168,11 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	if err := indexer.Setup(ctx, utiltesting.AsIndexer(b)); err != nil {
 		return nil, err
 	}
-	h.cl = b.Build()
+	cl, err := build(b)
+	if err != nil {
+		return nil, err
+	}
+	h.cl = cl
 
 	last := baseTime.Add(time.Duration(seq) * time.Second)
 	h.clock = testingclock.NewFakeClock(last)
@@ -182,6 +190,35 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 		return nil, err
 	}
 	return h, nil
+}
+
+// build is the fake client's Build, which panics on objects it cannot hold (two of one name): as an error.
+func build(b *fake.ClientBuilder) (cl client.Client, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			if i := strings.LastIndex(msg, "to fake client: "); i >= 0 {
+				msg = msg[i+len("to fake client: "):]
+			}
+			err = fmt.Errorf("the input cannot be loaded: %s", msg)
+		}
+	}()
+	return b.Build(), nil
+}
+
+// clusterScoped are the core kinds read here that have no namespace.
+var clusterScoped = map[string]bool{"Namespace": true, "Node": true, "PriorityClass": true, "RuntimeClass": true, "WorkloadPriorityClass": true}
+
+// nameCore gives a core object named only by generateName its name, and a namespaced one without a
+// namespace "default", as the API server would.
+func nameCore(o client.Object, names namer) {
+	kind := o.GetObjectKind().GroupVersionKind().Kind
+	if !clusterScoped[kind] && o.GetNamespace() == "" {
+		o.SetNamespace("default")
+	}
+	if o.GetName() == "" && o.GetGenerateName() != "" {
+		o.SetName(names.name(kind, o.GetNamespace(), o.GetGenerateName()))
+	}
 }
 
 func owner2kind(o client.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }

@@ -125,7 +125,17 @@ type world struct {
 	workloads  []*kueue.Workload // written directly (manifests or the snapshot)
 	core       []client.Object   // Namespaces, LimitRanges, Nodes, Pods, PriorityClasses, RuntimeClasses, WorkloadPriorityClasses
 	owners     []client.Object   // Jobs and JobSets with the queue-name label, in input order
-	ignored    map[string]int
+	ignored    map[string]int    // kinds Kueue's admission does not read
+	unmodelled map[string]int    // other kinds carrying the queue-name label: Kueue manages them, the oracle does not
+}
+
+// queued tells whether an object or its pod template carries the queue-name label.
+func queued(u *unstructured.Unstructured) bool {
+	if u.GetLabels()[queueNameLabel] != "" {
+		return true
+	}
+	labels, _, _ := unstructured.NestedStringMap(u.Object, "spec", "template", "metadata", "labels")
+	return labels[queueNameLabel] != ""
 }
 
 // coreKinds are the core objects Kueue's scheduler, cache and job framework read.
@@ -139,7 +149,7 @@ var coreKinds = map[schema.GroupKind]bool{
 }
 
 func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, error) {
-	w := &world{ignored: map[string]int{}}
+	w := &world{ignored: map[string]int{}, unmodelled: map[string]int{}}
 	for _, doc := range docs {
 		gvk := doc.obj.GroupVersionKind()
 		var err error
@@ -149,6 +159,9 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 		case gvk.Group == kueueGroup:
 			err = w.addKueue(doc, scheme, d)
 		case coreKinds[gvk.GroupKind()]:
+			if gvk.Kind == "Pod" && queued(doc.obj) {
+				w.unmodelled[gvk.GroupVersion().String()+" "+gvk.Kind]++
+			}
 			var obj runtime.Object
 			if obj, err = typed(doc, scheme); err == nil {
 				w.core = append(w.core, obj.(client.Object))
@@ -158,6 +171,8 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 			if obj, err = typed(doc, scheme); err == nil {
 				w.owners = append(w.owners, obj.(client.Object))
 			}
+		case queued(doc.obj):
+			w.unmodelled[gvk.GroupVersion().String()+" "+gvk.Kind]++
 		default:
 			w.ignored[gvk.GroupVersion().String()+" "+gvk.Kind]++
 		}

@@ -138,7 +138,8 @@ func run(argv []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	reportIgnored(w.ignored)
+	report(w.ignored, "ignored %d %s (not read by Kueue's admission)")
+	report(w.unmodelled, "not modelled: %d %s with kueue.x-k8s.io/queue-name (Kueue would manage it; the oracle builds Workloads from Jobs and JobSets only)")
 	ctx := ctrl.LoggerInto(context.Background(), logr.Discard())
 	start := time.Now()
 	h, err := newHarness(ctx, scheme, w, a.opts)
@@ -173,14 +174,15 @@ func run(argv []string) error {
 	return nil
 }
 
-func reportIgnored(ignored map[string]int) {
-	keys := make([]string, 0, len(ignored))
-	for k := range ignored {
+// report names on stderr, one line per kind, what the run left out.
+func report(kinds map[string]int, format string) {
+	keys := make([]string, 0, len(kinds))
+	for k := range kinds {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(os.Stderr, "oracle-kueue: ignored %d %s (not read by Kueue's admission)\n", ignored[k], k)
+		fmt.Fprintf(os.Stderr, "oracle-kueue: "+format+"\n", kinds[k], k)
 	}
 }
 

@@ -139,3 +139,24 @@ def test_bad_input_names_the_file(kueue_oracle, tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.startswith("oracle-kueue: ") and f"{bad}: document 2" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_two_objects_of_one_name_are_an_input_error(kueue_oracle, tmp_path):
+    dup = tmp_path / "nodes.yaml"
+    dup.write_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: a\n")
+    proc = run_plan(kueue_oracle, [str(dup)], [])
+    assert (proc.returncode, proc.stderr) == (2, 'oracle-kueue: the input cannot be loaded: nodes "a" already exists\n')
+
+
+def test_kinds_kueue_manages_but_the_oracle_does_not_are_named(kueue_oracle):
+    """Kueue's published samples: the Job is admitted; the Deployment and the pod group are named, not dropped."""
+    proc = run_plan(kueue_oracle, ["fixtures/kueue"], ["fixtures/kueue-scenarios/setup/single-clusterqueue-setup.yaml"])
+    assert proc.returncode == 0, proc.stderr
+    [wl] = json.loads(proc.stdout)["kueue"]["workloads"]
+    assert (wl["name"], wl["status"]) == ("job-sample-job-588b9-82251", "Admitted")
+    assert proc.stderr.splitlines() == [
+        "oracle-kueue: not modelled: 1 apps/v1 Deployment with kueue.x-k8s.io/queue-name (Kueue would manage it; "
+        "the oracle builds Workloads from Jobs and JobSets only)",
+        "oracle-kueue: not modelled: 2 v1 Pod with kueue.x-k8s.io/queue-name (Kueue would manage it; "
+        "the oracle builds Workloads from Jobs and JobSets only)",
+    ]
