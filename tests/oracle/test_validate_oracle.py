@@ -24,13 +24,23 @@ PROFILES = {"1.36": ("", "DRAWorkloadResourceClaims=true"),
 # the bounded or the long corpus (issue 22 closed the last ones: container and list rules, tolerations, node
 # selectors, owner references, Job restart policy, ResourceSlice node selection, what strategies reset or drop).
 # A new gap is named here with the mutations it explains, never silently.
-KNOWN_GAPS: dict[str, str] = {}
+# Keys are "Kind" or "Kind:field path" (the gap covers only mutations under that path).
+KNOWN_GAPS: dict[str, str] = {
+    "Job:spec.scheduling.disruptionMode.": "the empty disruptionMode unions of a Job's spec.scheduling "
+                                           "(all, single) are not closed in the Job schema wasplan reads, so an "
+                                           "unknown field inside them passes (found by the fixtures/migrate Job "
+                                           "cases of issue 30)",
+}
 
 
-def _known_gap(kind: str, server, ours) -> str | None:
-    """Why a verdict differs, when it is a documented gap (KNOWN_GAPS, by kind); None for a divergence nobody
-    has explained."""
-    return KNOWN_GAPS.get(kind)
+def _known_gap(kind: str, mutation: str, server, ours) -> str | None:
+    """Why a verdict differs, when it is a documented gap (KNOWN_GAPS, by kind and field path); None for a
+    divergence nobody has explained."""
+    for key, why in KNOWN_GAPS.items():
+        gap_kind, _, path = key.partition(":")
+        if gap_kind == kind and path in mutation:
+            return why
+    return None
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
@@ -50,7 +60,7 @@ def test_mutated_documents_get_the_servers_verdict(oracle_bin, release, tmp_path
             paths_ok += same_verdict and same_paths
             if same_verdict:
                 continue
-            gap = _known_gap(mutant.doc.get("kind", ""), s, o)
+            gap = _known_gap(mutant.doc.get("kind", ""), mutant.mutation, s, o)
             if gap:
                 gaps[gap] += 1
             else:

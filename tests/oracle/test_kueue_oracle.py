@@ -1,0 +1,162 @@
+"""Kueue's own admission code as the judge: the scenarios under fixtures/kueue-scenarios/ run through the Kueue
+oracle (oracle/kueue017, Kueue v0.17.0's scheduler, flavor assigner, preemptor, cache and queue manager on a fake
+client; docs/oracle.md, "The Kueue oracle") and must give exactly the facts in fixtures/kueue-scenarios/expected.yaml:
+per workload its name as Kueue names it, status, ClusterQueue, flavors per PodSet, Kueue's reason and message,
+borrowing and preemptor, and per ClusterQueue its usage. Those facts are the agreed expectations for wasplan's own
+Kueue admission model.
+
+The binary is `$WASPLAN_ORACLE_KUEUE` when set, else `<repo>/oracle/bin/oracle-kueue` (built by `oracle/build
+kueue`); without it every test here is skipped and the session says so in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "fixtures" / "kueue-scenarios"
+EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
+TIMEOUT_S = 60
+
+
+def kueue_oracle_path() -> Path:
+    env = os.environ.get("WASPLAN_ORACLE_KUEUE")
+    return Path(env) if env else ROOT / "oracle" / "bin" / "oracle-kueue"
+
+
+def session_skips(config) -> list[str]:
+    """The list tests/oracle/conftest.py prints its one closing line from (pytest imports it as a plugin)."""
+    here = Path(__file__).with_name("conftest.py")
+    for plugin in config.pluginmanager.get_plugins():
+        if Path(getattr(plugin, "__file__", None) or "/") == here:
+            return plugin._skipped
+    return []
+
+
+@pytest.fixture(scope="module")
+def kueue_oracle(request) -> Path:
+    path = kueue_oracle_path()
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        reason = f"no Kueue oracle binary at {path}; build it with oracle/build kueue (needs Go)"
+        skips = session_skips(request.config)
+        if reason not in skips:
+            skips.append(reason)
+        pytest.skip(f"Kueue oracle tests skipped: {reason}")
+    return path
+
+
+def run_plan(binary: Path, paths: list[str], clusters: list[str], *extra: str) -> subprocess.CompletedProcess:
+    args = [str(binary), "plan", *[str(ROOT / p) for p in paths]]
+    for c in clusters:
+        args += ["--cluster", str(ROOT / c)]
+    return subprocess.run([*args, *extra], capture_output=True, text=True, timeout=TIMEOUT_S)
+
+
+def plan(binary: Path, scenario: dict) -> dict:
+    proc = run_plan(binary, scenario["files"], scenario.get("clusters", []), *scenario.get("args", []))
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def key(workload: dict) -> str:
+    """How expected.yaml names a workload: by the object it was built from, or as written."""
+    owner = workload["owner"]
+    if owner:
+        return f"{owner['kind']} {owner['namespace']}/{owner['name']}"
+    return f"Workload {workload['namespace']}/{workload['name']}"
+
+
+def facts(workload: dict) -> dict:
+    """The facts expected.yaml records for a workload, in its shape."""
+    got = {field: workload[field] for field in ("name", "status", "clusterQueue", "reason", "message", "borrowing")}
+    got["flavors"] = {ps["name"]: ps["flavors"] for ps in workload["podSets"]}
+    got["counts"] = {ps["name"]: ps["count"] for ps in workload["podSets"]}
+    if "preemptedBy" in workload:
+        got["preemptedBy"] = workload["preemptedBy"]
+    if any(ps.get("topology") for ps in workload["podSets"]):
+        got["topology"] = {ps["name"]: ps.get("topology") for ps in workload["podSets"]}
+    return got
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_scenario_matches_kueue(kueue_oracle, name):
+    scenario = EXPECTED[name]
+    out = plan(kueue_oracle, scenario)
+    assert out["oracle"]["settled"]
+    got = {key(w): facts(w) for w in out["kueue"]["workloads"]}
+    assert sorted(got) == sorted(scenario["workloads"])
+    for wl, want in scenario["workloads"].items():
+        assert {f: got[wl].get(f) for f in want} == want, wl
+    queues = {cq["name"]: cq for cq in out["kueue"]["clusterQueues"]}
+    for cq, want in scenario.get("clusterQueues", {}).items():
+        assert {f: queues[cq][f] for f in want} == want, cq
+    for event in scenario.get("events", []):
+        assert event in out["oracle"]["events"]
+
+
+def test_output_is_deterministic(kueue_oracle):
+    """Byte for byte, run after run (preemption and TAS included)."""
+    scenario = EXPECTED["preemption-within-cq"]
+    first = run_plan(kueue_oracle, scenario["files"], [])
+    again = run_plan(kueue_oracle, scenario["files"], [])
+    assert first.returncode == 0 and first.stdout == again.stdout
+
+
+def test_admission_checks_can_stay_pending(kueue_oracle, tmp_path):
+    """--admission-checks pending: quota is reserved but the workload is not Admitted until its check is Ready."""
+    check = tmp_path / "check.yaml"
+    check.write_text(
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: prov\n"
+        "spec:\n  controllerName: kueue.x-k8s.io/provisioning-request\n"
+        "status:\n  conditions:\n  - type: Active\n    status: \"True\"\n    reason: Active\n    message: ok\n"
+        "    lastTransitionTime: \"2025-12-31T00:00:00Z\"\n")
+    setup = yaml.safe_load_all((ROOT / "fixtures/kueue-scenarios/setup/single-clusterqueue-setup.yaml").read_text())
+    docs = list(setup)
+    docs[1]["spec"]["admissionChecksStrategy"] = {"admissionChecks": [{"name": "prov"}]}
+    queue = tmp_path / "setup.yaml"
+    queue.write_text(yaml.safe_dump_all(docs))
+    results = {}
+    for policy in ("ready", "pending"):
+        proc = run_plan(kueue_oracle, ["fixtures/kueue/sample-job.yaml"], [], "--cluster", str(check),
+                        "--cluster", str(queue), "--admission-checks", policy)
+        assert proc.returncode == 0, proc.stderr
+        [wl] = json.loads(proc.stdout)["kueue"]["workloads"]
+        results[policy] = (wl["status"], wl["clusterQueue"])
+    assert results == {"ready": ("Admitted", "cluster-queue"), "pending": ("QuotaReserved", "cluster-queue")}
+
+
+def test_bad_input_names_the_file(kueue_oracle, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: x\n---\n: [\n")
+    proc = run_plan(kueue_oracle, [str(bad)], [])
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("oracle-kueue: ") and f"{bad}: document 2" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_two_objects_of_one_name_are_an_input_error(kueue_oracle, tmp_path):
+    dup = tmp_path / "nodes.yaml"
+    dup.write_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: a\n")
+    proc = run_plan(kueue_oracle, [str(dup)], [])
+    assert (proc.returncode, proc.stderr) == (2, 'oracle-kueue: the input cannot be loaded: nodes "a" already exists\n')
+
+
+def test_kinds_kueue_manages_but_the_oracle_does_not_are_named(kueue_oracle):
+    """Kueue's published samples: the Job is admitted; the Deployment and the pod group are named, not dropped."""
+    proc = run_plan(kueue_oracle, ["fixtures/kueue"], ["fixtures/kueue-scenarios/setup/single-clusterqueue-setup.yaml"])
+    assert proc.returncode == 0, proc.stderr
+    [wl] = json.loads(proc.stdout)["kueue"]["workloads"]
+    assert (wl["name"], wl["status"]) == ("job-sample-job-588b9-82251", "Admitted")
+    assert proc.stderr.splitlines() == [
+        "oracle-kueue: not modelled: 1 apps/v1 Deployment with kueue.x-k8s.io/queue-name (Kueue would manage it; "
+        "the oracle builds Workloads from Jobs and JobSets only)",
+        "oracle-kueue: not modelled: 2 v1 Pod with kueue.x-k8s.io/queue-name (Kueue would manage it; "
+        "the oracle builds Workloads from Jobs and JobSets only)",
+    ]
