@@ -271,3 +271,35 @@ def test_137_gang_binds_on_the_nodes_its_preemption_freed():
     assert [(placed[f"urgent-{i}"].status, placed[f"urgent-{i}"].node, placed[f"urgent-{i}"].nominated_node)
             for i in range(2)] == [("Bound", "gpu-0", "gpu-0"), ("Bound", "gpu-1", "gpu-1")]
     assert groups(plan)["urgent"].status == "Scheduled"
+
+
+def test_136_basic_group_member_left_over_retries_alone_and_preempts():
+    """Wide seed 100008 (issue 30): in 1.36 a basic group whose cycle placed one member succeeds, so no
+    workload-aware preemption runs then; the member that did not fit goes to the backoffQ (v1.36.3
+    scheduling_queue.go determineSchedulingHintForInFlightPod: queueAfterBackoff for any pod with a scheduling
+    group) and its retry, a cycle of that member alone, is a plain Unschedulable one that preempts."""
+    existing = [node("n0", cpu="2"), pod("run", cpu="1", priority=0, node_name="n0")]
+    arrivals = [basic("w0", priority=100), pod("w0-0", cpu="500m", priority=100, group="w0"),
+                pod("w0-1", cpu="1", priority=100, group="w0")]
+    plan = run(existing, arrivals, version="1.36", arrival="batch")
+    placed = by_name(plan)
+    assert victims(plan) == [("PodGroup", "w0", [("run", "n0", None)])]
+    assert [(placed[p].status, placed[p].node) for p in ("w0-0", "w0-1", "run")] == [
+        ("Bound", "n0"), ("Bound", "n0"), ("Preempted", "n0")]
+    assert groups(plan)["w0"].status == "Scheduled"
+
+
+def test_137_victim_group_returns_when_only_its_other_node_is_overcommitted():
+    """Wide seed 100019 (issue 30): the 1.37 reprieve checks a victim unit against the preemptor's assignments
+    alone (v1.37.2 podgrouppreemption.go reprieveVictim: Filter per proposed assignment on its node), so a whole
+    victim group comes back although one of its nodes, where no preemptor pod goes, runs over capacity."""
+    existing = [node("n0", cpu="2"), node("n1", cpu="2"), gang("v", 2, priority=0, disruption="all"),
+                pod("big", cpu="2", priority=1000, node_name="n0"),
+                pod("v-0", cpu="1", priority=0, group="v", node_name="n0"),
+                pod("v-1", cpu="500m", priority=0, group="v", node_name="n1"),
+                pod("s", cpu="1", priority=0, node_name="n1")]
+    plan = run(existing, [basic("g", priority=100), pod("g-0", cpu="1500m", priority=100, group="g")])
+    placed = by_name(plan)
+    assert victims(plan) == [("PodGroup", "g", [("s", "n1", None)])]
+    assert [(placed[p].status, placed[p].node) for p in ("g-0", "v-0", "v-1", "s")] == [
+        ("Bound", "n1"), ("AlreadyBound", "n0"), ("AlreadyBound", "n1"), ("Preempted", "n1")]

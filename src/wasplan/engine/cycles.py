@@ -199,8 +199,19 @@ class Cycles(PreemptionSteps):
         the error backoff, which upstream flushes to activeQ once the backoff completes whatever happened, not
         in the unschedulable pool (backend/queue scheduling_queue.go AddUnschedulablePodIfNotPresent: no rejector
         plugin, queueAfterBackoff; backoff_queue.go add: the error heap). A binding may let the retry pass: it can
-        fill the node whose filter erred, so that an earlier filter rejects it there."""
-        self.queue.requeue(lambda item: self._helped_by_pod_add(item) or self._failed_with_error(item))
+        fill the node whose filter erred, so that an earlier filter rejects it there. 1.36 PodGroup members go
+        the same way whatever rejected them (`_backs_off_always`)."""
+        self.queue.requeue(lambda item: self._helped_by_pod_add(item) or self._failed_with_error(item)
+                           or self._backs_off_always(item))
+
+    def _backs_off_always(self, item: Item) -> bool:
+        """A failed PodGroup member of a pod-by-pod group cycle (1.36): upstream has no event-based requeueing at
+        the group level yet and sends it to the backoffQ whatever plugin rejected it (v1.36.3 backend/queue
+        scheduling_queue.go determineSchedulingHintForInFlightPod: queueAfterBackoff for a pod with a
+        SchedulingGroup), from where Pop takes it once activeQ is empty (SchedulerPopFromBackoffQ). A retry can
+        only differ from the last attempt after a change, so it is requeued on every binding, as an error is."""
+        kind, key = item
+        return kind == QueueKind.POD and not self._entity and self.in_group_mode(self.world.pods[key])
 
     def _item_members(self, item: Item) -> list[str]:
         kind, key = item
@@ -382,9 +393,9 @@ class Cycles(PreemptionSteps):
         if self._entity:
             if failed:  # partial success: retried at once with the group's old timestamp
                 self.queue.push((QueueKind.GROUP, group.key), group.priority, min(m.initial_ts for m in members))
-        else:
+        else:  # 1.36: the members that failed go to the backoffQ (`_backs_off_always`) and retry on their own
             for ps in failed:
-                self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
+                self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
     def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:

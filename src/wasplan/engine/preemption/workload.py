@@ -12,7 +12,7 @@ still does not fit, nothing is evicted. Otherwise units are reprieved in importa
   inter-pod terms, cannot change the answer for members without constraints of their own, so it is kept
   without the re-run (a speed shortcut);
 * 1.37: the assignment of the all-removed run is fixed and a unit stays if it still fits next to it (checked as
-  resource capacity on the unit's nodes; units on other nodes always fit).
+  resource capacity on those of the unit's nodes that hold a preemptor pod; units on other nodes always fit).
 
 When a topology-aware group's search (1.37) finds equally scored placements, each one is evaluated as if chosen:
 its assignment is reserved next to the removals and the same in-place reprieve gives its victims
@@ -174,17 +174,20 @@ def _rows(unit, home) -> set[int]:
 
 
 def _reprieve_in_place(state, units, home, placements, moves: Moves) -> set[int]:
-    """1.37: the preemptor stays where the all-removed run put it; a unit returns if its nodes still have room."""
+    """1.37: the preemptor stays where the all-removed run put it; a unit returns if the nodes of the preemptor's
+    pods among its nodes still have room. Only those are checked (v1.37.2 podgrouppreemption.go reprieveVictim
+    runs the Filter plugins for each proposed assignment on its own node): a unit spread over several nodes
+    returns even when another of its nodes, holding no preemptor pod, is overcommitted."""
     used = set(placements.values())
     kept = set()
     for i, (unit, _) in enumerate(units):
-        rows = _rows(unit, home)
-        if rows.isdisjoint(used):
+        shared = _rows(unit, home) & used
+        if not shared:
             kept.add(i)  # its nodes hold no preemptor pod: it fits as it did before
             continue
         back = state.mark()
         moves.put_back(unit, home)
-        idx = sorted(rows)
+        idx = sorted(shared)
         if (state.requested[idx] <= state.alloc[idx]).all():
             kept.add(i)
         else:
