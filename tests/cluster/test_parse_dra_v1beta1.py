@@ -2,8 +2,10 @@
 k8s.io/kubernetes pkg/apis/resource/v1beta1/conversion.go): each gives the record of its v1 twin, and a finding
 points at the field where the v1beta1 document has it (no `exactly`, devices under `basic`)."""
 
+from wasplan.cluster.dra_v1beta1 import document_path
+
 from .dra_samples import CLAIM, FULL_SLICE
-from .helpers import record
+from .helpers import read, record
 
 
 def findings(diags):
@@ -115,3 +117,16 @@ def test_kinds_v1beta1_lacks_and_other_versions_are_still_refused():
         assert rec is None
         assert [(d.code, d.location.line, d.message) for d in diags] == [
             ("WAS650", 1, f"{kind} {api_version} is not read by the planner; write resource.k8s.io/v1")]
+
+
+def test_a_v1_path_is_mapped_into_the_v1beta1_document_for_lint_and_explain():
+    """lint's device findings and explain's patches name v1 paths; a v1beta1 document has no `exactly`."""
+    beta = read(BETA_CLAIM).documents[0]
+    v1 = read(CLAIM).documents[0]
+    path = ("spec", "devices", "requests", 0, "exactly", "count")
+    assert document_path(beta, path) == ("spec", "devices", "requests", 0, "count")
+    assert document_path(v1, path) == path
+    assert (beta.location(document_path(beta, path)).line, v1.location(path).line) == (17, 18)  # each at its `count`
+    slice_doc = read(BETA_SLICE).documents[0]
+    assert document_path(slice_doc, ("spec", "devices", 0, "capacity")) == ("spec", "devices", 0, "basic", "capacity")
+    assert document_path(slice_doc, ("spec", "devices", 0, "name")) == ("spec", "devices", 0, "name")

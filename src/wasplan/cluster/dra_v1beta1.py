@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from wasplan.diagnostics import FieldPath
 
+V1BETA1 = "resource.k8s.io/v1beta1"
 CONVERTED_KINDS = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
 _EXACT_FIELDS = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations",
                  "capacity", "derivedAttributes")
@@ -81,16 +82,27 @@ def _slice_path(path: FieldPath) -> FieldPath:
     return path
 
 
+_PATHS = {"ResourceClaim": _claim_path, "ResourceClaimTemplate": _claim_path, "ResourceSlice": _slice_path}
+
+
 def to_v1(obj: dict) -> tuple[dict, Callable[[FieldPath], FieldPath]]:
     """A v1beta1 DRA object in the v1 shape, and the map from v1 field paths back to the document's."""
     kind, spec = obj.get("kind"), obj.get("spec")
     if kind == "ResourceClaim":
-        return {**obj, "spec": _claim_spec(spec)}, _claim_path
-    if kind == "ResourceClaimTemplate" and isinstance(spec, dict):
-        return {**obj, "spec": {**spec, "spec": _claim_spec(spec.get("spec"))}}, _claim_path
-    if kind == "ResourceSlice":
-        return {**obj, "spec": _slice_spec(spec)}, _slice_path
-    return obj, _same
+        obj = {**obj, "spec": _claim_spec(spec)}
+    elif kind == "ResourceClaimTemplate" and isinstance(spec, dict):
+        obj = {**obj, "spec": {**spec, "spec": _claim_spec(spec.get("spec"))}}
+    elif kind == "ResourceSlice":
+        obj = {**obj, "spec": _slice_spec(spec)}
+    return obj, _PATHS.get(str(kind), _same)
+
+
+def document_path(doc: Any, path: FieldPath) -> FieldPath:
+    """Where the v1 field `path` of a DRA record sits in its source document `doc` (a v1beta1 one has no
+    `exactly` and keeps devices under `basic`); unchanged for any other version or without a document."""
+    if getattr(doc, "api_version", None) != V1BETA1:
+        return path
+    return _PATHS.get(str(getattr(doc, "kind", "")), _same)(path)
 
 
 def _same(path: FieldPath) -> FieldPath:

@@ -26,7 +26,6 @@ from wasplan.cluster.selectors import string_map
 
 RESOURCE_GROUP = "resource.k8s.io"
 READ_VERSIONS = (f"{RESOURCE_GROUP}/v1", f"{RESOURCE_GROUP}/v1beta2")
-CONVERTED_VERSION = f"{RESOURCE_GROUP}/v1beta1"
 DRA_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule")
 
 
@@ -107,7 +106,7 @@ def parse_dra_record(obj: dict, ctx: Ctx) -> DraRecord | None:
     api_version, kind = str(obj.get("apiVersion") or ""), obj.get("kind")
     if not is_dra_kind(api_version, str(kind)):
         return None
-    if api_version == CONVERTED_VERSION and kind in dra_v1beta1.CONVERTED_KINDS:
+    if api_version == dra_v1beta1.V1BETA1 and kind in dra_v1beta1.CONVERTED_KINDS:
         obj, paths = dra_v1beta1.to_v1(obj)
         base = ctx.prefix
         ctx = Ctx(ctx.doc, ctx.diags, base, lambda path: base + paths(path[len(base):]))
