@@ -95,3 +95,29 @@ def test_objects_the_plan_cannot_expand_are_named_and_fail_the_plan(manifests):
     code, doc = plan_json(case, "1.37")
     assert code == 1
     assert UNMODELLED[manifests] in [f"{u['kind']} {u['namespace']}/{u['name']}" for u in doc["unplanned"]]
+
+
+# NVIDIA's quickstart in resource.k8s.io/v1beta1: each pod binds to gpu-node-0 with the devices the oracle allocates
+# (`oracle plan ... --k8s-version 1.36/1.37`), the v1beta1 templates read as the API server converts them
+V1BETA1_NVIDIA = {
+    "nvidia-dra-driver-gpu/gpu-test7.yaml": {"gpu-test7/gpu-pod": ["gpu-0", "gpu-1"]},
+    "nvidia-dra-driver-gpu/gpu-test8.yaml": {"gpu-test8/gpu-pod": ["gpu-0", "gpu-1"]},
+    "nvidia-dra-driver-gpu/v1beta1-gpu-test1.yaml": {"gpu-test1/pod1": ["gpu-0"], "gpu-test1/pod2": ["gpu-1"]},
+}
+
+
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("manifests", sorted(V1BETA1_NVIDIA))
+def test_nvidia_v1beta1_quickstart_is_planned_like_upstream(manifests, release):
+    case = next(c for c in CASES if c.manifests == manifests)
+    code, doc = plan_json(case, release)
+    assert code == 0 and not [d for d in doc.get("diagnostics") or () if d["severity"] == "error"]
+    placed = {f"{p['namespace']}/{p['name']}": (p["status"], p["node"]) for p in doc["pods"]
+              if p["status"] != "AlreadyBound"}
+    assert placed == {pod: ("Bound", "gpu-node-0") for pod in V1BETA1_NVIDIA[manifests]}
+    devices: dict = {}
+    for claim in doc["resourceClaims"]:
+        owner = f"{claim['namespace']}/{claim['owner']['name']}"
+        devices.setdefault(owner, []).extend((d["request"], d["driver"], d["device"]) for d in claim["devices"])
+    assert devices == {pod: [("gpu", "gpu.nvidia.com", gpu) for gpu in gpus]
+                       for pod, gpus in V1BETA1_NVIDIA[manifests].items()}

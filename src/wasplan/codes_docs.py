@@ -1125,9 +1125,10 @@ DOCS: dict[str, RuleDoc] = {
         "attributes:\n  driverVersion: {version: '1.2'}", "attributes:\n  driverVersion: {version: 1.2.0}",
         "Give each attribute one typed value; versions are semver (`1.2.0`)."),
     "WAS650": RuleDoc(
-        "A DRA object uses a resource.k8s.io version the planner does not read (v1beta1, whose requests have no "
-        "`exactly`); it is left out.",
-        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n...",
+        "A DRA object uses a resource.k8s.io version the planner does not read for its kind (v1alpha3, or "
+        "DeviceTaintRule in v1beta1; v1beta1 DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice "
+        "are read as the API server converts them); it is left out.",
+        "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaim\n...",
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n...",
         "Write resource.k8s.io/v1 (served by every release wasplan plans)."),
     "WAS651": RuleDoc(

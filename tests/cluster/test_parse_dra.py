@@ -239,20 +239,6 @@ def test_claim_findings():
         ("WAS647", 26, 3, "status.allocation"),
     ]
     assert diags[5].message == "selector #0: CEL compile error at line 1, column 17: syntax error: unexpected end of expression"
-
-
-def test_unsupported_resource_api_version():
-    rec, diags = record("""\
-        apiVersion: resource.k8s.io/v1beta1
-        kind: ResourceClaim
-        metadata: {name: c}
-        spec: {devices: {requests: [{name: r, deviceClassName: gpu}]}}
-        """)
-    assert rec is None
-    assert [(d.code, d.location.line, d.message) for d in diags] == [
-        ("WAS650", 1, "ResourceClaim resource.k8s.io/v1beta1 is not read by the planner; write resource.k8s.io/v1")]
-
-
 def test_request_policy_findings_point_at_the_value():
     s, diags = record("""\
         apiVersion: resource.k8s.io/v1

@@ -8,7 +8,7 @@ turns a relative field path into a `Diagnostic` with file, line and column throu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, Location
@@ -21,12 +21,17 @@ class Ctx:
     doc: Any  # Document | None
     diags: list[Diagnostic] = field(default_factory=list)
     prefix: FieldPath = ()
+    # maps a field path of the object being read to the document's own, when the reader sees a converted
+    # object (a resource.k8s.io/v1beta1 one rewritten to v1: wasplan.cluster.dra_v1beta1)
+    paths: Callable[[FieldPath], FieldPath] | None = None
 
     def at(self, *path: str | int) -> "Ctx":
-        return Ctx(self.doc, self.diags, self.prefix + tuple(path))
+        return Ctx(self.doc, self.diags, self.prefix + tuple(path), self.paths)
 
     def location(self, path: FieldPath = ()) -> Location:
         full = self.prefix + tuple(path)
+        if self.paths is not None:
+            full = self.paths(full)
         if self.doc is None:
             return Location(MEMORY_SOURCE, None, full)
         return self.doc.location(full)

@@ -4,8 +4,10 @@
 DeviceTaintRule and
 returns its record (`wasplan.cluster.devices`), or None for an object it had to leave out; like the other
 `parse_*` modules it never raises on bad input and reports each problem as a positioned WAS64x finding.
-`resource.k8s.io/v1beta2` has the same shape as v1 and is read too; `v1beta1` (requests without `exactly`) is
-reported (WAS650): convert it with `kubectl convert` or write v1, which every release this tool plans serves.
+`resource.k8s.io/v1beta2` has the same shape as v1 and is read too; the `v1beta1` kinds (requests without
+`exactly`, slice devices under `basic`) are first rewritten to v1 as the API server converts them
+(`wasplan.cluster.dra_v1beta1`), their findings still pointing into the v1beta1 document. Any other version
+(`v1alpha3`, or a kind v1beta1 does not have) is reported (WAS650) and left out.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from wasplan.cluster import dra_fields as f
+from wasplan.cluster import dra_v1beta1
 from wasplan.cluster.devices import (
     DeviceClass, DeviceTaintRule, DraRecord, OwnerReference, ResourceClaim, ResourceClaimTemplate,
 )
@@ -103,7 +106,11 @@ def parse_dra_record(obj: dict, ctx: Ctx) -> DraRecord | None:
     api_version, kind = str(obj.get("apiVersion") or ""), obj.get("kind")
     if not is_dra_kind(api_version, str(kind)):
         return None
-    if api_version not in READ_VERSIONS:
+    if api_version == dra_v1beta1.V1BETA1 and kind in dra_v1beta1.CONVERTED_KINDS:
+        obj, paths = dra_v1beta1.to_v1(obj)
+        base = ctx.prefix
+        ctx = Ctx(ctx.doc, ctx.diags, base, lambda path: base + paths(path[len(base):]))
+    elif api_version not in READ_VERSIONS:
         ctx.report("WAS650", f"{kind} {api_version} is not read by the planner; write {READ_VERSIONS[0]}",
                    ("apiVersion",))
         return None

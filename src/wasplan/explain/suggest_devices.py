@@ -16,6 +16,7 @@ import dataclasses
 from wasplan.cluster.devices import (ALL, EXACT_COUNT, ClaimSpec, DeviceClass, DeviceRequest, RequestSpec, ResourceClaim,
                                      ResourceClaimTemplate)
 from wasplan.cluster.dra_objects import claim_spec_object
+from wasplan.cluster.dra_v1beta1 import document_path
 from wasplan.cluster.model import PlanInputs, Pod, PodClaim
 from wasplan.engine.facade import devicevalues as device_values
 from wasplan.explain import manifest, rerun
@@ -70,7 +71,7 @@ def _path(record, item: RequestItem | None, *tail) -> tuple:
     if item is None:
         return (*prefix, *tail)
     where = ("exactly",) if item.sub is None else ("firstAvailable", item.sub)
-    return (*prefix, "requests", item.request, *where, *tail)
+    return document_path(record.source, (*prefix, "requests", item.request, *where, *tail))
 
 
 def _change(record, path: tuple, value, action: str = "set") -> Change:

@@ -24,6 +24,7 @@ from typing import Sequence
 from wasplan.api.releases import GateSet
 from wasplan.cluster.claimrefs import CLAIM, CLASS, CLUSTER_SCOPED, TEMPLATE
 from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+from wasplan.cluster.dra_v1beta1 import document_path
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Node, PriorityClass
 from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
@@ -115,7 +116,7 @@ def lint_devices(docs: list[Document], snap: Snapshot, gates: GateSet) -> list[D
         for i, request in enumerate(record.spec.requests):
             base = _BASES[kind] + (i,)
             if request.exactly is not None:
-                out += checker.findings(doc, claim, [(base + ("exactly",), request.exactly)])
+                out += checker.findings(doc, claim, [(document_path(doc, base + ("exactly",)), request.exactly)])
             else:
                 out += checker.findings(doc, claim, [(base + ("firstAvailable", j), s)
                                                      for j, s in enumerate(request.first_available)])
