@@ -5,6 +5,7 @@ import (
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/scheduler"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
@@ -12,7 +13,7 @@ import (
 // oracle/k8s137) implements it in its adapter.go; everything else is in this package and compiled against the
 // main module's k8s.io/kubernetes.
 type Adapter interface {
-	// Release is the minor release, "1.36" or "1.37".
+	// Release is the minor release, "1.36", "1.37" or "1.38".
 	Release() string
 	// Kubernetes is the k8s.io/kubernetes module version the binary is built from, "v1.37.2".
 	Kubernetes() string
@@ -43,6 +44,13 @@ type Adapter interface {
 	// WatchPops wraps the scheduler's queue pop (1.36 NextPod, 1.37 NextEntity) so that `popped` sees the pods
 	// of every entity ScheduleOne takes, before its cycle starts.
 	WatchPops(s *scheduler.Scheduler, popped func(pods []*corev1.Pod))
+}
+
+// Tuner is implemented by a release whose scheduler has settings of its own that make it random unless forced
+// (1.38: percentageOfPlacementsToScore). Tune forces them in cfg (global and per profile) and returns the
+// scheduler.New options that carry the global ones; NewSim calls it before building the scheduler.
+type Tuner interface {
+	Tune(cfg *schedconfig.KubeSchedulerConfiguration) []scheduler.Option
 }
 
 // QueueState is the part of the scheduling queue the driver watches to know when nothing more will happen.

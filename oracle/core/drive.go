@@ -185,12 +185,17 @@ func NewSim(a Adapter, cfg *schedconfig.KubeSchedulerConfiguration) (*Sim, error
 	s.client.PrependReactor("update", "*", s.noopReactor)
 	s.client.PrependReactor("update", "*", s.conflictReactor) // before everything else: a stale update changes nothing
 	s.factory = a.NewInformerFactory(s.client)
-	sched, err := scheduler.New(s.ctx, s.client, s.factory, nil, profile.RecorderFactory(func(string) recorderLogger { return recorder{s} }),
+	var tuned []scheduler.Option
+	if t, ok := a.(Tuner); ok {
+		tuned = t.Tune(cfg)
+	}
+	opts := append([]scheduler.Option{
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithParallelism(cfg.Parallelism),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
 		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
-		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds))
+		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds)}, tuned...)
+	sched, err := scheduler.New(s.ctx, s.client, s.factory, nil, profile.RecorderFactory(func(string) recorderLogger { return recorder{s} }), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("building the scheduler: %w", err)
 	}

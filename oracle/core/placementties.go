@@ -2,7 +2,7 @@ package core
 
 // Tied placements of a topology-aware group. When several placements of a PodGroup or CompositePodGroup fit,
 // upstream scores them with the PlacementScore plugins and keeps the best total, breaking equal totals with
-// rand.Int() (findBestPlacement in k8s.io/kubernetes pkg/scheduler/schedule_one_podgroup.go, v1.36.3 and v1.37.2
+// rand.Int() (findBestPlacement in k8s.io/kubernetes pkg/scheduler/schedule_one_podgroup.go, v1.36.5 and v1.37.2
 // alike): no seed reaches it, so a comparison must accept any placement of the best total, as it accepts any node
 // of a pod's tiedNodes. The release adapter wraps each profile's framework (WrapPlacementScoring) so the scores
 // come from the very cycle that chose, at no extra cost; the group's entry in the plan lists the placements that

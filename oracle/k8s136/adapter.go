@@ -1,6 +1,6 @@
 package main
 
-// What Kubernetes 1.36 (k8s.io/kubernetes v1.36.3) does differently from 1.37, for the shared oracle core.
+// What Kubernetes 1.36 (k8s.io/kubernetes v1.36.5) does differently from 1.37, for the shared oracle core.
 // Served versions and gate names: ../shared/reference/oracle.md §3 and src/wasplan/api/releases.py.
 
 import (
@@ -21,7 +21,7 @@ import (
 type adapter struct{}
 
 func (adapter) Release() string    { return "1.36" }
-func (adapter) Kubernetes() string { return "v1.36.3" }
+func (adapter) Kubernetes() string { return "v1.36.5" }
 
 // ProfileGates: wasplan's 1.36 profile turns on every workload-aware gate (all alpha); the DRA gates stay at
 // upstream's defaults. SchedulerAsyncPreemption is switched off so victims are deleted inside the cycle.

@@ -1,4 +1,4 @@
-// Command oracle-1.36 is wasplan's upstream oracle built from k8s.io/kubernetes v1.36.3: the real kube-scheduler
+// Command oracle-1.36 is wasplan's upstream oracle built from k8s.io/kubernetes v1.36.5: the real kube-scheduler
 // of Kubernetes 1.36 driven in-process on a fake clientset (see docs/oracle.md). Everything but the release
 // differences in adapter.go is in wasplan.local/oracle/core.
 package main

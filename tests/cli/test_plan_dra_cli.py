@@ -38,7 +38,7 @@ def test_example_places_every_worker_with_its_devices():
                      "pretrain-70b-1": "gpu-r0-3", "pretrain-70b-2": "gpu-r1-0", "pretrain-70b-3": "gpu-r1-1"}
     four = ["gpu-0", "gpu-1", "gpu-2", "gpu-3"]
     # finetune-1 lists the group's fabric claim, allocated by finetune-0 in the same cycle, before its own GPU claim:
-    # upstream's Reserve then records the fabric's device in the GPU claim (v1.36.3 / v1.37.2 Filter and Reserve;
+    # upstream's Reserve then records the fabric's device in the GPU claim (v1.36.5 / v1.37.2 Filter and Reserve;
     # the oracle plans this example so), and the four GPUs found for it on gpu-r0-1 stay unrecorded
     assert _claims(doc) == {
         "finetune-0-gpus": ("Allocated", "gpu-r0-0", four, [("Pod", "finetune-0")]),

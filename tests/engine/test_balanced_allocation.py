@@ -1,6 +1,6 @@
 """NodeResourcesBalancedAllocation.
 
-Follows pkg/scheduler/framework/plugins/noderesources/balanced_allocation_test.go of k8s.io/kubernetes v1.36.3 and
+Follows pkg/scheduler/framework/plugins/noderesources/balanced_allocation_test.go of k8s.io/kubernetes v1.36.5 and
 v1.37.2: a node's balance is int((1 - std) * 100) of the fractions of actual requests over allocatable
 (|f_cpu - f_mem| / 2 as std for two resources), and the score is 50 + (50 + balance with the pod - balance
 without it) // 2; best-effort pods skip the plugin. The differential tests against upstream (tests/oracle)

@@ -47,10 +47,10 @@ def test_podgroup_claim_reference_one_claim_reserved_for_the_group(tmp_path):
 
 
 def test_136_member_reusing_an_allocation_of_the_same_cycle_is_not_held_to_its_node(tmp_path):
-    """v1.36.3 PreFilter reuses the allocation an earlier member made in the same PodGroup cycle ("reusing pending
+    """v1.36.5 PreFilter reuses the allocation an earlier member made in the same PodGroup cycle ("reusing pending
     allocation") without setting the claim's availableOnNodes, so Filter does not hold the later member to the
     claim's node: the member that allocates lands by the device, the other where the scores send it (the empty
-    node), while the claim stays on worker-2, reserved for the PodGroup. The oracle (v1.36.3) plans this case so;
+    node), while the claim stays on worker-2, reserved for the PodGroup. The oracle (v1.36.5) plans this case so;
     1.37.2 fixed it (the test above)."""
     run = plan(tmp_path, CLUSTER + slice_for("worker-2", "gpu-0"),
                TEMPLATE + group(version="v1alpha2") + pod("m-0", SHARED, "team") + pod("m-1", SHARED, "team"),
@@ -106,7 +106,7 @@ def _fabric_plan(tmp_path, version, api):
 
 def test_member_whose_shared_claim_comes_first_records_the_shared_devices(tmp_path):
     """Upstream's Filter keeps the allocator's results first and the cycle's pending allocations after them, while
-    Reserve hands them out in claim order (v1.36.3 and v1.37.2 `Filter`: `append(allocationResult,
+    Reserve hands them out in claim order (v1.36.5 and v1.37.2 `Filter`: `append(allocationResult,
     pendingResult...)`, `Reserve`: `allocationResults[allocIndex]`): the second member lists the PodGroup's fabric
     claim, allocated by the first member in this cycle, before its own GPU claim, so its GPU claim records the
     fabric device and the GPU the allocator found for it on worker-2 stays unrecorded. The oracle (v1.37.2)
@@ -118,7 +118,7 @@ def test_member_whose_shared_claim_comes_first_records_the_shared_devices(tmp_pa
 
 
 def test_136_pairs_results_and_pending_allocations_the_same_way(tmp_path):
-    """v1.36.3 has the same pairing; the member that comes second in the cycle records the fabric device."""
+    """v1.36.5 has the same pairing; the member that comes second in the cycle records the fabric device."""
     placed, recorded = _fabric_plan(tmp_path, "1.36", "v1alpha2")
     assert sorted(placed.values()) == [("Bound", "worker"), ("Bound", "worker-2")]
     first = next(name for name, (_, node) in placed.items() if recorded[name] == (node, [(node, "gpu-0")]))
@@ -358,7 +358,7 @@ def test_running_pod_without_an_allocation_gets_its_devices_on_its_node(tmp_path
     ("1.36", "v1alpha2", "m-1", "m-0", "selector #0: "),  # 1.36 tries the member that completes the quorum first
     ("1.37", "v1beta1", "m-0", "m-1", "selector #0 on device gpu.example.com/worker/gpu-0: ")])
 def test_a_members_filter_error_ends_the_group_cycle_as_a_scheduler_error(tmp_path, version, api, first, other, where):
-    """podGroupSchedulingDefaultAlgorithm (v1.36.3 and v1.37.2): a member whose attempt ends in a Filter Error (here a CEL
+    """podGroupSchedulingDefaultAlgorithm (v1.36.5 and v1.37.2): a member whose attempt ends in a Filter Error (here a CEL
     runtime error on a device without the attribute) stops the cycle; the group's status is that error wrapped as
     `failed to schedule other pod from a pod group: ...` (not a placements message), the erring member keeps its
     own error, the other member gets the group's, the condition reads SchedulerError and no preemption is tried.

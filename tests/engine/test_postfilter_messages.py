@@ -3,7 +3,7 @@
 In 1.36 and 1.37 DynamicResources is GA and in the default profile; its PostFilter runs for every pod that fails
 Filter and, when PreFilter left the pod no claims, answers Unschedulable `no new claims to deallocate` in 1.36
 and a bare Unschedulable in 1.37 (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter,
-v1.36.3 and v1.37.2), so only 1.36's message carries it. RunPostFilterPlugins
+v1.36.5 and v1.37.2), so only 1.36's message carries it. RunPostFilterPlugins
 (pkg/scheduler/framework/runtime/framework.go) joins it with DefaultPreemption's verdict with ", ", the shape
 real clusters' pod conditions show. Fixture: fixtures/scenarios/postfilter.
 """

@@ -88,7 +88,7 @@ def test_136_group_with_a_never_member_does_not_preempt():
     members[1].preemption_policy = "Never"
     plan = run(existing, [gang("g", 2, priority=100), *members], version="1.36")
     assert plan.preemptions == ()
-    # 1.36 passes the evaluator's status on without a prefix, appended as a further reason (v1.36.3
+    # 1.36 passes the evaluator's status on without a prefix, appended as a further reason (v1.36.5
     # runWorkloadAwarePreemption / AppendReason)
     assert groups(plan)["g"].message == ("0/1 placements are available, first placement status: pod group is "
                                          "unschedulable, not eligible due to preemptionPolicy=Never.")

@@ -2,7 +2,7 @@
 goes first by priority: the victim's deletion lets `spreader` fit on n2 for a moment, but `preemptor` (nominated on
 n1, same labels) binds first and the zone is full again.
 
-Upstream (pkg/scheduler/backend/queue, v1.36.3 and v1.37.2): movePodsToActiveOrBackoffQueue sends a pod whose
+Upstream (pkg/scheduler/backend/queue, v1.36.5 and v1.37.2): movePodsToActiveOrBackoffQueue sends a pod whose
 backoff (1 s, doubling per failure) has not elapsed to the backoffQ, isPodBackingoff; the backoffQ is popped
 only when activeQ is empty (SchedulerPopFromBackoffQ) and orders pods of one backoff window as activeQ does,
 priority first (backoff_queue.go lessBackoffCompletedWithPriority). The oracle plans these files alike (seed 23,

@@ -64,7 +64,7 @@ def test_gang_that_does_not_fit_binds_nothing_136():
     fitted = "pod group is unschedulable, waiting for minCount pods from a gang to be scheduled"  # + Permit's Wait
     # 1.36 runs DefaultPreemption's PostFilter for each member; with WorkloadAwarePreemption on it declines
     no_room = f"{NO_ROOM} no new claims to deallocate, preemption: not eligible due to workload aware preemption enabled"
-    # g-4 completes the quorum and enters activeQ first (v1.36.3 moveToActiveQ stamps InitialAttemptTimestamp
+    # g-4 completes the quorum and enters activeQ first (v1.36.5 moveToActiveQ stamps InitialAttemptTimestamp
     # then), so the 1.36 cycle tries g-4, g-0, g-1, g-2, g-3 and the last one finds no room
     assert [placed[f"g-{i}"].message for i in range(5)] == [fitted] * 3 + [no_room, fitted]
     g = groups(plan)["g"]

@@ -195,7 +195,7 @@ def test_gate_off_or_no_key_keeps_the_plain_group_algorithm():
 
 
 def test_preemption_refusal_for_constrained_groups():
-    """v1.36.3 schedule_one_podgroup.go runWorkloadAwarePreemption: a PodGroup with a topology constraint gets no
+    """v1.36.5 schedule_one_podgroup.go runWorkloadAwarePreemption: a PodGroup with a topology constraint gets no
     workload-aware preemption; v1.37.2 has no such refusal (its PodGroupPostFilter runs for every group)."""
     from enginehelp import options
     from wasplan.engine.placement import NO_PREEMPTION_MSG, preemption_refusal

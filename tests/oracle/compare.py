@@ -141,7 +141,7 @@ def _claim_view(c: dict) -> tuple:
 def _gang_order_ties(ours: dict, theirs: dict, out: Comparison) -> set[str]:
     """Pods of 1.36 gangs bound on other nodes only because upstream tried the members in another order.
 
-    v1.36.3 tries a gang's queued members sorted by priority, then InitialAttemptTimestamp
+    v1.36.5 tries a gang's queued members sorted by priority, then InitialAttemptTimestamp
     (pkg/scheduler/schedule_one_podgroup.go podGroupInfoForPod). The queue stamps that time when it moves a pod
     to the activeQ (pkg/scheduler/backend/queue/scheduling_queue.go moveToActiveQ), and the members waiting at
     PreEnqueue for the gang's minCount move there together, as the last member's arrival lets them in, in the

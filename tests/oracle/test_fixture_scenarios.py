@@ -6,9 +6,9 @@ and asserts the fixture's expectation. Where upstream breaks a tie (equal node s
 expected node must be the oracle's node or one of its `tiedNodes`. Where reading upstream showed the fixture's
 expectation to be wrong, the assertion is upstream's, with the file that says so:
 
-- TaintToleration's Filter reason in v1.36.3 and v1.37.2 is `node(s) had untolerated taint(s)` without the taint
+- TaintToleration's Filter reason in v1.36.5 and v1.37.2 is `node(s) had untolerated taint(s)` without the taint
   (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go Filter);
-- DynamicResources' PostFilter for a pod without claims says `no new claims to deallocate` in v1.36.3 and
+- DynamicResources' PostFilter for a pod without claims says `no new claims to deallocate` in v1.36.5 and
   nothing in v1.37.2 (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter);
 - a preemption victim's DisruptionTarget message is `<scheduler>: preempting to accommodate a higher priority
   pod` (pkg/scheduler/framework/preemption/preemption.go PreemptPod).

@@ -210,7 +210,7 @@ def test_a_negative_generation_is_invalid(tmp_path):
 
 
 def test_a_negative_generation_is_reset_where_the_strategy_sets_it(tmp_path):
-    """Pod, Job, PriorityClass, DeviceClass and ResourceSlice strategies set generation 1 on create (v1.36.3 and
+    """Pod, Job, PriorityClass, DeviceClass and ResourceSlice strategies set generation 1 on create (v1.36.5 and
     v1.37.2 PrepareForCreate), so the server accepts these with generation -1."""
     assert _errors(tmp_path, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: -1}\n"
                              "spec:\n  containers: [{name: c, image: x}]\n") == []

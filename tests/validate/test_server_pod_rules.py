@@ -1,5 +1,5 @@
 """Verdicts of the API server's create path that `wasplan validate` missed, found by the oracle's mutation-fuzzed
-comparison (tests/oracle/test_validate_oracle.py) and each checked against the oracle on v1.36.3 and v1.37.2:
+comparison (tests/oracle/test_validate_oracle.py) and each checked against the oracle on v1.36.5 and v1.37.2:
 the finding, its file, line, field and message. Upstream: pkg/apis/core/validation (containers, lists,
 tolerations, node field selectors), apimachinery ValidateOwnerReferences, pkg/apis/batch/validation (restart
 policy, Indexed parallelism), pkg/apis/resource/validation (ResourceSlice node selection and counter sets) and

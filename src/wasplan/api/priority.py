@@ -17,7 +17,7 @@ Upstream: k/k `plugin/pkg/admission/priority/admission.go` (`admitPod`, `getDefa
 The same plugin admits PodGroups (1.36 with WorkloadAwarePreemption, 1.37 with GenericWorkload) and, in 1.37,
 CompositePodGroups (with CompositePodGroup): the class must exist, its value becomes spec.priority and, with
 PodGroupPreemptionPolicy, its preemptionPolicy spec.preemptionPolicy. It has no case for Workloads: a
-Workload's templates may name any class (v1.36.3 and v1.37.2 `Admit` switch on pods, podgroups and, in 1.37,
+Workload's templates may name any class (v1.36.5 and v1.37.2 `Admit` switch on pods, podgroups and, in 1.37,
 compositepodgroups only).
 """
 

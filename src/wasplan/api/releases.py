@@ -49,7 +49,7 @@ class Capabilities:
     #                               (1.37 DefaultPreemption.PodGroupPostFilter adds "pod group preemption: "; 1.36
     #                               passes the evaluator's status on as it is)
     constrained_group_preemption: bool  # workload-aware preemption also runs for a PodGroup with a topology
-    #                                     constraint (1.37.2 has no refusal; 1.36.3 runWorkloadAwarePreemption refuses)
+    #                                     constraint (1.37.2 has no refusal; 1.36.5 runWorkloadAwarePreemption refuses)
     composites: bool  # CompositePodGroup, composite templates and parent references exist
     job_scheduling_field: bool  # Job.spec.scheduling exists (1.36 gang-schedules indexed Jobs implicitly)
     nested_template_ref: bool  # a PodGroup names its template as podGroupTemplateRef.workload (1.36 v1alpha2)
@@ -61,7 +61,7 @@ class Capabilities:
     dra_post_filter_silent: bool  # DynamicResources' PostFilter that deallocates nothing adds no text (1.37; 1.36
     #                               says `no new claims to deallocate` or `still not schedulable`)
     dra_cycle_allocation_pins: bool  # a PodGroup member reusing an allocation an earlier member made in the same
-    #                                  cycle is held to its nodeSelector (1.37; 1.36.3 PreFilter skips it)
+    #                                  cycle is held to its nodeSelector (1.37; 1.36.5 PreFilter skips it)
     child_jobs_get_no_workload: bool  # a Job with a controller owner (a JobSet's child) gets no Workload/PodGroup
     #                                   from the Job controller (job_scheduling_manager.go shouldManageWorkloadForJob)
     image_volumes_count: bool  # ImageLocality's thresholds scale with the image volumes too, not only the

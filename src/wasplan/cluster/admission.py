@@ -1,6 +1,6 @@
 """Admission before the scheduler: the arrival objects the API server would refuse to create.
 
-The Priority admission plugin (api/priority.py; upstream `plugin/pkg/admission/priority/admission.go`, v1.36.3
+The Priority admission plugin (api/priority.py; upstream `plugin/pkg/admission/priority/admission.go`, v1.36.5
 and v1.37.2) refuses with 403 Forbidden:
 
 * a pod whose priorityClassName names a class that does not exist, or that writes a spec.priority or

@@ -5,7 +5,7 @@ a toleration's operator is `Equal`, a spread constraint honours node affinity an
 (`nodeAffinityPolicy: Honor`, `nodeTaintsPolicy: Ignore`), a container port's protocol is `TCP`.
 
 A pod's tolerations also get what the DefaultTolerationSeconds admission plugin adds on create (upstream
-`plugin/pkg/admission/defaulttolerationseconds/admission.go`, v1.36.3 and v1.37.2 alike): unless a toleration
+`plugin/pkg/admission/defaulttolerationseconds/admission.go`, v1.36.5 and v1.37.2 alike): unless a toleration
 already covers it (its key is the taint's or empty, and its effect NoExecute or empty), a pod tolerates
 `node.kubernetes.io/not-ready:NoExecute` and `node.kubernetes.io/unreachable:NoExecute` for 300 s (`Exists`).
 The scheduler's TaintToleration filter ignores tolerationSeconds, so a node tainted only not-ready or

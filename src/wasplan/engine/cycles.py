@@ -131,7 +131,7 @@ class Cycles(PreemptionSteps):
         ps.status, ps.reason, ps.message = _QUEUED, "", ""
         if not ps.initial_ts:
             # 1.36 stamps InitialAttemptTimestamp when a pod first enters activeQ, not while PreEnqueue holds it
-            # (v1.36.3 scheduling_queue.go moveToActiveQ), and its group cycle orders the members by it
+            # (v1.36.5 scheduling_queue.go moveToActiveQ), and its group cycle orders the members by it
             # (podGroupInfoForPod): the member that completes a gang's quorum comes first, then those released
             ps.initial_ts = self.tick()
         self.enqueue(ps)

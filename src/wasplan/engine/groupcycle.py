@@ -18,7 +18,7 @@ of pods re-attempts every queued member at each arrival (upstream's podGroupSche
 pkg/scheduler/schedule_one_podgroup.go); this keeps that re-attempt to one dictionary entry per member.
 
 A member whose attempt ends in a Filter Error (a CEL runtime error in a device selector) is not a verdict: the
-podGroupSchedulingDefaultAlgorithm of v1.36.3 and v1.37.2 stops there, the group's status becomes the error wrapped as
+podGroupSchedulingDefaultAlgorithm of v1.36.5 and v1.37.2 stops there, the group's status becomes the error wrapped as
 `failed to schedule other pod from a pod group: ...`, the erring member keeps its own error, every other member
 is rejected with the group's, the condition reads SchedulerError, and no PodGroupPostFilter (preemption) runs.
 """

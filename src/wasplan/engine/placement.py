@@ -46,7 +46,7 @@ def tas_on(options) -> bool:
 
 def preemption_refusal(group, options) -> str | None:
     """For the preemption engine: upstream's status when workload-aware preemption refuses a PodGroup with a
-    topology constraint (TAS on), else None. 1.36.3 refuses it (runWorkloadAwarePreemption in
+    topology constraint (TAS on), else None. 1.36.5 refuses it (runWorkloadAwarePreemption in
     schedule_one_podgroup.go), and 1.36 also runs no pod-by-pod preemption for such a group (tas_test "... does
     not use pod by pod preemption"). v1.37.2 has no such check: its PodGroupPostFilter runs for every group and
     re-runs the placement search with the potential victims removed (capability constrained_group_preemption)."""

@@ -349,8 +349,36 @@ def test_invalid_cel_one_device():
 
 
 def test_too_many_devices_single_request():
-    with pytest.raises(AllocationError, match="number of requested devices 33 exceeds the claim limit of 32"):
+    # v1.36.5 and v1.37.2 word the limit per request (v1.36.3: "number of requested devices 33 exceeds ...")
+    with pytest.raises(AllocationError, match="^claim default/claim-0, request req-0: adding 33 devices exceeds the "
+                                              "claim limit of 32, with 0 already accounted for$"):
         allocate([claim("claim-0", exact("req-0", CLASS_A, 33))], CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+
+
+def test_too_many_devices_second_request_names_it():
+    # the request that passes the limit is named, with what the earlier requests already asked for
+    claims = [claim("claim-0", exact("req-0", CLASS_A, 20), exact("req-1", CLASS_A, 13))]
+    with pytest.raises(AllocationError, match="^claim default/claim-0, request req-1: adding 13 devices exceeds the "
+                                              "claim limit of 32, with 20 already accounted for$"):
+        allocate(claims, CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+
+
+def test_too_many_devices_stops_before_later_requests():
+    # checked before the next request is looked at: req-1's unknown class is not what the claim fails on
+    claims = [claim("claim-0", exact("req-0", CLASS_A, 33), exact("req-1", "no-such-class"))]
+    with pytest.raises(AllocationError, match="request req-0: adding 33 devices exceeds the claim limit of 32"):
+        allocate(claims, CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1)
+
+
+def test_too_many_devices_first_available_counts_its_smallest_choice():
+    # a firstAvailable request adds the smallest count among its subrequests: 30 + min(5, 2) = 32 is within the limit
+    fits = [claim("claim-0", exact("req-0", CLASS_A, 30), first_available("req-1", sub("big", CLASS_A, 5),
+                                                                          sub("small", CLASS_A, 2)))]
+    assert allocate(fits, CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1) is None  # too few devices here
+    over = [claim("claim-0", exact("req-0", CLASS_A, 30), first_available("req-1", sub("big", CLASS_A, 5),
+                                                                          sub("small", CLASS_A, 3)))]
+    with pytest.raises(AllocationError, match="request req-1: adding 3 devices exceeds the claim limit of 32, with 30"):
+        allocate(over, CLASSES, [one_device_slice("slice-1", NODE1, POOL1)], N1)
 
 
 def test_binding_conditions_pool_goes_last():

@@ -2,7 +2,8 @@
 `validateDeviceRequest`, `structured/internal/incubating/allocator_incubating.go` v0.36.0). Each failure is an
 `AllocationError` with upstream's message: subrequests without DRAPrioritizedList, capacity requests without
 DRAConsumableCapacity, admin access without DRAAdminAccess, an unknown class, `All` on an incomplete or invalid
-pool, more than 32 devices for one claim, `distinctAttribute` in the stable allocator.
+pool, more than 32 devices for one claim (checked request by request, v1.36.5 and v1.37.2), `distinctAttribute`
+in the stable allocator.
 """
 
 from __future__ import annotations
@@ -66,7 +67,11 @@ def _request_data(search, key: Key, spec: RequestSpec, parent: str | None) -> Re
     return rd
 
 
-def _claim_requests(search, ci: int) -> int:
+def _claim_requests(search, ci: int) -> None:
+    """Each request's data; the claim's lower bound of devices is checked against the limit request by request,
+    before a request's count is added (so a later request is not looked at once the limit is passed), as
+    v1.36.5 and v1.37.2 do (`Allocate`: `adding %d devices exceeds the claim limit`; v1.36.3 checked the
+    claim's total after all its requests, with another message)."""
     minimum = 0
     for ri, request in enumerate(search.claims[ci].spec.requests):
         _check_features(search, ci, request)
@@ -75,20 +80,21 @@ def _claim_requests(search, ci: int) -> int:
             for si, sub in enumerate(request.first_available):
                 search.reqs[(ci, ri, si)] = _request_data(search, (ci, ri, si), sub, request.name)
                 counts.append(search.reqs[(ci, ri, si)].num)
-            minimum += min(counts)
+            needed = min(counts)
         else:
             assert request.exactly is not None
             search.reqs[(ci, ri, 0)] = _request_data(search, (ci, ri, 0), request.exactly, None)
-            minimum += search.reqs[(ci, ri, 0)].num
-    return minimum
+            needed = search.reqs[(ci, ri, 0)].num
+        if needed > ALLOCATION_RESULTS_MAX - minimum:
+            raise AllocationError(f"claim {search.claim_name(ci)}, request {request.name}: adding {needed} devices "
+                                  f"exceeds the claim limit of {ALLOCATION_RESULTS_MAX}, with {minimum} already "
+                                  "accounted for")
+        minimum += needed
 
 
 def prepare_claims(search) -> None:
     for ci, claim in enumerate(search.claims):
-        needed = _claim_requests(search, ci)
-        if needed > ALLOCATION_RESULTS_MAX:
-            raise AllocationError(f"claim {claim.key}: number of requested devices {needed} exceeds the claim limit "
-                                  f"of {ALLOCATION_RESULTS_MAX}")
+        _claim_requests(search, ci)
         states = []
         for i, spec in enumerate(claim.spec.constraints):
             if spec.distinct_attribute is not None and not search.features.incubating:

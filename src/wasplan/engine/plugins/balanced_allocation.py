@@ -1,5 +1,5 @@
 """NodeResourcesBalancedAllocation score (upstream pkg/scheduler/framework/plugins/noderesources/
-balanced_allocation.go as of k8s.io/kubernetes v1.36.3 and v1.37.2, `balancedResourceScorer`).
+balanced_allocation.go as of k8s.io/kubernetes v1.36.5 and v1.37.2, `balancedResourceScorer`).
 
 The balance of a node: per resource, fraction = requested / allocatable, capped at 1, using actual (not non-zero)
 requests; with two resources std = |f1 - f2| / 2, otherwise the population standard deviation; balance =

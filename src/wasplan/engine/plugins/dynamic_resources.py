@@ -12,7 +12,7 @@ allocator (engine/dra). Per extension point:
 * PreFilter: every request's device class of an unallocated claim must exist.
 * Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
   node"), except in 1.36 for an allocation an earlier member of the pod's PodGroup made in the same, unfinished
-  group cycle: v1.36.3's PreFilter reuses that pending allocation without setting the claim's `availableOnNodes`
+  group cycle: v1.36.5's PreFilter reuses that pending allocation without setting the claim's `availableOnNodes`
   (`PreFilter`, "reusing pending allocation"), so later members go wherever the other plugins send them while the
   claim stays on the first member's node; v1.37.2 sets it (`cycle_pending`). The unallocated claims go to the
   allocator ("cannot allocate all claims"). An allocator error (CEL
@@ -233,7 +233,7 @@ class DynamicResources(PodClaims):
         Upstream's Filter keeps the node's results as the allocator's (for the claims it allocated, in claim
         order, the extended claim last) followed by the pending allocations earlier members of the PodGroup cycle
         made, while Reserve hands them out in claim order over every claim not allocated at the cycle's start
-        (v1.36.3 and v1.37.2 `Filter`: `allocations = append(allocationResult, pendingResult...)`; `Reserve`:
+        (v1.36.5 and v1.37.2 `Filter`: `allocations = append(allocationResult, pendingResult...)`; `Reserve`:
         `allocationResults[allocIndex]`). So when a claim shared in the cycle comes before one of the member's
         own, the member's claim records the shared claim's devices and its own go unrecorded; the shared claim
         keeps the allocation it has. Without such a claim the pairing is the plain one."""

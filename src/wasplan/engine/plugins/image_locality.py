@@ -1,4 +1,4 @@
-"""ImageLocality score (upstream pkg/scheduler/framework/plugins/imagelocality/image_locality.go, v1.36.3 and
+"""ImageLocality score (upstream pkg/scheduler/framework/plugins/imagelocality/image_locality.go, v1.36.5 and
 v1.37.2), with the image summaries the scheduler's cache keeps per node (pkg/scheduler/backend/cache/cache.go
 addNodeImageStates, kube-scheduler framework/types.go ImageStateSummary.Snapshot).
 
@@ -15,7 +15,7 @@ normalizedImageName does not strip or add a `docker.io/library/` prefix, so `ngi
 `docker.io/library/nginx:1.27` on a node). For every such reference found on the node, its size times `NumNodes / all nodes` (float64, then
 truncated) is added, once per container that names it. The sum is clamped to [23 MiB, 1000 MiB x count] and
 scaled to 0..100 with integer division; `count` is the number of init containers and containers, plus the image
-volumes from 1.37.2 on (`Capabilities.image_volumes_count`; 1.36.3 adds their sizes but not their count).
+volumes from 1.37.2 on (`Capabilities.image_volumes_count`; 1.36.5 adds their sizes but not their count).
 "All nodes" is the snapshot's whole node list, also inside a topology placement (Snapshot.List is not
 restricted by AssumePlacement in either release). The plugin has no ScoreExtensions: the score is not normalised.
 

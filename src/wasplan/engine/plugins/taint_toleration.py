@@ -1,7 +1,7 @@
 """TaintToleration filter and score (upstream pkg/scheduler/framework/plugins/tainttoleration).
 
 Filter: a NoSchedule/NoExecute taint the pod does not tolerate rejects the node with `node(s) had untolerated
-taint(s)` (upstream v1.36.3 and v1.37.2 name no taint in the reason; they log it). Score: the number of
+taint(s)` (upstream v1.36.5 and v1.37.2 name no taint in the reason; they log it). Score: the number of
 PreferNoSchedule taints not tolerated by the pod's tolerations that apply to PreferNoSchedule, normalised reversed
 (fewest intolerable taints scores 100).
 Toleration matching is engine/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).

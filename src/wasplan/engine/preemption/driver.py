@@ -35,7 +35,7 @@ def members_post_filter(group, options) -> bool:
 
 
 def member_refusal(group, options) -> str | None:
-    """What 1.36 DefaultPreemption's PostFilter tells a group member instead of preempting for it (v1.36.3
+    """What 1.36 DefaultPreemption's PostFilter tells a group member instead of preempting for it (v1.36.5
     default_preemption.go PostFilter, checked in this order): a group with scheduling constraints under the TAS
     gate, then any group member while WorkloadAwarePreemption is on; None when it preempts pod by pod."""
     if placement.tas_on(options) and getattr(group.pg, "topology_keys", ()):

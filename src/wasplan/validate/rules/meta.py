@@ -75,7 +75,7 @@ def _owner_references(doc: Document, meta: dict) -> list[Diagnostic]:
 
 
 # Kinds whose registry strategy sets metadata.generation to 1 on create (PrepareForCreate in pkg/registry/.../
-# strategy.go of v1.36.3 and v1.37.2), so a negative one given in the manifest never reaches validation.
+# strategy.go of v1.36.5 and v1.37.2), so a negative one given in the manifest never reaches validation.
 GENERATION_RESET_ON_CREATE = {("scheduling.k8s.io", "PriorityClass"), ("", "Pod"), ("batch", "Job"),
                               ("resource.k8s.io", "DeviceClass"), ("resource.k8s.io", "ResourceSlice")}
 

@@ -1,7 +1,7 @@
 """More of the API server's pod spec validation that decides verdicts, for Pods and pod templates alike: what
 every container must have, what must be unique in a pod's lists, tolerations, and node field selectors.
 
-Followed: k8s.io/kubernetes pkg/apis/core/validation/validation.go of v1.36.3 and v1.37.2:
+Followed: k8s.io/kubernetes pkg/apis/core/validation/validation.go of v1.36.5 and v1.37.2:
 
 * validateContainers: at least one app container; validateContainerCommon: every container (init and app)
   names an image, in templates too;
