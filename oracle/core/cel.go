@@ -1,3 +1,10 @@
+//go:build !k8s138
+
+// Built for the 1.36 and 1.37 oracles only (oracle/build passes the tag k8s<release>): in
+// k8s.io/dynamic-resource-allocation v0.38 the api Device's attributes and capacities are the package's own
+// interned types, converted from resource.k8s.io/v1 only inside that package, so this file does not compile
+// there; wasplan does not plan 1.38 yet, and the CEL differential runs for 1.36 and 1.37.
+
 package core
 
 // `oracle cel FILE`: compile DRA device selectors with upstream's own CEL environment and evaluate each against
