@@ -309,6 +309,8 @@ def _syntax_diag(exc: yaml.MarkedYAMLError, text: str, name: str, index: int) ->
     line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
     problem = exc.problem or "syntax error"
     context = f" ({exc.context})" if exc.context else ""
+    if "maximum nesting depth" in problem:  # PyYAML 6.0.4's libyaml stops at its own depth limit, far past ours
+        return _diag("WAS013", f"nesting deeper than {limits.MAX_DEPTH} levels", name, line, col, doc=index)
     tab = _tab_column(text, mark) if mark else None
     if tab is None:
         return _diag("WAS004", f"YAML syntax error: {problem}{context}", name, line, col, doc=index)
