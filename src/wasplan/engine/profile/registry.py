@@ -57,6 +57,7 @@ class Plugin:
     victims_matter: bool = False  # preemption's dry run must run this filter (resources alone cannot decide)
     late: bool = False  # the last filter, run per node on demand, best-scored node first (framework.py)
     evaluate: Callable | None = None  # a static plugin's verdict for a pod shape: (nodes, pod, StaticVerdict)
+    normalise: Callable | None = None  # a static scorer's NormalizeScore: (its raw score or None, feasible) -> score
     signature: Callable[[Pod], object] | None = None  # the pod fields a dynamic plugin reads (batching, shapes)
     counts_pods: Callable[[Pod], bool] | None = None  # the pod's verdict counts other pods by their labels
     helped_by_bound_pod: Callable[[Pod], bool] | None = None  # queueing hint: a bound pod may make it fit
@@ -129,9 +130,10 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(node_name.NAME, frozenset({FILTER}), static=True, shape=lambda p: p.node_name,
            evaluate=node_name.evaluate_static, describe=node_name.describe),
     Plugin(taint_toleration.NAME, frozenset({FILTER, SCORE}), static=True, shape=lambda p: p.tolerations, weight=3,
-           evaluate=taint_toleration.evaluate_static, describe=taint_toleration.describe),
+           evaluate=taint_toleration.evaluate_static, normalise=taint_toleration.normalise,
+           describe=taint_toleration.describe),
     Plugin(node_affinity.NAME, _FILTER_SCORE, static=True, shape=_node_affinity_shape, weight=2,
-           evaluate=node_affinity.evaluate_static, describe=node_affinity.describe),
+           evaluate=node_affinity.evaluate_static, normalise=node_affinity.normalise, describe=node_affinity.describe),
     Plugin(node_ports.NAME, frozenset({PRE_FILTER, FILTER}), needs=lambda p: bool(p.host_ports),
            filter=_ports_filter, victims_matter=True, signature=lambda p: p.host_ports,
            exact_allowed=node_ports.exact_allowed, exact_conflict=node_ports.exact_conflict),
@@ -156,19 +158,20 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, args=balanced_allocation.profile_args),
     # a score only: its shape is the pod's image references, its verdict the score per node (no filter)
     Plugin(image_locality.NAME, frozenset({SCORE}), static=True, shape=lambda p: p.images, weight=1,
-           evaluate=image_locality.evaluate_static),
+           evaluate=image_locality.evaluate_static, normalise=image_locality.normalise),
 )
 
 
 def _derive() -> None:
     """The tables the engine reads, from `PLUGINS` (again after `added`)."""
-    global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED, DYNAMIC_SCORES
+    global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, STATIC_SCORES, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED, DYNAMIC_SCORES
     global DEFAULT_WEIGHTS, STAGE, _SHAPES, _OTHERS, _NEEDS, _CLUSTER_NEEDS, _SIGNATURES, _COUNTS_PODS
     global _HELPED_BY_BOUND, _COMPANY, EXACT, CONFLICTS, EXACT_DOMAINS
     BY_NAME = {p.name: p for p in PLUGINS}
     FILTERS = tuple(p.name for p in PLUGINS if p.filters)
     STATIC = tuple(p for p in PLUGINS if p.static)
     STATIC_FILTERS = tuple(p.name for p in STATIC if p.filters)
+    STATIC_SCORES = tuple(p for p in STATIC if SCORE in p.points)  # each normalises its own raw score
     DYNAMIC = tuple(p for p in PLUGINS if p.needs is not None)
     DYNAMIC_FILTERS = tuple(p for p in DYNAMIC if p.filter is not None and not p.late)
     LATE = tuple(p for p in DYNAMIC if p.late)
