@@ -17,7 +17,7 @@ from __future__ import annotations
 from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine.cycle import placement
-from wasplan.engine.profile import draworld
+from wasplan.engine.profile import draworld, registry
 from wasplan.engine.cycle.cycles import Cycles
 from wasplan.engine.cycle.framework import Evaluator
 from wasplan.engine.profile.options import EngineOptions
@@ -49,7 +49,8 @@ class Simulator:
         dra_records, self.existing = draworld.split(inputs.existing)
         dra_arrivals, self.arrivals = draworld.split(inputs.arrivals, keep_rules=True)
         records = [*self.existing, *self.arrivals]
-        self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
+        self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records),
+                                  registry.affects_others)
         self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
                                     any(isinstance(r, Pod) and r.resource_claims for r in records),
                                     [r for r in self.arrivals if isinstance(r, DeviceTaintRule)])
