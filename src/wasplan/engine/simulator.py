@@ -25,6 +25,7 @@ from wasplan.engine.result.outcome import FinalCluster, build_plan, final_cluste
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queueing.queue import SchedulingQueue
 from wasplan.engine.preemption.recreation import recreations
+from wasplan.engine.preemption.steps import PostFilters
 from wasplan.engine.cache.state import ClusterState
 from wasplan.engine.cache.world import PodState, SimStatus, World
 from wasplan.plan import Arrival, Plan
@@ -60,8 +61,9 @@ class Simulator:
                            for name, p in options.profiles.items()}
         # built even with --no-preemption: it keeps the PodDisruptionBudgets the emitted snapshot writes back
         self.preemption = Preemption(self.state, self.world, options)
+        preemption = self.preemption if options.preemption else None
         self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,
-                             self.preemption if options.preemption else None)
+                             lambda cycles: PostFilters(cycles, preemption))
         self._started: dict[int, bool] = {}  # id(StartAfter) -> whether its controller went on
 
     def run(self) -> tuple[Plan, FinalCluster]:
