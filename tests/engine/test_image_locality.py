@@ -74,7 +74,7 @@ def scores(tmp_path: Path, nodes: list[str], one_pod: str, version: str = "1.37"
     """ImageLocality's score per node for the one pod, as the engine's static verdict (and so the total score
     that the per-plugin comparison reads) holds it."""
     names, sv = verdict(tmp_path, nodes, one_pod, version)
-    got = np.zeros(len(names), dtype=np.int64) if sv.image_score is None else sv.image_score
+    got = sv.raw.get("ImageLocality", np.zeros(len(names), dtype=np.int64))
     return dict(zip(names, got.tolist()))
 
 
@@ -113,9 +113,9 @@ def test_score_is_size_times_spread_clamped_and_scaled(tmp_path):
 
 def test_a_score_equal_on_every_node_leaves_the_ranking_to_the_other_plugins(tmp_path):
     _, sv = verdict(tmp_path, [node(n, [([TRAINER], 800_000_000)]) for n in "abc"], pod("t", TRAINER))
-    assert sv.image_score.tolist() == [75, 75, 75] and not sv.image_varies and not sv.scored
+    assert sv.raw["ImageLocality"].tolist() == [75, 75, 75] and not sv.scored
     _, sv = verdict(tmp_path, [node("a"), node("b", [([TRAINER], 800_000_000)])], pod("t", TRAINER))
-    assert sv.image_score.tolist() == [0, 36] and sv.image_varies and sv.scored
+    assert sv.raw["ImageLocality"].tolist() == [0, 36] and sv.scored
 
 
 def test_names_are_normalised_as_upstream_does_and_no_further():

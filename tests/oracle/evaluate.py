@@ -57,7 +57,8 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
         totals = {verdicts.nodes[i]: int(scores[i]) for i in np.flatnonzero(feasible)}
         weight = ev.profile.weight(IMAGE_LOCALITY)
         for i in np.flatnonzero(feasible):
-            score = 0 if sv.image_score is None else int(sv.image_score[i])  # no normalisation: raw = normalised
+            raw = sv.raw.get(IMAGE_LOCALITY)
+            score = 0 if raw is None else int(raw[i])  # no normalisation: raw = normalised
             images[verdicts.nodes[i]] = [score, score, weight * score]
     return {"nodes": nodes, "totals": totals, "images": images}
 

@@ -196,7 +196,7 @@ def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
     for key, f in subj.trial.failures.items():
         ev = ctx.evaluator(f.pod)
         before = probe.now(ev, f.pod, subj.mask)
-        labels = bool(state.affinity_pods)
+        labels = bool(state.affecting_pods)
         same = sum(1 for p in subj.pending if shape_key(p, labels) == key)
         needed = min(same, subj.needed) if subj.policy == "gang" else same
         message = f.diagnosis.message() if f.diagnosis is not None else ""
