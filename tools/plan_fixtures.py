@@ -33,6 +33,7 @@ def scenarios() -> list[tuple[Path, Path]]:
 def main(argv: list[str]) -> None:
     from wasplan.api.releases import RELEASES, parse_gates
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.report.plan_json import render_plan_json
 
     out = Path(argv[0])
@@ -41,7 +42,7 @@ def main(argv: list[str]) -> None:
     for manifests, cluster in pairs:
         for version in sorted(RELEASES):
             gates = parse_gates(RELEASES[version], None)
-            run = run_plan([str(manifests)], [str(cluster)], gates)
+            run = run_plan(PlanRequest([str(manifests)], [str(cluster)], gates))
             name = f"{manifests}@{cluster}".replace(str(ROOT) + "/", "").replace("/", "_") + f".{version}"
             plan = render_plan_json(run.plan) if run.plan is not None else "(no plan)\n"
             findings = "".join(f"{d.code} {d.severity.value} {d.location.file}:{d.location.line}:"

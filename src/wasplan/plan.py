@@ -58,6 +58,14 @@ class FailOn(StrEnum):
     REGRESSION = "regression"
 
 
+class ClusterCheck(StrEnum):
+    """How a snapshot's objects are checked (`--validate-cluster`): for what the plan reads, as objects an API
+    server accepted already; or by every rule, like manifests."""
+
+    STORED = "stored"
+    FULL = "full"
+
+
 class ClaimStatus(StrEnum):
     """A ResourceClaim's status in the Plan (`resourceClaims[]`)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
@@ -17,7 +16,8 @@ from wasplan.cli.progress import phase_bar
 from wasplan.diagnostics import Severity
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.plan import PlanRun, run_plan
-from wasplan.plan import Arrival, FailOn
+from wasplan.pipeline.requests import PlanRequest
+from wasplan.plan import Arrival, ClusterCheck, FailOn
 
 if TYPE_CHECKING:
     from wasplan.config.settings import Settings
@@ -31,14 +31,7 @@ AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
                                       "it now; its quotas are not modelled. Default: its pods wait for admission.")
 
 
-class ClusterCheck(str, enum.Enum):
-    """--validate-cluster: how a snapshot's objects are checked (the pipeline takes it as full_cluster_check)."""
-
-    stored = "stored"
-    full = "full"
-
-
-ValidateClusterOpt = typer.Option(ClusterCheck.stored, "--validate-cluster",
+ValidateClusterOpt = typer.Option(ClusterCheck.STORED, "--validate-cluster",
                                   help="stored: check the snapshot's objects for what the plan reads (an API server "
                                        "accepted them already); full: every rule, as for manifests.")
 ClusterOpt = typer.Option([], "--cluster", metavar="PATH",
@@ -193,11 +186,12 @@ def plan(
     _check(fmt, settings.fail_on, baseline)
     reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    request = PlanRequest(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
+                          preemption=not no_preemption, read_options=settings.read_options(),
+                          assume_admitted=assume_admitted, cluster_check=validate_cluster,
+                          fail_on=settings.fail_on, strict=bool(settings.strict), baseline=baseline)
     with phase_bar() as progress:
-        run = run_plan(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
-                       preemption=not no_preemption, read_options=settings.read_options(),
-                       assume_admitted=assume_admitted, full_cluster_check=validate_cluster is ClusterCheck.full,
-                       **({"progress": progress} if progress else {}))
+        run = run_plan(request, *([progress] if progress else []))
     if run.error:
         fail(run.error)
     if run.invalid:
