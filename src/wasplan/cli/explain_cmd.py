@@ -16,6 +16,7 @@ from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterOpt, ValidateClusterO
 from wasplan.plan import Arrival, ClusterCheck
 from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
+from wasplan.pipeline.exits import explain_exit_code
 from wasplan.pipeline.explain import run_explain
 from wasplan.pipeline.requests import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, ExplainRequest, PlanRequest
 from wasplan.report.explain_json import render_explain_json
@@ -97,7 +98,7 @@ def explain(
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
             render_explain_text(out.explanation, terminal.console(), verbose=verbose)
-    raise typer.Exit(int(out.exit_code()))
+    raise typer.Exit(int(explain_exit_code(out)))
 
 
 def _is_path(text: str) -> bool:

@@ -13,8 +13,7 @@ from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fa
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, StrictOpt, as_format,
                                  load_settings, output_option)
 from wasplan.cli.progress import phase_bar
-from wasplan.diagnostics import Severity
-from wasplan.exitcodes import ExitCode
+from wasplan.pipeline.exits import plan_exit_code
 from wasplan.pipeline.plan import PlanRun, run_plan
 from wasplan.pipeline.requests import PlanRequest
 from wasplan.plan import Arrival, ClusterCheck, FailOn
@@ -84,19 +83,7 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
-def _exit_code(run: PlanRun, diff, fail_on: FailOn, strict: bool = False) -> ExitCode:
-    """--fail-on decides; regression: only when the plan got worse than the baseline. --strict: a warning (an
-    upstream bug the plan reproduces, WAS710; an input the planner reads with a warning) fails too."""
-    if fail_on == FailOn.REGRESSION and diff is not None:
-        code = ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    else:
-        code = run.exit_code(fail_on)
-    if code is ExitCode.OK and strict and any(d.severity is Severity.WARNING for d in run.diagnostics):
-        return ExitCode.FINDINGS
-    return code
-
-
-def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode:
+def _diff(diff, output: OutputFormat, fail_on: FailOn) -> None:
     """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
     from wasplan.report import plandiff
 
@@ -110,7 +97,6 @@ def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode
         typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
     else:
         plandiff.render_diff_text(diff, terminal.console())
-    return _exit_code(run, diff, fail_on)
 
 
 def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config,
@@ -206,6 +192,7 @@ def plan(
                                     feature_gates=feature_gates)
     plan_report.write_reports(reports, renderer)
     if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
-        raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))
-    _emit(run, fmt, settings.fail_on, verbose, renderer)
-    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on, bool(settings.strict))))
+        _diff(diff, fmt, settings.fail_on)
+    else:
+        _emit(run, fmt, settings.fail_on, verbose, renderer)
+    raise typer.Exit(int(plan_exit_code(run, request, diff)))

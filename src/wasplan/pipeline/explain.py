@@ -11,7 +11,6 @@ from wasplan.diagnostics import Diagnostic
 from wasplan.documents.reader import read_paths
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.pluginapi.status import reason_table
-from wasplan.exitcodes import ExitCode
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions
 from wasplan.explain.model import Explanation
@@ -29,11 +28,6 @@ class ExplainRun:
     explanation: Explanation | None = None
     error: str | None = None
     refused: int = 0  # pods admission refuses (WAS630): never created, so nothing fits them
-
-    def exit_code(self) -> ExitCode:
-        if self.error or self.run.invalid or self.explanation is None:
-            return ExitCode.TOOL_ERROR
-        return ExitCode.OK if self.explanation.all_fit and not self.refused else ExitCode.FINDINGS
 
 
 def node_shapes(path: str, gates: GateSet) -> list[Node]:

@@ -18,11 +18,10 @@ from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.result.outcome import FinalCluster, refused_outcome
 from wasplan.engine.simulator import simulate
 from wasplan.engine.pluginapi.status import reason_table
-from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.documents.sources import STDIN_NAME
 from wasplan.pipeline.requests import PlanRequest
-from wasplan.plan import ClusterCheck, FailOn, Plan, Provenance, UnplannedWorkload
+from wasplan.plan import ClusterCheck, Plan, Provenance, UnplannedWorkload
 
 
 @dataclass
@@ -45,16 +44,6 @@ class PlanRun:
         """An alternative of a tie preempts (docs/plan-json.md "Ties"): kube-scheduler may draw it, so
         `--fail-on preemption` counts it even where the plan's own choice evicts nothing."""
         return any(a.victims for _, _, alternatives, _ in self.plan.ties() for a in alternatives)
-
-    def exit_code(self, fail_on: FailOn) -> ExitCode:
-        if self.invalid or self.plan is None:
-            return ExitCode.TOOL_ERROR
-        # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in (FailOn.PENDING, FailOn.PREEMPTION) and not self.plan.complete:
-            return ExitCode.FINDINGS
-        if fail_on == FailOn.PREEMPTION and (self.plan.preemptions or self.draws_preemption):
-            return ExitCode.FINDINGS
-        return ExitCode.OK
 
 
 def load_profiles(path: str | None, release: str | None = None):
