@@ -18,6 +18,7 @@ from wasplan.engine.profile import registry
 from wasplan.engine.plugins.image_locality import normalized
 from wasplan.engine.simulator import Simulator
 from wasplan.pipeline.plan import prepare_plan
+from wasplan.pipeline.requests import PlanRequest
 
 MIB = 1024 * 1024
 
@@ -64,7 +65,7 @@ def write(tmp_path: Path, nodes: list[str], pods: list[str]) -> tuple[str, str]:
 def verdict(tmp_path: Path, nodes: list[str], one_pod: str, version: str = "1.37"):
     """(the node names, the engine's static verdict for the one pod) on the cluster of `nodes`."""
     manifests, cluster = write(tmp_path, nodes, [one_pod])
-    prepared = prepare_plan([manifests], [cluster], default_gates(get_release(version)))
+    prepared = prepare_plan(PlanRequest([manifests], [cluster], default_gates(get_release(version))))
     sim = Simulator(prepared.inputs, prepared.options)
     (p,) = [r for r in sim.arrivals if isinstance(r, Pod)]
     return sim.state.node_names, sim.evaluators[p.scheduler_name].static_verdict(p)
@@ -166,7 +167,7 @@ def test_no_images_on_any_node_scores_nothing(tmp_path):
 
 def test_the_images_are_part_of_the_shape_key(tmp_path):
     manifests, cluster = write(tmp_path, [node("a")], [pod("x", "img:1"), pod("y", "img:2"), pod("z", "img:1")])
-    prepared = prepare_plan([manifests], [cluster], default_gates(get_release("1.37")))
+    prepared = prepare_plan(PlanRequest([manifests], [cluster], default_gates(get_release("1.37"))))
     x, y, z = [r for r in prepared.inputs.arrivals if isinstance(r, Pod)]
     assert registry.shape_key(x) == registry.shape_key(z) != registry.shape_key(y)
 

@@ -34,8 +34,9 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
     from wasplan.engine.cycle.recorder import record
     from wasplan.engine.simulator import Simulator
     from wasplan.pipeline.plan import prepare_plan
+    from wasplan.pipeline.requests import PlanRequest
 
-    prepared = prepare_plan([str(manifests)], [str(cluster)], compare.gate_set(release, gates))
+    prepared = prepare_plan(PlanRequest([str(manifests)], [str(cluster)], compare.gate_set(release, gates)))
     assert prepared.inputs is not None, [d.message for d in prepared.run.diagnostics][:3]
     sim = Simulator(prepared.inputs, prepared.options)
     pods = [r for r in sim.arrivals if isinstance(r, Pod)]

@@ -27,7 +27,7 @@ from wasplan.engine.queueing.queue import SchedulingQueue
 from wasplan.engine.preemption.recreation import recreations
 from wasplan.engine.preemption.steps import PostFilters
 from wasplan.engine.cache.state import ClusterState
-from wasplan.engine.cache.world import PodState, SimStatus, World
+from wasplan.engine.cache.world import NOT_CREATED, PodState, SimStatus, World
 from wasplan.plan import Arrival, Plan
 
 
@@ -161,7 +161,7 @@ class Simulator:
     def _not_created(self, pod: Pod) -> None:
         """The pod its controller never creates in this plan: reported as Gated with the rule that holds it."""
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
-        ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
+        ps.status, ps.reason, ps.message = SimStatus.GATED, NOT_CREATED, f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
 
     def _awaiting_admission(self, pod: Pod) -> None:
