@@ -40,7 +40,9 @@ adapter (every node on its own) serves the recorder.
 
 Plugins with state across pods (DRA's in-flight allocations) register a Reserve/Unreserve pair with the cluster
 state (`ClusterState.stateful`), which journals them with every reservation so gang trials, placement trials
-and preemption dry runs undo them by rolling the journal back.
+and preemption dry runs undo them by rolling the journal back. Their PreEnqueue, PostFilter and PreBind are the
+record's `pre_enqueue`, `post_filter` and `pre_bind`, which the cycles call with the plugin's object
+(`ClusterState.plugins`), in this table's order (cycle/cycles.py, preemption/steps.py).
 """
 
 from __future__ import annotations
