@@ -153,6 +153,15 @@ _TABLE: list[Code] = [
     Code("WAS234", "cel-cost-limit", E,
          "A CEL device selector's estimated worst-case cost is above the API server's limit of 1,000,000."),
     Code("WAS235", "cel-too-long", E, "A CEL device selector is longer than 10 KiB."),
+    Code("WAS240", "kueue-version-not-served", E,
+         "A kueue.x-k8s.io version Kueue v0.17.0 does not serve (it serves v1beta1 and v1beta2)."),
+    Code("WAS241", "kueue-crd-rule", E, "A Kueue object breaks a CEL rule of Kueue v0.17.0's CRD."),
+    Code("WAS242", "kueue-quota-invalid", E,
+         "A ClusterQueue's or Cohort's resource groups, quotas, limits or fair-sharing weight break Kueue's "
+         "validating webhook."),
+    Code("WAS243", "kueue-flavor-invalid", E,
+         "A ResourceFlavor's node labels, taints or tolerations break Kueue's validating webhook."),
+    Code("WAS244", "kueue-workload-invalid", E, "A Kueue Workload breaks Kueue's validating webhook."),
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
@@ -220,6 +229,24 @@ _TABLE: list[Code] = [
          "without --cluster, a close name is there); the API server refuses the pods."),
     Code("WAS434", "coscheduling-not-modelled", W,
          "A scheduler-plugins Coscheduling PodGroup (scheduling.x-k8s.io): an out-of-tree gang wasplan does not model."),
+    Code("WAS440", "kueue-cluster-queue-not-found", W,
+         "A LocalQueue names a ClusterQueue the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS441", "kueue-flavor-not-found", W,
+         "A ClusterQueue or Cohort names a ResourceFlavor the inputs do not hold (while they hold others, or a "
+         "close name)."),
+    Code("WAS442", "kueue-cohort-cycle", E,
+         "Cohorts' parentName chain loops: Kueue makes every ClusterQueue below the cycle inactive."),
+    Code("WAS443", "kueue-topology-not-found", W,
+         "A ResourceFlavor's topologyName names a Topology the inputs do not hold (while they hold others, or a "
+         "close name)."),
+    Code("WAS444", "kueue-admission-check-not-found", W,
+         "A ClusterQueue names an AdmissionCheck the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS445", "kueue-local-queue-not-found", W,
+         "An object's kueue.x-k8s.io/queue-name (a Workload's spec.queueName) names no LocalQueue of its namespace "
+         "in the inputs (while they hold LocalQueues)."),
+    Code("WAS446", "kueue-priority-class-not-found", W,
+         "A kueue.x-k8s.io/priority-class label or a Workload's priority class reference names a "
+         "WorkloadPriorityClass the inputs do not hold (while they hold others, or a close name)."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
