@@ -261,8 +261,8 @@ class FlavorAssigner:
         for taint in flavor.node_taints:
             if isinstance(taint, dict) and taint.get("effect") in ("NoSchedule", "NoExecute") \
                     and not _tolerated(taint, tolerations):
-                shown = f"{taint.get('key')}={taint.get('value')}:{taint.get('effect')}" if taint.get("value") \
-                    else f"{taint.get('key')}:{taint.get('effect')}"
+                # Kueue formats the corev1.Taint value with %s: Go's struct notation, TimeAdded unset
+                shown = f"{{{taint.get('key', '')} {taint.get('value', '')} {taint.get('effect', '')} <nil>}}"
                 return f"untolerated taint {shown} in flavor {fname}"
         if not _selector_matches(spec, rg.label_keys, flavor.node_labels):
             return f"flavor {fname} doesn't match node affinity"
