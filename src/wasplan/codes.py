@@ -323,6 +323,21 @@ _TABLE: list[Code] = [
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
     Code("WAS663", "stale-claim-reservation", I, "A ResourceClaim's status.reservedFor names a pod that is not in the inputs; the entry is dropped (and the claim deallocated when no consumer is left), as the resourceclaim controller does."),
+    Code("WAS690", "kueue-admitted", I,
+         "Kueue admits the object's Workload: its pods reach kube-scheduler with their flavors' node selectors and "
+         "tolerations."),
+    Code("WAS691", "kueue-not-admitted", W,
+         "Kueue does not admit the object's Workload (Pending, Inadmissible, Preempted, QuotaReserved): its pods "
+         "wait, with Kueue's reason and message."),
+    Code("WAS692", "kueue-not-modelled", W,
+         "The inputs use something of Kueue that the admission model does not model; the plan names it and counts "
+         "as incomplete."),
+    Code("WAS693", "kueue-evicts-running", W,
+         "Kueue preempts a Workload that holds quota in the snapshot; the plan does not evict its running pods."),
+    Code("WAS694", "kueue-workload-not-built", W,
+         "Kueue's job framework builds no Workload for the object (a priority class that does not exist, ...)."),
+    Code("WAS695", "kueue-admitted-unschedulable", W,
+         "Kueue admits the object, but kube-scheduler leaves some of its pods pending: quota is not capacity."),
     # --- WAS7xx: plan outcomes ----------------------------------------------------------------
     Code("WAS710", "upstream-bug-device-out-of-reach", W,
          "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "

@@ -1145,6 +1145,63 @@ DOCS: dict[str, RuleDoc] = {
         "pods, name: trainer-0}   # no such pod",
         "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus: {}   # or add the pod trainer-0 to the snapshot",
         "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
+    "WAS690": RuleDoc(
+        "The inputs hold a ClusterQueue, so `plan` runs Kueue v0.17.0's admission (the `kueue` block of the plan, "
+        "docs/kueue.md), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
+        "PodSet's pod template carrying its flavors' nodeLabels as nodeSelector and their tolerations, as "
+        "Kueue's job framework sets them on admission. An information, naming the ClusterQueue and flavors.",
+        "# the Job's LocalQueue leads to a ClusterQueue with room for it\nwasplan plan job.yaml kueue-setup.yaml "
+        "--cluster cluster.yaml",
+        "# the same; nothing to change", "Nothing to fix."),
+    "WAS691": RuleDoc(
+        "Kueue does not admit the Workload built from this object: it stays Pending (not enough quota left: "
+        "`couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 2 more "
+        "needed`), is Inadmissible (its LocalQueue or ClusterQueue does not exist or is stopped, its namespace is "
+        "not selected), is Preempted, or holds quota while its admission checks are not Ready (QuotaReserved). "
+        "Its pods are `WaitingForAdmission` with Kueue's status, reason and message, and `--fail-on pending` "
+        "counts it.",
+        "# a Job asking for 10 CPUs from a ClusterQueue of 8\nwasplan plan job.yaml kueue-setup.yaml --cluster "
+        "cluster.yaml",
+        "# the ClusterQueue's nominalQuota raised to 10 (or borrowing from a cohort)\nwasplan plan job.yaml "
+        "kueue-setup.yaml --cluster cluster.yaml",
+        "`wasplan explain` on the object names what admits it: more quota, a borrowing limit, a priority, another "
+        "LocalQueue."),
+    "WAS692": RuleDoc(
+        "The inputs use something of Kueue that wasplan's admission model does not model yet (the message names "
+        "it: topology-aware scheduling's domains, fair sharing, partial admission, Kueue's pod-based and "
+        "LeaderWorkerSet integrations). The plan shows what the model decides without it, names it, and counts "
+        "as incomplete, so `--fail-on pending` exits 1.",
+        "# a ResourceFlavor with topologyName, and Jobs requesting a topology\nwasplan plan tas-setup.yaml "
+        "jobs.yaml",
+        "# the same inputs without topology-aware scheduling\nwasplan plan setup.yaml jobs.yaml",
+        "Read the plan's Kueue decisions as approximate for what the message names."),
+    "WAS693": RuleDoc(
+        "Kueue preempts a Workload that holds quota in the snapshot (to admit a higher-priority one, or to "
+        "reclaim quota its cohort lent). Kueue then stops its job and its pods end; the plan names the eviction "
+        "but keeps those pods running.",
+        "# a snapshot Workload admitted at priority 0, and a Job at priority 1000 needing its quota\n"
+        "wasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
+        "# enough quota for both\nwasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
+        "Expect the preempted workload's pods to stop; plan again with the snapshot taken afterwards."),
+    "WAS694": RuleDoc(
+        "Kueue's job framework cannot build a Workload for the object, most often because its "
+        "kueue.x-k8s.io/priority-class label (or its pod template's priorityClassName) names a class that does "
+        "not exist: the job stays suspended with no Workload at all.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\n    kueue.x-k8s.io/priority-class: missing\n...",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\n...",
+        "Name a WorkloadPriorityClass (or PriorityClass) that exists."),
+    "WAS695": RuleDoc(
+        "Kueue admits the object (its ClusterQueue has the quota), but kube-scheduler leaves some of its pods "
+        "pending: quota is an accounting of the ClusterQueue, not nodes. The flavor's nodeLabels may match no "
+        "node, its taints may be untolerated, or the nodes simply hold less than the quota promises.",
+        "# a flavor with nodeLabels {pool: gpu} and no node labelled so\nwasplan plan job.yaml kueue-setup.yaml "
+        "--cluster cluster.yaml",
+        "# the flavor's nodeLabels as the nodes carry them\nwasplan plan job.yaml kueue-setup.yaml --cluster "
+        "cluster.yaml",
+        "Match the ResourceFlavor's nodeLabels and tolerations to the nodes, and keep quotas within what the "
+        "nodes hold."),
     "WAS710": RuleDoc(
         "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
         "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "
