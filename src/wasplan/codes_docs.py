@@ -1147,7 +1147,7 @@ DOCS: dict[str, RuleDoc] = {
         "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
     "WAS690": RuleDoc(
         "The inputs hold a ClusterQueue, so `plan` runs Kueue v0.17.0's admission (the `kueue` block of the plan, "
-        "docs/kueue.md), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
+        "docs/plan.md \"Kueue\"), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
         "PodSet's pod template carrying its flavors' nodeLabels as nodeSelector and their tolerations, as "
         "Kueue's job framework sets them on admission. An information, naming the ClusterQueue and flavors.",
         "# the Job's LocalQueue leads to a ClusterQueue with room for it\nwasplan plan job.yaml kueue-setup.yaml "

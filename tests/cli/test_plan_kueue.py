@@ -129,3 +129,22 @@ def test_what_the_model_does_not_model_is_named_and_fails_pending():
             "Topology; quota is modelled, topology domains are not; Kueue's decisions may differ from the plan's"
             ) in result.stderr
     assert "Kueue: not modelled: topology-aware scheduling (TAS)" in result.stdout
+
+
+def test_markdown_and_html_show_the_queues():
+    args = [str(PLAN / "jobs.yaml"), str(PLAN / "setup.yaml"), "--cluster", str(PLAN / "cluster.yaml")]
+    markdown = run("plan", *args, "-o", "markdown").stdout
+    section = markdown[markdown.index("### Kueue ClusterQueues (1)"):markdown.index("### PodGroups")]
+    assert section.splitlines()[2:6] == [
+        "| clusterQueue | cohort | flavor | resource | quota | used | borrowed | admitted | pending |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| team | - | on-demand | cpu | 4 | 4 | 0 | 2 | 1 |",
+        "|  |  | spot | cpu | 8 | 6 | 0 |  |  |"]
+    assert "- ml/job-third-31831 (Job third), LocalQueue queue, ClusterQueue team: Pending: couldn't assign" in section
+    page = run("plan", *args, "-o", "html").stdout
+    assert ('<tr><td>team</td><td>-</td><td>on-demand</td><td>cpu</td><td>4</td><td>4</td><td>0</td><td>2</td>'
+            '<td>1</td></tr><tr><td></td><td></td><td>spot</td><td>cpu</td><td>8</td><td>6</td><td>0</td><td></td>'
+            '<td></td></tr>') in page
+    assert "ml/job-third-31831 (Job third), LocalQueue queue, ClusterQueue team: Pending: couldn&#39;t assign" in page
+    without = run("plan", str(PLAN / "jobs.yaml"), "--cluster", str(PLAN / "cluster.yaml"), "-o", "markdown").stdout
+    assert "Kueue ClusterQueues" not in without
