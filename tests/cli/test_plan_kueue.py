@@ -148,3 +148,36 @@ def test_markdown_and_html_show_the_queues():
     assert "ml/job-third-31831 (Job third), LocalQueue queue, ClusterQueue team: Pending: couldn&#39;t assign" in page
     without = run("plan", str(PLAN / "jobs.yaml"), "--cluster", str(PLAN / "cluster.yaml"), "-o", "markdown").stdout
     assert "Kueue ClusterQueues" not in without
+
+
+def test_explain_names_the_smallest_changes_that_admit_a_held_job():
+    result = run("explain", "job/third", "-n", "ml", str(PLAN / "jobs.yaml"), str(PLAN / "setup.yaml"),
+                 str(PLAN / "more-queues.yaml"), "--cluster", str(PLAN / "cluster.yaml"), "-o", "json")
+    target = json.loads(result.stdout)["targets"][0]
+    assert target["verdict"] == "WaitingForAdmission"
+    assert target["summary"].startswith("waiting for Kueue to admit it (LocalQueue ml/queue): Workload "
+                                        "job-third-31831 in ClusterQueue team is Pending: couldn't assign flavors")
+    got = [(s["kind"], s["title"], [(c["file"].rsplit("/", 1)[-1], c["line"], c["fieldPath"], c["value"])
+                                    for c in s["changes"]]) for s in target["suggestions"]]
+    assert got == [
+        ("kueueQuota", "raise ClusterQueue team's nominalQuota of cpu in flavor spot from 8 to 10",
+         [("setup.yaml", 29, "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota", "10")]),
+        ("kueuePriority", "give Job third WorkloadPriorityClass routine (priority 10)",
+         [("jobs.yaml", 43, "metadata.labels.kueue.x-k8s.io/priority-class", "routine")]),
+        ("kueueLocalQueue", "send Job third to LocalQueue ml/spare",
+         [("jobs.yaml", 43, "metadata.labels.kueue.x-k8s.io/queue-name", "spare")]),
+    ]
+    assert all(s["why"] == "re-running Kueue's admission with the change admits Workload job-third-31831"
+               for s in target["suggestions"])
+
+
+def test_each_explain_suggestion_admits_when_applied(tmp_path):
+    """The suggested quota, applied to the file, makes the plan admit the Job (and one less does not)."""
+    for quota, admitted in (("10", True), ("9", False)):
+        setup = (PLAN / "setup.yaml").read_text().replace("resources: [{name: cpu, nominalQuota: 8}]",
+                                                          f"resources: [{{name: cpu, nominalQuota: {quota}}}]")
+        path = tmp_path / f"setup-{quota}.yaml"
+        path.write_text(setup)
+        _, plan = _plan_json(str(PLAN / "jobs.yaml"), str(path), "--cluster", str(PLAN / "cluster.yaml"))
+        status = {w["owner"]["name"]: w["status"] for w in plan["kueue"]["workloads"]}
+        assert (status["third"] == "Admitted") is admitted, quota

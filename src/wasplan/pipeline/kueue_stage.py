@@ -33,6 +33,7 @@ ADMITTED = "Admitted"  # KueueStatus.ADMITTED; the model is imported only when a
 class KueueStage:
     result: Any  # wasplan.kueue.KueueResult
     decisions: KueueDecisions
+    documents: list = field(default_factory=list)  # what the admission read, snapshot first (explain re-runs it)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -55,7 +56,7 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
         return None
     result = admit(inputs)
     where = _locations(manifest_docs)
-    stage = KueueStage(result, _decisions(result))
+    stage = KueueStage(result, _decisions(result), [*snapshot_docs, *manifest_docs])
     stage.diagnostics += [_diag("WAS692", f"not modelled in Kueue's admission: {what}; Kueue's decisions may "
                                           "differ from the plan's", Location("<plan>")) for what in result.not_modelled]
     stage.diagnostics += [_diag("WAS694", f"Kueue builds no Workload for {what}", Location("<plan>"))
