@@ -21,10 +21,7 @@ def result_of(scenario: dict):
     return admit(KueueInputs.from_objects(load(*scenario.get("clusters", []), *scenario["files"])))
 
 
-TAS = {"tas-rack"}  # topology-aware scheduling: not modelled yet, named in not_modelled
-
-
-@pytest.mark.parametrize("name", sorted(set(EXPECTED) - TAS))
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_scenario_matches_the_oracle(name):
     scenario = EXPECTED[name]
     result = result_of(scenario)
@@ -43,8 +40,3 @@ def test_output_is_deterministic():
     first = json.dumps(result_of(scenario).to_json())
     assert all(json.dumps(result_of(scenario).to_json()) == first for _ in range(3))
 
-
-def test_topology_aware_scheduling_is_named_as_not_modelled():
-    result = result_of(EXPECTED["tas-rack"])
-    assert result.not_modelled == ["topology-aware scheduling (TAS): flavors tas name a Topology; quota is "
-                                   "modelled, topology domains are not"]

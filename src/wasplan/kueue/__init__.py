@@ -35,11 +35,10 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
     for kind, n in sorted(inputs.unbuilt_kinds.items()):
         out.append(f"Workloads of {n} {kind} with kueue.x-k8s.io/queue-name (Kueue's pod-based and "
                    f"LeaderWorkerSet integrations are not modelled)")
-    tas = sorted(f.name for f in inputs.flavors.values() if f.topology_name)
-    if tas or any(ps.tas for wl in inputs.workloads for ps in wl.pod_sets):
-        out.append("topology-aware scheduling (TAS): "
-                   + (f"flavors {', '.join(tas)} name a Topology" if tas else "podsets request a topology")
-                   + "; quota is modelled, topology domains are not")
+    unsupported = sorted({ps.tas_unsupported for wl in inputs.workloads for ps in wl.pod_sets if ps.tas_unsupported})
+    if unsupported:
+        out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
+                   f"such PodSets are placed as unconstrained")
     if inputs.fair_sharing:
         out.append("fair sharing (ClusterQueue fairSharing weights): classical ordering and preemption used")
     if any(ps.min_count is not None and ps.min_count < ps.count for wl in inputs.workloads for ps in wl.pod_sets):
@@ -53,7 +52,7 @@ def admit(inputs: KueueInputs, policy: AdmissionPolicy = AdmissionPolicy()) -> K
     held = {wl.key for wl in inputs.workloads if wl.has_quota()}
     run.run()
     result = build_result(run, held)
-    result.not_modelled = _not_modelled(inputs)
+    result.not_modelled = _not_modelled(inputs) + sorted(run.notes)
     result.not_built = list(inputs.not_built)
     if not run.settled:
         result.not_modelled.append(f"the run did not settle within {run.cycles} cycles")

@@ -15,6 +15,7 @@ Go map order"). Here the resources are walked in name order, so such a message m
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from .model import FR, Workload, quantity_string
@@ -42,8 +43,12 @@ class PodSetAssignment:
     requests: dict[str, int]  # the PodSet's total requests (pods included when the ClusterQueue covers pods)
     flavors: dict[str, FlavorChoice] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
+    error: str | None = None
+    topology: tuple[list[str], list[tuple[tuple[str, ...], int]]] | None = None  # TAS: levels, domains
 
     def mode(self) -> int:
+        if self.error is not None:
+            return NO_FIT
         if not self.reasons:
             return FIT
         if not self.flavors:
@@ -57,16 +62,21 @@ class Assignment:
     borrowing: int = 0
     usage: dict[FR, int] = field(default_factory=dict)
     last_tried: list[dict[str, int]] = field(default_factory=list)
+    forced: int | None = None  # the representative mode TAS settled on
 
     def mode(self) -> int:
         if not self.pod_sets:
             return NO_FIT
+        if self.forced is not None:
+            return self.forced
         return min(ps.mode() for ps in self.pod_sets)
 
     def message(self) -> str:
         parts = []
         for ps in self.pod_sets:
-            if ps.mode() == FIT and not ps.reasons:
+            if ps.error is not None:
+                return f"failed to assign flavors to pod set {ps.name}: {ps.error}"
+            if not ps.reasons:
                 continue
             parts.append(f"couldn't assign flavors to pod set {ps.name}: {', '.join(sorted(ps.reasons))}")
         return "; ".join(parts)
@@ -184,7 +194,78 @@ class FlavorAssigner:
             a.last_tried.append(tried)
             if failed:
                 return a
+        if a.mode() != NO_FIT and self.run.tas:
+            self._topology(a)
         return a
+
+    # -- topology-aware scheduling (flavorassigner.go assignFlavors, tas_flavorassigner.go) --------------------
+    def _tas_requested(self, ps) -> bool:
+        return ps.topology is not None or ps.tas_unsupported is not None or self.run.tas_only(self.cq.name)
+
+    def _topology(self, a: Assignment) -> None:
+        # Kueue caches the representative mode before the TAS step; a PodSet error found now changes the message,
+        # not that mode (flavorassigner.go: RepresentativeMode, representativeMode)
+        a.forced = a.mode()
+        reqs = []
+        for ps, psa in zip(self.wl.pod_sets, a.pod_sets):
+            if not self._tas_requested(ps):
+                continue
+            flavors = sorted({c.flavor for c in psa.flavors.values() if c.flavor in self.run.tas})
+            if not flavors:
+                psa.error = "no TAS flavor assigned"
+            elif len(flavors) > 1:
+                psa.error = f"more than one TAS flavor assigned: {', '.join(flavors)}"
+            else:
+                reqs.append((ps, psa, flavors[0]))
+        if not reqs:
+            return
+        if a.mode() == FIT:
+            failed = self._place(reqs, simulate_empty=False)
+            if failed is not None:
+                psa, reason = failed
+                psa.reasons.append(reason)
+                for c in psa.flavors.values():
+                    c.mode = PREEMPT
+                a.forced = PREEMPT
+        if a.mode() == PREEMPT:
+            failed = self._place(reqs, simulate_empty=True)
+            if failed is not None:
+                for c in failed[0].flavors.values():
+                    c.mode = NO_FIT
+                a.forced = NO_FIT
+            else:
+                for _, psa, _ in reqs:
+                    for c in psa.flavors.values():
+                        c.mode = PREEMPT
+                a.forced = PREEMPT
+
+    def _place(self, reqs, simulate_empty: bool):
+        """FindTopologyAssignmentsForWorkload: each flavor's PodSets in order, later ones seeing the earlier ones'
+        pods; (the PodSet assignment, the reason) of the first that does not fit, else None (and, unless the
+        cluster is simulated empty, each PodSet assignment gets its domains)."""
+        placed = []
+        for flavor in sorted({f for _, _, f in reqs}):
+            topo = self.run.tas[flavor]
+            assumed: dict[str, dict[str, int]] = {}
+            for ps, psa, f in reqs:
+                if f != flavor:
+                    continue
+                kind, level = ps.topology or ("unconstrained", None)
+                domains, detail = topo.find(ps.requests, psa.count, kind, level or topo.levels[-1],
+                                            ps.template.get("spec") or {}, simulate_empty, assumed)
+                if domains is None:
+                    return psa, detail
+                placed.append((psa, (detail, domains)))
+                for values, count in domains:
+                    leaf = values[-1] if topo.by_hostname else ",".join(values)
+                    used = assumed.setdefault(leaf, {})
+                    for r, v in ps.requests.items():
+                        used[r] = used.get(r, 0) + v * count
+                    used["pods"] = used.get("pods", 0) + count
+        if not simulate_empty:
+            for psa, topology in placed:
+                psa.topology = topology
+        return None
 
     def _group_of(self, res: str):
         for rg in self.spec.resource_groups:
@@ -228,7 +309,7 @@ class FlavorAssigner:
         for idx in range(start, len(rg.flavors)):
             attempted = idx
             fname = rg.flavors[idx]
-            problem = self._check_flavor(fname, spec, rg)
+            problem = self._check_flavor(fname, spec, rg, ps)
             if problem:
                 reasons.append(problem)
                 continue
@@ -253,10 +334,13 @@ class FlavorAssigner:
             choice.tried = -1 if attempted == len(rg.flavors) - 1 else attempted
         return best or {}, reasons, best_mode[0] == G_FIT
 
-    def _check_flavor(self, fname: str, spec: dict, rg) -> str | None:
+    def _check_flavor(self, fname: str, spec: dict, rg, ps) -> str | None:
         flavor = self.run.inputs.flavors.get(fname)
         if flavor is None:
             return f"flavor {fname} not found"
+        problem = self._check_tas(ps, flavor, rg)
+        if problem:
+            return problem
         tolerations = list(spec.get("tolerations") or []) + list(flavor.tolerations)
         for taint in flavor.node_taints:
             if isinstance(taint, dict) and taint.get("effect") in ("NoSchedule", "NoExecute") \
@@ -266,6 +350,26 @@ class FlavorAssigner:
                 return f"untolerated taint {shown} in flavor {fname}"
         if not _selector_matches(spec, rg.label_keys, flavor.node_labels):
             return f"flavor {fname} doesn't match node affinity"
+        return None
+
+    def _check_tas(self, ps, flavor, rg) -> str | None:
+        """checkPodSetAndFlavorMatchForTAS."""
+        name = json.dumps(flavor.name)
+        if self._tas_requested(ps):
+            if ps.topology is None and ps.tas_unsupported is None:
+                return None  # implied by a TAS-only ClusterQueue
+            if not flavor.topology_name:
+                if not any(r in rg.covered for r in ps.requests):
+                    return None
+                return f"Flavor {name} does not support TopologyAwareScheduling"
+            topo = self.run.tas.get(flavor.name)
+            if topo is None:
+                return f"Flavor {name} information missing in TAS cache"
+            if ps.topology is not None and ps.topology[1] is not None and ps.topology[1] not in topo.levels:
+                return f"Flavor {name} does not contain the requested level"
+            return None
+        if flavor.topology_name:
+            return f"Flavor {name} supports only TopologyAwareScheduling"
         return None
 
     def _fits_quota(self, fr: FR, assumed: int, request: int) -> tuple[int, int, list[str]]:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
 from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
+from .requests import pod_requests
+from .tas import FlavorTopology
 from .quota import Node, Tree, add_all, add_usage, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
 from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
                      ClusterQueueQueue)
@@ -58,7 +60,42 @@ class Run:
             for n, cq in sorted(inputs.cluster_queues.items())}
         self.preemptor = Preemptor(self)
         self.changed = False
+        self.notes: set[str] = set()
+        self.tas = self._topologies()
         self.active = {n for n in self.tree.cqs if self._active(n)}
+
+    def _topologies(self) -> dict[str, FlavorTopology]:
+        """A TAS snapshot per flavor naming an existing Topology (tas_flavor.go), with the non-TAS pods' usage."""
+        usage: dict[str, dict[str, int]] = {}
+        for pod in self.inputs.pods:
+            spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+            node = spec.get("nodeName")
+            if not node or (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                continue
+            per = usage.setdefault(node, {})
+            for r, v in pod_requests(spec, [], {}).items():
+                per[r] = per.get(r, 0) + v
+            per["pods"] = per.get("pods", 0) + 1
+        out = {}
+        for name, f in sorted(self.inputs.flavors.items()):
+            if f.topology_name and f.topology_name in self.inputs.topologies:
+                out[name] = FlavorTopology(name, f.topology_name, self.inputs.topologies[f.topology_name],
+                                           f.node_labels, f.tolerations, self.inputs.nodes, usage)
+        return out
+
+    def tas_only(self, cq: str) -> bool:
+        groups = self.inputs.cluster_queues[cq].resource_groups
+        flavors = [self.inputs.flavors.get(f) for rg in groups for f in rg.flavors]
+        return bool(flavors) and all(f is not None and f.topology_name for f in flavors)
+
+    def tas_usage(self, wl: Workload, sign: int) -> None:
+        for psa in wl.admission or ():
+            if psa.topology is None or not psa.count:
+                continue
+            single = {r: v // psa.count for r, v in psa.usage.items()}
+            for flavor in sorted(set(psa.flavors.values())):
+                if flavor in self.tas:
+                    self.tas[flavor].add_usage(psa.topology[1], single, sign)
 
     # -- set-up ------------------------------------------------------------------------------------------------
     def _active(self, name: str) -> bool:
@@ -67,6 +104,9 @@ class Run:
             return False
         if any(f not in self.inputs.flavors for rg in cq.resource_groups for f in rg.flavors):
             return False
+        if any(self.inputs.flavors[f].topology_name and self.inputs.flavors[f].topology_name
+               not in self.inputs.topologies for rg in cq.resource_groups for f in rg.flavors):
+            return False  # isTASViolated: the TAS cache of a flavor cannot be initialized
         for check in cq.admission_checks:
             if check not in self.inputs.admission_checks:
                 return False
@@ -82,6 +122,7 @@ class Run:
             if wl.has_quota() and wl.admission_cq in self.admitted and wl.admission_cq not in self.tree.cycle_cqs:
                 self.admitted[wl.admission_cq][wl.key] = wl
                 add_all(self.tree.cqs[wl.admission_cq], wl.usage())
+                self.tas_usage(wl, +1)
         for wl in self.workloads:
             if wl.has_quota() or not wl.active:
                 continue
@@ -155,7 +196,7 @@ class Run:
                 e.msg, e.status = "Workload has overlapping preemption targets with another workload", "skipped"
                 continue
             usage = e.assignment.usage
-            if not self._fits(e.cq, usage, list(preempted.values()) + e.targets):
+            if not self._fits(e, usage, list(preempted.values()) + e.targets):
                 e.msg, e.status = "Workload no longer fits after processing another workload", "skipped"
                 continue
             for t in e.targets:
@@ -192,6 +233,10 @@ class Run:
             assigner = FlavorAssigner(self, wl, cq)
             e.assignment = assigner.assign()
             if e.assignment.mode() == PREEMPT:
+                if any(ps.topology for ps in e.assignment.pod_sets) or any(
+                        p.topology or p.tas_unsupported for p in wl.pod_sets):
+                    self.notes.add("preemption for topology-aware workloads weighs quota only, not the "
+                                   "topology domains the preemptor would need")
                 e.targets = self.preemptor.targets(wl, cq, e.assignment.needs_preemption(), e.assignment.usage)
             e.msg = e.assignment.message()
             wl.last_tried = e.assignment.last_tried
@@ -209,13 +254,25 @@ class Run:
                 out[fr] = max(0, min(usage, q.nominal - used))
         return out
 
-    @staticmethod
-    def _fits(cq: Node, usage: dict[FR, int], removed: list[Target]) -> bool:
+    def _fits(self, e: Entry, usage: dict[FR, int], removed: list[Target]) -> bool:
+        """fits(): the quota, and the TAS domains, still free once earlier admissions of the cycle are counted."""
         for t in removed:
             remove_all(t.cq, t.wl.usage())
-        ok = all(cq_available(cq, fr) >= v for fr, v in usage.items())
+            self.tas_usage(t.wl, -1)
+        ok = all(cq_available(e.cq, fr) >= v for fr, v in usage.items())
+        for psa in e.assignment.pod_sets if ok else ():
+            if psa.topology is None:
+                continue
+            for res, choice in psa.flavors.items():
+                topo = self.tas.get(choice.flavor)
+                if topo is None:
+                    continue
+                single = {r: v // psa.count for r, v in psa.requests.items()
+                          if psa.flavors.get(r) is not None and psa.flavors[r].flavor in self.tas}
+                ok = ok and topo.fits(psa.topology[1], single)
         for t in removed:
             add_all(t.cq, t.wl.usage())
+            self.tas_usage(t.wl, +1)
         return ok
 
     def _issue(self, e: Entry) -> int:
@@ -235,8 +292,9 @@ class Run:
         wl = e.wl
         wl.admission_cq = e.cq.name
         wl.admission = [PodSetAdmission(ps.name, ps.count, {r: c.flavor for r, c in ps.flavors.items()},
-                                        {r: ps.requests.get(r, 0) for r in ps.flavors})
+                                        {r: ps.requests.get(r, 0) for r in ps.flavors}, ps.topology)
                         for ps in e.assignment.pod_sets]
+        self.tas_usage(wl, +1)
         wl.set_condition("QuotaReserved", True, "QuotaReserved", f"Quota reserved in ClusterQueue {e.cq.name}", self.now)
         for kind in ("Evicted", "Preempted"):
             old = wl.conditions.get(kind)
@@ -285,10 +343,13 @@ class Run:
             wl.set_condition("Requeued", ev.reason == "Preempted", ev.reason, ev.message, self.now)
             cq = wl.admission_cq
             usage = wl.usage()
+            held = Workload(wl.namespace, wl.name, wl.uid, wl.queue, wl.priority, wl.created, [],
+                            admission=wl.admission)
             self._unset(wl, "Pending", ev.message)
             if cq in self.admitted and self.admitted[cq].pop(wl.key, None) is not None:
                 for fr, v in usage.items():
                     remove_usage(self.tree.cqs[cq], fr, v)
+                self.tas_usage(held, -1)
             lq = self.local_queue(wl)
             if lq is None or lq.cluster_queue not in self.queues:
                 continue

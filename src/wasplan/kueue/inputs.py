@@ -30,6 +30,7 @@ from .model import (QUEUE_LABEL, ClusterQueue, Cohort, Condition, FlavorFungibil
                     PodSetAdmission, Preemption, ResourceFlavor, ResourceGroup, ResourceQuota, Selector, Workload,
                     resource_value)
 from .requests import _amounts, pod_requests
+from .tas import decode
 
 KUEUE_GROUP = "kueue.x-k8s.io"
 BASE = _dt.datetime(2026, 1, 1, tzinfo=_dt.timezone.utc)
@@ -159,9 +160,16 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
         requests = pod_requests(template.get("spec") or {}, classes.limit_ranges.get(namespace, []), classes.overheads)
         count = ps.get("count", 1)
         min_count = ps.get("minCount")
+        tr = ps.get("topologyRequest") if isinstance(ps.get("topologyRequest"), dict) else {}
+        topology = (("required", str(tr["required"])) if tr.get("required") else
+                    ("preferred", str(tr["preferred"])) if tr.get("preferred") else
+                    ("unconstrained", None) if tr.get("unconstrained") else None)
+        unsupported = next((f for f in ("podSetSliceRequiredTopology", "podSetSliceSize", "podSetGroupName",
+                                        "podsetSliceRequiredTopologyConstraints") if tr.get(f)), None)
         pod_sets.append(PodSet(str(ps.get("name", "main")), count if isinstance(count, int) else 1, requests,
                                template, min_count if isinstance(min_count, int) else None,
-                               tas=isinstance(ps.get("topologyRequest"), dict)))
+                               tas=topology is not None or unsupported is not None, topology=topology,
+                               tas_unsupported=unsupported))
     priority = spec.get("priority")
     labels = meta.get("labels") or {}
     wl = Workload(namespace=namespace, name=name, uid=str(meta.get("uid") or f"uid-{namespace}-{name}"),
@@ -180,7 +188,8 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
             count = psa.get("count")
             wl.admission.append(PodSetAdmission(ps_name, count if isinstance(count, int) else counts.get(ps_name, 1),
                                                 {str(k): str(v) for k, v in (psa.get("flavors") or {}).items()},
-                                                _amounts(psa.get("resourceUsage") or {})))
+                                                _amounts(psa.get("resourceUsage") or {}),
+                                                decode(psa.get("topologyAssignment"))))
     for c in status.get("conditions") or ():
         if isinstance(c, dict) and isinstance(c.get("type"), str):
             when = _seconds(c.get("lastTransitionTime"))

@@ -23,8 +23,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .model import (JOB_UID_LABEL, MIN_PARALLELISM, PRIORITY_CLASS_LABEL, QUEUE_LABEL, TAS_ANNOTATIONS,
-                    PodSet, Source, Workload)
+from .model import (JOB_UID_LABEL, MIN_PARALLELISM, PREFERRED_TOPOLOGY, PRIORITY_CLASS_LABEL, QUEUE_LABEL,
+                    REQUIRED_TOPOLOGY, TAS_UNMODELLED, UNCONSTRAINED_TOPOLOGY, PodSet, Source, Workload)
 from .requests import pod_requests
 
 _MAX_PREFIX = 253 - 1 - 5
@@ -69,8 +69,22 @@ def _pod_set(name: str, count: int, template: dict, namespace: str, classes: Cla
     spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
     annotations = ((template.get("metadata") or {}).get("annotations") or {})
     requests = pod_requests(spec, classes.limit_ranges.get(namespace, []), classes.overheads)
-    tas = isinstance(annotations, dict) and any(a in annotations for a in TAS_ANNOTATIONS)
-    return PodSet(name=name, count=count, requests=requests, template=template, min_count=min_count, tas=tas)
+    topology = topology_request(annotations if isinstance(annotations, dict) else {})
+    unsupported = next((a for a in TAS_UNMODELLED if isinstance(annotations, dict) and a in annotations), None)
+    return PodSet(name=name, count=count, requests=requests, template=template, min_count=min_count,
+                  tas=topology is not None or unsupported is not None, topology=topology, tas_unsupported=unsupported)
+
+
+def topology_request(annotations: dict) -> tuple[str, str | None] | None:
+    """KDIR/pkg/controller/jobframework/tas.go NewPodSetTopologyRequest: the PodSet's TAS request, from its
+    template's annotations (required, else preferred, else unconstrained "true")."""
+    if isinstance(annotations.get(REQUIRED_TOPOLOGY), str):
+        return "required", annotations[REQUIRED_TOPOLOGY]
+    if isinstance(annotations.get(PREFERRED_TOPOLOGY), str):
+        return "preferred", annotations[PREFERRED_TOPOLOGY]
+    if str(annotations.get(UNCONSTRAINED_TOPOLOGY, "")).lower() == "true":
+        return "unconstrained", None
+    return None
 
 
 def _job_pod_sets(spec: dict, namespace: str, classes: Classes, annotations: dict) -> list[PodSet]:

@@ -22,8 +22,12 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
 JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
 MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism"
-TAS_ANNOTATIONS = ("kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology",
-                   "kueue.x-k8s.io/podset-unconstrained-topology")
+REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
+PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
+UNCONSTRAINED_TOPOLOGY = "kueue.x-k8s.io/podset-unconstrained-topology"
+TAS_ANNOTATIONS = (REQUIRED_TOPOLOGY, PREFERRED_TOPOLOGY, UNCONSTRAINED_TOPOLOGY)
+TAS_UNMODELLED = ("kueue.x-k8s.io/podset-slice-required-topology", "kueue.x-k8s.io/podset-slice-size",
+                  "kueue.x-k8s.io/podset-group-name")
 
 # the scheduler's condition reasons (KDIR/apis/kueue/v1beta2/workload_types.go)
 IN_CLUSTER_QUEUE = "InClusterQueue"
@@ -178,6 +182,8 @@ class PodSet:
     template: dict  # the pod template (metadata + spec)
     min_count: int | None = None
     tas: bool = False  # carries one of Kueue's TAS podset annotations
+    topology: tuple[str, str | None] | None = None  # ("required" | "preferred" | "unconstrained", level)
+    tas_unsupported: str | None = None  # a TAS request this model does not place (slices, PodSet groups)
 
 
 @dataclass(slots=True)
@@ -188,6 +194,7 @@ class PodSetAdmission:
     count: int
     flavors: dict[str, str]
     usage: dict[str, int]
+    topology: tuple[list[str], list[tuple[tuple[str, ...], int]]] | None = None  # levels, (values, count)
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .model import KueueStatus, Source, Workload, quantity_string
+from .tas import encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +26,13 @@ class PodSetOutcome:
     tolerations: list[dict] = field(default_factory=list)
     topology: list[tuple[dict[str, str], int]] | None = None
 
+    encoded_topology: dict | None = None  # the v1beta2 TopologyAssignment, as the plan JSON shows it
+
     def to_json(self) -> dict:
-        return {"name": self.name, "count": self.count, "flavors": dict(sorted(self.flavors.items()))}
+        out = {"name": self.name, "count": self.count, "flavors": dict(sorted(self.flavors.items()))}
+        if self.encoded_topology is not None:
+            out["topology"] = self.encoded_topology
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +149,12 @@ def build_result(run, initially_held: set[str]) -> KueueResult:
                 if flavor is not None:
                     selector.update(flavor.node_labels)
                     tolerations += flavor.tolerations
-            pod_sets.append(PodSetOutcome(ps.name, psa.count, flavors, selector, tolerations))
+            topology = encoded = None
+            if psa.topology is not None:
+                levels, domains = psa.topology
+                topology = [(dict(zip(levels, values)), count) for values, count in domains]
+                encoded = encode(levels, domains)
+            pod_sets.append(PodSetOutcome(ps.name, psa.count, flavors, selector, tolerations, topology, encoded))
         outcome = WorkloadOutcome(wl.namespace, wl.name, wl.source, wl.queue, cq_name, wl.priority, status, reason,
                                   message, pod_sets, borrowing,
                                   wl.preempted_by if status == KueueStatus.PREEMPTED or (
