@@ -1202,6 +1202,16 @@ DOCS: dict[str, RuleDoc] = {
         "cluster.yaml",
         "Match the ResourceFlavor's nodeLabels and tolerations to the nodes, and keep quotas within what the "
         "nodes hold."),
+    "WAS696": RuleDoc(
+        "The object asks Kueue for topology-aware scheduling (a `kueue.x-k8s.io/podset-required-topology` or "
+        "similar annotation on a TAS flavor), and its pods' PodGroup (from the Job's `spec.scheduling` or the "
+        "Workload) carries a scheduling.k8s.io `schedulingConstraints.topology` as well. Kueue picks the domains "
+        "and pins the pods there without knowing the PodGroup's constraint; kube-scheduler then applies the "
+        "constraint within what Kueue left. The plan follows both, and says so.",
+        "# a Job with kueue.x-k8s.io/podset-required-topology: rack and spec.scheduling topology on zone\n"
+        "wasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
+        "# only one of the two topology requests\nwasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
+        "Keep one of the two topology requests."),
     "WAS710": RuleDoc(
         "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
         "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "

@@ -17,7 +17,6 @@ from tests.oracle.test_kueue_oracle import facts, key
 PLAN = FIXTURES / "kueue-plan"
 SCENARIOS = FIXTURES / "kueue-scenarios"
 EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
-TAS = {"tas-rack"}  # topology-aware scheduling: named as not modelled by the admission model
 
 
 def _plan_json(*args: str) -> tuple[int, dict]:
@@ -34,7 +33,7 @@ def _scenario_args(name: str) -> list[str]:
     return args
 
 
-@pytest.mark.parametrize("name", sorted(set(EXPECTED) - TAS))
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_plan_json_kueue_block_is_what_kueue_decides(name):
     _, plan = _plan_json(*_scenario_args(name))
     scenario = EXPECTED[name]
@@ -122,13 +121,40 @@ def test_without_a_cluster_queue_the_message_names_the_kubectl_command():
     assert '"kueue"' not in run("plan", str(PLAN / "jobs.yaml"), "-o", "json").stdout
 
 
-def test_what_the_model_does_not_model_is_named_and_fails_pending():
-    result = run("plan", *_scenario_args("tas-rack"), "--fail-on", "pending", env={"COLUMNS": "300"})
-    assert result.exit_code == 1
-    assert ("warning WAS692 not modelled in Kueue's admission: topology-aware scheduling (TAS): flavors tas name a "
-            "Topology; quota is modelled, topology domains are not; Kueue's decisions may differ from the plan's"
-            ) in result.stderr
-    assert "Kueue: not modelled: topology-aware scheduling (TAS)" in result.stdout
+def test_what_the_model_does_not_model_is_named_and_fails_pending(tmp_path):
+    job = (PLAN / "jobs.yaml").read_text().split("---\n")[1].replace(
+        "  labels: {kueue.x-k8s.io/queue-name: queue}\n",
+        "  labels: {kueue.x-k8s.io/queue-name: queue}\n  annotations: {kueue.x-k8s.io/job-min-parallelism: \"2\"}\n")
+    path = tmp_path / "partial.yaml"
+    path.write_text(job)
+    result = run("plan", str(path), str(PLAN / "setup.yaml"), "--cluster", str(PLAN / "cluster.yaml"),
+                 "--fail-on", "pending", env={"COLUMNS": "300"})
+    assert result.exit_code == 1  # every pod is placed, and yet the plan is incomplete
+    assert "Every pod is placed" not in result.stdout
+    assert ("warning WAS692 not modelled in Kueue's admission: partial admission (kueue.x-k8s.io/job-min-parallelism): "
+            "workloads are tried at full count only; Kueue's decisions may differ from the plan's") in result.stderr
+    assert "Kueue: not modelled: partial admission" in result.stdout
+
+
+def test_topology_aware_scheduling_pins_each_pod_to_its_domain():
+    code, plan = _plan_json(*_scenario_args("tas-rack"))
+    assert [(p["name"], p["node"]) for p in plan["pods"] if p["owner"]["name"] == "in-one-rack"] == [
+        ("in-one-rack-0", "n1"), ("in-one-rack-1", "n2")]
+    assert all(p["status"] == "WaitingForAdmission" for p in plan["pods"] if p["owner"]["name"] == "too-wide")
+
+
+def test_kueue_topology_beside_a_podgroup_topology_is_named(tmp_path):
+    text = (SCENARIOS / "tas-rack.yaml").read_text().replace(
+        "  parallelism: 2\n  completions: 2\n  suspend: true\n",
+        "  parallelism: 2\n  completions: 2\n  completionMode: Indexed\n  suspend: true\n  scheduling:\n"
+        "    schedulingPolicy: {gang: {}}\n    schedulingConstraints:\n"
+        "      topology: [{key: topology.example.com/block}]\n", 1)
+    path = tmp_path / "both.yaml"
+    path.write_text(text)
+    result = run("plan", str(path), "--cluster", str(PLAN / "cluster.yaml"), env={"COLUMNS": "400"})
+    assert ("warning WAS696 Job default/in-one-rack: Kueue's topology-aware scheduling pins its pods to domains of "
+            "kubernetes.io/hostname, and its PodGroup's schedulingConstraints.topology (topology.example.com/block) "
+            "constrains them too") in result.stderr
 
 
 def test_markdown_and_html_show_the_queues():

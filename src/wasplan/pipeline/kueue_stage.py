@@ -81,10 +81,16 @@ def _decisions(result) -> KueueDecisions:
             continue
         group = wl.source.api_version.rpartition("/")[0] if "/" in wl.source.api_version else ""
         admitted = wl.status.value == ADMITTED
-        pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations)) for p in wl.pod_sets) if admitted else ()
+        pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations), _domains(p.topology))
+                         for p in wl.pod_sets) if admitted else ()
         out[(group, wl.source.kind, wl.source.namespace, wl.source.name)] = KueueVerdict(
             wl.name, wl.cluster_queue, admitted, wl.status.value, wl.reason, wl.message, pod_sets)
     return out
+
+
+def _domains(topology) -> tuple:
+    """A PodSet's TAS domains as ((label, value) pairs, pod count), in Kueue's order; () without TAS."""
+    return tuple((tuple(sorted(labels.items())), count) for labels, count in topology or ())
 
 
 def _owner_key(wl) -> tuple[str, str, str] | None:
