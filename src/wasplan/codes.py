@@ -338,7 +338,7 @@ _TABLE: list[Code] = [
          "Kueue's job framework builds no Workload for the object (a priority class that does not exist, ...)."),
     Code("WAS695", "kueue-admitted-unschedulable", W,
          "Kueue admits the object, but kube-scheduler leaves some of its pods pending: quota is not capacity."),
-    Code("WAS696", "kueue-topology-beside-podgroup-topology", W,
+    Code("WAS696", "kueue-topology-twice", W,
          "Kueue's topology-aware scheduling pins the pods to domains and their PodGroup's "
          "schedulingConstraints.topology constrains them as well; the two decide apart."),
     # --- WAS7xx: plan outcomes ----------------------------------------------------------------
