@@ -61,6 +61,8 @@ class Run:
         self.preemptor = Preemptor(self)
         self.changed = False
         self.notes: set[str] = set()
+        self.evicted: dict[str, Workload] = {}  # evicted in this cycle, still holding quota
+        self.unchecked: dict[str, Workload] = {}  # holding quota, admission checks not yet settled
         self.tas = self._topologies()
         self.active = {n for n in self.tree.cqs if self._active(n)}
 
@@ -123,6 +125,8 @@ class Run:
                 self.admitted[wl.admission_cq][wl.key] = wl
                 add_all(self.tree.cqs[wl.admission_cq], wl.usage())
                 self.tas_usage(wl, +1)
+                if wl.is_evicted():
+                    self.evicted[wl.key] = wl  # evicted in the snapshot: its controllers finish the eviction
         for wl in self.workloads:
             if wl.has_quota() or not wl.active:
                 continue
@@ -140,7 +144,7 @@ class Run:
                 self._unset(wl, "Inadmissible", msg)
             if lq is not None and lq.stop_policy == "None" and lq.cluster_queue in self.queues:
                 self.queues[lq.cluster_queue].add(wl)
-        self._settle_checks()
+        self._settle_checks(everyone=True)
 
     # -- the run -----------------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -285,6 +289,7 @@ class Run:
             t.wl.set_condition("Evicted", True, "Preempted", msg, self.now)
             t.wl.set_condition("Preempted", True, t.reason, msg, self.now)
             t.wl.preempted_by = e.wl.key
+            self.evicted[t.wl.key] = t.wl
             self.changed = True
         return count
 
@@ -303,6 +308,7 @@ class Run:
         if not self._checks_of(e.cq.name):
             self._sync_admitted(wl)
         self.admitted[e.cq.name][wl.key] = wl
+        self.unchecked[wl.key] = wl
         self.queues[e.cq.name].forget(wl.key)
         e.status = "assumed"
         self.changed = True
@@ -336,7 +342,8 @@ class Run:
             self._unset(wl, "Pending", e.msg)
 
     def _settle_evictions(self) -> None:
-        for wl in self.workloads:
+        evicted, self.evicted = self.evicted, {}
+        for _, wl in sorted(evicted.items()):
             if not (wl.is_evicted() and wl.has_quota()):
                 continue
             ev = wl.conditions["Evicted"]
@@ -359,8 +366,10 @@ class Run:
             for member in tree:
                 self.queues[member.name].flush(self.inputs.namespaces)
 
-    def _settle_checks(self) -> None:
-        for wl in self.workloads:
+    def _settle_checks(self, everyone: bool = False) -> None:
+        todo = self.workloads if everyone else [w for _, w in sorted(self.unchecked.items())]
+        self.unchecked = {}
+        for wl in todo:
             if not wl.has_quota() or wl.is_admitted() or wl.admission_cq not in self.inputs.cluster_queues:
                 continue
             if self.checks == AdmissionChecks.PENDING and self._checks_of(wl.admission_cq):

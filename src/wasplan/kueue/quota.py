@@ -20,7 +20,7 @@ _NO_QUOTA = ResourceQuota(0)
 
 
 class Node:
-    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq")
+    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq", "_height")
 
     def __init__(self, name: str, quotas: dict[FR, ResourceQuota], cq: ClusterQueue | None = None) -> None:
         self.name = name
@@ -31,6 +31,7 @@ class Node:
         self.subtree: dict[FR, int] = {}
         self.usage: dict[FR, int] = {}
         self.cq = cq
+        self._height: int | None = None  # the tree's shape does not change during a run
 
     def quota(self, fr: FR) -> ResourceQuota:
         return self.quotas.get(fr, _NO_QUOTA)
@@ -68,10 +69,12 @@ class Node:
         return out
 
     def height(self) -> int:
-        h = min(len(self.child_cqs) + len(self.child_cohorts), 1)
-        for c in self.child_cohorts:
-            h = max(h, c.height() + 1)
-        return h
+        if self._height is None:
+            h = min(len(self.child_cqs) + len(self.child_cohorts), 1)
+            for c in self.child_cohorts:
+                h = max(h, c.height() + 1)
+            self._height = h
+        return self._height
 
     def path(self) -> str:
         parts = [self.name] + [a.name for a in self.ancestors()]
