@@ -137,9 +137,7 @@ def test_a_missing_priority_class_builds_no_workload():
 
 
 def test_what_is_not_modelled_is_named():
-    text = QUEUE + job("partial", "1", annotations="kueue.x-k8s.io/job-min-parallelism: '1'") \
-        .replace("template:", "parallelism: 3\n  template:")
-    text += textwrap.dedent("""
+    text = QUEUE + textwrap.dedent("""
         ---
         apiVersion: apps/v1
         kind: Deployment
@@ -149,8 +147,7 @@ def test_what_is_not_modelled_is_named():
     result = run_text(text)
     assert result.not_modelled == [
         "Workloads of 1 apps/v1 Deployment with kueue.x-k8s.io/queue-name (Kueue's pod-based and LeaderWorkerSet "
-        "integrations are not modelled)",
-        "partial admission (kueue.x-k8s.io/job-min-parallelism): workloads are tried at full count only"]
+        "integrations are not modelled)"]
 
 
 def test_a_stopped_local_queue_and_a_missing_cluster_queue_are_inadmissible():

@@ -41,8 +41,6 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
                    f"such PodSets are placed as unconstrained")
     if inputs.fair_sharing:
         out.append("fair sharing (ClusterQueue fairSharing weights): classical ordering and preemption used")
-    if any(ps.min_count is not None and ps.min_count < ps.count for wl in inputs.workloads for ps in wl.pod_sets):
-        out.append("partial admission (kueue.x-k8s.io/job-min-parallelism): workloads are tried at full count only")
     return out
 
 

@@ -1,6 +1,7 @@
 """Kueue's admission cycles, run until nothing changes.
 
-Upstream: KDIR/pkg/scheduler/scheduler.go (`schedule`: one head per active ClusterQueue, `nominate` (namespace
+Upstream: KDIR/pkg/scheduler/scheduler.go (`getInitialAssignments` with the partial-admission search of
+KDIR/pkg/scheduler/flavorassigner/podset_reducer.go; `schedule`: one head per active ClusterQueue, `nominate` (namespace
 selector, then flavor assignment and preemption targets), the classical ordering of entries (not borrowing
 first, higher priority, older), then per entry: NoFit skipped; Preempt without targets reserves quota up to what
 it could use unless the ClusterQueue can always reclaim (`resourcesToReserve`); overlapping targets and "no
@@ -234,18 +235,49 @@ class Run:
                 e.msg, e.reason = "Workload namespace doesn't match ClusterQueue selector", NAMESPACE_MISMATCH
                 inadmissible.append(e)
                 continue
-            assigner = FlavorAssigner(self, wl, cq)
-            e.assignment = assigner.assign()
-            if e.assignment.mode() == PREEMPT:
-                if any(ps.topology for ps in e.assignment.pod_sets) or any(
-                        p.topology or p.tas_unsupported for p in wl.pod_sets):
-                    self.notes.add("preemption for topology-aware workloads weighs quota only, not the "
-                                   "topology domains the preemptor would need")
-                e.targets = self.preemptor.targets(wl, cq, e.assignment.needs_preemption(), e.assignment.usage)
+            e.assignment, e.targets = self._assignments(wl, cq)
             e.msg = e.assignment.message()
             wl.last_tried = e.assignment.last_tried
             entries.append(e)
         return entries, inadmissible
+
+    def _assignments(self, wl: Workload, cq: Node) -> tuple[Assignment, list[Target]]:
+        """getInitialAssignments: the full assignment (with its preemption targets), else, for a workload that
+        allows it, the largest reduced counts that fit or can preempt (podset_reducer.go: a binary search over
+        the steps from the full counts down to the minimum counts)."""
+        assigner = FlavorAssigner(self, wl, cq)
+        full = assigner.assign()
+        if full.mode() == FIT:
+            return full, []
+        if full.mode() == PREEMPT:
+            targets = self._targets(wl, cq, full)
+            if targets:
+                return full, targets
+        deltas = [ps.count - ps.min_count if ps.min_count is not None else 0 for ps in wl.pod_sets]
+        total = sum(deltas)
+        if total <= 0 or not any(ps.min_count is not None and ps.min_count < ps.count for ps in wl.pod_sets):
+            return full, []
+        last_good, found = 0, None
+        lo, hi = 0, total + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            counts = [ps.count - d * mid // total for ps, d in zip(wl.pod_sets, deltas)]
+            attempt = assigner.assign(counts)
+            targets = self._targets(wl, cq, attempt) if attempt.mode() == PREEMPT else []
+            if attempt.mode() == FIT or targets:
+                last_good, found = mid, (attempt, targets)
+                hi = mid
+            else:
+                lo = mid + 1
+        if found is not None and lo == last_good:
+            return found
+        return full, []
+
+    def _targets(self, wl: Workload, cq: Node, a: Assignment) -> list[Target]:
+        if any(ps.topology for ps in a.pod_sets) or any(p.topology or p.tas_unsupported for p in wl.pod_sets):
+            self.notes.add("preemption for topology-aware workloads weighs quota only, not the topology domains "
+                           "the preemptor would need")
+        return self.preemptor.targets(wl, cq, a.needs_preemption(), a.usage)
 
     def _to_reserve(self, e: Entry) -> dict[FR, int]:
         out = {}
