@@ -198,11 +198,11 @@ class Run:
                     reserved.append((e.cq, usage))
                 continue
             if any(t.wl.key in preempted for t in e.targets):
-                e.msg, e.status = "Workload has overlapping preemption targets with another workload", "skipped"
+                self._skip(e, "Workload has overlapping preemption targets with another workload")
                 continue
             usage = e.assignment.usage
             if not self._fits(e, usage, list(preempted.values()) + e.targets):
-                e.msg, e.status = "Workload no longer fits after processing another workload", "skipped"
+                self._skip(e, "Workload no longer fits after processing another workload")
                 continue
             for t in e.targets:
                 preempted[t.wl.key] = t
@@ -224,6 +224,11 @@ class Run:
                 self._requeue(e)
         self._settle_evictions()
         self._settle_checks()
+        if self.cycles == 1:
+            # adding each ClusterQueue asked the queue manager to retry its cohort tree's inadmissible workloads
+            # (manager.go AddClusterQueue: notifyRetryInadmissible); that request is served after the first cycle
+            for q in self.queues.values():
+                q.flush(self.inputs.namespaces)
         self.now += 1
 
     # -- cycle steps -------------------------------------------------------------------------------------------
@@ -278,6 +283,12 @@ class Run:
             self.notes.add("preemption for topology-aware workloads weighs quota only, not the topology domains "
                            "the preemptor would need")
         return self.preemptor.targets(wl, cq, a.needs_preemption(), a.usage)
+
+    @staticmethod
+    def _skip(e: Entry, msg: str) -> None:
+        """setSkipped: the next attempt tries every flavor again."""
+        e.msg, e.status = msg, "skipped"
+        e.wl.last_tried = None
 
     def _to_reserve(self, e: Entry) -> dict[FR, int]:
         out = {}
