@@ -185,7 +185,10 @@ class Run:
                     heads.append((wl, self.tree.cqs[name]))
         entries, inadmissible = self._nominate(heads)
         entries.sort(key=lambda e: (e.assignment.borrowing, -e.wl.priority, e.wl.created))
-        reserved: list[tuple[Node, dict[FR, int]]] = []
+        # the cycle works on a snapshot of the usage (Kueue's Snapshot): reservations and preemptors' usage stay
+        # in it; the cache gets only the admissions, replayed on the saved usage at the end of the cycle
+        saved = [(node, dict(node.usage)) for node in self.tree.nodes()]
+        admitted: list[tuple[Node, dict[FR, int]]] = []
         preempted: dict[str, Target] = {}
         for e in entries:
             mode = e.assignment.mode()
@@ -195,7 +198,6 @@ class Run:
                 if e.cq.cq.preemption.reclaim_within_cohort != "Any":
                     usage = self._to_reserve(e)
                     add_all(e.cq, usage)
-                    reserved.append((e.cq, usage))
                 continue
             if any(t.wl.key in preempted for t in e.targets):
                 self._skip(e, "Workload has overlapping preemption targets with another workload")
@@ -208,7 +210,6 @@ class Run:
                 preempted[t.wl.key] = t
             add_all(e.cq, usage)
             if mode == PREEMPT:
-                reserved.append((e.cq, usage))
                 e.wl.last_tried = None
                 count = self._issue(e)
                 if count:
@@ -217,8 +218,11 @@ class Run:
                 continue
             e.status = "nominated"
             self._admit(e)
-        for cq, usage in reversed(reserved):
-            remove_all(cq, usage)
+            admitted.append((e.cq, usage))
+        for node, usage in saved:
+            node.usage = usage
+        for cq, usage in admitted:
+            add_all(cq, usage)
         for e in entries + inadmissible:
             if e.status != "assumed":
                 self._requeue(e)

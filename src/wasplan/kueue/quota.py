@@ -8,8 +8,10 @@ parent, `QuantitiesFitInQuota`, `IsWithinNominalInResources`), clusterqueue_snap
 its subtree quota). A Cohort named by a ClusterQueue but not defined is an implicit cohort with no quota of its
 own (KDIR/pkg/cache/hierarchy).
 
-One tree is kept for the whole run and changed in place; a cycle's reservations are undone at its end instead of
-copying the tree per cycle (Kueue takes a snapshot per cycle). Usage maps are dicts keyed by (flavor, resource).
+One tree is kept for the whole run; a cycle saves its nodes' usage maps (a few entries per node) and restores them
+at its end, replaying the cycle's admissions, as Kueue's per-cycle snapshot and cache would differ (a reservation
+can be negative, and what propagates to a parent depends on the usage already there). Usage maps are dicts keyed
+by (flavor, resource).
 """
 
 from __future__ import annotations
@@ -181,6 +183,9 @@ class Tree:
         for node in self.cqs.values():
             if node.parent is None:
                 node.subtree = {fr: q.nominal for fr, q in node.quotas.items()}
+
+    def nodes(self) -> list[Node]:
+        return list(self.cqs.values()) + list(self.cohorts.values())
 
     def _cohort(self, name: str) -> Node:
         if name not in self.cohorts:
