@@ -175,3 +175,25 @@ def test_tas_domains_are_handed_to_the_pipeline_as_label_dicts():
     admitted = [w for w in result.workloads if w.status == KueueStatus.ADMITTED]
     assert [ps.topology for w in admitted for ps in w.pod_sets] == [
         [({"kubernetes.io/hostname": "n1"}, 1), ({"kubernetes.io/hostname": "n2"}, 1)]]
+
+
+def test_fair_sharing_weights_are_named_as_not_read():
+    text = QUEUE.replace("  namespaceSelector: {}\n", "  namespaceSelector: {}\n  fairSharing: {weight: 2}\n", 1)
+    result = run_text(text + job("a", "1"))
+    assert [w.status for w in result.workloads] == [KueueStatus.ADMITTED]
+    assert result.not_modelled == [
+        "fair sharing (ClusterQueue fairSharing weights; Kueue's Configuration, which enables it, is not read): the "
+        "classical ordering and preemption are used, as Kueue does with fair sharing off"]
+
+
+def test_a_bound_queued_pod_counts_against_tas_capacity():
+    docs = load("fixtures/kueue-scenarios/tas-rack.yaml")
+    docs.insert(0, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default",
+                                                                      "labels": {"kueue.x-k8s.io/queue-name": "queue"}},
+                    "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "b",
+                                                               "resources": {"requests": {"cpu": "2"}}}]}})
+    result = admit(KueueInputs.from_objects(docs))
+    placed = {w.name: [ps.topology for ps in w.pod_sets] for w in result.workloads}
+    assert placed["job-in-one-rack-8bbed"] == [[({"kubernetes.io/hostname": "n3"}, 1),
+                                                ({"kubernetes.io/hostname": "n4"}, 1)]]
+    assert result.not_modelled == []

@@ -40,7 +40,8 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
         out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
                    f"such PodSets are placed as unconstrained")
     if inputs.fair_sharing:
-        out.append("fair sharing (ClusterQueue fairSharing weights): classical ordering and preemption used")
+        out.append("fair sharing (ClusterQueue fairSharing weights; Kueue's Configuration, which enables it, is not "
+                   "read): the classical ordering and preemption are used, as Kueue does with fair sharing off")
     return out
 
 
