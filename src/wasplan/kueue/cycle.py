@@ -29,7 +29,7 @@ from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
 from .requests import pod_requests
 from .tas import FlavorTopology
-from .quota import Node, Tree, add_all, add_usage, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
+from .quota import Node, Tree, add_all, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
 from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
                      ClusterQueueQueue)
 
@@ -433,6 +433,3 @@ class Run:
                 continue
             self._sync_admitted(wl)
             self.changed = True
-
-
-__all__ = ["Run", "FIT", "add_usage"]
