@@ -197,3 +197,12 @@ def test_a_bound_queued_pod_counts_against_tas_capacity():
     assert placed["job-in-one-rack-8bbed"] == [[({"kubernetes.io/hostname": "n3"}, 1),
                                                 ({"kubernetes.io/hostname": "n4"}, 1)]]
     assert result.not_modelled == []
+
+
+def test_the_pipelines_documents_are_read_as_they_come():
+    from wasplan.documents.reader import read_paths
+
+    from .helpers import ROOT
+    read = read_paths([str(ROOT / SETUP), str(ROOT / "fixtures/kueue/sample-job.yaml")])
+    [wl] = admit(KueueInputs.from_objects(read.documents)).workloads
+    assert (wl.name, wl.status) == ("job-sample-job-588b9-82251", KueueStatus.ADMITTED)

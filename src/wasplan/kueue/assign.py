@@ -111,7 +111,7 @@ def _try_next(mode: tuple[int, int], when_borrow: str, when_preempt: str) -> boo
     return mode[1] != 0 and when_borrow == "TryNextFlavor"
 
 
-def _tolerated(taint: dict, tolerations: list) -> bool:
+def tolerated(taint: dict, tolerations: list) -> bool:
     for t in tolerations:
         if not isinstance(t, dict):
             continue
@@ -142,10 +142,10 @@ def _selector_matches(spec: dict, keys: frozenset[str], labels: dict[str, str]) 
         terms.append(exprs)
     if not terms:
         return True
-    return any(all(_expr(e, labels) for e in exprs) for exprs in terms)
+    return any(all(match_expression(e, labels) for e in exprs) for exprs in terms)
 
 
-def _expr(e: dict, labels: dict[str, str]) -> bool:
+def match_expression(e: dict, labels: dict[str, str]) -> bool:
     key, op, values = e.get("key"), e.get("operator"), e.get("values") or []
     present = key in labels
     if op == "In":
@@ -344,7 +344,7 @@ class FlavorAssigner:
         tolerations = list(spec.get("tolerations") or []) + list(flavor.tolerations)
         for taint in flavor.node_taints:
             if isinstance(taint, dict) and taint.get("effect") in ("NoSchedule", "NoExecute") \
-                    and not _tolerated(taint, tolerations):
+                    and not tolerated(taint, tolerations):
                 # Kueue formats the corev1.Taint value with %s: Go's struct notation, TimeAdded unset
                 shown = f"{{{taint.get('key', '')} {taint.get('value', '')} {taint.get('effect', '')} <nil>}}"
                 return f"untolerated taint {shown} in flavor {fname}"

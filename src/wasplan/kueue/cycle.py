@@ -21,6 +21,7 @@ head back where it was (the next cycle would be the same).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
@@ -28,11 +29,20 @@ from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
 from .requests import pod_requests
 from .tas import FlavorTopology
-from .quota import Node, Tree, add_all, add_usage, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
+from .quota import Node, Tree, add_all, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
 from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
                      ClusterQueueQueue)
 
 MAX_CYCLES = 10000
+
+
+class EntryStatus(enum.Enum):
+    """scheduler.go entryStatus: how far an entry got in its cycle."""
+
+    NOT_NOMINATED = "notNominated"
+    SKIPPED = "skipped"
+    NOMINATED = "nominated"
+    ASSUMED = "assumed"
 
 
 @dataclass(slots=True)
@@ -43,7 +53,7 @@ class Entry:
     targets: list[Target] = field(default_factory=list)
     msg: str = ""
     reason: str = GENERIC
-    status: str = ""  # "", "skipped", "nominated", "assumed"
+    status: EntryStatus = EntryStatus.NOT_NOMINATED
 
 
 class Run:
@@ -216,7 +226,7 @@ class Run:
                     e.msg += f". Pending the preemption of {count} workload(s)"
                     e.reason = PENDING_PREEMPTION
                 continue
-            e.status = "nominated"
+            e.status = EntryStatus.NOMINATED
             self._admit(e)
             admitted.append((e.cq, usage))
         for node, usage in saved:
@@ -224,7 +234,7 @@ class Run:
         for cq, usage in admitted:
             add_all(cq, usage)
         for e in entries + inadmissible:
-            if e.status != "assumed":
+            if e.status is not EntryStatus.ASSUMED:
                 self._requeue(e)
         self._settle_evictions()
         self._settle_checks()
@@ -291,7 +301,7 @@ class Run:
     @staticmethod
     def _skip(e: Entry, msg: str) -> None:
         """setSkipped: the next attempt tries every flavor again."""
-        e.msg, e.status = msg, "skipped"
+        e.msg, e.status = msg, EntryStatus.SKIPPED
         e.wl.last_tried = None
 
     def _to_reserve(self, e: Entry) -> dict[FR, int]:
@@ -357,7 +367,7 @@ class Run:
         self.admitted[e.cq.name][wl.key] = wl
         self.unchecked[wl.key] = wl
         self.queues[e.cq.name].forget(wl.key)
-        e.status = "assumed"
+        e.status = EntryStatus.ASSUMED
         self.changed = True
 
     def _checks_of(self, cq: str) -> tuple[str, ...]:
@@ -378,14 +388,14 @@ class Run:
         self._sync_admitted(wl)
 
     def _requeue(self, e: Entry) -> None:
-        if e.status and e.reason == GENERIC:
+        if e.status is not EntryStatus.NOT_NOMINATED and e.reason == GENERIC:
             e.reason = FAILED_AFTER_NOMINATION
         wl = e.wl
         lq = self.local_queue(wl)
         if not wl.has_quota() and lq is not None and lq.cluster_queue in self.queues:
             pending = any(idx != -1 for tried in wl.last_tried or () for idx in tried.values())
             self.queues[lq.cluster_queue].requeue(wl, e.reason, pending)
-        if e.status in ("", "skipped"):
+        if e.status in (EntryStatus.NOT_NOMINATED, EntryStatus.SKIPPED):
             self._unset(wl, "Pending", e.msg)
 
     def _settle_evictions(self) -> None:
@@ -423,6 +433,3 @@ class Run:
                 continue
             self._sync_admitted(wl)
             self.changed = True
-
-
-__all__ = ["Run", "FIT", "add_usage"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .model import (JOB_UID_LABEL, MIN_PARALLELISM, PREFERRED_TOPOLOGY, PRIORITY_CLASS_LABEL, QUEUE_LABEL,
+from .model import (MIN_PARALLELISM, PREFERRED_TOPOLOGY, PRIORITY_CLASS_LABEL, QUEUE_LABEL,
                     REQUIRED_TOPOLOGY, TAS_UNMODELLED, UNCONSTRAINED_TOPOLOGY, PodSet, Source, Workload)
 from .requests import pod_requests
 
@@ -150,6 +150,3 @@ def builds(obj: dict) -> bool:
     api_version = obj.get("apiVersion", "")
     group = api_version.rsplit("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
     return (group, obj.get("kind")) in BUILDERS
-
-
-__all__ = ["Classes", "build", "builds", "workload_name", "JOB_UID_LABEL"]

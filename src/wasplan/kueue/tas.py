@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import json
 
-from .model import resource_value
 from wasplan.api.quantity import QuantityError, parse_quantity
+
+from .assign import match_expression, tolerated
+from .model import resource_value
 
 HOSTNAME = "kubernetes.io/hostname"
 _INT32_MAX = 2**31 - 1
@@ -77,11 +79,6 @@ def _amounts(raw: object) -> dict[str, int]:
         except QuantityError:
             continue
     return out
-
-
-def _tolerates(taint: dict, tolerations: list) -> bool:
-    from .assign import _tolerated
-    return _tolerated(taint, tolerations)
 
 
 def _taint_string(t: dict) -> str:
@@ -163,7 +160,6 @@ class FlavorTopology:
 
     # -- the search ------------------------------------------------------------------------------------------
     def _fill(self, requests, tolerations, selector, affinity, simulate_empty, assumed, stats) -> None:
-        from .assign import _expr
         for d in self.domains.values():
             d.state = 0
         for leaf in self.leaves.values():
@@ -173,7 +169,7 @@ class FlavorTopology:
                 labels = (node.get("metadata") or {}).get("labels") or {}
                 bad = next((t for t in (node.get("spec") or {}).get("taints") or ()
                             if isinstance(t, dict) and t.get("effect") in ("NoSchedule", "NoExecute")
-                            and not _tolerates(t, tolerations)), None)
+                            and not tolerated(t, tolerations)), None)
                 if bad is not None:
                     key = _taint_string(bad)
                     stats["taints"][key] = stats["taints"].get(key, 0) + 1
@@ -181,7 +177,7 @@ class FlavorTopology:
                 if any(labels.get(k) != v for k, v in selector.items()):
                     stats["nodeSelector"] += 1
                     continue
-                if affinity and not any(all(_expr(e, labels) for e in term) for term in affinity):
+                if affinity and not any(all(match_expression(e, labels) for e in term) for term in affinity):
                     stats["affinity"] += 1
                     continue
             remaining = dict(leaf.capacity)
