@@ -293,7 +293,7 @@ RELEASES: dict[str, Release] = {
             "PodGroup": f"{SCHEDULING_GROUP}/v1beta1",
             "CompositePodGroup": f"{SCHEDULING_GROUP}/v1beta1",
         },
-        upstream_schema_dir="v1.37.0-local-strict",
+        upstream_schema_dir="v1.38.0-local-strict",  # wasplan's own (validate/upstream_schemas), from the openapi-spec
         upstream_version="v1.38.0-beta.0",
         prerelease=True,
         removed_gates=frozenset({"PodGroupPreemptionPolicy", "DynamicResourceAllocation"}),
