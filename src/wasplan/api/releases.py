@@ -161,6 +161,10 @@ class Release:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
         return base in self.served.get(api_version, ())
 
+    def versions_of_group(self, group: str) -> list[str]:
+        """The group's versions the release serves, in the order of `served`."""
+        return [gv for gv in self.served if gv.rpartition("/")[0] == group]
+
     def versions_serving(self, kind: str) -> list[str]:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
         return [gv for gv, kinds in self.served.items() if base in kinds]

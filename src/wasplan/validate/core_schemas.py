@@ -36,10 +36,14 @@ def _package_dir() -> Path:
 _OWN = Path(__file__).resolve().parent / "upstream_schemas"
 
 
+def own_upstream_schemas(release_version: str) -> bool:
+    """Whether the release's strict schemas are wasplan's own copy rather than kubernetes-validate's."""
+    return (_OWN / get_release(release_version).upstream_schema_dir).is_dir()
+
+
 def _schema_dir(release_version: str) -> Path:
     name = get_release(release_version).upstream_schema_dir
-    own = _OWN / name
-    return own if own.is_dir() else _package_dir() / "kubernetes-json-schema" / name
+    return _OWN / name if own_upstream_schemas(release_version) else _package_dir() / "kubernetes-json-schema" / name
 
 
 def schema_file_name(api_version: str, kind: str) -> str:
