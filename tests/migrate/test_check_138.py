@@ -5,6 +5,8 @@ pod), each at its file, line and field; exit 1 while anything is left to do (doc
 
 from __future__ import annotations
 
+from tests.validate.test_rules_138 import PODGROUP_BASIC_ALL as BASIC_ALL
+
 from .harness import invoke
 
 KIND = """\
@@ -42,14 +44,6 @@ spec:
   workloadRef: {workloadName: pipeline, templateName: stage}
   schedulingPolicy:
     gang: {minGroupCount: 2}
-"""
-BASIC_ALL = """\
-apiVersion: scheduling.k8s.io/v1beta1
-kind: PodGroup
-metadata: {name: pg, namespace: default}
-spec:
-  schedulingPolicy: {basic: {}}
-  disruptionMode: {all: {}}
 """
 GATE = "Kubernetes 1.38 removed it (its feature is always on), and its components refuse to start with it"
 
