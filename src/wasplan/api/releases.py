@@ -90,8 +90,6 @@ class Capabilities:
     admission_fills_preemption_policy: bool = False  # Priority admission fills a group's preemptionPolicy from its
     #                                  class (a `Never` class is admitted with Never filled in); the API schema no
     #                                  longer defaults it (SetDefaults_PodGroup deleted in 1.38)
-    unique_condition_types: bool = False  # status.conditions is a list-map keyed by type that the server enforces
-    #                                      (declarative validation beta in 1.38; 1.37 only shadowed it)
 
 
 _IN_TREE_136 = frozenset({
@@ -123,7 +121,7 @@ CAPABILITIES: dict[str, Capabilities] = {
 CAPABILITIES["1.38"] = replace(
     CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
-    group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True)
+    group_priority_max=None, admission_fills_preemption_policy=True)
 
 
 def capabilities(release: str) -> Capabilities:
