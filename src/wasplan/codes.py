@@ -126,7 +126,7 @@ _TABLE: list[Code] = [
          "A child of a gang CompositePodGroupTemplate is not a gang; the 1.38 API server rejects the Workload."),
     Code("WAS262", "child-of-all-not-all", E,
          "A child of a CompositePodGroupTemplate with disruptionMode all does not use all; 1.38 rejects it."),
-    Code("WAS263", "job-scheduling-with-scheduling-group", E,
+    Code("WAS263", "job-scheduling-with-group", E,
          "Job spec.scheduling together with a pod template schedulingGroup; the 1.38 Job API rejects it."),
     Code("WAS264", "job-scheduling-with-delegation", E,
          "Job spec.scheduling together with a scheduling.k8s.io delegation annotation; 1.38 rejects it."),
