@@ -105,7 +105,7 @@ _TABLE: list[Code] = [
     Code("WAS205", "empty-composite-template", E,
          "A CompositePodGroupTemplate has neither podGroupTemplates nor compositePodGroupTemplates."),
     Code("WAS206", "multiple-priority-configurations", E,
-         "Templates of one 1.37 Workload must all carry the same priorityClassName and priority."),
+         "Templates of one Workload must all carry the same priorityClassName and priority (1.38: and preemptionPolicy)."),
     Code("WAS207", "disrupt-all-with-basic", W,
          "disruptionMode all (PodGroup) on a basic policy: the API accepts it, but the pods are not a gang."),
     Code("WAS208", "parent-without-workload-ref", E,
@@ -120,6 +120,18 @@ _TABLE: list[Code] = [
          "A status condition has a status, reason, type or message the API server rejects."),
     Code("WAS213", "condition-type-of-other-release", W,
          "A status condition type belongs to another release (PodGroupScheduled was renamed in 1.37)."),
+    Code("WAS260", "all-disruption-needs-gang", E,
+         "disruptionMode all on a group or template whose policy is not gang; the 1.38 API server rejects it."),
+    Code("WAS261", "child-of-gang-not-gang", E,
+         "A child of a gang CompositePodGroupTemplate is not a gang; the 1.38 API server rejects the Workload."),
+    Code("WAS262", "child-of-all-not-all", E,
+         "A child of a CompositePodGroupTemplate with disruptionMode all does not use all; 1.38 rejects it."),
+    Code("WAS263", "job-scheduling-with-group", E,
+         "Job spec.scheduling together with a pod template schedulingGroup; the 1.38 Job API rejects it."),
+    Code("WAS264", "job-scheduling-with-delegation", E,
+         "Job spec.scheduling together with a scheduling.k8s.io delegation annotation; 1.38 rejects it."),
+    Code("WAS265", "empty-delegation-annotation", E,
+         "A Job has one delegation annotation (workload-name, group-template-name) without both set non-empty."),
     Code("WAS220", "dra-invalid-request", E,
          "A DRA device request is malformed: not exactly one of exactly/firstAvailable, allocationMode All with a "
          "count, count not above zero, a request name that is no DNS label or used twice, a bad device class name."),
@@ -257,6 +269,8 @@ _TABLE: list[Code] = [
     Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 drops what 1.36 cannot hold (--allow-lossy)."),
     Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
     Code("WAS513", "job-implicit-gang", W, "1.36 gang-schedules this Indexed Job implicitly where 1.37 schedules it pod by pod."),
+    Code("WAS514", "removed-feature-gate", E,
+         "A manifest sets a feature gate the target release removed; its components refuse to start with it."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
     Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),
@@ -367,6 +381,8 @@ _TABLE: list[Code] = [
          "--scheduler-config names a plugin that is not in the release's registry but is close to one (a misspelling)."),
     Code("WAS906", "out-of-tree-scheduler-plugin", E,
          "--scheduler-config names an out-of-tree plugin (not in the release's in-tree registry); wasplan does not model it."),
+    Code("WAS907", "removed-feature-gate-in-config", E,
+         "The configuration's feature-gates names a gate the release removed; kube components refuse it."),
 ]
 
 

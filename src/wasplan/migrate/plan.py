@@ -15,7 +15,7 @@ from typing import Any
 
 from wasplan.api import hub as h
 from wasplan.api.convert import ConversionError, from_hub, to_hub
-from wasplan.api.releases import SCHEDULING_KINDS, SUPPORTED_RELEASES
+from wasplan.api.releases import SCHEDULING_KINDS, capabilities, get_release
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
@@ -132,11 +132,19 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | Non
     if api_version == version:
         plan.findings += unchanged_problems(obj, target.release)
         return plan
-    source_release = RELEASE_OF.get(api_version)
+    # the source is judged by the target release when that serves it (a 1.38 v1beta1 CompositePodGroup), else
+    # by the release that introduced its version
+    source_release = target.release if get_release(target.release).serves(api_version, kind) else \
+        RELEASE_OF.get(api_version)
     if source_release is None:
         plan.findings.append(Finding("WAS505", ("apiVersion",), f"{api_version} is not a version migrate knows"))
         return plan
     if _invalid_source(plan, typed, source_release):
+        return plan
+    if not get_release(target.release).serves(version, kind):  # a forced --to the release lacks for the kind
+        served = " or ".join(get_release(target.release).versions_serving(kind))
+        plan.findings.append(Finding("WAS501", (), f"cannot migrate to {version}: Kubernetes {target.release} "
+                                     f"serves {kind} only as {served}"))
         return plan
     expected = _convert(typed, plan, opts)
     if plan.refused:
@@ -186,7 +194,7 @@ def _plan_job(obj: dict, kind: str, target: Target, opts: Options, path: tuple) 
     if not notes:
         plan.findings += unchanged_problems(obj, target.release)
         return plan
-    if _invalid_source(plan, obj, next(r for r in SUPPORTED_RELEASES if r != target.release)):
+    if _invalid_source(plan, obj, _job_source_release(target.release)):
         return plan
     plan.findings += [_job_finding(n, target) for n in notes]
     if plan.refused:
@@ -195,6 +203,12 @@ def _plan_job(obj: dict, kind: str, target: Target, opts: Options, path: tuple) 
     jobs.migrate_job(obj, target.release, ctx)
     plan.findings += target_problems(obj, target.release)
     return plan
+
+
+def _job_source_release(target: str) -> str:
+    """The release a Job that needs rewriting was written for: the Job gang of 1.36 (implicit, indexed Jobs)
+    when the target has spec.scheduling, else a 1.37-or-later Job with spec.scheduling."""
+    return "1.36" if capabilities(target).job_scheduling_field else "1.37"
 
 
 def _job_finding(note: jobs.JobNote, target: Target) -> Finding:

@@ -209,8 +209,9 @@ def _shown(read) -> tuple[str, ...]:
 def provenance(run: PlanRun, request: PlanRequest) -> Provenance:
     from wasplan import __version__
 
+    release = request.gates.release
     return Provenance(__version__, tuple(sorted(request.gates.values.items())), request.arrival, request.preemption,
-                      *run.files, request.scheduler_config)
+                      *run.files, request.scheduler_config, release.upstream_version, release.prerelease)
 
 
 def scheduling(progress: Progress) -> Callable[[int, int], None]:

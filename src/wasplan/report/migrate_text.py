@@ -9,7 +9,8 @@ from __future__ import annotations
 import difflib
 import json
 
-from wasplan.diagnostics import Diagnostic
+from wasplan.api.releases import get_release
+from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.pipeline.migrate import MigrateResult
 from wasplan.report.fit import wrap
 
@@ -31,8 +32,11 @@ def render_stream(result: MigrateResult) -> str:
 
 
 def render_diagnostics(result: MigrateResult, width: int = 80) -> str:
+    """The findings, then the one line saying the target is modelled on a pre-release, if it is."""
     sources = {f.path: f.original.splitlines() for f in result.files}
-    return "".join(_diagnostic(d, sources.get(d.location.file), width) for d in result.all_diagnostics)
+    note = get_release(result.target.release).prerelease_note
+    return ("".join(_diagnostic(d, sources.get(d.location.file), width) for d in result.all_diagnostics)
+            + (f"{note}\n" if note else ""))
 
 
 def _lines(text: str, width: int, indent: str, hang: str) -> str:
@@ -81,14 +85,23 @@ def render_check(result: MigrateResult, width: int = 80) -> str:
 def summary(result: MigrateResult, verb: str) -> str:
     changed = len(result.changed)
     rejected = sum(1 for f in result.files if not f.fatal and _rejected_at_target(f))
-    refused = sum(1 for f in result.files if f.refused and not f.fatal) - rejected
-    same = len(result.files) - changed - refused - rejected - sum(1 for f in result.files if f.fatal)
+    gated = sum(1 for f in result.files if not f.fatal and _only_removed_gates(f))
+    refused = sum(1 for f in result.files if f.refused and not f.fatal) - rejected - gated
+    same = len(result.files) - changed - refused - rejected - gated - sum(1 for f in result.files if f.fatal)
     parts = [f"{changed} file{'s' if changed != 1 else ''} {verb}", f"{same} left unchanged"]
     if refused:
         parts.append(f"{refused} refused")
     if rejected:
         parts.append(f"{rejected} with documents that Kubernetes {result.target.release} rejects")
+    if gated:
+        parts.append(f"{gated} setting feature gates Kubernetes {result.target.release} removed")
     return ", ".join(parts) + ".\n"
+
+
+def _only_removed_gates(outcome) -> bool:
+    """Unchanged files whose only errors are gates the target removed (migrate/gates.py, WAS514)."""
+    errors = {d.code for d in outcome.diagnostics if d.severity is Severity.ERROR}
+    return not outcome.changed and errors == {"WAS514"}
 
 
 def _rejected_at_target(outcome) -> bool:
