@@ -12,40 +12,11 @@ preemptor at once and bound it, so a pod of the same priority queued after it wa
 the node and went elsewhere. The expected plans were checked against the oracle (1.36 and 1.37).
 """
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from helpers import LOW_MID_HIGH, node, plan_json, stream
 
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
+CLUSTER = stream(LOW_MID_HIGH, node("n1", "4"), node("n2", "2"), """\
 apiVersion: v1
 kind: Pod
 metadata: {name: old, namespace: default}
@@ -54,7 +25,7 @@ spec:
   priorityClassName: low
   containers: [{name: main, image: app:1, resources: {requests: {cpu: "4", memory: 1Gi}}}]
 status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-"""
+""")
 
 # urgent fits only on n1, once old is gone; peer has urgent's priority, lesser a lower one.
 MANIFESTS = """\
@@ -82,12 +53,7 @@ spec:
 
 
 def plan(tmp_path, release: str, arrival: str, cluster: str = CLUSTER, manifests: str = MANIFESTS, code: int = 0) -> dict:
-    (tmp_path / "cluster.yaml").write_text(cluster)
-    (tmp_path / "pods.yaml").write_text(manifests)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", release, "--arrival", arrival, "-o", "json"])
-    assert result.exit_code == code, result.output
-    return json.loads(result.output)
+    return plan_json(tmp_path, cluster, manifests, "--k8s-version", release, "--arrival", arrival, code=code)
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
