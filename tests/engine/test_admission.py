@@ -11,7 +11,7 @@ from tests.cli.helpers import run
 from wasplan.api.releases import default_gates, get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
 from wasplan.pipeline.requests import PlanRequest
-from helpers import node
+from scaffold import node
 
 NODE = node("only", "2")
 

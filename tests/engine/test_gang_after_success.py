@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from wasplan.cli import plan_cmd  # noqa: F401
 from wasplan.cli.app import app
-from helpers import LOW_MID_HIGH, stream
+from scaffold import LOW_MID_HIGH, stream
 
 ONE_NODE = """apiVersion: v1
 kind: Node

@@ -9,7 +9,7 @@ Minimised from generated cases the differential tests against upstream found (te
 another node of the zone, went missing and the node was refused with "didn't match pod affinity rules".
 """
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 # a: unschedulable, holds the cache pod; b: same zone, full with a priority-0 batch pod
 CLUSTER = stream(priority_classes(mid=100), """\

@@ -8,7 +8,7 @@ Minimised from a case the differential tests against upstream found (tests/oracl
 node under consideration and evicted a pod for nothing.
 """
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 CLUSTER = stream(priority_classes(mid=100), node("a", "4", zone="z0"), """\
 apiVersion: v1

@@ -14,7 +14,7 @@ the node and went elsewhere. The expected plans were checked against the oracle 
 
 import pytest
 
-from helpers import LOW_MID_HIGH, node, plan_json, stream
+from scaffold import LOW_MID_HIGH, node, plan_json, stream
 
 CLUSTER = stream(LOW_MID_HIGH, node("n1", "4"), node("n2", "2"), """\
 apiVersion: v1

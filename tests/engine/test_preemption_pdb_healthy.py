@@ -12,7 +12,7 @@ bound, found one disruption allowed, and evicted web-a. The expected plan was ch
 
 import pytest
 
-from helpers import LOW_MID_HIGH, node, plan_json, stream
+from scaffold import LOW_MID_HIGH, node, plan_json, stream
 
 CLUSTER = stream(LOW_MID_HIGH, node("n1", "3"), node("n2", "1"), """\
 apiVersion: v1

@@ -13,7 +13,7 @@ oracle: `node(s) didn't have free ports for the requested pod ports` after `pree
 
 import pytest
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 CLUSTER = stream(priority_classes(low=10, mid=500, high=1000), node("n1", "2"), """\
 apiVersion: v1

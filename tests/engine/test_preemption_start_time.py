@@ -6,7 +6,7 @@ chosen. The creation time plays no part; a pod without a start time counts as st
 Seen while writing the differential tests against upstream (tests/oracle): wasplan used creationTimestamp.
 """
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 CLUSTER = stream(priority_classes(high=1000), node("n0", "2", "4Gi"), node("n1", "2", "4Gi"))
 

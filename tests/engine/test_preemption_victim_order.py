@@ -13,7 +13,7 @@ sequential arrival): wasplan reprieved in creation order in both releases.
 
 import pytest
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 CLUSTER = stream(priority_classes(mid=100), node("n1", "4"))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 CLUSTER = stream(priority_classes(high=1000), node("n1", "4", zone="z0", capacity=True),
                  node("n2", "4", zone="z0", capacity=True), """\

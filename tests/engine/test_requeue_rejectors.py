@@ -10,7 +10,7 @@ sequential arrival): wasplan retried the pod when web-near bound, and its preemp
 
 import pytest
 
-from helpers import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, priority_classes, stream
 
 # every node short of cpu for needy; only zone z1 (b) holds a web pod until web-near binds on c (zone z0)
 CLUSTER = stream(priority_classes(mid=100), node("a", "2", zone="z0", capacity=True),
