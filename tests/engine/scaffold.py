@@ -45,3 +45,16 @@ def plan_json(tmp_path, cluster: str, manifests: str, *options: str, code: int |
                                       *options, "-o", "json"])
     assert result.exit_code in ((0, 1) if code is None else (code,)), result.output
     return json.loads(result.stdout)
+
+
+def pod(name: str, cpu: str, *, node: str | None = None, priority: str | None = None, app: str | None = None,
+        memory: str | None = None, started: str | None = None) -> str:
+    """A Pod in `default` with one container requesting `cpu` (and memory): bound to `node` when given (with
+    phase Running since `started`), of PriorityClass `priority`, labelled `app`."""
+    labels = f", labels: {{app: {app}}}" if app else ""
+    quoted = f'"{cpu}"' if cpu.isdigit() else cpu
+    requests = f"cpu: {quoted}" + (f", memory: {memory}" if memory else "")
+    spec = (f"  nodeName: {node}\n" if node else "") + (f"  priorityClassName: {priority}\n" if priority else "")
+    status = f"status: {{phase: Running, startTime: '{started}'}}\n" if started else ""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default{labels}}}\nspec:\n{spec}"
+            f"  containers: [{{name: main, image: app:1, resources: {{requests: {{{requests}}}}}}}]\n{status}")

@@ -9,7 +9,7 @@ Minimised from generated cases the differential tests against upstream found (te
 another node of the zone, went missing and the node was refused with "didn't match pod affinity rules".
 """
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 # a: unschedulable, holds the cache pod; b: same zone, full with a priority-0 batch pod
 CLUSTER = stream(priority_classes(mid=100), """\
@@ -18,21 +18,7 @@ kind: Node
 metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z0}}
 spec: {unschedulable: true}
 status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
-""", node("b", "2", zone="z0"), """\
-apiVersion: v1
-kind: Pod
-metadata: {name: cache, namespace: default, labels: {app: cache}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: b
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-""")
+""", node("b", "2", zone="z0"), pod("cache", "1", node="a", app="cache"), pod("batch", "2", node="b", app="batch"))
 
 PREEMPTOR = """\
 apiVersion: v1

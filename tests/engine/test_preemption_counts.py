@@ -8,7 +8,7 @@ Minimised from a case the differential tests against upstream found (tests/oracl
 node under consideration and evicted a pod for nothing.
 """
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 CLUSTER = stream(priority_classes(mid=100), node("a", "4", zone="z0"), """\
 apiVersion: v1
@@ -17,22 +17,7 @@ metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/z
 spec:
   taints: [{key: dedicated, value: infra, effect: NoSchedule}]
 status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-running, namespace: default, labels: {app: web}}
-spec:
-  nodeName: a
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "3"}}}]
-""")
+""", pod("web-running", "1", node="a", priority="mid", app="web"), pod("batch", "3", node="a", app="batch"))
 
 PREEMPTOR = """\
 apiVersion: v1

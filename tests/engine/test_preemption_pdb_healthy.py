@@ -12,45 +12,13 @@ bound, found one disruption allowed, and evicted web-a. The expected plan was ch
 
 import pytest
 
-from scaffold import LOW_MID_HIGH, node, plan_json, stream
+from scaffold import LOW_MID_HIGH, node, plan_json, pod, stream
 
-CLUSTER = stream(LOW_MID_HIGH, node("n1", "3"), node("n2", "1"), """\
-apiVersion: v1
-kind: Pod
-metadata: {name: batch, namespace: default}
-spec:
-  nodeName: n1
-  priorityClassName: low
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 1500m}}}]
-status: {phase: Running, startTime: '2026-01-01T01:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache, namespace: default}
-spec:
-  nodeName: n1
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running, startTime: '2026-01-01T01:10:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-a, namespace: default, labels: {app: web}}
-spec:
-  nodeName: n1
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 500m}}}]
-status: {phase: Running, startTime: '2026-01-01T01:20:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-b, namespace: default, labels: {app: web}}
-spec:
-  nodeName: n2
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 250m}}}]
-status: {phase: Running, startTime: '2026-01-01T01:20:00Z'}
----
+CLUSTER = stream(LOW_MID_HIGH, node("n1", "3"), node("n2", "1"),
+                 pod("batch", "1500m", node="n1", priority="low", started="2026-01-01T01:00:00Z"),
+                 pod("cache", "1", node="n1", priority="mid", started="2026-01-01T01:10:00Z"),
+                 pod("web-a", "500m", node="n1", priority="mid", app="web", started="2026-01-01T01:20:00Z"),
+                 pod("web-b", "250m", node="n2", priority="mid", app="web", started="2026-01-01T01:20:00Z"), """\
 apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata: {name: web, namespace: default}
@@ -60,21 +28,7 @@ spec:
 """)
 
 # web-c is bound by the plan (to n2, the only node with room); then urgent needs 2 cpu of n1
-MANIFESTS = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: web-c, namespace: default, labels: {app: web}}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 500m}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+MANIFESTS = stream(pod("web-c", "500m", priority="high", app="web"), pod("urgent", "2", priority="high"))
 
 
 @pytest.mark.parametrize("arrival", ["sequential", "batch"])

@@ -13,7 +13,7 @@ oracle: `node(s) didn't have free ports for the requested pod ports` after `pree
 
 import pytest
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 CLUSTER = stream(priority_classes(low=10, mid=500, high=1000), node("n1", "2"), """\
 apiVersion: v1
@@ -24,16 +24,7 @@ spec:
   priorityClassName: high
   containers: [{name: main, image: app:1, ports: [{containerPort: 80, hostPort: 8080}], resources: {requests: {cpu: "1"}}}]
 status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: low, namespace: default}
-spec:
-  nodeName: n1
-  priorityClassName: low
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-""")
+""", pod("low", "1", node="n1", priority="low", started="2026-01-01T00:00:00Z"))
 
 # needs n1's 2 cpu (evicting low frees only 1) and holder's port 8080 (holder outranks it)
 WEB = """\

@@ -6,7 +6,7 @@ chosen. The creation time plays no part; a pod without a start time counts as st
 Seen while writing the differential tests against upstream (tests/oracle): wasplan used creationTimestamp.
 """
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 CLUSTER = stream(priority_classes(high=1000), node("n0", "2", "4Gi"), node("n1", "2", "4Gi"))
 
@@ -23,14 +23,7 @@ spec:
 """
 
 
-PREEMPTOR = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+PREEMPTOR = pod("urgent", "2", priority="high")
 
 
 def preempted(tmp_path, victims: str) -> tuple[str, str]:

@@ -13,32 +13,13 @@ sequential arrival): wasplan reprieved in creation order in both releases.
 
 import pytest
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 CLUSTER = stream(priority_classes(mid=100), node("n1", "4"))
 
 # big and small bind first (priority 0, no start time); urgent needs 2 cpu of the 1.9 left: one must go, and
 # whichever is reprieved first stays (2 + 2 and 0.1 + 2 both fit, 2 + 0.1 + 2 does not)
-PODS = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: big, namespace: default}
-spec:
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: small, namespace: default}
-spec:
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 100m}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+PODS = stream(pod("big", "2"), pod("small", "100m"), pod("urgent", "2", priority="mid"))
 
 
 @pytest.mark.parametrize(("release", "victim", "kept"), [("1.36", "big", "small"), ("1.37", "small", "big")])

@@ -10,35 +10,14 @@ sequential arrival): wasplan retried the pod when web-near bound, and its preemp
 
 import pytest
 
-from scaffold import node, plan_json, priority_classes, stream
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 # every node short of cpu for needy; only zone z1 (b) holds a web pod until web-near binds on c (zone z0)
 CLUSTER = stream(priority_classes(mid=100), node("a", "2", zone="z0", capacity=True),
-                 node("b", "2", zone="z1", capacity=True), node("c", "2", zone="z0", capacity=True), """\
-apiVersion: v1
-kind: Pod
-metadata: {name: filler, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-far, namespace: default, labels: {app: web}}
-spec:
-  nodeName: b
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: filler2, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: c
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 1500m}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-""")
+                 node("b", "2", zone="z1", capacity=True), node("c", "2", zone="z0", capacity=True),
+                 pod("filler", "2", node="a", app="batch", started="2026-01-01T00:00:00Z"),
+                 pod("web-far", "1", node="b", app="web", started="2026-01-01T00:00:00Z"),
+                 pod("filler2", "1500m", node="c", app="batch", started="2026-01-01T00:00:00Z"))
 
 # needy first: rejected by NodeResourcesFit alone; web-near then binds on c
 PODS = """\
