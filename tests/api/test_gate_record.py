@@ -58,3 +58,23 @@ def test_a_release_gate_without_a_field_stops_the_import(monkeypatch):
 def test_the_record_is_built_once_per_gate_set():
     gates = default_gates(get_release("1.37"))
     assert gates.on is gates.on and isinstance(gates.on, Gates)
+
+
+def gate_reads(source: str) -> list[tuple[int, str]]:
+    """(line, field) for every `<something>.on.<field>` read: how the code reads a gate."""
+    import ast
+
+    return [(n.lineno, n.attr) for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "on"]
+
+
+def test_every_gate_the_code_reads_is_a_field_of_the_record():
+    """Checked before anything runs: a misspelt gate in a branch no test reaches is still found here."""
+    from tests.conftest import ROOT
+
+    fields = set(Gates.__dataclass_fields__)
+    reads = [(path, line, name) for path in sorted((ROOT / "src" / "wasplan").rglob("*.py"))
+             for line, name in gate_reads(path.read_text(encoding="utf-8"))]
+    assert len(reads) >= 15  # the engine, cluster and validate modules that read gates
+    assert [r for r in reads if r[2] not in fields] == []
+    assert gate_reads("if options.gates.on.generic_worklaod:\n    pass\n") == [(1, "generic_worklaod")]

@@ -11,13 +11,9 @@ from tests.cli.helpers import run
 from wasplan.api.releases import default_gates, get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
 from wasplan.pipeline.requests import PlanRequest
+from scaffold import node
 
-NODE = """\
-apiVersion: v1
-kind: Node
-metadata: {name: only, labels: {kubernetes.io/hostname: only}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
-"""
+NODE = node("only", "2")
 
 
 def klass(name: str, value: int, default: bool = False, policy: str | None = None) -> str:

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from wasplan.cli import plan_cmd  # noqa: F401
 from wasplan.cli.app import app
+from scaffold import LOW_MID_HIGH, stream
 
 ONE_NODE = """apiVersion: v1
 kind: Node
@@ -72,21 +73,7 @@ LEFTOVER_GANG = "---\n".join([_group("train", "gang: {minCount: 2}"), _member("t
 JOINING_MEMBER = "---\n".join([_group("web", "basic: {}"), _member("web-0", "web", SSD_ONLY),
                                _member("web-1", "web")])
 
-PREEMPTING_CLUSTER = """apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
+PREEMPTING_CLUSTER = stream(LOW_MID_HIGH, """\
 apiVersion: v1
 kind: Node
 metadata:
@@ -145,7 +132,7 @@ spec:
   priorityClassName: mid
   nodeName: n0
 status: {phase: Running, startTime: '2026-01-01T01:00:00Z'}
-"""
+""")
 
 # three members of 2 CPUs for three nodes of 3: n0 has room only once `batch` is gone
 PREEMPTING_GANG = "---\n".join([_group("urgent", "gang: {minCount: 3}", "high"),

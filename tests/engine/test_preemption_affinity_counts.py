@@ -9,45 +9,16 @@ Minimised from generated cases the differential tests against upstream found (te
 another node of the zone, went missing and the node was refused with "didn't match pod affinity rules".
 """
 
-import json
-
-from typer.testing import CliRunner
-
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 # a: unschedulable, holds the cache pod; b: same zone, full with a priority-0 batch pod
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
+CLUSTER = stream(priority_classes(mid=100), """\
 apiVersion: v1
 kind: Node
 metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z0}}
 spec: {unschedulable: true}
 status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache, namespace: default, labels: {app: cache}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: b
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+""", node("b", "2", zone="z0"), pod("cache", "1", node="a", app="cache"), pod("batch", "2", node="b", app="batch"))
 
 PREEMPTOR = """\
 apiVersion: v1
@@ -65,11 +36,7 @@ spec:
 
 
 def plan(tmp_path, kind: str) -> tuple[dict, int]:
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "pod.yaml").write_text(PREEMPTOR.replace("KIND", kind))
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", "1.36", "-o", "json"])
-    doc = json.loads(result.output)
+    doc = plan_json(tmp_path, CLUSTER, PREEMPTOR.replace("KIND", kind), "--k8s-version", "1.36", code=None)
     return {p["name"]: p for p in doc["pods"]}, doc["preemptions"]
 
 

@@ -8,46 +8,16 @@ Minimised from a case the differential tests against upstream found (tests/oracl
 node under consideration and evicted a pod for nothing.
 """
 
-import json
+from scaffold import node, plan_json, pod, priority_classes, stream
 
-from typer.testing import CliRunner
-
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
-
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: v1
-kind: Node
-metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
+CLUSTER = stream(priority_classes(mid=100), node("a", "4", zone="z0"), """\
 apiVersion: v1
 kind: Node
 metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: z1}}
 spec:
   taints: [{key: dedicated, value: infra, effect: NoSchedule}]
 status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-running, namespace: default, labels: {app: web}}
-spec:
-  nodeName: a
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "3"}}}]
-"""
+""", pod("web-running", "1", node="a", priority="mid", app="web"), pod("batch", "3", node="a", app="batch"))
 
 PREEMPTOR = """\
 apiVersion: v1
@@ -65,12 +35,7 @@ spec:
 
 
 def plan(tmp_path, preemptor: str) -> dict:
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "pod.yaml").write_text(preemptor)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "-o", "json"])
-    assert result.exit_code == 1, result.output
-    return json.loads(result.output)
+    return plan_json(tmp_path, CLUSTER, preemptor, code=1)
 
 
 def test_no_victim_when_the_spread_skew_points_at_another_zone(tmp_path):

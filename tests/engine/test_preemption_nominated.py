@@ -12,82 +12,20 @@ preemptor at once and bound it, so a pod of the same priority queued after it wa
 the node and went elsewhere. The expected plans were checked against the oracle (1.36 and 1.37).
 """
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from scaffold import LOW_MID_HIGH, node, plan_json, pod, stream
 
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: old, namespace: default}
-spec:
-  nodeName: n1
-  priorityClassName: low
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "4", memory: 1Gi}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-"""
+CLUSTER = stream(LOW_MID_HIGH, node("n1", "4"), node("n2", "2"),
+                 pod("old", "4", node="n1", priority="low", memory="1Gi", started="2026-01-01T00:00:00Z"))
 
 # urgent fits only on n1, once old is gone; peer has urgent's priority, lesser a lower one.
-MANIFESTS = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "3", memory: 1Gi}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: peer, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1", memory: 1Gi}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: lesser, namespace: default}
-spec:
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2", memory: 1Gi}}}]
-"""
+MANIFESTS = stream(pod("urgent", "3", priority="high", memory="1Gi"), pod("peer", "1", priority="high", memory="1Gi"),
+                   pod("lesser", "2", priority="mid", memory="1Gi"))
 
 
 def plan(tmp_path, release: str, arrival: str, cluster: str = CLUSTER, manifests: str = MANIFESTS, code: int = 0) -> dict:
-    (tmp_path / "cluster.yaml").write_text(cluster)
-    (tmp_path / "pods.yaml").write_text(manifests)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", release, "--arrival", arrival, "-o", "json"])
-    assert result.exit_code == code, result.output
-    return json.loads(result.output)
+    return plan_json(tmp_path, cluster, manifests, "--k8s-version", release, "--arrival", arrival, code=code)
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
@@ -151,21 +89,7 @@ spec:
 status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
 """
 
-TWO_PREEMPTORS = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: first, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: second, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "3"}}}]
-"""
+TWO_PREEMPTORS = stream(pod("first", "2", priority="high"), pod("second", "3", priority="high"))
 
 
 def test_a_preemptors_dry_run_counts_the_pods_nominated_before_it(tmp_path):

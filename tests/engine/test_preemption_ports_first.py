@@ -11,35 +11,11 @@ oracle: `node(s) didn't have free ports for the requested pod ports` after `pree
 `Insufficient cpu`.
 """
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from scaffold import node, plan_json, pod, priority_classes, stream
 
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 500
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
+CLUSTER = stream(priority_classes(low=10, mid=500, high=1000), node("n1", "2"), """\
 apiVersion: v1
 kind: Pod
 metadata: {name: holder, namespace: default}
@@ -48,16 +24,7 @@ spec:
   priorityClassName: high
   containers: [{name: main, image: app:1, ports: [{containerPort: 80, hostPort: 8080}], resources: {requests: {cpu: "1"}}}]
 status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: low, namespace: default}
-spec:
-  nodeName: n1
-  priorityClassName: low
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-"""
+""", pod("low", "1", node="n1", priority="low", started="2026-01-01T00:00:00Z"))
 
 # needs n1's 2 cpu (evicting low frees only 1) and holder's port 8080 (holder outranks it)
 WEB = """\
@@ -71,12 +38,8 @@ spec:
 
 
 def plan(tmp_path, release: str, port: int) -> dict:
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "web.yaml").write_text(WEB.replace("PORT", str(port)))
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "web.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", release, "-o", "json"])
-    assert result.exit_code == 1, result.output
-    return {p["name"]: p for p in json.loads(result.output)["pods"]}
+    doc = plan_json(tmp_path, CLUSTER, WEB.replace("PORT", str(port)), "--k8s-version", release, code=1)
+    return {p["name"]: p for p in doc["pods"]}
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])

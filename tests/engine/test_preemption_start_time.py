@@ -6,29 +6,9 @@ chosen. The creation time plays no part; a pod without a start time counts as st
 Seen while writing the differential tests against upstream (tests/oracle): wasplan used creationTimestamp.
 """
 
-import json
+from scaffold import node, plan_json, pod, priority_classes, stream
 
-from typer.testing import CliRunner
-
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
-
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: {name: n0, labels: {kubernetes.io/hostname: n0}}
-status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
-"""
+CLUSTER = stream(priority_classes(high=1000), node("n0", "2", "4Gi"), node("n1", "2", "4Gi"))
 
 
 def victim(name: str, node: str, created: str, started: str | None) -> str:
@@ -43,23 +23,11 @@ spec:
 """
 
 
-PREEMPTOR = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+PREEMPTOR = pod("urgent", "2", priority="high")
 
 
 def preempted(tmp_path, victims: str) -> tuple[str, str]:
-    (tmp_path / "cluster.yaml").write_text(CLUSTER + victims)
-    (tmp_path / "pod.yaml").write_text(PREEMPTOR)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "-o", "json"])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = plan_json(tmp_path, CLUSTER + victims, PREEMPTOR)
     (preemption,) = doc["preemptions"]
     (gone,) = preemption["victims"]
     return gone["name"], gone["node"]

@@ -11,57 +11,20 @@ Minimised from a generated case the differential tests against upstream found (t
 sequential arrival): wasplan reprieved in creation order in both releases.
 """
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from scaffold import node, plan_json, pod, priority_classes, stream
 
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
-"""
+CLUSTER = stream(priority_classes(mid=100), node("n1", "4"))
 
 # big and small bind first (priority 0, no start time); urgent needs 2 cpu of the 1.9 left: one must go, and
 # whichever is reprieved first stays (2 + 2 and 0.1 + 2 both fit, 2 + 0.1 + 2 does not)
-PODS = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: big, namespace: default}
-spec:
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: small, namespace: default}
-spec:
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 100m}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: mid
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-"""
+PODS = stream(pod("big", "2"), pod("small", "100m"), pod("urgent", "2", priority="mid"))
 
 
 @pytest.mark.parametrize(("release", "victim", "kept"), [("1.36", "big", "small"), ("1.37", "small", "big")])
 def test_the_victim_among_pods_without_a_start_time(tmp_path, release, victim, kept):
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "pods.yaml").write_text(PODS)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", release, "--arrival", "sequential", "-o", "json"])
-    doc = json.loads(result.output)
+    doc = plan_json(tmp_path, CLUSTER, PODS, "--k8s-version", release, "--arrival", "sequential", code=None)
     pods = {p["name"]: (p["status"], p["node"]) for p in doc["pods"]}
     assert [(p["preemptor"]["name"], [v["name"] for v in p["victims"]]) for p in doc["preemptions"]] == [
         ("urgent", [victim])]

@@ -12,29 +12,12 @@ so `spreader` took n2 before the preemptor's retry.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli.app import app
+from scaffold import node, plan_json, priority_classes, stream
 
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
----
+CLUSTER = stream(priority_classes(high=1000), node("n1", "4", zone="z0", capacity=True),
+                 node("n2", "4", zone="z0", capacity=True), """\
 apiVersion: v1
 kind: Node
 metadata: {name: n3, labels: {kubernetes.io/hostname: n3, topology.kubernetes.io/zone: z1}}
@@ -57,7 +40,7 @@ spec:
   priorityClassName: high
   priority: 1000
   containers: [{name: c, image: app:1, resources: {requests: {cpu: "1"}}}]
-"""
+""")
 
 MANIFESTS = """\
 # spread: at most 2 more app=web pods in a zone than in the emptiest; z1 (tainted n3) counts, as
@@ -84,12 +67,7 @@ DRA_POST_FILTER = {"1.36": "no new claims to deallocate, ", "1.37": ""}
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
 def test_a_moved_pod_waits_behind_a_higher_priority_preemptor(tmp_path, release):
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "pods.yaml").write_text(MANIFESTS)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", release, "--arrival", "sequential", "-o", "json"])
-    assert result.exit_code == 1, result.output
-    plan = json.loads(result.output)
+    plan = plan_json(tmp_path, CLUSTER, MANIFESTS, "--k8s-version", release, "--arrival", "sequential", code=1)
     assert [(p["name"], p["status"], p["node"]) for p in plan["pods"]] == [
         ("neighbour", "AlreadyBound", "n2"), ("preemptor", "Bound", "n1"), ("spreader", "Pending", None),
         ("victim", "Preempted", "n1")]

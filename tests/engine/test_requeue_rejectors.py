@@ -8,60 +8,16 @@ Minimised from a generated case the differential tests against upstream found (t
 sequential arrival): wasplan retried the pod when web-near bound, and its preemption then evicted filler.
 """
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from wasplan.cli import plan_cmd  # noqa: F401
-from wasplan.cli.app import app
+from scaffold import node, plan_json, pod, priority_classes, stream
 
 # every node short of cpu for needy; only zone z1 (b) holds a web pod until web-near binds on c (zone z0)
-CLUSTER = """\
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: mid}
-value: 100
----
-apiVersion: v1
-kind: Node
-metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}, capacity: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: z1}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}, capacity: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: c, labels: {kubernetes.io/hostname: c, topology.kubernetes.io/zone: z0}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}, capacity: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: filler, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: a
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "2"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-far, namespace: default, labels: {app: web}}
-spec:
-  nodeName: b
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: filler2, namespace: default, labels: {app: batch}}
-spec:
-  nodeName: c
-  containers: [{name: main, image: app:1, resources: {requests: {cpu: 1500m}}}]
-status: {phase: Running, startTime: '2026-01-01T00:00:00Z'}
-"""
+CLUSTER = stream(priority_classes(mid=100), node("a", "2", zone="z0", capacity=True),
+                 node("b", "2", zone="z1", capacity=True), node("c", "2", zone="z0", capacity=True),
+                 pod("filler", "2", node="a", app="batch", started="2026-01-01T00:00:00Z"),
+                 pod("web-far", "1", node="b", app="web", started="2026-01-01T00:00:00Z"),
+                 pod("filler2", "1500m", node="c", app="batch", started="2026-01-01T00:00:00Z"))
 
 # needy first: rejected by NodeResourcesFit alone; web-near then binds on c
 PODS = """\
@@ -88,11 +44,7 @@ spec:
 
 @pytest.mark.parametrize("arrival", ["sequential", "batch"])
 def test_a_bound_pod_does_not_requeue_a_pod_only_resources_rejected(tmp_path, arrival):
-    (tmp_path / "cluster.yaml").write_text(CLUSTER)
-    (tmp_path / "pods.yaml").write_text(PODS)
-    result = CliRunner().invoke(app, ["plan", str(tmp_path / "pods.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
-                                      "--k8s-version", "1.36", "--arrival", arrival, "-o", "json"])
-    doc = json.loads(result.output)
+    doc = plan_json(tmp_path, CLUSTER, PODS, "--k8s-version", "1.36", "--arrival", arrival, code=None)
     pods = {p["name"]: p for p in doc["pods"]}
     assert doc["preemptions"] == []
     assert (pods["web-near"]["status"], pods["web-near"]["node"]) == ("Bound", "c")

@@ -186,3 +186,15 @@ def clone_slices(slices: list[ResourceSlice], template: str, name: str) -> list[
     slice and pool names with the node's name in place of the template's."""
     return [dataclasses.replace(s, name=renamed(s.name, template, name), pool=renamed(s.pool, template, name),
                                 node=NodeSelection(node_name=name)) for s in slices]
+
+
+def narrow(lo: int, hi: int, below: Callable[[int], bool]) -> tuple[int, int]:
+    """Bisect a bracket where `below` holds at `lo` and not at `hi` (neither end is asked) down to neighbours:
+    the last value it holds for and the first it does not, one re-run per halving."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if below(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi

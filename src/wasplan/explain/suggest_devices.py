@@ -176,16 +176,10 @@ def _exact_count(ctx: Context, subj: Subject, item: RequestItem, rd: RequestDevi
         new = dataclasses.replace(item.spec, allocation_mode=EXACT_COUNT, count=count)
         return _places(ctx, subj, record, _with_request(record.spec, item, new))
 
-    lo, hi = 0, rd.most_on_node  # places(lo) once lo > 0; hi never tried: it is what All takes on that node
     if not places(1):
         return None
-    lo = 1
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if places(mid):
-            lo = mid
-        else:
-            hi = mid
+    # most_on_node is never tried: it is what All takes on that node
+    lo, _ = rerun.narrow(1, rd.most_on_node, places)
     why = (f"allocationMode: All takes every matching device of the node the claim is allocated on "
            f"({rd.most_on_node} on {rd.node}), leaving none there for the pods' other requests; with "
            f"{plural(lo, 'device')} the re-run places the target")

@@ -126,12 +126,7 @@ def _bisect(ctx: Context, subj: Subject, template: Node, labels: dict[str, str])
     if hi - lo > 1 and not places(hi - 1):  # the estimate was tight
         return hi
     hi = hi - 1 if hi - lo > 1 else hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if places(mid):
-            hi = mid
-        else:
-            lo = mid
+    _, hi = rerun.narrow(lo, hi, lambda n: not places(n))
     return hi
 
 

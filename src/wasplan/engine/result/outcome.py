@@ -15,6 +15,7 @@ from wasplan.engine.result.claimoutcome import claim_outcomes
 from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.result.treeoutcome import composite_outcomes
 from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
+from wasplan.engine.preemption.ledger import DISRUPTION_REASON
 from wasplan.plan import (GroupCondition, GroupOutcome, GroupPolicy, GroupStatus, OwnerRef, Placement, Plan,
                           PodOutcome, PodStatus, Recreation)
 
@@ -147,7 +148,7 @@ def _group_status(gs: GroupState, members: list[PodState], options: EngineOption
     preempted = [m for m in members if m.status == SimStatus.PREEMPTED]
     if preempted and not any(m.placed for m in members):  # every pod it had running was evicted by the plan
         message = recreated or f"{len(preempted)} of its pods were preempted"
-        return GroupStatus.UNSCHEDULABLE, "PreemptionByScheduler", message
+        return GroupStatus.UNSCHEDULABLE, DISRUPTION_REASON, message
     if gs.condition_status == "True":
         return GroupStatus.SCHEDULED, gs.condition_reason, gs.message
     if gs.attempted:
@@ -202,7 +203,7 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
         written.append(hub.Condition(type="PodGroupInitiallyScheduled", status=gs.condition_status,
                                      reason=str(gs.condition_reason) or None, message=gs.message or None))
     if disrupted:  # members were preempted (engine-semantics §1.14)
-        written.append(hub.Condition(type="DisruptionTarget", status="True", reason="PreemptionByScheduler",
+        written.append(hub.Condition(type="DisruptionTarget", status="True", reason=DISRUPTION_REASON,
                                      message="default-scheduler: preempting to accommodate a higher priority workload"))
     if not written:
         return record
