@@ -62,7 +62,7 @@ from wasplan.api import hub  # noqa: E402
 from wasplan.cluster import devices as dra  # noqa: E402
 from wasplan.cluster.model import (Group, NodeSelectorTerm, Pod, PodClaim, PlanInputs, PriorityClass,  # noqa: E402
                                    Requirement, Taint)
-from wasplan.engine.options import EngineOptions  # noqa: E402
+from wasplan.engine.profile.options import EngineOptions  # noqa: E402
 from wasplan.engine.simulator import Simulator  # noqa: E402
 from wasplan.explain.run import explain_units  # noqa: E402
 from wasplan.explain import evidence  # noqa: E402

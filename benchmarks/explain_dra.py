@@ -24,7 +24,7 @@ from pathlib import Path
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.engine.simulator import Simulator
-from wasplan.engine.status import reason_table
+from wasplan.engine.pluginapi.status import reason_table
 from wasplan.explain import evidence
 from wasplan.explain.run import explain_units
 from wasplan.explain.evidence import Context

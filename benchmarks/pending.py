@@ -37,7 +37,7 @@ from pathlib import Path
 from wasplan.api.releases import default_gates, get_release
 from wasplan.cluster.snapshot import build_inputs
 from wasplan.documents import read_text
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
 PODS_PER_NODE = 110

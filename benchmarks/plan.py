@@ -30,7 +30,7 @@ from pathlib import Path
 from wasplan.api import hub
 from wasplan.cluster.model import (Affinity, Group, LabelSelector, Node, NodeImage, PlanInputs, Pod, PodAffinityTerm,
                                   PodImages, TopologySpreadConstraint)
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
 GIB = 2**30

@@ -17,8 +17,26 @@ TABLE = ROOT / "docs" / "layers.md"
 YAML_OR_TERMINAL = ("yaml", "yaml_rs", "ruamel", "rich", "typer", "click", "wasplan.documents")
 
 
+ENGINE_SECTION = "## Inside the engine"
+
+
 def layer_ranks(text: str) -> dict[str, int]:
-    """Top-level package or module -> its rank, from the table's rows `| rank | layer | `a`, `b` |`."""
+    """Top-level package or module -> its rank, from the table's rows `| rank | layer | `a`, `b` |` (the engine's
+    own table, after ENGINE_SECTION, is read by `engine_ranks`)."""
+    return _ranks(text.split(ENGINE_SECTION)[0])
+
+
+def engine_ranks(text: str) -> dict[str, int]:
+    """The engine's parts (subpackages, and root modules by name) -> their rank in the section's table."""
+    return _ranks(text.split(ENGINE_SECTION)[1])
+
+
+def engine_exceptions(text: str) -> set[tuple[str, str]]:
+    """(importer file under engine/, imported part.module) pairs the section names as known exceptions."""
+    return set(re.findall(r"^\| `([\w/]+\.py)` \| `([\w.]+)` \| [^|]+ \|$", text.split(ENGINE_SECTION)[1], re.M))
+
+
+def _ranks(text: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for rank, names in re.findall(r"^\| (\d+) \| [^|]+ \| ([^|]+) \|$", text, re.M):
         for name in re.findall(r"`([^`]+)`", names):
@@ -120,3 +138,51 @@ def test_explain_reaches_the_engine_through_the_facade_only():
              for line, m in imports(path)
              if m.startswith("wasplan.engine") and not m.startswith("wasplan.engine.facade.")]
     assert found == []
+
+
+ENGINE = SRC / "engine"
+
+
+def part(module: str) -> str | None:
+    """The engine part (subpackage, or root module) a `wasplan.engine...` module belongs to."""
+    parts = module.split(".")
+    if parts[:2] != ["wasplan", "engine"]:
+        return None
+    return parts[2] if len(parts) > 2 else "__init__"
+
+
+def engine_upward(ranks: dict[str, int], files: list[tuple[Path, str | None]]) -> list[tuple[str, str, int]]:
+    """(importer under engine/, imported part.module, line) for every import of a higher engine part."""
+    found = []
+    for path, text in files:
+        rel = path.relative_to(ENGINE)
+        own = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        for line, module in imports(path, text):
+            target = part(module)
+            if target is not None and target != own and ranks[target] > ranks[own]:
+                found.append((rel.as_posix(), ".".join(module.split(".")[2:4]), line))
+    return found
+
+
+def test_every_engine_part_has_a_rank_and_a_docstring():
+    ranks = engine_ranks(TABLE.read_text())
+    parts = {p.name if p.is_dir() else p.stem for p in ENGINE.iterdir()
+             if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py"}
+    assert parts == set(ranks), (sorted(parts - set(ranks)), sorted(set(ranks) - parts))
+    for package in (p for p in ENGINE.iterdir() if (p / "__init__.py").exists()):
+        assert ast.get_docstring(ast.parse((package / "__init__.py").read_text())), package.name
+
+
+def test_no_engine_part_imports_a_higher_one_but_the_named_exceptions():
+    text = TABLE.read_text()
+    found = engine_upward(engine_ranks(text), [(p, None) for p in ENGINE.rglob("*.py")])
+    assert {(f, m) for f, m, _ in found} == engine_exceptions(text), found
+
+
+def test_the_engine_check_finds_an_upward_import():
+    # the plugin API importing the cluster state, at module level and inside a function
+    probe = ENGINE / "pluginapi" / "status.py"
+    text = "from wasplan.engine.cache.world import World\ndef f():\n    from wasplan.engine.cycle import framework\n"
+    found = engine_upward(engine_ranks(TABLE.read_text()), [(probe, text)])
+    assert found == [("pluginapi/status.py", "cache.world", 1), ("pluginapi/status.py", "cycle.framework", 3)]
+

@@ -3,7 +3,7 @@ package core
 // `oracle evaluate --pod NS/NAME PATHS... --cluster ...`: every Filter plugin's verdict for one pod on every
 // node, each plugin evaluated on its own (the scheduler itself stops at the first failing plugin per node),
 // and every Score plugin's raw, normalized and weighted score on the feasible nodes (oracle.md §11.2; the
-// shape mirrors wasplan's recorder, src/wasplan/engine/recorder.py node_reasons: per node, the failing plugins
+// shape mirrors wasplan's recorder, src/wasplan/engine/cycle/recorder.py node_reasons: per node, the failing plugins
 // with their reasons).
 //
 // The state is what `plan` leaves with every object of the input except the pod; the pod is then evaluated,

@@ -4,7 +4,7 @@ package core
 // Plan JSON. The cluster's objects are created first and scheduled (its pending pods are scheduled with the
 // arrivals, as in wasplan); then the manifests: `sequential` creates them one object at a time in input order
 // and schedules until nothing moves after each, `batch` creates them all and then schedules (wasplan's
-// --arrival, src/wasplan/engine/queue.py orders both by priority, then creation).
+// --arrival, src/wasplan/engine/queueing/queue.py orders both by priority, then creation).
 
 import (
 	"fmt"

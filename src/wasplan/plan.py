@@ -125,7 +125,7 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class Recreation:
-    """Pods the plan evicts that their controller recreates (engine/recreation.py): what would become of them."""
+    """Pods the plan evicts that their controller recreates (engine/preemption/recreation.py): what would become of them."""
 
     namespace: str
     owner: OwnerRef  # the top-level owner, with the direct controller as its chain when they differ

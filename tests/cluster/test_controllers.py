@@ -9,7 +9,7 @@ from wasplan.api import hub
 from wasplan.cluster.controllers.lws import subgroup_of
 from wasplan.cluster.controllers.names import Namer, safe_encode, template_hash
 from wasplan.cluster.model import Group, Pod
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
 
 from .helpers import gates, inputs

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.cluster.model import PlanInputs
-from wasplan.engine.config import Profile
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
-from wasplan.engine.state import ClusterState
+from wasplan.engine.cache.state import ClusterState
 
 
 def make_state(nodes, placed=(), extra_resources=()) -> ClusterState:

@@ -12,7 +12,7 @@ from enginehelp import make_state
 
 from wasplan.cluster.model import Node
 from wasplan.engine.plugins import balanced_allocation
-from wasplan.engine.rescache import Rows
+from wasplan.engine.cycle.rescache import Rows
 
 
 def raw_node(name, cpu_m, mem):

@@ -1,5 +1,5 @@
 """A composite tree whose pods name several schedulers, or one without a profile: one shared check decides
-(engine/groupcycle.py `scheduler_name_problem`), and its message does not depend on PYTHONHASHSEED."""
+(engine/cycle/groupcycle.py `scheduler_name_problem`), and its message does not depend on PYTHONHASHSEED."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ import pytest
 from builders import node, pod
 from enginehelp import decide
 
-from wasplan.engine.config import ConfigError, Profile, profiles_from_config
+from wasplan.engine.profile.config import ConfigError, Profile, profiles_from_config
 
 
 def test_default_profile():

@@ -11,7 +11,7 @@ from enginehelp import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wasplan.engine import domains
+from wasplan.engine.cycle import domains
 
 
 @st.composite

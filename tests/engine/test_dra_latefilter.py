@@ -1,6 +1,6 @@
 """The late filter's shortcuts give the same plan as evaluating DynamicResources on every node.
 
-engine/latefilter.py searches the best-scored node first and falls back to the allocator's vectorised pre-check
+engine/cycle/latefilter.py searches the best-scored node first and falls back to the allocator's vectorised pre-check
 or a node-by-node search; on clusters of more than 100 nodes that is the path every DRA pod takes. Forcing the
 every-node evaluation (as on small clusters) must not change a single placement or allocation.
 """

@@ -258,7 +258,7 @@ profiles:
 def test_invalid_pools_reason_is_the_allocators():
     from wasplan.engine.dra import INVALID_POOLS
     from wasplan.engine.plugins.dynamic_resources import INVALID
-    from wasplan.engine.status import REASONS
+    from wasplan.engine.pluginapi.status import REASONS
 
     assert REASONS.text[INVALID] == INVALID_POOLS
 

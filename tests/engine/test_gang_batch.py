@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.cluster.model import PlanInputs
-from wasplan.engine import gangbatch
-from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.cycle import gangbatch
+from wasplan.engine.profile.config import DEFAULT_SCHEDULER, Profile
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
 from wasplan.engine.simulator import simulate
 

@@ -14,7 +14,7 @@ import pytest
 from tests.cli.helpers import run
 from wasplan.api.releases import default_gates, get_release
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
+from wasplan.engine.profile import registry
 from wasplan.engine.plugins.image_locality import normalized
 from wasplan.engine.simulator import Simulator
 from wasplan.pipeline.plan import prepare_plan

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 from builders import node, pod
 from enginehelp import make_state
 
-from wasplan.engine.config import Profile
-from wasplan.engine.framework import Evaluator
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.framework import Evaluator
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
-from wasplan.engine.rescache import ResourceCache
+from wasplan.engine.cycle.rescache import ResourceCache
 
 SIZES = [("250m", "256Mi", None), ("1", "1Gi", None), ("2", "512Mi", 1), ("0", "0", None), ("500m", "3Gi", 2)]
 

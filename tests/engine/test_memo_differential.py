@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.cluster.model import PlanInputs
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
-from wasplan.engine.status import reason_table
+from wasplan.engine.pluginapi.status import reason_table
 from wasplan.pipeline.plan import prepare_plan
 from wasplan.report.plan_json import render_plan_json, render_snapshot
 

@@ -8,10 +8,10 @@ spec.nodeName are bound already (kubelet takes them), so the simulator meets thi
 from builders import node, pod
 from enginehelp import make_state
 
-from wasplan.engine import static
-from wasplan.engine.config import Profile
+from wasplan.engine.cycle import static
+from wasplan.engine.profile.config import Profile
 from wasplan.engine.plugins.node_name import passes as node_name_passes
-from wasplan.engine.status import REASONS
+from wasplan.engine.pluginapi.status import REASONS
 
 
 def test_passes():

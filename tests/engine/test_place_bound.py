@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wasplan.cluster.model import Affinity, LabelSelector, PodAffinityTerm
-from wasplan.engine.cycles import Cycles
-from wasplan.engine.state import ClusterState
+from wasplan.engine.cycle.cycles import Cycles
+from wasplan.engine.cache.state import ClusterState
 
 ANTI = Affinity(anti_required=(PodAffinityTerm(LabelSelector((("app", "a"),)), "kubernetes.io/hostname"),))
 

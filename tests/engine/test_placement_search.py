@@ -13,12 +13,12 @@ import pytest
 from builders import gang, node, pod
 from enginehelp import make_state
 
-from wasplan.engine import search
-from wasplan.engine.config import Profile
-from wasplan.engine.domains import generate
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.placement import Job
-from wasplan.engine.world import GroupState, PodState
+from wasplan.engine.cycle import search
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.domains import generate
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.cycle.placement import Job
+from wasplan.engine.cache.world import GroupState, PodState
 
 
 def exhaustive(job, domains):

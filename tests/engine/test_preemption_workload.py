@@ -11,7 +11,7 @@ WorkloadAwarePreemption gate is off (engine-semantics §1.6, §1.12).
 from builders import basic, gang, node, pdb, pod, pods
 from enginehelp import by_name, groups, run
 
-from wasplan.engine.placement import NO_PREEMPTION_MSG as TOPOLOGY_MSG
+from wasplan.engine.cycle.placement import NO_PREEMPTION_MSG as TOPOLOGY_MSG
 
 
 def victims(plan):

@@ -1,10 +1,10 @@
 """Reasons a run makes up from its input (a resource name) live in that run's table and are dropped
-with it (engine/status.py `reason_table`): planning many inputs in one process does not grow a global table."""
+with it (engine/pluginapi/status.py `reason_table`): planning many inputs in one process does not grow a global table."""
 
 from __future__ import annotations
 
 from wasplan.api.releases import default_gates, get_release
-from wasplan.engine import status
+from wasplan.engine.pluginapi import status
 from wasplan.pipeline.explain import run_explain
 from wasplan.pipeline.plan import run_plan
 

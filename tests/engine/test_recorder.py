@@ -3,9 +3,9 @@
 from builders import node, pod
 from enginehelp import make_state
 
-from wasplan.engine.config import Profile
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.recorder import record
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.cycle.recorder import record
 
 
 def test_every_plugin_is_judged_on_every_node():

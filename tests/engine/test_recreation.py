@@ -1,4 +1,4 @@
-"""Evictions tell the rest of the story (engine/recreation.py, cluster/reservations.py): the pods a preemption
+"""Evictions tell the rest of the story (engine/preemption/recreation.py, cluster/reservations.py): the pods a preemption
 deletes come back through their controller, and the plan says whether the cluster it leaves has room for them; a
 group evicted whole is not reported Scheduled; reservedFor entries naming absent pods are dropped."""
 

@@ -3,10 +3,12 @@
 from builders import GPU, gang, node, pod
 from enginehelp import make_state
 
-from wasplan.engine import groupcycle, registry, static
-from wasplan.engine.config import Profile
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.world import GroupState, PodState
+from wasplan.engine.cycle import groupcycle, static
+
+from wasplan.engine.profile import registry
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.cache.world import GroupState, PodState
 
 
 def test_filter_order_and_weights_are_kube_schedulers_default_profile():

@@ -11,10 +11,10 @@ from builders import GPU, node, pod
 from enginehelp import decide, make_state
 
 from wasplan.cluster.model import Node
-from wasplan.engine.config import Profile
+from wasplan.engine.profile.config import Profile
 from wasplan.engine.plugins import resources_fit
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
-from wasplan.engine.rescache import Rows
+from wasplan.engine.cycle.rescache import Rows
 
 
 def raw_node(name, cpu_m, mem, pods=110, **extra):

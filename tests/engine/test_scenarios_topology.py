@@ -13,7 +13,7 @@ import pytest
 from builders import basic, gang, node, pod
 from enginehelp import by_name, groups, run
 
-from wasplan.engine.domains import most_allocated
+from wasplan.engine.cycle.domains import most_allocated
 
 
 def rack_node(name, rack, zone="zone-1"):
@@ -198,8 +198,8 @@ def test_preemption_refusal_for_constrained_groups():
     """v1.36.5 schedule_one_podgroup.go runWorkloadAwarePreemption: a PodGroup with a topology constraint gets no
     workload-aware preemption; v1.37.2 has no such refusal (its PodGroupPostFilter runs for every group)."""
     from enginehelp import options
-    from wasplan.engine.placement import NO_PREEMPTION_MSG, preemption_refusal
-    from wasplan.engine.world import GroupState
+    from wasplan.engine.cycle.placement import NO_PREEMPTION_MSG, preemption_refusal
+    from wasplan.engine.cache.world import GroupState
 
     racked, plain = GroupState(gang("r", 2, topology_keys=["rack"]), 0, 0), GroupState(gang("p", 2), 0, 1)
     assert preemption_refusal(racked, options("1.36")) == NO_PREEMPTION_MSG

@@ -7,7 +7,7 @@ Gt/Lt on integers) and k8s.io/component-helpers/scheduling/corev1/nodeaffinity/n
 
 from builders import req, selector, term
 
-from wasplan.engine.selectors import requirement_matches, selector_matches, term_matches_node, terms_match_node
+from wasplan.engine.pluginapi.selectors import requirement_matches, selector_matches, term_matches_node, terms_match_node
 
 LABELS = {"zone": "a", "gen": "5", "gpu": "true"}
 

@@ -10,7 +10,7 @@ from builders import node, pod, taint, toleration
 from enginehelp import decide
 
 from wasplan.engine.plugins.taint_toleration import intolerable_prefer_count, tolerates, untolerated_reason
-from wasplan.engine.status import REASONS
+from wasplan.engine.pluginapi.status import REASONS
 
 
 def test_untolerated_taint_message_names_first_taint():

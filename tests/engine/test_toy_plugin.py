@@ -20,11 +20,12 @@ import pytest
 from tests.builders import node, pod
 from tests.cli.helpers import run
 from tests.engine.enginehelp import make_state
-from wasplan.engine import recorder, registry
-from wasplan.engine.config import Profile
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.registry import FILTER, Plugin
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.cycle import recorder
+from wasplan.engine.profile import registry
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.profile.registry import FILTER, Plugin
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 # ---- the toy plugin: what its own module would hold ------------------------------------------------------------
 NAME = "ToyRack"

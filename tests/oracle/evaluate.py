@@ -1,5 +1,5 @@
 """The per-plugin comparison: one pending pod against one state, every Filter plugin on every node and the total
-score of every feasible node, from wasplan's recorder (engine/recorder.py, each plugin judged on its own) and
+score of every feasible node, from wasplan's recorder (engine/cycle/recorder.py, each plugin judged on its own) and
 from `oracle evaluate` (upstream's plugins called one by one, oracle.md §11.2), and ImageLocality's raw,
 normalised and weighted scores on every feasible node. This finds plugin differences
 that ties and queue order hide in whole plans.
@@ -31,7 +31,7 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
     "images": {node: [raw, normalised, weighted]}} (ImageLocality's scores, feasible nodes) for the one pod of
     `manifests`, on the cluster's state (running pods bound, nothing else scheduled)."""
     from wasplan.cluster.model import Pod
-    from wasplan.engine.recorder import record
+    from wasplan.engine.cycle.recorder import record
     from wasplan.engine.simulator import Simulator
     from wasplan.pipeline.plan import prepare_plan
 

@@ -1,6 +1,6 @@
 """`oracle evaluate`: each Filter plugin's verdict per node, each on its own, and the Score plugins' raw,
 normalized and weighted scores, on the project's fixtures (shape: docs/oracle.md; compare
-src/wasplan/engine/recorder.py node_reasons)."""
+src/wasplan/engine/cycle/recorder.py node_reasons)."""
 
 from __future__ import annotations
 

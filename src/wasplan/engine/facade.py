@@ -8,29 +8,31 @@ and the rules the plugins give the exact check, and what explain's device eviden
 
 from __future__ import annotations
 
-from wasplan.engine import recorder, registry
-from wasplan.engine.claimoutcome import allocation_node
-from wasplan.engine.config import DEFAULT_SCHEDULER
-from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.domains import PlacementError, pinned_domain
+from wasplan.engine.cycle import recorder
+
+from wasplan.engine.profile import registry
+from wasplan.engine.result.claimoutcome import allocation_node
+from wasplan.engine.profile.config import DEFAULT_SCHEDULER
+from wasplan.engine.cycle.diagnosis import Diagnosis
+from wasplan.engine.cycle.domains import PlacementError, pinned_domain
 from wasplan.engine.dra import devicevalues, stages
 from wasplan.engine.dra.devicevalues import Unpublished, ValueCount
 from wasplan.engine.dra.errors import AllocationError, NodeUnschedulable
 from wasplan.engine.dra.pools import node_matches
 from wasplan.engine.dra.precheck import Precheck
 from wasplan.engine.dra.take import available_counters
-from wasplan.engine.exactrules import Group, SpreadRule
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.outcome import group_outcome, pod_outcome
-from wasplan.engine.placement import bound_rows, tas_on, topology_key
+from wasplan.engine.pluginapi.exactrules import Group, SpreadRule
+from wasplan.engine.profile.options import EngineOptions
+from wasplan.engine.result.outcome import group_outcome, pod_outcome
+from wasplan.engine.cycle.placement import bound_rows, tas_on, topology_key
 from wasplan.engine.plugins import dynamic_resources, resources_fit
 from wasplan.engine.plugins.node_affinity import label_values
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
 from wasplan.engine.plugins.taint_toleration import blocking_taints, taint_text
-from wasplan.engine.podkeys import shape_key
+from wasplan.engine.cycle.podkeys import shape_key
 from wasplan.engine.simulator import Simulator
-from wasplan.engine.status import REASONS
-from wasplan.engine.world import GroupState, PodState, SimStatus
+from wasplan.engine.pluginapi.status import REASONS
+from wasplan.engine.cache.world import GroupState, PodState, SimStatus
 
 DRA = dynamic_resources.NAME
 

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
-from wasplan.engine import draworld, placement
-from wasplan.engine.cycles import Cycles
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.outcome import FinalCluster, build_plan, final_cluster
+from wasplan.engine.cycle import placement
+from wasplan.engine.profile import draworld
+from wasplan.engine.cycle.cycles import Cycles
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.profile.options import EngineOptions
+from wasplan.engine.result.outcome import FinalCluster, build_plan, final_cluster
 from wasplan.engine.preemption.driver import Preemption
-from wasplan.engine.queue import SchedulingQueue
-from wasplan.engine.recreation import recreations
-from wasplan.engine.state import ClusterState
-from wasplan.engine.world import PodState, SimStatus, World
+from wasplan.engine.queueing.queue import SchedulingQueue
+from wasplan.engine.preemption.recreation import recreations
+from wasplan.engine.cache.state import ClusterState
+from wasplan.engine.cache.world import PodState, SimStatus, World
 from wasplan.plan import Arrival, Plan
 
 

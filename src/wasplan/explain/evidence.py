@@ -177,7 +177,7 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
 
 def claims_gated(ps: PodState) -> bool:
     """Held at PreEnqueue by DynamicResources: every one of its messages names the ResourceClaim
-    (engine/draclaims.py), none of the other gates' does."""
+    (engine/dra/draclaims.py), none of the other gates' does."""
     return ps.status == SimStatus.GATED and not ps.pod.scheduling_gates and "resourceclaim" in ps.message.lower()
 
 

@@ -12,7 +12,7 @@ from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents.reader import ReadOptions, read_paths
 from wasplan.engine.simulator import Simulator
-from wasplan.engine.status import reason_table
+from wasplan.engine.pluginapi.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions

@@ -15,11 +15,11 @@ from wasplan.cluster.model import PlanInputs
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.documents.reader import ReadOptions, read_bytes, read_paths
 from wasplan.documents.sources import read_file
-from wasplan.engine.config import ConfigError, profiles_from_config
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.outcome import FinalCluster, refused_outcome
+from wasplan.engine.profile.config import ConfigError, profiles_from_config
+from wasplan.engine.profile.options import EngineOptions
+from wasplan.engine.result.outcome import FinalCluster, refused_outcome
 from wasplan.engine.simulator import simulate
-from wasplan.engine.status import reason_table
+from wasplan.engine.pluginapi.status import reason_table
 from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.documents.sources import STDIN_NAME
@@ -61,7 +61,7 @@ class PlanRun:
 def load_profiles(path: str | None, release: str | None = None):
     """The scheduler profiles of a KubeSchedulerConfiguration file, read like every other input: a regular
     file only, within the reader's limits, plain-data tags only. With `release`, every plugin name must be one
-    of that release's in-tree plugins (engine/plugin_names.py)."""
+    of that release's in-tree plugins (engine/profile/plugin_names.py)."""
     if not path:
         return profiles_from_config(None)
     data, problem = read_file(path)
@@ -87,7 +87,7 @@ def load_profiles(path: str | None, release: str | None = None):
 def _check_plugin_names(doc, release: str) -> None:
     """The first plugin name the release's registry does not hold, as `FILE:LINE:COL: CODE message` (exit 2)."""
     from wasplan.api.releases import capabilities
-    from wasplan.engine import plugin_names
+    from wasplan.engine.profile import plugin_names
 
     found = plugin_names.unknown_plugins(doc.obj, capabilities(release).in_tree_plugins)
     if not found:

@@ -104,7 +104,7 @@ def _preemptions(plan: Plan, console: Console) -> None:
     for p in plan.preemptions:
         _print(console, f"{p.preemptor_kind} {p.preemptor_namespace}/{p.preemptor_name} evicts "
                         f"{victim_list(p.victims)}", "  ")
-    for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/recreation.py)
+    for r in plan.recreations:  # what becomes of the victims a controller recreates (engine/preemption/recreation.py)
         _print(console, r.message, "  ")
     for kind, key, alternatives, tied in plan.ties():  # a draw in kube-scheduler whose choices evict other pods
         _print(console, tie_sentence(kind, key, alternatives, tied), "  ")

@@ -1,6 +1,10 @@
-"""Dynamic Resource Allocation for the engine: upstream's structured allocator (incubating variant) as a library.
+"""Dynamic Resource Allocation for the engine: upstream's structured allocator (incubating variant) as a library,
+and the engine's side of claims.
 
-This package holds no engine state; the DynamicResources plugin drives it. Upstream followed:
+The claims' side: the plan's ResourceClaims as the scheduler's claim cache sees them (`claimstore.py`), the claims
+a pod stands for and the ResourceClaim controller acting for it (`draclaims.py`) and DRA-backed extended
+resources (`extendedclaim.py`). The allocator modules below hold no engine
+state; the DynamicResources plugin drives them. Upstream followed:
 `k8s.io/dynamic-resource-allocation` `structured/internal/incubating/*` at v0.36.0 (commit c44687d1), with the
 1.37 behaviours from master (3d036712) behind `Features` flags. Semantics in `../shared/reference/dra.md` §4-§5.
 

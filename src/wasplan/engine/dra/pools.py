@@ -16,7 +16,7 @@ v0.36.0, commit c44687d1):
 * pools are sorted by (driver, pool name), pools whose devices have binding conditions last; a pool's slices by
   name. Without DRAPartitionableDevices, slices with per-device node selection or shared counters are skipped.
 
-Node matching uses only the node's name and labels (`wasplan.engine.selectors.terms_match_node`).
+Node matching uses only the node's name and labels (`wasplan.engine.pluginapi.selectors.terms_match_node`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Protocol
 
 from wasplan.cluster.devices import NodeSelection, ResourceSlice
 from wasplan.engine.dra.features import Features
-from wasplan.engine.selectors import terms_match_node
+from wasplan.engine.pluginapi.selectors import terms_match_node
 
 
 class NodeLike(Protocol):

@@ -3,7 +3,7 @@
 `taintPreventsAllocation` in `structured/internal/incubating/allocator_incubating.go` and `ToleratesTaint` in
 `resourceclaim/devicetoleration.go` (v0.36.0): a `NoSchedule` or `NoExecute` taint that no toleration of the
 request tolerates excludes the device; `None` never does. The toleration matcher is the engine's one
-(engine/tolerations.py).
+(engine/pluginapi/tolerations.py).
 
 DeviceTaintRules (DRADeviceTaintRules: off in 1.36, on in 1.37) add their taint to every device their selector
 matches, as if the driver had published it (the scheduler lists slices with the rules applied: dynamic-resource-
@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from wasplan.cluster.devices import Device, DeviceTaint, DeviceTaintRule, DeviceToleration, ResourceSlice
-from wasplan.engine.tolerations import tolerates
+from wasplan.engine.pluginapi.tolerations import tolerates
 
 BLOCKING = ("NoSchedule", "NoExecute")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY
-from wasplan.engine.pluginargs import names
+from wasplan.engine.pluginapi.pluginargs import names
 
 NAME = "NodeResourcesBalancedAllocation"
 DEFAULT_RESOURCES = (CPU, MEMORY)

@@ -1,13 +1,13 @@
 """DynamicResources (upstream pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go, read at the
 1.36-development revision 6e77b7b0 and the post-1.37 revision 04f5fdea; semantics in dra.md §3, §7).
 
-The one stateful plugin: it keeps the plan's ResourceClaims (engine/claimstore.py) and drives the structured
+The one stateful plugin: it keeps the plan's ResourceClaims (engine/dra/claimstore.py) and drives the structured
 allocator (engine/dra). Per extension point:
 
-* PreEnqueue (engine/draclaims.py): every `spec.resourceClaims` entry must name an existing claim that is not
+* PreEnqueue (engine/dra/draclaims.py): every `spec.resourceClaims` entry must name an existing claim that is not
   being deleted and, for a template entry, was generated for this pod (or, with DRAWorkloadResourceClaims, for its
   PodGroup); the ResourceClaim controller (cluster/claims.py) runs first and generates missing template claims.
-* Extended resources backed by a DeviceClass (engine/extendedclaim.py): on nodes that do not publish the
+* Extended resources backed by a DeviceClass (engine/dra/extendedclaim.py): on nodes that do not publish the
   resource, a per-node claim is allocated last, after the pod's own claims, and created at Reserve.
 * PreFilter: every request's device class of an unallocated claim must exist.
 * Filter: an allocated claim pins the pod to its `allocation.nodeSelector` ("resourceclaim not available on the
@@ -45,11 +45,11 @@ import numpy as np
 
 from wasplan.cluster import claims as controller
 from wasplan.cluster.devices import RESERVED_FOR_MAX
-from wasplan.engine import extendedclaim as ext
-from wasplan.engine.draclaims import PodClaims, backed_classes
-from wasplan.engine.claimstore import ClaimState, ClaimStore, pod_consumer, same_consumer
-from wasplan.engine.selectors import terms_match_node
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.dra import extendedclaim as ext
+from wasplan.engine.dra.draclaims import PodClaims, backed_classes
+from wasplan.engine.dra.claimstore import ClaimState, ClaimStore, pod_consumer, same_consumer
+from wasplan.engine.pluginapi.selectors import terms_match_node
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "DynamicResources"
 GATE_GROUP_CLAIMS = "DRAWorkloadResourceClaims"

@@ -16,9 +16,9 @@ import dataclasses
 import numpy as np
 
 from wasplan.cluster.model import LabelSelector, Pod, PodAffinityTerm
-from wasplan.engine.exactrules import DomainPart
-from wasplan.engine.selectors import selector_matches, with_label_keys
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.exactrules import DomainPart
+from wasplan.engine.pluginapi.selectors import selector_matches, with_label_keys
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "InterPodAffinity"
 HOSTNAME = "kubernetes.io/hostname"
@@ -231,7 +231,7 @@ def _anti_hostname(owner: Pod, target: Pod) -> bool:
 
 
 def exact_domains(state, group, static_verdict) -> DomainPart:
-    """Rules between the group's own pods per domain (engine/exactrules.py): required anti-affinity on a key other
+    """Rules between the group's own pods per domain (engine/pluginapi/exactrules.py): required anti-affinity on a key other
     than the hostname, either pod's term matching the other, as upstream checks both (`apart`); required pod
     affinity that the group's pods hold and match themselves, when no running pod matches it: upstream lets the
     first such pod go anywhere its keys exist (`_affinity_ok`'s self rule) and every later one only where a

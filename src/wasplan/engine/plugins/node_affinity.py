@@ -13,8 +13,8 @@ from collections import Counter
 import numpy as np
 
 from wasplan.cluster.model import Affinity, Node, Pod
-from wasplan.engine.selectors import term_matches_node, terms_match_node
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.selectors import term_matches_node, terms_match_node
+from wasplan.engine.pluginapi.status import REASONS, Code
 from wasplan.words import plural
 
 NAME = "NodeAffinity"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "NodeName"
 REASON = REASONS.intern("node(s) didn't match the requested node name", Code.UNRESOLVABLE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from wasplan.cluster.model import HostPort
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "NodePorts"
 REASON = REASONS.intern("node(s) didn't have free ports for the requested pod ports", Code.UNSCHEDULABLE)

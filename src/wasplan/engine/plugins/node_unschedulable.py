@@ -6,8 +6,8 @@ A node with `spec.unschedulable` rejects pods unless they tolerate `node.kuberne
 from __future__ import annotations
 
 from wasplan.cluster.model import Taint, Toleration
-from wasplan.engine.status import REASONS, Code
-from wasplan.engine.tolerations import tolerates
+from wasplan.engine.pluginapi.status import REASONS, Code
+from wasplan.engine.pluginapi.tolerations import tolerates
 
 NAME = "NodeUnschedulable"
 REASON = REASONS.intern("node(s) were unschedulable", Code.UNRESOLVABLE)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS
-from wasplan.engine.pluginargs import ConfigError, names
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.pluginargs import ConfigError, names
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "NodeResourcesFit"
 MAX_SCORE = 100

@@ -4,7 +4,7 @@ Filter: a NoSchedule/NoExecute taint the pod does not tolerate rejects the node 
 taint(s)` (upstream v1.36.5 and v1.37.2 name no taint in the reason; they log it). Score: the number of
 PreferNoSchedule taints not tolerated by the pod's tolerations that apply to PreferNoSchedule, normalised reversed
 (fewest intolerable taints scores 100).
-Toleration matching is engine/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).
+Toleration matching is engine/pluginapi/tolerations.py's (k8s.io/api/core/v1 Toleration.ToleratesTaint).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 from wasplan.cluster.model import Taint, Toleration
-from wasplan.engine.status import REASONS, Code
-from wasplan.engine.tolerations import tolerates
+from wasplan.engine.pluginapi.status import REASONS, Code
+from wasplan.engine.pluginapi.tolerations import tolerates
 from wasplan.words import plural
 
 NAME = "TaintToleration"

@@ -17,9 +17,9 @@ import math
 import numpy as np
 
 from wasplan.cluster.model import Pod, TopologySpreadConstraint
-from wasplan.engine.exactrules import DomainPart, SpreadRule
-from wasplan.engine.selectors import selector_matches, with_label_keys
-from wasplan.engine.status import REASONS, Code
+from wasplan.engine.pluginapi.exactrules import DomainPart, SpreadRule
+from wasplan.engine.pluginapi.selectors import selector_matches, with_label_keys
+from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "PodTopologySpread"
 HOSTNAME = "kubernetes.io/hostname"
@@ -159,7 +159,7 @@ def exact_allowed(state, pod: Pod, sv, codes) -> np.ndarray | None:
 
 
 def exact_domains(state, group, static_verdict) -> DomainPart:
-    """The exact check's rules between the group's own pods (engine/exactrules.py), when the engine counts over the
+    """The exact check's rules between the group's own pods (engine/pluginapi/exactrules.py), when the engine counts over the
     whole cluster: a rule per hard spread constraint of a family of shapes whose pods match its selector, when no
     pod of another family of the group does (their counts would depend on each other's nodes). The counts are the
     engine's: PodTopologySpread's eligible nodes for the pod (keys present, nodeAffinity/nodeTaints policies) and

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wasplan.engine import registry
+from wasplan.engine.profile import registry
 from wasplan.engine.plugins import inter_pod_affinity, resources_fit
-from wasplan.engine.status import REASONS
+from wasplan.engine.pluginapi.status import REASONS
 
 NO_VICTIMS = "No preemption victims found for incoming pod"
 NOT_HELPFUL = "Preemption is not helpful for scheduling"

@@ -31,7 +31,7 @@ from wasplan.engine.plugins import resources_fit
 from wasplan.engine.preemption import candidates as cand
 from wasplan.engine.preemption import ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, pod_policy
-from wasplan.engine.status import REASONS, fit_error_message
+from wasplan.engine.pluginapi.status import REASONS, fit_error_message
 
 MAX_SIGNATURES = 32
 

@@ -15,7 +15,7 @@ Which preemption runs where (engine-semantics §1.6, §1.7, §1.11, §1.12, §2)
 
 from __future__ import annotations
 
-from wasplan.engine import placement
+from wasplan.engine.cycle import placement
 from wasplan.engine.preemption import policy
 from wasplan.engine.preemption.default import DefaultPreemption, Outcome
 from wasplan.engine.preemption.ledger import Ledger

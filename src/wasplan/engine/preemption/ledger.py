@@ -8,7 +8,7 @@ Runs only outside a trial (no outstanding journal mark): it commits the state.
 
 from __future__ import annotations
 
-from wasplan.engine.world import SimStatus
+from wasplan.engine.cache.world import SimStatus
 from wasplan.plan import Preemption, Victim
 
 DISRUPTION_REASON = "PreemptionByScheduler"

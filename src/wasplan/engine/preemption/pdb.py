@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from wasplan.cluster.model import LabelSelector, PodDisruptionBudget
-from wasplan.engine.selectors import selector_matches
+from wasplan.engine.pluginapi.selectors import selector_matches
 
 
 def _empty(sel: LabelSelector | None) -> bool:

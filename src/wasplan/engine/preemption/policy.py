@@ -14,8 +14,8 @@ from datetime import datetime
 
 from wasplan.api import hub
 from wasplan.api.priority import admit
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.world import GroupState, PodState, World
+from wasplan.engine.profile.options import EngineOptions
+from wasplan.engine.cache.world import GroupState, PodState, World
 
 NEVER = "Never"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."

@@ -8,7 +8,7 @@
   DefaultPreemption's as upstream's RunPostFilterPlugins joins them (`no new claims to deallocate, preemption:
   ...`). `dra_verdict` decides it for both the pod cycle and 1.36 member preemption.
 * A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName`, enters the
-  simulation's Nominator (engine/nominated.py) and waits in the backoffQ (engine/queue.py `back_off`): every pod
+  simulation's Nominator (engine/cycle/nominated.py) and waits in the backoffQ (engine/queueing/queue.py `back_off`): every pod
   already queued is attempted first, its Filter counting the nominated pod on that node when the pod's
   priority is not above the preemptor's, its Score not counting it; the retry then takes the nominated node by
   the fast path if it still fits (pkg/scheduler/schedule_one.go handleSchedulingFailure, the queue's
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import copy
 
-from wasplan.engine import placement
-from wasplan.engine.nominated import Nomination
+from wasplan.engine.cycle import placement
+from wasplan.engine.cycle.nominated import Nomination
 from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
 from wasplan.engine.preemption.driver import member_refusal, members_post_filter
-from wasplan.engine.queue import QueueKind
+from wasplan.engine.queueing.queue import QueueKind
 from wasplan.plan import Reason
 
 WAITING_MSG = "pod group is waiting for preemption to complete"

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wasplan.engine import placement, registry
+from wasplan.engine.cycle import placement
+
+from wasplan.engine.profile import registry
 from wasplan.engine.preemption import candidates as cand
 from wasplan.engine.preemption import ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy

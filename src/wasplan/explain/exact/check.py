@@ -1,7 +1,7 @@
 """The exact feasibility check: could the group fit at all, whatever the scheduler's order?
 
 kube-scheduler places a gang one pod at a time and never revisits a choice (podGroupSchedulingDefaultAlgorithm,
-mirrored by engine/groupcycle.py; kubernetes/kubernetes issue 138765 shows it for DRA devices), so "pending"
+mirrored by engine/cycle/groupcycle.py; kubernetes/kubernetes issue 138765 shows it for DRA devices), so "pending"
 means either that no assignment of the pods exists, or that one exists and the scheduler's greedy order does
 not find it. The
 check asks an integer program built from the engine's own data (question.py) on the cluster the plan leaves,

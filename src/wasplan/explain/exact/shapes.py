@@ -1,7 +1,7 @@
 """The group's pending pods as shapes, and per shape the nodes the engine's per-node filters allow.
 
 Only verdicts that no placement of the group's own pods can change go in the allowed nodes: the static plugins
-(engine/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), and each
+(engine/cycle/static.py: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity with its PreFilter), and each
 plugin's `exact_allowed` in its own module, read from the registry (NodePorts against the running pods, required
 anti-affinity between the pod and the running pods in both directions, a hard spread constraint's key missing on
 a node). Each is a necessary condition, so a model built on them is a relaxation of the engine and "no

@@ -1,7 +1,7 @@
 """The exact question for a whole CompositePodGroup tree: can enough of its groups be scheduled together?
 
 A tree succeeds when its root has minGroupCount children scheduled (one for a basic composite), recursively;
-a PodGroup leaf when it reaches minCount (engine/composite.py, compositecycle.py). The leaves' pods share the
+a PodGroup leaf when it reaches minCount (engine/cache/composite.py, compositecycle.py). The leaves' pods share the
 nodes, so the children cannot be answered one by one: the program places every leaf's pending pods on the same
 node classes, with one "scheduled" boolean per tree node, and every node with a topology key the plan honours
 keeps its subtree inside one domain of that key (pinned by members already bound below it). The objective is the

@@ -91,7 +91,7 @@ def assign(shapes: list[Shape], by_shape: tuple[int, ...]) -> dict[str, tuple[in
 def allowed_now(ev, pod, within: np.ndarray | None) -> np.ndarray:
     """Nodes where every enabled filter plugin accepts `pod` on the current state, as the engine filters them
     (framework.py's Evaluator: the static verdicts, resource fit from the resource cache, then every dynamic
-    filter of engine/registry.py that runs for the pod, inside the placement `within`)."""
+    filter of engine/profile/registry.py that runs for the pod, inside the placement `within`)."""
     state = ev.state
     sv = ev.static_verdict(pod)
     if sv.prefilter_msg:

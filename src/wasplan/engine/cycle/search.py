@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from wasplan.engine.domains import Bounds, Domain
+from wasplan.engine.cycle.domains import Bounds, Domain
 
 POD_COUNT_WEIGHT = 1  # PodGroupPodsCount
 BIN_PACKING_WEIGHT = 1  # PlacementBinPacking (NodeResourcesFit's placement score in 1.36)

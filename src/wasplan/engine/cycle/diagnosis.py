@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.engine.plugins import resources_fit
-from wasplan.engine.status import REASONS, Code, fit_error_message
+from wasplan.engine.pluginapi.status import REASONS, Code, fit_error_message
 
 
 @dataclass(slots=True)

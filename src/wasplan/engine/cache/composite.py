@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import islice
 
 from wasplan.api import hub
-from wasplan.engine.queue import QueueKind
+from wasplan.engine.queueing.queue import QueueKind
 
 GATE = "CompositePodGroup"
 MAX_DEPTH = 4  # levels, counting the PodGroups (so at most 3 levels of CompositePodGroups above them)

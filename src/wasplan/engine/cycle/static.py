@@ -16,8 +16,8 @@ import numpy as np
 
 from wasplan.api.releases import DEFAULT_RELEASE, Capabilities, capabilities
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
-from wasplan.engine.config import Profile
+from wasplan.engine.profile import registry
+from wasplan.engine.profile.config import Profile
 
 static_key = registry.shape_key  # the fields every static plugin reads, as the registry lists them
 

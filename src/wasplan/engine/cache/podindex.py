@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod, PodAffinityTerm
-from wasplan.engine.selectors import selector_matches
+from wasplan.engine.pluginapi.selectors import selector_matches
 
 MAX_SELECTORS = 256  # selectors whose counts are maintained; others are recounted on demand
 Scope = frozenset | None  # namespaces a selector applies to; None = every namespace

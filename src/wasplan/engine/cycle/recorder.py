@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
-from wasplan.engine.framework import Evaluator
+from wasplan.engine.profile import registry
+from wasplan.engine.cycle.framework import Evaluator
 from wasplan.engine.plugins import resources_fit
-from wasplan.engine.status import REASONS
+from wasplan.engine.pluginapi.status import REASONS
 
 
 @dataclass(frozen=True)

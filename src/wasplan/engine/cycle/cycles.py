@@ -5,14 +5,16 @@ PodGroup conditions, and which cluster changes send unschedulable items back to 
 
 from __future__ import annotations
 
-from wasplan.engine import compositecycle, groupcycle, nominated, placement, registry
-from wasplan.engine.composite import Forest, invalid_msg, quorum_msg
-from wasplan.engine.diagnosis import Diagnosis
-from wasplan.engine.options import EngineOptions
+from wasplan.engine.cycle import compositecycle, groupcycle, nominated, placement
+
+from wasplan.engine.profile import registry
+from wasplan.engine.cache.composite import Forest, invalid_msg, quorum_msg
+from wasplan.engine.cycle.diagnosis import Diagnosis
+from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.engine.preemption.steps import PreemptionSteps
-from wasplan.engine.queue import Item, QueueKind, SchedulingQueue
-from wasplan.engine.world import GroupState, PodState, SimStatus, World
+from wasplan.engine.queueing.queue import Item, QueueKind, SchedulingQueue
+from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
 from wasplan.plan import Reason
 
 # Read on every pending member's every attempt: a module constant, since an enum member lookup costs ~60 ns on 3.11.

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
+from wasplan.engine.profile import registry
 
 
 @dataclass(slots=True)

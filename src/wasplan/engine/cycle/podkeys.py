@@ -15,7 +15,7 @@ fields are in them: what makes two pods interchangeable for the engine is each p
 from __future__ import annotations
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
+from wasplan.engine.profile import registry
 
 
 def signature(pod: Pod) -> tuple:

@@ -19,8 +19,8 @@ import heapq
 import numpy as np
 
 from wasplan.cluster.model import Pod
-from wasplan.engine import registry
-from wasplan.engine.podkeys import signature
+from wasplan.engine.profile import registry
+from wasplan.engine.cycle.podkeys import signature
 
 MAX_ROWS = 16_384  # rows of look-ahead computed in one pass; a node that needs more gets another pass
 MIN_MEMBERS = 6  # below this, one find_node per member is cheaper than the set-up (measured)

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wasplan.engine import gangbatch
-from wasplan.engine.framework import Evaluator
-from wasplan.engine.world import GroupState, PodState
+from wasplan.engine.cycle import gangbatch
+from wasplan.engine.cycle.framework import Evaluator
+from wasplan.engine.cache.world import GroupState, PodState
 
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
 SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine import groupcycle, placement, search
-from wasplan.engine.composite import MAX_DEPTH
-from wasplan.engine.domains import PlacementError, bin_packing_score, generate
-from wasplan.engine.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
-from wasplan.engine.queue import QueueKind
-from wasplan.engine.world import SimStatus
+from wasplan.engine.cycle import groupcycle, placement, search
+from wasplan.engine.cache.composite import MAX_DEPTH
+from wasplan.engine.cycle.domains import PlacementError, bin_packing_score, generate
+from wasplan.engine.cycle.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
+from wasplan.engine.queueing.queue import QueueKind
+from wasplan.engine.cache.world import SimStatus
 from wasplan.plan import Reason, TreeResult
 
 NOT_CREATED = "NotCreated"  # simulator.py: a controller's pod that does not exist yet

@@ -11,10 +11,10 @@ import functools
 from wasplan.api import hub
 from wasplan.cluster.kueue import ADMISSION_GATE
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
-from wasplan.engine.claimoutcome import claim_outcomes
-from wasplan.engine.options import EngineOptions
-from wasplan.engine.treeoutcome import composite_outcomes
-from wasplan.engine.world import GroupState, PodState, SimStatus, World
+from wasplan.engine.result.claimoutcome import claim_outcomes
+from wasplan.engine.profile.options import EngineOptions
+from wasplan.engine.result.treeoutcome import composite_outcomes
+from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
 from wasplan.plan import (GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus,
                           Recreation)
 

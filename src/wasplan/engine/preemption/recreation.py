@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 
-from wasplan.engine.world import PodState, SimStatus, World
+from wasplan.engine.cache.world import PodState, SimStatus, World
 from wasplan.plan import OwnerRef, Recreation
 
 RECREATING = frozenset({"Job", "ReplicaSet", "StatefulSet"})  # direct controllers that replace a deleted pod

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wasplan.engine import groupcycle
-from wasplan.engine import search as search_mod
-from wasplan.engine.domains import Domain, PlacementError, bin_packing_score, generate
-from wasplan.engine.groupcycle import GroupAttempt
-from wasplan.engine.search import Need, Trial
+from wasplan.engine.cycle import groupcycle
+from wasplan.engine.cycle import search as search_mod
+from wasplan.engine.cycle.domains import Domain, PlacementError, bin_packing_score, generate
+from wasplan.engine.cycle.groupcycle import GroupAttempt
+from wasplan.engine.cycle.search import Need, Trial
 
 TAS_GATE = "TopologyAwareWorkloadScheduling"
 NO_PREEMPTION_MSG = "workload aware preemption is not supported for pod groups with scheduling constraints"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wasplan.api.releases import DEFAULT_RELEASE, Capabilities, GateSet, default_gates, get_release
-from wasplan.engine.config import DEFAULT_SCHEDULER, Profile
+from wasplan.engine.profile.config import DEFAULT_SCHEDULER, Profile
 from wasplan.plan import Arrival
 
 

@@ -25,8 +25,8 @@ from typing import Protocol
 import numpy as np
 
 from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS, Node, Pod
-from wasplan.engine.labels import NodeLabels
-from wasplan.engine.podindex import PodIndex
+from wasplan.engine.pluginapi.labels import NodeLabels
+from wasplan.engine.cache.podindex import PodIndex
 
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)

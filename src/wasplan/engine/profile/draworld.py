@@ -47,7 +47,7 @@ def install(state, records, options, pods_claim: bool = True, later_rules=()) ->
     kept for the emitted snapshot, applied only when created."""
     if not records and not pods_claim and not later_rules:
         return None
-    from wasplan.engine.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
+    from wasplan.engine.dra.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
 
     of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
     slices = of[ResourceSlice]
@@ -88,8 +88,8 @@ def stranded(plugin: DynamicResources | None, world, state) -> list[tuple[str, s
     release's own scheduler does this in 1.36 (a PodGroup member reusing an allocation an earlier member made in
     the same cycle is not held to its nodeSelector, kubernetes/kubernetes#140087, fixed in 1.37 by #140089); the
     plan follows upstream and the pipeline names it (WAS710)."""
-    from wasplan.engine.selectors import terms_match_node
-    from wasplan.engine.world import SimStatus
+    from wasplan.engine.pluginapi.selectors import terms_match_node
+    from wasplan.engine.cache.world import SimStatus
 
     if plugin is None:
         return []

@@ -4,8 +4,8 @@ child (the NodeResults compositecycle.py recorded in `World.tree_results`)."""
 from __future__ import annotations
 
 from wasplan.api import hub
-from wasplan.engine.composite import Forest
-from wasplan.engine.queue import QueueKind
+from wasplan.engine.cache.composite import Forest
+from wasplan.engine.queueing.queue import QueueKind
 from wasplan.plan import CompositeOutcome, GroupStatus, Placement, TreeChild, TreeResult
 
 _KIND = {QueueKind.COMPOSITE: "CompositePodGroup", QueueKind.GROUP: "PodGroup"}

@@ -10,8 +10,8 @@ import dataclasses
 
 from wasplan.cluster import claims as controller
 from wasplan.cluster.model import PodClaim
-from wasplan.engine import extendedclaim as ext
-from wasplan.engine.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
+from wasplan.engine.dra import extendedclaim as ext
+from wasplan.engine.dra.claimstore import ClaimState, ClaimStore, group_consumer, pod_consumer
 
 
 def not_created_msg(namespace: str, pod: str) -> str:

@@ -27,12 +27,13 @@ import numpy as np
 
 from wasplan.api.releases import Capabilities
 from wasplan.cluster.model import Pod
-from wasplan.engine import latefilter, registry, static
-from wasplan.engine.config import Profile
-from wasplan.engine.diagnosis import Diagnosis
+from wasplan.engine.cycle import latefilter, static
+from wasplan.engine.profile import registry
+from wasplan.engine.profile.config import Profile
+from wasplan.engine.cycle.diagnosis import Diagnosis
 from wasplan.engine.plugins import image_locality, node_affinity, resources_fit, taint_toleration
 from wasplan.engine.plugins.dynamic_resources import FilterError
-from wasplan.engine.rescache import ResourceCache
+from wasplan.engine.cycle.rescache import ResourceCache
 
 MAX_SCORE = 100
 

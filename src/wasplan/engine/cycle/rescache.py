@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from wasplan.engine.config import Profile
+from wasplan.engine.profile.config import Profile
 from wasplan.engine.plugins import balanced_allocation, resources_fit
 
 MAX_ENTRIES = 64

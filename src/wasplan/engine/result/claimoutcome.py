@@ -8,7 +8,7 @@ Status: `AlreadyAllocated` - allocated in the inputs and left as it was; `Alloca
 from __future__ import annotations
 
 from wasplan.cluster.claims import POD_CLAIM_NAME_ANNOTATION
-from wasplan.engine.claimstore import PODGROUPS, ClaimState
+from wasplan.engine.dra.claimstore import PODGROUPS, ClaimState
 from wasplan.plan import ClaimDevice, ClaimOutcome, ClaimOwner, ClaimStatus, Consumer
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from wasplan.cluster.model import CPU, MEMORY
-from wasplan.engine import registry
-from wasplan.engine.pluginargs import ConfigError
-from wasplan.engine.pluginargs import names as _names
+from wasplan.engine.profile import registry
+from wasplan.engine.pluginapi.pluginargs import ConfigError
+from wasplan.engine.pluginapi.pluginargs import names as _names
 from wasplan.engine.plugins.resources_fit import ScoringStrategy
 
 DEFAULT_SCHEDULER = "default-scheduler"
