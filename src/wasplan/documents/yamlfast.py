@@ -10,12 +10,14 @@ strings for keys. So an entry goes to yaml-rs only when a scan of its text finds
 readings could differ; every other entry keeps the libyaml path, which stays the reference, and so do the
 positions of findings (an entry's node tree is composed again when a finding needs its marks).
 
-The scan (`_RISKY`) looks where a plain scalar can start in block style: after a line's indentation and any
+The scan (`_RISKY`, two patterns) looks where a plain scalar can start in block style: after a line's indentation and any
 `- ` sequence indicators, and after `: `. A token there is let through when it starts with a letter or a
 quote and is not one of the words YAML 1.1 or some reader types (`yes`, `no`, `on`, `off`, `y`, `n`, the
 case variants of `true`, `false`, `null`, and `inf`/`nan` with or without a dot or a sign), or when it is a
 whole value both read alike (`true`, `false`, `null`, an integer of at most 18 digits, a plain decimal
-fraction, `[]`, `{}`). Anything else there sends the entry to libyaml: a digit or sign or dot (octal `012`,
+fraction, `[]`, `{}`, and strings led by a digit that no reader can take for a number: one holding a character
+no number, date or time has, such as `100m` or `1Gi`, a dotted quad or version, a UID). Anything else there
+sends the entry to libyaml: a digit or sign or dot (octal `012`,
 `1_000`, sexagesimal `1:30`, `1e3`, `.inf`, hex, numbers beyond int64), `~`, `<<` merges, `!` tags, `&`/`*`
 (already refused for the whole file by the split), `?` complex keys, `=`, flow collections, any typed-looking
 key (yaml-rs would give `1:` an int key, wasplan the string `"1"`), and reserved indicators. A false alarm
