@@ -26,6 +26,7 @@ from pathlib import Path
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 
 NODES, DEVICES = 5000, 8
 CLASS = """apiVersion: resource.k8s.io/v1
@@ -113,7 +114,7 @@ def run(scenario: str) -> None:
         change.write_text(manifests(scenario))
         gates = parse_gates(get_release("1.37"), "DRAWorkloadResourceClaims=true" if scenario == "gangs" else None)
         wall, cpu = time.perf_counter(), time.process_time()
-        result = run_plan([str(change)], [str(cluster)], gates)
+        result = run_plan(PlanRequest([str(change)], [str(cluster)], gates))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     plan = result.plan
     bound = plan.count("Bound")

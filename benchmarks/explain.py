@@ -70,7 +70,7 @@ from wasplan.explain.evidence import Context  # noqa: E402
 from wasplan.explain.exact.check import ExactOptions, check  # noqa: E402
 from wasplan.explain.rerun import Budget, Verifier  # noqa: E402
 from wasplan.explain.target import Unit, pending  # noqa: E402
-from wasplan.pipeline.explain import DEFAULT_VERIFY_BUDGET  # noqa: E402
+from wasplan.pipeline.requests import DEFAULT_VERIFY_BUDGET  # noqa: E402
 
 EMPTY = 10
 

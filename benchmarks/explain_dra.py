@@ -31,6 +31,7 @@ from wasplan.explain.evidence import Context
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import resolve
 from wasplan.pipeline.plan import prepare_plan
+from wasplan.pipeline.requests import PlanRequest
 
 NODES, DEVICES, PODS = 5000, 8, 32
 CLUSTER = f"""apiVersion: wasplan.io/v1alpha1
@@ -117,7 +118,7 @@ def run(scenario: str) -> None:
         cluster, change = Path(tmp) / "cluster.yaml", Path(tmp) / "change.yaml"
         cluster.write_text(CLUSTER)
         change.write_text(manifests(scenario))
-        prepared = prepare_plan([str(change)], [str(cluster)], parse_gates(get_release("1.37"), None))
+        prepared = prepare_plan(PlanRequest([str(change)], [str(cluster)], parse_gates(get_release("1.37"), None)))
     with reason_table():
         cpu = time.process_time()
         sim = Simulator(prepared.inputs, prepared.options)

@@ -259,11 +259,12 @@ def run_end_to_end(node_count: int, pod_count: int, images: bool = False) -> Non
     """The whole `wasplan plan` pipeline: read, validate, build records, simulate."""
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
 
     with tempfile.TemporaryDirectory() as tmp:
         cluster, manifests = write_inputs(Path(tmp), node_count, pod_count, images)
         start, cpu_start = time.perf_counter(), time.process_time()
-        run = run_plan([str(manifests)], [str(cluster)], default_gates(get_release("1.37")))
+        run = run_plan(PlanRequest([str(manifests)], [str(cluster)], default_gates(get_release("1.37"))))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     assert run.plan is not None, [d.message for d in run.diagnostics][:3]
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -116,6 +116,7 @@ def line(label: str, wall: float | None, cpu: float, count: int, unit: str, extr
 def plan_jobs(root: Path) -> None:
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.report.plan_json import render_plan_json as render
 
     (root / "nodes.json").write_text(json.dumps(kubectl_nodes(5000), indent=2))
@@ -127,7 +128,7 @@ def plan_jobs(root: Path) -> None:
     gates = default_gates(get_release("1.37"))
     holder: dict = {}
     paths = ([str(root / "jobs.yaml")], [str(root / "nodes.json")])
-    cpu = in_process(lambda: holder.setdefault("run", run_plan(*paths, gates)))
+    cpu = in_process(lambda: holder.setdefault("run", run_plan(PlanRequest(*paths, gates))))
     line("run_plan (library)", None, cpu, 10_000, "pods")
     cpu = in_process(lambda: render(holder["run"].plan))
     line("JSON rendering", None, cpu, 10_000, "pods")

@@ -135,6 +135,7 @@ def browser(page: Path, profile: Path) -> tuple[float, int | None]:
 def measure(count: int, root: Path) -> None:
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.planview import build_view
     from wasplan.report.plan_html import render_html
     from wasplan.report.plan_markdown import render_markdown
@@ -151,7 +152,8 @@ def measure(count: int, root: Path) -> None:
     print(f"  plan -o json                        wall={wall:6.2f}s cpu={cpu:6.2f}s exit={code}")
     print(f"  plan -o json --report plan.html     wall={wall_r:6.2f}s cpu={cpu_r:6.2f}s exit={code_r} "
           f"({cpu_r - cpu:+.2f} cpu-s, {(cpu_r - cpu) / cpu:+.1%} of plan)")
-    run = run_plan([str(root / "jobs.yaml")], [str(root / "snap.json")], default_gates(get_release("1.37")))
+    run = run_plan(PlanRequest([str(root / "jobs.yaml")], [str(root / "snap.json")],
+                               default_gates(get_release("1.37"))))
     s = run.plan.summary()
     print(f"  the plan: {s['pods']:,} pods, {s['bound']:,} bound, {s['pending']:,} pending, "
           f"{s['podGroups']:,} PodGroups")

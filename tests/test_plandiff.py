@@ -11,6 +11,7 @@ from tests.cli.helpers import run
 from tests.conftest import FIXTURES
 from wasplan.api.releases import default_gates, get_release
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.plandiff import diff_plans
 
 DIFF = FIXTURES / "plan-diff"
@@ -18,8 +19,8 @@ PREEMPTION = FIXTURES / "scenarios" / "preemption"
 
 
 def _plan(path, cluster, preemption: bool = True) -> dict:
-    return run_plan([str(path)], [str(cluster)], default_gates(get_release("1.37")), preemption=preemption) \
-        .plan.to_dict()
+    request = PlanRequest([str(path)], [str(cluster)], default_gates(get_release("1.37")), preemption=preemption)
+    return run_plan(request).plan.to_dict()
 
 
 def _rows(diff) -> list[tuple[str, str, str, str]]:

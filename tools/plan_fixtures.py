@@ -32,7 +32,9 @@ def scenarios() -> list[tuple[Path, Path]]:
 
 def main(argv: list[str]) -> None:
     from wasplan.api.releases import RELEASES, parse_gates
+    from wasplan.pipeline.exits import plan_exit_code
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.report.plan_json import render_plan_json
 
     out = Path(argv[0])
@@ -41,15 +43,16 @@ def main(argv: list[str]) -> None:
     for manifests, cluster in pairs:
         for version in sorted(RELEASES):
             gates = parse_gates(RELEASES[version], None)
-            run = run_plan([str(manifests)], [str(cluster)], gates)
+            request = PlanRequest([str(manifests)], [str(cluster)], gates)
+            run = run_plan(request)
             name = f"{manifests}@{cluster}".replace(str(ROOT) + "/", "").replace("/", "_") + f".{version}"
             plan = render_plan_json(run.plan) if run.plan is not None else "(no plan)\n"
             findings = "".join(f"{d.code} {d.severity.value} {d.location.file}:{d.location.line}:"
                                f"{d.location.col} {d.message}\n" for d in run.diagnostics)
             (out / f"{name}.json").write_text(plan)
-            (out / f"{name}.findings").write_text(f"exit {int(run.exit_code('pending'))}\nerror {run.error}\n"
+            (out / f"{name}.findings").write_text(f"exit {int(plan_exit_code(run, request))}\nerror {run.error}\n"
                                                   + findings)
-            print(f"{name}: exit {int(run.exit_code('pending'))}, {len(run.diagnostics)} findings", flush=True)
+            print(f"{name}: exit {int(plan_exit_code(run, request))}, {len(run.diagnostics)} findings", flush=True)
 
 
 if __name__ == "__main__":

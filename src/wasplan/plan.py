@@ -40,6 +40,15 @@ class GroupStatus(StrEnum):
     WAITING_FOR_ADMISSION = "WaitingForAdmission"  # its pods wait for Kueue's admission
 
 
+class GroupPolicy(StrEnum):
+    """How a PodGroup or CompositePodGroup is scheduled (plan JSON `podGroups[].policy`): all or nothing from
+    minCount, or each member on its own; `none` is explain's word for a pod that belongs to no group."""
+
+    GANG = "gang"
+    BASIC = "basic"
+    NONE = "none"
+
+
 class Arrival(StrEnum):
     """How the manifests reach the scheduler (`--arrival`): one at a time in input order, the scheduler running
     until nothing moves after each creation; or every object created before the first cycle."""
@@ -56,6 +65,14 @@ class FailOn(StrEnum):
     PENDING = "pending"
     PREEMPTION = "preemption"
     REGRESSION = "regression"
+
+
+class ClusterCheck(StrEnum):
+    """How a snapshot's objects are checked (`--validate-cluster`): for what the plan reads, as objects an API
+    server accepted already; or by every rule, like manifests."""
+
+    STORED = "stored"
+    FULL = "full"
 
 
 class ClaimStatus(StrEnum):
@@ -224,7 +241,7 @@ def alternatives_dict(alternatives: tuple[Alternative, ...], tied: int = 0) -> d
 class GroupOutcome:
     namespace: str
     name: str
-    policy: str  # gang | basic
+    policy: GroupPolicy
     min_count: int
     status: GroupStatus
     pods: tuple[str, ...] = ()
@@ -240,7 +257,7 @@ class GroupOutcome:
         return f"{self.namespace}/{self.name}"
 
     def to_dict(self) -> dict:
-        return {"namespace": self.namespace, "name": self.name, "policy": self.policy, "minCount": self.min_count,
+        return {"namespace": self.namespace, "name": self.name, "policy": str(self.policy), "minCount": self.min_count,
                 "status": str(self.status),
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),
@@ -276,7 +293,7 @@ class TreeChild:
 class CompositeOutcome:
     namespace: str
     name: str
-    policy: str  # gang | basic
+    policy: GroupPolicy
     min_group_count: int  # 0 for basic
     status: GroupStatus  # Scheduled | Unschedulable | WaitingForPods
     parent: str | None = None  # ns/name of the parent CompositePodGroup; None for a root
@@ -289,7 +306,7 @@ class CompositeOutcome:
         return f"{self.namespace}/{self.name}"
 
     def to_dict(self) -> dict:
-        return {"namespace": self.namespace, "name": self.name, "policy": self.policy,
+        return {"namespace": self.namespace, "name": self.name, "policy": str(self.policy),
                 "minGroupCount": self.min_group_count, "status": str(self.status), "parent": self.parent,
                 "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
                               if self.placement else None),

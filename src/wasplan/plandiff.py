@@ -12,10 +12,39 @@ when either side has it (additive in the contract). Every list is sorted, so the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from wasplan.plan import API_VERSION, PLACED, ClaimStatus, GroupStatus, PodStatus
 
-REGRESSION, IMPROVEMENT, NEUTRAL = "regression", "improvement", "neutral"
+
+class Effect(StrEnum):
+    """What a change does to the plan (PlanDiff JSON `changes[].effect`)."""
+
+    REGRESSION = "regression"
+    IMPROVEMENT = "improvement"
+    NEUTRAL = "neutral"
+
+
+class ChangeKind(StrEnum):
+    """A change's name (PlanDiff JSON `changes[].change`): how one object differs between the two plans."""
+
+    ADDED = "Added"
+    REMOVED = "Removed"
+    ADDED_UNSCHEDULABLE = "AddedUnschedulable"
+    UNSCHEDULABLE = "Unschedulable"
+    SCHEDULABLE = "Schedulable"
+    ADDED_UNPLACED = "AddedUnplaced"
+    UNPLACED = "Unplaced"
+    PLACED = "Placed"
+    ADDED_PENDING = "AddedPending"
+    UNALLOCATED = "Unallocated"
+    ALLOCATED = "Allocated"
+    STATUS_CHANGED = "StatusChanged"
+    MOVED = "Moved"
+    DEVICES_CHANGED = "DevicesChanged"
+
+
+REGRESSION, IMPROVEMENT, NEUTRAL = Effect.REGRESSION, Effect.IMPROVEMENT, Effect.NEUTRAL
 PREEMPTED = PodStatus.PREEMPTED
 _PLACED_CLAIMS = frozenset({ClaimStatus.ALLOCATED, ClaimStatus.ALREADY_ALLOCATED})
 
@@ -29,14 +58,14 @@ class Change:
     key: str
     before: dict | None
     after: dict | None
-    change: str  # Unschedulable | Schedulable | StatusChanged | Moved | Unplaced | Placed | Added | Removed | ...
-    effect: str  # regression | improvement | neutral
+    change: ChangeKind
+    effect: Effect
     message: str
 
     def to_dict(self) -> dict:
         namespace, _, name = self.key.partition("/")
-        return {"kind": self.kind, "namespace": namespace, "name": name, "change": self.change,
-                "effect": self.effect, "before": self.before, "after": self.after, "message": self.message}
+        return {"kind": self.kind, "namespace": namespace, "name": name, "change": str(self.change),
+                "effect": str(self.effect), "before": self.before, "after": self.after, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +74,7 @@ class PlanDiff:
     baseline_k8s_version: str
     changes: tuple[Change, ...] = field(default_factory=tuple)
 
-    def of(self, effect: str) -> list[Change]:
+    def of(self, effect: Effect) -> list[Change]:
         return [c for c in self.changes if c.effect == effect]
 
     @property
@@ -84,23 +113,25 @@ class _Rules:
 
     kind: str
     good: frozenset[str]
-    added_bad: str  # a new object that is not good
-    lost: str  # good before, not now (a regression)
-    won: str  # good now, not before (an improvement)
+    added_bad: ChangeKind  # a new object that is not good
+    lost: ChangeKind  # good before, not now (a regression)
+    won: ChangeKind  # good now, not before (an improvement)
 
 
-_GROUPS = _Rules("PodGroup", frozenset({GroupStatus.SCHEDULED}), "AddedUnschedulable", "Unschedulable", "Schedulable")
-_PODS = _Rules("Pod", PLACED, "AddedUnplaced", "Unplaced", "Placed")
-_CLAIMS = _Rules("ResourceClaim", _PLACED_CLAIMS, "AddedPending", "Unallocated", "Allocated")
+_GROUPS = _Rules("PodGroup", frozenset({GroupStatus.SCHEDULED}), ChangeKind.ADDED_UNSCHEDULABLE,
+                 ChangeKind.UNSCHEDULABLE, ChangeKind.SCHEDULABLE)
+_PODS = _Rules("Pod", PLACED, ChangeKind.ADDED_UNPLACED, ChangeKind.UNPLACED, ChangeKind.PLACED)
+_CLAIMS = _Rules("ResourceClaim", _PLACED_CLAIMS, ChangeKind.ADDED_PENDING, ChangeKind.UNALLOCATED,
+                 ChangeKind.ALLOCATED)
 
 
 def _transition(rules: _Rules, key: str, before: dict | None, after: dict | None, messages: dict) -> Change | None:
     """The change that adds, removes, or moves an object between good and bad; None when it stays either."""
     if after is None:
-        return Change(rules.kind, key, before, None, "Removed", NEUTRAL, "no longer in the plan")
+        return Change(rules.kind, key, before, None, ChangeKind.REMOVED, NEUTRAL, "no longer in the plan")
     good_now = after["status"] in rules.good
     if before is None:
-        effect, change = (NEUTRAL, "Added") if good_now else (REGRESSION, rules.added_bad)
+        effect, change = (NEUTRAL, ChangeKind.ADDED) if good_now else (REGRESSION, rules.added_bad)
         return Change(rules.kind, key, None, after, change, effect, messages["added"])
     good = before["status"] in rules.good
     if good and not good_now:
@@ -122,8 +153,8 @@ def _group(key: str, b: dict | None, a: dict | None) -> Change | None:
     if change is not None:
         return change
     if was != now:
-        return Change("PodGroup", key, before, after, "StatusChanged", NEUTRAL, f"was {was}, now {now}")
-    return Change("PodGroup", key, before, after, "Moved", NEUTRAL,
+        return Change("PodGroup", key, before, after, ChangeKind.STATUS_CHANGED, NEUTRAL, f"was {was}, now {now}")
+    return Change("PodGroup", key, before, after, ChangeKind.MOVED, NEUTRAL,
                   f"moved from {before['placement'] or 'no domain'} to {after['placement'] or 'no domain'}")
 
 
@@ -140,8 +171,9 @@ def _pod(key: str, b: dict | None, a: dict | None) -> Change | None:
     if change is not None:
         return change
     if before["node"] != after["node"] and after["status"] in PLACED:
-        return Change("Pod", key, before, after, "Moved", NEUTRAL, f"moved from {before['node']} to {after['node']}")
-    return Change("Pod", key, before, after, "StatusChanged", NEUTRAL, f"was {before['status']}, now {after['status']}")
+        return Change("Pod", key, before, after, ChangeKind.MOVED, NEUTRAL, f"moved from {before['node']} to {after['node']}")
+    return Change("Pod", key, before, after, ChangeKind.STATUS_CHANGED, NEUTRAL,
+                  f"was {before['status']}, now {after['status']}")
 
 
 def _evictions(plan: dict) -> dict[tuple[str, str], dict]:
@@ -160,11 +192,11 @@ def _preemptions(base: dict, head: dict) -> list[Change]:
     for victim, preemptor in sorted(set(b) | set(a)):
         if (victim, preemptor) in a and (victim, preemptor) not in b:
             info = a[(victim, preemptor)]
-            out.append(Change("Preemption", victim, None, info, "Added", REGRESSION,
+            out.append(Change("Preemption", victim, None, info, ChangeKind.ADDED, REGRESSION,
                               f"newly evicted from {info['node']} by {preemptor}"))
         elif (victim, preemptor) in b and (victim, preemptor) not in a:
             info = b[(victim, preemptor)]
-            out.append(Change("Preemption", victim, info, None, "Removed", IMPROVEMENT,
+            out.append(Change("Preemption", victim, info, None, ChangeKind.REMOVED, IMPROVEMENT,
                               f"no longer evicted from {info['node']} by {preemptor}"))
     return out
 
@@ -185,7 +217,7 @@ def _claim(key: str, b: dict | None, a: dict | None) -> Change | None:
         "won": f"was {was.get('status')}, now {', '.join(now.get('devices') or ())}"})
     if change is not None:
         return change
-    return Change("ResourceClaim", key, before, after, "DevicesChanged", NEUTRAL,
+    return Change("ResourceClaim", key, before, after, ChangeKind.DEVICES_CHANGED, NEUTRAL,
                   f"devices {', '.join(before['devices']) or 'none'} -> {', '.join(after['devices']) or 'none'}")
 
 
@@ -199,8 +231,8 @@ def _counted_once(pods: list[Change], evictions: list[Change]) -> list[Change]:
     """An evicted pod is one change, its Preemption (which names node and preemptor): the same pod's status
     change to or from `Preempted` is dropped, so a new eviction is one regression and an eviction that no longer
     happens one improvement, not two."""
-    newly = {c.key for c in evictions if c.change == "Added"}
-    spared = {c.key for c in evictions if c.change == "Removed"}
+    newly = {c.key for c in evictions if c.change == ChangeKind.ADDED}
+    spared = {c.key for c in evictions if c.change == ChangeKind.REMOVED}
 
     def twice(c: Change) -> bool:
         return (c.key in newly and (c.after or {}).get("status") == PREEMPTED

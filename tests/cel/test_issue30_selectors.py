@@ -21,6 +21,7 @@ from drascenes import NODES, pods, plan, slice_for  # noqa: E402
 from test_dra_cel import CLASS, findings  # noqa: E402
 from wasplan.api.releases import get_release, parse_gates  # noqa: E402
 from wasplan.pipeline.plan import run_plan  # noqa: E402
+from wasplan.pipeline.requests import PlanRequest
 
 NVIDIA_CLASS = """\
 ---
@@ -84,8 +85,8 @@ def test_a_selector_upstream_evaluates_but_wasplan_does_not_is_named(tmp_path):
         'timestamp("2026-01-01T00:00:00Z").getFullYear() == 2026')
     (tmp_path / "cluster.yaml").write_text(NODES + NVIDIA_CLASS + _slice("worker", "NVIDIA A100-SXM4-40GB"))
     (tmp_path / "change.yaml").write_text(manifests)
-    run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                   parse_gates(get_release("1.37"), None))
+    run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                               parse_gates(get_release("1.37"), None)))
     named = [(d.code, d.message) for d in run.diagnostics if d.code == "WAS651"]
     assert named == [("WAS651", "selector #0: CEL function 'timestamp' is not modelled by wasplan (line 1, column 1); "
                                 "the plan cannot tell which devices it selects")]

@@ -35,3 +35,15 @@ def test_strict_without_warnings_still_exits_0(tmp_path):
     (tmp_path / "gang.yaml").write_text((tmp_path / "gang.yaml").read_text().replace("v1alpha2", "v1beta1"))
     result = run(*args, "--strict")
     assert result.exit_code == 0, result.output
+
+
+def test_strict_holds_when_the_plan_is_reported_as_a_diff_with_its_baseline(tmp_path):
+    """The diff output (text, json, yaml, github) takes its exit code from the same function as the plan's: the
+    warning fails it under --strict, as with -o html (before, the diff outputs ignored --strict)."""
+    args = _files(tmp_path)
+    saved = run(*args, "-o", "json")
+    (tmp_path / "base.json").write_text(saved.stdout[saved.stdout.index("{"):])
+    for output in ("text", "json"):
+        with_baseline = [*args, "--baseline", str(tmp_path / "base.json"), "-o", output]
+        assert run(*with_baseline).exit_code == 0
+        assert run(*with_baseline, "--strict").exit_code == 1

@@ -7,6 +7,7 @@ from wasplan.api.releases import default_gates, get_release
 from wasplan.cli.progress import phase_bar
 from wasplan.pipeline.explain import run_explain
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import ExplainRequest, PlanRequest
 
 DIFF = FIXTURES / "plan-diff"
 
@@ -17,8 +18,8 @@ def _phases(events):
 
 def test_plan_reports_reading_checking_building_and_scheduling_with_counts():
     events = []
-    run_plan([str(DIFF / "head")], [str(DIFF / "cluster.yaml")], default_gates(get_release("1.37")),
-             progress=lambda *e: events.append(e))
+    run_plan(PlanRequest([str(DIFF / "head")], [str(DIFF / "cluster.yaml")], default_gates(get_release("1.37"))),
+             lambda *e: events.append(e))
     assert _phases(events) == ["reading", "checking", "building the cluster", "scheduling"]
     assert ("checking", 3, 3) in events  # the Cluster document, the Job and the Pod
     assert events[-1][0] == "scheduling" and events[-1][1] == events[-1][2]
@@ -26,8 +27,8 @@ def test_plan_reports_reading_checking_building_and_scheduling_with_counts():
 
 def test_explain_counts_verification_re_runs_out_of_the_run_budget():
     events = []
-    run_explain("job/train", None, [str(DIFF / "head")], [str(DIFF / "cluster.yaml")],
-                default_gates(get_release("1.37")), verify_budget=3, progress=lambda *e: events.append(e))
+    request = PlanRequest([str(DIFF / "head")], [str(DIFF / "cluster.yaml")], default_gates(get_release("1.37")))
+    run_explain(ExplainRequest(request, "job/train", verify_budget=3), lambda *e: events.append(e))
     verifying = [e for e in events if e[0] == "verifying suggestions"]
     assert _phases(events)[-1] == "verifying suggestions"
     assert verifying[0] == ("verifying suggestions", 0, 3) and verifying[-1][1] >= 1
@@ -48,8 +49,8 @@ def test_a_large_snapshot_is_reported_by_name_and_bytes(tmp_path, monkeypatch):
     cluster.write_text((DIFF / "cluster.yaml").read_text() + "\n" + "# padding\n" * 2000)
     size = cluster.stat().st_size
     events = []
-    run_plan([str(DIFF / "head")], [str(cluster)], default_gates(get_release("1.37")),
-             progress=lambda *e: events.append(e))
+    run_plan(PlanRequest([str(DIFF / "head")], [str(cluster)], default_gates(get_release("1.37"))),
+             lambda *e: events.append(e))
     reading = [e for e in events if e[0] == f"reading {cluster}"]
     assert reading[0] == (f"reading {cluster}", 4096, size) and reading[-1] == (f"reading {cluster}", size, size)
     assert _phases(events)[:2] == ["reading", f"reading {cluster}"]

@@ -7,6 +7,7 @@ import textwrap
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 
 NODES = """\
 apiVersion: v1
@@ -82,8 +83,8 @@ spec:{sched}
 def plan(tmp_path, cluster: str, manifests: str, version="1.37", gates=None, arrival="sequential"):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "change.yaml").write_text(manifests)
-    run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                   parse_gates(get_release(version), gates), arrival=arrival)
+    run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                               parse_gates(get_release(version), gates), arrival=arrival))
     assert run.plan is not None, run.diagnostics
     return run
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.cluster.model import PlanInputs
+from wasplan.engine.profile import registry
 from wasplan.engine.profile.config import Profile
 from wasplan.engine.cycle.framework import Evaluator
 from wasplan.engine.profile.options import EngineOptions
@@ -17,7 +18,7 @@ def make_state(nodes, placed=(), extra_resources=()) -> ClusterState:
         names |= set(n.allocatable)
     for p, _ in placed:
         names |= set(p.requests)
-    state = ClusterState(list(nodes), names)
+    state = ClusterState(list(nodes), names, registry.affects_others)
     for p, node_name in placed:
         state.reserve(p, state.index[node_name])
     state.commit()

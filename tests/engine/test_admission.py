@@ -10,6 +10,7 @@ import json
 from tests.cli.helpers import run
 from wasplan.api.releases import default_gates, get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 
 NODE = """\
 apiVersion: v1
@@ -39,8 +40,8 @@ def pod(name: str, cls: str | None = None, node: str | None = None, priority: in
 def plan(tmp_path, cluster: str, manifests: str):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "change.yaml").write_text(manifests)
-    return run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                    default_gates(get_release("1.37")))
+    return run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                                default_gates(get_release("1.37"))))
 
 
 def outcome(run) -> dict[str, tuple]:
@@ -206,8 +207,8 @@ def test_136_podgroup_naming_a_missing_class_is_refused_under_workload_aware_pre
     (tmp_path / "cluster.yaml").write_text(NODE)
     (tmp_path / "change.yaml").write_text(manifests)
     for gates, refused in (("", True), ("WorkloadAwarePreemption=false", False)):
-        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                       parse_gates(get_release("1.36"), gates or None))
+        run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                                   parse_gates(get_release("1.36"), gates or None)))
         found = [d.message for d in run.diagnostics if d.code == "WAS630"]
         assert found == (['podgroups.scheduling.k8s.io "workers" is forbidden: no PriorityClass with name '
                           "no-such-class was found"] if refused else []), gates
@@ -242,8 +243,8 @@ def test_137_podgroup_naming_a_never_class_without_writing_never_is_refused(tmp_
                                                            "  schedulingPolicy"), None, False),
                                       (NEVER_GROUP, "PodGroupPreemptionPolicy=false", False)):
         (tmp_path / "change.yaml").write_text(manifests)
-        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                       parse_gates(get_release("1.37"), gates))
+        run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                                   parse_gates(get_release("1.37"), gates)))
         found = [d.message for d in run.diagnostics if d.code == "WAS630"]
         assert found == (['podgroups.scheduling.k8s.io "batch" is forbidden: the string value of PreemptionPolicy '
                           "(PreemptLowerPriority) must not be provided in pod group spec; priority admission "

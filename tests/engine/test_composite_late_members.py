@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from wasplan.api.releases import default_gates, get_release
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 
 NODE = """\
 apiVersion: v1
@@ -80,8 +81,8 @@ spec:
 def plan(tmp_path, cluster: str, manifests: str, arrival: str = "sequential"):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "tree.yaml").write_text(manifests)
-    run = run_plan([str(tmp_path / "tree.yaml")], [str(tmp_path / "cluster.yaml")],
-                   default_gates(get_release("1.37")), arrival=arrival)
+    run = run_plan(PlanRequest([str(tmp_path / "tree.yaml")], [str(tmp_path / "cluster.yaml")],
+                               default_gates(get_release("1.37")), arrival=arrival))
     assert not run.invalid, run.diagnostics
     return run.plan
 

@@ -117,9 +117,11 @@ def test_nvidia_full_gpu_demo_spec(tmp_path):
 
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
 
     here = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "nvidia-gpu-full"
-    run = run_plan([str(here / "gpu-full.yaml")], [str(here / "cluster.yaml")], default_gates(get_release("1.37")))
+    run = run_plan(PlanRequest([str(here / "gpu-full.yaml")], [str(here / "cluster.yaml")],
+                               default_gates(get_release("1.37"))))
     (pod,) = run.plan.pods
     assert (pod.namespace, pod.name, pod.status, pod.node) == ("extended-resource-gpu-full", "gpu-full-pod",
                                                                "Bound", "gpu-node")

@@ -400,11 +400,12 @@ def test_upstream_gang_of_five_sharing_one_claim_reserves_it_for_all_five():
 
     from wasplan.api.releases import default_gates, get_release
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
 
     case = Path(__file__).resolve().parents[2] / "fixtures" / "dra-upstream" / "gang-shared-claim"
     for arrival in ("sequential", "batch"):
-        run = run_plan([str(case / "gang.yaml")], [str(case / "cluster.yaml")], default_gates(get_release("1.37")),
-                       arrival=arrival)
+        run = run_plan(PlanRequest([str(case / "gang.yaml")], [str(case / "cluster.yaml")],
+                                   default_gates(get_release("1.37")), arrival=arrival))
         (claim,) = run.plan.claims
         assert [c.name for c in claim.reserved_for] == [f"pod-{i}" for i in range(5)]
         assert {(p.name, p.status, p.node) for p in run.plan.pods} == {(f"pod-{i}", "Bound", "worker-0")

@@ -13,6 +13,7 @@ import pytest
 
 from wasplan.engine.plugins import dynamic_resources
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.api.releases import get_release, parse_gates
 
 
@@ -76,8 +77,8 @@ spec:
 def _outcome(tmp_path, cluster: str, pods: str):
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "pods.yaml").write_text(pods)
-    run = run_plan([str(tmp_path / "pods.yaml")], [str(tmp_path / "cluster.yaml")],
-                   parse_gates(get_release("1.37"), None))
+    run = run_plan(PlanRequest([str(tmp_path / "pods.yaml")], [str(tmp_path / "cluster.yaml")],
+                               parse_gates(get_release("1.37"), None)))
     return ([(p.name, p.status, p.node, p.message) for p in run.plan.pods],
             [(c.name, c.status, c.node, [d.device for d in c.devices]) for c in run.plan.claims])
 

@@ -237,6 +237,7 @@ def test_first_available_disabled_fails_prefilter(tmp_path):
 def test_profile_without_dynamic_resources_ignores_claims(tmp_path):
     """A KubeSchedulerConfiguration that disables DynamicResources: no PreEnqueue wait, no device check."""
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
 
     config = tmp_path / "config.yaml"
     config.write_text("""\
@@ -250,8 +251,8 @@ profiles:
 """)
     (tmp_path / "cluster.yaml").write_text(CLUSTER)
     (tmp_path / "change.yaml").write_text(pod("p", "- {name: gpu, resourceClaimTemplateName: missing}"))
-    run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                   parse_gates(get_release("1.37"), None), scheduler_config=str(config))
+    run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                               parse_gates(get_release("1.37"), None), scheduler_config=str(config)))
     assert [(p.name, p.status, p.node) for p in run.plan.pods] == [("p", "Bound", "worker")]
 
 

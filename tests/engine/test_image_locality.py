@@ -18,6 +18,7 @@ from wasplan.engine.profile import registry
 from wasplan.engine.plugins.image_locality import normalized
 from wasplan.engine.simulator import Simulator
 from wasplan.pipeline.plan import prepare_plan
+from wasplan.pipeline.requests import PlanRequest
 
 MIB = 1024 * 1024
 
@@ -64,7 +65,7 @@ def write(tmp_path: Path, nodes: list[str], pods: list[str]) -> tuple[str, str]:
 def verdict(tmp_path: Path, nodes: list[str], one_pod: str, version: str = "1.37"):
     """(the node names, the engine's static verdict for the one pod) on the cluster of `nodes`."""
     manifests, cluster = write(tmp_path, nodes, [one_pod])
-    prepared = prepare_plan([manifests], [cluster], default_gates(get_release(version)))
+    prepared = prepare_plan(PlanRequest([manifests], [cluster], default_gates(get_release(version))))
     sim = Simulator(prepared.inputs, prepared.options)
     (p,) = [r for r in sim.arrivals if isinstance(r, Pod)]
     return sim.state.node_names, sim.evaluators[p.scheduler_name].static_verdict(p)
@@ -74,7 +75,7 @@ def scores(tmp_path: Path, nodes: list[str], one_pod: str, version: str = "1.37"
     """ImageLocality's score per node for the one pod, as the engine's static verdict (and so the total score
     that the per-plugin comparison reads) holds it."""
     names, sv = verdict(tmp_path, nodes, one_pod, version)
-    got = np.zeros(len(names), dtype=np.int64) if sv.image_score is None else sv.image_score
+    got = sv.raw.get("ImageLocality", np.zeros(len(names), dtype=np.int64))
     return dict(zip(names, got.tolist()))
 
 
@@ -113,9 +114,9 @@ def test_score_is_size_times_spread_clamped_and_scaled(tmp_path):
 
 def test_a_score_equal_on_every_node_leaves_the_ranking_to_the_other_plugins(tmp_path):
     _, sv = verdict(tmp_path, [node(n, [([TRAINER], 800_000_000)]) for n in "abc"], pod("t", TRAINER))
-    assert sv.image_score.tolist() == [75, 75, 75] and not sv.image_varies and not sv.scored
+    assert sv.raw["ImageLocality"].tolist() == [75, 75, 75] and not sv.scored
     _, sv = verdict(tmp_path, [node("a"), node("b", [([TRAINER], 800_000_000)])], pod("t", TRAINER))
-    assert sv.image_score.tolist() == [0, 36] and sv.image_varies and sv.scored
+    assert sv.raw["ImageLocality"].tolist() == [0, 36] and sv.scored
 
 
 def test_names_are_normalised_as_upstream_does_and_no_further():
@@ -166,7 +167,7 @@ def test_no_images_on_any_node_scores_nothing(tmp_path):
 
 def test_the_images_are_part_of_the_shape_key(tmp_path):
     manifests, cluster = write(tmp_path, [node("a")], [pod("x", "img:1"), pod("y", "img:2"), pod("z", "img:1")])
-    prepared = prepare_plan([manifests], [cluster], default_gates(get_release("1.37")))
+    prepared = prepare_plan(PlanRequest([manifests], [cluster], default_gates(get_release("1.37"))))
     x, y, z = [r for r in prepared.inputs.arrivals if isinstance(r, Pod)]
     assert registry.shape_key(x) == registry.shape_key(z) != registry.shape_key(y)
 

@@ -24,6 +24,7 @@ from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.simulator import simulate
 from wasplan.engine.pluginapi.status import reason_table
 from wasplan.pipeline.plan import prepare_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.report.plan_json import render_plan_json, render_snapshot
 
 from tests.conftest import FIXTURES
@@ -70,7 +71,7 @@ def test_the_corpus_covers_the_scenario_fixtures():
 @pytest.mark.parametrize("version", ["1.36", "1.37"])
 @pytest.mark.parametrize(("cluster", "manifests"), CORPUS, ids=[str(m.relative_to(FIXTURES)) for _, m in CORPUS])
 def test_fixture_plans_are_byte_identical_without_the_memo(cluster, manifests, version):
-    prepared = prepare_plan([str(manifests)], [str(cluster)], parse_gates(get_release(version), None))
+    prepared = prepare_plan(PlanRequest([str(manifests)], [str(cluster)], parse_gates(get_release(version), None)))
     if prepared.inputs is None:
         pytest.skip(f"not plannable in {version}")
     assert_same_with_and_without_memo(prepared.inputs, prepared.options)
@@ -152,8 +153,8 @@ def test_random_dra_plans_are_byte_identical_without_the_memo(tmp_path_factory, 
     (tmp / "cluster.yaml").write_text(drascenes.CLUSTER + drascenes.slice_for(
         "worker", *(f"gpu-{i}" for i in range(devices))))
     (tmp / "change.yaml").write_text(_dra_manifests(data.draw))
-    prepared = prepare_plan([str(tmp / "change.yaml")], [str(tmp / "cluster.yaml")],
-                            parse_gates(get_release("1.37"), "DRAWorkloadResourceClaims=true"))
+    prepared = prepare_plan(PlanRequest([str(tmp / "change.yaml")], [str(tmp / "cluster.yaml")],
+                                        parse_gates(get_release("1.37"), "DRAWorkloadResourceClaims=true")))
     assert prepared.inputs is not None, prepared.run.diagnostics
     assert_same_with_and_without_memo(prepared.inputs, prepared.options)
 

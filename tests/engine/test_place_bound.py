@@ -30,7 +30,7 @@ def bound_pods(draw):
 
 def _state_of(state: ClusterState) -> tuple:
     return (state.requested.tolist(), state.non_zero.tolist(), [list(p) for p in state.pods_on],
-            [(k, p.node) for k, p in state.placed.items()], sorted(state.affinity_pods), state.changes,
+            [(k, p.node) for k, p in state.placed.items()], sorted(state.affecting_pods), state.changes,
             sorted((k, e.counts.tolist()) for k, e in state.pod_index.terms.items()), state.journal)
 
 

@@ -7,6 +7,7 @@ from wasplan.api.releases import default_gates, get_release
 from wasplan.engine.pluginapi import status
 from wasplan.pipeline.explain import run_explain
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import ExplainRequest, PlanRequest
 
 CLUSTER = """\
 apiVersion: v1
@@ -31,9 +32,9 @@ spec:
 def test_plan_and_explain_leave_no_reason_behind(tmp_path):
     gates = default_gates(get_release("1.37"))
     before = list(status.REASONS.text)
-    for i, run in enumerate((run_plan, lambda p, c, g: run_explain(None, None, p, c, g).run)):
+    for i, run in enumerate((run_plan, lambda request: run_explain(ExplainRequest(request)).run)):
         paths, cluster = _inputs(tmp_path, f"example.com/reason-table-{i}")
-        plan = run(paths, cluster, gates).plan
+        plan = run(PlanRequest(paths, cluster, gates)).plan
         assert any(f"Insufficient example.com/reason-table-{i}" in p.message for p in plan.pods)
     assert status.REASONS.text == before
 

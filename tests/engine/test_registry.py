@@ -1,5 +1,6 @@
 """The plugin registry: the orders the engine derives from it, and Reserve/Unreserve through the state journal."""
 
+import pytest
 from builders import GPU, gang, node, pod
 from enginehelp import make_state
 
@@ -81,3 +82,51 @@ def test_removing_a_pod_does_not_call_unreserve():
     state.remove(state.placed["default/x"].pod)
     state.rollback(mark)
     assert ledger.calls == ["reserve x@0"] and state.node_of("default/x") == "a"
+
+
+# ---- safe by default, checked loudly ---------------------------------------------------------------------------
+def _filter(ev, p, sv, within):
+    return None
+
+
+def test_a_record_that_leaves_facets_out_gets_the_safe_choice():
+    bare = registry.Plugin("Bare", frozenset({registry.FILTER}), filter=_filter)
+    assert bare.victims_matter and bare.runs_for_pod(pod("any", cpu="1"))
+    assert bare.bound_pod_hint()(pod("any", cpu="1"))  # no queueing hint: every binding requeues its pods
+    with registry.added(bare, after="InterPodAffinity"):
+        plain = pod("plain", cpu="1")
+        assert registry.needs_cycle_work(plain, make_state([node("a")]))  # no `needs`: it runs for every pod
+        assert not registry.batchable(plain)  # no `signature`: not signable, so never batched
+        assert registry.shaped_alone(plain)
+        assert registry.victims_matter(plain)  # the dry run re-runs its filter after each victim removal
+        assert registry.helped_by_bound_pod_after(plain, frozenset({registry.STAGE["Bare"]}))
+        assert not registry.helped_by_bound_pod_after(plain, frozenset({registry.STAGE["NodeResourcesFit"]}))
+    assert registry.batchable(pod("plain", cpu="1")) and not registry.victims_matter(pod("plain", cpu="1"))
+
+
+@pytest.mark.parametrize(("record", "facet"), [
+    (dict(points={registry.FILTER}, static=True, shape=lambda p: p.labels, evaluate=lambda *a: None,
+          signature=lambda p: p.labels), "signature"),
+    (dict(points={registry.FILTER}, static=True, evaluate=lambda *a: None), "shape"),
+    (dict(points={registry.SCORE}, static=True, shape=lambda p: p.labels, evaluate=lambda *a: None), "normalise"),
+    (dict(points={registry.FILTER}), "filter"),
+    (dict(points={registry.SCORE}, needs=lambda p: True), "score"),
+    (dict(points={registry.FILTER}, filter=_filter, weight=2), "weight"),
+    (dict(points={registry.SCORE}, score=_filter, helped_by_bound_pod=registry.never), "helped_by_bound_pod"),
+    (dict(points={registry.FILTER}, filter=_filter, normalise=lambda raw, f: 0), "normalise"),
+    (dict(points={registry.FILTER}, score=_filter, filter=_filter), "score"),
+])
+def test_a_record_that_contradicts_itself_is_refused_naming_plugin_and_facet(record, facet):
+    record = {**record, "points": frozenset(record["points"])}
+    with pytest.raises(registry.RegistryError, match=rf"^plugin Odd: facet `{facet}`: "):
+        with registry.added(registry.Plugin("Odd", **record), after="InterPodAffinity"):
+            pass
+    assert "Odd" not in registry.BY_NAME  # the table is back as it was
+
+
+def test_a_static_filter_after_a_dynamic_one_is_refused():
+    late_static = registry.Plugin("LateStatic", frozenset({registry.FILTER}), static=True, shape=lambda p: p.labels,
+                                  evaluate=lambda *a: None)
+    with pytest.raises(registry.RegistryError, match="plugin LateStatic: a static filter placed after"):
+        with registry.added(late_static, after="NodePorts"):
+            pass

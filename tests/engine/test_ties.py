@@ -19,8 +19,11 @@ from wasplan.cli import plan_cmd  # noqa: F401
 from wasplan.cli.app import app
 from wasplan.engine.preemption.ties import consequential
 from wasplan.exitcodes import ExitCode
+from wasplan.api.releases import default_gates, get_release
+from wasplan.pipeline.exits import plan_exit_code
 from wasplan.pipeline.plan import PlanRun
-from wasplan.plan import Alternative, GroupOutcome, GroupStatus, Plan
+from wasplan.pipeline.requests import PlanRequest
+from wasplan.plan import Alternative, FailOn, GroupOutcome, GroupStatus, Plan
 
 HERE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "tied-blocks"
 CLUSTER = ["--cluster", str(HERE / "cluster.yaml")]
@@ -181,8 +184,9 @@ def test_fail_on_preemption_counts_an_alternative_that_preempts():
     alts = (Alternative("k=x", ("n1",), (), True), Alternative("k=y", ("n2",), ("ns/a",)))
     group = GroupOutcome("ns", "g", "gang", 1, GroupStatus.SCHEDULED, alternatives=alts)
     run = PlanRun(plan=Plan("1.37", 2, (), (group,)))
-    assert run.exit_code("pending") == ExitCode.OK
-    assert run.exit_code("preemption") == ExitCode.FINDINGS
+    gates = default_gates(get_release("1.37"))
+    assert plan_exit_code(run, PlanRequest((), (), gates, fail_on=FailOn.PENDING)) == ExitCode.OK
+    assert plan_exit_code(run, PlanRequest((), (), gates, fail_on=FailOn.PREEMPTION)) == ExitCode.FINDINGS
     assert run.draws_preemption
 
 

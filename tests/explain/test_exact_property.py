@@ -26,6 +26,7 @@ from tests.cli.helpers import run
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.engine.simulator import simulate
 from wasplan.pipeline.plan import prepare_plan
+from wasplan.pipeline.requests import PlanRequest
 
 ZONE = "topology.kubernetes.io/zone"
 HOSTNAME = "kubernetes.io/hostname"
@@ -161,7 +162,7 @@ def test_the_exact_check_agrees_with_brute_force(scene, tmp_path_factory):
         return
     exact = targets[0]["exact"]
     event(exact["verdict"])
-    prepared = prepare_plan([gang], [cluster], parse_gates(get_release("1.37"), None), preemption=False)
+    prepared = prepare_plan(PlanRequest([gang], [cluster], parse_gates(get_release("1.37"), None), preemption=False))
     members = [f"ml/g-{k}" for k in range(len(scene.cpus))]
     names = [f"n{i}" for i in range(len(scene.nodes))]
     if exact["verdict"] == "DoesNotFit":

@@ -7,7 +7,8 @@ from wasplan.documents import roundtrip
 from wasplan.migrate import edit, steps
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import Target
-from wasplan.pipeline.migrate import exit_code, migrate
+from wasplan.pipeline.exits import migrate_exit_code as exit_code
+from wasplan.pipeline.migrate import migrate
 
 from .harness import FIXTURES
 

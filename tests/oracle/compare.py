@@ -67,9 +67,10 @@ def validation_errors(paths: list[Path], release: str, gates: str) -> list[str]:
 def run_wasplan(manifests: Path, cluster: Path, release: str, arrival: str, gates: str) -> dict:
     """`wasplan plan MANIFESTS --cluster CLUSTER -o json`, in process (the same pipeline and renderer)."""
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.report.plan_json import render_plan_json
 
-    run = run_plan([str(manifests)], [str(cluster)], gate_set(release, gates), arrival=arrival)
+    run = run_plan(PlanRequest([str(manifests)], [str(cluster)], gate_set(release, gates), arrival=arrival))
     if run.invalid or run.plan is None:
         problems = [f"{d.file}:{d.line}: {d.code} {d.message}" for d in run.diagnostics][:5]
         raise AssertionError(f"wasplan refused the case: {run.error or problems}")

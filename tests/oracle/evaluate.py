@@ -34,8 +34,9 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
     from wasplan.engine.cycle.recorder import record
     from wasplan.engine.simulator import Simulator
     from wasplan.pipeline.plan import prepare_plan
+    from wasplan.pipeline.requests import PlanRequest
 
-    prepared = prepare_plan([str(manifests)], [str(cluster)], compare.gate_set(release, gates))
+    prepared = prepare_plan(PlanRequest([str(manifests)], [str(cluster)], compare.gate_set(release, gates)))
     assert prepared.inputs is not None, [d.message for d in prepared.run.diagnostics][:3]
     sim = Simulator(prepared.inputs, prepared.options)
     pods = [r for r in sim.arrivals if isinstance(r, Pod)]
@@ -57,7 +58,8 @@ def wasplan_verdicts(manifests: Path, cluster: Path, release: str, gates: str) -
         totals = {verdicts.nodes[i]: int(scores[i]) for i in np.flatnonzero(feasible)}
         weight = ev.profile.weight(IMAGE_LOCALITY)
         for i in np.flatnonzero(feasible):
-            score = 0 if sv.image_score is None else int(sv.image_score[i])  # no normalisation: raw = normalised
+            raw = sv.raw.get(IMAGE_LOCALITY)
+            score = 0 if raw is None else int(raw[i])  # no normalisation: raw = normalised
             images[verdicts.nodes[i]] = [score, score, weight * score]
     return {"nodes": nodes, "totals": totals, "images": images}
 

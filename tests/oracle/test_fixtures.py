@@ -37,11 +37,12 @@ def plain_cluster(cluster: Path, release: str, root: Path) -> Path:
     if "Cluster" not in _kinds(cluster):
         return cluster
     from wasplan.pipeline.plan import run_plan
+    from wasplan.pipeline.requests import PlanRequest
     from wasplan.report.plan_json import render_snapshot
 
     empty = root / "nothing.yaml"
     empty.write_text("apiVersion: v1\nkind: List\nitems: []\n")
-    run = run_plan([str(empty)], [str(cluster)], compare.gate_set(release, GATES[release]))
+    run = run_plan(PlanRequest([str(empty)], [str(cluster)], compare.gate_set(release, GATES[release])))
     out = root / "cluster-objects.yaml"
     out.write_text(render_snapshot(run.final, release))
     return out
@@ -64,7 +65,7 @@ def test_fixture_plans_agree_with_upstream(oracle_bin, cluster, manifests, relea
     gates = GATES[release]
     from wasplan.pipeline.plan import prepare_plan
 
-    if prepare_plan([str(manifests)], [str(cluster)], compare.gate_set(release, gates)).inputs is None:
+    if prepare_plan(PlanRequest([str(manifests)], [str(cluster)], compare.gate_set(release, gates))).inputs is None:
         pytest.skip(f"not plannable in {release}")
     plain = plain_cluster(cluster, release, tmp_path)
     ours = compare.run_wasplan(manifests, plain, release, "sequential", gates)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.plandiff import diff_plans
 from wasplan.planview import Invocation, PlanView, build_view
 
@@ -25,7 +26,7 @@ DRA = (FIXTURES / "examples" / "dra" / "workloads", FIXTURES / "examples" / "dra
 
 
 def planned(manifests: Path, cluster: Path, version: str = "1.37"):
-    run = run_plan([str(manifests)], [str(cluster)], parse_gates(get_release(version), None))
+    run = run_plan(PlanRequest([str(manifests)], [str(cluster)], parse_gates(get_release(version), None)))
     assert not run.invalid, run.diagnostics
     return run
 

@@ -10,6 +10,7 @@ from rich.console import Console
 from tests.conftest import FIXTURES
 from wasplan.api.releases import default_gates, get_release
 from wasplan.pipeline.explain import run_explain
+from wasplan.pipeline.requests import ExplainRequest, PlanRequest
 from wasplan.report.explain_text import render_explain_text
 
 CLUSTER = str(FIXTURES / "plan-diff" / "cluster.yaml")
@@ -26,8 +27,9 @@ spec:
 
 
 def _text(target, paths, width: int, verbose: bool = False) -> list[str]:
-    out = run_explain(target, None, paths, [CLUSTER], default_gates(get_release("1.37")),
-                      exact_budget=None)  # the exact check's own lines are tested in tests/explain/test_exact.py
+    request = PlanRequest(paths, [CLUSTER], default_gates(get_release("1.37")))
+    # the exact check's own lines are tested in tests/explain/test_exact.py
+    out = run_explain(ExplainRequest(request, target, exact_budget=None))
     buf = io.StringIO()
     render_explain_text(out.explanation, Console(file=buf, width=width, color_system=None), verbose)
     return buf.getvalue().splitlines()

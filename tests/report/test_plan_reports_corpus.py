@@ -10,6 +10,7 @@ from markdown_it import MarkdownIt
 
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.planview import Invocation, build_view
 from wasplan.report.plan_html import render_html
 from wasplan.report.plan_markdown import render_markdown
@@ -55,7 +56,7 @@ def _check_markdown(text: str, plan, v) -> None:
 @pytest.mark.parametrize("version", ["1.36", "1.37"])
 @pytest.mark.parametrize(("cluster", "manifests"), CORPUS, ids=[str(m.relative_to(FIXTURES)) for _, m in CORPUS])
 def test_both_formats_render_every_fixture(cluster, manifests, version):
-    run = run_plan([str(manifests)], [str(cluster)], parse_gates(get_release(version), None))
+    run = run_plan(PlanRequest([str(manifests)], [str(cluster)], parse_gates(get_release(version), None)))
     if run.invalid or run.plan is None:
         pytest.skip(f"not plannable in {version}")
     v = build_view(run.plan, run.final, None, Invocation((str(manifests),), (str(cluster),), version))

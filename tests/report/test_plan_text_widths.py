@@ -10,11 +10,12 @@ from rich.console import Console
 from tests.conftest import FIXTURES
 from wasplan.api.releases import default_gates, get_release
 from wasplan.pipeline.plan import run_plan
+from wasplan.pipeline.requests import PlanRequest
 from wasplan.report.plan_text import render_text
 
 
 def _render(paths: list[str], cluster: str, width: int, verbose: bool = False) -> list[str]:
-    run = run_plan(paths, [cluster], default_gates(get_release("1.37")))
+    run = run_plan(PlanRequest(paths, [cluster], default_gates(get_release("1.37"))))
     buf = io.StringIO()
     render_text(run.plan, Console(file=buf, width=width, color_system=None), verbose=verbose)
     return buf.getvalue().splitlines()

@@ -9,6 +9,7 @@ import json
 from tests.cli.helpers import run
 from wasplan.api.releases import get_release, parse_gates
 from wasplan.config.settings import Settings
+from wasplan.pipeline.exits import validate_exit_code
 from wasplan.pipeline.validate import validate_paths
 
 GATES = parse_gates(get_release("1.37"), None)
@@ -63,7 +64,7 @@ def test_comment_on_the_line_suppresses_the_named_code_there_only(tmp_path):
     assert shown == [("WAS105", 10)]
     assert hidden == [("WAS101", 7, f"comment at {path}:7"), ("WAS404", 18, f"comment at {path}:18")]
     assert report.counts()["suppressed"] == 2
-    assert report.exit_code() == 1  # WAS105 still fails
+    assert validate_exit_code(report) == 1  # WAS105 still fails
 
 
 def test_comment_on_a_documents_first_line_covers_the_document(tmp_path):
@@ -89,7 +90,7 @@ def test_annotation_covers_its_object(tmp_path):
     assert shown == [("WAS404", 19)]
     assert [h[:2] for h in hidden] == [("WAS101", 8), ("WAS105", 11)]
     assert hidden[0][2] == f"annotation wasplan.io/ignore at {path}:6"
-    assert report.exit_code() == 0
+    assert validate_exit_code(report) == 0
 
 
 def test_stale_suppressions_are_reported_as_info(tmp_path):
@@ -98,7 +99,7 @@ def test_stale_suppressions_are_reported_as_info(tmp_path):
     stale = [(d.code, d.location.line, d.message) for d in report.diagnostics if d.code == "WAS032"]
     assert stale == [("WAS032", 10, "`# wasplan: ignore` for WAS107 suppresses nothing here"),
                      ("WAS032", 11, "`# wasplan: ignore` for WAS999 suppresses nothing here")]
-    assert report.exit_code() == 1 and report.exit_code(strict=False) == 1
+    assert validate_exit_code(report) == 1 and validate_exit_code(report, strict=False) == 1
 
 
 def test_lint_suppressions_are_not_stale_under_validate_nor_deselected_codes(tmp_path):

@@ -7,6 +7,7 @@ features need, because a team planning for these APIs runs with them enabled; `-
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from wasplan.suggest import did_you_mean
@@ -238,12 +239,72 @@ def get_release(version: str) -> Release:
     return RELEASES[key]
 
 
+@dataclass(frozen=True, slots=True)
+class Gates:
+    """The feature gates in force, one boolean per gate any supported release has (a gate the release lacks is
+    False), resolved once from the release and `--feature-gates`. The engine reads `gates.on.generic_workload`
+    instead of asking for a gate by its name: a misspelt gate is an AttributeError, not a silent False. Each
+    field is its gate's name in snake case (`_field_name`); the check below the class keeps the two in step.
+    Gates are the user's switches; what a release does differently is `Capabilities`."""
+
+    generic_workload: bool = False
+    gang_scheduling: bool = False
+    workload_aware_preemption: bool = False
+    topology_aware_workload_scheduling: bool = False
+    workload_with_job: bool = False
+    composite_pod_group: bool = False
+    pod_group_preemption_policy: bool = False
+    taint_toleration_comparison_operators: bool = False
+    dynamic_resource_allocation: bool = False
+    dra_prioritized_list: bool = False
+    dra_admin_access: bool = False
+    dra_partitionable_devices: bool = False
+    dra_device_taints: bool = False
+    dra_device_taint_rules: bool = False
+    dra_consumable_capacity: bool = False
+    dra_extended_resource: bool = False
+    dra_device_binding_conditions: bool = False
+    dra_resource_claim_device_status: bool = False
+    dra_workload_resource_claims: bool = False
+    dra_list_type_attributes: bool = False
+    dra_node_allocatable_resources: bool = False
+    dra_derived_attributes: bool = False
+    dra_optional_node_operations: bool = False
+
+    @classmethod
+    def of(cls, values: dict[str, bool]) -> "Gates":
+        return cls(**{_field_name(name): on for name, on in values.items()})
+
+
+def _field_name(gate: str) -> str:
+    """`DRAResourceClaimDeviceStatus` -> `dra_resource_claim_device_status`: the Gates field of a gate."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", gate).lower()
+
+
+def _check_gate_fields() -> None:
+    """Every gate of every release is a field of Gates and every field a gate: checked at import, so a gate added
+    to a release without its field (or a field misnamed) stops wasplan from starting instead of reading False."""
+    named = {_field_name(name) for release in RELEASES.values() for name in release.gates}
+    fields = set(Gates.__dataclass_fields__)
+    if named != fields:
+        raise ImportError(f"api/releases.py: Gates fields and release gates differ: "
+                          f"{sorted(named ^ fields)}")
+
+
+_check_gate_fields()
+
+
 @dataclass(frozen=True)
 class GateSet:
-    """The feature gates in force for one run: a release plus what the user switched."""
+    """The feature gates in force for one run: a release plus what the user switched. `on` is the same as a
+    typed record (Gates), built once here; the engine reads that."""
 
     release: Release
     values: dict[str, bool]
+    on: Gates = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on", Gates.of(self.values))
 
     def enabled(self, name: str) -> bool:
         return self.values.get(name, False)

@@ -12,11 +12,13 @@ from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fa
                                 print_diagnostics, resolve_gates)
 from wasplan.cli.completion import complete_target
 from wasplan.cli.options import ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, as_format, output_option
-from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterCheck, ClusterOpt, ValidateClusterOpt, plan_settings
-from wasplan.plan import Arrival
+from wasplan.cli.plan_cmd import AssumeAdmittedOpt, ClusterOpt, ValidateClusterOpt, plan_settings
+from wasplan.plan import Arrival, ClusterCheck
 from wasplan.cli.progress import phase_bar
 from wasplan.explain.target import KINDS
-from wasplan.pipeline.explain import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, run_explain
+from wasplan.pipeline.exits import explain_exit_code
+from wasplan.pipeline.explain import run_explain
+from wasplan.pipeline.requests import DEFAULT_EXACT_BUDGET, DEFAULT_VERIFY_BUDGET, ExplainRequest, PlanRequest
 from wasplan.report.explain_json import render_explain_json
 from wasplan.report.explain_text import render_explain_text
 
@@ -76,13 +78,14 @@ def explain(
     paths = args[1:] if target else args
     if not paths:
         fail("explain needs manifests to plan: wasplan explain [TARGET] PATHS --cluster SNAPSHOT")
+    request = ExplainRequest(
+        PlanRequest(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
+                    preemption=not no_preemption, read_options=settings.read_options(),
+                    assume_admitted=assume_admitted, cluster_check=validate_cluster),
+        target, namespace, node_shape, verify_budget=verify_budget, verify_seconds=verify_seconds,
+        exact_budget=None if no_exact else exact_budget)
     with phase_bar() as progress:
-        out = run_explain(target, namespace, paths, settings.cluster, gates, arrival=arrival,
-                          scheduler_config=scheduler_config, node_shape=node_shape, preemption=not no_preemption,
-                          verify_budget=verify_budget, verify_seconds=verify_seconds,
-                          read_options=settings.read_options(), exact_budget=None if no_exact else exact_budget,
-                          assume_admitted=assume_admitted, full_cluster_check=validate_cluster is ClusterCheck.full,
-                          **({"progress": progress} if progress else {}))
+        out = run_explain(request, *([progress] if progress else []))
     if out.run.error or out.error:
         fail(out.run.error or out.error)
     if out.run.invalid:
@@ -95,7 +98,7 @@ def explain(
             typer.echo(render_explain_json(out.explanation), nl=False)
         else:
             render_explain_text(out.explanation, terminal.console(), verbose=verbose)
-    raise typer.Exit(int(out.exit_code()))
+    raise typer.Exit(int(explain_exit_code(out)))
 
 
 def _is_path(text: str) -> bool:

@@ -14,7 +14,8 @@ from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInput
                                  output_option)
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import FORCEABLE, Target
-from wasplan.pipeline.migrate import MigrateResult, exit_code, migrate
+from wasplan.pipeline.exits import migrate_exit_code
+from wasplan.pipeline.migrate import MigrateResult, migrate
 from wasplan.report import migrate_json, migrate_text
 
 def _target(to_k8s: Optional[str], to: Optional[str]) -> Target:
@@ -74,7 +75,7 @@ def migrate_command(
         typer.echo(migrate_json.render(result, mode), nl=False)
     else:
         _text(result, in_place=in_place, check=check, diff=diff)
-    raise typer.Exit(int(exit_code(result, check)))
+    raise typer.Exit(int(migrate_exit_code(result, check)))
 
 
 def _text(result: MigrateResult, *, in_place: bool, check: bool, diff: bool) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
@@ -14,10 +13,10 @@ from wasplan.cli.common import (FeatureGatesOpt, K8sVersionOpt, OutputFormat, fa
 from wasplan.cli.options import (ConfigOpt, ExcludeOpt, NoConfigOpt, StrictInputsOpt, StrictOpt, as_format,
                                  load_settings, output_option)
 from wasplan.cli.progress import phase_bar
-from wasplan.diagnostics import Severity
-from wasplan.exitcodes import ExitCode
+from wasplan.pipeline.exits import plan_exit_code
 from wasplan.pipeline.plan import PlanRun, run_plan
-from wasplan.plan import Arrival, FailOn
+from wasplan.pipeline.requests import PlanRequest
+from wasplan.plan import Arrival, ClusterCheck, FailOn
 
 if TYPE_CHECKING:
     from wasplan.config.settings import Settings
@@ -31,14 +30,7 @@ AssumeAdmittedOpt = typer.Option(False, "--assume-admitted",
                                       "it now; its quotas are not modelled. Default: its pods wait for admission.")
 
 
-class ClusterCheck(str, enum.Enum):
-    """--validate-cluster: how a snapshot's objects are checked (the pipeline takes it as full_cluster_check)."""
-
-    stored = "stored"
-    full = "full"
-
-
-ValidateClusterOpt = typer.Option(ClusterCheck.stored, "--validate-cluster",
+ValidateClusterOpt = typer.Option(ClusterCheck.STORED, "--validate-cluster",
                                   help="stored: check the snapshot's objects for what the plan reads (an API server "
                                        "accepted them already); full: every rule, as for manifests.")
 ClusterOpt = typer.Option([], "--cluster", metavar="PATH",
@@ -91,19 +83,7 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
-def _exit_code(run: PlanRun, diff, fail_on: FailOn, strict: bool = False) -> ExitCode:
-    """--fail-on decides; regression: only when the plan got worse than the baseline. --strict: a warning (an
-    upstream bug the plan reproduces, WAS710; an input the planner reads with a warning) fails too."""
-    if fail_on == FailOn.REGRESSION and diff is not None:
-        code = ExitCode.FINDINGS if diff.regressed else ExitCode.OK
-    else:
-        code = run.exit_code(fail_on)
-    if code is ExitCode.OK and strict and any(d.severity is Severity.WARNING for d in run.diagnostics):
-        return ExitCode.FINDINGS
-    return code
-
-
-def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode:
+def _diff(diff, output: OutputFormat, fail_on: FailOn) -> None:
     """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
     from wasplan.report import plandiff
 
@@ -117,7 +97,6 @@ def _diff(run: PlanRun, diff, output: OutputFormat, fail_on: FailOn) -> ExitCode
         typer.echo(yaml.safe_dump(diff.to_dict(), sort_keys=False), nl=False)
     else:
         plandiff.render_diff_text(diff, terminal.console())
-    return _exit_code(run, diff, fail_on)
 
 
 def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, exclude, config, no_config,
@@ -193,11 +172,12 @@ def plan(
     _check(fmt, settings.fail_on, baseline)
     reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    request = PlanRequest(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
+                          preemption=not no_preemption, read_options=settings.read_options(),
+                          assume_admitted=assume_admitted, cluster_check=validate_cluster,
+                          fail_on=settings.fail_on, strict=bool(settings.strict), baseline=baseline)
     with phase_bar() as progress:
-        run = run_plan(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
-                       preemption=not no_preemption, read_options=settings.read_options(),
-                       assume_admitted=assume_admitted, full_cluster_check=validate_cluster is ClusterCheck.full,
-                       **({"progress": progress} if progress else {}))
+        run = run_plan(request, *([progress] if progress else []))
     if run.error:
         fail(run.error)
     if run.invalid:
@@ -212,6 +192,7 @@ def plan(
                                     feature_gates=feature_gates)
     plan_report.write_reports(reports, renderer)
     if diff is not None and fmt not in plan_report.VISUAL:  # the page and the summary carry the diff themselves
-        raise typer.Exit(int(_diff(run, diff, fmt, settings.fail_on)))
-    _emit(run, fmt, settings.fail_on, verbose, renderer)
-    raise typer.Exit(int(_exit_code(run, diff, settings.fail_on, bool(settings.strict))))
+        _diff(diff, fmt, settings.fail_on)
+    else:
+        _emit(run, fmt, settings.fail_on, verbose, renderer)
+    raise typer.Exit(int(plan_exit_code(run, request, diff)))

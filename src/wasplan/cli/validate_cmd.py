@@ -47,7 +47,10 @@ def _emit(report: ValidationReport, output: OutputFormat, settings: Settings, sh
     else:
         validate_report.render_text(report, terminal.console(), strict, show_suppressed,
                                     wrap=terminal.for_person(sys.stdout))
-    raise typer.Exit(int(report.exit_code(strict)))
+    from wasplan.pipeline.exits import lint_exit_code, validate_exit_code
+
+    exit_code = lint_exit_code if command == "lint" else validate_exit_code
+    raise typer.Exit(int(exit_code(report, strict)))
 
 
 @app.command()

@@ -60,7 +60,7 @@ def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> s
         return None
     if not gates.enabled(gate):
         return None
-    policy_gate = gates.enabled("PodGroupPreemptionPolicy")
+    policy_gate = gates.on.pod_group_preemption_policy
     policy = obj.preemption_policy.value if obj.preemption_policy is not None else None
     if policy is None and policy_gate:  # the 1.37 scheme defaults it before admission (SetDefaults_PodGroup)
         policy = DEFAULT_PREEMPTION

@@ -32,13 +32,13 @@ from wasplan.engine.plugins.taint_toleration import blocking_taints, taint_text
 from wasplan.engine.cycle.podkeys import shape_key
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.pluginapi.status import REASONS
-from wasplan.engine.cache.world import GroupState, PodState, SimStatus
+from wasplan.engine.cache.world import NOT_CREATED, GroupState, PodState, SimStatus
 
 DRA = dynamic_resources.NAME
 
 __all__ = [
-    "DEFAULT_SCHEDULER", "DRA", "REASONS", "AllocationError", "Diagnosis", "EngineOptions", "Group", "GroupState",
-    "NodeUnschedulable", "PlacementError", "PodState", "Precheck", "ScoringStrategy", "SimStatus", "Simulator",
+    "DEFAULT_SCHEDULER", "DRA", "NOT_CREATED", "REASONS", "AllocationError", "Diagnosis", "EngineOptions", "Group",
+    "GroupState", "NodeUnschedulable", "PlacementError", "PodState", "Precheck", "ScoringStrategy", "SimStatus", "Simulator",
     "SpreadRule", "Unpublished", "ValueCount", "allocation_node", "available_counters", "blocking_taints",
     "bound_rows", "devicevalues", "dynamic_resources", "group_outcome", "label_values", "node_matches",
     "pinned_domain", "pod_outcome", "recorder", "registry", "resources_fit", "shape_key", "stages", "tas_on",

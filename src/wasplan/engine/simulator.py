@@ -17,7 +17,7 @@ from __future__ import annotations
 from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine.cycle import placement
-from wasplan.engine.profile import draworld
+from wasplan.engine.profile import draworld, registry
 from wasplan.engine.cycle.cycles import Cycles
 from wasplan.engine.cycle.framework import Evaluator
 from wasplan.engine.profile.options import EngineOptions
@@ -25,8 +25,9 @@ from wasplan.engine.result.outcome import FinalCluster, build_plan, final_cluste
 from wasplan.engine.preemption.driver import Preemption
 from wasplan.engine.queueing.queue import SchedulingQueue
 from wasplan.engine.preemption.recreation import recreations
+from wasplan.engine.preemption.steps import PostFilters
 from wasplan.engine.cache.state import ClusterState
-from wasplan.engine.cache.world import PodState, SimStatus, World
+from wasplan.engine.cache.world import NOT_CREATED, PodState, SimStatus, World
 from wasplan.plan import Arrival, Plan
 
 
@@ -49,7 +50,8 @@ class Simulator:
         dra_records, self.existing = draworld.split(inputs.existing)
         dra_arrivals, self.arrivals = draworld.split(inputs.arrivals, keep_rules=True)
         records = [*self.existing, *self.arrivals]
-        self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records))
+        self.state = ClusterState([r for r in self.existing if isinstance(r, Node)], _resource_names(records),
+                                  registry.affects_others)
         self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
                                     any(isinstance(r, Pod) and r.resource_claims for r in records),
                                     [r for r in self.arrivals if isinstance(r, DeviceTaintRule)])
@@ -59,8 +61,9 @@ class Simulator:
                            for name, p in options.profiles.items()}
         # built even with --no-preemption: it keeps the PodDisruptionBudgets the emitted snapshot writes back
         self.preemption = Preemption(self.state, self.world, options)
+        preemption = self.preemption if options.preemption else None
         self.cycles = Cycles(self.state, self.world, self.queue, self.evaluators, options,
-                             self.preemption if options.preemption else None)
+                             lambda cycles: PostFilters(cycles, preemption))
         self._started: dict[int, bool] = {}  # id(StartAfter) -> whether its controller went on
 
     def run(self) -> tuple[Plan, FinalCluster]:
@@ -158,7 +161,7 @@ class Simulator:
     def _not_created(self, pod: Pod) -> None:
         """The pod its controller never creates in this plan: reported as Gated with the rule that holds it."""
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
-        ps.status, ps.reason, ps.message = SimStatus.GATED, "NotCreated", f"not created: {pod.start_after.reason}"
+        ps.status, ps.reason, ps.message = SimStatus.GATED, NOT_CREATED, f"not created: {pod.start_after.reason}"
         self.world.pods[pod.key] = ps
 
     def _awaiting_admission(self, pod: Pod) -> None:

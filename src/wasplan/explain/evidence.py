@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wasplan.cluster.model import Node, PlanInputs, Pod
-from wasplan.engine.facade import GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
+from wasplan.engine.facade import NOT_CREATED, GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
 from wasplan.explain import devices, probe
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP,
                                    WAITING_FOR_PODS, DomainFit, Gang, ShapeEvidence, Topology)
 from wasplan.explain.target import Unit
-from wasplan.plan import GroupStatus, Plan
+from wasplan.plan import GroupPolicy, GroupStatus, Plan
 from wasplan.words import plural
 
 MAX_DOMAINS = 8
@@ -53,7 +53,7 @@ class Subject:
     bound: int
     exist: int
     min_count: int
-    policy: str
+    policy: GroupPolicy
     group: GroupState | None = None
     trial: probe.Trial | None = None
     topology: Topology | None = None
@@ -67,14 +67,14 @@ class Subject:
     def needed(self) -> int:
         """Pods still to place: for a gang, what minCount lacks; for a basic group (Scheduled with one pod
         placed) every member still pending, since each is a pod the user expects to run."""
-        if self.policy == "basic":
+        if self.policy == GroupPolicy.BASIC:
             return len(self.pending)
         return max(self.min_count - self.bound, 1 if self.pending else 0)
 
     @property
     def wanted(self) -> int:
         """How many pods must be placed for the group to be what the user asked for."""
-        return self.exist if self.policy == "basic" else self.min_count
+        return self.exist if self.policy == GroupPolicy.BASIC else self.min_count
 
 
 def subject(ctx: Context, unit: Unit) -> Subject:
@@ -82,11 +82,11 @@ def subject(ctx: Context, unit: Unit) -> Subject:
     if unit.kind == "Pod":
         ps = world.pods[unit.key]
         placed = ps.placed
-        return Subject(unit, [] if placed else [ps.pod], int(placed), 1, 1, "none")
+        return Subject(unit, [] if placed else [ps.pod], int(placed), 1, 1, GroupPolicy.NONE)
     gs = world.groups[unit.key]
     members = world.live_members(gs)
     pending = sorted((m for m in members if not m.placed), key=lambda m: (-m.priority, m.initial_ts))
-    policy = "gang" if gs.is_gang else "basic"
+    policy = GroupPolicy.GANG if gs.is_gang else GroupPolicy.BASIC
     bound = sum(1 for m in members if m.placed)
     return Subject(unit, [m.pod for m in pending], bound, len(members), gs.min_count, policy, gs)
 
@@ -110,11 +110,11 @@ def verdict(ctx: Context, subj: Subject) -> tuple[str, str]:
     outcome = next(g for g in ctx.plan.pod_groups if g.key == subj.unit.key)
     if outcome.status == GroupStatus.WAITING_FOR_ADMISSION:
         return WAITING_FOR_ADMISSION, outcome.message
-    gang = f"minCount {subj.min_count}" if subj.policy == "gang" else "a basic group"
+    gang = f"minCount {subj.min_count}" if subj.policy == GroupPolicy.GANG else "a basic group"
     if outcome.status == GroupStatus.SCHEDULED and preempted_for(ctx, subj):
         return BY_PREEMPTING, f"fits only by preempting {plural(len(preempted_for(ctx, subj)), 'pod')} ({gang})"
     left = [p for p in subj.pending if ctx.sim.world.pods[p.key].status != SimStatus.GATED]
-    if outcome.status == GroupStatus.SCHEDULED and subj.policy == "basic" and left:
+    if outcome.status == GroupStatus.SCHEDULED and subj.policy == GroupPolicy.BASIC and left:
         # A basic group is Scheduled once a pod is placed; the members still pending are what the user asks about.
         return DOES_NOT_FIT, f"does not fit: {subj.bound} of {plural(subj.exist, 'pod')} placed, {len(left)} pending ({gang})"
     if outcome.status == GroupStatus.SCHEDULED:
@@ -141,7 +141,7 @@ def composite_summary(ctx: Context, subj: Subject, parent: str) -> str:
     tree = next((c for c in ctx.plan.composites if c.key == key), None)
     if tree is None:
         return f"its CompositePodGroup {key}"
-    need = f", minGroupCount {tree.min_group_count}" if tree.policy == "gang" else ""
+    need = f", minGroupCount {tree.min_group_count}" if tree.policy == GroupPolicy.GANG else ""
     children = ", ".join(f"{c.name} {c.result}" for c in tree.children)
     return f"its CompositePodGroup {key} ({tree.status}{need}: {children})"
 
@@ -168,7 +168,7 @@ def _pod_verdict(ps: PodState) -> tuple[str, str]:
         return GATED, f"waits for its schedulingGates to be removed: {', '.join(ps.pod.scheduling_gates)}"
     if claims_gated(ps):  # DynamicResources' PreEnqueue: a claim or its template is missing
         return DOES_NOT_FIT, f"does not fit: it waits for its ResourceClaim: {ps.message}"
-    if ps.status == SimStatus.GATED and ps.reason == "NotCreated":  # its controller waits (simulator.py, start_after)
+    if ps.status == SimStatus.GATED and ps.reason == NOT_CREATED:  # its controller waits (simulator.py, start_after)
         return WAITING_FOR_PODS, f"waits for its controller to create it ({ps.message})"
     if ps.status == SimStatus.GATED:
         return WAITING_FOR_GROUP, f"waits for its PodGroup {ps.pod.namespace}/{ps.pod.pod_group} to exist"
@@ -196,9 +196,9 @@ def shapes(ctx: Context, subj: Subject) -> tuple[ShapeEvidence, ...]:
     for key, f in subj.trial.failures.items():
         ev = ctx.evaluator(f.pod)
         before = probe.now(ev, f.pod, subj.mask)
-        labels = bool(state.affinity_pods)
+        labels = bool(state.affecting_pods)
         same = sum(1 for p in subj.pending if shape_key(p, labels) == key)
-        needed = min(same, subj.needed) if subj.policy == "gang" else same
+        needed = min(same, subj.needed) if subj.policy == GroupPolicy.GANG else same
         message = f.diagnosis.message() if f.diagnosis is not None else ""
         out.append(ShapeEvidence(tuple(f.pods), tuple(sorted(f.pod.requests.items())), message,
                                  probe.closest(f, names, state.resources), probe.eliminations(f, nodes),

@@ -36,7 +36,7 @@ class Gang:
         return max(self.min_count - self.placeable, 0)
 
     def to_dict(self) -> dict:
-        return {"policy": self.policy, "minCount": self.min_count, "podsExist": self.pods_exist,
+        return {"policy": str(self.policy), "minCount": self.min_count, "podsExist": self.pods_exist,
                 "podsBound": self.pods_bound, "placeable": self.placeable, "short": self.short}
 
 

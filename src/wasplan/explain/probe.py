@@ -45,7 +45,7 @@ def trial(ev, pods: list[Pod], mask: np.ndarray | None = None, evidence: bool = 
     state = ev.state
     mark = state.mark()
     out = Trial()
-    labels_matter = bool(state.affinity_pods)
+    labels_matter = bool(state.affecting_pods)
     try:
         for pod in pods:
             key = shape_key(pod, labels_matter)

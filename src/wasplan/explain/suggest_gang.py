@@ -13,6 +13,7 @@ from wasplan.cluster.model import Group, Pod
 from wasplan.explain import manifest, probe, rerun
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
+from wasplan.plan import GroupPolicy
 from wasplan.words import plural
 
 MAX_VICTIM_NODES = 64  # nodes whose lower-priority pods are considered (each costs one trial placement)
@@ -25,7 +26,7 @@ def _group_record(ctx: Context, key: str) -> Group:
 
 def min_count(ctx: Context, subj: Subject) -> Suggestion | None:
     """The largest minCount the engine can satisfy now, tried downwards from what the trial placed."""
-    if subj.policy != "gang" or subj.group is None or subj.placeable >= subj.min_count:
+    if subj.policy != GroupPolicy.GANG or subj.group is None or subj.placeable >= subj.min_count:
         return None
     start = min(subj.placeable, subj.exist)
     for k in range(start, max(start - 3, 0), -1):

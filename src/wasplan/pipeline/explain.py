@@ -5,28 +5,20 @@ explanation. Returns data; never prints. Bad input or an unknown TARGET is an er
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Sequence
-
 from wasplan.api.releases import GateSet
 from wasplan.cluster.model import Node
 from wasplan.diagnostics import Diagnostic
-from wasplan.documents.reader import ReadOptions, read_paths
+from wasplan.documents.reader import read_paths
 from wasplan.engine.simulator import Simulator
 from wasplan.engine.pluginapi.status import reason_table
-from wasplan.exitcodes import ExitCode
 from wasplan.explain.evidence import Context
-from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET, ExactOptions
+from wasplan.explain.exact.check import ExactOptions
 from wasplan.explain.model import Explanation
 from wasplan.explain.run import explain_units
 from wasplan.explain.rerun import Budget, Verifier
 from wasplan.explain.target import TargetError, pending, resolve
-from wasplan.plan import Arrival
 from wasplan.pipeline.plan import PlanRun, Progress, quiet, prepare_plan, scheduling, with_unplanned
-
-
-# Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any
-# machine; 8 verifies every suggestion of benchmarks/explain.py's 5,000-node shapes (at most 7 re-runs there).
-DEFAULT_VERIFY_BUDGET = 8
+from wasplan.pipeline.requests import ExplainRequest
 BACKLOG_SUGGESTIONS = 5  # without a TARGET, targets unlike the first five get evidence but no (re-run) suggestions
 
 
@@ -36,11 +28,6 @@ class ExplainRun:
     explanation: Explanation | None = None
     error: str | None = None
     refused: int = 0  # pods admission refuses (WAS630): never created, so nothing fits them
-
-    def exit_code(self) -> ExitCode:
-        if self.error or self.run.invalid or self.explanation is None:
-            return ExitCode.TOOL_ERROR
-        return ExitCode.OK if self.explanation.all_fit and not self.refused else ExitCode.FINDINGS
 
 
 def node_shapes(path: str, gates: GateSet) -> list[Node]:
@@ -74,26 +61,17 @@ class _Reporting(Verifier):
         return placed
 
 
-def run_explain(target: str | None, namespace: str | None, paths: Sequence[str], cluster_paths: Sequence[str],
-                gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL, scheduler_config: str | None = None,
-                node_shape: str | None = None, preemption: bool = True,
-                verify_budget: int = DEFAULT_VERIFY_BUDGET, verify_seconds: float | None = None,
-                exact_budget: float | None = DEFAULT_EXACT_BUDGET, progress: Progress = quiet,
-                read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False,
-                full_cluster_check: bool = False) -> ExplainRun:
-    """`verify_budget`: at most that many verification re-runs (0: no limit); `verify_seconds`: also at most that
-    many seconds of them, a re-run in progress stopped at the deadline (None or 0: no time limit);
-    `exact_budget`: seconds per exact-check question (None skips the check: --no-exact)."""
-    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, progress=progress, read_options=read_options,
-                            assume_admitted=assume_admitted, full_cluster_check=full_cluster_check)
+def run_explain(request: ExplainRequest, progress: Progress = quiet) -> ExplainRun:
+    """The budgets are the request's (pipeline/requests.py): a verification re-run in progress is stopped at
+    `verify_seconds`' deadline."""
+    prepared = prepare_plan(request.plan, progress)
     out = ExplainRun(prepared.run)
     if prepared.inputs is None:
         return out
     out.refused = len(prepared.inputs.refused)
     try:
-        shapes = node_shapes(node_shape, gates) if node_shape else []
-        units = resolve(target, namespace, prepared.inputs) if target else None
+        shapes = node_shapes(request.node_shape, request.plan.gates) if request.node_shape else []
+        units = resolve(request.target, request.namespace, prepared.inputs) if request.target else None
     except TargetError as exc:
         out.error = str(exc)
         return out
@@ -102,11 +80,12 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
         plan, final = sim.run()
         plan = with_unplanned(plan, prepared.inputs)
         out.run.plan, out.run.final = plan, final
-        budget = Budget(verify_budget or None, verify_seconds or None)
+        budget = Budget(request.verify_budget or None, request.verify_seconds or None)
         verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
         progress("verifying suggestions", 0, budget.runs)
         ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
-        exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
+        exact = ExactOptions(request.exact_budget, request.plan.scheduler_config) \
+            if request.exact_budget is not None else None
         explanation = explain_units(ctx, units, exact=exact) if units is not None else \
             explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)
         # without a TARGET the whole input was asked about, so what could not be looked at is part of the answer

@@ -104,7 +104,7 @@ def lint_devices(docs: list[Document], snap: Snapshot, gates: GateSet) -> list[D
 
     records, classes = _claims_of(docs)
     classes = {**{c.name: c for c in snap.classes}, **classes}
-    features = Features.from_gates(gates.enabled, gates.release.caps)
+    features = Features.from_gates(gates.on, gates.release.caps)
     allocator = Allocator(snap.slices, classes.values(), features=features)
     checker = Checker(allocator, snap.node_records,
                       [((s.driver, s.pool, d.name), d) for s in allocator.index.all for d in s.devices])

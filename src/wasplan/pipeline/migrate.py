@@ -1,6 +1,6 @@
 """The migrate use case: paths in, one outcome per file out; files are written only with `in_place`.
 
-Nothing here prints. The CLI renders the result and takes its exit code from `exit_code`.
+Nothing here prints. The CLI renders the result and takes its exit code from pipeline/exits.py `migrate_exit_code`.
 """
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from wasplan.diagnostics import Diagnostic, Location, sort_diagnostics
 from wasplan.codes import lookup
 from wasplan.documents.atomic import atomic_write
 from wasplan.documents.reader import ReadOptions
 from wasplan.documents.sources import STDIN, STDIN_NAME, expand_paths, read_file, read_stdin
-from wasplan.exitcodes import ExitCode
 from wasplan.migrate.files import FileOutcome, migrate_file
 from wasplan.migrate.plan import Options
 from wasplan.migrate.targets import Target
@@ -98,14 +97,3 @@ def _one(path: str, target: Target, options: Options, stdin_text: str | None,
 
 def _path_diag(code: str, message: str, path: str) -> Diagnostic:
     return Diagnostic(code, lookup(code).severity, message, Location(path))
-
-
-def exit_code(result: MigrateResult, check: bool) -> ExitCode:
-    """2 when a file could not be read or parsed; 1 for refusals (and pending changes under --check); else 0."""
-    if result.tool_error:
-        return ExitCode.TOOL_ERROR
-    if any(d.severity is Severity.ERROR for d in result.all_diagnostics):
-        return ExitCode.FINDINGS
-    if check and result.changed:
-        return ExitCode.FINDINGS
-    return ExitCode.OK

@@ -7,23 +7,21 @@ import dataclasses
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
-
-from wasplan.api.releases import GateSet
 from wasplan.cluster.model import PlanInputs
 from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
-from wasplan.documents.reader import ReadOptions, read_bytes, read_paths
+from wasplan.documents.reader import read_bytes, read_paths
 from wasplan.documents.sources import read_file
 from wasplan.engine.profile.config import ConfigError, profiles_from_config
 from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.result.outcome import FinalCluster, refused_outcome
 from wasplan.engine.simulator import simulate
 from wasplan.engine.pluginapi.status import reason_table
-from wasplan.exitcodes import ExitCode
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.documents.sources import STDIN_NAME
-from wasplan.plan import Arrival, FailOn, Plan, Provenance, UnplannedWorkload
+from wasplan.pipeline.requests import PlanRequest
+from wasplan.plan import ClusterCheck, Plan, Provenance, UnplannedWorkload
 
 
 @dataclass
@@ -46,16 +44,6 @@ class PlanRun:
         """An alternative of a tie preempts (docs/plan-json.md "Ties"): kube-scheduler may draw it, so
         `--fail-on preemption` counts it even where the plan's own choice evicts nothing."""
         return any(a.victims for _, _, alternatives, _ in self.plan.ties() for a in alternatives)
-
-    def exit_code(self, fail_on: FailOn) -> ExitCode:
-        if self.invalid or self.plan is None:
-            return ExitCode.TOOL_ERROR
-        # thresholds: never < pending < preemption (which also fails on pods left pending)
-        if fail_on in (FailOn.PENDING, FailOn.PREEMPTION) and not self.plan.complete:
-            return ExitCode.FINDINGS
-        if fail_on == FailOn.PREEMPTION and (self.plan.preemptions or self.draws_preemption):
-            return ExitCode.FINDINGS
-        return ExitCode.OK
 
 
 def load_profiles(path: str | None, release: str | None = None):
@@ -140,34 +128,32 @@ def origins(documents) -> dict[tuple[str, str, str], Location]:
     return out
 
 
-def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
-                 scheduler_config: str | None = None, preemption: bool = True,
-                 progress: Progress = quiet, read_options: ReadOptions = ReadOptions(),
-                 assume_admitted: bool = False, full_cluster_check: bool = False) -> Prepared:
+def prepare_plan(request: PlanRequest, progress: Progress = quiet) -> Prepared:
     """Read, validate and build the engine's inputs; `run.invalid` tells whether simulating makes sense.
-    `assume_admitted`: what Kueue manages is planned as if admitted now (cluster/kueue.py).
+    `request.assume_admitted`: what Kueue manages is planned as if admitted now (cluster/kueue.py).
     The snapshot's objects are checked for what the planner relies on (an API server accepted them already:
-    validate/checker.py `check_stored`), or like manifests with `full_cluster_check` (`--validate-cluster full`)."""
+    validate/checker.py `check_stored`), or like manifests with `ClusterCheck.FULL` (`--validate-cluster full`)."""
     from wasplan.cluster.capacity import capacity_findings
     from wasplan.cluster.snapshot import build_inputs  # the parse layer
 
     progress("reading", 0, None)
     run = PlanRun()
+    gates = request.gates
     try:
-        profiles = load_profiles(scheduler_config, gates.release.version)
+        profiles = load_profiles(request.scheduler_config, request.release)
     except ConfigError as exc:
         run.error = str(exc)
         return Prepared(run)
     def reading(name: str, done: int, total: int) -> None:
         progress(f"reading {name}", done, total)
 
-    manifests = read_paths(list(paths), options=read_options, progress=reading)
-    snapshot = read_paths(list(cluster_paths), progress=reading)
-    note_no_input(manifests, paths, empty_files_count=True)
+    manifests = read_paths(list(request.paths), options=request.read_options, progress=reading)
+    snapshot = read_paths(list(request.cluster_paths), progress=reading)
+    note_no_input(manifests, request.paths, empty_files_count=True)
     run.diagnostics += unbuilt_kustomizations(manifests)
     run.files = (_shown(manifests), _shown(snapshot))
     _name_generated(snapshot, manifests, run)
-    reads = ((snapshot, not full_cluster_check), (manifests, False))
+    reads = ((snapshot, request.cluster_check == ClusterCheck.STORED), (manifests, False))
     total = sum(len(read.documents) for read, _ in reads)
     done = 0
     progress("checking", done, total)
@@ -181,12 +167,12 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
     progress("building the cluster", 0, None)
-    inputs, diags = build_inputs(snapshot, manifests, gates, assume_admitted)
+    inputs, diags = build_inputs(snapshot, manifests, gates, request.assume_admitted)
     capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return Prepared(run)
-    options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
+    options = EngineOptions(gates=gates, arrival=request.arrival, profiles=profiles, preemption=request.preemption)
     run.origins = origins(manifests.documents)
     return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
 
@@ -214,12 +200,11 @@ def _shown(read) -> tuple[str, ...]:
     return tuple("-" if name == STDIN_NAME else name for name in read.sources)
 
 
-def provenance(run: PlanRun, gates: GateSet, arrival: Arrival, preemption: bool,
-               scheduler_config: str | None) -> Provenance:
+def provenance(run: PlanRun, request: PlanRequest) -> Provenance:
     from wasplan import __version__
 
-    return Provenance(__version__, tuple(sorted(gates.values.items())), arrival, preemption, *run.files,
-                      scheduler_config)
+    return Provenance(__version__, tuple(sorted(request.gates.values.items())), request.arrival, request.preemption,
+                      *run.files, request.scheduler_config)
 
 
 def scheduling(progress: Progress) -> Callable[[int, int], None]:
@@ -227,22 +212,17 @@ def scheduling(progress: Progress) -> Callable[[int, int], None]:
     return lambda done, total: progress("scheduling", done, total)
 
 
-def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet, *, arrival: Arrival = Arrival.SEQUENTIAL,
-             scheduler_config: str | None = None, progress: Progress = quiet, preemption: bool = True,
-             read_options: ReadOptions = ReadOptions(), assume_admitted: bool = False,
-             full_cluster_check: bool = False) -> PlanRun:
-    prepared = prepare_plan(paths, cluster_paths, gates, arrival=arrival, scheduler_config=scheduler_config,
-                            preemption=preemption, progress=progress, read_options=read_options,
-                            assume_admitted=assume_admitted, full_cluster_check=full_cluster_check)
+def run_plan(request: PlanRequest, progress: Progress = quiet) -> PlanRun:
+    prepared = prepare_plan(request, progress)
     run = prepared.run
     if prepared.inputs is None:
         return run
     with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
         plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
     run.plan = dataclasses.replace(with_unplanned(plan, prepared.inputs),
-                                   produced_by=provenance(run, gates, arrival, preemption, scheduler_config))
+                                   produced_by=provenance(run, request))
     run.diagnostics = sort_diagnostics(run.diagnostics + stranded_warnings(run.final.stranded, run.origins,
-                                                                                gates.release.version))
+                                                                                request.release))
     return run
 
 

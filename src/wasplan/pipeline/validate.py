@@ -12,15 +12,11 @@ from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
 from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
-from wasplan.exitcodes import ExitCode, for_findings
 from wasplan.suppress import apply as suppression, markers
 from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
 
 UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an object that can be checked
-
-# Input problems after which no verdict about the manifests is possible at all.
-_UNREADABLE = frozenset({"WAS001", "WAS009", "WAS012", "WAS016"})
 
 
 @dataclass
@@ -74,11 +70,6 @@ class ValidationReport:
                 key = " and ".join(d.data.get("missing", ())) or "apiVersion or kind"
                 counts[key] = counts.get(key, 0) + 1
         return counts
-
-    def exit_code(self, strict: bool = False) -> ExitCode:
-        if any(d.code in _UNREADABLE for d in self.input_diagnostics):
-            return ExitCode.TOOL_ERROR
-        return for_findings(self.diagnostics, strict)
 
 
 def note_no_input(read: ReadResult, paths: Sequence[str], *, empty_files_count: bool = False) -> None:

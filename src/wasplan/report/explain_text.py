@@ -15,14 +15,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from wasplan.explain.run import UNSUGGESTED
-from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
+from wasplan.explain.model import Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
 from wasplan.explain.verdicts import Verdict
+from wasplan.plan import GroupPolicy
 from wasplan.report import explain_devices_text, explain_exact_text
 from wasplan.report.fit import print_wrapped, summarize
 from wasplan.words import plural
 
-_STYLE = {FITS: "green", "DoesNotFit": "red"}
+_STYLE = {Verdict.FITS: "green", Verdict.DOES_NOT_FIT: "red"}
 
 
 def _names(names, console: Console, verbose: bool) -> str:
@@ -105,7 +106,7 @@ def _target(console: Console, same: list[TargetExplanation], verbose: bool) -> N
     if t.exact is not None:
         explain_exact_text.line(console, t.exact)
     g = t.gang
-    if g is not None and g.policy != "none":
+    if g is not None and g.policy != GroupPolicy.NONE:
         exist = f"{plural(g.pods_exist, 'pod')} {'exists' if g.pods_exist == 1 else 'exist'}"
         print_wrapped(console, f"  {g.policy}: minCount {g.min_count}, {exist}, {g.pods_bound} bound, "
                       f"{g.placeable} placeable now" + (f": {g.short} short" if g.short else ""))

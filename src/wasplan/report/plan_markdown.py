@@ -17,7 +17,7 @@ import re
 
 from wasplan.planview import PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
-from wasplan.plan import GroupStatus
+from wasplan.plan import GroupPolicy, GroupStatus
 from wasplan.report.fit import compress
 from wasplan.words import natural_key
 from wasplan.report.plandiff import entries
@@ -179,7 +179,7 @@ def _groups(view: PlanView, doc: _Doc) -> None:
         return
     doc.section(f"PodGroups ({len(view.groups)})", "| PodGroup | policy | minCount | placed | result | placement | nodes |",
                 "| --- | --- | ---: | ---: | --- | --- | --- |")
-    rows = [f"| {md(g.key)} | {md(g.policy)} | {g.min_count if g.policy == 'gang' else '-'} | {g.placed}/{g.total} "
+    rows = [f"| {md(g.key)} | {md(g.policy)} | {g.min_count if g.policy == GroupPolicy.GANG else '-'} | {g.placed}/{g.total} "
             f"| {_MARK.get(g.status, '⏳')} {md(g.status)} | {md(g.placement or '-')} | {folded(g.nodes)} |"
             for g in view.groups]
     doc.items(rows, "PodGroups")

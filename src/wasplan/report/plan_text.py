@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
+from wasplan.plan import (PLACED, UNPLACED, ClaimStatus, GroupPolicy, GroupStatus, Plan, PodOutcome, PodStatus,
+                          TreeResult)
 from wasplan.planview.ties import tie_sentence
 from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
 from wasplan.words import natural_key, plural
@@ -34,7 +35,7 @@ def _rows(plan: Plan) -> list[tuple[dict[str, str], list[str]]]:
     for g in plan.pod_groups:
         members = [by_key[k] for k in g.pods if k in by_key]
         placed = [m for m in members if m.status in PLACED]
-        cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == "gang" else "-",
+        cells = {"group": g.key, "policy": g.policy, "minCount": str(g.min_count) if g.policy == GroupPolicy.GANG else "-",
                  "placed": f"{len(placed)}/{len(members)}", "result": g.status, "placement": _where(g.placement),
                  "short": _where(g.placement, short=True)}
         rows.append((cells, sorted({m.node for m in placed if m.node}, key=natural_key)))
@@ -129,8 +130,8 @@ def _where(placement, short: bool = False) -> str:
     return f"{key}={placement.domain}"
 
 
-_CHILD_STYLE = {"Scheduled": "green", "AlreadyScheduled": "green", "Failed": "red", "Reverted": "yellow",
-                "NotTried": "dim"}
+_CHILD_STYLE = {TreeResult.SCHEDULED: "green", TreeResult.ALREADY_SCHEDULED: "green", TreeResult.FAILED: "red",
+                TreeResult.REVERTED: "yellow", TreeResult.NOT_TRIED: "dim"}
 
 
 def _tree(plan: Plan) -> list[tuple[int, str]]:
@@ -143,7 +144,7 @@ def _tree(plan: Plan) -> list[tuple[int, str]]:
     def add(depth: int, c) -> None:
         shown.add(c.key)
         style = _STYLE.get(c.status, "")
-        policy = f"gang {c.min_group_count}" if c.policy == "gang" else "basic"
+        policy = f"gang {c.min_group_count}" if c.policy == GroupPolicy.GANG else "basic"
         where = f" {escape(_where(c.placement))}" if c.placement else ""
         label = f"{escape(c.key)} ({policy}) [{style}]{c.status}[/{style}]{where}"
         out.append((depth, label + (f": {escape(c.message)}" if c.message else "")))

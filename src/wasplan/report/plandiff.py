@@ -9,7 +9,7 @@ import json
 from rich.console import Console
 from rich.markup import escape
 
-from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION, Change, PlanDiff
+from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION, Change, ChangeKind, PlanDiff
 from wasplan.report.fit import print_wrapped, summarize, wrap
 
 _TITLES = ((REGRESSION, "Worse", "red"), (IMPROVEMENT, "Better", "green"), (NEUTRAL, "Changed", "yellow"))
@@ -21,8 +21,9 @@ def render_diff_json(diff: PlanDiff) -> str:
 
 
 # change -> wording of several pods folded into one entry (one pod keeps its own message)
-_POD_FOLDS = {"Unplaced": "lost their node, now {status}", "Placed": "placed, were not before",
-              "AddedUnplaced": "new, {status}", "Removed": "no longer in the plan", "Added": "new, {status}"}
+_POD_FOLDS = {ChangeKind.UNPLACED: "lost their node, now {status}", ChangeKind.PLACED: "placed, were not before",
+              ChangeKind.ADDED_UNPLACED: "new, {status}", ChangeKind.REMOVED: "no longer in the plan",
+              ChangeKind.ADDED: "new, {status}"}
 
 
 def entries(changes: list[Change], width: int = 10_000) -> list[str]:

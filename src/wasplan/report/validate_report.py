@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from wasplan.jsontext import dumps
+from wasplan.pipeline.exits import validate_exit_code
 from wasplan.pipeline.validate import ValidationReport
 from wasplan.report.diagnostics_text import header, render
 from wasplan.words import plural
@@ -50,7 +51,7 @@ def render_text(report: ValidationReport, console: Console, strict: bool = False
     tail = f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}"
     if c["suppressed"]:
         tail += f", {c['suppressed']} suppressed"
-    verdict = "FAILED" if report.exit_code(strict) else "OK"
+    verdict = "FAILED" if validate_exit_code(report, strict) else "OK"
     style = "bold red" if verdict == "FAILED" else "bold green"
     if diags or (show_suppressed and report.suppressed):
         console.print()

@@ -83,7 +83,7 @@ def groups(index: Index, gates: GateSet) -> list[GroupClaims]:
             out.append(GroupClaims(doc, f'PodGroup "{doc.name}"', ("spec", "resourceClaims"), claims,
                                    tuple(index.members[key])))
     caps = capabilities(gates.release.version)
-    if caps.job_scheduling_field and gates.enabled("WorkloadWithJob") and gates.enabled("GenericWorkload"):
+    if caps.job_scheduling_field and gates.on.workload_with_job and gates.on.generic_workload:
         out += [g for g in map(_job_group, index.jobs) if g is not None]
     return out
 

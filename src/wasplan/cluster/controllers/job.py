@@ -170,7 +170,7 @@ def scheduling_objects(job: JobShape, settings: dict, workload_api_version: str)
 
 def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
     """What the controller would put in the PodGroup, or None when it creates no scheduling objects."""
-    if not (gates.enabled("WorkloadWithJob") and gates.enabled("GenericWorkload")):
+    if not (gates.on.workload_with_job and gates.on.generic_workload):
         return None
     if job.byo_group or not job.builtin_controller:
         return None

@@ -17,7 +17,6 @@ from itertools import islice
 from wasplan.api import hub
 from wasplan.engine.queueing.queue import QueueKind
 
-GATE = "CompositePodGroup"
 MAX_DEPTH = 4  # levels, counting the PodGroups (so at most 3 levels of CompositePodGroups above them)
 
 
@@ -36,7 +35,7 @@ class Forest:
 
     def __init__(self, world, options) -> None:
         self.world = world
-        self.on = options.caps.composites and options.gates.enabled(GATE)
+        self.on = options.caps.composites and options.gates.on.composite_pod_group
         self._seen = (0, 0)  # PodGroups and CompositePodGroups indexed so far (the World only ever adds)
         self._children: dict[str, list[tuple[str, str]]] = {}
 

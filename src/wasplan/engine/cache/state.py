@@ -19,6 +19,7 @@ every pod back where it was, as upstream's dry runs on a clone of the NodeInfo l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -53,13 +54,16 @@ class Placed:
 class ClusterState:
     """Nodes, the pods bound or assumed on them, and the arrays derived from both."""
 
-    def __init__(self, nodes: list[Node], resources: set[str]):
+    def __init__(self, nodes: list[Node], resources: set[str], affects_others: Callable[[Pod], bool]):
+        """`affects_others`: whether a placed pod's own fields can reject other pods (the plugin registry's
+        `affects_others`); the placed pods for which it holds are kept in `affecting_pods`."""
         extended = sorted(r for r in resources if r not in BASE_RESOURCES)
         self.resources: tuple[str, ...] = BASE_RESOURCES + tuple(extended)
         self.col = {r: i for i, r in enumerate(self.resources)}
         self.placed: dict[str, Placed] = {}
         self._vectors: dict[str, tuple] = {}
-        self.affinity_pods: set[str] = set()  # placed pods with inter-pod (anti-)affinity terms
+        self.affects_others = affects_others
+        self.affecting_pods: set[str] = set()  # placed pods whose own fields can reject others (anti-affinity)
         self.journal: list[tuple[str, Pod, int, tuple]] = []
         self.waived: frozenset[str] = frozenset()  # resources NodeResourcesFit leaves to DRA on nodes without them
         # Reserve/Unreserve of stateful plugins (registry.py), called with every reservation and its undo
@@ -155,8 +159,8 @@ class ClusterState:
         self.pods_on[node][pod.key] = pod
         self.placed[pod.key] = Placed(pod, node)
         self.pod_index.update(pod, node, 1)
-        if _has_pod_terms(pod):
-            self.affinity_pods.add(pod.key)
+        if self.affects_others(pod):
+            self.affecting_pods.add(pod.key)
         self.changes.append(node)
         self.version += 1
 
@@ -168,7 +172,7 @@ class ClusterState:
         self.non_zero[node] -= nz
         slot = _swap_remove(self.pods_on[node], pod.key)
         self.pod_index.update(pod, node, -1)
-        self.affinity_pods.discard(pod.key)
+        self.affecting_pods.discard(pod.key)
         self.changes.append(node)
         self.version += 1
         return node, slot
@@ -189,8 +193,8 @@ class ClusterState:
             pods_on[node][key] = pod
             placed[key] = Placed(pod, node)
             index.update(pod, node, 1)
-            if _has_pod_terms(pod):
-                self.affinity_pods.add(key)
+            if self.affects_others(pod):
+                self.affecting_pods.add(key)
         self.changes.extend(rows)
         self.version += 1
         self.journal.clear()
@@ -299,9 +303,4 @@ def _unswap(pods: dict[str, Pod], key: str, slot: int) -> None:
     items[slot] = mine
     pods.clear()
     pods.update(items)
-
-
-def _has_pod_terms(pod: Pod) -> bool:
-    a = pod.affinity
-    return a is not None and bool(a.pod_required or a.pod_preferred or a.anti_required or a.anti_preferred)
 

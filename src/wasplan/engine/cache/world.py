@@ -32,6 +32,7 @@ class SimStatus(StrEnum):
 
 
 _PLACED = frozenset({SimStatus.BOUND, SimStatus.ALREADY_BOUND})
+NOT_CREATED = "NotCreated"  # the reason of a Gated pod its controller has not created yet (simulator.py)
 
 
 @dataclass(slots=True)

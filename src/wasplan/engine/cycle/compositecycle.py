@@ -27,10 +27,9 @@ from wasplan.engine.cache.composite import MAX_DEPTH
 from wasplan.engine.cycle.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.cycle.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
 from wasplan.engine.queueing.queue import QueueKind
-from wasplan.engine.cache.world import SimStatus
+from wasplan.engine.cache.world import NOT_CREATED, SimStatus
 from wasplan.plan import Reason, TreeResult
 
-NOT_CREATED = "NotCreated"  # simulator.py: a controller's pod that does not exist yet
 
 
 @dataclass(slots=True)

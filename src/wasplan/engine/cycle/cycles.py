@@ -1,9 +1,15 @@
 """Dispatch and the scheduling cycles: PreEnqueue gating, the per-pod cycle, the 1.36 pod-led PodGroup cycle
 (a popped member pulls its queued siblings) and the 1.37 PodGroup entity cycle; binding, failure handling,
 PodGroup conditions, and which cluster changes send unschedulable items back to activeQ.
+
+PostFilter (DynamicResources', DefaultPreemption's, workload-aware preemption) is an object the simulator gives
+the cycles (`post_filters`, engine/preemption/steps.py PostFilters, built from the cycles it serves): this
+module calls it and imports nothing of preemption.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from wasplan.engine.cycle import compositecycle, groupcycle, nominated, placement
 
@@ -12,7 +18,6 @@ from wasplan.engine.cache.composite import Forest, invalid_msg, quorum_msg
 from wasplan.engine.cycle.diagnosis import Diagnosis
 from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.plugins import dynamic_resources
-from wasplan.engine.preemption.steps import PreemptionSteps
 from wasplan.engine.queueing.queue import Item, QueueKind, SchedulingQueue
 from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
 from wasplan.plan import Reason
@@ -31,11 +36,11 @@ PRIORITY_MSG = "all pods in a single pod group should have the same priority as 
 QUORUM_MSG = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
-class Cycles(PreemptionSteps):
+class Cycles:
     def __init__(self, state, world: World, queue: SchedulingQueue, evaluators, options: EngineOptions,
-                 preemption=None):
+                 post_filters: Callable[[Cycles], object]):
+        """`post_filters`: builds the PostFilter steps for these cycles (the simulator's preemption.steps)."""
         self.state, self.world, self.queue = state, world, queue
-        self.preemption = preemption
         self.evaluators, self.options = evaluators, options
         self._clock = 0
         # pod key -> the Diagnosis of its last own cycle (None: it had none), whose rejector stages are read only
@@ -49,6 +54,7 @@ class Cycles(PreemptionSteps):
         self.nominator = nominated.Nominator(self._priority_of, state)  # preemptors waiting for their retry
         for ev in evaluators.values():
             ev.nominator = self.nominator
+        self.post_filters = post_filters(self)
 
     def _priority_of(self, pod) -> int:
         """The resolved priority of a pod of the world (a pod outside it, a recreation's replacement: its own)."""
@@ -279,7 +285,7 @@ class Cycles(PreemptionSteps):
         decision = ev.find_node(ps.pod)
         self.rejectors[ps.key] = decision.diagnosis
         if decision.node is None and decision.error is None:
-            decision, message = self.post_filter(ps, ev, decision)
+            decision, message = self.post_filters.post_filter(ps, ev, decision)
         else:
             message = decision.message
         if decision is None or decision.node is None:
@@ -322,7 +328,7 @@ class Cycles(PreemptionSteps):
             odd = next(m for m in members if m.priority != group.priority)
             problem = PRIORITY_MSG.format(odd.priority, group.priority)
         if problem is not None:
-            self._reject(group, members, problem, {})
+            self.reject(group, members, problem, {})
             if self.options.caps.group_validation_condition:
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR, problem)
             return
@@ -331,10 +337,10 @@ class Cycles(PreemptionSteps):
         mark, since = self.state.mark(), self.state.version
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
         attempt = placement.run_group(ev, group, members, scheduled, bound, self.options,
-                                      post_filter=self.member_post_filter(group, pending))
+                                      post_filter=self.post_filters.member_post_filter(group, pending))
         group.attempted = True
         if attempt.success and pending:
-            self.finish_member_preemption(group, members, pending, mark)
+            self.post_filters.finish_member_preemption(group, members, pending, mark)
         elif attempt.success:
             group.placement = attempt.placement or group.placement
             self._accept(group, members, attempt)
@@ -343,10 +349,10 @@ class Cycles(PreemptionSteps):
             self.state.rollback(mark)
             before = attempt.message
             message = attempt.message if attempt.error else \
-                self.preempt_for_group(group, members, ev, scheduled, bound, attempt.message)
+                self.post_filters.preempt_for_group(group, members, ev, scheduled, bound, attempt.message)
             if message is not None:  # None: workload-aware preemption evicted victims, the group waits
                 attempt.message = message
-                self._reject(group, members, message,
+                self.reject(group, members, message,
                              {m.key: attempt.member_message(m.key, before) for m in members})
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
@@ -400,7 +406,7 @@ class Cycles(PreemptionSteps):
                 self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
-    def _reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
+    def reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
         for ps in members:
             self.fail(ps, failures.get(ps.key) or message)
             if not self._entity:

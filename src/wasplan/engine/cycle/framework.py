@@ -31,11 +31,9 @@ from wasplan.engine.cycle import latefilter, static
 from wasplan.engine.profile import registry
 from wasplan.engine.profile.config import Profile
 from wasplan.engine.cycle.diagnosis import Diagnosis
-from wasplan.engine.plugins import image_locality, node_affinity, resources_fit, taint_toleration
+from wasplan.engine.plugins import resources_fit
 from wasplan.engine.plugins.dynamic_resources import FilterError
 from wasplan.engine.cycle.rescache import ResourceCache
-
-MAX_SCORE = 100
 
 
 @dataclass(slots=True)
@@ -231,19 +229,12 @@ class Evaluator:
         return best if ranked[best] >= 0 else None
 
     def _static_scores(self, sv: static.StaticVerdict, feasible: np.ndarray) -> np.ndarray | int:
+        """Each static scorer's own normalisation of its raw score over `feasible`, times its weight."""
         out: np.ndarray | int = 0
-        w_taint = self.profile.weight(taint_toleration.NAME)
-        if w_taint:
-            hi = int(sv.taint_raw[feasible].max(initial=0)) if sv.has_taint_raw else 0
-            out = out + w_taint * (MAX_SCORE if hi == 0 else MAX_SCORE - MAX_SCORE * sv.taint_raw // hi)
-        w_aff = self.profile.weight(node_affinity.NAME)
-        if w_aff and sv.has_affinity_raw:
-            hi = int(sv.affinity_raw[feasible].max(initial=0))
-            if hi > 0:
-                out = out + w_aff * (MAX_SCORE * sv.affinity_raw // hi)
-        w_image = self.profile.weight(image_locality.NAME)
-        if w_image and sv.image_score is not None:
-            out = out + w_image * sv.image_score
+        for p in registry.STATIC_SCORES:
+            weight = self.profile.weight(p.name)
+            if weight:
+                out = out + weight * p.normalise(sv.raw.get(p.name), feasible)
         return out
 
     def _dynamic_scores(self, pod: Pod, sv: static.StaticVerdict, feasible: np.ndarray,

@@ -121,9 +121,9 @@ def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:
 
 
 def same_signature(ev, members: list) -> bool:
-    """Whether every member has the first member's signature."""
+    """Whether every member has the first member's signature (a member without one is batched with none)."""
     signature = signature_of(ev, members[0].pod, members[0].key)
-    return all(signature_of(ev, ps.pod, ps.key) == signature for ps in members[1:])
+    return signature is not None and all(signature_of(ev, ps.pod, ps.key) == signature for ps in members[1:])
 
 
 def for_members(ev, members: list, mask: np.ndarray | None) -> GangBatch | None:

@@ -30,7 +30,6 @@ from wasplan.engine.cycle.domains import Domain, PlacementError, bin_packing_sco
 from wasplan.engine.cycle.groupcycle import GroupAttempt
 from wasplan.engine.cycle.search import Need, Trial
 
-TAS_GATE = "TopologyAwareWorkloadScheduling"
 NO_PREEMPTION_MSG = "workload aware preemption is not supported for pod groups with scheduling constraints"
 
 
@@ -41,7 +40,7 @@ def topology_key(obj) -> str | None:
 
 
 def tas_on(options) -> bool:
-    return options.gates.enabled(TAS_GATE)
+    return options.gates.on.topology_aware_workload_scheduling
 
 
 def preemption_refusal(group, options) -> str | None:

@@ -6,11 +6,15 @@ computed once per distinct shape over all nodes and reused by every identical po
 every replica). Nodes are grouped by taint set so toleration checks run once per group. Which plugins are static,
 which pod fields make up the shape key and each plugin's own evaluation (`evaluate`, in the plugin's module) are
 the registry's (registry.py) description.
+
+A static scorer keeps its raw score per node in `raw` under its name (`StaticVerdict.add_score`), saying whether
+it can rank the nodes differently; its own `normalise` (the registry's) turns that into the score over the
+feasible nodes (framework.py). Nothing here names a scorer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,8 +31,6 @@ class StaticVerdict:
     by_plugin: dict[str, np.ndarray]  # plugin -> int32 reason id per node (0 = passes), each plugin on its own
     affinity_ok: np.ndarray  # NodeAffinity's required part passes (PodTopologySpread's nodeAffinityPolicy)
     taints_ok: np.ndarray  # TaintToleration's filter passes (PodTopologySpread's nodeTaintsPolicy)
-    taint_raw: np.ndarray  # int64 count of intolerable PreferNoSchedule taints
-    affinity_raw: np.ndarray  # int64 sum of matching preferred node-affinity weights
     prefilter_msg: str | None = None  # a PreFilter rejection that stops the cycle before filtering
     absent: np.ndarray | None = None  # nodes NodeAffinity's PreFilter left out of the cycle
     absent_reason: int = 0  # the reason those nodes report
@@ -36,15 +38,13 @@ class StaticVerdict:
     reasons: np.ndarray | None = None  # the first failing static plugin's reason per node, absent nodes included
     passes: np.ndarray | None = None  # reasons == 0
     all_pass: bool = False
-    has_taint_raw: bool = False
-    has_affinity_raw: bool = False
-    image_score: np.ndarray | None = None  # ImageLocality's score per node (it has no normalisation); None: all 0
-    image_varies: bool = False  # image_score differs between nodes
+    raw: dict[str, np.ndarray] = field(default_factory=dict)  # static scorer -> its raw score per node
+    scored: bool = False  # the static scores can rank nodes differently (else resources alone rank them)
 
-    @property
-    def scored(self) -> bool:
-        """Whether the static scores can rank nodes differently (else resources alone rank them)."""
-        return self.has_taint_raw or self.has_affinity_raw or self.image_varies
+    def add_score(self, plugin: str, raw: np.ndarray, ranks: bool) -> None:
+        """A static scorer's raw score per node; `ranks`: it may rank the nodes differently."""
+        self.raw[plugin] = raw
+        self.scored = self.scored or ranks
 
 
 class Nodes:
@@ -68,8 +68,7 @@ class Nodes:
 def compute(state, pod: Pod, profile: Profile, caps: Capabilities | None = None) -> StaticVerdict:
     n = len(state.nodes)
     out = StaticVerdict({name: np.zeros(n, dtype=np.int32) for name in registry.STATIC_FILTERS},
-                        np.ones(n, dtype=bool), np.ones(n, dtype=bool), np.zeros(n, dtype=np.int64),
-                        np.zeros(n, dtype=np.int64))
+                        np.ones(n, dtype=bool), np.ones(n, dtype=bool))
     nodes = Nodes(state, caps or capabilities(DEFAULT_RELEASE))
     for plugin in registry.STATIC:
         plugin.evaluate(nodes, pod, out)
@@ -91,4 +90,3 @@ def _combine(out: StaticVerdict, profile: Profile) -> None:
         out.prefilter_msg = None
     out.reasons, out.passes = reasons, reasons == 0
     out.all_pass = bool(out.passes.all())
-    out.has_taint_raw, out.has_affinity_raw = bool(out.taint_raw.any()), bool(out.affinity_raw.any())

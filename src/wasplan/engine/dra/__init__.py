@@ -23,7 +23,7 @@ API
   to the subrequest index used; `NodeAllocation.score` is Score's raw value (sum of 8 - index).
 * `InUseLedger` - devices in use: `add(results)` on Reserve (and for claims already allocated in the snapshot),
   `remove(results)` on Unreserve / deallocation; exact inverses. Admin-access results block nothing.
-* `Features` - the DRA feature flags; `Features.from_gates(gates.enabled, caps)` derives them from
+* `Features` - the DRA feature flags; `Features.from_gates(gates.on, caps)` derives them from
   the gates and the release's named allocator capabilities (`Capabilities.dra_*`, api/releases.py).
 * `SelectorCache` - (expression, device) -> result for the plan; share one between Allocators if needed.
 * `apply_taint_rules(slices, rules)` (`taints.py`) - the slices as the scheduler sees them with DeviceTaintRules

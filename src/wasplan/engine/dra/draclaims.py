@@ -28,7 +28,7 @@ def not_owner_msg(namespace: str, claim: str, pod: str) -> str:
 
 def backed_classes(store: ClaimStore, gates) -> dict:
     """Extended resource name -> the DeviceClass that backs it, when DRAExtendedResource is on."""
-    if not gates.enabled("DRAExtendedResource"):
+    if not gates.on.dra_extended_resource:
         return {}
     from wasplan.engine.dra import extended_resource_classes
 

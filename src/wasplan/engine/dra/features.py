@@ -17,7 +17,8 @@ defaults per release are in `../shared/reference/dra.md` §2. The last four flag
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+
+from wasplan.api.releases import Gates
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +40,13 @@ class Features:
         return self.consumable_capacity or self.binding_conditions
 
     @classmethod
-    def from_gates(cls, enabled: Callable[[str], bool], caps) -> "Features":
-        """From gate names (`GateSet.enabled`) and the release's allocator capabilities (api/releases.py)."""
+    def from_gates(cls, on: Gates, caps) -> "Features":
+        """From the gates in force (`GateSet.on`) and the release's allocator capabilities (api/releases.py)."""
         return cls(
-            admin_access=enabled("DRAAdminAccess"), prioritized_list=enabled("DRAPrioritizedList"),
-            partitionable_devices=enabled("DRAPartitionableDevices"), device_taints=enabled("DRADeviceTaints"),
-            consumable_capacity=enabled("DRAConsumableCapacity"),
-            binding_conditions=enabled("DRADeviceBindingConditions") and enabled("DRAResourceClaimDeviceStatus"),
+            admin_access=on.dra_admin_access, prioritized_list=on.dra_prioritized_list,
+            partitionable_devices=on.dra_partitionable_devices, device_taints=on.dra_device_taints,
+            consumable_capacity=on.dra_consumable_capacity,
+            binding_conditions=on.dra_device_binding_conditions and on.dra_resource_claim_device_status,
             cel_error_on_device=caps.dra_cel_error_on_device,
             counters_follow_node_selection=caps.dra_counters_follow_node_selection,
             claim_config_once=caps.dra_claim_config_once,

@@ -52,7 +52,6 @@ from wasplan.engine.pluginapi.selectors import terms_match_node
 from wasplan.engine.pluginapi.status import REASONS, Code
 
 NAME = "DynamicResources"
-GATE_GROUP_CLAIMS = "DRAWorkloadResourceClaims"
 CANNOT_ALLOCATE = REASONS.intern("cannot allocate all claims", Code.UNRESOLVABLE)
 NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.UNRESOLVABLE)
 INVALID = REASONS.intern("invalid resource pools were encountered", Code.UNRESOLVABLE)  # engine.dra.INVALID_POOLS
@@ -92,7 +91,7 @@ class DynamicResources(PodClaims):
 
     def __init__(self, store: ClaimStore, state, gates):
         self.store, self.state = store, state
-        self.group_claims_on = gates.enabled(GATE_GROUP_CLAIMS)
+        self.group_claims_on = gates.on.dra_workload_resource_claims
         self.caps = gates.release.caps
         self.backed = backed_classes(store, gates)  # extended resource name -> DeviceClass (DRAExtendedResource)
         self.extended: dict[str, list] = {}  # pod key -> its DRA-backed requests (extendedclaim.py)

@@ -128,4 +128,9 @@ def evaluate_static(nodes, pod, out) -> None:
     """The static verdict's score part (static.py): the score per node, and whether it ranks nodes at all."""
     got = scores(nodes.state, pod, nodes.caps.image_volumes_count)
     if got is not None:
-        out.image_score, out.image_varies = got, bool(got.min() != got.max())
+        out.add_score(NAME, got, ranks=bool(got.min() != got.max()))
+
+
+def normalise(raw: np.ndarray | None, feasible: np.ndarray) -> np.ndarray | int:
+    """No ScoreExtensions: the score is the raw one (0 on every node when the pod names no image found)."""
+    return 0 if raw is None else raw

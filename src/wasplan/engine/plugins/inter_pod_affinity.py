@@ -120,7 +120,7 @@ def filter_reasons(state, pod: Pod, within: np.ndarray | None = None) -> np.ndar
     for t in (a.anti_required if a is not None else ()):
         per_node, has = _per_domain(state, t.topology_key, _term_counts(state, t, pod, within))
         out[(out == 0) & has & (per_node > 0)] = REASON_ANTI
-    if state.affinity_pods:
+    if state.affecting_pods:
         out[(out == 0) & _existing_anti(state, pod, within)] = REASON_EXISTING
     return out
 
@@ -130,7 +130,7 @@ def raw_scores(state, pod: Pod, hard_weight: int = 1, within: np.ndarray | None 
     a = pod.affinity
     mine = [(w.term, w.weight) for w in (a.pod_preferred if a else ())]
     mine += [(w.term, -w.weight) for w in (a.anti_preferred if a else ())]
-    if not mine and not state.affinity_pods:
+    if not mine and not state.affecting_pods:
         return None
     out = np.zeros(len(state.nodes), dtype=np.int64)
     for term, weight in mine:
@@ -198,7 +198,7 @@ def exact_allowed(state, pod: Pod, sv, codes: np.ndarray | None) -> np.ndarray |
     """Nodes where required anti-affinity between the pod and the running pods (both directions) passes; the pod's
     required affinity terms are left out, since the group's own pods can satisfy them. `codes`: each node's
     topology domain when the engine evaluates the group inside one domain at a time, None for the whole cluster."""
-    if not (anti_terms(pod) or state.affinity_pods):
+    if not (anti_terms(pod) or state.affecting_pods):
         return None
     return _anti_ok(state, _without_affinity(pod), codes)
 

@@ -21,6 +21,7 @@ NAME = "NodeAffinity"
 REASON = REASONS.intern("node(s) didn't match Pod's node affinity/selector", Code.UNRESOLVABLE)
 ABSENT_REASON = REASONS.intern("node(s) didn't satisfy plugin(s) [NodeAffinity]", Code.UNRESOLVABLE)
 CONFLICT_MESSAGE = "pod affinity terms conflict"
+MAX_SCORE = 100  # fwk.MaxNodeScore
 
 
 def required_matches(node_selector: dict[str, str], affinity: Affinity | None, node: Node) -> bool:
@@ -56,12 +57,21 @@ def preferred_score(affinity: Affinity | None, node: Node) -> int:
     return sum(p.weight for p in affinity.node_preferred if term_matches_node(p.term, node.labels, node.name))
 
 
+def normalise(raw: np.ndarray | None, feasible: np.ndarray) -> np.ndarray | int:
+    """NormalizeScore: the preferred weights scaled to MAX_SCORE by the feasible nodes' highest (0 when none
+    matches)."""
+    hi = int(raw[feasible].max(initial=0)) if raw is not None else 0
+    return MAX_SCORE * raw // hi if hi > 0 else 0
+
+
 def evaluate_static(nodes, pod: Pod, out) -> None:
     """The static verdict (static.py): the filter, whether it passes (PodTopologySpread's nodeAffinityPolicy reads
     it), the raw preferred score, and the PreFilter's verdict (a conflict, or the nodes it leaves out)."""
     state, a = nodes.state, pod.affinity
     if a is not None and a.node_preferred:
-        out.affinity_raw[:] = [preferred_score(a, node) for node in state.nodes]
+        raw = np.array([preferred_score(a, node) for node in state.nodes], dtype=np.int64)
+        if raw.any():
+            out.add_score(NAME, raw, ranks=True)
     if not pod.node_selector and (a is None or a.node_required is None):
         return
     out.affinity_ok[:] = [required_matches(pod.node_selector, a, node) for node in state.nodes]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from wasplan.cluster.model import Taint, Toleration
 from wasplan.engine.pluginapi.status import REASONS, Code
 from wasplan.engine.pluginapi.tolerations import tolerates
@@ -19,6 +21,7 @@ from wasplan.words import plural
 NAME = "TaintToleration"
 REASON = REASONS.intern("node(s) had untolerated taint(s)", Code.UNRESOLVABLE)
 _FILTER_EFFECTS = ("NoSchedule", "NoExecute")
+MAX_SCORE = 100  # fwk.MaxNodeScore
 
 
 def first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Taint | None:
@@ -42,12 +45,23 @@ def intolerable_prefer_count(taints: tuple[Taint, ...], tolerations: tuple[Toler
 
 def evaluate_static(nodes, pod, out) -> None:
     """The static verdict (static.py), once per group of nodes with the same taints: the filter's reason, whether
-    it passes (PodTopologySpread's nodeTaintsPolicy reads it) and the raw score."""
+    it passes (PodTopologySpread's nodeTaintsPolicy reads it) and the raw score, kept only where some node has
+    a PreferNoSchedule taint the pod does not tolerate (else every node scores the same)."""
+    raw = np.zeros(len(nodes.state.nodes), dtype=np.int64)
     for (taints, _), rows in nodes.taint_groups.items():
         reason = untolerated_reason(taints, pod.tolerations)
         out.by_plugin[NAME][rows] = reason
         out.taints_ok[rows] = reason == 0
-        out.taint_raw[rows] = intolerable_prefer_count(taints, pod.tolerations)
+        raw[rows] = intolerable_prefer_count(taints, pod.tolerations)
+    if raw.any():
+        out.add_score(NAME, raw, ranks=True)
+
+
+def normalise(raw: np.ndarray | None, feasible: np.ndarray) -> np.ndarray | int:
+    """NormalizeScore, reversed: the fewest intolerable PreferNoSchedule taints among the feasible nodes scores
+    MAX_SCORE (every node does when none has one)."""
+    hi = int(raw[feasible].max(initial=0)) if raw is not None else 0
+    return MAX_SCORE if hi == 0 else MAX_SCORE - MAX_SCORE * raw // hi
 
 
 # ---- explain's description of a rejection ---------------------------------------------------------------------

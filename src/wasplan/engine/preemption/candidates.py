@@ -13,9 +13,10 @@ pkg/scheduler/framework/preemption/preemption.go (pickOneNodeForPreemption):
 
 A victim unit is one pod, or (1.37) all pods on the node of a group with disruptionMode `all`; a unit is
 reprieved all or nothing. Where only resources can decide, a node is settled with arithmetic on its row;
-elsewhere (host ports, spread or inter-pod terms on the preemptor, or a running pod's anti-affinity rejecting
-it there) the search takes the journal: remove, run the filters on that node, roll back. Which filters victims
-can affect is the plugin registry's `victims_matter` (registry.py).
+elsewhere (a filter victims can affect runs for the preemptor: host ports, spread or inter-pod terms, any plugin
+whose record does not say otherwise; or placed pods' own fields reject it there, as a running pod's
+anti-affinity does) the search takes the journal: remove, run the filters on that node, roll back. Both are the
+plugin registry's to say (registry.py: `victims_matter`, `affects_others`); no plugin is named here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wasplan.engine.profile import registry
-from wasplan.engine.plugins import inter_pod_affinity, resources_fit
+from wasplan.engine.plugins import resources_fit
 from wasplan.engine.pluginapi.status import REASONS
 
 NO_VICTIMS = "No preemption victims found for incoming pod"
@@ -53,17 +54,16 @@ def filtered_before_fit(pod) -> bool:
     upstream's filter order): a node short of resources even with every lower-priority pod gone can still fail
     that filter first, and then upstream's dry run reports that filter's reason, so no node may be settled by
     the resource test alone."""
-    fit = registry.STAGE[resources_fit.NAME]
-    return any(registry.STAGE[p.name] < fit and p.needs(pod) for p in registry.RECORDED if p.victims_matter)
+    return registry.filtered_before(pod, registry.STAGE[resources_fit.NAME])
 
 
-def blocked_by_existing_terms(pod, state) -> np.ndarray | None:
-    """Rows where placed pods' required anti-affinity rejects a preemptor without constraints of its own (None:
-    nowhere). Removing pods cannot create such a rejection, so every other row is decided by resources alone."""
-    if not state.affinity_pods:
+def blocked_by_placed(ev, pod) -> np.ndarray | None:
+    """Rows where placed pods' own fields (a running pod's required anti-affinity) reject a preemptor without
+    constraints of its own (None: nowhere). Removing pods cannot create such a rejection, so every other row is
+    decided by resources alone."""
+    if not ev.state.affecting_pods:
         return None
-    blocked = inter_pod_affinity.filter_reasons(state, pod) != 0
-    return blocked if blocked.any() else None
+    return registry.rejected_by_placed(ev, pod)
 
 
 def lacking_reasons(state, avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> tuple[str, ...]:

@@ -148,7 +148,7 @@ class DefaultPreemption:
             return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
         extra = None if load is None else load.requested
         cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation), extra)
-        blocked = cand.blocked_by_existing_terms(ps.pod, ctx.state)
+        blocked = cand.blocked_by_placed(ev, ps.pod)
         plain = rows if blocked is None else rows[~blocked[rows]]
         for r in plain[~cache.known[plain]].tolist():
             cache.put(r, cand.select_on_node_arith(ctx, r, req, cols, ctx.lower_pods(r, prio), extra), ctx)

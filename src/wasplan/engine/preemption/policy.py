@@ -26,7 +26,7 @@ def group_priorities_on(options: EngineOptions) -> bool:
     """Whether PodGroups carry a priority of their own (the fields are gated in 1.36)."""
     if not options.groups_on:
         return False
-    return options.caps.group_priority or options.gates.enabled("WorkloadAwarePreemption")
+    return options.caps.group_priority or options.gates.on.workload_aware_preemption
 
 
 def wap_on(options: EngineOptions) -> bool:
@@ -62,7 +62,7 @@ def group_policy(group: GroupState, members: list[PodState], world: World, optio
     """The group preemptor's policy (resolvePreemptionPolicy): with 1.37's PodGroupPreemptionPolicy gate the
     PodGroup's own spec.preemptionPolicy (its class's when admission left it unset); otherwise — 1.36, or the
     gate off — Never as soon as one member says Never."""
-    if not options.gates.enabled("PodGroupPreemptionPolicy"):  # a 1.37 gate: off in 1.36
+    if not options.gates.on.pod_group_preemption_policy:  # a 1.37 gate: off in 1.36
         return NEVER if any(pod_policy(m, world) == NEVER for m in members) else "PreemptLowerPriority"
     pg = group.pg
     if pg.preemption_policy is not None:

@@ -1,4 +1,7 @@
-"""What the scheduling cycles do around preemption, as a mixin of `Cycles` (cycles.py keeps only the calls).
+"""What the scheduling cycles do at PostFilter, around preemption: `PostFilters`, an object the simulator builds
+for `Cycles` (cycle/cycles.py keeps only the calls, and reaches preemption only through it), holding the
+preemption driver (driver.py; None with --no-preemption) and a reference back to the cycles for the queue, the
+nominator and the group conditions it changes.
 
 * DynamicResources' PostFilter runs first for every pod that failed Filter while its profile keeps the plugin
   (GA and in the default profile in 1.36 and 1.37): a pod without claims gets `no new claims to deallocate`
@@ -65,11 +68,16 @@ def fit_error(decision) -> bool:
     return bool(decision.diagnosis.in_snapshot.size)
 
 
-class PreemptionSteps:
-    preemption = None  # engine.preemption.driver.Preemption, or None with --no-preemption
-    dra = None  # the DynamicResources plugin (its PostFilter runs before DefaultPreemption's)
-    _preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
-    nominator = None  # engine.nominated.Nominator: preemptors waiting for their retry
+class PostFilters:
+    """The PostFilter steps of one simulation's cycles: `post_filter` (a pod), `member_post_filter` and
+    `finish_member_preemption` (1.36 members), `preempt_for_group` (workload-aware preemption)."""
+
+    def __init__(self, cycles, preemption):
+        """`cycles`: the simulation's Cycles; `preemption`: its driver.Preemption, or None (--no-preemption)."""
+        self.cycles, self.preemption = cycles, preemption
+        self.state, self.options, self.nominator = cycles.state, cycles.options, cycles.nominator
+        self.dra = cycles.dra  # the DynamicResources plugin (its PostFilter runs before DefaultPreemption's)
+        self._preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
 
     def _nominate(self, ps, row: int) -> None:
         ps.nominated = self.state.nodes[row].name
@@ -115,7 +123,7 @@ class PreemptionSteps:
                                      alternatives=outcome.alternatives, tied=outcome.tied)
         self._nominate(ps, outcome.node)
         self.nominator.nominate(ps.key, Nomination(ps.pod, ps.priority, outcome.node, self.preemption.prio(ps)))
-        self.cluster_changed()
+        self.cycles.cluster_changed()
         return None, with_post_filter(decision.message, preempting_msg(ps.nominated, len(outcome.victims)))
 
     def member_post_filter(self, group, pending: list):
@@ -198,17 +206,18 @@ class PreemptionSteps:
         """The cycle ends "waiting for preemption"; the group is then retried at once, so the nodes freed for it
         are not taken by an equal-priority item first (upstream keeps them through the members' nominations).
         A retry that preempts again goes back to the queue instead of nesting."""
-        self._reject(group, members, WAITING_MSG, {})
-        self._set_condition(group, "False", Reason.UNSCHEDULABLE, WAITING_MSG)
-        self.cluster_changed()
+        cycles = self.cycles
+        cycles.reject(group, members, WAITING_MSG, {})
+        cycles.set_condition(group, "False", Reason.UNSCHEDULABLE, WAITING_MSG)
+        cycles.cluster_changed()
         if group.key in self._preemption_retries:
             return
         self._preemption_retries = self._preemption_retries | {group.key}
         try:
-            retry = self._queued_members(group)
-            self.queue.discard((QueueKind.GROUP, group.key))
+            retry = cycles.world.queued_members(group)
+            cycles.queue.discard((QueueKind.GROUP, group.key))
             for ps in retry:
-                self.queue.discard((QueueKind.POD, ps.key))
-            self.group_cycle(group, retry)
+                cycles.queue.discard((QueueKind.POD, ps.key))
+            cycles.group_cycle(group, retry)
         finally:
             self._preemption_retries = self._preemption_retries - {group.key}

@@ -25,10 +25,9 @@ def features(options):
     """The allocator's feature flags from the gates and whether the release runs the 1.37 allocator."""
     from wasplan.engine.dra import Features
 
-    return Features.from_gates(options.gates.enabled, options.caps)
+    return Features.from_gates(options.gates.on, options.caps)
 
 
-TAINT_GATE = "DRADeviceTaintRules"
 EVICTION_REASON = "DeletionByDeviceTaintManager"  # the DisruptionTarget condition the controller writes
 
 
@@ -51,7 +50,7 @@ def install(state, records, options, pods_claim: bool = True, later_rules=()) ->
 
     of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
     slices = of[ResourceSlice]
-    if of[DeviceTaintRule] and options.gates.enabled(TAINT_GATE):
+    if of[DeviceTaintRule] and options.gates.on.dra_device_taint_rules:
         from wasplan.engine.dra import apply_taint_rules
 
         slices = apply_taint_rules(slices, of[DeviceTaintRule])  # what the scheduler's slice lister returns
@@ -67,7 +66,7 @@ def install(state, records, options, pods_claim: bool = True, later_rules=()) ->
 def taint_rule_created(plugin: DynamicResources | None, rule: DeviceTaintRule, options) -> bool:
     """Apply a DeviceTaintRule created during the plan; True when the device taint eviction controller must look
     at the bound pods (a NoExecute taint)."""
-    if plugin is None or not options.gates.enabled(TAINT_GATE):
+    if plugin is None or not options.gates.on.dra_device_taint_rules:
         return False
     plugin.add_taint_rule(rule)
     return rule.selects and rule.taint.effect == "NoExecute"

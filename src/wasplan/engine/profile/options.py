@@ -31,9 +31,9 @@ class EngineOptions:
     @property
     def groups_on(self) -> bool:
         """Whether the scheduler runs PodGroup cycles at all (1.36 also needs the GangScheduling plugin)."""
-        if not self.gates.enabled("GenericWorkload"):
+        if not self.gates.on.generic_workload:
             return False
-        return not self.caps.groups_need_gang_gate or self.gates.enabled("GangScheduling")
+        return not self.caps.groups_need_gang_gate or self.gates.on.gang_scheduling
 
     @property
     def condition_type(self) -> str:

@@ -2,14 +2,30 @@
 
 kube-scheduler's default profile (pkg/scheduler/apis/config/v1/default_plugins.go) runs its plugins in one
 order at every extension point. The filter order, the default score weights, which plugins are decided once per
-pod shape (static.py), which ones the per-pod cycle must run (framework.py's shortcut), what the recorder
-evaluates (recorder.py) and which plugins make preemption leave its arithmetic shortcut
-(preemption/candidates.py) are all read from `PLUGINS`, and so is the rest of what a plugin is: its part of the
+pod shape (static.py) and how each static scorer normalises its raw score, which ones the per-pod cycle must run
+(framework.py's shortcut), what the recorder evaluates (recorder.py), which plugins make preemption leave its
+arithmetic shortcut (preemption/candidates.py) and which placed pods the cluster state keeps an index of
+(`affects_others`, ClusterState.affecting_pods) are all read from `PLUGINS`, and so is the rest of what a plugin is: its part of the
 pod signature that gang batching compares (gangbatch.py, as upstream's signature.go) and explain's shape key,
 whether it counts other pods, its queueing hint on a pod being bound (cycles.py), its static evaluation
 (static.py), its pluginConfig arguments (config.py), its description of a rejection (explain) and its necessary
 conditions for explain's exact check (explain/exact/shapes.py). A new plugin is one module plus one entry here
 (docs/engine.md; `added()` registers one for a test).
+
+Safe by default. Every optional facet a plugin leaves out takes the choice that can cost time but never makes a
+plan wrong, as upstream's framework does for a plugin that does not implement an optional interface
+(pkg/scheduler/framework/runtime/framework.go computeBatchablePlugins, SignPod; backend/queue: a plugin without
+a QueueingHint gets the pod queued on every event):
+
+* no `needs`: the dynamic plugin runs for every pod (no pod takes the common path where resources alone decide);
+* no `signature`: the pods it runs for are not signable, so gang batching leaves them alone (`batchable`) and
+  explain gives each a shape of its own (`shaped_alone`; a stateful plugin's claims explain models itself);
+* no `helped_by_bound_pod`: a pod it rejected is requeued by every binding (`Plugin.bound_pod_hint`; a static
+  plugin's verdict reads only the pod and the node objects, so a binding never helps it);
+* `victims_matter` unless it says False: preemption's dry run re-runs its filter after every victim removal.
+
+`_check` refuses at import (and in `added`) a record that contradicts itself or lacks what its extension points
+need, naming the plugin and the facet (`RegistryError`).
 
 A plugin's own module knows nothing of this table (plugins never import each other); the small adapters below
 give the dynamic ones one calling convention:
@@ -42,24 +58,38 @@ PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER = "PreEnqueue", "PreFilter", "Filte
 SCORE, RESERVE, PRE_BIND = "Score", "Reserve", "PreBind"
 
 
+class RegistryError(ValueError):
+    """A plugin record that contradicts itself or leaves out a facet its extension points need (raised at import,
+    and by `added`), naming the plugin and the facet."""
+
+
+def never(pod: Pod) -> bool:
+    """A facet stated as never holding (a queueing hint that no bound pod can satisfy, for one)."""
+    return False
+
+
 @dataclass(frozen=True)
 class Plugin:
+    """One plugin. Every optional facet defaults to the safe choice (module docstring, "Safe by default")."""
+
     name: str
     points: frozenset[str]  # extension points implemented (Unreserve goes with Reserve)
     static: bool = False  # Filter/Score verdict depends only on the pod's shape and node objects (static.py)
     shape: Callable[[Pod], object] | None = None  # the pod fields a static plugin reads (part of the shape key)
-    needs: Callable[[Pod], bool] | None = None  # what a pod needs for a dynamic plugin to run at all
+    needs: Callable[[Pod], bool] | None = None  # when a dynamic plugin runs for a pod; None: for every pod
     cluster_needs: Callable[[object], bool] | None = None  # a cluster condition that makes it run for every pod
     affects_others: Callable[[Pod], bool] | None = None  # a placed pod's fields that can reject other pods
     filter: Callable | None = None
     score: Callable | None = None
     weight: int = 0  # default score weight (0: no score in the default profile)
-    victims_matter: bool = False  # preemption's dry run must run this filter (resources alone cannot decide)
+    victims_matter: bool = True  # preemption's dry run must run this filter; False: resources alone decide
     late: bool = False  # the last filter, run per node on demand, best-scored node first (framework.py)
+    rescache: bool = False  # its Filter and Score are the engine's resource cache's (rescache.py)
     evaluate: Callable | None = None  # a static plugin's verdict for a pod shape: (nodes, pod, StaticVerdict)
-    signature: Callable[[Pod], object] | None = None  # the pod fields a dynamic plugin reads (batching, shapes)
+    normalise: Callable | None = None  # a static scorer's NormalizeScore: (its raw score or None, feasible) -> score
+    signature: Callable[[Pod], object] | None = None  # the pod fields a dynamic plugin reads; None: unsignable
     counts_pods: Callable[[Pod], bool] | None = None  # the pod's verdict counts other pods by their labels
-    helped_by_bound_pod: Callable[[Pod], bool] | None = None  # queueing hint: a bound pod may make it fit
+    helped_by_bound_pod: Callable[[Pod], bool] | None = None  # queueing hint on a bound pod; None: always requeue
     wants_company: Callable[[Pod], bool] | None = None  # another pod's reservation can make a rejected pod pass
     args: Callable[[dict], dict] | None = None  # pluginConfig args -> the Profile fields they set
     describe: Callable[[Pod, list], tuple[str, ...]] | None = None  # the pod's terms behind a rejection (explain)
@@ -72,14 +102,35 @@ class Plugin:
         return FILTER in self.points
 
     @property
+    def scores(self) -> bool:
+        return SCORE in self.points
+
+    @property
     def stateful(self) -> bool:
         return RESERVE in self.points
 
+    @property
+    def dynamic(self) -> bool:
+        """Evaluated per pod by the framework (not per shape, not by the resource cache)."""
+        return not self.static and not self.rescache and (self.filters or self.scores)
+
+    def runs_for_pod(self, pod: Pod) -> bool:
+        """Whether this dynamic plugin runs for `pod` whatever the cluster holds (no `needs`: for every pod)."""
+        return self.needs is None or bool(self.needs(pod))
+
     def runs_for(self, pod: Pod, state) -> bool:
         """Whether the per-pod cycle must evaluate this dynamic plugin for `pod` on `state`."""
-        if self.needs is not None and self.needs(pod):
+        if self.runs_for_pod(pod):
             return True
         return self.cluster_needs is not None and bool(self.cluster_needs(state))
+
+    def bound_pod_hint(self) -> Callable[[Pod], bool]:
+        """Its queueing hint on a pod being bound, for a pod it rejected: the one it states; a static plugin's
+        verdict reads only the pod and the node objects, which no binding changes; any other plugin that states
+        none requeues every pod it runs for (upstream: no QueueingHint, the pod is queued on every event)."""
+        if self.helped_by_bound_pod is not None:
+            return self.helped_by_bound_pod
+        return never if self.static else self.runs_for_pod
 
 
 # ---- adapters of the dynamic plugins --------------------------------------------------------------------------
@@ -104,7 +155,7 @@ def _ipa_filter(ev, pod, sv, within):
 
 
 def _ipa_score(ev, pod, sv, feasible, within):
-    if not (inter_pod_affinity.has_terms(pod) or ev.state.affinity_pods):
+    if not (inter_pod_affinity.has_terms(pod) or ev.state.affecting_pods):
         return None
     raw = inter_pod_affinity.raw_scores(ev.state, pod, ev.profile.hard_pod_affinity_weight, within=within)
     return None if raw is None else inter_pod_affinity.normalize(raw, feasible)
@@ -129,47 +180,55 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin(node_name.NAME, frozenset({FILTER}), static=True, shape=lambda p: p.node_name,
            evaluate=node_name.evaluate_static, describe=node_name.describe),
     Plugin(taint_toleration.NAME, frozenset({FILTER, SCORE}), static=True, shape=lambda p: p.tolerations, weight=3,
-           evaluate=taint_toleration.evaluate_static, describe=taint_toleration.describe),
+           evaluate=taint_toleration.evaluate_static, normalise=taint_toleration.normalise,
+           describe=taint_toleration.describe),
     Plugin(node_affinity.NAME, _FILTER_SCORE, static=True, shape=_node_affinity_shape, weight=2,
-           evaluate=node_affinity.evaluate_static, describe=node_affinity.describe),
+           evaluate=node_affinity.evaluate_static, normalise=node_affinity.normalise, describe=node_affinity.describe),
+    # NodePorts' hints: a deleted pod, an added node (upstream EventsToRegister); a bound pod never helps
     Plugin(node_ports.NAME, frozenset({PRE_FILTER, FILTER}), needs=lambda p: bool(p.host_ports),
-           filter=_ports_filter, victims_matter=True, signature=lambda p: p.host_ports,
+           filter=_ports_filter, signature=lambda p: p.host_ports, helped_by_bound_pod=never,
            exact_allowed=node_ports.exact_allowed, exact_conflict=node_ports.exact_conflict),
     # NodeResourcesFit runs for every pod through the incremental resource cache (rescache.py); preemption
-    # settles it by arithmetic, so it names no `needs`; the requests are part of every signature already
-    Plugin(resources_fit.NAME, _FILTER_SCORE, weight=1, victims_matter=True, args=resources_fit.profile_args),
+    # settles it by arithmetic; the requests are part of every signature already; a bound pod only takes room
+    Plugin(resources_fit.NAME, _FILTER_SCORE, weight=1, rescache=True, helped_by_bound_pod=never,
+           args=resources_fit.profile_args),
     Plugin(topology_spread.NAME, _FILTER_SCORE, needs=lambda p: bool(p.topology_spread), filter=_spread_filter,
            score=_spread_score, weight=2, victims_matter=True, signature=lambda p: p.topology_spread,
            counts_pods=topology_spread.counts_pods, helped_by_bound_pod=topology_spread.counts_pods,
            describe=topology_spread.describe, exact_allowed=topology_spread.exact_allowed,
            exact_domains=topology_spread.exact_domains),
     Plugin(inter_pod_affinity.NAME, _FILTER_SCORE, needs=inter_pod_affinity.has_terms,
-           cluster_needs=lambda state: state.affinity_pods, affects_others=inter_pod_affinity.has_terms,
+           cluster_needs=lambda state: state.affecting_pods, affects_others=inter_pod_affinity.has_terms,
            filter=_ipa_filter, score=_ipa_score, weight=2, victims_matter=True, signature=lambda p: p.affinity,
            counts_pods=inter_pod_affinity.counts_pods, helped_by_bound_pod=inter_pod_affinity.helped_by_bound_pod,
            wants_company=inter_pod_affinity.wants_company, args=inter_pod_affinity.profile_args,
            describe=inter_pod_affinity.describe, exact_allowed=inter_pod_affinity.exact_allowed,
            exact_conflict=inter_pod_affinity.exact_conflict, exact_domains=inter_pod_affinity.exact_domains),
-    # no signature: a stateful plugin turns gang batching off (gangbatch.py), and explain models claims itself
+    # no signature: a pod with claims is not signable (upstream's SignPod says so), and explain models claims
+    # itself; its hints are on claims, slices and classes, never on a bound pod
     Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
-           needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, victims_matter=True, late=True),
-    Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, args=balanced_allocation.profile_args),
+           needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, late=True, helped_by_bound_pod=never),
+    Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, rescache=True,
+           args=balanced_allocation.profile_args),
     # a score only: its shape is the pod's image references, its verdict the score per node (no filter)
     Plugin(image_locality.NAME, frozenset({SCORE}), static=True, shape=lambda p: p.images, weight=1,
-           evaluate=image_locality.evaluate_static),
+           evaluate=image_locality.evaluate_static, normalise=image_locality.normalise),
 )
 
 
 def _derive() -> None:
-    """The tables the engine reads, from `PLUGINS` (again after `added`)."""
-    global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED, DYNAMIC_SCORES
-    global DEFAULT_WEIGHTS, STAGE, _SHAPES, _OTHERS, _NEEDS, _CLUSTER_NEEDS, _SIGNATURES, _COUNTS_PODS
-    global _HELPED_BY_BOUND, _COMPANY, EXACT, CONFLICTS, EXACT_DOMAINS
+    """The tables the engine reads, from `PLUGINS` (again after `added`), once every record is checked."""
+    global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, STATIC_SCORES, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED
+    global DYNAMIC_SCORES, DEFAULT_WEIGHTS, STAGE, _SHAPES, _OTHERS, _AFFECTING, _NEEDS, _ALWAYS, _CLUSTER_NEEDS
+    global _SIGNATURES, _UNSIGNED, _UNSIGNED_ALONE, _COUNTS_PODS, _HINTS, _COMPANY, EXACT, CONFLICTS, EXACT_DOMAINS
+    for p in PLUGINS:
+        _check(p)
     BY_NAME = {p.name: p for p in PLUGINS}
     FILTERS = tuple(p.name for p in PLUGINS if p.filters)
     STATIC = tuple(p for p in PLUGINS if p.static)
     STATIC_FILTERS = tuple(p.name for p in STATIC if p.filters)
-    DYNAMIC = tuple(p for p in PLUGINS if p.needs is not None)
+    STATIC_SCORES = tuple(p for p in STATIC if p.scores)  # each normalises its own raw score
+    DYNAMIC = tuple(p for p in PLUGINS if p.dynamic)
     DYNAMIC_FILTERS = tuple(p for p in DYNAMIC if p.filter is not None and not p.late)
     LATE = tuple(p for p in DYNAMIC if p.late)
     RECORDED = tuple(p for p in DYNAMIC if p.filter is not None)  # what the recorder evaluates
@@ -178,11 +237,15 @@ def _derive() -> None:
     STAGE = {name: i for i, name in enumerate(FILTERS)}  # a filter's position in upstream order
     _SHAPES = tuple(p.shape for p in STATIC)
     _OTHERS = tuple(p.affects_others for p in PLUGINS if p.affects_others is not None)
-    _NEEDS = tuple(p.needs for p in DYNAMIC)
+    _AFFECTING = tuple(p for p in RECORDED if p.affects_others is not None)
+    _NEEDS = tuple(p.needs for p in DYNAMIC if p.needs is not None)
+    _ALWAYS = any(p.needs is None for p in DYNAMIC)  # some dynamic plugin runs for every pod
     _CLUSTER_NEEDS = tuple(p.cluster_needs for p in DYNAMIC if p.cluster_needs is not None)
     _SIGNATURES = tuple(p.signature for p in PLUGINS if p.signature is not None)
+    _UNSIGNED = tuple(p for p in DYNAMIC if p.signature is None)
+    _UNSIGNED_ALONE = tuple(p for p in _UNSIGNED if not p.stateful)  # explain models a stateful plugin itself
     _COUNTS_PODS = tuple(p.counts_pods for p in PLUGINS if p.counts_pods is not None)
-    _HELPED_BY_BOUND = tuple(p.helped_by_bound_pod for p in PLUGINS if p.helped_by_bound_pod is not None)
+    _HINTS = {p.name: hint for p in PLUGINS if p.filters and (hint := p.bound_pod_hint()) is not never}
     _COMPANY = tuple(p.wants_company for p in PLUGINS if p.wants_company is not None)
     EXACT = tuple(p for p in PLUGINS if p.exact_allowed is not None)
     CONFLICTS = tuple(p.exact_conflict for p in PLUGINS if p.exact_conflict is not None)
@@ -190,13 +253,52 @@ def _derive() -> None:
     _check_order()
 
 
+def _refuse(plugin: Plugin, facet: str, why: str) -> None:
+    raise RegistryError(f"plugin {plugin.name}: facet `{facet}`: {why}")
+
+
+def _check(p: Plugin) -> None:
+    """Refuse a record that contradicts itself or lacks what its extension points need."""
+    if p.static:
+        for facet in ("needs", "cluster_needs", "filter", "score", "signature", "late", "rescache"):
+            if getattr(p, facet):
+                _refuse(p, facet, "a static plugin reads only the pod and the node objects (its `shape` is its "
+                                  "part of every signature); this facet belongs to a dynamic plugin")
+        if p.evaluate is None or p.shape is None:
+            _refuse(p, "evaluate" if p.evaluate is None else "shape", "a static plugin needs `evaluate` and `shape`")
+        if p.scores and p.normalise is None:
+            _refuse(p, "normalise", "a static scorer normalises its own raw score")
+    elif p.normalise is not None or p.evaluate is not None:
+        _refuse(p, "normalise" if p.normalise is not None else "evaluate", "only a static plugin has it")
+    if p.rescache and (p.filter is not None or p.score is not None):
+        _refuse(p, "filter" if p.filter is not None else "score", "the resource cache computes this plugin")
+    for facet, point in (("filter", p.filters), ("score", p.scores)):
+        if getattr(p, facet) is not None and not point:
+            _refuse(p, facet, "its extension point is not in `points`")
+    if p.weight and not p.scores:
+        _refuse(p, "weight", "a weight without the Score extension point")
+    if p.dynamic and p.filters and p.filter is None:
+        _refuse(p, "filter", "a dynamic Filter plugin needs its `filter` adapter")
+    if p.dynamic and p.scores and p.score is None and not p.late:
+        _refuse(p, "score", "a dynamic Score plugin needs its `score` adapter")
+    if p.late and p.filter is None:
+        _refuse(p, "late", "a late filter needs its `filter` adapter")
+    if not p.filters:
+        for facet in ("helped_by_bound_pod", "exact_allowed", "exact_conflict", "exact_domains", "describe"):
+            if getattr(p, facet) is not None:
+                _refuse(p, facet, "only a Filter plugin rejects a pod")
+
+
 def _check_order() -> None:
     # every static filter runs before every dynamic one: static.py's combined verdict is the "first" failure
-    assert all(STAGE[name] < STAGE[p.name] for name in STATIC_FILTERS for p in DYNAMIC_FILTERS)
+    for name in STATIC_FILTERS:
+        for p in DYNAMIC_FILTERS:
+            if STAGE[name] > STAGE[p.name]:
+                raise RegistryError(f"plugin {name}: a static filter placed after the dynamic filter {p.name}")
     # a late filter runs after every other one (it is asked only where the others passed)
-    assert all(STAGE[p.name] == len(FILTERS) - len(LATE) + i for i, p in enumerate(LATE))
-    # a static plugin is evaluated by its own `evaluate`; a dynamic one names what it reads from the pod
-    assert all(p.evaluate is not None and p.shape is not None for p in STATIC)
+    for i, p in enumerate(LATE):
+        if STAGE[p.name] != len(FILTERS) - len(LATE) + i:
+            raise RegistryError(f"plugin {p.name}: facet `late`: a late filter must be the last filter")
 
 
 @contextlib.contextmanager
@@ -227,6 +329,8 @@ def needs_cycle_work(pod: Pod, state, scores: bool = False) -> bool:
     few calls as possible."""
     if scores:
         return any(p.runs_for(pod, state) for p in DYNAMIC_SCORES)
+    if _ALWAYS:
+        return True
     for needs in _NEEDS:
         if needs(pod):
             return True
@@ -237,18 +341,53 @@ def needs_cycle_work(pod: Pod, state, scores: bool = False) -> bool:
 
 
 def victims_matter(pod: Pod) -> bool:
-    """Whether the preemptor carries a filter, besides resources, whose verdict victims' removal can change."""
-    return any(p.needs(pod) for p in RECORDED if p.victims_matter)
+    """Whether the preemptor carries a filter, besides resources, whose verdict victims' removal can change (every
+    dynamic filter that runs for it, unless its record says `victims_matter=False`)."""
+    return any(p.runs_for_pod(pod) for p in RECORDED if p.victims_matter)
+
+
+def filtered_before(pod: Pod, stage: int) -> bool:
+    """Whether a filter that victims can affect runs for the preemptor before the filter at `stage`."""
+    return any(STAGE[p.name] < stage and p.runs_for_pod(pod) for p in RECORDED if p.victims_matter)
 
 
 def affects_others(pod: Pod) -> bool:
-    """Whether a placed pod's own fields could reject other pods (anti-affinity terms)."""
-    return any(f(pod) for f in _OTHERS)
+    """Whether a placed pod's own fields could reject other pods (anti-affinity terms): the cluster state keeps
+    the placed pods for which this holds (`ClusterState.affecting_pods`)."""
+    for f in _OTHERS:
+        if f(pod):
+            return True
+    return False
+
+
+def rejected_by_placed(ev, pod: Pod):
+    """Rows where placed pods' own fields reject `pod` (the filters of the plugins with `affects_others`), or
+    None when none does. For a pod that no such plugin needs, only placed pods' fields can reject it there, so
+    taking pods away can lift such a rejection and never adds one (preemption's shortcut)."""
+    blocked = None
+    for p in _AFFECTING:
+        got = p.filter(ev, pod, ev.static_verdict(pod), None)
+        if got is not None:
+            blocked = got != 0 if blocked is None else blocked | (got != 0)
+    return blocked if blocked is not None and blocked.any() else None
+
+
+def batchable(pod: Pod) -> bool:
+    """Whether the pod can be signed for gang batching: no plugin without a `signature` runs for it (upstream's
+    SignPod: a plugin that cannot sign a pod turns batching off for it; runtime/framework.go
+    computeBatchablePlugins turns it off for the profile)."""
+    return not any(p.cluster_needs is not None or p.runs_for_pod(pod) for p in _UNSIGNED)
+
+
+def shaped_alone(pod: Pod) -> bool:
+    """Whether explain must give the pod a shape of its own: a plugin without a signature (other than a stateful
+    one, whose claims explain models itself) runs for it, so no other pod is known to get its verdicts."""
+    return any(p.cluster_needs is not None or p.runs_for_pod(pod) for p in _UNSIGNED_ALONE)
 
 
 def signature(pod: Pod) -> tuple:
-    """What the dynamic plugins read from the pod (with `shape_key` and the requests, everything the node choice
-    reads): pods with equal signatures get the same verdicts from them on the same state."""
+    """What the signed dynamic plugins read from the pod (with `shape_key` and the requests, everything the node
+    choice reads where `batchable`): pods with equal signatures get the same verdicts from them on one state."""
     return tuple(f(pod) for f in _SIGNATURES)
 
 
@@ -258,15 +397,15 @@ def counts_pods(pod: Pod) -> bool:
 
 
 def helped_by_bound_pod(pod: Pod) -> bool:
-    """The plugins' queueing hints on a pod being bound: whether that may make this unschedulable pod fit."""
-    return any(f(pod) for f in _HELPED_BY_BOUND)
+    """The filters' queueing hints on a pod being bound: whether that may make this unschedulable pod fit
+    (`Plugin.bound_pod_hint`: a filter that states no hint requeues every pod it runs for)."""
+    return any(hint(pod) for hint in _HINTS.values())
 
 
 def helped_by_bound_pod_after(pod: Pod, stages: frozenset[int]) -> bool:
-    """helped_by_bound_pod, asking only the plugins at `stages` (the filters that rejected the pod's last
-    attempt): upstream consults the queueing hints of a pod's rejector plugins alone."""
-    return any(p.helped_by_bound_pod(pod) for p in PLUGINS
-               if p.helped_by_bound_pod is not None and STAGE.get(p.name) in stages)
+    """helped_by_bound_pod, asking only the filters at `stages` (those that rejected the pod's last attempt):
+    upstream consults the queueing hints of a pod's rejector plugins alone."""
+    return any(hint(pod) for name, hint in _HINTS.items() if STAGE[name] in stages)
 
 
 def wants_company(pod: Pod) -> bool:

@@ -15,8 +15,8 @@ from wasplan.engine.result.claimoutcome import claim_outcomes
 from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.result.treeoutcome import composite_outcomes
 from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
-from wasplan.plan import (GroupCondition, GroupOutcome, GroupStatus, OwnerRef, Placement, Plan, PodOutcome, PodStatus,
-                          Recreation)
+from wasplan.plan import (GroupCondition, GroupOutcome, GroupPolicy, GroupStatus, OwnerRef, Placement, Plan,
+                          PodOutcome, PodStatus, Recreation)
 
 # The simulation's pod statuses that the Plan keeps as they are; every other one (queued, unschedulable) is Pending.
 _STATUS = {SimStatus.ALREADY_BOUND: PodStatus.ALREADY_BOUND, SimStatus.BOUND: PodStatus.BOUND, SimStatus.GATED: PodStatus.GATED,
@@ -171,7 +171,7 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions, recreate
     condition = None
     if options.groups_on and gs.condition_status is not None:
         condition = GroupCondition(options.condition_type, gs.condition_status, gs.condition_reason, gs.message)
-    policy = "gang" if gs.is_gang else "basic"
+    policy = GroupPolicy.GANG if gs.is_gang else GroupPolicy.BASIC
     min_count = gs.min_count if gs.is_gang else 0
     where = Placement(*gs.placement) if gs.placement else None
     return GroupOutcome(gs.record.namespace, gs.record.name, policy, min_count, status,

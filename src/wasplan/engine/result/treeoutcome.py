@@ -6,7 +6,7 @@ from __future__ import annotations
 from wasplan.api import hub
 from wasplan.engine.cache.composite import Forest
 from wasplan.engine.queueing.queue import QueueKind
-from wasplan.plan import CompositeOutcome, GroupStatus, Placement, TreeChild, TreeResult
+from wasplan.plan import CompositeOutcome, GroupPolicy, GroupStatus, Placement, TreeChild, TreeResult
 
 _KIND = {QueueKind.COMPOSITE: "CompositePodGroup", QueueKind.GROUP: "PodGroup"}
 
@@ -27,10 +27,10 @@ def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
     if res is None:
         children = tuple(TreeChild(_KIND[kind], child.partition("/")[2], TreeResult.NOT_TRIED)
                          for kind, child in forest.children(key))
-        return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
+        return CompositeOutcome(record.namespace, record.name, GroupPolicy.GANG if gang else GroupPolicy.BASIC,
                                 forest.min_children(key) if gang else 0, GroupStatus.WAITING_FOR_PODS, parent, None, "", children)
     children = tuple(TreeChild(_KIND[c.kind], c.key.partition("/")[2], c.result, c.message) for c in res.children)
     where = Placement(*res.placement) if res.placement and res.success else None
-    return CompositeOutcome(record.namespace, record.name, "gang" if gang else "basic",
+    return CompositeOutcome(record.namespace, record.name, GroupPolicy.GANG if gang else GroupPolicy.BASIC,
                             forest.min_children(key) if gang else 0, GroupStatus.SCHEDULED if res.success else GroupStatus.UNSCHEDULABLE,
                             parent, where, res.message, children)

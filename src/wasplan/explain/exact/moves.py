@@ -88,8 +88,8 @@ def _target(answer: MovesAnswer, key: str) -> str:
 
 def _solve(ev, subj, pods, origin, seconds, relocate: bool) -> MovesAnswer | None:
     state = ev.state
-    group = shapes_mod.group(subj.pending, bool(state.affinity_pods))
-    moving = shapes_mod.group(pods, bool(state.affinity_pods))
+    group = shapes_mod.group(subj.pending, bool(state.affecting_pods))
+    moving = shapes_mod.group(pods, bool(state.affecting_pods))
     for s in group + moving:
         shapes_mod.fill(ev, s, None)
     cap = capacity.of(ev, group + moving)  # the group's shapes may split by their claims; the movable ones hold none

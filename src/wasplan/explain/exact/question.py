@@ -62,7 +62,7 @@ def ask(ev, pending: list[Pod], needed: int, scope: Scope, seconds: float,
 
 def _answer(ev, pending, needed, codes, values, seconds, removed: dict[str, str | None]) -> tuple[Answer, Model]:
     state = ev.state
-    shapes = shapes_mod.group(pending, bool(state.affinity_pods))
+    shapes = shapes_mod.group(pending, bool(state.affecting_pods))
     for s in shapes:
         shapes_mod.fill(ev, s, codes)
     cap = capacity.of(ev, shapes)

@@ -144,7 +144,7 @@ def ask(ctx, ev, root: str, seconds: float) -> TreeAnswer | None:
     for leaf in leaves:
         inner = _innermost(nodes, leaf)
         codes = dom.codes[nodes[inner].topo] if inner is not None else None
-        for s in shapes_mod.group(nodes[leaf].pending, bool(state.affinity_pods)):
+        for s in shapes_mod.group(nodes[leaf].pending, bool(state.affecting_pods)):
             shapes_mod.fill(ev, s, codes)
             s.allowed = _restrict(nodes, dom, leaf, s.allowed)
             shapes.append(s)

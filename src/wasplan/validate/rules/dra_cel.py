@@ -44,7 +44,7 @@ def check_expression(doc: Document, expression: str, path: FieldPath, gates: Gat
         return [Diagnostic("WAS235", lookup("WAS235").severity, f"CEL expression is {size:,} bytes long, more "
                            f"than the limit of {CEL_MAX_LENGTH:,}", doc.location(path),
                            "split the condition into several selectors (all must match)")]
-    findings, _ = analyse(expression, gates.enabled("DRAConsumableCapacity"), gates.enabled("DRAListTypeAttributes"))
+    findings, _ = analyse(expression, gates.on.dra_consumable_capacity, gates.on.dra_list_type_attributes)
     return [_diagnostic(doc, expression, path, f) for f in findings]
 
 

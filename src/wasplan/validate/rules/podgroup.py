@@ -20,7 +20,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += disrupt_all_with_basic(doc, spec, ("spec",), f'PodGroup "{doc.name}"')
     out += check_conditions(doc, status, release)
     out += check_claim_statuses(doc, spec, status)
-    if capabilities(release).composites and gates.enabled("CompositePodGroup"):  # else the field is dropped
+    if capabilities(release).composites and gates.on.composite_pod_group:  # else the field is dropped
         out += parent_needs_workload_ref(doc, spec)
     return out
 
