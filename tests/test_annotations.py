@@ -16,7 +16,7 @@ def test_dataclass_annotations_resolve():
     for info in pkgutil.walk_packages(wasplan.__path__, "wasplan."):
         module = importlib.import_module(info.name)
         for value in vars(module).values():
-            if dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+            if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
                 try:
                     typing.get_type_hints(value)
                 except NameError as exc:

@@ -40,6 +40,8 @@ OWN_WORDS = {v for v in VALUES if v[:1].isupper()}  # CamelCase: wasplan's vocab
 HOLDERS = {"status", "verdict", "arrival", "fail_on", "policy", "cluster_check", "change", "effect", "result"}
 # (file, literal): a Kubernetes API word that happens to spell a value of an enum above
 API_WORDS = {("cluster/snapshot.py", "Failed"),  # a pod's status.phase (Succeeded, Failed)
+             ("kueue/cycle.py", "Failed"),  # a pod's status.phase, for the usage of pods outside Kueue (TAS)
+             ("kueue/cycle.py", "Preempted"),  # Kueue's eviction reason (WorkloadEvictedByPreemption)
              ("validate/rules/status.py", "Unknown")}  # a condition's status (True, False, Unknown)
 
 

@@ -115,6 +115,8 @@ def test_a_record_that_leaves_facets_out_gets_the_safe_choice():
     (dict(points={registry.SCORE}, score=_filter, helped_by_bound_pod=registry.never), "helped_by_bound_pod"),
     (dict(points={registry.FILTER}, filter=_filter, normalise=lambda raw, f: 0), "normalise"),
     (dict(points={registry.FILTER}, score=_filter, filter=_filter), "score"),
+    (dict(points={registry.FILTER, registry.PRE_BIND}, filter=_filter), "pre_bind"),
+    (dict(points={registry.FILTER}, filter=_filter, post_filter=lambda *a: (None, False)), "post_filter"),
 ])
 def test_a_record_that_contradicts_itself_is_refused_naming_plugin_and_facet(record, facet):
     record = {**record, "points": frozenset(record["points"])}

@@ -83,7 +83,8 @@ def run_explain(request: ExplainRequest, progress: Progress = quiet) -> ExplainR
         budget = Budget(request.verify_budget or None, request.verify_seconds or None)
         verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
         progress("verifying suggestions", 0, budget.runs)
-        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes,
+                      prepared.kueue.documents if prepared.kueue is not None else [])
         exact = ExactOptions(request.exact_budget, request.plan.scheduler_config) \
             if request.exact_budget is not None else None
         explanation = explain_units(ctx, units, exact=exact) if units is not None else \

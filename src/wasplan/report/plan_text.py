@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, waiting_lines
 from wasplan.plan import (PLACED, UNPLACED, ClaimStatus, GroupPolicy, GroupStatus, Plan, PodOutcome, PodStatus,
                           TreeResult)
 from wasplan.planview.ties import tie_sentence
@@ -239,7 +240,10 @@ def _pending(plan: Plan, console: Console, verbose: bool) -> None:
     for who, status, message in pending_lines(pending, verbose):
         _print(console, f"{who} {status}: {message}", "  ")
     held = plan.count(PodStatus.WAITING_FOR_ADMISSION)
-    if held:
+    if held and plan.kueue is not None:
+        _print(console, f"{held} pod{'s wait' if held != 1 else ' waits'} for Kueue's admission (see Not admitted "
+                        "by Kueue).")
+    elif held:
         _print(console, f"{held} pod{'s' if held != 1 else ''} wait for Kueue's admission, which the plan does not "
                         "model (its quotas and queues); --assume-admitted plans them as if admitted now.")
 
@@ -266,6 +270,23 @@ def _evicted(plan: Plan, console: Console) -> None:
         _print(console, f"{p.key} on {p.node}: {p.message}", "  ")
 
 
+def _kueue(plan: Plan, console: Console) -> None:
+    rows = [r.cells() for r in queue_rows(plan.kueue)]
+    if rows:
+        console.print("[bold]Kueue ClusterQueues[/bold]")
+        widths = [max(len(r[i]) for r in (QUEUE_HEADER, *rows)) for i in range(len(QUEUE_HEADER))]
+        for i, row in enumerate((QUEUE_HEADER, *rows)):
+            line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+            console.print(Text(line, style="bold" if i == 0 else ""), no_wrap=True, overflow="ignore", crop=False)
+    waiting = waiting_lines(plan.kueue)
+    if waiting:
+        console.print(f"[bold]Not admitted by Kueue[/bold] ({len(waiting)})")
+        for line in waiting:
+            _print(console, line, "  ")
+    for what in plan.kueue_not_modelled:
+        _print(console, f"Kueue: not modelled: {what}.")
+
+
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
     refused = (f", {s['evicted']} evicted" if s["evicted"] else "") + (f", {s['refused']} refused" if s["refused"] else "")
@@ -281,6 +302,8 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         _preemptions(plan, console)
     if plan.claims:
         _claims(plan, console)
+    if plan.kueue is not None:
+        _kueue(plan, console)
     _pending(plan, console, verbose)
     _refused(plan, console, verbose)
     _evicted(plan, console)

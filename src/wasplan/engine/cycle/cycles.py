@@ -126,9 +126,9 @@ class Cycles:
             if self._entity:
                 ps.initial_ts = ps.ts
         gate = self._gate(ps)
-        if gate is None and self._dra_on(ps):
-            problem = self.dra.pre_enqueue(ps.pod, self.world.group_of(ps))
-            if problem is not None:  # DynamicResources' PreEnqueue: the claim never appears in this plan
+        if gate is None:
+            problem = self._pre_enqueue(ps)
+            if problem is not None:  # a plugin's PreEnqueue (DynamicResources': the claim never appears)
                 ps.status, ps.reason, ps.message = SimStatus.GATED, Reason.UNSCHEDULABLE, problem
                 return
         if gate is not None:
@@ -144,11 +144,30 @@ class Cycles:
             ps.initial_ts = self.tick()
         self.enqueue(ps)
 
-    def _dra_on(self, ps: PodState) -> bool:
-        """Whether DynamicResources runs for the pod: it has claims and its profile keeps the plugin."""
-        ev = self.evaluator_for(ps)
-        return bool(ps.pod.resource_claims) and self.dra is not None and \
-            (ev is None or ev.profile.filter_on(dynamic_resources.NAME))
+    def _pre_enqueue(self, ps: PodState) -> str | None:
+        """The registry's PreEnqueue plugins that run for the pod and its profile keeps, in order: the first
+        that holds the pod says why (upstream's RunPreEnqueuePlugins stops there)."""
+        ev = None
+        for p in registry.PRE_ENQUEUERS:
+            plugin = self.state.plugins.get(p.name)
+            if plugin is None or not p.runs_for_pod(ps.pod):
+                continue
+            ev = ev or self.evaluator_for(ps)
+            if ev is None or ev.profile.filter_on(p.name):
+                problem = p.pre_enqueue(plugin, ps.pod, self.world.group_of(ps))
+                if problem is not None:
+                    return problem
+        return None
+
+    def _pre_bind(self, pod) -> str | None:
+        """The registry's PreBind plugins that run for the pod, in order: the first refusal, or None."""
+        for p in registry.PRE_BINDERS:
+            plugin = self.state.plugins.get(p.name)
+            if plugin is not None and p.runs_for_pod(pod):
+                refused = p.pre_bind(plugin, pod)
+                if refused is not None:
+                    return refused
+        return None
 
     def enqueue(self, ps: PodState) -> None:
         group = self.world.group_of(ps) if self.in_group_mode(ps) else None
@@ -298,7 +317,7 @@ class Cycles:
             return
         mark = self.state.mark()
         self.state.reserve(ps.pod, decision.node)
-        refused = self.dra.pre_bind(ps.pod) if ps.pod.resource_claims and self.dra is not None else None
+        refused = self._pre_bind(ps.pod)
         if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
             self.state.rollback(mark)
             self.fail(ps, refused, Reason.SCHEDULER_ERROR)

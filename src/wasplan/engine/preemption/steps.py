@@ -9,7 +9,8 @@ nominator and the group conditions it changes.
   `post_filter_text`); a pod with claims may have
   a claim that keeps it off a node deallocated (the pod is then retried at once). The verdict is joined with
   DefaultPreemption's as upstream's RunPostFilterPlugins joins them (`no new claims to deallocate, preemption:
-  ...`). `dra_verdict` decides it for both the pod cycle and 1.36 member preemption.
+  ...`). `plugin_verdicts` asks it, through the plugin registry's `post_filter` (registry.py), for both the pod
+  cycle and 1.36 member preemption.
 * A pod's PostFilter nominates a node: the victims are evicted, the pod gets `nominatedNodeName`, enters the
   simulation's Nominator (engine/cycle/nominated.py) and waits in the backoffQ (engine/queueing/queue.py `back_off`): every pod
   already queued is attempted first, its Filter counting the nominated pod on that node when the pod's
@@ -35,7 +36,8 @@ import copy
 
 from wasplan.engine.cycle import placement
 from wasplan.engine.cycle.nominated import Nomination
-from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
+from wasplan.engine.profile import registry
+from wasplan.engine.plugins.dynamic_resources import NAME
 from wasplan.engine.preemption.driver import member_refusal, members_post_filter
 from wasplan.engine.queueing.queue import QueueKind
 from wasplan.plan import Reason
@@ -76,7 +78,6 @@ class PostFilters:
         """`cycles`: the simulation's Cycles; `preemption`: its driver.Preemption, or None (--no-preemption)."""
         self.cycles, self.preemption = cycles, preemption
         self.state, self.options, self.nominator = cycles.state, cycles.options, cycles.nominator
-        self.dra = cycles.dra  # the DynamicResources plugin (its PostFilter runs before DefaultPreemption's)
         self._preemption_retries: frozenset = frozenset()  # groups being retried right after their preemption
 
     def _nominate(self, ps, row: int) -> None:
@@ -90,24 +91,26 @@ class PostFilters:
         (upstream: the claim update requeues it)."""
         if not fit_error(decision):
             return None, decision.message
-        dra_msg = self.dra_verdict(ps, ev)
-        if dra_msg == DEALLOCATED:
+        earlier, retry = self.plugin_verdicts(ps, ev)
+        if retry:
             retried = ev.find_node(ps.pod)
             if retried.node is not None or retried.error is not None:
                 return retried, retried.message
-            decision, dra_msg = retried, self.dra.post_filter(ps.pod)
-        return self.preempt_for_pod(ps, ev, decision, dra_msg)
+            decision, (earlier, _) = retried, self.plugin_verdicts(ps, ev)
+        return self.preempt_for_pod(ps, ev, decision, earlier)
 
-    def dra_verdict(self, ps, ev, deallocate: bool = True) -> str | None:
-        """What DynamicResources' PostFilter says for a pod that failed Filter: None when its profile disables the
-        plugin; `no new claims to deallocate` when PreFilter left it no claims (every pod without claims, in plans
-        with or without DRA objects); else the plugin's own PostFilter, which may deallocate a claim. Without
-        `deallocate` (trial placements of 1.36 member preemption, which roll back) a pod with claims gets None."""
-        if not ev.profile.filter_on(NAME):
-            return None
-        if not ps.pod.resource_claims or self.dra is None:
-            return post_filter_text(NO_NEW_CLAIMS, self.options.caps)
-        return self.dra.post_filter(ps.pod) if deallocate else None
+    def plugin_verdicts(self, ps, ev, deallocate: bool = True) -> tuple[str | None, bool]:
+        """What the registry's PostFilter plugins (DynamicResources') say for a pod that failed Filter, before
+        DefaultPreemption's, joined as RunPostFilterPlugins joins them; and whether one changed the cluster so
+        the pod is retried at once (a deallocated claim). A plugin its profile disables says nothing. Without
+        `deallocate` (trial placements of 1.36 member preemption, which roll back) a plugin changes nothing."""
+        texts, retry = [], False
+        for p in registry.POST_FILTERS:
+            if ev.profile.filter_on(p.name):
+                text, again = p.post_filter(self.state.plugins.get(p.name), ps.pod, self.options.caps, deallocate)
+                texts.append(text)
+                retry = retry or again
+        return (joined(*texts) if any(t is not None for t in texts) else None), retry
 
     def preempt_for_pod(self, ps, ev, decision, earlier: str | None = None):
         """Runs DefaultPreemption's PostFilter; returns the retried decision when a preemption happened, else the
@@ -138,7 +141,7 @@ class PostFilters:
         def post_filter(ps, ev, decision):
             if not fit_error(decision):
                 return None, decision.message
-            earlier = self.dra_verdict(ps, ev, deallocate=False)
+            earlier, _ = self.plugin_verdicts(ps, ev, deallocate=False)
             if self.preemption is None:
                 return None, with_post_filter(decision.message, earlier or "")
             outcome = self.preemption.for_pod(ps, ev, decision)
@@ -155,7 +158,8 @@ class PostFilters:
             if not fit_error(decision):
                 return None, decision.message
             verdict = refusal if self.preemption is not None else None
-            return None, with_post_filter(decision.message, joined(self.dra_verdict(ps, ev, deallocate=False), verdict))
+            earlier, _ = self.plugin_verdicts(ps, ev, deallocate=False)
+            return None, with_post_filter(decision.message, joined(earlier, verdict))
         return post_filter
 
     def finish_member_preemption(self, group, members, pending: list, mark: int) -> None:

@@ -40,7 +40,9 @@ adapter (every node on its own) serves the recorder.
 
 Plugins with state across pods (DRA's in-flight allocations) register a Reserve/Unreserve pair with the cluster
 state (`ClusterState.stateful`), which journals them with every reservation so gang trials, placement trials
-and preemption dry runs undo them by rolling the journal back.
+and preemption dry runs undo them by rolling the journal back. Their PreEnqueue, PostFilter and PreBind are the
+record's `pre_enqueue`, `post_filter` and `pre_bind`, which the cycles call with the plugin's object
+(`ClusterState.plugins`), in this table's order (cycle/cycles.py, preemption/steps.py).
 """
 
 from __future__ import annotations
@@ -92,6 +94,11 @@ class Plugin:
     helped_by_bound_pod: Callable[[Pod], bool] | None = None  # queueing hint on a bound pod; None: always requeue
     wants_company: Callable[[Pod], bool] | None = None  # another pod's reservation can make a rejected pod pass
     args: Callable[[dict], dict] | None = None  # pluginConfig args -> the Profile fields they set
+    # the extension points around the cycle, each called with the plugin's object in the cluster state
+    # (`ClusterState.plugins[name]`) for the pods it runs for (cycle/cycles.py, preemption/steps.py):
+    pre_enqueue: Callable | None = None  # (object, pod, group) -> why PreEnqueue holds the pod, or None
+    post_filter: Callable | None = None  # (object or None, pod, caps, deallocate) -> (text or None, retry at once)
+    pre_bind: Callable | None = None  # (object, pod) -> why PreBind failed (the pod is unreserved), or None
     describe: Callable[[Pod, list], tuple[str, ...]] | None = None  # the pod's terms behind a rejection (explain)
     exact_allowed: Callable | None = None  # (state, pod, sv, codes) -> nodes the exact check may use, or None
     exact_conflict: Callable[[Pod, Pod], bool] | None = None  # two pods that can never share one node
@@ -166,6 +173,19 @@ def _dra_filter(ev, pod, sv, within):
     return plugin.every_node(pod) if plugin is not None else None
 
 
+def _dra_post_filter(plugin, pod, caps, deallocate: bool) -> tuple[str | None, bool]:
+    """DynamicResources' PostFilter: `no new claims to deallocate` when PreFilter left the pod no claims (every pod
+    without claims, in plans with or without DRA objects); else the plugin's own, which may deallocate a claim
+    (the pod is then retried at once). Without `deallocate` (trial placements that roll back) a pod with claims
+    gets nothing."""
+    if not pod.resource_claims or plugin is None:
+        return dynamic_resources.post_filter_text(dynamic_resources.NO_NEW_CLAIMS, caps), False
+    if not deallocate:
+        return None, False
+    text = plugin.post_filter(pod)
+    return text, text == dynamic_resources.DEALLOCATED
+
+
 def _node_affinity_shape(pod: Pod) -> tuple:
     a = pod.affinity
     node_part = (a.node_required, a.node_preferred) if a is not None else (None, ())
@@ -207,7 +227,9 @@ PLUGINS: tuple[Plugin, ...] = (
     # no signature: a pod with claims is not signable (upstream's SignPod says so), and explain models claims
     # itself; its hints are on claims, slices and classes, never on a bound pod
     Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
-           needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, late=True, helped_by_bound_pod=never),
+           needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, late=True, helped_by_bound_pod=never,
+           pre_enqueue=dynamic_resources.DynamicResources.pre_enqueue, post_filter=_dra_post_filter,
+           pre_bind=dynamic_resources.DynamicResources.pre_bind),
     Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, rescache=True,
            args=balanced_allocation.profile_args),
     # a score only: its shape is the pod's image references, its verdict the score per node (no filter)
@@ -221,6 +243,7 @@ def _derive() -> None:
     global BY_NAME, FILTERS, STATIC, STATIC_FILTERS, STATIC_SCORES, DYNAMIC, DYNAMIC_FILTERS, LATE, RECORDED
     global DYNAMIC_SCORES, DEFAULT_WEIGHTS, STAGE, _SHAPES, _OTHERS, _AFFECTING, _NEEDS, _ALWAYS, _CLUSTER_NEEDS
     global _SIGNATURES, _UNSIGNED, _UNSIGNED_ALONE, _COUNTS_PODS, _HINTS, _COMPANY, EXACT, CONFLICTS, EXACT_DOMAINS
+    global PRE_ENQUEUERS, POST_FILTERS, PRE_BINDERS
     for p in PLUGINS:
         _check(p)
     BY_NAME = {p.name: p for p in PLUGINS}
@@ -250,6 +273,9 @@ def _derive() -> None:
     EXACT = tuple(p for p in PLUGINS if p.exact_allowed is not None)
     CONFLICTS = tuple(p.exact_conflict for p in PLUGINS if p.exact_conflict is not None)
     EXACT_DOMAINS = tuple(p for p in PLUGINS if p.exact_domains is not None)
+    PRE_ENQUEUERS = tuple(p for p in PLUGINS if p.pre_enqueue is not None)
+    POST_FILTERS = tuple(p for p in PLUGINS if p.post_filter is not None)  # before DefaultPreemption's
+    PRE_BINDERS = tuple(p for p in PLUGINS if p.pre_bind is not None)
     _check_order()
 
 
@@ -283,6 +309,9 @@ def _check(p: Plugin) -> None:
         _refuse(p, "score", "a dynamic Score plugin needs its `score` adapter")
     if p.late and p.filter is None:
         _refuse(p, "late", "a late filter needs its `filter` adapter")
+    for facet, point in (("pre_enqueue", PRE_ENQUEUE), ("post_filter", POST_FILTER), ("pre_bind", PRE_BIND)):
+        if (getattr(p, facet) is None) == (point in p.points):
+            _refuse(p, facet, f"the adapter and the {point} extension point go together")
     if not p.filters:
         for facet in ("helped_by_bound_pod", "exact_allowed", "exact_conflict", "exact_domains", "describe"):
             if getattr(p, facet) is not None:
