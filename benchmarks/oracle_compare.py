@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 
 import bigdump  # benchmarks/bigdump.py
+from bytecode import compile_src  # benchmarks/bytecode.py
 import dra  # benchmarks/dra.py
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,6 +193,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every count (nodes, pods, groups)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds each process may take")
     args = parser.parse_args(argv)
+    compile_src()
     oracle = os.environ.get("WASPLAN_ORACLE") or str(ROOT / "oracle" / "bin" / "oracle")
     if not os.access(oracle, os.X_OK):
         print(f"skipped: no oracle binary at {oracle} (build it with oracle/build, or set WASPLAN_ORACLE)")

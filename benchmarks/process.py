@@ -38,6 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bytecode import compile_src  # noqa: E402
 from corpus import write_corpus  # noqa: E402
 from migrate import generate as generate_migrate  # noqa: E402
 
@@ -228,6 +229,7 @@ SHAPES = {
 
 
 def main(argv: list[str]) -> None:
+    compile_src()
     wanted = argv or list(SHAPES)
     if any(w not in SHAPES for w in wanted):
         print(__doc__)

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "wasplan"
 TABLE = ROOT / "docs" / "layers.md"
-YAML_OR_TERMINAL = ("yaml", "ruamel", "rich", "typer", "click", "wasplan.documents")
+YAML_OR_TERMINAL = ("yaml", "yaml_rs", "ruamel", "rich", "typer", "click", "wasplan.documents")
 
 
 ENGINE_SECTION = "## Inside the engine"

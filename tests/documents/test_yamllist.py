@@ -116,3 +116,18 @@ def test_reading_the_entries_reports_how_far_it_has_come(monkeypatch, tmp_path):
     assert {(name, total) for name, _, total in events} == {(str(path), len(text))}
     assert len(done) == 5 and done == sorted(done)
     assert done[-1] == text.index("kind: List\n")  # the end of the last entry
+
+
+def test_a_file_of_many_documents_reports_how_far_parsing_has_come(monkeypatch, tmp_path):
+    from wasplan.documents import yamllist
+
+    monkeypatch.setattr(yamllist, "REPORT_EVERY", 10)
+    path = tmp_path / "many.yaml"
+    text = "---\n".join(POD[2:].replace("\n  ", "\n").format(i=i) for i in range(35))
+    path.write_text(text)
+    events = []
+    assert len(reader.read_paths([str(path)], progress=lambda *e: events.append(e)).documents) == 35
+    done = [d for _, d, _ in events]
+    assert {(name, total) for name, _, total in events} == {(str(path), len(text))}
+    assert len(done) == 3 and done == sorted(done) and done[-1] < len(text)
+    assert text[:done[0]].count("kind: Pod") == 10  # reported after the tenth document

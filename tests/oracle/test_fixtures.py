@@ -64,6 +64,7 @@ def test_fixture_plans_agree_with_upstream(oracle_bin, cluster, manifests, relea
         pytest.skip(f"the oracle does not read {', '.join(sorted(others))}")
     gates = GATES[release]
     from wasplan.pipeline.plan import prepare_plan
+    from wasplan.pipeline.requests import PlanRequest
 
     if prepare_plan(PlanRequest([str(manifests)], [str(cluster)], compare.gate_set(release, gates))).inputs is None:
         pytest.skip(f"not plannable in {release}")

@@ -19,7 +19,6 @@ from wasplan.exitcodes import ExitCode
 from wasplan.config.files import ConfigError
 from wasplan.config.resolve import resolve
 from wasplan.config.settings import Settings
-from wasplan.report.diagnostics_text import header
 
 ConfigOpt = typer.Option(None, "--config", metavar="FILE",
                          help="Read settings from FILE instead of the .wasplan.yaml (or the tool.wasplan table of "
@@ -64,6 +63,8 @@ def load_settings(*, config: str | None = None, no_config: bool = False, **cli: 
     try:
         return resolve(given, config=config, no_config=no_config)
     except ConfigError as exc:
+        from wasplan.report.diagnostics_text import header  # imports rich: only when there is a finding to show
+
         typer.echo(f"wasplan: {header(exc.diagnostic).removeprefix('<command line>: ')}", err=True)
         emit_failure("the configuration is invalid", [exc.diagnostic])
         raise typer.Exit(int(ExitCode.TOOL_ERROR)) from None

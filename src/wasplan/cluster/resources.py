@@ -53,6 +53,11 @@ def quantities(raw: object, ctx: Ctx, path: tuple) -> Exact:
         return {}
     out: Exact = {}
     for name, value in raw.items():
+        if type(value) is str:
+            amount = _CHECKED.get((name, value))
+            if amount is not None:  # seen before and within bounds: every node of a pool repeats its capacities
+                out[str(name)] = amount
+                continue
         try:
             amount = parse_quantity(value).amount
         except QuantityError as exc:
@@ -68,7 +73,15 @@ def quantities(raw: object, ctx: Ctx, path: tuple) -> Exact:
                                  f"{'millicores' if name == CPU else 'units'}", path + (name,))
             continue
         out[str(name)] = amount
+        if type(value) is str and len(_CHECKED) < _MAX_CHECKED:
+            _CHECKED[(name, value)] = amount
     return out
+
+
+# (resource name, quantity text) -> its amount, once parsed and found within bounds (Fraction comparisons cost
+# more than the parse, which api/quantity.py caches already)
+_CHECKED: dict[tuple[object, str], Fraction] = {}
+_MAX_CHECKED = 65536
 
 
 def _dotted(path: tuple) -> str:

@@ -254,6 +254,8 @@ def _read_yaml(name: str, text: str, result: ReadResult, strict: bool, progress:
                 return
             _construct_document(name, index, node, result, aliases, strict)
             index += 1
+            if progress is not None and index % yamllist.REPORT_EVERY == 0:
+                progress(name, node.end_mark.index, len(text))  # a file of many documents: how far parsing is
     finally:
         loader.dispose()
 

@@ -5,9 +5,10 @@ List of 24,000 objects that is gigabytes, all held until the last item is built.
 layout (go-yaml's): top-level keys at column 0, `items:` followed by its entries, each starting with `- ` at
 column 0 and every other line of an entry indented or empty. In that layout an entry is a YAML text of its own,
 so each is composed and built alone (prefixed with `items:\\n`, so that it nests as deep as in the List), and
-its nodes are dropped as soon as its value is built. A Document then gets a locator that composes its entry
-again, padded so that lines, columns and indexes are those of the whole file, the first time a finding needs a
-position (`model.Document.location`).
+its nodes are dropped as soon as its value is built; an entry in which no plain scalar could read differently
+in YAML 1.2 is read by a compiled reader instead (`documents/yamlfast.py`, the same values, no nodes). A
+Document then gets a locator that composes its entry again, padded so that lines, columns and indexes are those
+of the whole file, the first time a finding needs a position (`model.Document.location`).
 
 Anything else goes to the reader's whole-document path, which stays the reference: another layout, more than
 one document, directives, anchors or aliases (an alias may point into another entry), and any entry or head
@@ -25,7 +26,7 @@ from typing import Callable
 
 import yaml
 
-from wasplan.documents import limits
+from wasplan.documents import limits, yamlfast
 from wasplan.documents.construct import ConstructError, construct
 from wasplan.documents.loader import FastLoader
 
@@ -118,8 +119,11 @@ def read_items(text: str, layout: Layout,
     for n, entry in enumerate(layout.entries, 1):
         if progress is not None and (n % REPORT_EVERY == 0 or n == len(layout.entries)):
             progress(entry.end)
-        chunk = text[entry.start:entry.end]
-        value = _plain(_PREFIX + chunk, len(chunk) > limits.MAX_OBJECT_BYTES)
+        chunk = _PREFIX + text[entry.start:entry.end]
+        oversized = len(chunk) - len(_PREFIX) > limits.MAX_OBJECT_BYTES
+        value = None if oversized else yamlfast.read(chunk)  # the compiled reader where it cannot differ
+        if value is None:
+            value = _plain(chunk, oversized)
         if not isinstance(value, dict) or not isinstance(value.get("items"), list) or len(value["items"]) != 1:
             return None
         item = value["items"][0]
