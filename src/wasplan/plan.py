@@ -115,9 +115,12 @@ class Provenance:
     manifests: tuple[str, ...]
     cluster: tuple[str, ...]
     scheduler_config: str | None = None
+    upstream_version: str = ""  # the upstream Kubernetes version the release is modelled on (v1.38.0-beta.0)
+    prerelease: bool = False  # that version is a pre-release
 
     def to_dict(self, k8s_version: str, nodes: int) -> dict:
         return {"tool": "wasplan", "version": self.version, "k8sVersion": k8s_version,
+                "upstreamVersion": self.upstream_version, "prerelease": self.prerelease,
                 "featureGates": dict(self.feature_gates), "arrival": str(self.arrival), "preemption": self.preemption,
                 "nodes": nodes, "inputs": {"manifests": list(self.manifests), "cluster": list(self.cluster),
                                            "schedulerConfig": self.scheduler_config}}

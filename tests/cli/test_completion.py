@@ -38,7 +38,7 @@ def test_output_values_are_the_ones_the_command_takes():
 
 
 def test_zsh_completes_k8s_versions():
-    assert _complete("zsh", "wasplan validate --k8s-version ") == ["_arguments", "'*:", ':(("1.36"', '"1.37"))\'']
+    assert _complete("zsh", "wasplan validate --k8s-version ") == ["_arguments", "'*:", ':(("1.36"', '"1.37"', '"1.38"))\'']
 
 
 def test_explain_targets_come_from_the_paths_on_the_line():

@@ -211,7 +211,8 @@ def test_plan_json_says_what_produced_it_and_where_unplanned_objects_are():
     plan = json.loads(result.stdout)
     produced = plan["producedBy"]
     assert {k: v for k, v in produced.items() if k != "featureGates"} == {
-        "tool": "wasplan", "version": wasplan.__version__, "k8sVersion": "1.37", "arrival": "batch",
+        "tool": "wasplan", "version": wasplan.__version__, "k8sVersion": "1.37", "upstreamVersion": "v1.37.2",
+        "prerelease": False, "arrival": "batch",
         "preemption": True, "nodes": 1,
         "inputs": {"manifests": paths, "cluster": [CLUSTER], "schedulerConfig": None}}
     assert produced["featureGates"]["CompositePodGroup"] is False

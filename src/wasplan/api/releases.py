@@ -16,8 +16,8 @@ SCHEDULING_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 # every scheduling.k8s.io version of the workload kinds any release had: v1alpha1 (1.35), v1alpha2 (1.36),
 # v1alpha3 and v1beta1 (1.37); a version outside this list never existed (api-reference.md §1)
 SCHEDULING_VERSIONS = tuple(f"{SCHEDULING_GROUP}/{v}" for v in ("v1alpha1", "v1alpha2", "v1alpha3", "v1beta1"))
-SUPPORTED_RELEASES = ("1.36", "1.37")
-DEFAULT_RELEASE = "1.37"
+SUPPORTED_RELEASES = ("1.36", "1.37", "1.38")
+DEFAULT_RELEASE = "1.37"  # 1.38 is modelled on a pre-release; moving the default is this one line
 # the release that introduced each scheduling.k8s.io version: the one table validation and migration read
 RELEASE_OF_VERSION = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37", "v1beta1": "1.37"}
 
@@ -76,6 +76,22 @@ class Capabilities:
     #                                           schedule_one_podgroup.go updatePodGroupConditionWithError)
     group_admission_gate: str = "WorkloadAwarePreemption"  # the gate under which Priority admission resolves (and
     #                           refuses) a PodGroup's class (plugin/pkg/admission/priority admitPodGroup)
+    # what 1.38's API server validates and admits differently (pkg/apis/scheduling/validation/validation.go,
+    # pkg/apis/batch/validation/validation.go, plugin/pkg/admission/priority/admission.go of v1.38.0-beta.0):
+    all_disruption_needs_gang: bool = False  # a group or template whose policy is not gang cannot use
+    #                                         disruptionMode `all` (validation.go validateDisruptionMode, on create)
+    gang_parent_needs_gang_children: bool = False  # a gang CompositePodGroupTemplate's children are gang, an `all`
+    #                                              one's children `all` (validation.go validateWorkloadTemplates)
+    uniform_preemption_policy: bool = False  # Workload templates share preemptionPolicy too, with the one message
+    #                                         of validateWorkloadPriority
+    job_scheduling_exclusive: bool = False  # Job spec.scheduling goes neither with template.spec.schedulingGroup
+    #                                        nor with the delegation annotations (batch validation.go)
+    group_priority_max: int | None = 1_000_000_000  # the schema's bound on a group's priority (None: unbounded)
+    admission_fills_preemption_policy: bool = False  # Priority admission fills a group's preemptionPolicy from its
+    #                                  class (a `Never` class is admitted with Never filled in); the API schema no
+    #                                  longer defaults it (SetDefaults_PodGroup deleted in 1.38)
+    unique_condition_types: bool = False  # status.conditions is a list-map keyed by type that the server enforces
+    #                                      (declarative validation beta in 1.38; 1.37 only shadowed it)
 
 
 _IN_TREE_136 = frozenset({
@@ -104,6 +120,10 @@ CAPABILITIES: dict[str, Capabilities] = {
                          group_validation_condition=True,
                          **dict.fromkeys(_DRA_137, True)),
 }
+CAPABILITIES["1.38"] = replace(
+    CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
+    gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
+    group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True)
 
 
 def capabilities(release: str) -> Capabilities:
@@ -121,10 +141,21 @@ class Release:
     preferred: dict[str, str] = field(default_factory=dict)
     # which upstream strict schema directory of kubernetes-validate describes this release
     upstream_schema_dir: str = ""
+    # the upstream version wasplan models (plan JSON `kubernetesVersion`'s source) and whether it is a pre-release
+    upstream_version: str = ""
+    prerelease: bool = False
+    # gates upstream removed because their feature is always on: naming one is an error, as kube components
+    # refuse it (component-base featuregate SetFromMap `unrecognized feature gate`), and the feature is on
+    removed_gates: frozenset[str] = frozenset()
 
     @property
     def caps(self) -> Capabilities:
         return CAPABILITIES[self.version]
+
+    @property
+    def prerelease_note(self) -> str:
+        """The one line text output gives for a release modelled on a pre-release ("" otherwise)."""
+        return f"{self.version} is modelled on {self.upstream_version}, a pre-release" if self.prerelease else ""
 
     def serves(self, api_version: str, kind: str) -> bool:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
@@ -150,6 +181,11 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
     upstream's defaults."""
     return (
         Gate("DynamicResourceAllocation", "GA", True, "ResourceClaims and the DynamicResources plugin", locked=True),
+        *_dra_gates_after_core(ga37))
+
+
+def _dra_gates_after_core(ga37: bool) -> tuple[Gate, ...]:
+    return (
         Gate("DRAPrioritizedList", "GA", True, "firstAvailable subrequests and their Score", locked=ga37),
         Gate("DRAAdminAccess", "GA", True, "adminAccess requests", locked=True),
         Gate("DRAPartitionableDevices", "Beta", True, "shared counters and per-device node selection"),
@@ -169,6 +205,29 @@ def _dra_gates(ga37: bool) -> tuple[Gate, ...]:
         Gate("DRANodeAllocatableResources", "Alpha", False, "devices that account for node CPU and memory"),
         *((Gate("DRADerivedAttributes", "Alpha", False, "derivedAttributes of requests"),
            Gate("DRAOptionalNodeOperations", "Alpha", False, "skipNodeOperations of slices")) if ga37 else ()),
+    )
+
+
+def _dra_gates_138() -> tuple[Gate, ...]:
+    """1.38's DRA gates (pkg/features/kube_features.go of v1.38.0-beta.0): DynamicResourceAllocation is removed,
+    partitionable devices, binding conditions and device taints are GA and locked, consumable capacity GA but
+    not locked; DRAWorkloadResourceClaims stays a Beta gate, off."""
+    locked_ga = {"DRAPartitionableDevices", "DRADeviceTaints", "DRADeviceTaintRules", "DRADeviceBindingConditions"}
+    return tuple(replace(g, stage="GA", default=True, locked=True) if g.name in locked_ga
+                 else replace(g, stage="GA") if g.name == "DRAConsumableCapacity" else g
+                 for g in _dra_gates_after_core(ga37=True))
+
+
+def _workload_gates_137(stage: str) -> tuple[Gate, ...]:
+    """The workload-aware gates of 1.37 and later; `stage`: that of TopologyAwareWorkloadScheduling and
+    CompositePodGroup (Alpha in 1.37, Beta in 1.38)."""
+    return (
+        _workload("GenericWorkload", "Beta",
+                  "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
+        _workload("TopologyAwareWorkloadScheduling", stage, "schedulingConstraints.topology"),
+        _workload("WorkloadWithJob", "Alpha", "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
+        _workload("CompositePodGroup", stage,
+                  "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
     )
 
 
@@ -196,6 +255,7 @@ RELEASES: dict[str, Release] = {
         ),
         preferred={"Workload": f"{SCHEDULING_GROUP}/v1alpha2", "PodGroup": f"{SCHEDULING_GROUP}/v1alpha2"},
         upstream_schema_dir="v1.36.0-local-strict",
+        upstream_version="v1.36.5",
     ),
     "1.37": Release(
         version="1.37",
@@ -204,13 +264,7 @@ RELEASES: dict[str, Release] = {
             f"{SCHEDULING_GROUP}/v1alpha3": ("Workload", "PodGroup", "CompositePodGroup"),
         },
         gates=_gates(
-            _workload("GenericWorkload", "Beta",
-                      "Workload/PodGroup APIs, gang scheduling, workload-aware preemption, disruptionMode and priorities"),
-            _workload("TopologyAwareWorkloadScheduling", "Alpha", "schedulingConstraints.topology"),
-            _workload("WorkloadWithJob", "Alpha",
-                      "Job.spec.scheduling; the Job controller creates Workload and PodGroup"),
-            _workload("CompositePodGroup", "Alpha",
-                      "CompositePodGroup, compositePodGroupTemplates, parentCompositePodGroupName"),
+            *_workload_gates_137("Alpha"),
             _workload("PodGroupPreemptionPolicy", "Alpha", "preemptionPolicy on groups and templates"),
             *_pod_gates(),
             *_dra_gates(ga37=True),
@@ -221,6 +275,28 @@ RELEASES: dict[str, Release] = {
             "CompositePodGroup": f"{SCHEDULING_GROUP}/v1alpha3",
         },
         upstream_schema_dir="v1.37.0-local-strict",
+        upstream_version="v1.37.2",
+    ),
+    "1.38": Release(
+        version="1.38",
+        served={
+            f"{SCHEDULING_GROUP}/v1beta1": ("Workload", "PodGroup", "CompositePodGroup"),
+            f"{SCHEDULING_GROUP}/v1alpha3": ("Workload", "PodGroup", "CompositePodGroup"),
+        },
+        gates=_gates(
+            *_workload_gates_137("Beta"),
+            *_pod_gates(),
+            *_dra_gates_138(),
+        ),
+        preferred={
+            "Workload": f"{SCHEDULING_GROUP}/v1beta1",
+            "PodGroup": f"{SCHEDULING_GROUP}/v1beta1",
+            "CompositePodGroup": f"{SCHEDULING_GROUP}/v1beta1",
+        },
+        upstream_schema_dir="v1.37.0-local-strict",
+        upstream_version="v1.38.0-beta.0",
+        prerelease=True,
+        removed_gates=frozenset({"PodGroupPreemptionPolicy", "DynamicResourceAllocation"}),
     ),
 }
 
@@ -246,7 +322,8 @@ class GateSet:
     values: dict[str, bool]
 
     def enabled(self, name: str) -> bool:
-        return self.values.get(name, False)
+        """A gate's value; a gate the release removed with its feature always on reads as on."""
+        return self.values.get(name, name in self.release.removed_gates)
 
     def __getitem__(self, name: str) -> bool:
         return self.enabled(name)
@@ -270,6 +347,9 @@ def parse_gates(release: Release, spec: str | None) -> GateSet:
         if "=" not in part:
             raise GateError(f"feature gate {part!r} must be written Name=true or Name=false")
         name, raw = (s.strip() for s in part.split("=", 1))
+        if name in release.removed_gates:
+            raise GateError(f"unrecognized feature gate: {name} (removed in Kubernetes {release.version}, where "
+                            "its feature is always on)")
         if name not in release.gates:
             known = ", ".join(sorted(release.gates))
             guess = did_you_mean(name, release.gates)

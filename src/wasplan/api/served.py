@@ -9,9 +9,9 @@ The group versions are those kube-apiserver installs storage for (`pkg/controlpl
 `pkg/controlplane/apiserver` `DefaultAPIResourceConfigSource` with the REST storage providers under
 `pkg/registry/*/rest`), as the release's published OpenAPI document lists them: the table is the
 `x-kubernetes-group-version-kind` of every top-level type in kubernetes-validate's `v1.36.0` / `v1.37.0`
-strict schemas, made from `api/openapi-spec` of those releases (tests/validate/test_served_versions.py checks it
-against that data, so it cannot drift). Like `releases.py` for scheduling.k8s.io, a version counts as the
-release's even where `--runtime-config` must switch it on (alpha and new beta versions are off by default since
+strict schemas, made from `api/openapi-spec` of those releases (1.38: of v1.38.0-beta.0, read from the module
+cache); tests/validate/test_served_versions.py checks it against that data, so it cannot drift. Like
+`releases.py` for scheduling.k8s.io, a version counts as the release's even where `--runtime-config` must switch it on (alpha and new beta versions are off by default since
 1.24, KEP-3136); it is what the release *can* serve, so a version missing here cannot be enabled at all.
 """
 
@@ -78,7 +78,12 @@ _ONLY_137 = _table({
     "storagemigration.k8s.io/v1": "StorageVersionMigration",
 })
 
-BUILTIN: dict[str, dict[str, frozenset[str]]] = {"1.36": {**_BOTH, **_ONLY_136}, "1.37": {**_BOTH, **_ONLY_137}}
+# 1.38 (v1.38.0-beta.0 api/openapi-spec): resource.k8s.io/v1beta1 is no longer served, and scheduling.k8s.io/v1beta1
+# also holds CompositePodGroup (pkg/registry/scheduling/rest/storage_scheduling.go)
+_138 = {**{gv: kinds for gv, kinds in {**_BOTH, **_ONLY_137}.items() if gv != "resource.k8s.io/v1beta1"},
+        **_table({"scheduling.k8s.io/v1beta1": "CompositePodGroup PodGroup Workload"})}
+BUILTIN: dict[str, dict[str, frozenset[str]]] = {"1.36": {**_BOTH, **_ONLY_136}, "1.37": {**_BOTH, **_ONLY_137},
+                                                 "1.38": _138}
 # groups that once were built in and are gone from every release wasplan knows (extensions/v1beta1 ended in 1.22)
 _RETIRED_GROUPS = frozenset({"extensions"})
 BUILTIN_GROUPS = frozenset(gv.rpartition("/")[0] for rows in BUILTIN.values() for gv in rows) | _RETIRED_GROUPS

@@ -15,7 +15,7 @@ from typing import Any
 
 from wasplan.api import hub as h
 from wasplan.api.convert import ConversionError, from_hub, to_hub
-from wasplan.api.releases import SCHEDULING_KINDS, SUPPORTED_RELEASES
+from wasplan.api.releases import SCHEDULING_KINDS, capabilities
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
@@ -186,7 +186,7 @@ def _plan_job(obj: dict, kind: str, target: Target, opts: Options, path: tuple) 
     if not notes:
         plan.findings += unchanged_problems(obj, target.release)
         return plan
-    if _invalid_source(plan, obj, next(r for r in SUPPORTED_RELEASES if r != target.release)):
+    if _invalid_source(plan, obj, _job_source_release(target.release)):
         return plan
     plan.findings += [_job_finding(n, target) for n in notes]
     if plan.refused:
@@ -195,6 +195,12 @@ def _plan_job(obj: dict, kind: str, target: Target, opts: Options, path: tuple) 
     jobs.migrate_job(obj, target.release, ctx)
     plan.findings += target_problems(obj, target.release)
     return plan
+
+
+def _job_source_release(target: str) -> str:
+    """The release a Job that needs rewriting was written for: the Job gang of 1.36 (implicit, indexed Jobs)
+    when the target has spec.scheduling, else a 1.37-or-later Job with spec.scheduling."""
+    return "1.36" if capabilities(target).job_scheduling_field else "1.37"
 
 
 def _job_finding(note: jobs.JobNote, target: Target) -> Finding:

@@ -2,7 +2,9 @@
 
 1.37 serves Workload/PodGroup as both v1beta1 and v1alpha3 but CompositePodGroup only as v1alpha3; a
 composite tree (the Workload that declares it, the CompositePodGroups, the PodGroups naming a parent) is kept
-together in v1alpha3 so one feature's objects share one version, everything else goes to the beta.
+together in the version the release prefers for CompositePodGroup (`Release.preferred`) so one feature's objects
+share one version, everything else goes to the beta. 1.38 also serves CompositePodGroup as v1beta1
+(pkg/registry/scheduling/rest/storage_scheduling.go of v1.38.0-beta.0), so there the whole tree is v1beta1.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasplan.api.convert import V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1
-from wasplan.api.releases import DEFAULT_RELEASE, RELEASE_OF_VERSION, SCHEDULING_GROUP, capabilities, get_release
+from wasplan.api.releases import DEFAULT_RELEASE, RELEASE_OF_VERSION, SCHEDULING_GROUP, get_release
 
 FORCEABLE = {"v1beta1": V1BETA1, "v1alpha3": V1ALPHA3, "v1alpha2": V1ALPHA2}
 RELEASE_OF = {f"{SCHEDULING_GROUP}/{version}": release for version, release in RELEASE_OF_VERSION.items()}
@@ -40,7 +42,7 @@ def uses_composites(kind: str, obj: dict) -> bool:
 
 @dataclass(frozen=True)
 class Target:
-    release: str  # "1.36" | "1.37": decides Job handling and which schemas the output must pass
+    release: str  # "1.36" | "1.37" | "1.38": decides Job handling and which schemas the output must pass
     forced: str | None = None  # full apiVersion given with --to
 
     @classmethod
@@ -62,9 +64,10 @@ class Target:
         """Target apiVersion of one object (`kind` without List)."""
         if self.forced:
             return self.forced
-        if not capabilities(self.release).composites:
+        release = get_release(self.release)
+        if not release.caps.composites:
             return V1ALPHA2
-        return V1ALPHA3 if uses_composites(kind, obj) else V1BETA1
+        return release.preferred["CompositePodGroup"] if uses_composites(kind, obj) else V1BETA1
 
     def version_for_list(self, kind: str, items: list) -> str:
         """A typed list has one apiVersion for all its items: v1alpha3 as soon as one item needs it."""

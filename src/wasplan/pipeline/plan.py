@@ -219,7 +219,7 @@ def provenance(run: PlanRun, gates: GateSet, arrival: Arrival, preemption: bool,
     from wasplan import __version__
 
     return Provenance(__version__, tuple(sorted(gates.values.items())), arrival, preemption, *run.files,
-                      scheduler_config)
+                      scheduler_config, gates.release.upstream_version, gates.release.prerelease)
 
 
 def scheduling(progress: Progress) -> Callable[[int, int], None]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from rich.console import Console
 from rich.markup import escape
 
+from wasplan.api.releases import get_release
 from wasplan.explain.run import UNSUGGESTED
 from wasplan.explain.model import FITS, Explanation, ShapeEvidence, Suggestion, TargetExplanation
 from wasplan.explain.units import amount
@@ -163,6 +164,8 @@ def _not_looked_at(explanation: Explanation, console: Console) -> None:
 
 
 def render_explain_text(explanation: Explanation, console: Console, verbose: bool = False) -> None:
+    if note := get_release(explanation.k8s_version).prerelease_note:
+        print_wrapped(console, note)
     if not explanation.targets and not explanation.unplanned:
         print_wrapped(console, "[green]Nothing is pending: every PodGroup and pod fits.[/green]")
     elif not explanation.targets:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 
+from wasplan.api.releases import get_release
 from wasplan.diagnostics import Diagnostic
 from wasplan.pipeline.migrate import MigrateResult
 from wasplan.report.fit import wrap
@@ -31,8 +32,11 @@ def render_stream(result: MigrateResult) -> str:
 
 
 def render_diagnostics(result: MigrateResult, width: int = 80) -> str:
+    """The findings, then the one line saying the target is modelled on a pre-release, if it is."""
     sources = {f.path: f.original.splitlines() for f in result.files}
-    return "".join(_diagnostic(d, sources.get(d.location.file), width) for d in result.all_diagnostics)
+    note = get_release(result.target.release).prerelease_note
+    return ("".join(_diagnostic(d, sources.get(d.location.file), width) for d in result.all_diagnostics)
+            + (f"{note}\n" if note else ""))
 
 
 def _lines(text: str, width: int, indent: str, hang: str) -> str:

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from wasplan.api.releases import get_release
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.planview.ties import tie_sentence
 from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
@@ -272,6 +273,8 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
             f"{s['bound']} bound, "
             f"{s['alreadyBound']} already bound, {s['pending']} pending, {s['preempted']} preempted{refused}")
     _print(console, head)
+    if note := get_release(plan.k8s_version).prerelease_note:
+        _print(console, note)
     if plan.pod_groups:
         _group_table(plan, console)
     if plan.composites:

@@ -55,6 +55,8 @@ def render_text(report: ValidationReport, console: Console, strict: bool = False
     if diags or (show_suppressed and report.suppressed):
         console.print()
     summary = f"[{style}]{verdict}[/]: {', '.join(parts)}; {tail} (Kubernetes {report.gates.release.version})"
+    if note := report.gates.release.prerelease_note:
+        console.print(note, highlight=False, soft_wrap=True)
     if wrap:
         print_wrapped(console, summary)
     else:

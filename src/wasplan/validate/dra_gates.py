@@ -22,21 +22,21 @@ _SCALAR = frozenset(SCALAR_ATTRIBUTES)
 
 # (releases, scope, fields, gate)
 DRA_ROWS: list[tuple[tuple[str, ...], str, tuple[str, ...], str]] = [
-    (("1.36", "1.37"), SLICE, ("perDeviceNodeSelection", "sharedCounters"), "DRAPartitionableDevices"),
-    (("1.37",), SLICE, ("skipNodeOperations",), "DRAOptionalNodeOperations"),
-    (("1.36", "1.37"), DEVICE, ("consumesCounters", "nodeName", "nodeSelector", "allNodes"), "DRAPartitionableDevices"),
-    (("1.36", "1.37"), DEVICE, ("taints",), "DRADeviceTaints"),
-    (("1.36", "1.37"), DEVICE, ("allowMultipleAllocations",), "DRAConsumableCapacity"),
-    (("1.36", "1.37"), DEVICE, ("bindsToNode", "bindingConditions", "bindingFailureConditions"),
+    (("1.36", "1.37", "1.38"), SLICE, ("perDeviceNodeSelection", "sharedCounters"), "DRAPartitionableDevices"),
+    (("1.37", "1.38"), SLICE, ("skipNodeOperations",), "DRAOptionalNodeOperations"),
+    (("1.36", "1.37", "1.38"), DEVICE, ("consumesCounters", "nodeName", "nodeSelector", "allNodes"), "DRAPartitionableDevices"),
+    (("1.36", "1.37", "1.38"), DEVICE, ("taints",), "DRADeviceTaints"),
+    (("1.36", "1.37", "1.38"), DEVICE, ("allowMultipleAllocations",), "DRAConsumableCapacity"),
+    (("1.36", "1.37", "1.38"), DEVICE, ("bindsToNode", "bindingConditions", "bindingFailureConditions"),
      "DRADeviceBindingConditions"),
     (("1.36",), DEVICE, ("nodeAllocatableResourceMappings",), "DRANodeAllocatableResources"),
-    (("1.37",), DEVICE, ("nodeAllocatableResources",), "DRANodeAllocatableResources"),
-    (("1.36", "1.37"), ATTRIBUTE, ("ints", "bools", "strings", "versions"), "DRAListTypeAttributes"),
-    (("1.36", "1.37"), REQUEST, ("tolerations",), "DRADeviceTaints"),
-    (("1.36", "1.37"), REQUEST, ("capacity",), "DRAConsumableCapacity"),
-    (("1.37",), REQUEST, ("derivedAttributes",), "DRADerivedAttributes"),
-    (("1.36", "1.37"), CONSTRAINT, ("distinctAttribute",), "DRAConsumableCapacity"),
-    (("1.36", "1.37"), CLASS, ("extendedResourceName",), "DRAExtendedResource"),
+    (("1.37", "1.38"), DEVICE, ("nodeAllocatableResources",), "DRANodeAllocatableResources"),
+    (("1.36", "1.37", "1.38"), ATTRIBUTE, ("ints", "bools", "strings", "versions"), "DRAListTypeAttributes"),
+    (("1.36", "1.37", "1.38"), REQUEST, ("tolerations",), "DRADeviceTaints"),
+    (("1.36", "1.37", "1.38"), REQUEST, ("capacity",), "DRAConsumableCapacity"),
+    (("1.37", "1.38"), REQUEST, ("derivedAttributes",), "DRADerivedAttributes"),
+    (("1.36", "1.37", "1.38"), CONSTRAINT, ("distinctAttribute",), "DRAConsumableCapacity"),
+    (("1.36", "1.37", "1.38"), CLASS, ("extendedResourceName",), "DRAExtendedResource"),
 ]
 
 

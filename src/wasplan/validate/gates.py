@@ -61,14 +61,17 @@ GATED_FIELDS: list[GatedField] = [
     *_rows("1.36", [("PodGroup", STATUS)], ("resourceClaimStatuses",), "DRAWorkloadResourceClaims"),
     *_rows("1.36", _PODS, ("schedulingGroup",), "GenericWorkload"),
     # 1.37 (v1alpha3, v1beta1): disruptionMode and priorities moved under GenericWorkload, the kinds' gate
-    *_rows("1.37", _ANY_GROUP_137, ("schedulingConstraints",), "TopologyAwareWorkloadScheduling"),
     *_rows("1.37", _ANY_GROUP_137, ("preemptionPolicy",), "PodGroupPreemptionPolicy"),
-    *_rows("1.37", _GROUP_137, ("resourceClaims",), "DRAWorkloadResourceClaims"),
-    *_rows("1.37", [("PodGroup", STATUS)], ("resourceClaimStatuses",), "DRAWorkloadResourceClaims"),
-    *_rows("1.37", [("Workload", SPEC)], ("compositePodGroupTemplates",), "CompositePodGroup"),
-    *_rows("1.37", [("PodGroup", SPEC)], ("parentCompositePodGroupName",), "CompositePodGroup"),
-    *_rows("1.37", [("Job", SPEC)], ("scheduling",), "WorkloadWithJob"),
-    *_rows("1.37", _PODS, ("schedulingGroup",), "GenericWorkload"),
+    # 1.37 and 1.38 alike (1.38 removed PodGroupPreemptionPolicy: preemptionPolicy is never dropped)
+    *(row for release in ("1.37", "1.38") for row in (
+        *_rows(release, _ANY_GROUP_137, ("schedulingConstraints",), "TopologyAwareWorkloadScheduling"),
+        *_rows(release, _GROUP_137, ("resourceClaims",), "DRAWorkloadResourceClaims"),
+        *_rows(release, [("PodGroup", STATUS)], ("resourceClaimStatuses",), "DRAWorkloadResourceClaims"),
+        *_rows(release, [("Workload", SPEC)], ("compositePodGroupTemplates",), "CompositePodGroup"),
+        *_rows(release, [("PodGroup", SPEC)], ("parentCompositePodGroupName",), "CompositePodGroup"),
+        *_rows(release, [("Job", SPEC)], ("scheduling",), "WorkloadWithJob"),
+        *_rows(release, _PODS, ("schedulingGroup",), "GenericWorkload"),
+    )),
 ]
 
 GATED_FIELDS += [GatedField(release, "*", scope, f, gate)
@@ -81,8 +84,12 @@ KIND_GATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("1.37", "Workload"): ("GenericWorkload",),
     ("1.37", "PodGroup"): ("GenericWorkload",),
     ("1.37", "CompositePodGroup"): ("GenericWorkload", "CompositePodGroup"),
+    ("1.38", "Workload"): ("GenericWorkload",),
+    ("1.38", "PodGroup"): ("GenericWorkload",),
+    ("1.38", "CompositePodGroup"): ("GenericWorkload", "CompositePodGroup"),
     ("1.36", "DeviceTaintRule"): ("DRADeviceTaintRules",),
     ("1.37", "DeviceTaintRule"): ("DRADeviceTaintRules",),
+    ("1.38", "DeviceTaintRule"): ("DRADeviceTaintRules",),
 }
 
 _INDEX: dict[tuple[str, str, str], list[GatedField]] = {}

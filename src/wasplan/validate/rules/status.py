@@ -20,6 +20,7 @@ _STATUSES = ("True", "False", "Unknown")
 # Condition types renamed between releases: (kind, release) -> {type used in the other release: the right one}.
 _RENAMED = {
     ("PodGroup", "1.37"): {"PodGroupScheduled": "PodGroupInitiallyScheduled"},
+    ("PodGroup", "1.38"): {"PodGroupScheduled": "PodGroupInitiallyScheduled"},
     ("PodGroup", "1.36"): {"PodGroupInitiallyScheduled": "PodGroupScheduled"},
 }
 
