@@ -9,10 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from drascenes import plan, pods
-from wasplan.api import releases
 
 CLUSTER = """\
 apiVersion: v1
@@ -86,8 +83,6 @@ def test_an_empty_spread_selector_counts_no_running_pod(tmp_path):
         assert pods(plan(tmp_path, CLUSTER, SPREAD, version))["p"][:2] == ("Bound", "n1")
 
 
-def test_a_release_that_counts_every_pod_keeps_p_off_the_skewed_node(tmp_path, monkeypatch):
-    """1.38's behaviour behind the same capability: `old` counts in zone a, so n1 would be skewed (1 + 1 - 0)."""
-    counting = replace(releases.CAPABILITIES["1.37"], spread_empty_selector_counts_none=False)
-    monkeypatch.setitem(releases.CAPABILITIES, "1.37", counting)
-    assert pods(plan(tmp_path, CLUSTER, SPREAD, "1.37"))["p"][:2] == ("Bound", "n2")
+def test_1_38_counts_every_pod_and_keeps_p_off_the_skewed_node(tmp_path):
+    """1.38 (podtopologyspread/common.go, #141340): `old` counts in zone a, so n1 would be skewed (1 + 1 - 0)."""
+    assert pods(plan(tmp_path, CLUSTER, SPREAD, "1.38"))["p"][:2] == ("Bound", "n2")

@@ -90,6 +90,16 @@ class Capabilities:
     admission_fills_preemption_policy: bool = False  # Priority admission fills a group's preemptionPolicy from its
     #                                  class (a `Never` class is admitted with Never filled in); the API schema no
     #                                  longer defaults it (SetDefaults_PodGroup deleted in 1.38)
+    # what 1.38's scheduler does differently (pkg/scheduler of v1.38.0-beta.0, release-1.38.md §4):
+    group_fit_error: bool = False  # group statuses are podGroupFitErrors (types.go): the plugin's reason with no
+    #                               `pod group is unschedulable, ` lead; GangScheduling's PlacementFeasible counts
+    #                               unschedulable and not-evaluated members and holds every policy to a threshold
+    #                               (basic: 1); the members that did not fail themselves read `parent pod group %q
+    #                               is unschedulable` (schedule_one.go, algorithm_podgroup.go, gangscheduling.go)
+    empty_domain_excluded: bool = False  # nodes whose topology label value is "" are in no placement, and a bound
+    #                                     member on one is an error (topologyaware/topology_placement.go)
+    pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
+    #                                              its namespace in preemption (preemption/util.go, #141785)
     unique_condition_types: bool = False  # status.conditions is a list-map keyed by type that the server enforces
     #                                      (declarative validation beta in 1.38; 1.37 only shadowed it)
 
@@ -123,7 +133,8 @@ CAPABILITIES: dict[str, Capabilities] = {
 CAPABILITIES["1.38"] = replace(
     CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
-    group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True)
+    group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True,
+    group_fit_error=True, empty_domain_excluded=True, pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:

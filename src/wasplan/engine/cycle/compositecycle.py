@@ -118,7 +118,7 @@ class TreeRun:
         count, key = 1, placement.topology_key(gs.pg)
         if key is not None:
             try:
-                count = len(generate(self.state, key, mask, bound))
+                count = len(generate(self.state, key, mask, bound, self.options.caps.empty_domain_excluded))
             except PlacementError as exc:
                 return GroupAttempt(False, str(exc), error=True)
             if not count:
@@ -141,7 +141,8 @@ class TreeRun:
                 res.message = groupcycle.unschedulable(placement.placements_msg(1, res.message))
             return res
         try:
-            domains = generate(self.state, tkey, mask, self.subtree_bound(key))
+            domains = generate(self.state, tkey, mask, self.subtree_bound(key),
+                               self.options.caps.empty_domain_excluded)
         except PlacementError as exc:
             return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, str(exc), error=True)
         if not domains:

@@ -98,8 +98,16 @@ def _no_placement(attempt: GroupAttempt, count: int, first: GroupAttempt, nothin
     `0/N placements are available, first placement status: <first>`; v1.37.2 builds that status with
     errPodGroupUnschedulable (so it leads with `pod group is unschedulable, `) and quotes a first status that
     carries the error as the error alone. In 1.37 a placement where the gang rule held but nothing new was placed
-    is a feasible placement upstream, and the root then turns it into plain `pod group is unschedulable`."""
-    if not first.entity_cycle:
+    is a feasible placement upstream, and the root then turns it into plain `pod group is unschedulable`; 1.38
+    (a `parent` on the attempt: podGroupFitError) quotes the first placement's reason as it is, and a root that
+    placed nothing new reads `no pods were schedulable`."""
+    if first.parent is not None:
+        attempt.parent = first.parent
+        if nothing_new or first.nothing_new:
+            attempt.message, attempt.nothing_new = groupcycle.NO_POD_SCHEDULABLE, True
+        else:
+            attempt.message = placements_msg(count, first.message)
+    elif not first.entity_cycle:
         attempt.message = placements_msg(count, first.message)
     elif nothing_new or first.nothing_new:
         attempt.message, attempt.wrapped, attempt.nothing_new = groupcycle.unschedulable(), True, True
@@ -135,7 +143,7 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
             _no_placement(attempt, 1, attempt)
         return attempt
     try:
-        domains = generate(ev.state, key, parent, bound)
+        domains = generate(ev.state, key, parent, bound, options.caps.empty_domain_excluded)
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
     job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)

@@ -48,7 +48,7 @@ def member_refusal(group, options) -> str | None:
 class Preemption:
     def __init__(self, state, world, options):
         self.state, self.world, self.options = state, world, options
-        self.pdbs = PdbTracker()
+        self.pdbs = PdbTracker(options.caps.pdb_empty_selector_matches_all)
         self._prio_cache: dict[str, int] = {}
         self._wap_prio_cache: dict[str, int] = {}
         self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
