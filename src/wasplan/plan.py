@@ -172,6 +172,8 @@ class Reason(StrEnum):
     SCHEDULED = "Scheduled"
     UNSCHEDULABLE = "Unschedulable"
     SCHEDULER_ERROR = "SchedulerError"
+    POD_GROUP_ERROR = "PodGroupError"  # 1.38: a runtime hierarchy check failed (validatePodGroupHierarchy)
+    COMPOSITE_POD_GROUP_ERROR = "CompositePodGroupError"  # 1.38: the same, on a CompositePodGroup
     SCHEDULING_GATED = "SchedulingGated"
 
 

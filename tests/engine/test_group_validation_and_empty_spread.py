@@ -78,6 +78,17 @@ def test_members_with_another_priority_give_the_group_a_scheduler_error_conditio
     assert pods(run)["m0"] == ("Pending", None, PRIORITY_MSG)
 
 
+def test_1_38_reports_the_hierarchy_check_as_a_pod_group_error(tmp_path):
+    """1.38 validatePodGroupHierarchy (schedule_one_podgroup.go): reason PodGroupError, the pod and the group
+    named in the message (checked against the 1.38 oracle)."""
+    message = ("all pods in a pod group hierarchy should have the same priority as the root pod group's priority, "
+               'got 0 ("m0") and 1000 ("podgroup/default/g")')
+    run = plan(tmp_path, CLUSTER, GROUP, "1.38")
+    (group,) = run.plan.pod_groups
+    assert (group.condition.reason, group.message) == ("PodGroupError", message)
+    assert {p[2] for p in pods(run).values() if p[0] == "Pending"} == {message}
+
+
 def test_an_empty_spread_selector_counts_no_running_pod(tmp_path):
     for version in ("1.36", "1.37"):
         assert pods(plan(tmp_path, CLUSTER, SPREAD, version))["p"][:2] == ("Bound", "n1")
