@@ -249,57 +249,11 @@ def test_a_real_dra_plan_diffs_its_claims_devices():
 # --to-k8s: the same inputs planned under --k8s-version (the baseline) and the target release (the head). A
 # PodDisruptionBudget with `selector: {}` covers every pod of its namespace from 1.38 on (preemption/util.go,
 # #141785), so the upgrade moves the preemptor to the node whose victim no budget covers.
-UPGRADE_CLUSTER = """\
-apiVersion: v1
-kind: Node
-metadata: {name: n0, labels: {kubernetes.io/hostname: n0}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: all-of-default, namespace: default}
-spec: {minAvailable: 1, selector: {}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: guarded, namespace: default}
-spec:
-  nodeName: n0
-  priority: 10
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: free, namespace: other}
-spec:
-  nodeName: n1
-  priority: 20
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
-"""
-UPGRADE_POD = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
-"""
+UPGRADE = FIXTURES / "scenarios" / "pdb-empty-selector"
 
 
 def _upgrade_cli(tmp_path, *args: str):
-    (tmp_path / "cluster.yaml").write_text(UPGRADE_CLUSTER)
-    (tmp_path / "pod.yaml").write_text(UPGRADE_POD)
-    return run("plan", str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "cluster.yaml"),
+    return run("plan", str(UPGRADE / "urgent.yaml"), "--cluster", str(UPGRADE / "cluster.yaml"),
                "--k8s-version", "1.37", "--to-k8s", "1.38", *args, env={"COLUMNS": "100"})
 
 

@@ -15,6 +15,7 @@ checked against the 1.38 oracle (release-1.38.md §4): real manifests in, 1.38's
 from __future__ import annotations
 
 from drascenes import plan, pods
+from tests.conftest import FIXTURES
 
 
 def _node(name: str, cpu: str, rack: str | None = None) -> str:
@@ -94,44 +95,12 @@ def test_a_node_with_an_empty_topology_value_is_in_no_placement(tmp_path):
     assert pods(run)["pair-1"] == ("Pending", None, INSUFFICIENT.format(1, 1))
 
 
-PDB_CLUSTER = _node("n0", "2") + _node("n1", "2") + """---
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: all-of-default, namespace: default}
-spec: {minAvailable: 1, selector: {}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: guarded, namespace: default}
-spec:
-  nodeName: n0
-  priority: 10
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: free, namespace: other}
-spec:
-  nodeName: n1
-  priority: 20
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
-"""
-URGENT = """apiVersion: v1
-kind: Pod
-metadata: {name: urgent, namespace: default}
-spec:
-  priorityClassName: high
-  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
-"""
+PDB = FIXTURES / "scenarios" / "pdb-empty-selector"
 
 
 def test_an_empty_pdb_selector_guards_every_pod_of_its_namespace(tmp_path):
     # 1.37 ignores the budget and evicts the lowest-priority victim (guarded, on n0); 1.38 sees that eviction
     # break the budget and takes n1, whose victim no budget covers
-    assert pods(plan(tmp_path, PDB_CLUSTER, URGENT, "1.37"))["urgent"][:2] == ("Bound", "n0")
-    assert pods(plan(tmp_path, PDB_CLUSTER, URGENT, "1.38"))["urgent"][:2] == ("Bound", "n1")
+    cluster, urgent = (PDB / "cluster.yaml").read_text(), (PDB / "urgent.yaml").read_text()
+    assert pods(plan(tmp_path, cluster, urgent, "1.37"))["urgent"][:2] == ("Bound", "n0")
+    assert pods(plan(tmp_path, cluster, urgent, "1.38"))["urgent"][:2] == ("Bound", "n1")
