@@ -39,9 +39,11 @@ TARGETS: list[tuple[str, str, tuple[str, ...]]] = [
     ("v1.36.0-local-strict", "v1alpha2", ("Workload", "PodGroup")),
     ("v1.37.0-local-strict", "v1alpha3", ("Workload", "PodGroup", "CompositePodGroup")),
     ("v1.37.0-local-strict", "v1beta1", ("Workload", "PodGroup")),
+    # 1.38 serves CompositePodGroup in v1beta1 too (its Workload and PodGroup are 1.37's field for field);
+    # kubernetes-validate has no 1.38 yet: the directory is wasplan's own (tools/gen_core_schemas.py)
+    ("v1.38.0-local-strict", "v1beta1", ("CompositePodGroup",)),
 ]
-
-RELEASE_OF = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37", "v1beta1": "1.37"}
+OWN_UPSTREAM = Path(__file__).resolve().parents[1] / "src" / "wasplan" / "validate" / "upstream_schemas"
 
 # Our own one-line summaries for the top-level kinds (upstream descriptions are deliberately not copied).
 KIND_SUMMARY = {
@@ -62,6 +64,8 @@ DNS_SUBDOMAIN_OR_EMPTY = {"maxLength": 253, "pattern": f"^({_SUBDOMAIN})?$"}
 LABEL_KEY = {"maxLength": 317, "pattern": f"^((?=[^/]{{1,253}}/){_SUBDOMAIN}/)?{_KEY_NAME}$"}
 PATH_SEGMENT = {"minLength": 1, "pattern": "^[^/%]+$", "not": {"enum": [".", ".."]}}
 INT32 = {"minimum": -2147483648, "maximum": 2147483647}
+# v1alpha2's bound on a group's priority; 1.37's bound on v1alpha3/v1beta1 is a release rule instead
+# (validate/rules/priority.py), because 1.38 serves the same versions without it
 PRIORITY = {"minimum": -2147483648, "maximum": 1000000000}
 # Empty structs (`basic: {}`, `single: {}`, `all: {}`): a strict API server rejects unknown fields in them.
 EMPTY_STRUCT = {"additionalProperties": False}
@@ -106,7 +110,7 @@ OVERLAYS: list[tuple[tuple[str, ...], str, dict]] = [
     # object names: Workload, PodGroup, CompositePodGroup names are DNS subdomains (§1, §3.1)
     (ALL, "Workload.metadata", {"properties": {"name": DNS_SUBDOMAIN}}),
     (SINCE_A2, "PodGroup.metadata", {"properties": {"name": DNS_SUBDOMAIN}}),
-    (("v1alpha3",), "CompositePodGroup.metadata", {"properties": {"name": DNS_SUBDOMAIN}}),
+    (A3B1, "CompositePodGroup.metadata", {"properties": {"name": DNS_SUBDOMAIN}}),
     # controllerRef (§3.1): apiGroup DNS subdomain when non-empty; kind and name path segments
     (ALL, "TypedLocalObjectReference.apiGroup", DNS_SUBDOMAIN_OR_EMPTY),
     (ALL, "TypedLocalObjectReference.kind", PATH_SEGMENT),
@@ -135,7 +139,6 @@ OVERLAYS: list[tuple[tuple[str, ...], str, dict]] = [
     (A3B1, "CompositePodGroupTemplate.compositePodGroupTemplates", {"maxItems": 8}),
     (A3B1, "CompositePodGroupTemplate.name", DNS_LABEL),
     (A3B1, "CompositePodGroupTemplate.priorityClassName", DNS_SUBDOMAIN),
-    (A3B1, "CompositePodGroupTemplate.priority", PRIORITY),
     (A3B1, "CompositePodGroupTemplate.preemptionPolicy", {"enum": ["Never", "PreemptLowerPriority", None]}),
     (A3B1, "CompositePodGroupSchedulingPolicy", exactly_one({"basic": OBJ, "gang": OBJ})),
     (A3B1, "CompositeBasicSchedulingPolicy", EMPTY_STRUCT),
@@ -147,12 +150,12 @@ OVERLAYS: list[tuple[tuple[str, ...], str, dict]] = [
     # PodGroupTemplate (§3.1, §4.1)
     (SINCE_A2, "PodGroupTemplate.name", DNS_LABEL),
     (SINCE_A2, "PodGroupTemplate.priorityClassName", DNS_SUBDOMAIN),
-    (SINCE_A2, "PodGroupTemplate.priority", PRIORITY),
+    (A2, "PodGroupTemplate.priority", PRIORITY),
     (SINCE_A2, "PodGroupTemplate.resourceClaims", {"maxItems": 4}),
     (A3B1, "PodGroupTemplate.preemptionPolicy", {"enum": ["Never", "PreemptLowerPriority", None]}),
     # PodGroup spec (§3.2, §4.2)
     (SINCE_A2, "PodGroupSpec.priorityClassName", DNS_SUBDOMAIN),
-    (SINCE_A2, "PodGroupSpec.priority", PRIORITY),
+    (A2, "PodGroupSpec.priority", PRIORITY),
     (SINCE_A2, "PodGroupSpec.resourceClaims", {"maxItems": 4}),
     (A3B1, "PodGroupSpec.preemptionPolicy", {"enum": ["Never", "PreemptLowerPriority", None]}),
     (A3B1, "PodGroupSpec.parentCompositePodGroupName", DNS_SUBDOMAIN),
@@ -161,11 +164,10 @@ OVERLAYS: list[tuple[tuple[str, ...], str, dict]] = [
     (A3B1, "DisruptionMode", exactly_one({"single": OBJ, "all": OBJ})),
     (A3B1, "SingleDisruptionMode", EMPTY_STRUCT),
     (A3B1, "AllDisruptionMode", EMPTY_STRUCT),
-    # CompositePodGroup spec (§4.3), v1alpha3 only
-    (("v1alpha3",), "CompositePodGroupSpec.parentCompositePodGroupName", DNS_SUBDOMAIN),
-    (("v1alpha3",), "CompositePodGroupSpec.priorityClassName", DNS_SUBDOMAIN),
-    (("v1alpha3",), "CompositePodGroupSpec.priority", PRIORITY),
-    (("v1alpha3",), "CompositePodGroupSpec.preemptionPolicy", {"enum": ["Never", "PreemptLowerPriority", None]}),
+    # CompositePodGroup spec (§4.3): v1alpha3, and v1beta1 from 1.38
+    (A3B1, "CompositePodGroupSpec.parentCompositePodGroupName", DNS_SUBDOMAIN),
+    (A3B1, "CompositePodGroupSpec.priorityClassName", DNS_SUBDOMAIN),
+    (A3B1, "CompositePodGroupSpec.preemptionPolicy", {"enum": ["Never", "PreemptLowerPriority", None]}),
     # scheduling policy, shared by templates and PodGroups (§3.1, §4.1)
     (SINCE_A2, "PodGroupSchedulingPolicy", exactly_one({"basic": OBJ, "gang": OBJ})),
     (ALL, "BasicSchedulingPolicy", EMPTY_STRUCT),
@@ -192,8 +194,10 @@ OVERLAYS: list[tuple[tuple[str, ...], str, dict]] = [
 
 # --- reading upstream -------------------------------------------------------------------------------------
 def upstream_definitions(schema_dir: str) -> dict[str, Any]:
-    """The `$defs` of one kubernetes-validate strict schema directory."""
-    base = importlib.resources.files("kubernetes_validate") / "kubernetes-json-schema" / schema_dir
+    """The `$defs` of one strict schema directory: kubernetes-validate's, or wasplan's own for a release the
+    package does not have yet."""
+    own = OWN_UPSTREAM / schema_dir
+    base = own if own.is_dir() else importlib.resources.files("kubernetes_validate") / "kubernetes-json-schema" / schema_dir
     return json.loads((base / "_definitions.json").read_text(encoding="utf-8"))["$defs"]
 
 
@@ -324,8 +328,8 @@ def prepared_definitions(schema_dir: str, version: str, used: set[tuple[int, str
     """All scheduling-relevant upstream definitions of one version with prose removed and rules applied."""
     upstream = upstream_definitions(schema_dir)
     wanted: set[str] = set()
-    for _, v, kinds in TARGETS:
-        if v == version:
+    for d, v, kinds in TARGETS:
+        if (d, v) == (schema_dir, version):
             for kind in kinds:
                 wanted.update(reachable(upstream, f"{SCHED}.{version}.{kind}List"))
     defs = {name: copy.deepcopy(upstream[name]) for name in sorted(wanted)}
@@ -338,7 +342,12 @@ def prepared_definitions(schema_dir: str, version: str, used: set[tuple[int, str
     return defs
 
 
-def build_schema(defs: dict[str, Any], version: str, kind: str) -> dict:
+def release_of(schema_dir: str) -> str:
+    """`v1.37.0-local-strict` -> `1.37`."""
+    return ".".join(schema_dir.lstrip("v").split(".")[:2])
+
+
+def build_schema(defs: dict[str, Any], version: str, kind: str, release: str) -> dict:
     """The self-contained schema for `kind` (which may be a `*List`) of `scheduling.k8s.io/<version>`."""
     root_name = f"{SCHED}.{version}.{kind}"
     root = copy.deepcopy(defs[root_name])
@@ -351,7 +360,7 @@ def build_schema(defs: dict[str, Any], version: str, kind: str) -> dict:
     root.update({
         "$schema": DRAFT,
         "$id": f"{ID_BASE}/{GROUP}/{version}/{kind}.json",
-        "title": f"{kind} ({GROUP}/{version}, Kubernetes {RELEASE_OF[version]})",
+        "title": f"{kind} ({GROUP}/{version}, Kubernetes {release})",
         "description": summary + " Generated by tools/gen_schemas.py from the upstream strict schema plus "
                                  "the server-side rules JSON Schema can express.",
         "$defs": {n: defs[n] for n in names},
@@ -376,7 +385,8 @@ def generate() -> dict[str, str]:
         defs = prepared_definitions(schema_dir, version, used)
         for kind in kinds:
             for name in (kind, f"{kind}List"):
-                out[f"{GROUP}/{version}/{name}.json"] = render(build_schema(defs, version, name))
+                out[f"{GROUP}/{version}/{name}.json"] = render(build_schema(defs, version, name,
+                                                                            release_of(schema_dir)))
     unused = [f"{target} ({v})" for i, (versions, target, _) in enumerate(OVERLAYS)
               for v in versions if (i, v) not in used]
     if unused:

@@ -269,3 +269,22 @@ def test_137_job_whose_template_names_a_never_class_creates_no_pods(tmp_path):
                 "--k8s-version", "1.36", "-o", "json")
     # three 1-cpu pods on a 2-cpu node: two placed, none refused
     assert [p["status"] for p in json.loads(older.stdout)["pods"]] == ["Bound", "Bound", "Pending"]
+
+
+def test_138_podgroup_naming_a_never_class_is_admitted_with_never(tmp_path):
+    """1.38 deleted SetDefaults_PodGroup's preemptionPolicy default: Priority admission fills the unset policy from
+    the class, so the group 1.37 refused is created (v1.38.0-beta.0 plugin/pkg/admission/priority/admission.go
+    admitPodGroup, CHANGELOG #143253; issue 34 observed it running 1.38 code); writing another policy is still
+    refused."""
+    (tmp_path / "cluster.yaml").write_text(NODE + klass("never", 500, policy="Never"))
+    for manifests, refused in ((NEVER_GROUP, False),
+                               (NEVER_GROUP.replace("  schedulingPolicy", "  preemptionPolicy: PreemptLowerPriority\n"
+                                                    "  schedulingPolicy"), True)):
+        (tmp_path / "change.yaml").write_text(manifests)
+        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                       default_gates(get_release("1.38")))
+        found = [d.message for d in run.diagnostics if d.code == "WAS630"]
+        assert found == (['podgroups.scheduling.k8s.io "batch" is forbidden: the string value of PreemptionPolicy '
+                          "(PreemptLowerPriority) must not be provided in pod group spec; priority admission "
+                          "controller computed Never from the given PriorityClass name"] if refused else [])
+        assert [g.name for g in run.plan.pod_groups] == ([] if refused else ["batch"])

@@ -15,6 +15,7 @@ from .harness import CASES, files_of, load, run_in_place
 from wasplan.api.releases import default_gates, get_release
 from wasplan.diagnostics import Severity
 from wasplan.pipeline.validate import validate_paths
+from wasplan.validate.core_schemas import core_validator, own_upstream_schemas
 
 MIGRATING = [c for c in CASES if load(c).exit == 0]
 
@@ -86,6 +87,11 @@ def test_output_passes_upstream_strict_schemas(name):
     checked = 0
     for rel, data in files_of(case.expected).items():
         for obj in _objects(case.expected / rel if rel else case.expected, data):
+            if own_upstream_schemas(case.release):  # 1.38: the same schemas, made by tools/gen_core_schemas.py
+                validator = core_validator(case.release, obj["apiVersion"], obj["kind"], raw=True)
+                assert validator is not None and validator.is_valid(obj), obj
+                checked += 1
+                continue
             try:
                 kubernetes_validate.validate(obj, case.release, strict=True)
             except kubernetes_validate.SchemaNotFoundError:

@@ -22,7 +22,7 @@ from wasplan.pipeline.validate import validate_read
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
 _DIAGS = re.compile(r"^# diagnostics:(?P<items>.*)$", re.MULTILINE)
 _SEPARATOR = re.compile(r"^---\s*$", re.MULTILINE)
-FILES = [p for release in ("1.36", "1.37") for p in sorted((CONFORMANCE / release).glob("*.yaml"))]
+FILES = [p for release in ("1.36", "1.37", "1.38") for p in sorted((CONFORMANCE / release).glob("*.yaml"))]
 
 
 def all_gates(release: str) -> GateSet:

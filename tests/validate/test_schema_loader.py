@@ -89,7 +89,7 @@ def test_empty_structs_are_closed():
 
 def test_unknown_kinds_have_no_schema():
     assert schemas.load_schema("v1", "Pod") is None
-    assert schemas.load_schema("scheduling.k8s.io/v1beta1", "CompositePodGroup") is None
+    assert schemas.load_schema("scheduling.k8s.io/v1alpha2", "CompositePodGroup") is None
     assert schemas.load_schema("scheduling.k8s.io/v1beta1", "../v1alpha3/Workload") is None
     assert schemas.load_schema("../scheduling.k8s.io", "Workload") is None
     assert schemas.validator("example.com/v1", "Widget") is None

@@ -17,7 +17,7 @@ from wasplan.validate.core_schemas import definitions
 _NOT_KINDS = {"DeleteOptions", "WatchEvent", "Status", "APIGroup", "APIGroupList", "APIResourceList", "APIVersions"}
 
 
-@pytest.mark.parametrize("release", ["1.36", "1.37"])
+@pytest.mark.parametrize("release", ["1.36", "1.37", "1.38"])
 def test_table_is_the_releases_openapi_group_versions(release):
     found: dict[str, set[str]] = collections.defaultdict(set)
     for schema in definitions(release, raw=True)["$defs"].values():

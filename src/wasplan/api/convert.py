@@ -175,7 +175,7 @@ def to_hub(obj: dict) -> h.HubObject:
         return _workload(obj, api_version)
     if kind == "PodGroup" and api_version != V1ALPHA1:
         return _podgroup(obj, api_version)
-    if kind == "CompositePodGroup" and api_version == V1ALPHA3:
+    if kind == "CompositePodGroup" and api_version in (V1ALPHA3, V1BETA1):  # v1beta1 from 1.38
         return _composite(obj)
     raise ValueError(f"{api_version} has no kind {kind}")
 
@@ -338,8 +338,8 @@ def _write_podgroup(w: _Writer, obj: h.PodGroup, keep_status: bool) -> dict:
 
 
 def _write_composite(w: _Writer, obj: h.CompositePodGroup, keep_status: bool) -> dict:
-    if w.api_version != V1ALPHA3:
-        w.lose((), f"CompositePodGroup is served only as {V1ALPHA3}, not {w.api_version}", droppable=False)
+    if w.old:  # v1alpha3 from 1.37, v1beta1 from 1.38 (whether the release serves it is the target's business)
+        w.lose((), f"CompositePodGroup does not exist in {w.api_version}", droppable=False)
     out = _head(w.api_version, "CompositePodGroup", obj.metadata)
     spec: dict = {}
     if obj.parent_composite is not None:

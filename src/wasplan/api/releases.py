@@ -175,6 +175,10 @@ class Release:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
         return base in self.served.get(api_version, ())
 
+    def versions_of_group(self, group: str) -> list[str]:
+        """The group's versions the release serves, in the order of `served`."""
+        return [gv for gv in self.served if gv.rpartition("/")[0] == group]
+
     def versions_serving(self, kind: str) -> list[str]:
         base = kind[:-4] if kind.endswith("List") and kind != "List" else kind
         return [gv for gv, kinds in self.served.items() if base in kinds]
@@ -307,7 +311,7 @@ RELEASES: dict[str, Release] = {
             "PodGroup": f"{SCHEDULING_GROUP}/v1beta1",
             "CompositePodGroup": f"{SCHEDULING_GROUP}/v1beta1",
         },
-        upstream_schema_dir="v1.37.0-local-strict",
+        upstream_schema_dir="v1.38.0-local-strict",  # wasplan's own (validate/upstream_schemas), from the openapi-spec
         upstream_version="v1.38.0-beta.0",
         prerelease=True,
         removed_gates=frozenset({"PodGroupPreemptionPolicy", "DynamicResourceAllocation"}),

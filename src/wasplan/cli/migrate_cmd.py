@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from wasplan.api.releases import DEFAULT_RELEASE, SUPPORTED_RELEASES
 from wasplan.cli import terminal
 from wasplan.cli.app import app
 from wasplan.cli.common import OutputFormat, complete_versions, fail
@@ -20,8 +21,6 @@ from wasplan.report import migrate_json, migrate_text
 def _target(to_k8s: Optional[str], to: Optional[str]) -> Target:
     try:
         target = Target.parse(to_k8s, to)
-        if to is not None and to_k8s is not None and Target.parse(to_k8s, None).release != target.release:
-            fail(f"--to {to} is a Kubernetes {target.release} version, but --to-k8s says {to_k8s}")
     except ValueError as exc:
         fail(str(exc))
     return target
@@ -35,7 +34,7 @@ def migrate_command(
     paths: List[str] = typer.Argument(..., metavar="PATH...", help="Files, directories (recursive) or - for stdin."),
     to_k8s: Optional[str] = typer.Option(None, "--to-k8s", "--k8s-version", metavar="VERSION",
                                          autocompletion=complete_versions,
-                                         help="Kubernetes release to migrate to (1.36 or 1.37; default 1.37)."),
+                                         help=f"Kubernetes release to migrate to ({', '.join(SUPPORTED_RELEASES)}; default {DEFAULT_RELEASE})."),
     to: Optional[str] = typer.Option(None, "--to", metavar="GROUP/VERSION",
                                      help=f"Force one version: {', '.join(FORCEABLE)}."),
     in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite the files (atomically)."),

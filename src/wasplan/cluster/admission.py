@@ -10,8 +10,9 @@ and v1.37.2) refuses with 403 Forbidden:
   is on; the preemption policy is checked only with PodGroupPreemptionPolicy. With that gate the 1.37 scheme
   has already defaulted an unset spec.preemptionPolicy to PreemptLowerPriority when admission runs
   (pkg/apis/scheduling/v1beta1 and v1alpha3 SetDefaults_PodGroup, SetDefaults_CompositePodGroup), so a group
-  naming a class whose preemptionPolicy is Never is refused unless it writes Never itself. A Workload is never
-  checked: the plugin has no case for it, so a template naming a missing class is stored as written.
+  naming a class whose preemptionPolicy is Never is refused unless it writes Never itself. 1.38 deleted those
+  defaults (v1.38.0-beta.0 `Capabilities.admission_fills_preemption_policy`): the plugin fills the unset policy
+  from the class, so such a group is admitted with Never. A Workload is never checked: the plugin has no case for it, so a template naming a missing class is stored as written.
 
 A refused object is never stored, so the scheduler never sees it: the planner takes it out of the arrivals and
 reports it (WAS630) at the priorityClassName the object, or the pod template its controller copies, writes. A
@@ -60,10 +61,10 @@ def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> s
         return None
     if not gates.enabled(gate):
         return None
-    policy_gate = gates.enabled("PodGroupPreemptionPolicy")
+    policy_gate = gates.enabled("PodGroupPreemptionPolicy")  # removed in 1.38 with the feature always on
     policy = obj.preemption_policy.value if obj.preemption_policy is not None else None
-    if policy is None and policy_gate:  # the 1.37 scheme defaults it before admission (SetDefaults_PodGroup)
-        policy = DEFAULT_PREEMPTION
+    if policy is None and policy_gate and not gates.release.caps.admission_fills_preemption_policy:
+        policy = DEFAULT_PREEMPTION  # the 1.37 scheme defaults it before admission (SetDefaults_PodGroup)
     got = admit(obj.priority_class_name, obj.priority, policy, classes, what, policy_gate=policy_gate)
     return f'{_RESOURCE[what]} "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
 

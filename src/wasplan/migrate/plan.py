@@ -15,7 +15,7 @@ from typing import Any
 
 from wasplan.api import hub as h
 from wasplan.api.convert import ConversionError, from_hub, to_hub
-from wasplan.api.releases import SCHEDULING_KINDS, capabilities
+from wasplan.api.releases import SCHEDULING_KINDS, capabilities, get_release
 from wasplan.codes import lookup
 from wasplan.diagnostics import Severity
 from wasplan.migrate import jobs
@@ -137,6 +137,11 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | Non
         plan.findings.append(Finding("WAS505", ("apiVersion",), f"{api_version} is not a version migrate knows"))
         return plan
     if _invalid_source(plan, typed, source_release):
+        return plan
+    if not get_release(target.release).serves(version, kind):  # a forced --to the release lacks for the kind
+        served = " or ".join(get_release(target.release).versions_serving(kind))
+        plan.findings.append(Finding("WAS501", (), f"cannot migrate to {version}: Kubernetes {target.release} "
+                                     f"serves {kind} only as {served}"))
         return plan
     expected = _convert(typed, plan, opts)
     if plan.refused:

@@ -12,11 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasplan.api.convert import V1ALPHA1, V1ALPHA2, V1ALPHA3, V1BETA1
-from wasplan.api.releases import DEFAULT_RELEASE, RELEASE_OF_VERSION, SCHEDULING_GROUP, get_release
+from wasplan.api.releases import DEFAULT_RELEASE, RELEASE_OF_VERSION, SCHEDULING_GROUP, Release, get_release
 
 FORCEABLE = {"v1beta1": V1BETA1, "v1alpha3": V1ALPHA3, "v1alpha2": V1ALPHA2}
 RELEASE_OF = {f"{SCHEDULING_GROUP}/{version}": release for version, release in RELEASE_OF_VERSION.items()}
 OLD_VERSIONS = (V1ALPHA1, V1ALPHA2)
+
+
+def _release(to_k8s: str) -> Release:
+    try:
+        return get_release(to_k8s)
+    except KeyError as exc:
+        raise ValueError(str(exc.args[0])) from None
 
 
 def is_scheduling(api_version: object) -> bool:
@@ -53,12 +60,14 @@ class Target:
             if short not in FORCEABLE:
                 raise ValueError(f"--to must be one of {', '.join(FORCEABLE)}, not {to_version!r}")
             forced = FORCEABLE[short]
-            return cls(RELEASE_OF[forced], forced)
-        try:
-            release = get_release(to_k8s or DEFAULT_RELEASE)
-        except KeyError as exc:
-            raise ValueError(str(exc.args[0])) from None
-        return cls(release.version)
+            if to_k8s is None:
+                return cls(RELEASE_OF[forced], forced)
+            release = _release(to_k8s)
+            if forced not in release.versions_of_group(SCHEDULING_GROUP):
+                raise ValueError(f"--to {to_version}: Kubernetes {release.version} does not serve {forced} (it "
+                                 f"serves {', '.join(release.versions_of_group(SCHEDULING_GROUP))})")
+            return cls(release.version, forced)
+        return cls(_release(to_k8s or DEFAULT_RELEASE).version)
 
     def version_for(self, kind: str, obj: dict) -> str:
         """Target apiVersion of one object (`kind` without List)."""

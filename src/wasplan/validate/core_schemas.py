@@ -1,8 +1,8 @@
 """Upstream's strict schemas for the kinds wasplan does not own (Pod, Job, Node, PriorityClass, ...).
 
 This is the one module that knows kubernetes-validate: it reads that package's data files (found through the
-import system's spec of the package, never an absolute path, and without importing it) and compiles them with
-jsonschema_rs. Each kind file refers to the release's shared `_definitions.json` (about 1.8 MB) by URI, so
+import system's spec of the package, never an absolute path, and without importing it), or for a release the
+package does not have yet wasplan's own copy made the same way (`_OWN`), and compiles them with jsonschema_rs. Each kind file refers to the release's shared `_definitions.json` (about 1.8 MB) by URI, so
 that file is parsed once per release and handed to a jsonschema_rs Registry under its own `$id`; validators
 are then cached per (release, apiVersion, kind). Formats are not asserted, matching what kubernetes-validate
 itself does.
@@ -31,9 +31,19 @@ def _package_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+# Releases kubernetes-validate does not cover yet have the same directory in wasplan itself, made from the
+# release's own OpenAPI document by tools/gen_core_schemas.py (1.38, from v1.38.0-beta.0).
+_OWN = Path(__file__).resolve().parent / "upstream_schemas"
+
+
+def own_upstream_schemas(release_version: str) -> bool:
+    """Whether the release's strict schemas are wasplan's own copy rather than kubernetes-validate's."""
+    return (_OWN / get_release(release_version).upstream_schema_dir).is_dir()
+
+
 def _schema_dir(release_version: str) -> Path:
-    release = get_release(release_version)
-    return _package_dir() / "kubernetes-json-schema" / release.upstream_schema_dir
+    name = get_release(release_version).upstream_schema_dir
+    return _OWN / name if own_upstream_schemas(release_version) else _package_dir() / "kubernetes-json-schema" / name
 
 
 def schema_file_name(api_version: str, kind: str) -> str:

@@ -12,7 +12,8 @@ from typing import Callable
 from wasplan.api.releases import RELEASE_OF_VERSION, GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules import composite, dra, dra_slice, job, meta, pod, podgroup, templates, workload
+from wasplan.validate.rules import (
+    composite, dra, dra_slice, group_priority, job, meta, pod, podgroup, templates, workload)
 
 RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
@@ -54,4 +55,7 @@ def _kind_rules(doc: Document, gates: GateSet) -> list[Diagnostic]:
     if group == RESOURCE_GROUP and doc.version not in _DRA_VERSIONS + _DRA_CLAIM_VERSIONS.get(doc.kind, ()):
         return []
     rule = _RULES.get((group, doc.kind))
-    return rule(doc, gates) if rule else []
+    out = rule(doc, gates) if rule else []
+    if group == "scheduling.k8s.io":
+        out += group_priority.check(doc, gates)
+    return out
