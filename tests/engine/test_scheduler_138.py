@@ -8,6 +8,7 @@ checked against the 1.38 oracle (release-1.38.md §4): real manifests in, 1.38's
 - a basic group is held to a threshold of 1 (GenericPodGroup.GetMinCount);
 - a node whose topology label value is "" is in no placement (topologyaware/topology_placement.go);
 - a PodDisruptionBudget with `selector: {}` covers every pod of its namespace (preemption/util.go, #141785);
+- workload-aware preemption ranks nodes by what evicting costs (DefaultPreemption RankNodes, CompareVictimSets);
 - (a topology spread constraint with `labelSelector: {}` counting every pod of the namespace, #141340, is in
   test_group_validation_and_empty_spread.py).
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from drascenes import plan, pods
 from tests.conftest import FIXTURES
+from wasplan.engine.preemption.ranknodes import VictimCost, compare_victim_sets
 
 
 def _node(name: str, cpu: str, rack: str | None = None) -> str:
@@ -104,3 +106,26 @@ def test_an_empty_pdb_selector_guards_every_pod_of_its_namespace(tmp_path):
     cluster, urgent = (PDB / "cluster.yaml").read_text(), (PDB / "urgent.yaml").read_text()
     assert pods(plan(tmp_path, cluster, urgent, "1.37"))["urgent"][:2] == ("Bound", "n0")
     assert pods(plan(tmp_path, cluster, urgent, "1.38"))["urgent"][:2] == ("Bound", "n1")
+
+
+CHEAPEST = FIXTURES / "scenarios" / "wap-cheapest-node"
+
+
+def test_workload_aware_preemption_takes_the_node_whose_victims_cost_least(tmp_path):
+    cluster, solo = (CHEAPEST / "cluster.yaml").read_text(), (CHEAPEST / "solo.yaml").read_text()
+    before = pods(plan(tmp_path, cluster, solo, "1.37"))
+    assert (before["solo-0"][:2], before["costly"][0]) == (("Bound", "n0"), "Preempted")
+    after = pods(plan(tmp_path, cluster, solo, "1.38"))
+    assert (after["solo-0"][:2], after["cheap"][0], after["costly"][0]) == (("Bound", "n1"), "Preempted",
+                                                                           "AlreadyBound")
+
+
+def test_victim_sets_compare_budgets_first_then_priority_by_priority():
+    cheap, costly = VictimCost(5, 1, 1, 0), VictimCost(50, 1, 1, 0)
+    guarded = VictimCost(5, 1, 1, 1)
+    assert compare_victim_sets([], [cheap]) < 0  # a free node is rank 0
+    assert compare_victim_sets([cheap], [costly]) < 0
+    assert compare_victim_sets([costly], [guarded]) < 0  # a budget broken outweighs priority
+    assert compare_victim_sets([cheap, cheap], [cheap]) > 0  # more pods at the same priority
+    # the same pods in one group victim against two pod victims: fewer victims of a higher type rank last
+    assert compare_victim_sets([VictimCost(5, 2, 2, 0)], [cheap, cheap]) > 0

@@ -99,6 +99,10 @@ class Capabilities:
     hierarchy_validation: bool = False  # validatePodGroupHierarchy runs before a group's cycle: pods share the
     #                                    first pod's schedulerName, the root's priority and the expected preemption
     #                                    policy; a failure is reason PodGroupError (schedule_one_podgroup.go)
+    single_members_are_pod_victims: bool = False  # a disruptionMode-single group's pods are Pod victims, ranked
+    #                                       like standalone pods (preemption/util.go MoreImportantVictim, #142955)
+    wap_rank_nodes: bool = False  # workload-aware preemption places each member on the feasible nodes of the
+    #                               lowest preemption cost (DefaultPreemption RankNodes/Reserve; ranknodes.py)
     empty_domain_excluded: bool = False  # nodes whose topology label value is "" are in no placement, and a bound
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
@@ -137,7 +141,8 @@ CAPABILITIES["1.38"] = replace(
     CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
     group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True,
-    group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, pdb_empty_selector_matches_all=True)
+    group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
+    wap_rank_nodes=True, pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:

@@ -136,7 +136,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
         batch.placed(node)
         attempt.placements[ps.key] = node
         return True
-    decision = ev.find_node(ps.pod, mask)
+    decision = ev.find_node(ps.pod, mask) if ev.ranker is None else ev.ranker.find_node(ev, ps.pod, mask)
     node = decision.node
     if node is None and post_filter is not None and decision.error is None:
         node, message = post_filter(ps, ev, decision)
@@ -226,7 +226,7 @@ def _run_threshold(ev, group: GroupState, members, scheduled: int, mask) -> Grou
     nothing new is `no pods were schedulable` (RunRootSchedulingAlgorithm)."""
     attempt = GroupAttempt(False, "", parent=group.record.name)
     need = group.min_count if group.is_gang else 1
-    batch = gangbatch.for_members(ev, members, mask)
+    batch = gangbatch.for_members(ev, members, mask) if ev.ranker is None else None  # ranked: member by member
     remaining, failed = len(members), 0
     if scheduled + remaining < need:
         attempt.message = threshold(need, scheduled, 0, remaining, True)
