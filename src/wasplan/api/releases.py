@@ -103,6 +103,8 @@ class Capabilities:
     #                                       like standalone pods (preemption/util.go MoreImportantVictim, #142955)
     wap_rank_nodes: bool = False  # workload-aware preemption places each member on the feasible nodes of the
     #                               lowest preemption cost (DefaultPreemption RankNodes/Reserve; ranknodes.py)
+    composite_condition: str = ""  # the condition the scheduler writes on a CompositePodGroup ("" for none;
+    #                                1.38 CompositePodGroupInitiallyScheduled, updateInitiallyScheduledCondition)
     empty_domain_excluded: bool = False  # nodes whose topology label value is "" are in no placement, and a bound
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
@@ -142,7 +144,7 @@ CAPABILITIES["1.38"] = replace(
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
     group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True,
     group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
-    wap_rank_nodes=True, pdb_empty_selector_matches_all=True)
+    wap_rank_nodes=True, composite_condition="CompositePodGroupInitiallyScheduled", pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:
