@@ -152,3 +152,20 @@ def test_a_failed_tree_names_its_composite_and_gets_its_condition(tmp_path):
     (tree,) = run.plan.to_dict()["compositePodGroups"]
     assert tree["condition"] == {"type": "CompositePodGroupInitiallyScheduled", "status": "False",
                                  "reason": "Unschedulable"}
+
+
+def _racks(count: int) -> str:
+    return "".join(_node(f"n{i:02d}", "4", f"r{i:02d}") for i in range(count))
+
+
+def test_where_1_38_would_sample_placements_the_plan_says_so(tmp_path):
+    """60 one-node racks: pct = max(5, 100 - 60·9/500) = 99, so upstream stops after 59 of 60 feasible
+    placements (algorithm_podgroup.go numFeasiblePlacementsToFind); wasplan scores all 60 (WAS730)."""
+    pair = _group("pair", "gang: {minCount: 2}", 2, "1", topology=True)
+    run = plan(tmp_path, _racks(60), pair, "1.38")
+    (warning,) = [d for d in run.diagnostics if d.code == "WAS730"]
+    assert warning.message == ("PodGroup default/pair: kube-scheduler 1.38 samples placements and would stop after "
+                               "59 feasible of its 60, tried in random order; wasplan scored all 60")
+    assert not [d for d in plan(tmp_path, _racks(60), pair, "1.37").diagnostics if d.code == "WAS730"]
+    # below 56 nodes in all the placements every one is tried: nothing to say
+    assert not [d for d in plan(tmp_path, _racks(55), pair, "1.38").diagnostics if d.code == "WAS730"]

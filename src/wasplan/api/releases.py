@@ -105,6 +105,8 @@ class Capabilities:
     #                               lowest preemption cost (DefaultPreemption RankNodes/Reserve; ranknodes.py)
     composite_condition: str = ""  # the condition the scheduler writes on a CompositePodGroup ("" for none;
     #                                1.38 CompositePodGroupInitiallyScheduled, updateInitiallyScheduledCondition)
+    placement_sampling: bool = False  # with TAS the scheduler stops after a share of feasible placements, shuffled
+    #                                   (percentageOfPlacementsToScore, algorithm_podgroup.go); wasplan scores all
     empty_domain_excluded: bool = False  # nodes whose topology label value is "" are in no placement, and a bound
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
@@ -144,7 +146,7 @@ CAPABILITIES["1.38"] = replace(
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
     group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True,
     group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
-    wap_rank_nodes=True, composite_condition="CompositePodGroupInitiallyScheduled", pdb_empty_selector_matches_all=True)
+    wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled", pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:

@@ -242,7 +242,8 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
     run.plan = dataclasses.replace(with_unplanned(plan, prepared.inputs),
                                    produced_by=provenance(run, gates, arrival, preemption, scheduler_config))
     run.diagnostics = sort_diagnostics(run.diagnostics + stranded_warnings(run.final.stranded, run.origins,
-                                                                                gates.release.version))
+                                                                                gates.release.version)
+                                       + sampling_warnings(run.final.sampled, run.origins, gates.release.version))
     return run
 
 
@@ -261,6 +262,22 @@ def stranded_warnings(stranded, origins: dict, release: str) -> list[Diagnostic]
                               f"pod {pod_key} is bound to {node}, where the devices allocated to ResourceClaim "
                               f"{claim_key} are not available", where,
                               STRANDED_WHY.format(release=release), {"pod": pod_key, "node": node, "claim": claim_key}))
+    return out
+
+
+def sampling_warnings(sampled, origins: dict, release: str) -> list[Diagnostic]:
+    """WAS730 for each group whose topology placement search the release's scheduler would cut short (adaptive
+    placement sampling; engine placement.sampling), at the group's manifest line."""
+    out = []
+    for kind, key, count, found in sampled:
+        namespace, _, name = key.partition("/")
+        where = origins.get((kind, namespace, name)) or Location("<plan>")
+        out.append(Diagnostic(
+            "WAS730", Severity.WARNING,
+            f"{kind} {key}: kube-scheduler {release} samples placements and would stop after {found} feasible of "
+            f"its {count}, tried in random order; wasplan scored all {count}", where,
+            "the plan is what percentageOfPlacementsToScore: 100 gives; with the default (adaptive) the chosen "
+            "domain may be another feasible one", {"kind": kind, "group": key, "placements": count, "stopAfter": found}))
     return out
 
 

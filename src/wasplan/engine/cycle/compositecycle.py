@@ -161,6 +161,8 @@ class TreeRun:
             return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, str(exc), error=True)
         if not domains:
             return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, placement.no_domain_msg(tkey))
+        if sampled := placement.sampling(self.options, domains):
+            self.world.sampled_trees[key] = sampled
         need = self.need(key, root=key == self.root)
         winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
         if winner is None:

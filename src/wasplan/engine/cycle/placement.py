@@ -88,6 +88,23 @@ class Job:
             self.ev.state.reserve(by_key[key].pod, row)
 
 
+def placements_to_find(domains) -> int:
+    """1.38's adaptive placement sampling (algorithm_podgroup.go numFeasiblePlacementsToFind with
+    percentageOfPlacementsToScore unset): stop after max(1, N·pct/100) feasible placements, pct = max(5,
+    100 - nodes·9/500) over the placements' summed node counts. wasplan evaluates every placement, as
+    percentageOfPlacementsToScore: 100 makes upstream do; the plan says where that can differ (WAS730)."""
+    nodes = sum(len(d.rows) for d in domains)
+    return max(1, len(domains) * max(5, 100 - nodes * 9 // 500) // 100)
+
+
+def sampling(options, domains) -> tuple[int, int] | None:
+    """(placements, placements upstream stops after) when the release samples and would stop before the end."""
+    if not options.caps.placement_sampling or not domains:
+        return None
+    found = placements_to_find(domains)
+    return (len(domains), found) if found < len(domains) else None
+
+
 def placements_msg(count: int, first: str) -> str:
     """Upstream's status when no candidate placement is feasible (a group without a key has one)."""
     return f"0/{count} placements are available, first placement status: {first}"
@@ -147,6 +164,7 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
     job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)
+    group.sampled = sampling(options, domains) or group.sampled
     return search(job, domains, key, ties)
 
 
