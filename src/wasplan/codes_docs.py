@@ -28,6 +28,7 @@ _POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: trainer-0\nspec:\n  sched
         "    podGroupName: trainers\n  containers: [{name: main, image: trainer:1}]\n")
 _GANG_PG = _PG + "spec:\n  schedulingPolicy:\n    gang: {minCount: 1}\n"
 _V = ("validate",)
+_V138 = ("validate", "--k8s-version", "1.38")
 _L = ("lint",)
 
 
@@ -419,16 +420,16 @@ DOCS: dict[str, RuleDoc] = {
         _COMPOSITE_WL, _COMPOSITE_WL + "    podGroupTemplates:\n    - name: ranks\n      schedulingPolicy: {gang: {minCount: 2}}\n",
         "Add the templates the composite groups, or delete it.", _V),
     "WAS206": RuleDoc(
-        "In 1.37 all templates of one Workload carry the same priorityClassName and priority; the API server "
-        "rejects a Workload that mixes them.",
+        "In 1.37 all templates of one Workload carry the same priorityClassName and priority, and in 1.38 the "
+        "same preemptionPolicy too; the API server rejects a Workload that mixes them.",
         _wl("  podGroupTemplates:\n  - name: workers\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"
             "  - name: leaders\n    priorityClassName: low\n    schedulingPolicy: {basic: {}}\n"),
         _wl("  podGroupTemplates:\n  - name: workers\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"
             "  - name: leaders\n    priorityClassName: high\n    schedulingPolicy: {basic: {}}\n"),
         "Give every template the same priority class (or split the Workload in two).", _V),
     "WAS207": RuleDoc(
-        "disruptionMode all on a basic policy: the API accepts it, but a basic group is not a gang, so "
-        "disrupting one pod evicting all of them is rarely what was meant.",
+        "disruptionMode all on a basic policy: the API accepts it through 1.37, but a basic group is not a gang, "
+        "so disrupting one pod evicting all of them is rarely what was meant (1.38 rejects it: WAS260).",
         _pg("  schedulingPolicy: {basic: {}}\n  disruptionMode: {all: {}}\n"),
         _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: {all: {}}\n"),
         "Use a gang policy, or disruptionMode single.", _V),
@@ -453,11 +454,63 @@ DOCS: dict[str, RuleDoc] = {
         "Use a gang policy, or drop disruptionMode.", _V),
     "WAS211": RuleDoc(
         "A Job's spec.scheduling is ignored because its pod template already names a PodGroup through "
-        "schedulingGroup: the Job controller does not create a Workload then.",
+        "schedulingGroup: the 1.37 Job controller does not create a Workload then (1.38 rejects the Job: WAS263).",
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n",
              pod_extra="      schedulingGroup: {podGroupName: trainers}\n"),
         _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
         "Keep one of the two: spec.scheduling (the controller makes the group) or schedulingGroup (you do).", _V),
+    "WAS260": RuleDoc(
+        "Kubernetes 1.38 refuses disruptionMode all on a PodGroup, a CompositePodGroup or a Workload template whose "
+        "scheduling policy is not gang (1.37 accepted it, and wasplan warned with WAS207): only a gang is "
+        "disrupted as one unit.",
+        _pg("  schedulingPolicy: {basic: {}}\n  disruptionMode: {all: {}}\n"),
+        _pg("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: {all: {}}\n"),
+        "Use a gang policy, or disruptionMode single.", _V138),
+    "WAS261": RuleDoc(
+        "Kubernetes 1.38 requires every child of a gang CompositePodGroupTemplate (pod group templates and "
+        "composite templates alike) to be a gang too.",
+        _wl("  compositePodGroupTemplates:\n  - name: replicas\n    schedulingPolicy: {gang: {minGroupCount: 2}}\n"
+            "    podGroupTemplates:\n    - name: workers\n      schedulingPolicy: {basic: {}}\n"),
+        _wl("  compositePodGroupTemplates:\n  - name: replicas\n    schedulingPolicy: {gang: {minGroupCount: 2}}\n"
+            "    podGroupTemplates:\n    - name: workers\n      schedulingPolicy: {gang: {minCount: 4}}\n"),
+        "Make the child a gang, or make the parent basic.", _V138),
+    "WAS262": RuleDoc(
+        "Kubernetes 1.38 requires every child of a CompositePodGroupTemplate with disruptionMode all to use "
+        "disruptionMode all too.",
+        _wl("  compositePodGroupTemplates:\n  - name: replicas\n    schedulingPolicy: {gang: {minGroupCount: 2}}\n"
+            "    disruptionMode: {all: {}}\n    podGroupTemplates:\n    - name: workers\n"
+            "      schedulingPolicy: {gang: {minCount: 4}}\n"),
+        _wl("  compositePodGroupTemplates:\n  - name: replicas\n    schedulingPolicy: {gang: {minGroupCount: 2}}\n"
+            "    disruptionMode: {all: {}}\n    podGroupTemplates:\n    - name: workers\n"
+            "      schedulingPolicy: {gang: {minCount: 4}}\n      disruptionMode: {all: {}}\n"),
+        "Give the child disruptionMode all, or drop it from the parent.", _V138),
+    "WAS263": RuleDoc(
+        "A Job with spec.scheduling whose pod template also names a PodGroup (schedulingGroup): 1.37 ignored "
+        "spec.scheduling (WAS211), the 1.38 Job API rejects the Job.",
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n",
+             pod_extra="      schedulingGroup: {podGroupName: trainers}\n"),
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n"),
+        "Keep one of the two: spec.scheduling (the controller makes the group) or schedulingGroup (you do).",
+        _V138),
+    "WAS264": RuleDoc(
+        "A Job with spec.scheduling that also carries scheduling.k8s.io/workload-name or "
+        "scheduling.k8s.io/group-template-name: those annotations delegate its PodGroup to another Workload's "
+        "template, and the 1.38 Job API rejects the two together.",
+        _job("  scheduling:\n    schedulingPolicy:\n      gang: {}\n").replace(
+            "  name: train\n", "  name: train\n  annotations:\n    scheduling.k8s.io/workload-name: pipeline\n"
+            "    scheduling.k8s.io/group-template-name: workers\n"),
+        _job("").replace("  name: train\n", "  name: train\n  annotations:\n    scheduling.k8s.io/workload-name: "
+                         "pipeline\n    scheduling.k8s.io/group-template-name: workers\n"),
+        "Drop spec.scheduling from a delegated Job, or drop both annotations.", _V138),
+    "WAS265": RuleDoc(
+        "A Job carries one of the delegation annotations (scheduling.k8s.io/workload-name, "
+        "scheduling.k8s.io/group-template-name) without both being set to non-empty values; the 1.38 Job API "
+        "rejects it.",
+        _job("").replace("  name: train\n", "  name: train\n  annotations:\n    scheduling.k8s.io/workload-name: "
+                         "pipeline\n"),
+        _job("").replace("  name: train\n", "  name: train\n  annotations:\n    scheduling.k8s.io/workload-name: "
+                         "pipeline\n    scheduling.k8s.io/group-template-name: workers\n"),
+        "Set both annotations, or neither.", _V138),
     "WAS212": RuleDoc(
         "A status condition breaks metav1.Condition's server-side rules: a status other than True/False/Unknown, "
         "a type that is not a qualified name, a reason that is not CamelCase-like or longer than 1024 "

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from tests.oracle.apicompare import validate_both
+from tests.oracle.conftest import API_RELEASES, require_release
 
 A63, A64 = "a" * 63, "a" * 64
 NAMES = ["kube-controller-manager-dra-example-driver-cluster-control-plane", A63, A64, "a" * 253, "a" * 254,
@@ -32,8 +33,9 @@ def _documents() -> list[dict]:
     return docs
 
 
-@pytest.mark.parametrize("release", ["1.36", "1.37"])
+@pytest.mark.parametrize("release", API_RELEASES)
 def test_names_get_the_servers_verdict(oracle_bin, release, tmp_path):
+    require_release(oracle_bin, release)
     docs = _documents()
     stream = tmp_path / "names.yaml"
     stream.write_text(yaml.safe_dump_all(docs, sort_keys=False))

@@ -15,9 +15,10 @@ import pytest
 
 from tests.oracle import mutate
 from tests.oracle.apicompare import agree, validate_both
+from tests.oracle.conftest import API_RELEASES, require_release
 
-PROFILES = {"1.36": ("", "DRAWorkloadResourceClaims=true"),
-            "1.37": ("", "DRAWorkloadResourceClaims=true,CompositePodGroup=false,TopologyAwareWorkloadScheduling=false")}
+_137_UP = ("", "DRAWorkloadResourceClaims=true,CompositePodGroup=false,TopologyAwareWorkloadScheduling=false")
+PROFILES = {"1.36": ("", "DRAWorkloadResourceClaims=true"), "1.37": _137_UP, "1.38": _137_UP}
 
 
 # Verdict differences still explained by a part of upstream validation wasplan does not model: none is left in
@@ -43,8 +44,9 @@ def _known_gap(kind: str, mutation: str, server, ours) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("release", ["1.36", "1.37"])
+@pytest.mark.parametrize("release", API_RELEASES)
 def test_mutated_documents_get_the_servers_verdict(oracle_bin, release, tmp_path, oracle_long):
+    require_release(oracle_bin, release)
     per_document = 12 if oracle_long else 2
     mutants = mutate.mutants(seed=22, per_document=per_document)
     stream = tmp_path / "mutants.yaml"

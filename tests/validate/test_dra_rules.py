@@ -310,3 +310,23 @@ def test_admin_access_in_a_subrequest_is_the_schemas_finding():
         - {name: a, deviceClassName: gpu.example.com, adminAccess: true}
 """)
     assert [(f[0], f[3]) for f in found] == [("WAS101", "spec.spec.devices.requests[0].firstAvailable[0].adminAccess")]
+
+
+def test_a_counter_without_value_is_accepted_as_the_server_does():
+    """Counter.value is a resource.Quantity the strict schema lists as required, but a missing one decodes to zero
+    and the API server accepts the slice (1.37 and 1.38 oracles' validate, found by the mutation corpus)."""
+    counters = SLICE + "  nodeName: node-1\n  sharedCounters:\n  - name: gpu-0-counters\n    counters:\n      memory: {}\n"
+    devices = SLICE + """\
+  nodeName: node-1
+  devices:
+  - name: half-0
+    consumesCounters:
+    - counterSet: gpu-0-counters
+      counters:
+        memory: {}
+"""
+    for release in ("1.37", "1.38"):
+        assert findings(counters, release) == [] and findings(devices, release) == []
+    # the slice's other required fields stay required
+    assert [f[3] for f in findings(counters.replace("  driver: gpu.example.com\n", "")) if f[0] == "WAS102"] == [
+        "spec.driver"]

@@ -132,7 +132,10 @@ def _plan_object(obj: dict, api_version: Any, kind: Any, list_version: str | Non
     if api_version == version:
         plan.findings += unchanged_problems(obj, target.release)
         return plan
-    source_release = RELEASE_OF.get(api_version)
+    # the source is judged by the target release when that serves it (a 1.38 v1beta1 CompositePodGroup), else
+    # by the release that introduced its version
+    source_release = target.release if get_release(target.release).serves(api_version, kind) else \
+        RELEASE_OF.get(api_version)
     if source_release is None:
         plan.findings.append(Finding("WAS505", ("apiVersion",), f"{api_version} is not a version migrate knows"))
         return plan

@@ -10,7 +10,8 @@ from __future__ import annotations
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules.common import disrupt_all_with_basic, make
+from wasplan.validate.rules import disruption
+from wasplan.validate.rules.common import make
 from wasplan.validate.rules.status import check_conditions
 from wasplan.validate.walk import COMPOSITE, TemplateNode, items, mapping
 
@@ -19,9 +20,9 @@ MAX_TREE_LEVELS = 4
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
-    """Rules for one CompositePodGroup (v1alpha3; no other version serves the kind)."""
+    """Rules for one CompositePodGroup (v1alpha3, and v1beta1 from 1.38)."""
     spec = mapping(doc.obj.get("spec"))
-    out = disrupt_all_with_basic(doc, spec, ("spec",), f'CompositePodGroup "{doc.name}"')
+    out = disruption.check_group(doc, spec, ("spec",), f'CompositePodGroup "{doc.name}"', gates.release.caps)
     out += check_conditions(doc, mapping(doc.obj.get("status")), "1.37")
     return out
 

@@ -5,7 +5,8 @@ the reusable `WorkloadPodGroup*` types are checked here (with the WAS1xx codes t
 scheduling.k8s.io kinds), plus the Job-specific rules: minCount ≤ parallelism, no `all` disruption on a basic
 policy (workloadbuilder), and `scheduling` being ignored when the pod template brings its own PodGroup. Also
 the two Job rules of pkg/apis/batch/validation that the oracle found deciding verdicts: the pod template's
-restartPolicy, and an Indexed Job's parallelism cap.
+restartPolicy, and an Indexed Job's parallelism cap. 1.38 (`Capabilities.job_scheduling_exclusive`) turns the
+ignored-scheduling warning into errors and checks the delegation annotations (WAS263-WAS265).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from wasplan.validate.walk import items, mapping
 
 BASE: FieldPath = ("spec", "scheduling")
 MAX_INDEXED_PARALLELISM = 100_000  # pkg/apis/batch/validation maxParallelismForIndexedJob
+# the annotations that delegate a Job's PodGroup to a template of another Workload (1.38
+# pkg/apis/scheduling/annotation_key_constants.go), in upstream's order
+DELEGATION = ("scheduling.k8s.io/workload-name", "scheduling.k8s.io/group-template-name")
 
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
@@ -31,6 +35,8 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += check_pod_quantities(doc, template_spec, ("spec", "template", "spec"))
     out += check_pod_spec(doc, template_spec, ("spec", "template", "spec"), gates)
     out += _counts(doc, spec)
+    if gates.release.caps.job_scheduling_exclusive:
+        out += _delegation_annotations(doc)
     scheduling = spec.get("scheduling")
     # 1.36 has no spec.scheduling: the schema rejects it there, so nothing more to say.
     if not isinstance(scheduling, dict) or not gates.release.caps.job_scheduling_field:
@@ -39,12 +45,44 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     out += _disruption(doc, scheduling)
     out += _topology(doc, scheduling)
     out += _claims(doc, scheduling)
-    if isinstance(template_spec.get("schedulingGroup"), dict):
+    if gates.release.caps.job_scheduling_exclusive:
+        if gates.enabled("WorkloadWithJob"):  # else the server drops spec.scheduling before validating
+            out += _exclusive(doc, template_spec)
+    elif isinstance(template_spec.get("schedulingGroup"), dict):
         out.append(make(doc, "WAS211", "spec.scheduling is ignored: the pod template sets schedulingGroup, so the "
                         "Job controller creates no Workload or PodGroup and uses the named PodGroup as it is",
                         BASE, "remove spec.scheduling, or remove spec.template.spec.schedulingGroup to let the "
                         "Job controller create the PodGroup"))
     return out
+
+
+def _exclusive(doc: Document, template_spec: dict) -> list[Diagnostic]:
+    """1.38 refuses spec.scheduling beside a pod template schedulingGroup (WAS263) or a delegation annotation
+    (WAS264): v1.38.0-beta.0 pkg/apis/batch/validation validateSchedulingAndSchedulingGroup and
+    validateSchedulingAndDelegationAnnotations, on create (an update keeps what the old object had)."""
+    if template_spec.get("schedulingGroup") is not None:
+        return [make(doc, "WAS263", "spec.scheduling: must not be set together with template.spec.schedulingGroup",
+                     BASE, "keep one of the two: spec.scheduling (the Job controller makes the PodGroup) or "
+                     "schedulingGroup (you name one)")]
+    annotations = mapping(mapping(doc.obj.get("metadata")).get("annotations"))
+    for key in DELEGATION:
+        if key in annotations:
+            return [make(doc, "WAS264", f"spec.scheduling: must not be set together with the {key} annotation",
+                         BASE, "a delegated Job takes its PodGroup template from the named Workload: drop "
+                         "spec.scheduling, or drop the delegation annotations")]
+    return []
+
+
+def _delegation_annotations(doc: Document) -> list[Diagnostic]:
+    """WAS265: once either delegation annotation is present both must be set and non-empty (validateDelegation-
+    Annotations, whatever the gates say)."""
+    annotations = mapping(mapping(doc.obj.get("metadata")).get("annotations"))
+    if not any(key in annotations for key in DELEGATION):
+        return []
+    return [make(doc, "WAS265", f"metadata.annotations[{key}]: must be set to a non-empty value when "
+                 f"{DELEGATION[0]} or {DELEGATION[1]} is set", ("metadata", "annotations", key),
+                 "name the Workload and its PodGroupTemplate the Job's pods belong to, both")
+            for key in DELEGATION if not annotations.get(key)]
 
 
 def _parallelism(spec: dict) -> int:

@@ -7,7 +7,8 @@ from dataclasses import replace
 from wasplan.api.releases import RELEASE_OF_VERSION, GateSet, capabilities
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules.common import claim_names_unique, disrupt_all_with_basic, make
+from wasplan.validate.rules import disruption
+from wasplan.validate.rules.common import claim_names_unique, make
 from wasplan.validate.rules.status import check_claim_statuses, check_conditions
 from wasplan.validate.walk import mapping
 
@@ -17,7 +18,7 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     status = mapping(doc.obj.get("status"))
     release = RELEASE_OF_VERSION.get(doc.version, gates.release.version)
     out = claim_names_unique(doc, spec, ("spec",))
-    out += disrupt_all_with_basic(doc, spec, ("spec",), f'PodGroup "{doc.name}"')
+    out += disruption.check_group(doc, spec, ("spec",), f'PodGroup "{doc.name}"', gates.release.caps)
     out += check_conditions(doc, status, release)
     out += check_claim_statuses(doc, spec, status)
     if capabilities(release).composites and gates.enabled("CompositePodGroup"):  # else the field is dropped
