@@ -126,7 +126,7 @@ _TABLE: list[Code] = [
          "A child of a gang CompositePodGroupTemplate is not a gang; the 1.38 API server rejects the Workload."),
     Code("WAS262", "child-of-all-not-all", E,
          "A child of a CompositePodGroupTemplate with disruptionMode all does not use all; 1.38 rejects it."),
-    Code("WAS263", "job-scheduling-with-scheduling-group", E,
+    Code("WAS263", "job-scheduling-with-group", E,
          "Job spec.scheduling together with a pod template schedulingGroup; the 1.38 Job API rejects it."),
     Code("WAS264", "job-scheduling-with-delegation", E,
          "Job spec.scheduling together with a scheduling.k8s.io delegation annotation; 1.38 rejects it."),
@@ -242,6 +242,8 @@ _TABLE: list[Code] = [
     Code("WAS511", "job-scheduling-changes", W, "Removing spec.scheduling for 1.36 drops what 1.36 cannot hold (--allow-lossy)."),
     Code("WAS512", "job-scheduling-removed", I, "spec.scheduling was removed for 1.36 without changing how the Job is scheduled."),
     Code("WAS513", "job-implicit-gang", W, "1.36 gang-schedules this Indexed Job implicitly where 1.37 schedules it pod by pod."),
+    Code("WAS514", "removed-feature-gate", E,
+         "A manifest sets a feature gate the target release removed; its components refuse to start with it."),
     # --- WAS6xx: cluster snapshots and plan input -----------------------------------------------
     Code("WAS601", "invalid-quantity", E, "A resource quantity is malformed (e.g. `1.5.5`, `10 Gi`, `1Gib`) or negative."),
     Code("WAS602", "unusable-field", E, "A field the planner reads has the wrong type or an impossible value; it was ignored."),
@@ -338,6 +340,8 @@ _TABLE: list[Code] = [
          "--scheduler-config names a plugin that is not in the release's registry but is close to one (a misspelling)."),
     Code("WAS906", "out-of-tree-scheduler-plugin", E,
          "--scheduler-config names an out-of-tree plugin (not in the release's in-tree registry); wasplan does not model it."),
+    Code("WAS907", "removed-feature-gate-in-config", E,
+         "The configuration's feature-gates names a gate the release removed; kube components refuse it."),
 ]
 
 

@@ -935,6 +935,18 @@ DOCS: dict[str, RuleDoc] = {
         "Make sure the cluster can hold all of the Job's pods at once, or make parallelism differ from "
         "completions (or the Job NonIndexed) to keep pod-by-pod scheduling in 1.36.",
         ("migrate", "--to-k8s", "1.36")),
+    "WAS514": RuleDoc(
+        "A manifest sets a feature gate the target release removed because its feature is always on (1.38: "
+        "PodGroupPreemptionPolicy, DynamicResourceAllocation): a kind Cluster's or a component config's "
+        "featureGates, kubeadm's extraArgs, or a --feature-gates flag of a container such as the kube-scheduler "
+        "static pod. The release's components refuse to start with it (`unrecognized feature gate`). `migrate "
+        "--check --to-k8s 1.38` lists each one so the repository can be fixed before the upgrade; wasplan does not "
+        "remove it itself.",
+        "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nfeatureGates:\n  GenericWorkload: true\n"
+        "  PodGroupPreemptionPolicy: true\n",
+        "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nfeatureGates:\n  GenericWorkload: true\n",
+        "Remove the gate from the setting; its feature is on in the new release without it.",
+        ("migrate", "--to-k8s", "1.38")),
     # --- WAS6xx: cluster snapshots and plan input ------------------------------------------------
     "WAS601": RuleDoc(
         "A resource quantity is malformed (`1.5.5`, `10 Gi`, `1Gib`) or negative; the API server rejects it and "
@@ -1274,4 +1286,12 @@ DOCS: dict[str, RuleDoc] = {
         "plugins:\n  multiPoint:\n    enabled:\n    - name: GangScheduling\n",
         "Plan with an in-tree profile (the workload-aware GangScheduling plugin and scheduling.k8s.io PodGroups "
         "are modelled), or leave the out-of-tree plugin out of the configuration given to wasplan."),
+    "WAS907": RuleDoc(
+        "The configuration file's (or WASPLAN_FEATURE_GATES') feature-gates names a gate the release removed "
+        "because its feature is always on (1.38: PodGroupPreemptionPolicy, DynamicResourceAllocation). Kube "
+        "components refuse it with `unrecognized feature gate`, and so does wasplan, at the file and line. "
+        "Exit code 2.",
+        "k8s-version: '1.38'\nfeature-gates:\n  PodGroupPreemptionPolicy: true\n",
+        "k8s-version: '1.38'\nfeature-gates:\n  GenericWorkload: true\n",
+        "Remove the gate; its feature is on in that release."),
 }

@@ -106,3 +106,15 @@ def test_plan_json_names_the_upstream_version(tmp_path):
     assert (produced["k8sVersion"], produced["upstreamVersion"], produced["prerelease"]) == (
         "1.38", "v1.38.0-beta.0", True)
     assert "PodGroupPreemptionPolicy" not in produced["featureGates"]
+
+
+def test_the_markdown_and_html_reports_say_it_too(tmp_path):
+    (tmp_path / "pod.yaml").write_text(POD)
+    (tmp_path / "cluster.yaml").write_text(CLUSTER)
+    for release, expected in (("1.38", 1), ("1.37", 0)):
+        md, html = tmp_path / f"{release}.md", tmp_path / f"{release}.html"
+        result = run("plan", str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "cluster.yaml"), "--no-config",
+                     "--k8s-version", release, "-o", "json", "--report", str(md), "--report", str(html))
+        assert result.exit_code == 0
+        assert md.read_text().count(f"_{NOTE}_") == expected
+        assert html.read_text().count(f'<p class="prerelease">{NOTE}</p>') == expected

@@ -92,8 +92,8 @@ def test_schema_refuses_a_kind_the_release_does_not_serve(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     code, out, err = cli("schema", "CompositePodGroup", "--k8s-version", "1.36")
     assert (code, out) == (2, "")
-    assert err == ("wasplan: error: Kubernetes 1.36 does not serve CompositePodGroup in scheduling.k8s.io/v1alpha3; "
-                   "its scheduling kinds are PodGroup, Workload\n")
+    assert err == ("wasplan: error: Kubernetes 1.36 does not serve CompositePodGroup in scheduling.k8s.io/v1alpha3 or "
+                   "scheduling.k8s.io/v1beta1; its scheduling kinds are PodGroup, Workload\n")
     code, out, err = cli("schema", "Workload", "--api-version", "scheduling.k8s.io/v1alpha1", "--k8s-version", "1.37")
     assert code == 2
     assert err == ("wasplan: error: Kubernetes 1.37 does not serve Workload in scheduling.k8s.io/v1alpha1 (it serves "

@@ -180,3 +180,20 @@ def test_config_command_shows_an_environment_source(tmp_path, monkeypatch):
     monkeypatch.setenv("WASPLAN_EXCLUDE", "charts/,vendor/")
     data = json.loads(run("config", "-o", "json", "--no-config").output)
     assert data["settings"]["exclude"] == {"value": ["charts/", "vendor/"], "source": "environment (WASPLAN_EXCLUDE)"}
+
+
+def test_a_gate_the_release_removed_is_refused_at_its_file_and_line(tmp_path, monkeypatch):
+    """1.38 removed PodGroupPreemptionPolicy (its feature always on): a config naming it is WAS907 with upstream's
+    `unrecognized feature gate` (component-base featuregate); the same file is fine for 1.37, which has the gate."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / ".wasplan.yaml", "k8s-version: '1.38'\nfeature-gates:\n  PodGroupPreemptionPolicy: true\n")
+    _write(tmp_path / "pod.yaml", POD)
+    result = run("validate", "pod.yaml")
+    assert result.exit_code == 2
+    assert result.output.startswith("wasplan: .wasplan.yaml:2:1: error WAS907 feature-gates: unrecognized feature "
+                                    "gate: PodGroupPreemptionPolicy (removed in Kubernetes 1.38, where its feature "
+                                    "is always on)")
+    assert run("validate", "pod.yaml", "--k8s-version", "1.37").exit_code == 0
+    flag = run("validate", "pod.yaml", "--no-config", "--k8s-version", "1.38", "--feature-gates",
+               "DynamicResourceAllocation=true")
+    assert flag.exit_code == 2 and "unrecognized feature gate: DynamicResourceAllocation" in flag.output

@@ -111,8 +111,6 @@ class Capabilities:
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
     #                                              its namespace in preemption (preemption/util.go, #141785)
-    unique_condition_types: bool = False  # status.conditions is a list-map keyed by type that the server enforces
-    #                                      (declarative validation beta in 1.38; 1.37 only shadowed it)
 
 
 _IN_TREE_136 = frozenset({
@@ -144,9 +142,10 @@ CAPABILITIES: dict[str, Capabilities] = {
 CAPABILITIES["1.38"] = replace(
     CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
-    group_priority_max=None, admission_fills_preemption_policy=True, unique_condition_types=True,
+    group_priority_max=None, admission_fills_preemption_policy=True,
     group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
-    wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled", pdb_empty_selector_matches_all=True)
+    wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled",
+    pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:

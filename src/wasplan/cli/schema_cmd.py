@@ -51,7 +51,7 @@ def _require_served(matches: list[tuple[str, str]], release) -> list[tuple[str, 
     kind = matches[0][1]
     elsewhere = release.versions_serving(kind)
     offered = sorted({k for av, k in schemas.available() if release.serves(av, k) and not k.endswith("List")})
-    fail(f"Kubernetes {release.version} does not serve {kind} in " + ", ".join(av for av, _ in matches) +
+    fail(f"Kubernetes {release.version} does not serve {kind} in " + " or ".join(av for av, _ in matches) +
          (f" (it serves {kind} as {', '.join(elsewhere)})" if elsewhere else "") +
          f"; its scheduling kinds are {', '.join(offered)}")
 

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+from wasplan.api.releases import get_release
 from wasplan.config.files import ConfigError, Entry, config_error, find_config, read_config
 from wasplan.config.keys import PARSERS, UnknownCode, from_environment, parse_codes
 from wasplan.config.settings import COMMAND_LINE, SETTING_KEYS, Settings, field_of, relative_to_cwd
@@ -115,7 +116,31 @@ def resolve(cli: Mapping[str, Any], *, config: str | None = None, no_config: boo
     if path is not None:
         values["root"] = relative_to_cwd(str(path.parent), ".")
         values["config_file"] = relative_to_cwd(str(path), ".")
-    return dataclasses.replace(Settings(), **values, sources=sources)
+    settings = dataclasses.replace(Settings(), **values, sources=sources)
+    _removed_gates(settings, path, entries)
+    return settings
+
+
+def _removed_gates(settings: Settings, path: Path | None, entries: Mapping[str, Entry]) -> None:
+    """WAS907 at the file and line (or the environment variable) whose feature-gates names a gate the release
+    removed (`Release.removed_gates`): kube components refuse it with `unrecognized feature gate`, and so does
+    wasplan. The command line's --feature-gates gets the same message from the gate parser."""
+    source = settings.source("feature-gates")
+    if not settings.feature_gates or source == COMMAND_LINE:
+        return
+    try:
+        release = get_release(settings.k8s_version)
+    except KeyError:
+        return  # the release itself is reported where it is used
+    for part in settings.feature_gates.split(","):
+        name = part.partition("=")[0].strip()
+        if name in release.removed_gates:
+            message = (f"feature-gates: unrecognized feature gate: {name} (removed in Kubernetes {release.version}, "
+                       "where its feature is always on)")
+            if source.startswith("environment"):
+                raise config_error("WAS907", message, source)
+            entry = entries.get("feature-gates")
+            raise config_error("WAS907", message, relative_to_cwd(str(path), "."), entry.line if entry else None)
 
 
 __all__ = ["ConfigError", "Settings", "resolve"]

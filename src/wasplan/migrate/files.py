@@ -12,6 +12,7 @@ from typing import Any, Callable
 import yaml
 
 from wasplan import jsontext
+from wasplan.api.releases import get_release
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location, Severity, format_path
 from wasplan.documents.construct import construct
@@ -19,6 +20,7 @@ from wasplan.documents.model import locate_in_node
 from wasplan.documents.reader import ReadOptions, read_bytes
 from wasplan.migrate.checks import Finding
 from wasplan.migrate.edit import edit_json, edit_yaml
+from wasplan.migrate.gates import removed_gates
 from wasplan.migrate.plan import DocumentPlan, Options, plan_document, relevant
 from wasplan.migrate.ranges import change_ranges
 from wasplan.migrate.spans import Span, span_indexes, split_spans
@@ -86,8 +88,10 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options,
         return outcome
     wanted = [d for d in read.documents if relevant(d.api_version, d.kind)]
     outcome.diagnostics += [d for d in read.diagnostics if d.code == "WAS031"]
+    gates = [f for d in read.documents for f in removed_gates(d, get_release(target.release))]
     if not wanted:
         outcome.migrated = outcome.original
+        outcome.diagnostics += gates
         return outcome
     is_json = _looks_json(name, text)
     if is_json:
@@ -106,6 +110,7 @@ def migrate_file(name: str, data: bytes, target: Target, opts: Options,
     outcome.changes.sort(key=lambda c: (c.document, c.line or 0))
     if not outcome.refused:
         outcome.migrated = bom + "".join(pieces)
+    outcome.diagnostics += gates  # what the operator must change, not a reason to leave the documents as they are
     return outcome
 
 

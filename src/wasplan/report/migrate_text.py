@@ -10,7 +10,7 @@ import difflib
 import json
 
 from wasplan.api.releases import get_release
-from wasplan.diagnostics import Diagnostic
+from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.pipeline.migrate import MigrateResult
 from wasplan.report.fit import wrap
 
@@ -85,14 +85,23 @@ def render_check(result: MigrateResult, width: int = 80) -> str:
 def summary(result: MigrateResult, verb: str) -> str:
     changed = len(result.changed)
     rejected = sum(1 for f in result.files if not f.fatal and _rejected_at_target(f))
-    refused = sum(1 for f in result.files if f.refused and not f.fatal) - rejected
-    same = len(result.files) - changed - refused - rejected - sum(1 for f in result.files if f.fatal)
+    gated = sum(1 for f in result.files if not f.fatal and _only_removed_gates(f))
+    refused = sum(1 for f in result.files if f.refused and not f.fatal) - rejected - gated
+    same = len(result.files) - changed - refused - rejected - gated - sum(1 for f in result.files if f.fatal)
     parts = [f"{changed} file{'s' if changed != 1 else ''} {verb}", f"{same} left unchanged"]
     if refused:
         parts.append(f"{refused} refused")
     if rejected:
         parts.append(f"{rejected} with documents that Kubernetes {result.target.release} rejects")
+    if gated:
+        parts.append(f"{gated} setting feature gates Kubernetes {result.target.release} removed")
     return ", ".join(parts) + ".\n"
+
+
+def _only_removed_gates(outcome) -> bool:
+    """Unchanged files whose only errors are gates the target removed (migrate/gates.py, WAS514)."""
+    errors = {d.code for d in outcome.diagnostics if d.severity is Severity.ERROR}
+    return not outcome.changed and errors == {"WAS514"}
 
 
 def _rejected_at_target(outcome) -> bool:

@@ -24,6 +24,7 @@ import orjson
 
 from markupsafe import Markup
 
+from wasplan.api.releases import get_release
 from wasplan import __version__
 from wasplan.planview import RUNNING, Meter, NodeView, PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
@@ -165,4 +166,4 @@ def render_html(view: PlanView) -> str:
     return _environment().get_template("plan.html.j2").render(
         v=view, tiles=_tiles(view), s=view.summary, version=__version__, dense_above=DENSE_ABOVE, roomy_below=ROOMY_BELOW, selections=_selection_lists(view),
         diff_sections=_diff_sections(view), data=_data(view), css=Markup(_asset("plan.css")),
-        js=Markup(_asset("plan.js")))
+        js=Markup(_asset("plan.js")), prerelease=get_release(view.plan.k8s_version).prerelease_note)

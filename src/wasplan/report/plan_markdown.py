@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from wasplan.api.releases import get_release
 from wasplan.planview import PlanView
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
 from wasplan.plan import GroupStatus
@@ -94,6 +95,9 @@ def _header(view: PlanView, doc: _Doc) -> None:
     doc.add(f"**Kubernetes {md(view.plan.k8s_version)}** · {view.plan.nodes} nodes · {s['pods']} pods: "
             f"{s['bound']} bound, {s['alreadyBound']} already bound, {s['pending']} pending, "
             f"{s['preempted']} preempted · PodGroups {s['podGroupsScheduled']}/{s['podGroups']} scheduled")
+    if note := get_release(view.plan.k8s_version).prerelease_note:
+        doc.add("")
+        doc.add(f"_{md(note)}_")
     doc.add("")
     doc.add(md(view.verdict))
 
