@@ -245,3 +245,43 @@ def test_a_real_dra_plan_diffs_its_claims_devices():
     (changed,) = diff_plans(base, head).changes
     assert (changed.kind, changed.key, changed.change, changed.effect) == \
         ("ResourceClaim", f"{claim['namespace']}/{claim['name']}", "DevicesChanged", "neutral")
+
+
+# --to-k8s: the same inputs planned under --k8s-version (the baseline) and the target release (the head). A
+# PodDisruptionBudget with `selector: {}` covers every pod of its namespace from 1.38 on (preemption/util.go,
+# #141785), so the upgrade moves the preemptor to the node whose victim no budget covers.
+UPGRADE = FIXTURES / "scenarios" / "pdb-empty-selector"
+
+
+def _upgrade_cli(tmp_path, *args: str):
+    return run("plan", str(UPGRADE / "urgent.yaml"), "--cluster", str(UPGRADE / "cluster.yaml"),
+               "--k8s-version", "1.37", "--to-k8s", "1.38", *args, env={"COLUMNS": "100"})
+
+
+def test_to_k8s_shows_what_the_upgrade_changes_and_fails_on_its_regression(tmp_path):
+    result = _upgrade_cli(tmp_path, "--fail-on", "regression")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "Plan diff against the baseline (Kubernetes 1.37 -> 1.38): 1 worse, 1 better, 1 changed",
+        "Worse (1)",
+        "  Preemption other/free: newly evicted from n1 by Pod default/urgent",
+        "Better (1)",
+        "  Preemption default/guarded: no longer evicted from n0 by Pod default/urgent",
+        "Changed (1)",
+        "  Pod default/urgent: moved from n0 to n1",
+    ]
+
+
+def test_to_k8s_json_names_both_releases_and_the_head_plan_decides_the_exit_code(tmp_path):
+    result = _upgrade_cli(tmp_path, "-o", "json")
+    document = json.loads(result.stdout)
+    assert (document["kind"], document["baselineK8sVersion"], document["k8sVersion"]) == ("PlanDiff", "1.37", "1.38")
+    assert document["summary"] == {"changes": 3, "regressions": 1, "improvements": 1, "neutral": 1}
+    assert result.exit_code == 0  # --fail-on pending: the 1.38 plan binds urgent
+
+
+def test_to_k8s_goes_with_neither_a_baseline_nor_junit_nor_a_gate_the_target_removed(tmp_path):
+    assert _upgrade_cli(tmp_path, "--baseline", _baseline(tmp_path, BASE)).exit_code == 2
+    assert _upgrade_cli(tmp_path, "-o", "junit").exit_code == 2
+    refused = _upgrade_cli(tmp_path, "--feature-gates", "PodGroupPreemptionPolicy=true")
+    assert refused.exit_code == 2 and "unrecognized feature gate: PodGroupPreemptionPolicy" in refused.stderr

@@ -12,7 +12,8 @@ package core
 //            its minCount, else WaitingForPods), placement as the domain of the group's first topology key
 //            that all its placed members share.
 //   compositePodGroups[]  from their children's state (compositeTree): upstream writes no condition on a
-//            CompositePodGroup; children in creation order with result Scheduled, Failed or NotTried.
+//            CompositePodGroup before 1.38 (1.38: CompositePodGroupInitiallyScheduled, read as the condition);
+//            children in creation order with result Scheduled, Failed or NotTried.
 //   preemptions[]  the scheduler's "Preempted" events, one entry per preemptor per scheduling cycle.
 //   resourceClaims[]  every claim: AlreadyAllocated / Allocated / Pending, the node of a node-local
 //            allocation, the devices, reservedFor; a Pending claim's message is the scheduling failure of a
@@ -328,7 +329,13 @@ func (t compositeTree) out(u map[string]interface{}) CompositeGroupOut {
 	ns, name := nsName(u)
 	out := CompositeGroupOut{Namespace: ns, Name: name, Children: []ChildOut{}}
 	out.Policy, out.MinGroupCount = policyOf(u, "minGroupCount")
-	_, out.Condition, _, _ = groupStatus(condition(u, "PodGroupInitiallyScheduled")) // an input's own, if any
+	// 1.38 writes CompositePodGroupInitiallyScheduled (schedule_one_podgroup.go updateInitiallyScheduledCondition);
+	// before it, an input's own condition, if any
+	cond := condition(u, "CompositePodGroupInitiallyScheduled")
+	if cond == nil {
+		cond = condition(u, "PodGroupInitiallyScheduled")
+	}
+	_, out.Condition, _, _ = groupStatus(cond)
 	if p, ok, _ := unstructured.NestedString(u, "spec", "parentCompositePodGroupName"); ok && p != "" {
 		parent := ns + "/" + p
 		out.Parent = &parent

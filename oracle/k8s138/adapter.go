@@ -43,11 +43,13 @@ func (adapter) ProfileGates() map[string]bool {
 
 // SchedulingVersion: the 1.38 scheduler lists Workloads, PodGroups and CompositePodGroups through v1beta1
 // (its CompositePodGroup informer moved from v1alpha3, eventhandlers.go; v1beta1 is also their storage
-// version now).
+// version now); its slice tracker watches DeviceTaintRules through resource.k8s.io/v1 (framework_init.go).
 func (adapter) SchedulingVersion(kind string) string {
 	switch kind {
 	case "PodGroup", "Workload", "CompositePodGroup":
 		return "v1beta1"
+	case "DeviceTaintRule":
+		return "v1"
 	}
 	return ""
 }

@@ -360,6 +360,10 @@ _TABLE: list[Code] = [
          "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "
          "reusing an allocation an earlier member made in the same cycle, kubernetes/kubernetes#140087, fixed in "
          "1.37 by #140089); the plan follows upstream, the pod cannot start there."),
+    Code("WAS730", "placement-sampling", W,
+         "The release's scheduler samples topology placements (1.38 percentageOfPlacementsToScore, adaptive by "
+         "default) and would stop before trying every placement of this group, in random order; wasplan scores "
+         "them all, as percentageOfPlacementsToScore: 100 does."),
     Code("WAS680", "baseline-not-a-plan", E,
          "The --baseline file is not one wasplan Plan document (another kind or apiVersion, or several documents)."),
     Code("WAS681", "baseline-malformed", E, "A section of the --baseline Plan that the diff reads has the wrong shape."),

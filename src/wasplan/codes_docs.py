@@ -1290,6 +1290,19 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan gang-sharing-one-claim.yaml --cluster two-gpu-nodes.yaml --k8s-version 1.37",
         "Plan against 1.37, or keep the members on the claim's node (a nodeSelector or a topology constraint), or "
         "give each member its own claim."),
+    "WAS730": RuleDoc(
+        "With TopologyAwareWorkloadScheduling on, kube-scheduler 1.38 samples placements: unless "
+        "`percentageOfPlacementsToScore` is set, it stops after max(1, N x pct / 100) feasible placements, with pct "
+        "= max(5, 100 - nodes x 9 / 500) over the placements' summed node counts, and shuffles them first when it "
+        "will not try them all (pkg/scheduler/algorithm_podgroup.go numFeasiblePlacementsToFind, "
+        "randShufflePlacements). wasplan tries every placement and keeps the best, which is what "
+        "`percentageOfPlacementsToScore: 100` gives; on a cluster with the default the group may land in another "
+        "feasible domain. The warning names the group, how many placements it has and after how many upstream "
+        "would stop. It is a deliberate difference, like evaluating every node (no percentageOfNodesToScore).",
+        "wasplan plan gang-with-rack-constraint.yaml --cluster sixty-racks.yaml --k8s-version 1.38",
+        "wasplan plan gang-with-rack-constraint.yaml --cluster sixty-racks.yaml --k8s-version 1.37",
+        "Set `percentageOfPlacementsToScore: 100` in the KubeSchedulerConfiguration to make the cluster choose as "
+        "the plan does, or accept that the domain may differ."),
     "WAS680": RuleDoc(
         "The file given to `plan --baseline` is not one wasplan Plan document: another kind or apiVersion (a "
         "ValidationReport, a manifest), or several documents. The finding points at the kind, apiVersion or second "

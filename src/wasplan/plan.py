@@ -189,6 +189,8 @@ class Reason(StrEnum):
     SCHEDULED = "Scheduled"
     UNSCHEDULABLE = "Unschedulable"
     SCHEDULER_ERROR = "SchedulerError"
+    POD_GROUP_ERROR = "PodGroupError"  # 1.38: a runtime hierarchy check failed (validatePodGroupHierarchy)
+    COMPOSITE_POD_GROUP_ERROR = "CompositePodGroupError"  # 1.38: the same, on a CompositePodGroup
     SCHEDULING_GATED = "SchedulingGated"
 
 
@@ -303,17 +305,21 @@ class CompositeOutcome:
     placement: Placement | None = None
     message: str = ""
     children: tuple[TreeChild, ...] = ()
+    condition: GroupCondition | None = None  # 1.38: CompositePodGroupInitiallyScheduled; releases before write none
 
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
 
     def to_dict(self) -> dict:
-        return {"namespace": self.namespace, "name": self.name, "policy": str(self.policy),
-                "minGroupCount": self.min_group_count, "status": str(self.status), "parent": self.parent,
-                "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
-                              if self.placement else None),
-                "message": self.message, "children": [c.to_dict() for c in self.children]}
+        out = {"namespace": self.namespace, "name": self.name, "policy": str(self.policy),
+               "minGroupCount": self.min_group_count, "status": str(self.status), "parent": self.parent,
+               "placement": ({"topologyKey": self.placement.topology_key, "domain": self.placement.domain}
+                             if self.placement else None),
+               "message": self.message, "children": [c.to_dict() for c in self.children]}
+        if self.condition is not None:
+            out["condition"] = self.condition.to_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True)

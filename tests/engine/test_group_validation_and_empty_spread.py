@@ -9,10 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from drascenes import plan, pods
-from wasplan.api import releases
 
 CLUSTER = """\
 apiVersion: v1
@@ -81,13 +78,22 @@ def test_members_with_another_priority_give_the_group_a_scheduler_error_conditio
     assert pods(run)["m0"] == ("Pending", None, PRIORITY_MSG)
 
 
+def test_1_38_reports_the_hierarchy_check_as_a_pod_group_error(tmp_path):
+    """1.38 validatePodGroupHierarchy (schedule_one_podgroup.go): reason PodGroupError, the pod and the group
+    named in the message (checked against the 1.38 oracle)."""
+    message = ("all pods in a pod group hierarchy should have the same priority as the root pod group's priority, "
+               'got 0 ("m0") and 1000 ("podgroup/default/g")')
+    run = plan(tmp_path, CLUSTER, GROUP, "1.38")
+    (group,) = run.plan.pod_groups
+    assert (group.condition.reason, group.message) == ("PodGroupError", message)
+    assert {p[2] for p in pods(run).values() if p[0] == "Pending"} == {message}
+
+
 def test_an_empty_spread_selector_counts_no_running_pod(tmp_path):
     for version in ("1.36", "1.37"):
         assert pods(plan(tmp_path, CLUSTER, SPREAD, version))["p"][:2] == ("Bound", "n1")
 
 
-def test_a_release_that_counts_every_pod_keeps_p_off_the_skewed_node(tmp_path, monkeypatch):
-    """1.38's behaviour behind the same capability: `old` counts in zone a, so n1 would be skewed (1 + 1 - 0)."""
-    counting = replace(releases.CAPABILITIES["1.37"], spread_empty_selector_counts_none=False)
-    monkeypatch.setitem(releases.CAPABILITIES, "1.37", counting)
-    assert pods(plan(tmp_path, CLUSTER, SPREAD, "1.37"))["p"][:2] == ("Bound", "n2")
+def test_1_38_counts_every_pod_and_keeps_p_off_the_skewed_node(tmp_path):
+    """1.38 (podtopologyspread/common.go, #141340): `old` counts in zone a, so n1 would be skewed (1 + 1 - 0)."""
+    assert pods(plan(tmp_path, CLUSTER, SPREAD, "1.38"))["p"][:2] == ("Bound", "n2")

@@ -68,7 +68,7 @@ def test_the_corpus_covers_the_scenario_fixtures():
             "explain/gpu-short/train.yaml", "workloads/jobset-tas.yaml"} <= names
 
 
-@pytest.mark.parametrize("version", ["1.36", "1.37"])
+@pytest.mark.parametrize("version", ["1.36", "1.37", "1.38"])
 @pytest.mark.parametrize(("cluster", "manifests"), CORPUS, ids=[str(m.relative_to(FIXTURES)) for _, m in CORPUS])
 def test_fixture_plans_are_byte_identical_without_the_memo(cluster, manifests, version):
     prepared = prepare_plan(PlanRequest([str(manifests)], [str(cluster)], parse_gates(get_release(version), None)))

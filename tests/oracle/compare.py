@@ -86,7 +86,7 @@ def run_oracle(binary: str, manifests: Path, cluster: Path, release: str, arriva
     env = None if seed is None else {**os.environ, "ORACLE_SEED": str(seed)}
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False, env=env)
     if done.returncode not in (0, 1) or not done.stdout.strip():
-        raise AssertionError(f"oracle failed (exit {done.returncode}): {' '.join(cmd)}\n{done.stderr[-3000:]}")
+        raise AssertionError(f"oracle failed (exit {done.returncode}): {' '.join(map(str, cmd))}\n{done.stderr[-3000:]}")
     return json.loads(done.stdout)
 
 

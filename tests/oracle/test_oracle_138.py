@@ -4,10 +4,10 @@ test that runs the built binary on small inputs and checks what it prints agains
 gangscheduling/gangscheduling.go PlacementFeasible, pkg/scheduler/types.go podGroupFitError, schedule_one.go,
 pkg/apis/scheduling/validation/validation.go ValidateCompositePodGroup, pkg/apis/scheduling/install).
 
-wasplan does not plan 1.38 yet, so nothing here compares with wasplan: these are the facts its 1.38 engine will
-have to reproduce (docs/oracle.md, "Kubernetes 1.38"). The test is skipped when the 1.38 binary was not built
-(oracle/build skips it when the go1.27.3 toolchain cannot be fetched), and the 1.36 / 1.37 comparisons
-elsewhere in tests/oracle never ask for 1.38.
+These are the oracle's own facts; wasplan's 1.38 plans are compared with it by the differential suites
+(gen.RELEASES has 1.38) and hold the same messages without Go in tests/engine/test_scheduler_138.py
+(docs/oracle.md, "Kubernetes 1.38"). The test is skipped when the 1.38 binary was not built (oracle/build skips
+it when the go1.27.3 toolchain cannot be fetched).
 """
 
 from __future__ import annotations

@@ -91,6 +91,27 @@ class Capabilities:
     admission_fills_preemption_policy: bool = False  # Priority admission fills a group's preemptionPolicy from its
     #                                  class (a `Never` class is admitted with Never filled in); the API schema no
     #                                  longer defaults it (SetDefaults_PodGroup deleted in 1.38)
+    # what 1.38's scheduler does differently (pkg/scheduler of v1.38.0-beta.0, release-1.38.md §4):
+    group_fit_error: bool = False  # group statuses are podGroupFitErrors (types.go): the plugin's reason with no
+    #                               `pod group is unschedulable, ` lead; GangScheduling's PlacementFeasible counts
+    #                               unschedulable and not-evaluated members and holds every policy to a threshold
+    #                               (basic: 1); the members that did not fail themselves read `parent pod group %q
+    #                               is unschedulable` (schedule_one.go, algorithm_podgroup.go, gangscheduling.go)
+    hierarchy_validation: bool = False  # validatePodGroupHierarchy runs before a group's cycle: pods share the
+    #                                    first pod's schedulerName, the root's priority and the expected preemption
+    #                                    policy; a failure is reason PodGroupError (schedule_one_podgroup.go)
+    single_members_are_pod_victims: bool = False  # a disruptionMode-single group's pods are Pod victims, ranked
+    #                                       like standalone pods (preemption/util.go MoreImportantVictim, #142955)
+    wap_rank_nodes: bool = False  # workload-aware preemption places each member on the feasible nodes of the
+    #                               lowest preemption cost (DefaultPreemption RankNodes/Reserve; ranknodes.py)
+    composite_condition: str = ""  # the condition the scheduler writes on a CompositePodGroup ("" for none;
+    #                                1.38 CompositePodGroupInitiallyScheduled, updateInitiallyScheduledCondition)
+    placement_sampling: bool = False  # with TAS the scheduler stops after a share of feasible placements, shuffled
+    #                                   (percentageOfPlacementsToScore, algorithm_podgroup.go); wasplan scores all
+    empty_domain_excluded: bool = False  # nodes whose topology label value is "" are in no placement, and a bound
+    #                                     member on one is an error (topologyaware/topology_placement.go)
+    pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
+    #                                              its namespace in preemption (preemption/util.go, #141785)
 
 
 _IN_TREE_136 = frozenset({
@@ -122,7 +143,10 @@ CAPABILITIES: dict[str, Capabilities] = {
 CAPABILITIES["1.38"] = replace(
     CAPABILITIES["1.37"], spread_empty_selector_counts_none=False, all_disruption_needs_gang=True,
     gang_parent_needs_gang_children=True, uniform_preemption_policy=True, job_scheduling_exclusive=True,
-    group_priority_max=None, admission_fills_preemption_policy=True)
+    group_priority_max=None, admission_fills_preemption_policy=True,
+    group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
+    wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled",
+    pdb_empty_selector_matches_all=True)
 
 
 def capabilities(release: str) -> Capabilities:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
@@ -83,6 +85,23 @@ def _baseline_diff(run: PlanRun, baseline: str):
     return diff_plans(base.plan, run.plan.to_dict())
 
 
+def _upgrade_diff(run: PlanRun, upgraded: PlanRun):
+    """--to-k8s: the plan under --k8s-version is the baseline, the same inputs planned under the target release
+    the head (what the page, the snapshot and the exit code then show), so a regression is what the upgrade
+    makes worse. The target run's findings that the first run did not have are printed too (a
+    release-specific warning, e.g. WAS730)."""
+    from wasplan.plandiff import diff_plans
+
+    if upgraded.error:
+        fail(upgraded.error)
+    if upgraded.invalid:
+        fail_with_diagnostics(upgraded.diagnostics, upgraded.sources)
+    seen = {(d.code, d.message) for d in run.diagnostics}
+    if new := [d for d in upgraded.diagnostics if (d.code, d.message) not in seen]:
+        print_diagnostics(new, upgraded.sources)
+    return diff_plans(run.plan.to_dict(), upgraded.plan.to_dict())
+
+
 def _diff(diff, output: OutputFormat, fail_on: FailOn) -> None:
     """Print the diff with the baseline Plan as text, JSON, YAML or GitHub commands."""
     from wasplan.report import plandiff
@@ -110,11 +129,14 @@ def plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs, e
     return settings
 
 
-def _check(output: OutputFormat, fail_on: FailOn, baseline: Optional[str]) -> None:
-    if baseline is None and fail_on == FailOn.REGRESSION:
-        fail("--fail-on regression compares with a baseline: add --baseline PLAN.json")
-    if baseline is not None and output is OutputFormat.junit:
-        fail("plan --baseline reports a diff as text, json, yaml, github, html or markdown, not junit")
+def _check(output: OutputFormat, fail_on: FailOn, baseline: Optional[str], to_k8s: Optional[str] = None) -> None:
+    if baseline is not None and to_k8s is not None:
+        fail("--baseline and --to-k8s are two kinds of comparison: give one")
+    if baseline is None and to_k8s is None and fail_on == FailOn.REGRESSION:
+        fail("--fail-on regression compares with a baseline: add --baseline PLAN.json or --to-k8s VERSION")
+    if (baseline is not None or to_k8s is not None) and output is OutputFormat.junit:
+        option = "--baseline" if baseline is not None else "--to-k8s"
+        fail(f"plan {option} reports a diff as text, json, yaml, github, html or markdown, not junit")
 
 
 @app.command()
@@ -142,6 +164,9 @@ def plan(
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
                                            help="A Plan saved earlier (-o json): report what changed against it "
                                                 "(text, json, yaml or github; html and markdown add it)."),
+    to_k8s: Optional[str] = typer.Option(None, "--to-k8s", metavar="VERSION",
+                                         help="Plan the same inputs under this release too and report what the "
+                                              "upgrade from --k8s-version changes (as --baseline does)."),
     report: List[str] = typer.Option([], "--report", metavar="FILE",
                                      help="Also write the plan as HTML (.html) or Markdown (.md) to FILE, beside "
                                           "-o; html:FILE or markdown:FILE for other names. Repeatable."),
@@ -163,30 +188,40 @@ def plan(
       wasplan plan job.yaml --cluster cluster.yaml -o json --report plan.html
       wasplan plan manifests/ --cluster cluster.yaml --baseline base.json \\
           --fail-on regression
+      wasplan plan manifests/ --cluster cluster.yaml --k8s-version 1.37 \\
+          --to-k8s 1.38
       kubectl get nodes,pods -A -o yaml > snap.yaml
       wasplan plan manifests/ --cluster snap.yaml --emit-snapshot after.yaml
     """
     fmt = as_format(output)
     settings = plan_settings(k8s_version, feature_gates, cluster, fail_on, strict_inputs,
                              exclude, config, no_config, strict)
-    _check(fmt, settings.fail_on, baseline)
+    _check(fmt, settings.fail_on, baseline, to_k8s)
     reports = plan_report.parse_reports(report)
     gates = resolve_gates(settings.k8s_version, settings.feature_gates)
+    target = resolve_gates(to_k8s, settings.feature_gates) if to_k8s is not None else None
     request = PlanRequest(paths, settings.cluster, gates, arrival=arrival, scheduler_config=scheduler_config,
                           preemption=not no_preemption, read_options=settings.read_options(),
                           assume_admitted=assume_admitted, cluster_check=validate_cluster,
                           fail_on=settings.fail_on, strict=bool(settings.strict), baseline=baseline)
-    with phase_bar() as progress:
-        run = run_plan(request, *([progress] if progress else []))
+
+    def planned(req: PlanRequest) -> PlanRun:
+        with phase_bar() as progress:
+            return run_plan(req, *([progress] if progress else []))
+
+    run = planned(request)
     if run.error:
         fail(run.error)
     if run.invalid:
         fail_with_diagnostics(run.diagnostics, run.sources)
     if run.diagnostics and not (fmt is OutputFormat.github and baseline is None):
         print_diagnostics(run.diagnostics, run.sources)  # on stderr, so -o json stays a clean document
+    diff = _baseline_diff(run, baseline) if baseline is not None else None
+    if target is not None:
+        request = dataclasses.replace(request, gates=target)
+        run, diff, gates = (upgraded := planned(request)), _upgrade_diff(run, upgraded), target
     if emit_snapshot:
         _snapshot(run, emit_snapshot, gates)
-    diff = _baseline_diff(run, baseline) if baseline is not None else None
     renderer = plan_report.Renderer(run, diff, paths, settings.cluster, k8s_version, arrival=arrival,
                                     preemption=not no_preemption, scheduler_config=scheduler_config,
                                     feature_gates=feature_gates)

@@ -229,6 +229,7 @@ def run_plan(request: PlanRequest, progress: Progress = quiet) -> PlanRun:
     run.plan = dataclasses.replace(with_kueue(with_unplanned(plan, prepared.inputs), prepared.kueue),
                                    produced_by=provenance(run, request))
     found = stranded_warnings(run.final.stranded, run.origins, request.release)
+    found += sampling_warnings(run.final.sampled, run.origins, request.release)
     if prepared.kueue is not None:
         found += disagreements(prepared.kueue, run.plan, run.origins)
     run.diagnostics = sort_diagnostics(run.diagnostics + found)
@@ -258,6 +259,22 @@ def with_kueue(plan: Plan, stage) -> Plan:
     if stage is None:
         return plan
     return dataclasses.replace(plan, kueue=stage.block, kueue_not_modelled=tuple(stage.result.not_modelled))
+
+
+def sampling_warnings(sampled, origins: dict, release: str) -> list[Diagnostic]:
+    """WAS730 for each group whose topology placement search the release's scheduler would cut short (adaptive
+    placement sampling; engine placement.sampling), at the group's manifest line."""
+    out = []
+    for kind, key, count, found in sampled:
+        namespace, _, name = key.partition("/")
+        where = origins.get((kind, namespace, name)) or Location("<plan>")
+        out.append(Diagnostic(
+            "WAS730", Severity.WARNING,
+            f"{kind} {key}: kube-scheduler {release} samples placements and would stop after {found} feasible of "
+            f"its {count}, tried in random order; wasplan scored all {count}", where,
+            "the plan is what percentageOfPlacementsToScore: 100 gives; with the default (adaptive) the chosen "
+            "domain may be another feasible one", {"kind": kind, "group": key, "placements": count, "stopAfter": found}))
+    return out
 
 
 def with_unplanned(plan: Plan, inputs) -> Plan:

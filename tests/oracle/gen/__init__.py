@@ -39,7 +39,7 @@ __all__ = ["ARRIVALS", "GATES", "RELEASES", "THEMES", "Case", "dump", "generate"
 
 
 def themes_for(release: str) -> tuple[str, ...]:
-    return THEMES if release == "1.37" else tuple(t for t in THEMES if t != "composite")
+    return THEMES if release != "1.36" else tuple(t for t in THEMES if t != "composite")
 
 
 def _pods(w: core.World, count: int, **features) -> None:

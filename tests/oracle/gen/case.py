@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-RELEASES = ("1.36", "1.37")
+RELEASES = ("1.36", "1.37", "1.38")  # 1.38 cases are shaped as 1.37's (same APIs)
 ARRIVALS = ("sequential", "batch")
 
 # Every gate the generated objects may use, spelled out so both tools run with the same set.
@@ -22,6 +22,9 @@ GATES = {
             "TopologyAwareWorkloadScheduling=true,DRAWorkloadResourceClaims=true",
     "1.37": "GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true,"
             "PodGroupPreemptionPolicy=true,DRAWorkloadResourceClaims=true",
+    # PodGroupPreemptionPolicy is gone in 1.38 (always on): naming it is an error
+    "1.38": "GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true,"
+            "DRAWorkloadResourceClaims=true",
 }
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .core import HOST, RACK, ZONE, World, pending_pod, pod, requests
 
-GROUP_API = {"1.36": "scheduling.k8s.io/v1alpha2", "1.37": "scheduling.k8s.io/v1beta1"}
+GROUP_API = {"1.36": "scheduling.k8s.io/v1alpha2", "1.37": "scheduling.k8s.io/v1beta1",
+             "1.38": "scheduling.k8s.io/v1beta1"}
 TREE_API = "scheduling.k8s.io/v1alpha3"
 
 

@@ -64,7 +64,7 @@ def generate_wide(n: int, release: str, arrival: str) -> Case:
     rng = random.Random(f"{seed}/{release}/wide")
     w = core.World(rng, release)
     core.priority_classes(w)
-    devices = release == "1.37" and w.chance(0.4)
+    devices = release != "1.36" and w.chance(0.4)
     if devices:
         dra.classes(w)
     core.make_nodes(w, w.rng.randint(3, 8), racks=w.rng.randint(2, 3), taints=w.chance(0.3), small=w.chance(0.5))

@@ -71,6 +71,7 @@ class GroupState:
     placement: tuple[str, str] | None = None  # (topology key, domain) of the last successful placement search
     alternatives: tuple = ()  # plan.Alternative per tied placement of its last preemption (preemption/ties.py)
     tied: int = 0  # how many placements tied there
+    sampled: tuple[int, int] | None = None  # 1.38: (placements, how many upstream's sampling would stop after)
     # World's incremental member views: (members seen, the view)
     live_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)
     open_view: tuple[int, list] = field(default=(0, []), repr=False, compare=False)
@@ -101,6 +102,7 @@ class World:
         self.composites: dict[str, Group] = {}  # CompositePodGroups by ns/name (composite.py builds the trees)
         self.composite_seq: dict[str, int] = {}  # their creation order, comparable with GroupState.seq
         self.tree_results: dict[str, object] = {}  # composite key -> its last cycle's result (composite.py)
+        self.sampled_trees: dict[str, tuple[int, int]] = {}  # as GroupState.sampled, for CompositePodGroups
         self._orphans: dict[str, list[str]] = {}  # group key -> pods naming a PodGroup that does not exist yet
         self.awaiting_admission: dict[str, list[str]] = {}  # group key -> its pods Kueue holds (never members)
         self._seq = 0

@@ -63,6 +63,15 @@ def queued(world, gs) -> list:
     return sorted(world.queued_members(gs), key=lambda m: (-m.priority, m.initial_ts))
 
 
+def ancestor_failure(failed: NodeResult, caps) -> str:
+    """What the nodes below a failed composite are told: 1.37 its own status; 1.38 (buildAncestorFailureStatus,
+    schedule_one_podgroup.go) only its name, the reason being in its own status."""
+    if not caps.group_fit_error:
+        return failed.message
+    verdict = "encountered an error" if failed.error else "is unschedulable"
+    return f'ancestor composite pod group "{failed.key.partition("/")[2]}" {verdict}'
+
+
 def cannot_satisfy(need: int, scheduled: int, remaining: int) -> str:
     return f"minCount ({need}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
 
@@ -111,17 +120,22 @@ class TreeRun:
         message quotes it as that error alone, and no member is attempted."""
         if not gs.is_gang or scheduled + queued_count >= gs.min_count:
             return None
-        first = groupcycle.unschedulable(cannot_satisfy(gs.min_count, scheduled, queued_count))
+        fit_error = self.options.caps.group_fit_error  # 1.38: the plugin's reason, the members not evaluated
+        first = (groupcycle.threshold(gs.min_count, scheduled, 0, queued_count, True) if fit_error
+                 else groupcycle.unschedulable(cannot_satisfy(gs.min_count, scheduled, queued_count)))
+        parent = gs.record.name if fit_error else None
         if not placement.tas_on(self.options):
-            return GroupAttempt(False, first, wrapped=True)
+            return GroupAttempt(False, first, wrapped=not fit_error, parent=parent)
         count, key = 1, placement.topology_key(gs.pg)
         if key is not None:
             try:
-                count = len(generate(self.state, key, mask, bound))
+                count = len(generate(self.state, key, mask, bound, self.options.caps.empty_domain_excluded))
             except PlacementError as exc:
                 return GroupAttempt(False, str(exc), error=True)
             if not count:
                 return GroupAttempt(False, placement.no_domain_msg(key))
+        if fit_error:
+            return GroupAttempt(False, placement.placements_msg(count, first), parent=parent)
         return GroupAttempt(False, groupcycle.unschedulable(placement.placements_msg(count, UNSCHEDULABLE_MSG)),
                             wrapped=True)
 
@@ -137,24 +151,33 @@ class TreeRun:
         if tkey is None:  # one placement (the parent's nodes); a failure reads as that placement's
             res = self.children(key, mask)
             if not res.success and not res.error and placement.tas_on(self.options):
-                res.message = groupcycle.unschedulable(placement.placements_msg(1, res.message))
+                res.message = self.placements_failed(1, res.message)
             return res
         try:
-            domains = generate(self.state, tkey, mask, self.subtree_bound(key))
+            domains = generate(self.state, tkey, mask, self.subtree_bound(key),
+                               self.options.caps.empty_domain_excluded)
         except PlacementError as exc:
             return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, str(exc), error=True)
         if not domains:
             return NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED, placement.no_domain_msg(tkey))
+        if sampled := placement.sampling(self.options, domains):
+            self.world.sampled_trees[key] = sampled
         need = self.need(key, root=key == self.root)
         winner, trials = search.best(self.state, domains, need, lambda d: self._trial(key, d))
         if winner is None:
             first = trials.get(domains[0].name) or self._trial(key, domains[0])
             res = first.outcome  # v1.37.2 builds the placements status with errPodGroupUnschedulable
-            res.message = groupcycle.unschedulable(placement.placements_msg(len(domains), res.message))
+            res.message = self.placements_failed(len(domains), res.message)
             return res
         chosen = self.children(key, winner.domain.mask(len(self.state.nodes)))
         chosen.placement = (tkey, winner.domain.name)
         return chosen
+
+    def placements_failed(self, count: int, first: str) -> str:
+        """A composite's status when none of its `count` placements is feasible (1.37 leads with
+        errPodGroupUnschedulable's text; 1.38 is a podGroupPlacementFitError)."""
+        message = placement.placements_msg(count, first)
+        return message if self.options.caps.group_fit_error else groupcycle.unschedulable(message)
 
     def _trial(self, key: str, domain) -> search.Trial:
         mark = self.state.mark()
@@ -187,7 +210,8 @@ class TreeRun:
     def children(self, key: str, mask) -> NodeResult:
         res = NodeResult(QueueKind.COMPOSITE, key, TreeResult.FAILED)
         need, kids = self.forest.min_children(key), self.forest.children(key)
-        scheduled, remaining = 0, len(kids)
+        scheduled, remaining, failed = 0, len(kids), 0
+        fit_error = self.options.caps.group_fit_error
         for i, (kind, child) in enumerate(kids):
             if scheduled + remaining < need:
                 break
@@ -197,19 +221,27 @@ class TreeRun:
             res.children.append(r)
             if r.error:
                 res.error = True
-                res.message = f"composite pod group evaluation failed due to child error: {r.message}"
+                res.message = (f'composite pod group "{key.partition("/")[2]}" evaluation failed due to child '
+                               f'"{child.partition("/")[2]}" error: {r.message}' if fit_error else
+                               f"composite pod group evaluation failed due to child error: {r.message}")
                 return res
             if r.success:
                 scheduled, res.placed, res.raw = scheduled + 1, res.placed + r.placed, res.raw + r.raw
             else:
+                failed += 1
                 self.state.rollback(mark)
-                r.revert(r.message)
+                r.revert(self.undone_by(r))
         res.children += [NodeResult(kind, child) for kind, child in kids[len(res.children):]]
         if scheduled >= need:
             res.result = TreeResult.SCHEDULED
+        elif fit_error:  # 1.38 PlacementFeasible counts the failed children too
+            res.message = groupcycle.threshold(need, scheduled, failed, remaining, True)
         else:
             res.message = cannot_satisfy(need, scheduled, remaining)
         return res
+
+    def undone_by(self, failed: NodeResult) -> str:
+        return ancestor_failure(failed, self.options.caps)
 
 
 # ---- applying a tree cycle's result ----------------------------------------------------------------------------
@@ -232,12 +264,14 @@ def run(cycles, root: str) -> None:
     mark = state.mark()
     result = TreeRun(cycles, ev, root).node(QueueKind.COMPOSITE, root, None)
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod
-        result.result, result.message = TreeResult.FAILED, UNSCHEDULABLE_MSG
+        result.result = TreeResult.FAILED
+        result.message = groupcycle.NO_POD_SCHEDULABLE if cycles.options.caps.group_fit_error else UNSCHEDULABLE_MSG
     if not result.success:
         state.rollback(mark)
-        result.revert(result.message)
+        result.revert(ancestor_failure(result, cycles.options.caps))
     _record(cycles.world, result)
-    failed = _apply(cycles, result, result.success, result.message)
+    failed = _apply(cycles, result, result.success, result.message if result.success else
+                    ancestor_failure(result, cycles.options.caps))
     if result.success:
         state.commit()
         if failed:  # partial success: the root is retried at once with its old timestamp
@@ -294,9 +328,9 @@ def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
     the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
     if res.kind == QueueKind.COMPOSITE:
         failed = False
+        below = inherited if res.success or not res.message else ancestor_failure(res, cycles.options.caps)
         for child in res.children:
-            ok = keep and res.success
-            failed |= _apply(cycles, child, ok, inherited if res.success else (res.message or inherited))
+            failed |= _apply(cycles, child, keep and res.success, below)
         return failed
     return _apply_leaf(cycles, res, keep, inherited)
 
@@ -324,6 +358,8 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         return len(attempt.placements) < len(members)
     own = res.result in (TreeResult.FAILED, TreeResult.ALREADY_SCHEDULED) and res.message
     message = res.message if own else inherited
+    if cycles.options.caps.group_fit_error:  # 1.38: a member that did not fail itself names its group
+        attempt.parent = gs.record.name
     for ps in members:
         cycles.fail(ps, _told(attempt, ps.key, message))
     cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
@@ -346,6 +382,8 @@ def _told(attempt: GroupAttempt, key: str, message: str) -> str:
     upstream's rejection of a fitted member is; one never reached hears the status alone."""
     if key in attempt.failures:
         return attempt.failures[key]
+    if attempt.parent is not None:
+        return attempt.member_message(key)
     if key in attempt.placements:
         return f"{UNSCHEDULABLE_MSG}, {message}"
     return message

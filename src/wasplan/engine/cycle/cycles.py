@@ -342,6 +342,8 @@ class Cycles:
         if not members:
             return
         members.sort(key=lambda m: (-m.priority, m.initial_ts))
+        if self.options.caps.hierarchy_validation and self._invalid_hierarchy(group, members):
+            return
         problem = groupcycle.scheduler_name_problem([m.pod.scheduler_name for m in members], self.evaluators)
         if problem is None and self.options.caps.group_priority and any(m.priority != group.priority for m in members):
             odd = next(m for m in members if m.priority != group.priority)
@@ -375,6 +377,19 @@ class Cycles:
                              {m.key: attempt.member_message(m.key, before) for m in members})
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR if attempt.error else Reason.UNSCHEDULABLE,
                                     message)
+
+    def _invalid_hierarchy(self, group: GroupState, members: list[PodState]) -> bool:
+        """1.38: the runtime hierarchy checks before the cycle; a failure is the group's condition (PodGroupError
+        for a validation error, SchedulerError otherwise) and every member's message."""
+        placed = [ps for ps in self.world.live_members(group) if ps.placed]
+        expected, policy_of = self.preemption_policies(group, members)
+        found = groupcycle.hierarchy_problem(group, members + placed, policy_of, expected, self.evaluators)
+        if found is None:
+            return False
+        message, validation = found
+        self._reject(group, members, message, {})
+        self._set_condition(group, "False", Reason.POD_GROUP_ERROR if validation else Reason.SCHEDULER_ERROR, message)
+        return True
 
     def _placed_members(self, group: GroupState) -> tuple[int, list[tuple[str, int]]]:
         """(live members placed, (key, row) of those on known nodes). A member is placed or unplaced only with a

@@ -76,27 +76,37 @@ def _rows_by_domain(labels, key: str) -> tuple[np.ndarray, list[str], list[np.nd
     return found
 
 
-def pinned_domain(state, key: str, bound: list[tuple[str, int]]) -> str | None:
-    """The domain of the members already on nodes; upstream's error when they span several or lack the label."""
+def pinned_domain(state, key: str, bound: list[tuple[str, int]], no_empty: bool = False) -> str | None:
+    """The domain of the members already on nodes; upstream's error when they span several or lack the label.
+    `no_empty` (1.38 topology_placement.go getScheduledPodsTopologyDomain): an empty value is a labelling
+    mistake, not a domain, and the several-domains message quotes the values."""
     domain = None
     for pod_key, row in bound:
         value = state.nodes[row].labels.get(key)
         if value is None:
             raise PlacementError("cannot determine domain for already scheduled pods: "
                                  f"no topology domain found for pod {pod_key}")
-        if domain is not None and domain != value:
+        if no_empty and value == "":
             raise PlacementError("cannot determine domain for already scheduled pods: "
-                                 f"more than 1 domain found for pod group: {domain}, {value}")
+                                 f"empty topology domain found for pod {pod_key}")
+        if domain is not None and domain != value:
+            pair = f'"{domain}", "{value}"' if no_empty else f"{domain}, {value}"
+            raise PlacementError("cannot determine domain for already scheduled pods: "
+                                 f"more than 1 domain found for pod group: {pair}")
         domain = value
     return domain
 
 
-def generate(state, key: str, parent: np.ndarray | None, bound: list[tuple[str, int]]) -> DomainList:
-    """One Domain per value of `key` among the parent placement's nodes, sorted by value."""
-    required = pinned_domain(state, key, bound)
+def generate(state, key: str, parent: np.ndarray | None, bound: list[tuple[str, int]],
+             no_empty: bool = False) -> DomainList:
+    """One Domain per value of `key` among the parent placement's nodes, sorted by value; `no_empty` (1.38,
+    TopologyPlacementGenerator): nodes whose value is "" are in no domain."""
+    required = pinned_domain(state, key, bound, no_empty)
     codes, _, _, every = _rows_by_domain(state.labels, key)
     if required is not None:
         every = DomainList(d for d in every if d.name == required)
+    elif no_empty and any(d.name == "" for d in every):
+        every = DomainList(d for d in every if d.name != "")
     if parent is None:
         return every
     inside = set(np.unique(codes[parent]).tolist())

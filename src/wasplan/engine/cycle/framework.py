@@ -67,6 +67,7 @@ class Evaluator:
         self._no_fit_version = -1
         self.signatures: dict[str, tuple] = {}  # pod key -> (pod, gangbatch's signature of it)
         self.nominator = None  # nominated.Nominator of the simulation (set by the cycles), or None
+        self.ranker = None  # 1.38 workload-aware preemption's node ranking while it runs (preemption/ranknodes.py)
 
     def static_verdict(self, pod: Pod) -> static.StaticVerdict:
         if self._static_epoch != self.state.epoch:

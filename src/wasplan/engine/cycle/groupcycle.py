@@ -36,7 +36,34 @@ from wasplan.engine.cache.world import GroupState, PodState
 UNSCHEDULABLE_MSG = "pod group is unschedulable"
 SCHEDULER_NAME_MSG = "all pods in a single pod group should have the same .spec.schedulerName set, got: {!r} and {!r}"
 PERMIT_WAIT_MSG = "waiting for minCount pods from a gang to be scheduled"  # GangScheduling Permit (1.36)
+NO_POD_SCHEDULABLE = "no pods were schedulable"  # 1.38 RunRootSchedulingAlgorithm: success, nothing new placed
+PARENT_UNSCHEDULABLE = 'parent pod group "{}" is unschedulable'  # 1.38 podGroupFitError on the members (%q of
+PARENT_ERROR = 'parent pod group "{}" encountered an error'  # a DNS name); 1.38 buildParentPodGroupErrorStatus
 MEMBER_ERROR_MSG = "failed to schedule other pod from a pod group"  # a member's Filter Error ends the cycle
+
+
+def hierarchy_problem(group: GroupState, pods: list[PodState], policy_of, expected_policy: str,
+                      profiles) -> tuple[str, bool] | None:
+    """1.38's validatePodGroupHierarchy for a PodGroup without a parent (schedule_one_podgroup.go): every pod of
+    the group, the queued ones (`pods` starts with them, in the cycle's order) and then the scheduled ones,
+    must share the first pod's schedulerName, the group's priority and the expected preemption policy (the
+    group's, `expected_policy`; `policy_of` gives a pod's). Returns (message, is a validation error: reason
+    PodGroupError), or the profile lookup's error (SchedulerError), or None."""
+    first, key = pods[0], f"podgroup/{group.record.namespace}/{group.record.name}"
+    for ps in pods:
+        pod = ps.pod
+        if pod.scheduler_name != first.pod.scheduler_name:
+            return (f"all pods in a pod group hierarchy should have the same .spec.schedulerName set, got: "
+                    f'"{pod.scheduler_name}" ("{pod.name}") and "{first.pod.scheduler_name}" ("{first.pod.name}")'), True
+        if ps.priority != group.priority:
+            return (f"all pods in a pod group hierarchy should have the same priority as the root pod group's "
+                    f'priority, got {ps.priority} ("{pod.name}") and {group.priority} ("{key}")'), True
+        if (mine := policy_of(ps)) != expected_policy:
+            return (f"all pods in a pod group hierarchy should have the same preemption policy, got {mine} "
+                    f'("{pod.name}") and {expected_policy}'), True
+    if first.pod.scheduler_name not in profiles:
+        return f'profile not found for scheduler name "{first.pod.scheduler_name}"', False
+    return None
 
 
 def scheduler_name_problem(names: list[str], profiles) -> str | None:
@@ -65,6 +92,7 @@ class GroupAttempt:
     nothing_new: bool = False  # 1.37: the gang rule held but no member was newly placed
     errored: str | None = None  # the member whose attempt ended in a Filter Error (its own message in failures)
     tied: tuple = ()  # asked for ties: (domain, placements) of every placement scoring as the chosen one, by domain
+    parent: str | None = None  # 1.38 (caps.group_fit_error): the group's name, which its other members quote
 
     def member_message(self, key: str, unreached: str | None = None) -> str:
         """What a member that did not bind is told: its own FitError; for a member that fitted in a rejected group
@@ -73,6 +101,8 @@ class GroupAttempt:
         (`unreached`; upstream's completePodGroupAlgorithmResult copies the status before that)."""
         if key in self.failures:
             return self.failures[key]
+        if self.parent is not None:  # 1.38: a member that did not fail itself names its group (schedule_one.go)
+            return (PARENT_ERROR if self.error else PARENT_UNSCHEDULABLE).format(self.parent)
         if self.error:  # every other member is rejected with the group's error (submitPodGroupAlgorithmResult)
             return self.message
         if key in self.placements:
@@ -106,7 +136,7 @@ def _try(ev: Evaluator, ps: PodState, attempt: GroupAttempt, mask, post_filter=N
         batch.placed(node)
         attempt.placements[ps.key] = node
         return True
-    decision = ev.find_node(ps.pod, mask)
+    decision = ev.find_node(ps.pod, mask) if ev.ranker is None else ev.ranker.find_node(ev, ps.pod, mask)
     node = decision.node
     if node is None and post_filter is not None and decision.error is None:
         node, message = post_filter(ps, ev, decision)
@@ -144,6 +174,8 @@ def _member_error(attempt: GroupAttempt, ps: PodState) -> GroupAttempt:
 
 
 def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+    if ev.caps is not None and ev.caps.group_fit_error:
+        return _run_threshold(ev, group, members, scheduled, mask)
     attempt = GroupAttempt(False, UNSCHEDULABLE_MSG)
     status_ok = False
     total = len(members)
@@ -175,4 +207,49 @@ def _run_entity(ev, group: GroupState, members, scheduled: int, mask) -> GroupAt
         attempt.message, attempt.wrapped, attempt.nothing_new = unschedulable(), True, True
     else:  # PlacementFeasible still waits after the last member: the Wait becomes Unschedulable
         attempt.message, attempt.wrapped = unschedulable(attempt.message), True
+    return attempt
+
+
+def threshold(need: int, scheduled: int, unschedulable: int, remaining: int, final: bool) -> str:
+    """GangScheduling's PlacementFeasible reason in 1.38 (gangscheduling.go): `final` when the members left can
+    no longer reach the threshold (Unschedulable), else the Wait that lets the cycle go on."""
+    verdict = "cannot be satisfied" if final else "is not yet satisfied"
+    return (f"scheduling policy's minimum threshold ({need}) {verdict}: {scheduled} scheduled, {unschedulable} "
+            f"unschedulable, {remaining} not-evaluated")
+
+
+def _run_threshold(ev, group: GroupState, members, scheduled: int, mask) -> GroupAttempt:
+    """1.38's podGroupSchedulingDefaultAlgorithm (algorithm_podgroup.go): PlacementFeasible runs before the first
+    member and after each one, for every policy (GenericPodGroup.GetMinCount: a basic group's threshold is 1);
+    Unschedulable stops the cycle, Wait goes on and is the outcome if nothing follows. The status is the
+    plugin's reason itself (podGroupFitError, no `pod group is unschedulable, ` lead); a success that placed
+    nothing new is `no pods were schedulable` (RunRootSchedulingAlgorithm)."""
+    attempt = GroupAttempt(False, "", parent=group.record.name)
+    need = group.min_count if group.is_gang else 1
+    batch = gangbatch.for_members(ev, members, mask) if ev.ranker is None else None  # ranked: member by member
+    remaining, failed = len(members), 0
+    if scheduled + remaining < need:
+        attempt.message = threshold(need, scheduled, 0, remaining, True)
+        return attempt
+    no_fit = None
+    for ps in members:
+        if no_fit is not None:
+            attempt.failures[ps.key] = no_fit
+        elif _try(ev, ps, attempt, mask, batch=batch):
+            scheduled += 1
+        elif attempt.errored is not None:
+            return _member_error(attempt, ps)
+        elif batch is not None and ev.memo:
+            no_fit = attempt.failures[ps.key]
+        remaining -= 1
+        failed += ps.key in attempt.failures
+        if scheduled + remaining < need:
+            attempt.message = threshold(need, scheduled, failed, remaining, True)
+            return attempt
+        if scheduled < need:
+            attempt.message = threshold(need, scheduled, failed, remaining, False)
+    if scheduled >= need and attempt.placements:
+        attempt.success, attempt.message = True, ""
+    elif scheduled >= need:
+        attempt.message, attempt.nothing_new = NO_POD_SCHEDULABLE, True
     return attempt

@@ -87,6 +87,23 @@ class Job:
             self.ev.state.reserve(by_key[key].pod, row)
 
 
+def placements_to_find(domains) -> int:
+    """1.38's adaptive placement sampling (algorithm_podgroup.go numFeasiblePlacementsToFind with
+    percentageOfPlacementsToScore unset): stop after max(1, N·pct/100) feasible placements, pct = max(5,
+    100 - nodes·9/500) over the placements' summed node counts. wasplan evaluates every placement, as
+    percentageOfPlacementsToScore: 100 makes upstream do; the plan says where that can differ (WAS730)."""
+    nodes = sum(len(d.rows) for d in domains)
+    return max(1, len(domains) * max(5, 100 - nodes * 9 // 500) // 100)
+
+
+def sampling(options, domains) -> tuple[int, int] | None:
+    """(placements, placements upstream stops after) when the release samples and would stop before the end."""
+    if not options.caps.placement_sampling or not domains:
+        return None
+    found = placements_to_find(domains)
+    return (len(domains), found) if found < len(domains) else None
+
+
 def placements_msg(count: int, first: str) -> str:
     """Upstream's status when no candidate placement is feasible (a group without a key has one)."""
     return f"0/{count} placements are available, first placement status: {first}"
@@ -97,8 +114,16 @@ def _no_placement(attempt: GroupAttempt, count: int, first: GroupAttempt, nothin
     `0/N placements are available, first placement status: <first>`; v1.37.2 builds that status with
     errPodGroupUnschedulable (so it leads with `pod group is unschedulable, `) and quotes a first status that
     carries the error as the error alone. In 1.37 a placement where the gang rule held but nothing new was placed
-    is a feasible placement upstream, and the root then turns it into plain `pod group is unschedulable`."""
-    if not first.entity_cycle:
+    is a feasible placement upstream, and the root then turns it into plain `pod group is unschedulable`; 1.38
+    (a `parent` on the attempt: podGroupFitError) quotes the first placement's reason as it is, and a root that
+    placed nothing new reads `no pods were schedulable`."""
+    if first.parent is not None:
+        attempt.parent = first.parent
+        if nothing_new or first.nothing_new:
+            attempt.message, attempt.nothing_new = groupcycle.NO_POD_SCHEDULABLE, True
+        else:
+            attempt.message = placements_msg(count, first.message)
+    elif not first.entity_cycle:
         attempt.message = placements_msg(count, first.message)
     elif nothing_new or first.nothing_new:
         attempt.message, attempt.wrapped, attempt.nothing_new = groupcycle.unschedulable(), True, True
@@ -134,10 +159,11 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
             _no_placement(attempt, 1, attempt)
         return attempt
     try:
-        domains = generate(ev.state, key, parent, bound)
+        domains = generate(ev.state, key, parent, bound, options.caps.empty_domain_excluded)
     except PlacementError as exc:
         return GroupAttempt(False, str(exc), error=True)
     job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)
+    group.sampled = sampling(options, domains) or group.sampled
     return search(job, domains, key, ties)
 
 

@@ -48,7 +48,7 @@ def member_refusal(group, options) -> str | None:
 class Preemption:
     def __init__(self, state, world, options):
         self.state, self.world, self.options = state, world, options
-        self.pdbs = PdbTracker()
+        self.pdbs = PdbTracker(options.caps.pdb_empty_selector_matches_all)
         self._prio_cache: dict[str, int] = {}
         self._wap_prio_cache: dict[str, int] = {}
         self._unit_cache: dict[str, str] = {}  # pod key -> its victim-unit key (a whole group's, or its own)
@@ -132,7 +132,7 @@ class Preemption:
         all its placed pods (size and earliest start), wherever they run, as upstream's DomainVictim does."""
         whole = self._whole(unit[0])
         pods = [self.world.pods[k] for k in whole.members if k in self.state.placed] if whole else unit
-        return (-self.prio(unit[0]), 0 if unit[0].pod.pod_group else 1, -len(pods), min(self.start(p) for p in pods))
+        return (-self.prio(unit[0]), -self.type_rank(unit), -len(pods), min(self.start(p) for p in pods))
 
     def _violating_first(self, units: list[list]) -> list[tuple[list, bool]]:
         flat = [ps.pod for unit in units for ps in unit]
@@ -186,11 +186,24 @@ class Preemption:
                 continue
             unit = unit_of.get(key)
             units.setdefault(unit if unit is not None else self.unit_key(key), []).append(pods[key])
-        groups_first = self.options.caps.whole_group_victims
-        ordered = sorted(units.items(), key=lambda kv: (
-            -self.wap_prio(kv[1][0]), (0 if kv[1][0].pod.pod_group else 1) if groups_first else 0, -len(kv[1]),
-            min(self.start(p) for p in kv[1]) if len(kv[1]) > 1 else self.start(kv[1][0]), kv[0]))
+        ordered = sorted(units.items(), key=lambda kv: (*self.wap_importance(kv[1]), kv[0]))
         return self._violating_first([sorted(u, key=lambda p: p.key) if len(u) > 1 else u for _, u in ordered])
+
+    def wap_importance(self, unit: list) -> tuple:
+        """MoreImportantVictim's order for a workload-aware preemption victim unit (most important first):
+        priority, then its type (type_rank), then size, then the earliest start."""
+        start = min(self.start(p) for p in unit) if len(unit) > 1 else self.start(unit[0])
+        return -self.wap_prio(unit[0]), -self.type_rank(unit), -len(unit), start
+
+    def type_rank(self, unit: list) -> int:
+        """The victim's type in MoreImportantVictim (victimRank): 1.37 ranks every PodGroup member's unit (a whole
+        group, or one member in single mode) above a pod without a group; 1.38 (#142955) ranks only a whole
+        group (disruptionMode all) so, a single-mode member being a Pod victim. 1.36 has no type."""
+        if not self.options.caps.whole_group_victims:
+            return 0
+        if self.options.caps.single_members_are_pod_victims:
+            return 2 if self._whole(unit[0]) else 1
+        return 2 if unit[0].pod.pod_group else 1
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
     def for_pod(self, ps, ev, decision, load=None) -> Outcome:

@@ -26,6 +26,14 @@ def _empty(sel: LabelSelector | None) -> bool:
     return sel is None or (not sel.match_labels and not sel.match_expressions)
 
 
+def _selects(sel: LabelSelector | None, labels, empty_matches_all: bool) -> bool:
+    """metav1.LabelSelectorAsSelector: a missing selector selects nothing; `{}` everything, which 1.38's
+    preemption honours (`empty_matches_all`) and earlier releases skipped."""
+    if _empty(sel):
+        return sel is not None and empty_matches_all
+    return selector_matches(sel, labels)
+
+
 def _scaled(value: int | str, expected: int) -> int:
     if isinstance(value, str) and value.endswith("%"):
         return math.ceil(int(value[:-1]) * expected / 100)
@@ -33,7 +41,8 @@ def _scaled(value: int | str, expected: int) -> int:
 
 
 class PdbTracker:
-    def __init__(self) -> None:
+    def __init__(self, empty_matches_all: bool = False) -> None:
+        self.empty_matches_all = empty_matches_all  # caps.pdb_empty_selector_matches_all
         self.budgets: list[PodDisruptionBudget] = []
         self._allowed: dict[int, int] = {}  # budget index -> disruptions still allowed
         self.generation = 0  # bumped whenever an allowance changes (per-node caches key on it)
@@ -44,7 +53,7 @@ class PdbTracker:
 
     def matching(self, pod) -> list[int]:
         return [i for i, b in enumerate(self.budgets)
-                if b.namespace == pod.namespace and not _empty(b.selector) and selector_matches(b.selector, pod.labels)]
+                if b.namespace == pod.namespace and _selects(b.selector, pod.labels, self.empty_matches_all)]
 
     def allowed(self, i: int, placed_pods) -> int:
         if i not in self._allowed:

@@ -33,7 +33,7 @@ from wasplan.engine.cycle import placement
 
 from wasplan.engine.profile import registry
 from wasplan.engine.preemption import candidates as cand
-from wasplan.engine.preemption import ties
+from wasplan.engine.preemption import ranknodes, ties
 from wasplan.engine.preemption.policy import NEVER, NOT_ELIGIBLE_NEVER, NOT_ELIGIBLE_TERMINATING, group_policy
 
 NOT_HELPFUL_GROUP = "the pod group does not fit even with every lower-priority pod removed"
@@ -122,7 +122,11 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
     applies, as upstream's scheduling function is the whole root algorithm. When the group does not fit even
     so, the verdict is that run's status, as both releases return it."""
     in_place = ctx.options.caps.group_entity_cycle
-    attempt = _run(ctx, ev, group, job, with_ties=in_place)
+    ev.ranker = _ranker(ctx, units, home, job[0]) if ctx.options.caps.wap_rank_nodes else None
+    try:
+        attempt = _run(ctx, ev, group, job, with_ties=in_place)
+    finally:
+        ev.ranker = None
     if not attempt.success:
         return WapResult(message=attempt.message)
     placements = dict(attempt.placements)
@@ -138,6 +142,22 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
     alternatives = _alternatives(ctx.state, attempt, job[0], units, home, moves, victims) if attempt.tied else ()
     return WapResult(victims, placements, nodes={ps.key: home[ps.key] for ps in victims}, removed=not in_place,
                      alternatives=alternatives, tied=len(attempt.tied) if alternatives else 0)
+
+
+def _ranker(ctx, units, home, members: list) -> ranknodes.NodeRanker:
+    """1.38's RankNodes over these potential victims: each unit's cost, and per node the units on it, most
+    important first (NewPodGroupPreemptionState sorts each node's victims with MoreImportantVictim)."""
+    costs = [ranknodes.VictimCost(ctx.wap_prio(unit[0]), 1 + ctx.type_rank(unit), len(unit), int(violating))
+             for unit, violating in units]
+    unit_rows = [{home[ps.key] for ps in unit} for unit, _ in units]
+    by_row: dict[int, list[int]] = {}
+    for i, rows in enumerate(unit_rows):
+        for row in rows:
+            by_row.setdefault(row, []).append(i)
+    order = {i: (*ctx.wap_importance(unit), unit[0].key) for i, (unit, _) in enumerate(units)}
+    for row_units in by_row.values():
+        row_units.sort(key=order.__getitem__)
+    return ranknodes.NodeRanker(ctx.state, costs, by_row, unit_rows, members)
 
 
 def _victims(units, kept: set[int]) -> list:

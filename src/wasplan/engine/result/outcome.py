@@ -39,6 +39,10 @@ class FinalCluster:
         # bound pods their allocated devices cannot reach, as the release's scheduler leaves them:
         # (pod key, node, claim key) (draworld.stranded)
         self.stranded: tuple[tuple[str, str, str], ...] = ()
+        # groups whose placement search 1.38's sampling would cut short: (kind, key, placements, stop after)
+        self.sampled: tuple[tuple[str, str, int, int], ...] = (
+            *(("PodGroup", g.key, *g.sampled) for g in world.groups.values() if g.sampled),
+            *(("CompositePodGroup", key, *found) for key, found in sorted(world.sampled_trees.items())))
 
     @functools.cached_property
     def usage(self) -> dict[str, tuple[tuple[str, int, int], ...]]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from wasplan.api import hub
 from wasplan.engine.cache.composite import Forest
 from wasplan.engine.queueing.queue import QueueKind
-from wasplan.plan import CompositeOutcome, GroupPolicy, GroupStatus, Placement, TreeChild, TreeResult
+from wasplan.plan import (CompositeOutcome, GroupCondition, GroupPolicy, GroupStatus, Placement, Reason, TreeChild,
+                          TreeResult)
 
 _KIND = {QueueKind.COMPOSITE: "CompositePodGroup", QueueKind.GROUP: "PodGroup"}
 
@@ -15,10 +16,10 @@ def composite_outcomes(world, options) -> tuple[CompositeOutcome, ...]:
     forest = Forest(world, options)
     if not forest.on or not options.groups_on:  # no trees, or no PodGroup cycles at all
         return ()
-    return tuple(_outcome(forest, world, key) for key in sorted(world.composites, key=lambda k: k.split("/", 1)))
+    return tuple(_outcome(forest, world, key, options) for key in sorted(world.composites, key=lambda k: k.split("/", 1)))
 
 
-def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
+def _outcome(forest: Forest, world, key: str, options) -> CompositeOutcome:
     record = world.composites[key]
     obj = record.obj
     gang = obj.policy.kind == hub.PolicyKind.GANG
@@ -33,4 +34,14 @@ def _outcome(forest: Forest, world, key: str) -> CompositeOutcome:
     where = Placement(*res.placement) if res.placement and res.success else None
     return CompositeOutcome(record.namespace, record.name, GroupPolicy.GANG if gang else GroupPolicy.BASIC,
                             forest.min_children(key) if gang else 0, GroupStatus.SCHEDULED if res.success else GroupStatus.UNSCHEDULABLE,
-                            parent, where, res.message, children)
+                            parent, where, res.message, children, _condition(res, options.caps.composite_condition))
+
+
+def _condition(res, kind: str) -> GroupCondition | None:
+    """The condition 1.38 writes on a CompositePodGroup its cycle concerned (a True one is kept: tree_results never
+    lets a later failure hide a success); a failure is Unschedulable, or SchedulerError for an error."""
+    if not kind:
+        return None
+    if res.success:
+        return GroupCondition(kind, "True", Reason.SCHEDULED)
+    return GroupCondition(kind, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, res.message)
