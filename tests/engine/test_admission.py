@@ -278,8 +278,8 @@ def test_138_podgroup_naming_a_never_class_is_admitted_with_never(tmp_path):
                                (NEVER_GROUP.replace("  schedulingPolicy", "  preemptionPolicy: PreemptLowerPriority\n"
                                                     "  schedulingPolicy"), True)):
         (tmp_path / "change.yaml").write_text(manifests)
-        run = run_plan([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
-                       default_gates(get_release("1.38")))
+        run = run_plan(PlanRequest([str(tmp_path / "change.yaml")], [str(tmp_path / "cluster.yaml")],
+                                   default_gates(get_release("1.38"))))
         found = [d.message for d in run.diagnostics if d.code == "WAS630"]
         assert found == (['podgroups.scheduling.k8s.io "batch" is forbidden: the string value of PreemptionPolicy '
                           "(PreemptLowerPriority) must not be provided in pod group spec; priority admission "

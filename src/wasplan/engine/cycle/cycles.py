@@ -382,12 +382,12 @@ class Cycles:
         """1.38: the runtime hierarchy checks before the cycle; a failure is the group's condition (PodGroupError
         for a validation error, SchedulerError otherwise) and every member's message."""
         placed = [ps for ps in self.world.live_members(group) if ps.placed]
-        expected, policy_of = self.preemption_policies(group, members)
+        expected, policy_of = self.post_filters.preemption_policies(group, members)
         found = groupcycle.hierarchy_problem(group, members + placed, policy_of, expected, self.evaluators)
         if found is None:
             return False
         message, validation = found
-        self._reject(group, members, message, {})
+        self.reject(group, members, message, {})
         self._set_condition(group, "False", Reason.POD_GROUP_ERROR if validation else Reason.SCHEDULER_ERROR, message)
         return True
 

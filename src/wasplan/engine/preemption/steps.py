@@ -37,7 +37,7 @@ import copy
 from wasplan.engine.cycle import placement
 from wasplan.engine.cycle.nominated import Nomination
 from wasplan.engine.profile import registry
-from wasplan.engine.plugins.dynamic_resources import DEALLOCATED, NAME, NO_NEW_CLAIMS, post_filter_text
+from wasplan.engine.plugins.dynamic_resources import NAME
 from wasplan.engine.preemption import policy
 from wasplan.engine.preemption.driver import member_refusal, members_post_filter
 from wasplan.engine.queueing.queue import QueueKind
@@ -175,7 +175,7 @@ class PostFilters:
 
     def preemption_policies(self, group, members):
         """(the group's preemption policy, a function giving a pod's): what 1.38's hierarchy checks compare."""
-        world = self.world
+        world = self.cycles.world
         return policy.group_policy(group, members, world, self.options), lambda ps: policy.pod_policy(ps, world)
 
     def preempt_for_group(self, group, members, ev, scheduled: int, bound: list, message: str) -> str | None:
