@@ -414,6 +414,10 @@ func (h *harness) settleEvictions() error {
 		}
 		requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
 		workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
+		// SetRequeuedCondition leaves the transition time to apimeta.SetStatusCondition, which takes the wall
+		// clock; the reconciler runs at the cluster's now, which is the fake clock here (the wait time Kueue
+		// reports when it admits the requeued workload is measured from this condition).
+		apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadRequeued).LastTransitionTime = metav1.NewTime(h.clock.Now())
 		workload.UnsetQuotaReservationWithCondition(wl, "Pending", ev.Message, h.clock.Now())
 		if err := h.cl.Status().Update(h.ctx, wl); err != nil {
 			return err
