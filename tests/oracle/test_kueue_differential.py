@@ -31,9 +31,9 @@ from pathlib import Path
 
 import pytest
 
-import kueuecompare
-from gen import kueue as kgen
-from test_kueue_oracle import kueue_oracle, session_skips  # noqa: F401  (the fixture: the binary, or a skip)
+from . import kueuecompare
+from .gen import kueue as kgen
+from .test_kueue_oracle import kueue_oracle, session_skips  # noqa: F401  (the fixture: the binary, or a skip)
 
 DEFAULT_CASES, LONG_CASES = 80, 1000
 TIE_RERUNS = 3

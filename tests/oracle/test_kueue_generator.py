@@ -9,11 +9,12 @@ from collections import Counter
 
 from typer.testing import CliRunner
 
-import kueuecompare
-from gen import kueue as kgen
-from gen.case import dump
 from wasplan.cli.app import app
 from wasplan.cli.lazy import load_all
+
+from . import kueuecompare
+from .gen import kueue as kgen
+from .gen.case import dump
 
 
 def _stamps(case) -> list[str]:

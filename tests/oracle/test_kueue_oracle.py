@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kueuecompare import facts, key
+from .kueuecompare import facts, key
 
 
 ROOT = Path(__file__).resolve().parents[2]
