@@ -1,0 +1,63 @@
+"""Kueue v0.17.0's admission, modelled offline: which queued workloads Kueue admits, on which flavors, whom it
+preempts and why the rest wait, before their pods reach kube-scheduler.
+
+The stage runs before the scheduler engine (docs/kueue.md): `KueueInputs.from_objects` reads Kueue's objects and
+the objects carrying the queue-name label, `admit` runs Kueue's cycles until nothing changes, and the
+`KueueResult` holds per workload its status, Kueue's reason and message, flavors per PodSet, and per ClusterQueue
+its usage; `to_json()` is the plan JSON `kueue` block, the shape the Kueue oracle prints (oracle/kueue017).
+What Kueue would do that the model does not is named in `KueueResult.not_modelled`, never guessed.
+
+Modules, each citing the upstream file it follows: model (the objects), inputs (parsing, CRD defaults, v1beta1
+conversion), requests (AdjustResources), jobs (Workloads from Jobs and JobSets, names), quota (the cohort tree),
+assign (flavor assignment), preempt (classical preemption), queues (queueing strategies), cycle (the scheduling
+cycle and the controllers' reactions), result (outcomes and JSON).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cycle import Run
+from .inputs import KueueInputs
+from .model import AdmissionChecks, KueueStatus
+from .result import ClusterQueueOutcome, KueueResult, PodSetOutcome, WorkloadOutcome, build_result
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionPolicy:
+    """How AdmissionChecks are taken offline: READY (their controllers say Ready; the default) or PENDING."""
+
+    admission_checks: AdmissionChecks = AdmissionChecks.READY
+
+
+def _not_modelled(inputs: KueueInputs) -> list[str]:
+    out = []
+    for kind, n in sorted(inputs.unbuilt_kinds.items()):
+        out.append(f"Workloads of {n} {kind} with kueue.x-k8s.io/queue-name (Kueue's pod-based and "
+                   f"LeaderWorkerSet integrations are not modelled)")
+    unsupported = sorted({ps.tas_unsupported for wl in inputs.workloads for ps in wl.pod_sets if ps.tas_unsupported})
+    if unsupported:
+        out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
+                   f"such PodSets are placed as unconstrained")
+    if inputs.fair_sharing:
+        out.append("fair sharing (ClusterQueue fairSharing weights): classical ordering and preemption used")
+    if any(ps.min_count is not None and ps.min_count < ps.count for wl in inputs.workloads for ps in wl.pod_sets):
+        out.append("partial admission (kueue.x-k8s.io/job-min-parallelism): workloads are tried at full count only")
+    return out
+
+
+def admit(inputs: KueueInputs, policy: AdmissionPolicy = AdmissionPolicy()) -> KueueResult:
+    """Run Kueue's admission cycles over the inputs until nothing changes."""
+    run = Run(inputs, policy.admission_checks)
+    held = {wl.key for wl in inputs.workloads if wl.has_quota()}
+    run.run()
+    result = build_result(run, held)
+    result.not_modelled = _not_modelled(inputs) + sorted(run.notes)
+    result.not_built = list(inputs.not_built)
+    if not run.settled:
+        result.not_modelled.append(f"the run did not settle within {run.cycles} cycles")
+    return result
+
+
+__all__ = ["AdmissionChecks", "AdmissionPolicy", "ClusterQueueOutcome", "KueueInputs", "KueueResult",
+           "KueueStatus", "PodSetOutcome", "WorkloadOutcome", "admit"]

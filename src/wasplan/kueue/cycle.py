@@ -1,0 +1,372 @@
+"""Kueue's admission cycles, run until nothing changes.
+
+Upstream: KDIR/pkg/scheduler/scheduler.go (`schedule`: one head per active ClusterQueue, `nominate` (namespace
+selector, then flavor assignment and preemption targets), the classical ordering of entries (not borrowing
+first, higher priority, older), then per entry: NoFit skipped; Preempt without targets reserves quota up to what
+it could use unless the ClusterQueue can always reclaim (`resourcesToReserve`); overlapping targets and "no
+longer fits" skip it; Preempt issues the evictions and leaves it "Pending the preemption of N workload(s)"; Fit
+reserves the quota (`admit`); the rest are requeued with a Pending condition carrying the message
+(`requeueAndUpdate`)); KDIR/pkg/cache/queue/manager.go (`heads`, `RequeueWorkload`,
+`QueueAssociatedInadmissibleWorkloadsAfter`); KDIR/pkg/controller/core/workload_controller.go (a missing or
+stopped LocalQueue or ClusterQueue makes a workload Inadmissible) and KDIR/pkg/controller/jobframework/
+reconciler.go (after an eviction the workload loses its admission, is marked Pending with the eviction's message
+and requeued, and its cohort tree's inadmissible workloads are retried). Between cycles this module does what the
+Kueue oracle's harness does for the controllers (oracle/kueue017/cycles.go), in the same order: evictions, then
+admission checks under the policy, then the inadmissible retries; the clock moves one second per cycle.
+
+The run ends when no active ClusterQueue has a queued workload, or when a cycle changed no workload and put every
+head back where it was (the next cycle would be the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
+from .model import FR, AdmissionChecks, PodSetAdmission, Workload
+from .preempt import Preemptor, Target, message as preemption_message
+from .requests import pod_requests
+from .tas import FlavorTopology
+from .quota import Node, Tree, add_all, add_usage, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
+from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
+                     ClusterQueueQueue)
+
+MAX_CYCLES = 10000
+
+
+@dataclass(slots=True)
+class Entry:
+    wl: Workload
+    cq: Node
+    assignment: Assignment | None = None
+    targets: list[Target] = field(default_factory=list)
+    msg: str = ""
+    reason: str = GENERIC
+    status: str = ""  # "", "skipped", "nominated", "assumed"
+
+
+class Run:
+    def __init__(self, inputs, checks: AdmissionChecks) -> None:
+        self.inputs = inputs
+        self.checks = checks
+        self.tree = Tree(inputs.cluster_queues, inputs.cohorts)
+        self.workloads = sorted(inputs.workloads, key=lambda w: (w.namespace, w.name))
+        self.now = len(inputs.workloads)
+        self.cycles = 0
+        self.settled = False
+        self.admitted: dict[str, dict[str, Workload]] = {n: {} for n in self.tree.cqs}
+        self.queues: dict[str, ClusterQueueQueue] = {
+            n: ClusterQueueQueue(n, cq.queueing_strategy == "StrictFIFO", cq.namespace_selector)
+            for n, cq in sorted(inputs.cluster_queues.items())}
+        self.preemptor = Preemptor(self)
+        self.changed = False
+        self.notes: set[str] = set()
+        self.tas = self._topologies()
+        self.active = {n for n in self.tree.cqs if self._active(n)}
+
+    def _topologies(self) -> dict[str, FlavorTopology]:
+        """A TAS snapshot per flavor naming an existing Topology (tas_flavor.go), with the non-TAS pods' usage."""
+        usage: dict[str, dict[str, int]] = {}
+        for pod in self.inputs.pods:
+            spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+            node = spec.get("nodeName")
+            if not node or (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                continue
+            per = usage.setdefault(node, {})
+            for r, v in pod_requests(spec, [], {}).items():
+                per[r] = per.get(r, 0) + v
+            per["pods"] = per.get("pods", 0) + 1
+        out = {}
+        for name, f in sorted(self.inputs.flavors.items()):
+            if f.topology_name and f.topology_name in self.inputs.topologies:
+                out[name] = FlavorTopology(name, f.topology_name, self.inputs.topologies[f.topology_name],
+                                           f.node_labels, f.tolerations, self.inputs.nodes, usage)
+        return out
+
+    def tas_only(self, cq: str) -> bool:
+        groups = self.inputs.cluster_queues[cq].resource_groups
+        flavors = [self.inputs.flavors.get(f) for rg in groups for f in rg.flavors]
+        return bool(flavors) and all(f is not None and f.topology_name for f in flavors)
+
+    def tas_usage(self, wl: Workload, sign: int) -> None:
+        for psa in wl.admission or ():
+            if psa.topology is None or not psa.count:
+                continue
+            single = {r: v // psa.count for r, v in psa.usage.items()}
+            for flavor in sorted(set(psa.flavors.values())):
+                if flavor in self.tas:
+                    self.tas[flavor].add_usage(psa.topology[1], single, sign)
+
+    # -- set-up ------------------------------------------------------------------------------------------------
+    def _active(self, name: str) -> bool:
+        cq = self.inputs.cluster_queues[name]
+        if cq.stop_policy != "None" or name in self.tree.cycle_cqs:
+            return False
+        if any(f not in self.inputs.flavors for rg in cq.resource_groups for f in rg.flavors):
+            return False
+        if any(self.inputs.flavors[f].topology_name and self.inputs.flavors[f].topology_name
+               not in self.inputs.topologies for rg in cq.resource_groups for f in rg.flavors):
+            return False  # isTASViolated: the TAS cache of a flavor cannot be initialized
+        for check in cq.admission_checks:
+            if check not in self.inputs.admission_checks:
+                return False
+            if self.checks == AdmissionChecks.PENDING and not self.inputs.admission_checks[check]:
+                return False
+        return True
+
+    def local_queue(self, wl: Workload):
+        return self.inputs.local_queues.get((wl.namespace, wl.queue))
+
+    def start(self) -> None:
+        for wl in self.workloads:
+            if wl.has_quota() and wl.admission_cq in self.admitted and wl.admission_cq not in self.tree.cycle_cqs:
+                self.admitted[wl.admission_cq][wl.key] = wl
+                add_all(self.tree.cqs[wl.admission_cq], wl.usage())
+                self.tas_usage(wl, +1)
+        for wl in self.workloads:
+            if wl.has_quota() or not wl.active:
+                continue
+            lq = self.local_queue(wl)
+            msg = ""
+            if lq is None:
+                msg = f"LocalQueue {wl.queue} doesn't exist"
+            elif lq.stop_policy != "None":
+                msg = f"LocalQueue {wl.queue} is inactive"
+            elif lq.cluster_queue not in self.tree.cqs:
+                msg = f"ClusterQueue {lq.cluster_queue} doesn't exist"
+            elif lq.cluster_queue not in self.active:
+                msg = f"ClusterQueue {lq.cluster_queue} is inactive"
+            if msg:
+                self._unset(wl, "Inadmissible", msg)
+            if lq is not None and lq.stop_policy == "None" and lq.cluster_queue in self.queues:
+                self.queues[lq.cluster_queue].add(wl)
+        self._settle_checks()
+
+    # -- the run -----------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        self.start()
+        while self.cycles < MAX_CYCLES:
+            if not any(len(self.queues[n]) for n in self.active):
+                self.settled = True
+                return
+            before = {n: tuple(sorted(q.members)) for n, q in self.queues.items()}
+            self.changed = False
+            self.cycle()
+            if not self.changed and before == {n: tuple(sorted(q.members)) for n, q in self.queues.items()}:
+                self.settled = True
+                return
+
+    def admitted_in(self, cq: str) -> list[Workload]:
+        return list(self.admitted.get(cq, {}).values())
+
+    def simulate_preemption(self, wl: Workload, cq: Node, fr: FR, quantity: int) -> tuple[int, int]:
+        targets = self.preemptor.targets(wl, cq, {fr}, {fr: quantity})
+        if not targets:
+            return G_NO_CANDIDATES, lowest_subtree_that_fits(cq, fr, quantity)[0]
+        for t in targets:
+            remove_all(t.cq, t.wl.usage())
+        borrow = lowest_subtree_that_fits(cq, fr, quantity)[0]
+        for t in targets:
+            add_all(t.cq, t.wl.usage())
+        return (G_PREEMPT if any(t.cq is cq for t in targets) else G_RECLAIM), borrow
+
+    def cycle(self) -> None:
+        self.cycles += 1
+        heads = []
+        for name, q in self.queues.items():
+            if name in self.active:
+                wl = q.pop()
+                if wl is not None:
+                    heads.append((wl, self.tree.cqs[name]))
+        entries, inadmissible = self._nominate(heads)
+        entries.sort(key=lambda e: (e.assignment.borrowing, -e.wl.priority, e.wl.created))
+        reserved: list[tuple[Node, dict[FR, int]]] = []
+        preempted: dict[str, Target] = {}
+        for e in entries:
+            mode = e.assignment.mode()
+            if mode == NO_FIT:
+                continue
+            if mode == PREEMPT and not e.targets:
+                if e.cq.cq.preemption.reclaim_within_cohort != "Any":
+                    usage = self._to_reserve(e)
+                    add_all(e.cq, usage)
+                    reserved.append((e.cq, usage))
+                continue
+            if any(t.wl.key in preempted for t in e.targets):
+                e.msg, e.status = "Workload has overlapping preemption targets with another workload", "skipped"
+                continue
+            usage = e.assignment.usage
+            if not self._fits(e, usage, list(preempted.values()) + e.targets):
+                e.msg, e.status = "Workload no longer fits after processing another workload", "skipped"
+                continue
+            for t in e.targets:
+                preempted[t.wl.key] = t
+            add_all(e.cq, usage)
+            if mode == PREEMPT:
+                reserved.append((e.cq, usage))
+                e.wl.last_tried = None
+                count = self._issue(e)
+                if count:
+                    e.msg += f". Pending the preemption of {count} workload(s)"
+                    e.reason = PENDING_PREEMPTION
+                continue
+            e.status = "nominated"
+            self._admit(e)
+        for cq, usage in reversed(reserved):
+            remove_all(cq, usage)
+        for e in entries + inadmissible:
+            if e.status != "assumed":
+                self._requeue(e)
+        self._settle_evictions()
+        self._settle_checks()
+        self.now += 1
+
+    # -- cycle steps -------------------------------------------------------------------------------------------
+    def _nominate(self, heads):
+        entries, inadmissible = [], []
+        for wl, cq in heads:
+            e = Entry(wl, cq)
+            if not cq.cq.namespace_selector.matches(self.inputs.namespaces.get(wl.namespace, {})):
+                e.msg, e.reason = "Workload namespace doesn't match ClusterQueue selector", NAMESPACE_MISMATCH
+                inadmissible.append(e)
+                continue
+            assigner = FlavorAssigner(self, wl, cq)
+            e.assignment = assigner.assign()
+            if e.assignment.mode() == PREEMPT:
+                if any(ps.topology for ps in e.assignment.pod_sets) or any(
+                        p.topology or p.tas_unsupported for p in wl.pod_sets):
+                    self.notes.add("preemption for topology-aware workloads weighs quota only, not the "
+                                   "topology domains the preemptor would need")
+                e.targets = self.preemptor.targets(wl, cq, e.assignment.needs_preemption(), e.assignment.usage)
+            e.msg = e.assignment.message()
+            wl.last_tried = e.assignment.last_tried
+            entries.append(e)
+        return entries, inadmissible
+
+    def _to_reserve(self, e: Entry) -> dict[FR, int]:
+        out = {}
+        for fr, usage in e.assignment.usage.items():
+            q = e.cq.quota(fr)
+            used = e.cq.usage.get(fr, 0)
+            if e.assignment.borrowing > 0:
+                out[fr] = usage if q.borrowing_limit is None else min(usage, q.nominal + q.borrowing_limit - used)
+            else:
+                out[fr] = max(0, min(usage, q.nominal - used))
+        return out
+
+    def _fits(self, e: Entry, usage: dict[FR, int], removed: list[Target]) -> bool:
+        """fits(): the quota, and the TAS domains, still free once earlier admissions of the cycle are counted."""
+        for t in removed:
+            remove_all(t.cq, t.wl.usage())
+            self.tas_usage(t.wl, -1)
+        ok = all(cq_available(e.cq, fr) >= v for fr, v in usage.items())
+        for psa in e.assignment.pod_sets if ok else ():
+            if psa.topology is None:
+                continue
+            for res, choice in psa.flavors.items():
+                topo = self.tas.get(choice.flavor)
+                if topo is None:
+                    continue
+                single = {r: v // psa.count for r, v in psa.requests.items()
+                          if psa.flavors.get(r) is not None and psa.flavors[r].flavor in self.tas}
+                ok = ok and topo.fits(psa.topology[1], single)
+        for t in removed:
+            add_all(t.cq, t.wl.usage())
+            self.tas_usage(t.wl, +1)
+        return ok
+
+    def _issue(self, e: Entry) -> int:
+        count = 0
+        for t in e.targets:
+            count += 1
+            if t.wl.is_evicted():
+                continue
+            msg = preemption_message(e.wl, t.reason, e.cq.path(), t.cq.path())
+            t.wl.set_condition("Evicted", True, "Preempted", msg, self.now)
+            t.wl.set_condition("Preempted", True, t.reason, msg, self.now)
+            t.wl.preempted_by = e.wl.key
+            self.changed = True
+        return count
+
+    def _admit(self, e: Entry) -> None:
+        wl = e.wl
+        wl.admission_cq = e.cq.name
+        wl.admission = [PodSetAdmission(ps.name, ps.count, {r: c.flavor for r, c in ps.flavors.items()},
+                                        {r: ps.requests.get(r, 0) for r in ps.flavors}, ps.topology)
+                        for ps in e.assignment.pod_sets]
+        self.tas_usage(wl, +1)
+        wl.set_condition("QuotaReserved", True, "QuotaReserved", f"Quota reserved in ClusterQueue {e.cq.name}", self.now)
+        for kind in ("Evicted", "Preempted"):
+            old = wl.conditions.get(kind)
+            if old is not None and old.status:
+                wl.set_condition(kind, False, "QuotaReserved", f"Previously: {old.message}", self.now)
+        if not self._checks_of(e.cq.name):
+            self._sync_admitted(wl)
+        self.admitted[e.cq.name][wl.key] = wl
+        self.queues[e.cq.name].forget(wl.key)
+        e.status = "assumed"
+        self.changed = True
+
+    def _checks_of(self, cq: str) -> tuple[str, ...]:
+        return self.inputs.cluster_queues[cq].admission_checks
+
+    def _sync_admitted(self, wl: Workload) -> None:
+        if wl.has_quota() and not wl.is_admitted():
+            wl.set_condition("Admitted", True, "Admitted", "The workload is admitted", self.now)
+        elif not wl.has_quota() and wl.is_admitted():
+            wl.set_condition("Admitted", False, "NoReservation", "The workload has no reservation", self.now)
+
+    def _unset(self, wl: Workload, reason: str, msg: str) -> None:
+        if wl.set_condition("QuotaReserved", False, reason, msg, self.now):
+            self.changed = True
+        if wl.admission is not None:
+            wl.admission, wl.admission_cq = None, None
+            self.changed = True
+        self._sync_admitted(wl)
+
+    def _requeue(self, e: Entry) -> None:
+        if e.status and e.reason == GENERIC:
+            e.reason = FAILED_AFTER_NOMINATION
+        wl = e.wl
+        lq = self.local_queue(wl)
+        if not wl.has_quota() and lq is not None and lq.cluster_queue in self.queues:
+            pending = any(idx != -1 for tried in wl.last_tried or () for idx in tried.values())
+            self.queues[lq.cluster_queue].requeue(wl, e.reason, pending)
+        if e.status in ("", "skipped"):
+            self._unset(wl, "Pending", e.msg)
+
+    def _settle_evictions(self) -> None:
+        for wl in self.workloads:
+            if not (wl.is_evicted() and wl.has_quota()):
+                continue
+            ev = wl.conditions["Evicted"]
+            wl.set_condition("Requeued", ev.reason == "Preempted", ev.reason, ev.message, self.now)
+            cq = wl.admission_cq
+            usage = wl.usage()
+            held = Workload(wl.namespace, wl.name, wl.uid, wl.queue, wl.priority, wl.created, [],
+                            admission=wl.admission)
+            self._unset(wl, "Pending", ev.message)
+            if cq in self.admitted and self.admitted[cq].pop(wl.key, None) is not None:
+                for fr, v in usage.items():
+                    remove_usage(self.tree.cqs[cq], fr, v)
+                self.tas_usage(held, -1)
+            lq = self.local_queue(wl)
+            if lq is None or lq.cluster_queue not in self.queues:
+                continue
+            self.queues[lq.cluster_queue].add(wl)
+            node = self.tree.cqs[lq.cluster_queue]
+            tree = node.parent.root().subtree_cqs() if node.parent is not None else [node]
+            for member in tree:
+                self.queues[member.name].flush(self.inputs.namespaces)
+
+    def _settle_checks(self) -> None:
+        for wl in self.workloads:
+            if not wl.has_quota() or wl.is_admitted() or wl.admission_cq not in self.inputs.cluster_queues:
+                continue
+            if self.checks == AdmissionChecks.PENDING and self._checks_of(wl.admission_cq):
+                continue
+            self._sync_admitted(wl)
+            self.changed = True
+
+
+__all__ = ["Run", "FIT", "add_usage"]

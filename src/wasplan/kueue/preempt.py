@@ -1,0 +1,183 @@
+"""Classical preemption: which admitted workloads a pending one evicts, and the reason for each.
+
+Upstream: KDIR/pkg/scheduler/preemption/preemption.go (`classicalPreemptions`: candidates removed one by one until
+the preemptor fits, first allowing borrowing or not depending on borrowWithinCohort, then `fillBackWorkloads`
+putting back every target not needed, in reverse order; `preemptionMessage`), classical/candidate_generator.go
+(candidate order: hierarchical-reclaim candidates, then other-queue candidates, then the ClusterQueue's own, the
+already-evicted first in each; `candidateIsValid`), classical/hierarchical_preemption.go
+(`classifyPreemptionVariant`: WithinCQ, HierarchicalReclaim, ReclaimWithoutBorrowing, ReclaimWhileBorrowing with
+borrowWithinCohort's maxPriorityThreshold; `collectCandidatesForHierarchicalReclaim`), common/ordering.go
+(`CandidatesOrdering`: evicted first, other ClusterQueues before the preemptor's own, lower priority first, the
+most recently admitted first (QuotaReserved's lastTransitionTime; now for none), then UID) and
+common/preemption_policy.go (LowerPriority, LowerOrNewerEqualPriority, Any) and preemption_oracle.go
+(`SimulatePreemption` for the flavor assigner).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import FR, IN_CLUSTER_QUEUE, IN_COHORT_RECLAIM_WHILE_BORROWING, IN_COHORT_RECLAMATION, Workload
+from .quota import Node, add_all, cq_available, fits_in_quota, remove_all
+
+WITHIN_CQ, HIERARCHICAL, RECLAIM_NO_BORROW, RECLAIM_WHILE_BORROWING = 1, 2, 3, 4
+_REASON = {WITHIN_CQ: IN_CLUSTER_QUEUE, HIERARCHICAL: IN_COHORT_RECLAMATION,
+           RECLAIM_NO_BORROW: IN_COHORT_RECLAMATION, RECLAIM_WHILE_BORROWING: IN_COHORT_RECLAIM_WHILE_BORROWING}
+HUMAN = {IN_CLUSTER_QUEUE: "prioritization in the ClusterQueue",
+         IN_COHORT_RECLAMATION: "reclamation within the cohort",
+         IN_COHORT_RECLAIM_WHILE_BORROWING: "reclamation within the cohort while borrowing"}
+
+
+@dataclass(slots=True)
+class Target:
+    wl: Workload
+    cq: Node
+    reason: str
+
+
+def satisfies(policy: str, preemptor: Workload, candidate: Workload) -> bool:
+    if policy == "LowerPriority":
+        return preemptor.priority > candidate.priority
+    if policy == "LowerOrNewerEqualPriority":
+        return preemptor.priority > candidate.priority or (
+            preemptor.priority == candidate.priority and preemptor.created < candidate.created)
+    return policy == "Any"
+
+
+def uses(wl: Workload, frs: set[FR]) -> bool:
+    return any((psa.flavors.get(res), res) in frs for psa in wl.admission or () for res in psa.flavors)
+
+
+def message(preemptor: Workload, reason: str, preemptor_path: str, preemptee_path: str) -> str:
+    return (f"Preempted to accommodate a workload (UID: {preemptor.uid or 'UNKNOWN'}, JobUID: "
+            f"{preemptor.job_uid or 'UNKNOWN'}) due to {HUMAN.get(reason, 'UNKNOWN')}; preemptor path: "
+            f"{preemptor_path}; preemptee path: {preemptee_path}")
+
+
+class Preemptor:
+    def __init__(self, run) -> None:
+        self.run = run
+
+    def _order_key(self, preemptor_cq: str):
+        now = self.run.now
+
+        def key(item):
+            wl, cq = item[0], item[1]
+            qr = wl.conditions.get("QuotaReserved")
+            reserved = qr.time if qr is not None and qr.status else now
+            return (not wl.is_evicted(), cq.name == preemptor_cq, wl.priority, -reserved, wl.uid)
+        return key
+
+    def _variant(self, wl: Workload, cq: Node, preemptor: Workload, pcq: Node, frs: set[FR], advantage: bool) -> int:
+        if not uses(wl, frs):
+            return 0
+        p = pcq.cq.preemption
+        policy = p.within_cluster_queue if cq is pcq else p.reclaim_within_cohort
+        if not satisfies(policy, preemptor, wl):
+            return 0
+        if cq is pcq:
+            return WITHIN_CQ
+        if advantage:
+            return HIERARCHICAL
+        if p.borrow_within_cohort == "Never":
+            return RECLAIM_NO_BORROW
+        threshold = p.max_priority_threshold
+        if wl.priority >= preemptor.priority or (threshold is not None and wl.priority > threshold):
+            return RECLAIM_NO_BORROW
+        return RECLAIM_WHILE_BORROWING
+
+    def _from_cq(self, cq: Node, lca, preemptor, pcq, frs, advantage, out) -> None:
+        for wl in self.run.admitted_in(cq.name):
+            variant = self._variant(wl, cq, preemptor, pcq, frs, advantage)
+            if variant:
+                out.append((wl, cq, variant, lca))
+
+    def _subtree(self, cohort: Node, root: Node, skip, preemptor, pcq, frs, advantage, out) -> None:
+        for child in cohort.child_cohorts:
+            if child is skip or child.within_nominal(frs):
+                continue
+            self._subtree(child, root, skip, preemptor, pcq, frs, advantage, out)
+        for child in cohort.child_cqs:
+            if child is not pcq and not child.within_nominal(frs):
+                self._from_cq(child, root, preemptor, pcq, frs, advantage, out)
+
+    def targets(self, preemptor: Workload, pcq: Node, frs: set[FR], usage: dict[FR, int]) -> list[Target]:
+        p = pcq.cq.preemption
+        same: list = []
+        if p.within_cluster_queue != "Never":
+            self._from_cq(pcq, None, preemptor, pcq, frs, False, same)
+        hier: list = []
+        prio: list = []
+        if pcq.parent is not None and p.reclaim_within_cohort != "Never":
+            advantage, remaining = fits_in_quota(pcq, usage)
+            previous = None
+            for node in pcq.ancestors():
+                self._subtree(node, node, previous, preemptor, pcq, frs, advantage, hier if advantage else prio)
+                fits, remaining = fits_in_quota(node, remaining)
+                advantage = advantage or fits
+                previous = node
+        key = self._order_key(pcq.name)
+        groups = [sorted(g, key=key) for g in (hier, prio, same)]
+        ordered = [c for g in groups for c in g if c[0].is_evicted()] + [c for g in groups for c in g if not c[0].is_evicted()]
+        forbidden = p.borrow_within_cohort == "Never"
+        if not hier and not prio:
+            attempts = (True,)
+        elif forbidden and not self._under_nominal(pcq, frs):
+            attempts = (True,)
+        elif forbidden and not hier:
+            attempts = (False, True)
+        else:
+            attempts = (True, False)
+        for borrowing in attempts:
+            chosen: list[Target] = []
+            for wl, cq, variant, lca in ordered:
+                if not self._valid(cq, variant, lca, pcq, frs, borrowing):
+                    continue
+                remove_all(cq, wl.usage())
+                chosen.append(Target(wl, cq, _REASON[variant]))
+                if self._fits(pcq, usage, borrowing):
+                    chosen = self._fill_back(pcq, usage, chosen, borrowing)
+                    for t in chosen:
+                        add_all(t.cq, t.wl.usage())
+                    return chosen
+            for t in chosen:
+                add_all(t.cq, t.wl.usage())
+        return []
+
+    @staticmethod
+    def _under_nominal(pcq: Node, frs: set[FR]) -> bool:
+        return all(pcq.usage.get(fr, 0) < pcq.quota(fr).nominal for fr in frs)
+
+    @staticmethod
+    def _valid(cq: Node, variant: int, lca, pcq: Node, frs: set[FR], borrowing: bool) -> bool:
+        if cq is pcq:
+            return True
+        if borrowing and variant == RECLAIM_NO_BORROW:
+            return False
+        if cq.within_nominal(frs):
+            return False
+        for node in cq.ancestors():
+            if node is lca:
+                break
+            if node.within_nominal(frs):
+                return False
+        return True
+
+    @staticmethod
+    def _fits(pcq: Node, usage: dict[FR, int], borrowing: bool) -> bool:
+        for fr, v in usage.items():
+            if not borrowing and pcq.borrowing_with(fr, v):
+                return False
+            if v > cq_available(pcq, fr):
+                return False
+        return True
+
+    def _fill_back(self, pcq: Node, usage, targets: list[Target], borrowing: bool) -> list[Target]:
+        for i in range(len(targets) - 2, -1, -1):
+            add_all(targets[i].cq, targets[i].wl.usage())
+            if self._fits(pcq, usage, borrowing):
+                targets[i] = targets[-1]
+                targets.pop()
+            else:
+                remove_all(targets[i].cq, targets[i].wl.usage())
+        return targets
