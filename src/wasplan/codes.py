@@ -153,6 +153,15 @@ _TABLE: list[Code] = [
     Code("WAS234", "cel-cost-limit", E,
          "A CEL device selector's estimated worst-case cost is above the API server's limit of 1,000,000."),
     Code("WAS235", "cel-too-long", E, "A CEL device selector is longer than 10 KiB."),
+    Code("WAS240", "kueue-version-not-served", E,
+         "A kueue.x-k8s.io version Kueue v0.17.0 does not serve (it serves v1beta1 and v1beta2)."),
+    Code("WAS241", "kueue-crd-rule", E, "A Kueue object breaks a CEL rule of Kueue v0.17.0's CRD."),
+    Code("WAS242", "kueue-quota-invalid", E,
+         "A ClusterQueue's or Cohort's resource groups, quotas, limits or fair-sharing weight break Kueue's "
+         "validating webhook."),
+    Code("WAS243", "kueue-flavor-invalid", E,
+         "A ResourceFlavor's node labels, taints or tolerations break Kueue's validating webhook."),
+    Code("WAS244", "kueue-workload-invalid", E, "A Kueue Workload breaks Kueue's validating webhook."),
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
@@ -220,6 +229,24 @@ _TABLE: list[Code] = [
          "without --cluster, a close name is there); the API server refuses the pods."),
     Code("WAS434", "coscheduling-not-modelled", W,
          "A scheduler-plugins Coscheduling PodGroup (scheduling.x-k8s.io): an out-of-tree gang wasplan does not model."),
+    Code("WAS440", "kueue-cluster-queue-not-found", W,
+         "A LocalQueue names a ClusterQueue the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS441", "kueue-flavor-not-found", W,
+         "A ClusterQueue or Cohort names a ResourceFlavor the inputs do not hold (while they hold others, or a "
+         "close name)."),
+    Code("WAS442", "kueue-cohort-cycle", E,
+         "Cohorts' parentName chain loops: Kueue makes every ClusterQueue below the cycle inactive."),
+    Code("WAS443", "kueue-topology-not-found", W,
+         "A ResourceFlavor's topologyName names a Topology the inputs do not hold (while they hold others, or a "
+         "close name)."),
+    Code("WAS444", "kueue-admission-check-not-found", W,
+         "A ClusterQueue names an AdmissionCheck the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS445", "kueue-local-queue-not-found", W,
+         "An object's kueue.x-k8s.io/queue-name (a Workload's spec.queueName) names no LocalQueue of its namespace "
+         "in the inputs (while they hold LocalQueues)."),
+    Code("WAS446", "kueue-priority-class-not-found", W,
+         "A kueue.x-k8s.io/priority-class label or a Workload's priority class reference names a "
+         "WorkloadPriorityClass the inputs do not hold (while they hold others, or a close name)."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
@@ -296,6 +323,21 @@ _TABLE: list[Code] = [
          "A ResourceClaim or template request names a DeviceClass the inputs do not hold: pods using it stay pending "
          "(`device class ... does not exist`)."),
     Code("WAS663", "stale-claim-reservation", I, "A ResourceClaim's status.reservedFor names a pod that is not in the inputs; the entry is dropped (and the claim deallocated when no consumer is left), as the resourceclaim controller does."),
+    Code("WAS690", "kueue-admitted", I,
+         "Kueue admits the object's Workload: its pods reach kube-scheduler with their flavors' node selectors and "
+         "tolerations."),
+    Code("WAS691", "kueue-not-admitted", W,
+         "Kueue does not admit the object's Workload (Pending, Inadmissible, Preempted, QuotaReserved): its pods "
+         "wait, with Kueue's reason and message."),
+    Code("WAS692", "kueue-not-modelled", W,
+         "The inputs use something of Kueue that the admission model does not model; the plan names it and counts "
+         "as incomplete."),
+    Code("WAS693", "kueue-evicts-running", W,
+         "Kueue preempts a Workload that holds quota in the snapshot; the plan does not evict its running pods."),
+    Code("WAS694", "kueue-workload-not-built", W,
+         "Kueue's job framework builds no Workload for the object (a priority class that does not exist, ...)."),
+    Code("WAS695", "kueue-admitted-unschedulable", W,
+         "Kueue admits the object, but kube-scheduler leaves some of its pods pending: quota is not capacity."),
     # --- WAS7xx: plan outcomes ----------------------------------------------------------------
     Code("WAS710", "upstream-bug-device-out-of-reach", W,
          "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "

@@ -50,6 +50,25 @@ def _class(expression: str) -> str:
             f"  selectors:\n  - cel:\n      expression: \"{expression}\"\n")
 
 
+_KQ = "apiVersion: kueue.x-k8s.io/v1beta2\n"
+
+
+def _cq(name: str, spec: str) -> str:
+    """A Kueue v1beta2 ClusterQueue named `name` whose spec lines (`spec`) follow `namespaceSelector: {}`."""
+    return _KQ + f"kind: ClusterQueue\nmetadata: {{name: {name}}}\nspec:\n  namespaceSelector: {{}}\n" + spec
+
+
+def _rg(flavor: str, resources: str) -> str:
+    """One resource group covering cpu with one flavor; `resources` the cpu entry's extra fields."""
+    return ("  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n"
+            f"    - name: {flavor}\n      resources:\n      - {{name: cpu, nominalQuota: 8{resources}}}\n")
+
+
+def _kobj(kind: str, name: str, rest: str = "", namespace: str | None = None) -> str:
+    ns = f", namespace: {namespace}" if namespace else ""
+    return _KQ + f"kind: {kind}\nmetadata: {{name: {name}{ns}}}\n" + rest
+
+
 def _pg(spec: str) -> str:
     return _PG + "spec:\n" + spec
 
@@ -580,6 +599,48 @@ DOCS: dict[str, RuleDoc] = {
         "A CEL device selector is longer than 10 KiB (CELSelectorExpressionMaxLength).",
         _class("device.driver == '" + "x" * 10300 + "'"), _class("device.driver == 'gpu.example.com'"),
         "Split the condition into several selectors; all must match.", _V),
+    "WAS240": RuleDoc(
+        "The object names a kueue.x-k8s.io version that Kueue v0.17.0 does not serve: its CRDs serve v1beta1 "
+        "(deprecated) and v1beta2 (stored). v1alpha1 objects of older Kueue releases are not accepted.",
+        "apiVersion: kueue.x-k8s.io/v1alpha1\nkind: ResourceFlavor\nmetadata: {name: default}\n",
+        _kobj("ResourceFlavor", "default"),
+        "Write apiVersion: kueue.x-k8s.io/v1beta2 and check the fields against it.", _V),
+    "WAS241": RuleDoc(
+        "A Kueue object breaks one of the CEL rules of Kueue v0.17.0's CRD (x-kubernetes-validations), which the "
+        "API server evaluates on create: a flavor with fewer resources than coveredResources, a toleration with "
+        "tolerationSeconds but no NoExecute effect, a Topology repeating a level, a flavor preference without "
+        "TryNextFlavor, ... The message is the CRD's.",
+        _kobj("Topology", "default", "spec:\n  levels:\n  - nodeLabel: rack\n  - nodeLabel: rack\n"),
+        _kobj("Topology", "default", "spec:\n  levels:\n  - nodeLabel: block\n  - nodeLabel: rack\n"),
+        "Change the field as the message says.", _V),
+    "WAS242": RuleDoc(
+        "A ClusterQueue's or Cohort's resource groups break Kueue's validating webhook: a resource covered by "
+        "two groups, a flavor listed twice, resources out of coveredResources' order, a negative quota, a "
+        "borrowingLimit or lendingLimit without a cohort (or, for a Cohort, without a parent), a lendingLimit "
+        "above the nominalQuota, more than 256 flavors or covered resources, a fair-sharing weight at or below "
+        "1n.",
+        _cq("team-a", _rg("default", ", borrowingLimit: 4")),
+        _cq("team-a", "  cohortName: all\n" + _rg("default", ", borrowingLimit: 4")),
+        "Put the ClusterQueue in a cohort, or drop the limit; keep each resource and flavor in one group.", _V),
+    "WAS243": RuleDoc(
+        "A ResourceFlavor's nodeLabels, nodeTaints or tolerations break Kueue's validating webhook: a key that "
+        "is not a label key, a value that is not a label value, two taints with the same key and effect.",
+        _kobj("ResourceFlavor", "spot", "spec:\n  nodeLabels: {\"instance type\": spot}\n"),
+        _kobj("ResourceFlavor", "spot", "spec:\n  nodeLabels: {instance-type: spot}\n"),
+        "Use the node label keys and values as the nodes carry them.", _V),
+    "WAS244": RuleDoc(
+        "A Kueue Workload breaks Kueue's validating webhook: more than one podSet sets minCount (partial "
+        "admission can shrink one podSet only), or a container requests the resource `pods`, which Kueue "
+        "reserves for its own accounting.",
+        _kobj("Workload", "train", "spec:\n  queueName: queue\n  podSets:\n"
+              "  - {name: a, count: 4, minCount: 2, template: {spec: {containers: [{name: c, image: i}]}}}\n"
+              "  - {name: b, count: 4, minCount: 2, template: {spec: {containers: [{name: c, image: i}]}}}\n",
+              namespace="team-a"),
+        _kobj("Workload", "train", "spec:\n  queueName: queue\n  podSets:\n"
+              "  - {name: a, count: 4, minCount: 2, template: {spec: {containers: [{name: c, image: i}]}}}\n"
+              "  - {name: b, count: 4, template: {spec: {containers: [{name: c, image: i}]}}}\n",
+              namespace="team-a"),
+        "Let one podSet use minCount.", _V),
     # --- WAS3xx: feature gates -------------------------------------------------------------------
     "WAS301": RuleDoc(
         "The field's feature gate is off in the cluster (as --feature-gates describes it): the API server "
@@ -809,6 +870,74 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: high\n"
         "  containers: [{name: main, image: trainer:1}]\n",
         "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
+    "WAS440": RuleDoc(
+        "A LocalQueue's spec.clusterQueue names a ClusterQueue that the inputs do not hold, while they hold other "
+        "ClusterQueues (or a close name): Kueue keeps the LocalQueue inactive and every workload sent to it "
+        "pending. Without any ClusterQueue in the inputs the queues are taken to live in the cluster and nothing "
+        "is said.",
+        _cq("team-a", _rg("default", "")) + "---\n" + _kobj("LocalQueue", "queue", "spec: {clusterQueue: team-b}\n",
+                                                             namespace="team-a"),
+        _cq("team-a", _rg("default", "")) + "---\n" + _kobj("LocalQueue", "queue", "spec: {clusterQueue: team-a}\n",
+                                                             namespace="team-a"),
+        "Name a ClusterQueue that exists, or add it to the inputs.", _L),
+    "WAS441": RuleDoc(
+        "A ClusterQueue's (or Cohort's) resource group names a ResourceFlavor the inputs do not hold, while they "
+        "hold others (or a close name): Kueue marks the ClusterQueue inactive (FlavorNotFound) and admits "
+        "nothing through it.",
+        _kobj("ResourceFlavor", "on-demand") + "---\n" + _cq("team-a", _rg("on-demmand", "")),
+        _kobj("ResourceFlavor", "on-demand") + "---\n" + _cq("team-a", _rg("on-demand", "")),
+        "Name a ResourceFlavor that exists (the hint suggests the closest), or add it.", _L),
+    "WAS442": RuleDoc(
+        "Cohorts' spec.parentName chain comes back to where it started: Kueue refuses a cyclic cohort tree and "
+        "every ClusterQueue in it stays inactive.",
+        _kobj("Cohort", "a", "spec: {parentName: b}\n") + "---\n" + _kobj("Cohort", "b", "spec: {parentName: a}\n"),
+        _kobj("Cohort", "a", "spec: {parentName: b}\n") + "---\n" + _kobj("Cohort", "b"),
+        "Break the cycle: one Cohort of the chain is the root and has no parentName.", _L),
+    "WAS443": RuleDoc(
+        "A ResourceFlavor's spec.topologyName names a Topology the inputs do not hold, while they hold others "
+        "(or a close name): Kueue's topology-aware scheduling cannot use the flavor and the ClusterQueues "
+        "naming it are inactive.",
+        _kobj("Topology", "default", "spec:\n  levels: [{nodeLabel: kubernetes.io/hostname}]\n") + "---\n"
+        + _kobj("ResourceFlavor", "tas", "spec:\n  nodeLabels: {pool: tas}\n  topologyName: defualt\n"),
+        _kobj("Topology", "default", "spec:\n  levels: [{nodeLabel: kubernetes.io/hostname}]\n") + "---\n"
+        + _kobj("ResourceFlavor", "tas", "spec:\n  nodeLabels: {pool: tas}\n  topologyName: default\n"),
+        "Name a Topology that exists, or add it.", _L),
+    "WAS444": RuleDoc(
+        "A ClusterQueue's admissionChecksStrategy (v1beta1 also spec.admissionChecks) names an AdmissionCheck "
+        "the inputs do not hold, while they hold others (or a close name): Kueue keeps the ClusterQueue "
+        "inactive.",
+        _kobj("AdmissionCheck", "prov", "spec: {controllerName: kueue.x-k8s.io/provisioning-request}\n") + "---\n"
+        + _cq("team-a", "  admissionChecksStrategy:\n    admissionChecks: [{name: provv}]\n" + _rg("default", "")),
+        _kobj("AdmissionCheck", "prov", "spec: {controllerName: kueue.x-k8s.io/provisioning-request}\n") + "---\n"
+        + _cq("team-a", "  admissionChecksStrategy:\n    admissionChecks: [{name: prov}]\n" + _rg("default", "")),
+        "Name an AdmissionCheck that exists, or add it.", _L),
+    "WAS445": RuleDoc(
+        "An object's kueue.x-k8s.io/queue-name label (or a Kueue Workload's spec.queueName) names no LocalQueue "
+        "of the object's namespace, while the inputs hold LocalQueues: Kueue leaves the workload pending "
+        "(`LocalQueue ... doesn't exist`) and its pods never start. LocalQueues are namespaced: one of the same "
+        "name in another namespace does not count.",
+        _kobj("LocalQueue", "queue", "spec: {clusterQueue: team-a}\n", namespace="team-a") + "---\n"
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n  namespace: team-b\n  labels:\n"
+        "    kueue.x-k8s.io/queue-name: queue\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: main, image: trainer:1}]\n",
+        _kobj("LocalQueue", "queue", "spec: {clusterQueue: team-a}\n", namespace="team-a") + "---\n"
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n  namespace: team-a\n  labels:\n"
+        "    kueue.x-k8s.io/queue-name: queue\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: main, image: trainer:1}]\n",
+        "Name a LocalQueue of the object's namespace, or create one there.", _L),
+    "WAS446": RuleDoc(
+        "A kueue.x-k8s.io/priority-class label (or a Kueue Workload's priorityClassRef to a "
+        "WorkloadPriorityClass) names a class the inputs do not hold, while they hold others (or a close name): "
+        "Kueue refuses to create the workload for the job.",
+        _kobj("WorkloadPriorityClass", "high", "value: 1000\n") + "---\n"
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n  labels:\n"
+        "    kueue.x-k8s.io/priority-class: hihg\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: main, image: trainer:1}]\n",
+        _kobj("WorkloadPriorityClass", "high", "value: 1000\n") + "---\n"
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\n  labels:\n"
+        "    kueue.x-k8s.io/priority-class: high\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: main, image: trainer:1}]\n",
+        "Name a WorkloadPriorityClass that exists, or add it.", _L),
     # --- WAS5xx: migrate -------------------------------------------------------------------------
     "WAS434": RuleDoc(
         "kubernetes-sigs/scheduler-plugins' PodGroup (scheduling.x-k8s.io/v1alpha1, `minMember`) belongs to its "
@@ -1016,6 +1145,63 @@ DOCS: dict[str, RuleDoc] = {
         "pods, name: trainer-0}   # no such pod",
         "kind: ResourceClaim\nmetadata: {name: gpu}\nstatus: {}   # or add the pod trainer-0 to the snapshot",
         "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
+    "WAS690": RuleDoc(
+        "The inputs hold a ClusterQueue, so `plan` runs Kueue v0.17.0's admission (the `kueue` block of the plan, "
+        "docs/kueue.md), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
+        "PodSet's pod template carrying its flavors' nodeLabels as nodeSelector and their tolerations, as "
+        "Kueue's job framework sets them on admission. An information, naming the ClusterQueue and flavors.",
+        "# the Job's LocalQueue leads to a ClusterQueue with room for it\nwasplan plan job.yaml kueue-setup.yaml "
+        "--cluster cluster.yaml",
+        "# the same; nothing to change", "Nothing to fix."),
+    "WAS691": RuleDoc(
+        "Kueue does not admit the Workload built from this object: it stays Pending (not enough quota left: "
+        "`couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 2 more "
+        "needed`), is Inadmissible (its LocalQueue or ClusterQueue does not exist or is stopped, its namespace is "
+        "not selected), is Preempted, or holds quota while its admission checks are not Ready (QuotaReserved). "
+        "Its pods are `WaitingForAdmission` with Kueue's status, reason and message, and `--fail-on pending` "
+        "counts it.",
+        "# a Job asking for 10 CPUs from a ClusterQueue of 8\nwasplan plan job.yaml kueue-setup.yaml --cluster "
+        "cluster.yaml",
+        "# the ClusterQueue's nominalQuota raised to 10 (or borrowing from a cohort)\nwasplan plan job.yaml "
+        "kueue-setup.yaml --cluster cluster.yaml",
+        "`wasplan explain` on the object names what admits it: more quota, a borrowing limit, a priority, another "
+        "LocalQueue."),
+    "WAS692": RuleDoc(
+        "The inputs use something of Kueue that wasplan's admission model does not model yet (the message names "
+        "it: topology-aware scheduling's domains, fair sharing, partial admission, Kueue's pod-based and "
+        "LeaderWorkerSet integrations). The plan shows what the model decides without it, names it, and counts "
+        "as incomplete, so `--fail-on pending` exits 1.",
+        "# a ResourceFlavor with topologyName, and Jobs requesting a topology\nwasplan plan tas-setup.yaml "
+        "jobs.yaml",
+        "# the same inputs without topology-aware scheduling\nwasplan plan setup.yaml jobs.yaml",
+        "Read the plan's Kueue decisions as approximate for what the message names."),
+    "WAS693": RuleDoc(
+        "Kueue preempts a Workload that holds quota in the snapshot (to admit a higher-priority one, or to "
+        "reclaim quota its cohort lent). Kueue then stops its job and its pods end; the plan names the eviction "
+        "but keeps those pods running.",
+        "# a snapshot Workload admitted at priority 0, and a Job at priority 1000 needing its quota\n"
+        "wasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
+        "# enough quota for both\nwasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
+        "Expect the preempted workload's pods to stop; plan again with the snapshot taken afterwards."),
+    "WAS694": RuleDoc(
+        "Kueue's job framework cannot build a Workload for the object, most often because its "
+        "kueue.x-k8s.io/priority-class label (or its pod template's priorityClassName) names a class that does "
+        "not exist: the job stays suspended with no Workload at all.",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\n    kueue.x-k8s.io/priority-class: missing\n...",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: sample\n  labels:\n    kueue.x-k8s.io/queue-name: "
+        "user-queue\n...",
+        "Name a WorkloadPriorityClass (or PriorityClass) that exists."),
+    "WAS695": RuleDoc(
+        "Kueue admits the object (its ClusterQueue has the quota), but kube-scheduler leaves some of its pods "
+        "pending: quota is an accounting of the ClusterQueue, not nodes. The flavor's nodeLabels may match no "
+        "node, its taints may be untolerated, or the nodes simply hold less than the quota promises.",
+        "# a flavor with nodeLabels {pool: gpu} and no node labelled so\nwasplan plan job.yaml kueue-setup.yaml "
+        "--cluster cluster.yaml",
+        "# the flavor's nodeLabels as the nodes carry them\nwasplan plan job.yaml kueue-setup.yaml --cluster "
+        "cluster.yaml",
+        "Match the ResourceFlavor's nodeLabels and tolerations to the nodes, and keep quotas within what the "
+        "nodes hold."),
     "WAS710": RuleDoc(
         "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
         "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "

@@ -389,6 +389,10 @@ class Plan:
     unplanned: tuple[UnplannedWorkload, ...] = ()  # in input order
     recreations: tuple[Recreation, ...] = ()  # evicted pods their controller recreates
     produced_by: Provenance | None = field(default=None, compare=False)
+    # Kueue's admission (pipeline/kueue_stage.py), when the inputs hold a ClusterQueue: the plan JSON `kueue`
+    # block (docs/plan-json.md), and what the model names as not modelled
+    kueue: dict | None = None
+    kueue_not_modelled: tuple[str, ...] = ()
 
     def count(self, status: PodStatus) -> int:
         return sum(1 for p in self.pods if p.status == status)
@@ -409,9 +413,15 @@ class Plan:
         return not any(p.status in UNPLACED or p.status == PodStatus.REFUSED for p in self.pods)
 
     @property
+    def kueue_waiting(self) -> list[dict]:
+        """The Kueue workloads of the `kueue` block that Kueue does not admit (QuotaReserved ones wait for their
+        admission checks, so they count too)."""
+        return [w for w in (self.kueue or {}).get("workloads", ()) if w.get("status") != "Admitted"]
+
+    @property
     def complete(self) -> bool:
-        """Every pod placed and every workload of the input planned."""
-        return self.all_placed and not self.unplanned
+        """Every pod placed, every workload of the input planned, admitted by Kueue and modelled."""
+        return self.all_placed and not self.unplanned and not self.kueue_waiting and not self.kueue_not_modelled
 
     def ties(self) -> list[tuple[str, str, tuple[Alternative, ...], int]]:
         """Every consequential tie of the plan: (kind, ns/name, alternatives listed, choices tied), groups first,
@@ -433,4 +443,5 @@ class Plan:
                 "compositePodGroups": [c.to_dict() for c in self.composites],
                 "resourceClaims": [c.to_dict() for c in self.claims],
                 "unplanned": [u.to_dict() for u in self.unplanned],
-                "recreations": [r.to_dict() for r in self.recreations]}
+                "recreations": [r.to_dict() for r in self.recreations],
+                **({"kueue": self.kueue} if self.kueue is not None else {})}

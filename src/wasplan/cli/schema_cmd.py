@@ -45,7 +45,7 @@ def _require_served(matches: list[tuple[str, str]], release) -> list[tuple[str, 
     """With --k8s-version, only what that release serves: a kind it does not serve (CompositePodGroup in 1.36)
     is a usage error naming the kinds and versions it does serve. wasplan's own kinds (Cluster) are not
     Kubernetes APIs and are always there."""
-    kept = [m for m in matches if m[0].startswith(WASPLAN_GROUP) or release.serves(*m)]
+    kept = [m for m in matches if schemas.release_independent(m[0]) or release.serves(*m)]
     if kept:
         return kept
     kind = matches[0][1]
@@ -59,8 +59,10 @@ def _require_served(matches: list[tuple[str, str]], release) -> list[tuple[str, 
 def _of_release(matches: list[tuple[str, str]], k8s_version: str | None) -> tuple[str, str]:
     """Of a kind's several versions, the one the release (--k8s-version, the config file's, or the default)
     prefers, as `migrate --to-k8s` writes it; else the only one it serves; else a usage error naming them."""
-    release = _release(k8s_version)
     kind = matches[0][1]
+    if all(schemas.release_independent(av) for av, _ in matches):  # Kueue's kinds: the version Kueue stores
+        return next((m for m in matches if m[0] == schemas.KUEUE_PREFERRED), matches[-1])
+    release = _release(k8s_version)
     served = [m for m in matches if release.serves(m[0], kind)]
     preferred = [m for m in served if m[0] == release.preferred.get(kind)]
     if preferred or len(served) == 1:
@@ -99,7 +101,7 @@ def schema(
     if kind is None:  # with --k8s-version, what that release serves
         release = _release(k8s_version) if k8s_version is not None else None
         for av, k in schemas.available():
-            if release is None or av.startswith(WASPLAN_GROUP) or release.serves(av, k):
+            if release is None or schemas.release_independent(av) or release.serves(av, k):
                 typer.echo(f"{av}\t{k}")
         return
     matches = [(av, k) for av, k in schemas.available()

@@ -50,15 +50,85 @@ _POD_LABELLED = _GATED | {("apps", "ReplicaSet")}  # kinds whose pods Kueue's po
 
 @dataclass(frozen=True, slots=True)
 class KueueAdmission:
-    """What a pod waits for: Kueue to admit its workload from this LocalQueue."""
+    """What a pod waits for: Kueue to admit its workload from this LocalQueue; `verdict` is Kueue's own word on
+    it when the inputs hold a ClusterQueue and the admission stage ran (pipeline/kueue_stage.py)."""
 
     namespace: str
     queue: str
     pod_group: str | None = None  # a plain pod's Kueue pod group
+    verdict: "KueueVerdict | None" = None
 
     def describe(self) -> str:
         group = f", pod group {self.pod_group}" if self.pod_group else ""
         return f"LocalQueue {self.namespace}/{self.queue}{group}"
+
+    def waiting_message(self) -> str:
+        """The waiting pod's message: Kueue's status, reason and message, or that its quotas were not read."""
+        if self.verdict is None:
+            return f"waiting for Kueue to admit it ({self.describe()}); Kueue's quotas are not modelled"
+        return f"waiting for Kueue to admit it ({self.describe()}): {self.verdict.explain()}"
+
+
+@dataclass(frozen=True, slots=True)
+class KueueVerdict:
+    """Kueue's decision on the Workload built from one object (the admission stage's, pipeline/kueue_stage.py).
+    `pod_sets`: per admitted PodSet name, (node selector, tolerations) of its flavors, as Kueue's job framework
+    merges them into the pod template on admission (KDIR/pkg/controller/jobframework/reconciler.go
+    `startJob` -> `RunWithPodSetsInfo`, KDIR/pkg/podset/podset.go `Merge`)."""
+
+    workload: str
+    cluster_queue: str | None
+    admitted: bool
+    status: str
+    reason: str
+    message: str
+    pod_sets: tuple[tuple[str, dict, tuple], ...] = ()
+
+    def explain(self) -> str:
+        """`Workload job-x-1a2b3 in ClusterQueue team-a is Pending: couldn't assign flavors ...`; an admitted one
+        without Kueue's stock message."""
+        where = f" in ClusterQueue {self.cluster_queue}" if self.cluster_queue else ""
+        why = f" ({self.reason})" if self.reason and self.reason != self.status else ""
+        text = f": {self.message}" if self.message and not self.admitted else ""
+        return f"Workload {self.workload}{where} is {self.status}{why}{text}"
+
+
+# (API group, kind, namespace, name) of the object -> Kueue's verdict on its Workload
+KueueDecisions = dict[tuple[str, str, str, str], KueueVerdict]
+
+
+def verdict_for(decisions: KueueDecisions | None, obj: dict, namespace: str) -> KueueVerdict | None:
+    if not decisions:
+        return None
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return decisions.get((_group(obj), str(obj.get("kind")), namespace, str(meta.get("name"))))
+
+
+def with_flavors(obj: dict, verdict: KueueVerdict) -> dict:
+    """The object with each admitted PodSet's flavor node selector and tolerations merged into its pod template
+    (a copy): a Job's PodSet "main" is spec.template, a JobSet's PodSet is the replicatedJob of that name."""
+    out = copy.deepcopy(obj)
+    for name, selector, tolerations in verdict.pod_sets:
+        for template in _pod_templates(out, name):
+            spec = template.setdefault("spec", {})
+            if selector:
+                spec["nodeSelector"] = {**(spec.get("nodeSelector") or {}), **selector}
+            if tolerations:
+                spec["tolerations"] = [*(spec.get("tolerations") or []), *[dict(t) for t in tolerations]]
+    return out
+
+
+def _pod_templates(obj: dict, pod_set: str) -> list[dict]:
+    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    if (_group(obj), obj.get("kind")) == ("batch", "Job"):
+        return [spec["template"]] if isinstance(spec.get("template"), dict) else []
+    out = []
+    for rjob in spec.get("replicatedJobs") or ():
+        if isinstance(rjob, dict) and rjob.get("name") == pod_set:
+            job_spec = (rjob.get("template") or {}).get("spec") or {}
+            if isinstance(job_spec.get("template"), dict):
+                out.append(job_spec["template"])
+    return out
 
 
 def _group(obj: dict) -> str:

@@ -39,7 +39,8 @@ from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.kueue import QUEUE_LABEL, admission_of, as_admitted, pod_admission, tas_annotations
+from wasplan.cluster.kueue import (QUEUE_LABEL, KueueDecisions, KueueVerdict, admission_of, as_admitted, pod_admission,
+                                  tas_annotations, verdict_for, with_flavors)
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
@@ -76,11 +77,19 @@ def records_of(doc: Document, gates: GateSet, diags: list[Diagnostic],
 
 
 def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expansion,
-             assume_admitted: bool) -> list[Record | Unplanned]:
+             assume_admitted: bool, kueue: KueueDecisions | None = None) -> list[Record | Unplanned]:
     """An arriving object's records; one that Kueue manages is expanded as Kueue leaves it on admission, and its
-    pods wait for that admission unless it is assumed (WAS624, WAS625; cluster/kueue.py)."""
+    pods wait for that admission unless it is assumed (WAS624, WAS625; cluster/kueue.py). With `kueue`, Kueue's
+    own decision on the object's Workload (pipeline/kueue_stage.py): admitted, its pods carry their flavors'
+    node selectors and tolerations (WAS690); not admitted, they wait with Kueue's reason (WAS691)."""
     namespace = doc.namespace or "default"
     admission = admission_of(doc.obj, namespace)
+    verdict = verdict_for(kueue, doc.obj, namespace) if admission and not assume_admitted else None
+    if verdict is not None and verdict.admitted:
+        records = records_of(dataclasses.replace(doc, obj=with_flavors(as_admitted(doc.obj), verdict)), gates,
+                             diags, exp=exp)
+        _admitted_by_kueue(doc, Ctx(doc, diags), namespace, verdict)
+        return records
     records = records_of(dataclasses.replace(doc, obj=as_admitted(doc.obj)) if admission else doc, gates, diags,
                          exp=exp)
     held = [(r, admission or pod_admission(doc.obj, r.labels, namespace)) for r in records if isinstance(r, Pod)]
@@ -94,13 +103,27 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
                              "Kueue's quotas are not modelled", where)
         _topology_not_honoured(doc, ctx, subject)
         return records
-    waits = "it waits" if doc.kind == "Pod" else f"its {len(held)} pod{'s' if len(held) != 1 else ''} wait"
-    ctx.report("WAS624", f"{subject} is managed by Kueue ({first.describe()}): {waits} for Kueue to admit it, "
-                         "and Kueue's quotas are not modelled", where,
-               hint="--assume-admitted plans it as if Kueue admitted it now")
+    waits = "it waits" if doc.kind == "Pod" else f"its {len(held)} pod{'s wait' if len(held) != 1 else ' waits'}"
+    if verdict is not None:
+        ctx.report("WAS691", f"{subject} is not admitted by Kueue ({first.describe()}): {verdict.explain()}; {waits}",
+                   where, hint="`wasplan explain` on it names the smallest change that admits it")
+        held = [(pod, dataclasses.replace(why, verdict=verdict)) for pod, why in held]
+    else:
+        ctx.report("WAS624", f"{subject} is managed by Kueue ({first.describe()}): {waits} for Kueue to admit it, "
+                             "and Kueue's quotas are not modelled", where,
+                   hint="--assume-admitted plans it as if Kueue admitted it now; with the cluster's Kueue objects "
+                        "among the inputs (`kubectl get clusterqueues,localqueues,resourceflavors,cohorts,"
+                        "workloadpriorityclasses,topologies,workloads -A -o yaml`) the plan runs Kueue's admission")
     for pod, why in held:
         pod.admission = why
     return records
+
+
+def _admitted_by_kueue(doc: Document, ctx: Ctx, namespace: str, verdict: KueueVerdict) -> None:
+    flavors = "; ".join(f"podset {name}: nodeSelector " + ",".join(f"{k}={v}" for k, v in sorted(selector.items()))
+                        for name, selector, _ in verdict.pod_sets if selector)
+    ctx.report("WAS690", f"{doc.kind} {namespace}/{doc.name} is admitted by Kueue: {verdict.explain()}"
+                         + (f" ({flavors})" if flavors else ""), ("metadata", "labels", QUEUE_LABEL))
 
 
 def _topology_not_honoured(doc: Document, ctx: Ctx, subject: str) -> None:
@@ -232,20 +255,23 @@ def _gc_paused() -> Iterator[None]:
 
 
 def build_inputs(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
-                 assume_admitted: bool = False) -> tuple[PlanInputs, list[Diagnostic]]:
+                 assume_admitted: bool = False,
+                 kueue: KueueDecisions | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
     """Records for the engine plus every finding made while building them (reading findings are the caller's).
-    `assume_admitted`: arrivals Kueue manages are planned as if it admitted them now (cluster/kueue.py)."""
+    `assume_admitted`: arrivals Kueue manages are planned as if it admitted them now (cluster/kueue.py);
+    `kueue`: Kueue's decisions per object, when the admission stage ran (pipeline/kueue_stage.py)."""
     with _gc_paused():
-        return _build(snapshot, manifests, gates, assume_admitted)
+        return _build(snapshot, manifests, gates, assume_admitted, kueue)
 
 
 def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
-           assume_admitted: bool = False) -> tuple[PlanInputs, list[Diagnostic]]:
+           assume_admitted: bool = False,
+           kueue: KueueDecisions | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     exp = Expansion(gates)
     exp.learn_priorities(doc.obj for doc in (*snapshot.documents, *manifests.documents))
     existing_entries = _existing(snapshot, exp, diags)
-    arrival_entries = [((2, order), doc, _arrival(doc, gates, diags, exp, assume_admitted))
+    arrival_entries = [((2, order), doc, _arrival(doc, gates, diags, exp, assume_admitted, kueue))
                        for order, doc in enumerate(manifests.documents)]
     unplanned = _unplanned(arrival_entries, diags)
     classes = {**known_classes(existing_entries), **known_classes(arrival_entries)}

@@ -165,7 +165,7 @@ class Simulator:
         Kueue's scheduling gate; either way the scheduler never sees it in this plan."""
         ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
         ps.status, ps.reason = SimStatus.WAITING_FOR_ADMISSION, KUEUE_REASON
-        ps.message = f"waiting for Kueue to admit it ({pod.admission.describe()}); Kueue's quotas are not modelled"
+        ps.message = pod.admission.waiting_message()
         self.world.pods[pod.key] = ps
         if pod.pod_group:
             self.world.awaiting_admission.setdefault(World.group_key(ps), []).append(pod.key)

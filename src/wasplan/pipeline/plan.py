@@ -7,7 +7,7 @@ import dataclasses
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 
 from wasplan.api.releases import GateSet
@@ -21,6 +21,7 @@ from wasplan.engine.outcome import FinalCluster, refused_outcome
 from wasplan.engine.simulator import simulate
 from wasplan.engine.status import reason_table
 from wasplan.exitcodes import ExitCode
+from wasplan.pipeline.kueue_stage import disagreements, run_stage
 from wasplan.pipeline.validate import note_no_input, validate_read
 from wasplan.documents.sources import STDIN_NAME
 from wasplan.plan import Arrival, FailOn, Plan, Provenance, UnplannedWorkload
@@ -109,6 +110,7 @@ class Prepared:
     inputs: PlanInputs | None = None
     options: EngineOptions | None = None
     documents: list = field(default_factory=list)  # every read document, manifests then snapshot
+    kueue: Any = None  # the Kueue stage (pipeline/kueue_stage.py), when the inputs hold a ClusterQueue
 
 
 # progress(phase, done, total): the phase being worked on ("reading", "checking", "building the cluster",
@@ -180,15 +182,19 @@ def prepare_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: Gate
     if run.invalid:
         run.diagnostics = sort_diagnostics(run.diagnostics)
         return Prepared(run)
+    kueue = run_stage(snapshot.documents, manifests.documents, assume_admitted)
     progress("building the cluster", 0, None)
-    inputs, diags = build_inputs(snapshot, manifests, gates, assume_admitted)
+    inputs, diags = build_inputs(snapshot, manifests, gates, assume_admitted,
+                                 kueue.decisions if kueue is not None else None)
+    if kueue is not None:
+        diags += kueue.diagnostics
     capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
     run.diagnostics = sort_diagnostics(run.diagnostics + diags)
     if run.invalid:
         return Prepared(run)
     options = EngineOptions(gates=gates, arrival=arrival, profiles=profiles, preemption=preemption)
     run.origins = origins(manifests.documents)
-    return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents])
+    return Prepared(run, inputs, options, [*manifests.documents, *snapshot.documents], kueue)
 
 
 def unbuilt_kustomizations(read) -> list[Diagnostic]:
@@ -239,10 +245,12 @@ def run_plan(paths: Sequence[str], cluster_paths: Sequence[str], gates: GateSet,
         return run
     with reason_table(), _inputs_frozen():  # the reasons this run makes up are dropped with it
         plan, run.final = simulate(prepared.inputs, prepared.options, scheduling(progress))
-    run.plan = dataclasses.replace(with_unplanned(plan, prepared.inputs),
+    run.plan = dataclasses.replace(with_kueue(with_unplanned(plan, prepared.inputs), prepared.kueue),
                                    produced_by=provenance(run, gates, arrival, preemption, scheduler_config))
-    run.diagnostics = sort_diagnostics(run.diagnostics + stranded_warnings(run.final.stranded, run.origins,
-                                                                                gates.release.version))
+    found = stranded_warnings(run.final.stranded, run.origins, gates.release.version)
+    if prepared.kueue is not None:
+        found += disagreements(prepared.kueue, run.plan, run.origins)
+    run.diagnostics = sort_diagnostics(run.diagnostics + found)
     return run
 
 
@@ -262,6 +270,13 @@ def stranded_warnings(stranded, origins: dict, release: str) -> list[Diagnostic]
                               f"{claim_key} are not available", where,
                               STRANDED_WHY.format(release=release), {"pod": pod_key, "node": node, "claim": claim_key}))
     return out
+
+
+def with_kueue(plan: Plan, stage) -> Plan:
+    """The plan with the Kueue stage's block and not-modelled list (pipeline/kueue_stage.py), when it ran."""
+    if stage is None:
+        return plan
+    return dataclasses.replace(plan, kueue=stage.block, kueue_not_modelled=tuple(stage.result.not_modelled))
 
 
 def with_unplanned(plan: Plan, inputs) -> Plan:

@@ -238,7 +238,10 @@ def _pending(plan: Plan, console: Console, verbose: bool) -> None:
     for who, status, message in pending_lines(pending, verbose):
         _print(console, f"{who} {status}: {message}", "  ")
     held = plan.count(PodStatus.WAITING_FOR_ADMISSION)
-    if held:
+    if held and plan.kueue is not None:
+        _print(console, f"{held} pod{'s wait' if held != 1 else ' waits'} for Kueue's admission (see Not admitted "
+                        "by Kueue).")
+    elif held:
         _print(console, f"{held} pod{'s' if held != 1 else ''} wait for Kueue's admission, which the plan does not "
                         "model (its quotas and queues); --assume-admitted plans them as if admitted now.")
 
@@ -265,6 +268,59 @@ def _evicted(plan: Plan, console: Console) -> None:
         _print(console, f"{p.key} on {p.node}: {p.message}", "  ")
 
 
+KUEUE_HEADER = ("clusterQueue", "cohort", "flavor", "resource", "quota", "used", "borrowed", "admitted", "pending")
+
+
+def kueue_rows(block: dict) -> list[tuple[str, ...]]:
+    """One row per ClusterQueue, flavor and resource of the plan's `kueue` block; the queue's name, cohort and
+    counts only on its first row."""
+    rows = []
+    for cq in block.get("clusterQueues", ()):
+        first = True
+        for flavor, resources in cq["usage"].items():
+            for resource, u in resources.items():
+                head = (cq["name"], cq["cohort"] or "-") if first else ("", "")
+                counts = (str(cq["admitted"]), str(cq["pending"])) if first else ("", "")
+                rows.append((*head, flavor, resource, u["nominal"], u["used"], u["borrowed"], *counts))
+                first = False
+        if first:
+            rows.append((cq["name"], cq["cohort"] or "-", "-", "-", "-", "-", "-", str(cq["admitted"]),
+                         str(cq["pending"])))
+    return rows
+
+
+def kueue_waiting_lines(block: dict) -> list[str]:
+    """One line per Kueue workload not admitted: who, from where, Kueue's status, reason and message."""
+    out = []
+    for w in block.get("workloads", ()):
+        if w["status"] == "Admitted":
+            continue
+        owner = f" ({w['owner']['kind']} {w['owner']['name']})" if w.get("owner") else ""
+        cq = f", ClusterQueue {w['clusterQueue']}" if w.get("clusterQueue") else ""
+        why = f" {w['reason']}" if w.get("reason") and w["reason"] != w["status"] else ""
+        text = f": {w['message']}" if w.get("message") else ""
+        out.append(f"{w['namespace']}/{w['name']}{owner}, LocalQueue {w['queue']}{cq}: {w['status']}{why}{text}")
+    return out
+
+
+def _kueue(plan: Plan, console: Console) -> None:
+    block = plan.kueue
+    rows = kueue_rows(block)
+    if rows:
+        console.print("[bold]Kueue ClusterQueues[/bold]")
+        widths = [max(len(r[i]) for r in (KUEUE_HEADER, *rows)) for i in range(len(KUEUE_HEADER))]
+        for i, row in enumerate((KUEUE_HEADER, *rows)):
+            line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+            console.print(Text(line, style="bold" if i == 0 else ""), no_wrap=True, overflow="ignore", crop=False)
+    waiting = kueue_waiting_lines(block)
+    if waiting:
+        console.print(f"[bold]Not admitted by Kueue[/bold] ({len(waiting)})")
+        for line in waiting:
+            _print(console, line, "  ")
+    for what in plan.kueue_not_modelled:
+        _print(console, f"Kueue: not modelled: {what}.")
+
+
 def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
     s = plan.summary()
     refused = (f", {s['evicted']} evicted" if s["evicted"] else "") + (f", {s['refused']} refused" if s["refused"] else "")
@@ -280,6 +336,8 @@ def render_text(plan: Plan, console: Console, verbose: bool = False) -> None:
         _preemptions(plan, console)
     if plan.claims:
         _claims(plan, console)
+    if plan.kueue is not None:
+        _kueue(plan, console)
     _pending(plan, console, verbose)
     _refused(plan, console, verbose)
     _evicted(plan, console)

@@ -28,6 +28,7 @@ from wasplan.validate import core_schemas, crd_schemas, gates as gate_checks, ru
 from wasplan.validate.schema_errors import SchemaErrorMapper
 
 WASPLAN_GROUP = "wasplan.io"
+KUEUE_GROUP = schemas.KUEUE_GROUP
 
 
 class DocumentVerdict(StrEnum):
@@ -52,8 +53,21 @@ class DocumentResult:
         return DocumentVerdict.VALID if self.checked else DocumentVerdict.SKIPPED
 
 
+def _kueue_check(doc: Document) -> list[Diagnostic]:
+    """WAS240 for a kueue.x-k8s.io version Kueue v0.17.0's CRDs do not serve; a kind it has no CRD for
+    (MultiKueueCluster, a typo) stays WAS010, with the nearest kind."""
+    served = sorted({av for av, kind in schemas.available() if av.startswith(f"{KUEUE_GROUP}/")})
+    if doc.api_version in served or not any(kind == doc.kind for _, kind in schemas.available()):
+        return []
+    return [Diagnostic("WAS240", lookup("WAS240").severity,
+                       f"Kueue v0.17.0 does not serve {doc.api_version}; it serves {doc.kind} as {_listing(served)}",
+                       doc.location(("apiVersion",)), f"write apiVersion: {schemas.KUEUE_PREFERRED}")]
+
+
 def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     release = gates.release
+    if doc.group == KUEUE_GROUP:
+        return _kueue_check(doc)
     if doc.group != SCHEDULING_GROUP or doc.kind in ("PriorityClass", "PriorityClassList"):
         return _builtin_check(doc, release.version)
     if release.serves(doc.api_version, doc.kind):
@@ -138,7 +152,7 @@ def _kind_hint(doc: Document, release) -> str | None:
 
 def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool]:
     """Returns the findings and whether any schema knew the kind."""
-    own = schemas.shared_schema(doc.api_version, doc.kind) if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP) else None
+    own = schemas.shared_schema(doc.api_version, doc.kind) if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP, KUEUE_GROUP) else None
     if own is not None:
         validator = schemas.validator(doc.api_version, doc.kind)
         roots = [own]
@@ -192,7 +206,8 @@ def check_document(doc: Document, gates: GateSet) -> DocumentResult:
 # Decoding findings: the server's decoder meets them before anything is dropped or reset.
 DECODE_CODES = {"WAS101", "WAS103"}
 STATUS_RESET_ON_CREATE = {("scheduling.k8s.io", "PodGroup"), ("scheduling.k8s.io", "CompositePodGroup"),
-                          ("resource.k8s.io", "ResourceClaim"), ("", "Pod"), ("batch", "Job")}
+                          ("resource.k8s.io", "ResourceClaim"), ("", "Pod"), ("batch", "Job")} | {
+    (KUEUE_GROUP, k) for k in ("AdmissionCheck", "ClusterQueue", "Cohort", "LocalQueue", "Workload")}  # status subresource
 
 
 # Fields the release's strict schema marks required although the API server accepts the object without them

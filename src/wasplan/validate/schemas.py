@@ -23,6 +23,12 @@ import jsonschema_rs
 
 from wasplan import jsontext
 
+# Kueue's kinds (tools/gen_kueue_schemas.py, from Kueue v0.17.0's CRDs): an add-on's API, the same whatever the
+# Kubernetes release, like wasplan's own kinds; v1beta2 is the version Kueue stores and prefers.
+KUEUE_GROUP = "kueue.x-k8s.io"
+KUEUE_PREFERRED = f"{KUEUE_GROUP}/v1beta2"
+RELEASE_INDEPENDENT = ("wasplan.io", KUEUE_GROUP)
+
 _SOURCE_ROOT = Path(__file__).resolve().parents[3] / "schemas"
 
 
@@ -48,6 +54,11 @@ def _entries() -> Iterator[tuple[str, str, Traversable | Path]]:
             for item in sorted(version.iterdir(), key=lambda p: p.name):
                 if item.name.endswith(".json") and item.is_file():
                     yield f"{group.name}/{version.name}", item.name[: -len(".json")], item
+
+
+def release_independent(api_version: str) -> bool:
+    """True for wasplan's and Kueue's kinds: their schemas do not depend on the Kubernetes release."""
+    return api_version.split("/")[0] in RELEASE_INDEPENDENT
 
 
 @lru_cache(maxsize=1)

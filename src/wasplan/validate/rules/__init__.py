@@ -12,7 +12,7 @@ from typing import Callable
 from wasplan.api.releases import RELEASE_OF_VERSION, GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
-from wasplan.validate.rules import composite, dra, dra_slice, job, meta, pod, podgroup, templates, workload
+from wasplan.validate.rules import composite, dra, dra_slice, job, kueue, meta, pod, podgroup, templates, workload
 
 RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
@@ -47,6 +47,8 @@ def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
 
 def _kind_rules(doc: Document, gates: GateSet) -> list[Diagnostic]:
     group = doc.group
+    if group == kueue.GROUP:
+        return kueue.check(doc, gates)
     if group == "scheduling.k8s.io" and doc.version not in RELEASE_OF_VERSION:
         return []
     if group in ("", "batch", "apps") and doc.version != "v1":

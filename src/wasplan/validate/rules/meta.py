@@ -23,7 +23,9 @@ from wasplan.validate.walk import mapping
 # (group, kind) the server names by DNS subdomain; Lists and unknown kinds are not objects the server stores.
 SUBDOMAIN_NAMED = {("scheduling.k8s.io", k) for k in ("Workload", "PodGroup", "CompositePodGroup", "PriorityClass")} | {
     ("", "Pod"), ("batch", "Job")} | {("resource.k8s.io", k) for k in (
-        "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")}
+        "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")} | {
+    ("kueue.x-k8s.io", k) for k in ("AdmissionCheck", "ClusterQueue", "Cohort", "LocalQueue", "ResourceFlavor",
+                                    "Topology", "Workload", "WorkloadPriorityClass")}
 
 
 # The PriorityClasses the API server creates itself; a "system-" name is reserved for them, with these values

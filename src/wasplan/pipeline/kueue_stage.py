@@ -1,0 +1,123 @@
+"""The Kueue stage of `plan`: Kueue's admission runs before kube-scheduler when the inputs hold a ClusterQueue.
+
+The model is `wasplan.kueue` (Kueue v0.17.0's scheduler, flavor assigner and preemptor, modelled offline); this
+stage feeds it the read documents (the snapshot's first, so a snapshot's Workloads are older than the
+manifests' objects, as `KueueInputs.from_objects` expects) and turns its result into what the rest of the plan
+needs:
+* per object Kueue built a Workload from, a `KueueVerdict` (cluster/kueue.py): an admitted object's pods reach
+  the engine with their flavors' node selectors and tolerations, as Kueue's job framework sets them on
+  admission (KDIR/pkg/controller/jobframework/reconciler.go `startJob`); the others' pods wait with Kueue's
+  status, reason and message (cluster/snapshot.py `_arrival`);
+* the plan JSON `kueue` block (`KueueResult.to_json()`, docs/plan-json.md);
+* diagnostics: WAS692 for what the model names as not modelled (the plan is then incomplete: `--fail-on
+  pending` exits 1), WAS693 for a Workload Kueue preempted whose pods are running in the snapshot, WAS694 for a
+  Workload Kueue could not build. After the simulation, `disagreements` adds WAS695 for an admitted object whose
+  pods kube-scheduler leaves pending.
+Without a ClusterQueue, or with `--assume-admitted`, the stage does nothing and today's behaviour stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wasplan.cluster.kueue import QUEUE_LABEL, KueueDecisions, KueueVerdict
+from wasplan.codes import lookup
+from wasplan.diagnostics import Diagnostic, Location
+from wasplan.plan import Plan, PodStatus
+
+ADMITTED = "Admitted"  # KueueStatus.ADMITTED; the model is imported only when a ClusterQueue is among the inputs
+
+
+@dataclass
+class KueueStage:
+    result: Any  # wasplan.kueue.KueueResult
+    decisions: KueueDecisions
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def block(self) -> dict:
+        return self.result.to_json()
+
+    @property
+    def not_admitted(self) -> int:
+        return sum(1 for w in self.result.workloads if w.status.value != ADMITTED)
+
+
+def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -> KueueStage | None:
+    """Kueue's admission over the inputs, or None without a ClusterQueue (or with --assume-admitted)."""
+    if assume_admitted or not any(_is_cluster_queue(d) for d in (*snapshot_docs, *manifest_docs)):
+        return None
+    from wasplan.kueue import KueueInputs, admit
+
+    inputs = KueueInputs.from_objects([d.obj for d in (*snapshot_docs, *manifest_docs)])
+    if not inputs.has_cluster_queue:
+        return None
+    result = admit(inputs)
+    where = _locations(manifest_docs)
+    stage = KueueStage(result, _decisions(result))
+    stage.diagnostics += [_diag("WAS692", f"not modelled in Kueue's admission: {what}; Kueue's decisions may "
+                                          "differ from the plan's", Location("<plan>")) for what in result.not_modelled]
+    stage.diagnostics += [_diag("WAS694", f"Kueue builds no Workload for {what}", Location("<plan>"))
+                          for what in result.not_built]
+    for wl in result.workloads:
+        if wl.evicted:
+            stage.diagnostics.append(_diag(
+                "WAS693", f"Kueue preempts Workload {wl.namespace}/{wl.name}, which holds quota in the snapshot: "
+                          f"{wl.message}; its running pods are stopped by Kueue, and the plan does not evict them",
+                where.get(_owner_key(wl), Location("<plan>"))))
+    return stage
+
+
+def _is_cluster_queue(doc) -> bool:
+    return doc.kind == "ClusterQueue" and doc.api_version.startswith("kueue.x-k8s.io/")
+
+
+def _decisions(result) -> KueueDecisions:
+    out: KueueDecisions = {}
+    for wl in result.workloads:
+        if wl.source is None:
+            continue
+        group = wl.source.api_version.rpartition("/")[0] if "/" in wl.source.api_version else ""
+        admitted = wl.status.value == ADMITTED
+        pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations)) for p in wl.pod_sets) if admitted else ()
+        out[(group, wl.source.kind, wl.source.namespace, wl.source.name)] = KueueVerdict(
+            wl.name, wl.cluster_queue, admitted, wl.status.value, wl.reason, wl.message, pod_sets)
+    return out
+
+
+def _owner_key(wl) -> tuple[str, str, str] | None:
+    return (wl.source.kind, wl.source.namespace, wl.source.name) if wl.source else None
+
+
+def _locations(docs: list) -> dict:
+    return {(d.kind, d.namespace or "default", d.name): d.location(("metadata", "labels", QUEUE_LABEL))
+            for d in docs if d.name}
+
+
+def _diag(code: str, message: str, where: Location, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, lookup(code).severity, message, where, hint)
+
+
+def disagreements(stage: KueueStage, plan: Plan, origins: dict) -> list[Diagnostic]:
+    """WAS695 for each object Kueue admits whose pods kube-scheduler does not all place: Kueue's quota says yes,
+    the nodes say no (a flavor's nodeLabels no node has, taints, or quota larger than what nodes hold)."""
+    out = []
+    for (group, kind, namespace, name), verdict in sorted(stage.decisions.items()):
+        if not verdict.admitted:
+            continue
+        left = _unplaced(plan, kind, namespace, name)
+        if not left:
+            continue
+        where = origins.get((kind, namespace, name), Location("<plan>"))
+        out.append(_diag("WAS695", f"{kind} {namespace}/{name} is admitted by Kueue to ClusterQueue "
+                                   f"{verdict.cluster_queue}, but kube-scheduler leaves {len(left)} of its pods "
+                                   f"pending ({left[0].name}: {left[0].message})", where,
+                         "Kueue's quota is not capacity: check the flavor's nodeLabels and tolerations against the "
+                         "nodes, and that the quota fits what the nodes hold"))
+    return out
+
+
+def _unplaced(plan: Plan, kind: str, namespace: str, name: str) -> list:
+    return [p for p in plan.pods if p.namespace == namespace and p.status == PodStatus.PENDING
+            and p.owner is not None and (p.owner.kind, p.owner.name) == (kind, name)]
