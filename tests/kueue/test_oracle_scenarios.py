@@ -12,16 +12,27 @@ import yaml
 
 from wasplan.kueue import KueueInputs, admit
 
+from tests.test_kueue_scenarios import NOT_YET
+
 from .helpers import SCENARIOS, by_key, load
 
 EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
+# What the model does not match yet: the CLI test's list (tests/test_kueue_scenarios.py), and a scenario whose
+# verdict matches but whose run names a feature as not modelled (asserted empty below).
+MODEL_NOT_YET = {**NOT_YET, "partial/preempt-first": "partial admission is named as not modelled"}
+
+
+def _cases():
+    for name in sorted(EXPECTED):
+        marks = [pytest.mark.xfail(reason=MODEL_NOT_YET[name], strict=True)] if name in MODEL_NOT_YET else []
+        yield pytest.param(name, id=name, marks=marks)
 
 
 def result_of(scenario: dict):
     return admit(KueueInputs.from_objects(load(*scenario.get("clusters", []), *scenario["files"])))
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", list(_cases()))
 def test_scenario_matches_the_oracle(name):
     scenario = EXPECTED[name]
     result = result_of(scenario)
