@@ -6,6 +6,7 @@ ClusterQueue the same usage and counts."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -51,3 +52,14 @@ def test_output_is_deterministic():
     first = json.dumps(result_of(scenario).to_json())
     assert all(json.dumps(result_of(scenario).to_json()) == first for _ in range(3))
 
+
+
+ORACLE_JSON = Path(__file__).with_name("oracle-json")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_kueue_block_is_the_oracles_byte_for_byte(name):
+    """The whole `kueue` block, as the Kueue oracle printed it for the scenario (tests/kueue/oracle-json/, written
+    from `oracle-kueue plan`), JSON-encoded with the same indentation."""
+    want = (ORACLE_JSON / f"{name}.json").read_text()
+    assert json.dumps(result_of(EXPECTED[name]).to_json(), indent=2) + "\n" == want

@@ -40,9 +40,8 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
         out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
                    f"such PodSets are placed as unconstrained")
     if inputs.fair_sharing:
-        out.append("fair sharing (ClusterQueue fairSharing weights): classical ordering and preemption used")
-    if any(ps.min_count is not None and ps.min_count < ps.count for wl in inputs.workloads for ps in wl.pod_sets):
-        out.append("partial admission (kueue.x-k8s.io/job-min-parallelism): workloads are tried at full count only")
+        out.append("fair sharing (ClusterQueue fairSharing weights; Kueue's Configuration, which enables it, is not "
+                   "read): the classical ordering and preemption are used, as Kueue does with fair sharing off")
     return out
 
 

@@ -1,6 +1,7 @@
 """Kueue's admission cycles, run until nothing changes.
 
-Upstream: KDIR/pkg/scheduler/scheduler.go (`schedule`: one head per active ClusterQueue, `nominate` (namespace
+Upstream: KDIR/pkg/scheduler/scheduler.go (`getInitialAssignments` with the partial-admission search of
+KDIR/pkg/scheduler/flavorassigner/podset_reducer.go; `schedule`: one head per active ClusterQueue, `nominate` (namespace
 selector, then flavor assignment and preemption targets), the classical ordering of entries (not borrowing
 first, higher priority, older), then per entry: NoFit skipped; Preempt without targets reserves quota up to what
 it could use unless the ClusterQueue can always reclaim (`resourcesToReserve`); overlapping targets and "no
@@ -20,6 +21,7 @@ head back where it was (the next cycle would be the same).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
@@ -34,6 +36,15 @@ from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDI
 MAX_CYCLES = 10000
 
 
+class EntryStatus(enum.Enum):
+    """scheduler.go entryStatus: how far an entry got in its cycle."""
+
+    NOT_NOMINATED = "notNominated"
+    SKIPPED = "skipped"
+    NOMINATED = "nominated"
+    ASSUMED = "assumed"
+
+
 @dataclass(slots=True)
 class Entry:
     wl: Workload
@@ -42,7 +53,7 @@ class Entry:
     targets: list[Target] = field(default_factory=list)
     msg: str = ""
     reason: str = GENERIC
-    status: str = ""  # "", "skipped", "nominated", "assumed"
+    status: EntryStatus = EntryStatus.NOT_NOMINATED
 
 
 class Run:
@@ -61,6 +72,8 @@ class Run:
         self.preemptor = Preemptor(self)
         self.changed = False
         self.notes: set[str] = set()
+        self.evicted: dict[str, Workload] = {}  # evicted in this cycle, still holding quota
+        self.unchecked: dict[str, Workload] = {}  # holding quota, admission checks not yet settled
         self.tas = self._topologies()
         self.active = {n for n in self.tree.cqs if self._active(n)}
 
@@ -123,6 +136,8 @@ class Run:
                 self.admitted[wl.admission_cq][wl.key] = wl
                 add_all(self.tree.cqs[wl.admission_cq], wl.usage())
                 self.tas_usage(wl, +1)
+                if wl.is_evicted():
+                    self.evicted[wl.key] = wl  # evicted in the snapshot: its controllers finish the eviction
         for wl in self.workloads:
             if wl.has_quota() or not wl.active:
                 continue
@@ -140,7 +155,7 @@ class Run:
                 self._unset(wl, "Inadmissible", msg)
             if lq is not None and lq.stop_policy == "None" and lq.cluster_queue in self.queues:
                 self.queues[lq.cluster_queue].add(wl)
-        self._settle_checks()
+        self._settle_checks(everyone=True)
 
     # -- the run -----------------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -180,7 +195,10 @@ class Run:
                     heads.append((wl, self.tree.cqs[name]))
         entries, inadmissible = self._nominate(heads)
         entries.sort(key=lambda e: (e.assignment.borrowing, -e.wl.priority, e.wl.created))
-        reserved: list[tuple[Node, dict[FR, int]]] = []
+        # the cycle works on a snapshot of the usage (Kueue's Snapshot): reservations and preemptors' usage stay
+        # in it; the cache gets only the admissions, replayed on the saved usage at the end of the cycle
+        saved = [(node, dict(node.usage)) for node in self.tree.nodes()]
+        admitted: list[tuple[Node, dict[FR, int]]] = []
         preempted: dict[str, Target] = {}
         for e in entries:
             mode = e.assignment.mode()
@@ -190,35 +208,41 @@ class Run:
                 if e.cq.cq.preemption.reclaim_within_cohort != "Any":
                     usage = self._to_reserve(e)
                     add_all(e.cq, usage)
-                    reserved.append((e.cq, usage))
                 continue
             if any(t.wl.key in preempted for t in e.targets):
-                e.msg, e.status = "Workload has overlapping preemption targets with another workload", "skipped"
+                self._skip(e, "Workload has overlapping preemption targets with another workload")
                 continue
             usage = e.assignment.usage
             if not self._fits(e, usage, list(preempted.values()) + e.targets):
-                e.msg, e.status = "Workload no longer fits after processing another workload", "skipped"
+                self._skip(e, "Workload no longer fits after processing another workload")
                 continue
             for t in e.targets:
                 preempted[t.wl.key] = t
             add_all(e.cq, usage)
             if mode == PREEMPT:
-                reserved.append((e.cq, usage))
                 e.wl.last_tried = None
                 count = self._issue(e)
                 if count:
                     e.msg += f". Pending the preemption of {count} workload(s)"
                     e.reason = PENDING_PREEMPTION
                 continue
-            e.status = "nominated"
+            e.status = EntryStatus.NOMINATED
             self._admit(e)
-        for cq, usage in reversed(reserved):
-            remove_all(cq, usage)
+            admitted.append((e.cq, usage))
+        for node, usage in saved:
+            node.usage = usage
+        for cq, usage in admitted:
+            add_all(cq, usage)
         for e in entries + inadmissible:
-            if e.status != "assumed":
+            if e.status is not EntryStatus.ASSUMED:
                 self._requeue(e)
         self._settle_evictions()
         self._settle_checks()
+        if self.cycles == 1:
+            # adding each ClusterQueue asked the queue manager to retry its cohort tree's inadmissible workloads
+            # (manager.go AddClusterQueue: notifyRetryInadmissible); that request is served after the first cycle
+            for q in self.queues.values():
+                q.flush(self.inputs.namespaces)
         self.now += 1
 
     # -- cycle steps -------------------------------------------------------------------------------------------
@@ -230,18 +254,55 @@ class Run:
                 e.msg, e.reason = "Workload namespace doesn't match ClusterQueue selector", NAMESPACE_MISMATCH
                 inadmissible.append(e)
                 continue
-            assigner = FlavorAssigner(self, wl, cq)
-            e.assignment = assigner.assign()
-            if e.assignment.mode() == PREEMPT:
-                if any(ps.topology for ps in e.assignment.pod_sets) or any(
-                        p.topology or p.tas_unsupported for p in wl.pod_sets):
-                    self.notes.add("preemption for topology-aware workloads weighs quota only, not the "
-                                   "topology domains the preemptor would need")
-                e.targets = self.preemptor.targets(wl, cq, e.assignment.needs_preemption(), e.assignment.usage)
+            e.assignment, e.targets = self._assignments(wl, cq)
             e.msg = e.assignment.message()
             wl.last_tried = e.assignment.last_tried
             entries.append(e)
         return entries, inadmissible
+
+    def _assignments(self, wl: Workload, cq: Node) -> tuple[Assignment, list[Target]]:
+        """getInitialAssignments: the full assignment (with its preemption targets), else, for a workload that
+        allows it, the largest reduced counts that fit or can preempt (podset_reducer.go: a binary search over
+        the steps from the full counts down to the minimum counts)."""
+        assigner = FlavorAssigner(self, wl, cq)
+        full = assigner.assign()
+        if full.mode() == FIT:
+            return full, []
+        if full.mode() == PREEMPT:
+            targets = self._targets(wl, cq, full)
+            if targets:
+                return full, targets
+        deltas = [ps.count - ps.min_count if ps.min_count is not None else 0 for ps in wl.pod_sets]
+        total = sum(deltas)
+        if total <= 0 or not any(ps.min_count is not None and ps.min_count < ps.count for ps in wl.pod_sets):
+            return full, []
+        last_good, found = 0, None
+        lo, hi = 0, total + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            counts = [ps.count - d * mid // total for ps, d in zip(wl.pod_sets, deltas)]
+            attempt = assigner.assign(counts)
+            targets = self._targets(wl, cq, attempt) if attempt.mode() == PREEMPT else []
+            if attempt.mode() == FIT or targets:
+                last_good, found = mid, (attempt, targets)
+                hi = mid
+            else:
+                lo = mid + 1
+        if found is not None and lo == last_good:
+            return found
+        return full, []
+
+    def _targets(self, wl: Workload, cq: Node, a: Assignment) -> list[Target]:
+        if any(ps.topology for ps in a.pod_sets) or any(p.topology or p.tas_unsupported for p in wl.pod_sets):
+            self.notes.add("preemption for topology-aware workloads weighs quota only, not the topology domains "
+                           "the preemptor would need")
+        return self.preemptor.targets(wl, cq, a.needs_preemption(), a.usage)
+
+    @staticmethod
+    def _skip(e: Entry, msg: str) -> None:
+        """setSkipped: the next attempt tries every flavor again."""
+        e.msg, e.status = msg, EntryStatus.SKIPPED
+        e.wl.last_tried = None
 
     def _to_reserve(self, e: Entry) -> dict[FR, int]:
         out = {}
@@ -285,6 +346,7 @@ class Run:
             t.wl.set_condition("Evicted", True, "Preempted", msg, self.now)
             t.wl.set_condition("Preempted", True, t.reason, msg, self.now)
             t.wl.preempted_by = e.wl.key
+            self.evicted[t.wl.key] = t.wl
             self.changed = True
         return count
 
@@ -303,8 +365,9 @@ class Run:
         if not self._checks_of(e.cq.name):
             self._sync_admitted(wl)
         self.admitted[e.cq.name][wl.key] = wl
+        self.unchecked[wl.key] = wl
         self.queues[e.cq.name].forget(wl.key)
-        e.status = "assumed"
+        e.status = EntryStatus.ASSUMED
         self.changed = True
 
     def _checks_of(self, cq: str) -> tuple[str, ...]:
@@ -325,18 +388,19 @@ class Run:
         self._sync_admitted(wl)
 
     def _requeue(self, e: Entry) -> None:
-        if e.status and e.reason == GENERIC:
+        if e.status is not EntryStatus.NOT_NOMINATED and e.reason == GENERIC:
             e.reason = FAILED_AFTER_NOMINATION
         wl = e.wl
         lq = self.local_queue(wl)
         if not wl.has_quota() and lq is not None and lq.cluster_queue in self.queues:
             pending = any(idx != -1 for tried in wl.last_tried or () for idx in tried.values())
             self.queues[lq.cluster_queue].requeue(wl, e.reason, pending)
-        if e.status in ("", "skipped"):
+        if e.status in (EntryStatus.NOT_NOMINATED, EntryStatus.SKIPPED):
             self._unset(wl, "Pending", e.msg)
 
     def _settle_evictions(self) -> None:
-        for wl in self.workloads:
+        evicted, self.evicted = self.evicted, {}
+        for _, wl in sorted(evicted.items()):
             if not (wl.is_evicted() and wl.has_quota()):
                 continue
             ev = wl.conditions["Evicted"]
@@ -359,8 +423,10 @@ class Run:
             for member in tree:
                 self.queues[member.name].flush(self.inputs.namespaces)
 
-    def _settle_checks(self) -> None:
-        for wl in self.workloads:
+    def _settle_checks(self, everyone: bool = False) -> None:
+        todo = self.workloads if everyone else [w for _, w in sorted(self.unchecked.items())]
+        self.unchecked = {}
+        for wl in todo:
             if not wl.has_quota() or wl.is_admitted() or wl.admission_cq not in self.inputs.cluster_queues:
                 continue
             if self.checks == AdmissionChecks.PENDING and self._checks_of(wl.admission_cq):

@@ -253,8 +253,8 @@ class KueueInputs:
                     defaults.append((value, name))
             elif (group, kind) == ("", "Node"):
                 out.nodes.append(obj)
-            elif (group, kind) == ("", "Pod") and not _queued(obj):
-                out.pods.append(obj)
+            elif (group, kind) == ("", "Pod") and (not _queued(obj) or (obj.get("spec") or {}).get("nodeName")):
+                out.pods.append(obj)  # a bound pod counts against TAS capacity, whoever admitted it
             elif builds(obj) and (meta.get("labels") or {}).get(QUEUE_LABEL):
                 owners.append(obj)
             elif (group, kind) in _UNBUILT and _queued(obj):

@@ -224,6 +224,7 @@ class Workload:
     conditions: dict[str, Condition] = field(default_factory=dict)
     last_tried: list[dict[str, int]] | None = None  # LastAssignment.LastTriedFlavorIdx
     preempted_by: str | None = None
+    _held: tuple | None = None  # (admission it was computed from, its (flavor, resource) pairs)
 
     @property
     def key(self) -> str:
@@ -240,6 +241,13 @@ class Workload:
     def is_evicted(self) -> bool:
         c = self.conditions.get("Evicted")
         return c is not None and c.status
+
+    def held(self) -> frozenset:
+        """The (flavor, resource) pairs its admission assigns, cached per admission."""
+        if self._held is None or self._held[0] is not self.admission:
+            pairs = frozenset((f, res) for psa in self.admission or () for res, f in psa.flavors.items())
+            self._held = (self.admission, pairs)
+        return self._held[1]
 
     def usage(self) -> dict[FR, int]:
         """The quota it holds: status.admission's resourceUsage per (flavor, resource)."""

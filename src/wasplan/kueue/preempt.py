@@ -44,10 +44,6 @@ def satisfies(policy: str, preemptor: Workload, candidate: Workload) -> bool:
     return policy == "Any"
 
 
-def uses(wl: Workload, frs: set[FR]) -> bool:
-    return any((psa.flavors.get(res), res) in frs for psa in wl.admission or () for res in psa.flavors)
-
-
 def message(preemptor: Workload, reason: str, preemptor_path: str, preemptee_path: str) -> str:
     return (f"Preempted to accommodate a workload (UID: {preemptor.uid or 'UNKNOWN'}, JobUID: "
             f"{preemptor.job_uid or 'UNKNOWN'}) due to {HUMAN.get(reason, 'UNKNOWN')}; preemptor path: "
@@ -68,29 +64,28 @@ class Preemptor:
             return (not wl.is_evicted(), cq.name == preemptor_cq, wl.priority, -reserved, wl.uid)
         return key
 
-    def _variant(self, wl: Workload, cq: Node, preemptor: Workload, pcq: Node, frs: set[FR], advantage: bool) -> int:
-        if not uses(wl, frs):
-            return 0
-        p = pcq.cq.preemption
-        policy = p.within_cluster_queue if cq is pcq else p.reclaim_within_cohort
-        if not satisfies(policy, preemptor, wl):
-            return 0
-        if cq is pcq:
-            return WITHIN_CQ
-        if advantage:
-            return HIERARCHICAL
-        if p.borrow_within_cohort == "Never":
-            return RECLAIM_NO_BORROW
-        threshold = p.max_priority_threshold
-        if wl.priority >= preemptor.priority or (threshold is not None and wl.priority > threshold):
-            return RECLAIM_NO_BORROW
-        return RECLAIM_WHILE_BORROWING
-
     def _from_cq(self, cq: Node, lca, preemptor, pcq, frs, advantage, out) -> None:
-        for wl in self.run.admitted_in(cq.name):
-            variant = self._variant(wl, cq, preemptor, pcq, frs, advantage)
-            if variant:
-                out.append((wl, cq, variant, lca))
+        """getCandidatesFromCQ with classifyPreemptionVariant, the policy tested first (the cheap test)."""
+        p = pcq.cq.preemption
+        same = cq is pcq
+        policy = p.within_cluster_queue if same else p.reclaim_within_cohort
+        if policy not in ("LowerPriority", "LowerOrNewerEqualPriority", "Any"):
+            return
+        for wl in self.run.admitted.get(cq.name, {}).values():
+            if not satisfies(policy, preemptor, wl) or frs.isdisjoint(wl.held()):
+                continue
+            if same:
+                variant = WITHIN_CQ
+            elif advantage:
+                variant = HIERARCHICAL
+            elif p.borrow_within_cohort == "Never":
+                variant = RECLAIM_NO_BORROW
+            elif wl.priority >= preemptor.priority or (
+                    p.max_priority_threshold is not None and wl.priority > p.max_priority_threshold):
+                variant = RECLAIM_NO_BORROW
+            else:
+                variant = RECLAIM_WHILE_BORROWING
+            out.append((wl, cq, variant, lca))
 
     def _subtree(self, cohort: Node, root: Node, skip, preemptor, pcq, frs, advantage, out) -> None:
         for child in cohort.child_cohorts:

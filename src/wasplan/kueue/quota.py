@@ -8,8 +8,10 @@ parent, `QuantitiesFitInQuota`, `IsWithinNominalInResources`), clusterqueue_snap
 its subtree quota). A Cohort named by a ClusterQueue but not defined is an implicit cohort with no quota of its
 own (KDIR/pkg/cache/hierarchy).
 
-One tree is kept for the whole run and changed in place; a cycle's reservations are undone at its end instead of
-copying the tree per cycle (Kueue takes a snapshot per cycle). Usage maps are dicts keyed by (flavor, resource).
+One tree is kept for the whole run; a cycle saves its nodes' usage maps (a few entries per node) and restores them
+at its end, replaying the cycle's admissions, as Kueue's per-cycle snapshot and cache would differ (a reservation
+can be negative, and what propagates to a parent depends on the usage already there). Usage maps are dicts keyed
+by (flavor, resource).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ _NO_QUOTA = ResourceQuota(0)
 
 
 class Node:
-    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq")
+    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq", "_height")
 
     def __init__(self, name: str, quotas: dict[FR, ResourceQuota], cq: ClusterQueue | None = None) -> None:
         self.name = name
@@ -31,6 +33,7 @@ class Node:
         self.subtree: dict[FR, int] = {}
         self.usage: dict[FR, int] = {}
         self.cq = cq
+        self._height: int | None = None  # the tree's shape does not change during a run
 
     def quota(self, fr: FR) -> ResourceQuota:
         return self.quotas.get(fr, _NO_QUOTA)
@@ -68,10 +71,12 @@ class Node:
         return out
 
     def height(self) -> int:
-        h = min(len(self.child_cqs) + len(self.child_cohorts), 1)
-        for c in self.child_cohorts:
-            h = max(h, c.height() + 1)
-        return h
+        if self._height is None:
+            h = min(len(self.child_cqs) + len(self.child_cohorts), 1)
+            for c in self.child_cohorts:
+                h = max(h, c.height() + 1)
+            self._height = h
+        return self._height
 
     def path(self) -> str:
         parts = [self.name] + [a.name for a in self.ancestors()]
@@ -178,6 +183,9 @@ class Tree:
         for node in self.cqs.values():
             if node.parent is None:
                 node.subtree = {fr: q.nominal for fr, q in node.quotas.items()}
+
+    def nodes(self) -> list[Node]:
+        return list(self.cqs.values()) + list(self.cohorts.values())
 
     def _cohort(self, name: str) -> Node:
         if name not in self.cohorts:
