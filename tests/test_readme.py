@@ -68,3 +68,17 @@ def test_the_start_up_table_lives_in_the_performance_page_and_the_docs_list_is_s
     pages = sorted(p.name for p in DOCS.glob("*.md") if p.name != "README.md")
     listed = re.findall(r"^\| \[([a-z0-9-]+\.md)\]", index, re.MULTILINE)
     assert sorted(listed) == pages  # every page once in the index, and no row for a page that is gone
+
+
+def test_the_kueue_example_prints_what_the_readme_shows(monkeypatch):
+    from tests.cli.helpers import run
+
+    monkeypatch.chdir(ROOT)
+    block = _section(README, "## One example per command").split("**Kueue**", 1)[1].split("```console\n", 1)[1]
+    block = block.split("```", 1)[0].splitlines()
+    command = " ".join(part.strip().rstrip("\\").strip() for part in block[:2]).removeprefix("$ wasplan ").split()
+    shown = block[block.index("...") + 1:]
+    result = run(*command, env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[lines.index(shown[0]):] == shown

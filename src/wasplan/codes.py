@@ -338,6 +338,9 @@ _TABLE: list[Code] = [
          "Kueue's job framework builds no Workload for the object (a priority class that does not exist, ...)."),
     Code("WAS695", "kueue-admitted-unschedulable", W,
          "Kueue admits the object, but kube-scheduler leaves some of its pods pending: quota is not capacity."),
+    Code("WAS696", "kueue-topology-twice", W,
+         "Kueue's topology-aware scheduling pins the pods to domains and their PodGroup's "
+         "schedulingConstraints.topology constrains them as well; the two decide apart."),
     # --- WAS7xx: plan outcomes ----------------------------------------------------------------
     Code("WAS710", "upstream-bug-device-out-of-reach", W,
          "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "

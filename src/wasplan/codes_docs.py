@@ -1147,7 +1147,7 @@ DOCS: dict[str, RuleDoc] = {
         "Nothing to fix: take the snapshot again, or include the pod if it still runs."),
     "WAS690": RuleDoc(
         "The inputs hold a ClusterQueue, so `plan` runs Kueue v0.17.0's admission (the `kueue` block of the plan, "
-        "docs/kueue.md), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
+        "docs/plan.md \"Kueue\"), and Kueue admits the Workload built from this object: it is planned unsuspended, each "
         "PodSet's pod template carrying its flavors' nodeLabels as nodeSelector and their tolerations, as "
         "Kueue's job framework sets them on admission. An information, naming the ClusterQueue and flavors.",
         "# the Job's LocalQueue leads to a ClusterQueue with room for it\nwasplan plan job.yaml kueue-setup.yaml "
@@ -1202,6 +1202,16 @@ DOCS: dict[str, RuleDoc] = {
         "cluster.yaml",
         "Match the ResourceFlavor's nodeLabels and tolerations to the nodes, and keep quotas within what the "
         "nodes hold."),
+    "WAS696": RuleDoc(
+        "The object asks Kueue for topology-aware scheduling (a `kueue.x-k8s.io/podset-required-topology` or "
+        "similar annotation on a TAS flavor), and its pods' PodGroup (from the Job's `spec.scheduling` or the "
+        "Workload) carries a scheduling.k8s.io `schedulingConstraints.topology` as well. Kueue picks the domains "
+        "and pins the pods there without knowing the PodGroup's constraint; kube-scheduler then applies the "
+        "constraint within what Kueue left. The plan follows both, and says so.",
+        "# a Job with kueue.x-k8s.io/podset-required-topology: rack and spec.scheduling topology on zone\n"
+        "wasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
+        "# only one of the two topology requests\nwasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
+        "Keep one of the two topology requests."),
     "WAS710": RuleDoc(
         "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
         "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "

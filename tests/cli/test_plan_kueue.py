@@ -17,7 +17,6 @@ from tests.oracle.test_kueue_oracle import facts, key
 PLAN = FIXTURES / "kueue-plan"
 SCENARIOS = FIXTURES / "kueue-scenarios"
 EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
-TAS = {"tas-rack"}  # topology-aware scheduling: named as not modelled by the admission model
 
 
 def _plan_json(*args: str) -> tuple[int, dict]:
@@ -34,7 +33,12 @@ def _scenario_args(name: str) -> list[str]:
     return args
 
 
-@pytest.mark.parametrize("name", sorted(set(EXPECTED) - TAS))
+# Scenarios the Kueue oracle takes in through its fake client, which Kueue's API server would refuse: plan
+# refuses them too, as invalid inputs (test_scenarios_kueue_would_refuse_are_refused).
+REFUSED = {"first-cycle-retry": "WAS104", "negative-reservation": "WAS242", "skipped-retries-all-flavors": "WAS104"}
+
+
+@pytest.mark.parametrize("name", sorted(set(EXPECTED) - set(REFUSED)))
 def test_plan_json_kueue_block_is_what_kueue_decides(name):
     _, plan = _plan_json(*_scenario_args(name))
     scenario = EXPECTED[name]
@@ -45,6 +49,13 @@ def test_plan_json_kueue_block_is_what_kueue_decides(name):
     queues = {cq["name"]: cq for cq in plan["kueue"]["clusterQueues"]}
     for cq, want in scenario.get("clusterQueues", {}).items():
         assert {f: queues[cq][f] for f in want} == want, cq
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_scenarios_kueue_would_refuse_are_refused(name):
+    result = run("plan", *_scenario_args(name))
+    assert result.exit_code == 2
+    assert f"error {REFUSED[name]} " in result.stderr
 
 
 def test_admitted_jobs_land_on_their_flavors_nodes_and_the_rest_wait_with_kueues_reason():
@@ -123,9 +134,86 @@ def test_without_a_cluster_queue_the_message_names_the_kubectl_command():
 
 
 def test_what_the_model_does_not_model_is_named_and_fails_pending():
-    result = run("plan", *_scenario_args("tas-rack"), "--fail-on", "pending", env={"COLUMNS": "300"})
+    """Kueue's own Deployment sample (a pod-based integration the model does not build Workloads for)."""
+    result = run("plan", str(FIXTURES / "kueue" / "sample-deployment.yaml"),
+                 str(SCENARIOS / "setup" / "single-clusterqueue-setup.yaml"), "--cluster", str(PLAN / "cluster.yaml"),
+                 "--fail-on", "pending", env={"COLUMNS": "400"})
     assert result.exit_code == 1
-    assert ("warning WAS692 not modelled in Kueue's admission: topology-aware scheduling (TAS): flavors tas name a "
-            "Topology; quota is modelled, topology domains are not; Kueue's decisions may differ from the plan's"
-            ) in result.stderr
-    assert "Kueue: not modelled: topology-aware scheduling (TAS)" in result.stdout
+    assert ("<plan>: warning WAS692 not modelled in Kueue's admission: Workloads of 1 apps/v1 Deployment with "
+            "kueue.x-k8s.io/queue-name (Kueue's pod-based and LeaderWorkerSet integrations are not modelled); "
+            "Kueue's decisions may differ from the plan's") in result.stderr
+    assert "warning WAS624 Deployment default/nginx-deployment is managed by Kueue" in result.stderr
+    assert "Kueue: not modelled: Workloads of 1 apps/v1 Deployment" in result.stdout
+
+
+def test_topology_aware_scheduling_pins_each_pod_to_its_domain():
+    code, plan = _plan_json(*_scenario_args("tas-rack"))
+    assert [(p["name"], p["node"]) for p in plan["pods"] if p["owner"]["name"] == "in-one-rack"] == [
+        ("in-one-rack-0", "n1"), ("in-one-rack-1", "n2")]
+    assert all(p["status"] == "WaitingForAdmission" for p in plan["pods"] if p["owner"]["name"] == "too-wide")
+
+
+def test_kueue_topology_beside_a_podgroup_topology_is_named(tmp_path):
+    text = (SCENARIOS / "tas-rack.yaml").read_text().replace(
+        "  parallelism: 2\n  completions: 2\n  suspend: true\n",
+        "  parallelism: 2\n  completions: 2\n  completionMode: Indexed\n  suspend: true\n  scheduling:\n"
+        "    schedulingPolicy: {gang: {}}\n    schedulingConstraints:\n"
+        "      topology: [{key: topology.example.com/block}]\n", 1)
+    path = tmp_path / "both.yaml"
+    path.write_text(text)
+    result = run("plan", str(path), "--cluster", str(PLAN / "cluster.yaml"), env={"COLUMNS": "400"})
+    assert ("warning WAS696 Job default/in-one-rack: Kueue's topology-aware scheduling pins its pods to domains of "
+            "kubernetes.io/hostname, and its PodGroup's schedulingConstraints.topology (topology.example.com/block) "
+            "constrains them too") in result.stderr
+
+
+def test_markdown_and_html_show_the_queues():
+    args = [str(PLAN / "jobs.yaml"), str(PLAN / "setup.yaml"), "--cluster", str(PLAN / "cluster.yaml")]
+    markdown = run("plan", *args, "-o", "markdown").stdout
+    section = markdown[markdown.index("### Kueue ClusterQueues (1)"):markdown.index("### PodGroups")]
+    assert section.splitlines()[2:6] == [
+        "| clusterQueue | cohort | flavor | resource | quota | used | borrowed | admitted | pending |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| team | - | on-demand | cpu | 4 | 4 | 0 | 2 | 1 |",
+        "|  |  | spot | cpu | 8 | 6 | 0 |  |  |"]
+    assert "- ml/job-third-31831 (Job third), LocalQueue queue, ClusterQueue team: Pending: couldn't assign" in section
+    page = run("plan", *args, "-o", "html").stdout
+    assert ('<tr><td>team</td><td>-</td><td>on-demand</td><td>cpu</td><td>4</td><td>4</td><td>0</td><td>2</td>'
+            '<td>1</td></tr><tr><td></td><td></td><td>spot</td><td>cpu</td><td>8</td><td>6</td><td>0</td><td></td>'
+            '<td></td></tr>') in page
+    assert "ml/job-third-31831 (Job third), LocalQueue queue, ClusterQueue team: Pending: couldn&#39;t assign" in page
+    without = run("plan", str(PLAN / "jobs.yaml"), "--cluster", str(PLAN / "cluster.yaml"), "-o", "markdown").stdout
+    assert "Kueue ClusterQueues" not in without
+
+
+def test_explain_names_the_smallest_changes_that_admit_a_held_job():
+    result = run("explain", "job/third", "-n", "ml", str(PLAN / "jobs.yaml"), str(PLAN / "setup.yaml"),
+                 str(PLAN / "more-queues.yaml"), "--cluster", str(PLAN / "cluster.yaml"), "-o", "json")
+    target = json.loads(result.stdout)["targets"][0]
+    assert target["verdict"] == "WaitingForAdmission"
+    assert target["summary"].startswith("waiting for Kueue to admit it (LocalQueue ml/queue): Workload "
+                                        "job-third-31831 in ClusterQueue team is Pending: couldn't assign flavors")
+    got = [(s["kind"], s["title"], [(c["file"].rsplit("/", 1)[-1], c["line"], c["fieldPath"], c["value"])
+                                    for c in s["changes"]]) for s in target["suggestions"]]
+    assert got == [
+        ("kueueQuota", "raise ClusterQueue team's nominalQuota of cpu in flavor spot from 8 to 10",
+         [("setup.yaml", 29, "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota", "10")]),
+        ("kueuePriority", "give Job third WorkloadPriorityClass routine (priority 10)",
+         [("jobs.yaml", 43, "metadata.labels.kueue.x-k8s.io/priority-class", "routine")]),
+        ("kueueLocalQueue", "send Job third to LocalQueue ml/spare",
+         [("jobs.yaml", 43, "metadata.labels.kueue.x-k8s.io/queue-name", "spare")]),
+    ]
+    assert all(s["why"] == "re-running Kueue's admission with the change admits Workload job-third-31831"
+               for s in target["suggestions"])
+
+
+def test_each_explain_suggestion_admits_when_applied(tmp_path):
+    """The suggested quota, applied to the file, makes the plan admit the Job (and one less does not)."""
+    for quota, admitted in (("10", True), ("9", False)):
+        setup = (PLAN / "setup.yaml").read_text().replace("resources: [{name: cpu, nominalQuota: 8}]",
+                                                          f"resources: [{{name: cpu, nominalQuota: {quota}}}]")
+        path = tmp_path / f"setup-{quota}.yaml"
+        path.write_text(setup)
+        _, plan = _plan_json(str(PLAN / "jobs.yaml"), str(path), "--cluster", str(PLAN / "cluster.yaml"))
+        status = {w["owner"]["name"]: w["status"] for w in plan["kueue"]["workloads"]}
+        assert (status["third"] == "Admitted") is admitted, quota

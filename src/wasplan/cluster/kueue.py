@@ -74,7 +74,8 @@ class KueueVerdict:
     """Kueue's decision on the Workload built from one object (the admission stage's, pipeline/kueue_stage.py).
     `pod_sets`: per admitted PodSet name, (node selector, tolerations) of its flavors, as Kueue's job framework
     merges them into the pod template on admission (KDIR/pkg/controller/jobframework/reconciler.go
-    `startJob` -> `RunWithPodSetsInfo`, KDIR/pkg/podset/podset.go `Merge`)."""
+    `startJob` -> `RunWithPodSetsInfo`, KDIR/pkg/podset/podset.go `Merge`); with topology-aware scheduling, the
+domains Kueue assigned each PodSet and how many of its pods go to each (`pin_to_domains`)."""
 
     workload: str
     cluster_queue: str | None
@@ -82,7 +83,8 @@ class KueueVerdict:
     status: str
     reason: str
     message: str
-    pod_sets: tuple[tuple[str, dict, tuple], ...] = ()
+    # (PodSet name, node selector, tolerations, TAS domains: ((label, value) pairs, pod count) in Kueue's order)
+    pod_sets: tuple[tuple[str, dict, tuple, tuple], ...] = ()
 
     def explain(self) -> str:
         """`Workload job-x-1a2b3 in ClusterQueue team-a is Pending: couldn't assign flavors ...`; an admitted one
@@ -108,7 +110,7 @@ def with_flavors(obj: dict, verdict: KueueVerdict) -> dict:
     """The object with each admitted PodSet's flavor node selector and tolerations merged into its pod template
     (a copy): a Job's PodSet "main" is spec.template, a JobSet's PodSet is the replicatedJob of that name."""
     out = copy.deepcopy(obj)
-    for name, selector, tolerations in verdict.pod_sets:
+    for name, selector, tolerations, _ in verdict.pod_sets:
         for template in _pod_templates(out, name):
             spec = template.setdefault("spec", {})
             if selector:
@@ -116,6 +118,36 @@ def with_flavors(obj: dict, verdict: KueueVerdict) -> dict:
             if tolerations:
                 spec["tolerations"] = [*(spec.get("tolerations") or []), *[dict(t) for t in tolerations]]
     return out
+
+
+def pin_to_domains(records: list, obj: dict, verdict: KueueVerdict) -> None:
+    """Each PodSet's pods, in the order its controller creates them (a Job's completion index), pinned to the TAS
+    domains Kueue assigned: the first `count` to the first domain's node labels, and so on. Kueue's
+    topology ungater (KDIR/pkg/controller/tas/topology_ungater.go) adds these node selectors when it lifts the
+    pods' `kueue.x-k8s.io/topology` gate, by rank where the pods carry one (a Job's completion index)."""
+    for name, _, _, domains in verdict.pod_sets:
+        if not domains:
+            continue
+        pods = [r for r in records if getattr(r, "admission", "") is None and _in_pod_set(r, obj, name)]
+        start = 0
+        for labels, count in domains:
+            for pod in pods[start:start + count]:
+                pod.node_selector = {**pod.node_selector, **dict(labels)}
+            start += count
+
+
+def _in_pod_set(pod, obj: dict, pod_set: str) -> bool:
+    """Whether a record is a pod of the PodSet: every pod of a Job; a JobSet's pods by their replicated Job."""
+    if not hasattr(pod, "node_selector"):
+        return False
+    if (_group(obj), obj.get("kind")) == ("batch", "Job"):
+        return True
+    template = getattr(pod, "template", None)
+    path = template[1] if template else ()
+    if len(path) > 2 and path[:2] == ("spec", "replicatedJobs") and isinstance(path[2], int):
+        rjobs = (obj.get("spec") or {}).get("replicatedJobs") or []
+        return path[2] < len(rjobs) and (rjobs[path[2]] or {}).get("name") == pod_set
+    return False
 
 
 def _pod_templates(obj: dict, pod_set: str) -> list[dict]:

@@ -40,7 +40,7 @@ from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.kueue import (QUEUE_LABEL, KueueDecisions, KueueVerdict, admission_of, as_admitted, pod_admission,
-                                  tas_annotations, verdict_for, with_flavors)
+                                  pin_to_domains, tas_annotations, verdict_for, with_flavors)
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
@@ -88,6 +88,8 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
     if verdict is not None and verdict.admitted:
         records = records_of(dataclasses.replace(doc, obj=with_flavors(as_admitted(doc.obj), verdict)), gates,
                              diags, exp=exp)
+        pin_to_domains(records, doc.obj, verdict)
+        _two_topologies(doc, Ctx(doc, diags), namespace, verdict, records)
         _admitted_by_kueue(doc, Ctx(doc, diags), namespace, verdict)
         return records
     records = records_of(dataclasses.replace(doc, obj=as_admitted(doc.obj)) if admission else doc, gates, diags,
@@ -119,9 +121,25 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
     return records
 
 
+def _two_topologies(doc: Document, ctx: Ctx, namespace: str, verdict: KueueVerdict, records: list) -> None:
+    """WAS696 where Kueue's topology-aware scheduling pinned the pods to domains and a scheduling.k8s.io PodGroup
+    of the same object also constrains them by topology: the two decide apart, and the plan follows both."""
+    keys = sorted({k for r in records if isinstance(r, Group) for k in getattr(r.obj, "topology_keys", ()) or ()})
+    levels = sorted({label for _, _, _, domains in verdict.pod_sets for labels, _ in domains for label, _ in labels})
+    if keys and levels:
+        ctx.report("WAS696", f"{doc.kind} {namespace}/{doc.name}: Kueue's topology-aware scheduling pins its pods to "
+                             f"domains of {', '.join(levels)}, and its PodGroup's schedulingConstraints.topology "
+                             f"({', '.join(keys)}) constrains them too: Kueue chose the domains without the "
+                             "PodGroup's constraint, so kube-scheduler may find no placement that satisfies both",
+                   ("metadata", "labels", QUEUE_LABEL),
+                   hint="keep one of the two: Kueue's kueue.x-k8s.io/podset-*-topology annotation or the "
+                        "PodGroup's topology constraint")
+
+
 def _admitted_by_kueue(doc: Document, ctx: Ctx, namespace: str, verdict: KueueVerdict) -> None:
     flavors = "; ".join(f"podset {name}: nodeSelector " + ",".join(f"{k}={v}" for k, v in sorted(selector.items()))
-                        for name, selector, _ in verdict.pod_sets if selector)
+                        + (f", {len(domains)} topology domain{'s' if len(domains) != 1 else ''}" if domains else "")
+                        for name, selector, _, domains in verdict.pod_sets if selector or domains)
     ctx.report("WAS690", f"{doc.kind} {namespace}/{doc.name} is admitted by Kueue: {verdict.explain()}"
                          + (f" ({flavors})" if flavors else ""), ("metadata", "labels", QUEUE_LABEL))
 

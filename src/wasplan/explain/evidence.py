@@ -35,6 +35,7 @@ class Context:
     verifier: Verifier
     documents: list = field(default_factory=list)  # every read document, to place changes in files
     node_shapes: list[Node] = field(default_factory=list)  # --node-shape: templates for nodes to add
+    kueue_documents: list = field(default_factory=list)  # what Kueue's admission read, when the plan ran it
 
     def evaluator(self, pod: Pod):
         return self.sim.evaluators.get(pod.scheduler_name)

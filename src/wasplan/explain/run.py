@@ -10,7 +10,7 @@ import dataclasses
 import json
 import time
 
-from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_nodes,
+from wasplan.explain import (evidence, suggest_constraints, suggest_devices, suggest_gang, suggest_kueue, suggest_nodes,
                              suggest_priority, suggest_requests, suggest_topology)
 from wasplan.explain.evidence import Context
 from wasplan.explain.exact.check import ExactOptions, check
@@ -36,6 +36,8 @@ def _suggestions(ctx: Context, subj: evidence.Subject, verdict: str, shapes: tup
                  *suggest_constraints.selectors(ctx, subj), *suggest_constraints.affinities(ctx, subj),
                  *suggest_constraints.tolerations(ctx, subj), suggest_topology.relax(ctx, subj),
                  suggest_gang.evict(ctx, subj), suggest_priority.priority(ctx, subj)]
+    elif verdict == WAITING_FOR_ADMISSION:
+        found = suggest_kueue.suggestions(ctx, subj)
     else:
         found = []
     return tuple(s for s in found if s is not None)
@@ -69,7 +71,10 @@ def _notes(ctx: Context, subj: evidence.Subject, verdict: str, topo, suggestions
         notes.append(f"create the PodGroup {pod.namespace}/{pod.pod_group} (or fix spec.schedulingGroup.podGroupName)")
     if verdict == GATED:
         notes.append("the pod enters scheduling once its spec.schedulingGates are removed")
-    if verdict == WAITING_FOR_ADMISSION:
+    if verdict == WAITING_FOR_ADMISSION and ctx.kueue_documents:
+        notes.append("Kueue holds it (the plan ran Kueue's admission); each suggestion is verified by re-running "
+                     "that admission, and explain with --assume-admitted shows whether its pods fit once admitted")
+    elif verdict == WAITING_FOR_ADMISSION:
         notes.append("Kueue admits it once its ClusterQueue has quota for it, which the plan does not model; "
                      "explain with --assume-admitted to see whether it fits once admitted")
     unknown = sorted({p.scheduler_name for p in subj.pending if ctx.evaluator(p) is None})

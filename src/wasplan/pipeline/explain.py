@@ -105,7 +105,8 @@ def run_explain(target: str | None, namespace: str | None, paths: Sequence[str],
         budget = Budget(verify_budget or None, verify_seconds or None)
         verifier = _Reporting(prepared.inputs, prepared.options, sim.state, budget, progress=progress)
         progress("verifying suggestions", 0, budget.runs)
-        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes)
+        ctx = Context(prepared.inputs, sim, plan, verifier, prepared.documents, shapes,
+                      prepared.kueue.documents if prepared.kueue is not None else [])
         exact = ExactOptions(exact_budget, scheduler_config) if exact_budget is not None else None
         explanation = explain_units(ctx, units, exact=exact) if units is not None else \
             explain_units(ctx, pending(plan), BACKLOG_SUGGESTIONS, exact=exact)

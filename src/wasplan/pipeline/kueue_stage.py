@@ -33,6 +33,7 @@ ADMITTED = "Admitted"  # KueueStatus.ADMITTED; the model is imported only when a
 class KueueStage:
     result: Any  # wasplan.kueue.KueueResult
     decisions: KueueDecisions
+    documents: list = field(default_factory=list)  # what the admission read, snapshot first (explain re-runs it)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -55,7 +56,7 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
         return None
     result = admit(inputs)
     where = _locations(manifest_docs)
-    stage = KueueStage(result, _decisions(result))
+    stage = KueueStage(result, _decisions(result), [*snapshot_docs, *manifest_docs])
     stage.diagnostics += [_diag("WAS692", f"not modelled in Kueue's admission: {what}; Kueue's decisions may "
                                           "differ from the plan's", Location("<plan>")) for what in result.not_modelled]
     stage.diagnostics += [_diag("WAS694", f"Kueue builds no Workload for {what}", Location("<plan>"))
@@ -80,10 +81,16 @@ def _decisions(result) -> KueueDecisions:
             continue
         group = wl.source.api_version.rpartition("/")[0] if "/" in wl.source.api_version else ""
         admitted = wl.status.value == ADMITTED
-        pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations)) for p in wl.pod_sets) if admitted else ()
+        pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations), _domains(p.topology))
+                         for p in wl.pod_sets) if admitted else ()
         out[(group, wl.source.kind, wl.source.namespace, wl.source.name)] = KueueVerdict(
             wl.name, wl.cluster_queue, admitted, wl.status.value, wl.reason, wl.message, pod_sets)
     return out
+
+
+def _domains(topology) -> tuple:
+    """A PodSet's TAS domains as ((label, value) pairs, pod count), in Kueue's order; () without TAS."""
+    return tuple((tuple(sorted(labels.items())), count) for labels, count in topology or ())
 
 
 def _owner_key(wl) -> tuple[str, str, str] | None:

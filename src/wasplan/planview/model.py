@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from wasplan.plan import GroupStatus, Plan
 from wasplan.plandiff import PlanDiff
+from wasplan.planview.kueue import QUEUE_HEADER, QueueRow, queue_rows, waiting_lines
 from wasplan.planview.ties import TieView, tie_views
 
 
@@ -178,6 +179,20 @@ class PlanView:
     @property
     def summary(self) -> dict:
         return self.plan.summary()
+
+    @property
+    def kueue_header(self) -> tuple[str, ...]:
+        return QUEUE_HEADER
+
+    @property
+    def kueue_rows(self) -> list[QueueRow]:
+        """Kueue's ClusterQueues per flavor and resource (planview/kueue.py); empty when Kueue's admission did not
+        run."""
+        return queue_rows(self.plan.kueue)
+
+    @property
+    def kueue_waiting(self) -> list[str]:
+        return waiting_lines(self.plan.kueue)
 
     @property
     def ties(self) -> tuple[TieView, ...]:

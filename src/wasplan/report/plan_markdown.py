@@ -1,6 +1,7 @@
 """The plan as GitHub-flavoured Markdown (`plan -o markdown`, `--report summary.md`) for a workflow's step summary
 (`$GITHUB_STEP_SUMMARY`) or a pull-request comment: the verdict and totals, the diff against `--baseline`, the
-pending pods grouped with counts and the `wasplan explain` command for each, the preemptions, the ties (a
+pending pods grouped with counts and the `wasplan explain` command for each, Kueue's ClusterQueues and the workloads
+it does not admit, the preemptions, the ties (a
 preemption kube-scheduler draws at random between choices that evict different pods), what is not planned, and the PodGroups table (policy, minCount, placed/total, result, placement, nodes folded into
 `gpu-r1-[0-3]` and, past a few, into a `<details>` element).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from wasplan.planview import PlanView
+from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, waiting_lines
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
 from wasplan.plan import GroupStatus
 from wasplan.report.fit import compress
@@ -154,6 +156,20 @@ def _ties(view: PlanView, doc: _Doc) -> None:
     doc.items([f"- {md(t.sentence)}" for t in ties], "ties")
 
 
+def _kueue(view: PlanView, doc: _Doc) -> None:
+    """The ClusterQueues and the workloads Kueue does not admit (planview/kueue.py), when Kueue's admission ran."""
+    if view.plan.kueue is None:
+        return
+    rows = queue_rows(view.plan.kueue)
+    doc.section(f"Kueue ClusterQueues ({len({r.cluster_queue for r in rows})})",
+                "| " + " | ".join(QUEUE_HEADER) + " |", "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    doc.items(["| " + " | ".join(md(c) for c in r.cells()) + " |" for r in rows], "rows")
+    waiting = waiting_lines(view.plan.kueue)
+    if waiting:
+        doc.section(f"Not admitted by Kueue ({len(waiting)})", "Their pods wait for Kueue's admission.", "")
+        doc.items([f"- {md(line)}" for line in waiting], "workloads")
+
+
 def _unplanned(view: PlanView, doc: _Doc) -> None:
     if not view.plan.unplanned:
         return
@@ -187,6 +203,6 @@ def _groups(view: PlanView, doc: _Doc) -> None:
 
 def render_markdown(view: PlanView, limit: int = LIMIT) -> str:
     doc = _Doc(limit)
-    for section in (_header, _diff, _pending, _preemptions, _ties, _unplanned, _groups):
+    for section in (_header, _diff, _pending, _kueue, _preemptions, _ties, _unplanned, _groups):
         section(view, doc)
     return doc.text()

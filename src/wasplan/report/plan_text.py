@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, waiting_lines
 from wasplan.plan import PLACED, UNPLACED, ClaimStatus, GroupStatus, Plan, PodOutcome, PodStatus
 from wasplan.planview.ties import tie_sentence
 from wasplan.report.fit import folded, folded_paths, summarize, wrap, wrap_lines
@@ -268,51 +269,15 @@ def _evicted(plan: Plan, console: Console) -> None:
         _print(console, f"{p.key} on {p.node}: {p.message}", "  ")
 
 
-KUEUE_HEADER = ("clusterQueue", "cohort", "flavor", "resource", "quota", "used", "borrowed", "admitted", "pending")
-
-
-def kueue_rows(block: dict) -> list[tuple[str, ...]]:
-    """One row per ClusterQueue, flavor and resource of the plan's `kueue` block; the queue's name, cohort and
-    counts only on its first row."""
-    rows = []
-    for cq in block.get("clusterQueues", ()):
-        first = True
-        for flavor, resources in cq["usage"].items():
-            for resource, u in resources.items():
-                head = (cq["name"], cq["cohort"] or "-") if first else ("", "")
-                counts = (str(cq["admitted"]), str(cq["pending"])) if first else ("", "")
-                rows.append((*head, flavor, resource, u["nominal"], u["used"], u["borrowed"], *counts))
-                first = False
-        if first:
-            rows.append((cq["name"], cq["cohort"] or "-", "-", "-", "-", "-", "-", str(cq["admitted"]),
-                         str(cq["pending"])))
-    return rows
-
-
-def kueue_waiting_lines(block: dict) -> list[str]:
-    """One line per Kueue workload not admitted: who, from where, Kueue's status, reason and message."""
-    out = []
-    for w in block.get("workloads", ()):
-        if w["status"] == "Admitted":
-            continue
-        owner = f" ({w['owner']['kind']} {w['owner']['name']})" if w.get("owner") else ""
-        cq = f", ClusterQueue {w['clusterQueue']}" if w.get("clusterQueue") else ""
-        why = f" {w['reason']}" if w.get("reason") and w["reason"] != w["status"] else ""
-        text = f": {w['message']}" if w.get("message") else ""
-        out.append(f"{w['namespace']}/{w['name']}{owner}, LocalQueue {w['queue']}{cq}: {w['status']}{why}{text}")
-    return out
-
-
 def _kueue(plan: Plan, console: Console) -> None:
-    block = plan.kueue
-    rows = kueue_rows(block)
+    rows = [r.cells() for r in queue_rows(plan.kueue)]
     if rows:
         console.print("[bold]Kueue ClusterQueues[/bold]")
-        widths = [max(len(r[i]) for r in (KUEUE_HEADER, *rows)) for i in range(len(KUEUE_HEADER))]
-        for i, row in enumerate((KUEUE_HEADER, *rows)):
+        widths = [max(len(r[i]) for r in (QUEUE_HEADER, *rows)) for i in range(len(QUEUE_HEADER))]
+        for i, row in enumerate((QUEUE_HEADER, *rows)):
             line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
             console.print(Text(line, style="bold" if i == 0 else ""), no_wrap=True, overflow="ignore", crop=False)
-    waiting = kueue_waiting_lines(block)
+    waiting = waiting_lines(plan.kueue)
     if waiting:
         console.print(f"[bold]Not admitted by Kueue[/bold] ({len(waiting)})")
         for line in waiting:
