@@ -9,9 +9,9 @@ usage and counts. A scenario without a `clusters` entry is planned on setup/node
 cluster; Kueue's quota decisions do not read nodes outside TAS).
 
 Scenarios whose objects Kueue's API server would refuse (tests/cli/test_plan_kueue.py's REFUSED: recorded from
-the oracle, which has no API server) must make `plan` exit 2 naming the rule instead. NOT_YET lists the scenarios wasplan does not match yet, each with the cause: they run as strict expected
-failures, so a listed scenario that starts to match fails the run until it leaves the list, and one that is
-not listed must match.
+the oracle, which has no API server) must make `plan` exit 2 naming the rule instead. tests/kueue_known.py's NOT_YET lists the scenarios wasplan does not match yet, each with the cause: they run as
+strict expected failures, so a listed scenario that starts to match fails the run until it leaves the list,
+and one that is not listed must match.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import yaml
 
 from tests.cli.helpers import run
 from tests.cli.test_plan_kueue import REFUSED
+from tests.kueue_known import NOT_YET, marked
 from tests.oracle.kueuecompare import comparable, domains, key, queue_facts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,14 +33,6 @@ SCENARIOS = ROOT / "fixtures" / "kueue-scenarios"
 EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
 DEFAULT_CLUSTER = "fixtures/kueue-scenarios/setup/nodes.yaml"
 
-NOT_YET = {
-    "quota/limit-range": "a LimitRange's max is not checked against the workload's requests (Kueue: 'resources "
-                         "didn't satisfy LimitRange constraints', workload.ValidateLimitRange)",
-    "quota/requests-over-limits": "requests above limits are not refused (Kueue: 'resources validation failed: "
-                                  "... requests must not exceed its limits', workload.ValidateResources)",
-    "stop/hold-and-drain": "stopPolicy HoldAndDrain does not evict the admitted workloads of the queue "
-                           "(workload_controller.go, reconcileOnClusterQueueActiveState)",
-}
 
 
 def theme(name: str) -> str:
@@ -75,13 +68,7 @@ def mismatches(scenario: dict, block: dict) -> list[str]:
     return out
 
 
-def _cases():
-    for name in EXPECTED:
-        marks = [pytest.mark.xfail(reason=NOT_YET[name], strict=True)] if name in NOT_YET else []
-        yield pytest.param(name, id=name, marks=marks)
-
-
-@pytest.mark.parametrize("name", list(_cases()))
+@pytest.mark.parametrize("name", marked(EXPECTED))
 def test_wasplan_admits_as_kueue_does(name):
     scenario = EXPECTED[name]
     result = plan(scenario)

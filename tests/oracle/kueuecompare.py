@@ -11,14 +11,19 @@ three read the same facts out of a block:
   workload_types.go);
 * per ClusterQueue: cohort, usage (nominal, used, borrowed per flavor and resource), admitted and pending.
 
-A message Kueue builds from a Go map (several failing resources of one flavor: pkg/scheduler/flavorassigner)
-differs from run to run of the same input; the caller names the workloads whose message is unstable, and those are
+A message Kueue builds from a Go map (several failing resources of one flavor: pkg/scheduler/flavorassigner
+walks a PodSet's requests in map order and reports them up to the first that fails each flavor) differs from run
+to run of the same input, in order and in which resources it names; such a message (two resources of one flavor
+named, in either tool's message) and any the caller names as unstable (it differed between oracle runs) are
 compared on the part before the first colon.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+
+_RESOURCE_OF_FLAVOR = re.compile(r"insufficient (?:unused )?quota for \S+ in flavor ([^\s,;]+)")
 
 WORKLOAD_FIELDS = ("name", "status", "clusterQueue", "reason", "message", "borrowing")
 
@@ -74,6 +79,12 @@ def comparable(workload: dict, loose_message: bool = False) -> dict:
     return got
 
 
+def map_ordered(message: str | None) -> bool:
+    """Whether Kueue built `message` in Go map order: it names two or more resources of one flavor."""
+    counts = Counter(_RESOURCE_OF_FLAVOR.findall(message or ""))
+    return any(n > 1 for n in counts.values())
+
+
 def queue_facts(cq: dict) -> dict:
     return {f: cq.get(f) for f in ("cohort", "usage", "admitted", "pending")}
 
@@ -96,7 +107,8 @@ def differences(ours: dict, theirs: dict, unstable: set[str] = frozenset()) -> l
         if k not in mine or k not in upstream:
             out.append(f"{k}: only in {'the oracle' if k in upstream else 'wasplan'}")
             continue
-        a, b = comparable(mine[k], k in unstable), comparable(upstream[k], k in unstable)
+        loose = k in unstable or map_ordered(mine[k].get("message")) or map_ordered(upstream[k].get("message"))
+        a, b = comparable(mine[k], loose), comparable(upstream[k], loose)
         for field in sorted(set(a) | set(b)):
             if a.get(field) != b.get(field):
                 out.append(f"{k}: {field}: wasplan {a.get(field)!r}, Kueue {b.get(field)!r}")

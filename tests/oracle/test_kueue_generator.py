@@ -81,3 +81,17 @@ def test_differences_name_field_and_workload():
     admitted = {"workloads": [_workload("The workload is admitted", "Admitted", {"cpu": "f"})], "clusterQueues": []}
     fields = Counter(line.split(": ")[1] for line in kueuecompare.differences(admitted, other, unstable))
     assert fields == Counter({"status": 1, "message": 1, "flavors": 1})
+
+
+def test_a_message_naming_two_resources_of_one_flavor_is_compared_on_its_pod_set_only():
+    """Kueue names a PodSet's failing resources in Go map order, up to the first that fails each flavor."""
+    cpu_then_memory = ("couldn't assign flavors to pod set main: insufficient quota for cpu in flavor f, previously "
+                       "considered podsets requests (0) + current podset request (6) > maximum capacity (3), "
+                       "insufficient unused quota for memory in flavor f, 4Gi more needed")
+    cpu_only = cpu_then_memory.split(", insufficient unused")[0]
+    assert kueuecompare.map_ordered(cpu_then_memory) and not kueuecompare.map_ordered(cpu_only)
+    one = {"workloads": [_workload(cpu_then_memory)], "clusterQueues": []}
+    other = {"workloads": [_workload(cpu_only)], "clusterQueues": []}
+    assert kueuecompare.differences(one, other) == []
+    elsewhere = {"workloads": [_workload(cpu_only.replace("pod set main", "pod set side"))], "clusterQueues": []}
+    assert [line.split(": ")[1] for line in kueuecompare.differences(one, elsewhere)] == ["message"]
