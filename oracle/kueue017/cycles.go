@@ -20,7 +20,8 @@ package main
 //     default they are assumed Ready (the workload becomes Admitted), with --admission-checks=pending they
 //     stay Pending (the workload stays QuotaReserved);
 //   - inadmissible workloads: the workload reconciler's checks for a missing or stopped LocalQueue and a
-//     missing or inactive ClusterQueue (workload_controller.go, Reconcile), run once before the first cycle.
+//     missing or inactive ClusterQueue (workload_controller.go, Reconcile), run once before the first cycle,
+//     after it has evicted the admitted workloads of queues with stopPolicy HoldAndDrain.
 // The run ends when no active ClusterQueue has a workload in its heap, or when the workloads' conditions and
 // admissions stopped changing for as many cycles as there are queued workloads (a StrictFIFO head that
 // cannot fit stays at the head forever).
@@ -304,8 +305,54 @@ func (h *harness) load(w *world) error {
 	return h.markInadmissible()
 }
 
-// markInadmissible is the workload reconciler's verdict on a workload whose queue cannot take it.
+// drainStopped is the workload reconciler's eviction of an admitted workload whose LocalQueue or ClusterQueue
+// has stopPolicy HoldAndDrain (workload_controller.go, reconcileOnLocalQueueActiveState and
+// reconcileOnClusterQueueActiveState: the LocalQueue first, the ClusterQueue its LocalQueue names after),
+// through Kueue's own workload.Evict; the eviction then settles as a preemption's does, but the workload is
+// not requeued (the Requeued condition is False with the queue's reason).
+func (h *harness) drainStopped() error {
+	var list kueue.WorkloadList
+	if err := h.cl.List(h.ctx, &list); err != nil {
+		return err
+	}
+	drained := false
+	for i := range list.Items {
+		wl := &list.Items[i]
+		if !workload.IsAdmitted(wl) || workload.IsEvicted(wl) {
+			continue
+		}
+		var lq kueue.LocalQueue
+		var cq kueue.ClusterQueue
+		reason, msg := "", ""
+		if err := h.cl.Get(h.ctx, types.NamespacedName{Namespace: wl.Namespace, Name: string(wl.Spec.QueueName)}, &lq); err != nil {
+			continue
+		}
+		switch {
+		case ptr.Deref(lq.Spec.StopPolicy, kueue.None) == kueue.HoldAndDrain:
+			reason, msg = kueue.WorkloadEvictedByLocalQueueStopped, "The LocalQueue is stopped"
+		case h.cl.Get(h.ctx, types.NamespacedName{Name: string(lq.Spec.ClusterQueue)}, &cq) == nil &&
+			ptr.Deref(cq.Spec.StopPolicy, kueue.None) == kueue.HoldAndDrain:
+			reason, msg = kueue.WorkloadEvictedByClusterQueueStopped, "The ClusterQueue is stopped"
+		default:
+			continue
+		}
+		if err := workload.Evict(h.ctx, h.cl, h.recorder, wl, reason, msg, "", h.clock, false, nil, nil); err != nil {
+			return err
+		}
+		drained = true
+	}
+	if !drained {
+		return nil
+	}
+	return h.settleEvictions()
+}
+
+// markInadmissible is the workload reconciler's verdict on a workload whose queue cannot take it, after the
+// workloads of draining queues are evicted.
 func (h *harness) markInadmissible() error {
+	if err := h.drainStopped(); err != nil {
+		return err
+	}
 	var list kueue.WorkloadList
 	if err := h.cl.List(h.ctx, &list); err != nil {
 		return err
@@ -414,6 +461,10 @@ func (h *harness) settleEvictions() error {
 		}
 		requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
 		workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
+		// SetRequeuedCondition leaves the transition time to apimeta.SetStatusCondition, which takes the wall
+		// clock; the reconciler runs at the cluster's now, which is the fake clock here (the wait time Kueue
+		// reports when it admits the requeued workload is measured from this condition).
+		apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadRequeued).LastTransitionTime = metav1.NewTime(h.clock.Now())
 		workload.UnsetQuotaReservationWithCondition(wl, "Pending", ev.Message, h.clock.Now())
 		if err := h.cl.Status().Update(h.ctx, wl); err != nil {
 			return err

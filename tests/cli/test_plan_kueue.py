@@ -12,6 +12,7 @@ import yaml
 
 from tests.cli.helpers import run
 from tests.conftest import FIXTURES
+from tests.kueue_known import marked
 from tests.oracle.test_kueue_oracle import facts, key
 
 PLAN = FIXTURES / "kueue-plan"
@@ -38,7 +39,7 @@ def _scenario_args(name: str) -> list[str]:
 REFUSED = {"first-cycle-retry": "WAS104", "negative-reservation": "WAS242", "skipped-retries-all-flavors": "WAS104"}
 
 
-@pytest.mark.parametrize("name", sorted(set(EXPECTED) - set(REFUSED)))
+@pytest.mark.parametrize("name", marked(sorted(set(EXPECTED) - set(REFUSED))))
 def test_plan_json_kueue_block_is_what_kueue_decides(name):
     _, plan = _plan_json(*_scenario_args(name))
     scenario = EXPECTED[name]

@@ -13,6 +13,8 @@ import yaml
 
 from wasplan.kueue import KueueInputs, admit
 
+from tests.kueue_known import marked
+
 from .helpers import SCENARIOS, by_key, load
 
 EXPECTED = yaml.safe_load((SCENARIOS / "expected.yaml").read_text())
@@ -22,7 +24,7 @@ def result_of(scenario: dict):
     return admit(KueueInputs.from_objects(load(*scenario.get("clusters", []), *scenario["files"])))
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", marked(sorted(EXPECTED)))
 def test_scenario_matches_the_oracle(name):
     scenario = EXPECTED[name]
     result = result_of(scenario)
@@ -46,7 +48,7 @@ def test_output_is_deterministic():
 ORACLE_JSON = Path(__file__).with_name("oracle-json")
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", marked(sorted(EXPECTED)))
 def test_kueue_block_is_the_oracles_byte_for_byte(name):
     """The whole `kueue` block, as the Kueue oracle printed it for the scenario (tests/kueue/oracle-json/, written
     from `oracle-kueue plan`), JSON-encoded with the same indentation."""

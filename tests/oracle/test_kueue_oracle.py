@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from .kueuecompare import facts, key
+
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "fixtures" / "kueue-scenarios"
@@ -63,26 +65,6 @@ def plan(binary: Path, scenario: dict) -> dict:
     proc = run_plan(binary, scenario["files"], scenario.get("clusters", []), *scenario.get("args", []))
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
-
-
-def key(workload: dict) -> str:
-    """How expected.yaml names a workload: by the object it was built from, or as written."""
-    owner = workload["owner"]
-    if owner:
-        return f"{owner['kind']} {owner['namespace']}/{owner['name']}"
-    return f"Workload {workload['namespace']}/{workload['name']}"
-
-
-def facts(workload: dict) -> dict:
-    """The facts expected.yaml records for a workload, in its shape."""
-    got = {field: workload[field] for field in ("name", "status", "clusterQueue", "reason", "message", "borrowing")}
-    got["flavors"] = {ps["name"]: ps["flavors"] for ps in workload["podSets"]}
-    got["counts"] = {ps["name"]: ps["count"] for ps in workload["podSets"]}
-    if "preemptedBy" in workload:
-        got["preemptedBy"] = workload["preemptedBy"]
-    if any(ps.get("topology") for ps in workload["podSets"]):
-        got["topology"] = {ps["name"]: ps.get("topology") for ps in workload["podSets"]}
-    return got
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -47,12 +47,17 @@ class Case:
 
     def write(self, root: Path) -> tuple[Path, Path]:
         """Write `cluster.yaml` and `manifests.yaml` under `root`; returns (manifests, cluster)."""
-        root.mkdir(parents=True, exist_ok=True)
-        cluster, manifests = root / "cluster.yaml", root / "manifests.yaml"
-        cluster.write_text(dump(self.cluster))
-        manifests.write_text(dump(self.manifests))
-        (root / "case.txt").write_text(self.label + "\n")
-        return manifests, cluster
+        return write_case(root, self.cluster, self.manifests, self.label)
+
+
+def write_case(root: Path, cluster_docs: list[dict], manifest_docs: list[dict], label: str) -> tuple[Path, Path]:
+    """`cluster.yaml`, `manifests.yaml` and `case.txt` (the label) under `root`; returns (manifests, cluster)."""
+    root.mkdir(parents=True, exist_ok=True)
+    cluster, manifests = root / "cluster.yaml", root / "manifests.yaml"
+    cluster.write_text(dump(cluster_docs))
+    manifests.write_text(dump(manifest_docs))
+    (root / "case.txt").write_text(label + "\n")
+    return manifests, cluster
 
 
 def dump(docs: list[dict]) -> str:
