@@ -60,7 +60,7 @@ def validation_errors(paths: list[Path], release: str, gates: str) -> list[str]:
     from wasplan.pipeline.validate import validate_paths
 
     report = validate_paths([str(p) for p in paths], gate_set(release, gates))
-    return [f"{d.file}:{d.line}: {d.severity.value} {d.code} {d.message}" for d in report.diagnostics
+    return [f"{d.location.file}:{d.location.line}: {d.severity.value} {d.code} {d.message}" for d in report.diagnostics
             if d.severity.value in ("error", "warning")]
 
 
@@ -72,7 +72,7 @@ def run_wasplan(manifests: Path, cluster: Path, release: str, arrival: str, gate
 
     run = run_plan(PlanRequest([str(manifests)], [str(cluster)], gate_set(release, gates), arrival=arrival))
     if run.invalid or run.plan is None:
-        problems = [f"{d.file}:{d.line}: {d.code} {d.message}" for d in run.diagnostics][:5]
+        problems = [f"{d.location.file}:{d.location.line}: {d.code} {d.message}" for d in run.diagnostics][:5]
         raise AssertionError(f"wasplan refused the case: {run.error or problems}")
     return json.loads(render_plan_json(run.plan))
 

@@ -9,6 +9,8 @@ which needs its Workload (`workloadRef` is required there). Members name their g
 
 from __future__ import annotations
 
+from wasplan.api.releases import capabilities
+
 from .core import HOST, RACK, ZONE, World, pending_pod, pod, requests
 
 GROUP_API = {"1.36": "scheduling.k8s.io/v1alpha2", "1.37": "scheduling.k8s.io/v1beta1",
@@ -39,6 +41,8 @@ def pod_group(w: World, name: str, *, gang: int | None, topology: str | None = N
         spec["schedulingConstraints"] = {"topology": [{"key": topology}]}
     if priority:
         spec["priorityClassName"] = priority
+    if disruption == "all" and not gang and capabilities(w.release).all_disruption_needs_gang:
+        disruption = "single"  # 1.38 refuses `all` on a group that is not a gang (WAS260); the draw stays the same
     if disruption:
         spec["disruptionMode"] = _disruption(w, disruption)
     return {"apiVersion": api or GROUP_API[w.release], "kind": "PodGroup",
