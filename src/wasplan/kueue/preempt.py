@@ -35,15 +35,6 @@ class Target:
     reason: str
 
 
-def satisfies(policy: str, preemptor: Workload, candidate: Workload) -> bool:
-    if policy == "LowerPriority":
-        return preemptor.priority > candidate.priority
-    if policy == "LowerOrNewerEqualPriority":
-        return preemptor.priority > candidate.priority or (
-            preemptor.priority == candidate.priority and preemptor.created < candidate.created)
-    return policy == "Any"
-
-
 def message(preemptor: Workload, reason: str, preemptor_path: str, preemptee_path: str) -> str:
     return (f"Preempted to accommodate a workload (UID: {preemptor.uid or 'UNKNOWN'}, JobUID: "
             f"{preemptor.job_uid or 'UNKNOWN'}) due to {HUMAN.get(reason, 'UNKNOWN')}; preemptor path: "
@@ -54,15 +45,20 @@ class Preemptor:
     def __init__(self, run) -> None:
         self.run = run
 
-    def _order_key(self, preemptor_cq: str):
+    def _ordered(self, groups, preemptor_cq: str) -> list:
+        """CandidatesOrdering over the hierarchical, then priority-reclaim, then own-queue groups, the evicted of
+        every group first: one sort on (not evicted, group, priority, -reserved, UID), each key computed once."""
         now = self.run.now
-
-        def key(item):
-            wl, cq = item[0], item[1]
-            qr = wl.conditions.get("QuotaReserved")
-            reserved = qr.time if qr is not None and qr.status else now
-            return (not wl.is_evicted(), cq.name == preemptor_cq, wl.priority, -reserved, wl.uid)
-        return key
+        keyed = []
+        for gi, group in enumerate(groups):
+            for item in group:
+                wl = item[0]
+                qr = wl.conditions.get("QuotaReserved")
+                reserved = qr.time if qr is not None and qr.status else now
+                keyed.append(((not wl.is_evicted(), gi, item[1].name == preemptor_cq, wl.priority, -reserved, wl.uid),
+                              item))
+        keyed.sort(key=lambda k: k[0])
+        return [item for _, item in keyed]
 
     def _from_cq(self, cq: Node, lca, preemptor, pcq, frs, advantage, out) -> None:
         """getCandidatesFromCQ with classifyPreemptionVariant, the policy tested first (the cheap test)."""
@@ -71,8 +67,15 @@ class Preemptor:
         policy = p.within_cluster_queue if same else p.reclaim_within_cohort
         if policy not in ("LowerPriority", "LowerOrNewerEqualPriority", "Any"):
             return
+        top, created = preemptor.priority, preemptor.created
         for wl in self.run.admitted.get(cq.name, {}).values():
-            if not satisfies(policy, preemptor, wl) or frs.isdisjoint(wl.held()):
+            # the policy (preemption_policy.go: LowerPriority, LowerOrNewerEqualPriority, Any), inline: this loop
+            # sees every admitted workload in reach, once per simulation
+            prio = wl.priority
+            if prio >= top and policy != "Any" and not (
+                    prio == top and policy == "LowerOrNewerEqualPriority" and created < wl.created):
+                continue
+            if frs.isdisjoint(wl.held()):
                 continue
             if same:
                 variant = WITHIN_CQ
@@ -111,9 +114,9 @@ class Preemptor:
                 fits, remaining = fits_in_quota(node, remaining)
                 advantage = advantage or fits
                 previous = node
-        key = self._order_key(pcq.name)
-        groups = [sorted(g, key=key) for g in (hier, prio, same)]
-        ordered = [c for g in groups for c in g if c[0].is_evicted()] + [c for g in groups for c in g if not c[0].is_evicted()]
+        if not hier and not prio and not same:
+            return []
+        ordered = self._ordered((hier, prio, same), pcq.name)
         forbidden = p.borrow_within_cohort == "Never"
         if not hier and not prio:
             attempts = (True,)

@@ -39,8 +39,10 @@ class Node:
         return self.quotas.get(fr, _NO_QUOTA)
 
     def local_quota(self, fr: FR) -> int:
-        lending = self.quota(fr).lending_limit
-        return max(0, self.subtree.get(fr, 0) - lending) if lending is not None else 0
+        q = self.quotas.get(fr)
+        if q is None or q.lending_limit is None:
+            return 0
+        return max(0, self.subtree.get(fr, 0) - q.lending_limit)
 
     def local_available(self, fr: FR) -> int:
         return max(0, self.local_quota(fr) - self.usage.get(fr, 0))
@@ -62,7 +64,11 @@ class Node:
         return self.usage.get(fr, 0) + val > limit
 
     def within_nominal(self, frs) -> bool:
-        return all(self.usage.get(fr, 0) <= self.subtree.get(fr, 0) for fr in frs)
+        usage, subtree = self.usage, self.subtree
+        for fr in frs:
+            if usage.get(fr, 0) > subtree.get(fr, 0):
+                return False
+        return True
 
     def subtree_cqs(self) -> list["Node"]:
         out = list(self.child_cqs)
