@@ -163,6 +163,42 @@ def test_a_stopped_local_queue_and_a_missing_cluster_queue_are_inadmissible():
                    "lost": (KueueStatus.INADMISSIBLE, "gone", "ClusterQueue gone doesn't exist")}
 
 
+RUNNING = """
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: running, namespace: default}
+spec:
+  queueName: drain
+  podSets:
+  - {name: main, count: 1, template: {spec: {containers: [{name: c, image: b, resources: {requests: {cpu: "3"}}}]}}}
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments: [{name: main, count: 1, flavors: {cpu: f}, resourceUsage: {cpu: "3"}}]
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2025-12-31T22:00:00Z"}
+  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2025-12-31T22:00:00Z"}
+"""
+
+
+def test_a_local_queue_holding_and_draining_evicts_its_workloads_and_frees_the_quota():
+    """reconcileOnLocalQueueActiveState: `running` (3 of cq's 4 cpu) is evicted with LocalQueueStopped and is
+    then Inadmissible; the stopped LocalQueue is not in the queue manager (localqueue_controller.go Create), so
+    it is not queued again, and `other` (2 cpu) fits in the freed quota. A Hold LocalQueue keeps what runs."""
+    drain = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: drain, namespace: default}\n" \
+            "spec: {clusterQueue: cq, stopPolicy: HoldAndDrain}\n"
+    result = run_text(QUEUE + drain + RUNNING + job("other", "2"))
+    [other, running] = sorted(result.workloads, key=lambda w: w.name != "running")[::-1]
+    assert (running.status, running.reason, running.message, running.evicted) == (
+        KueueStatus.INADMISSIBLE, "Inadmissible", "LocalQueue drain is inactive", True)
+    assert (other.status, other.message, other.pod_sets[0].node_selector) == (
+        KueueStatus.ADMITTED, "The workload is admitted", {"pool": "a"})
+    held = run_text(QUEUE + drain.replace("HoldAndDrain", "Hold") + RUNNING + job("other", "2"))
+    assert {w.name: w.status for w in held.workloads if w.name == "running"} == {"running": KueueStatus.ADMITTED}
+    assert [w.status for w in held.workloads if w.name != "running"] == [KueueStatus.PENDING]
+
+
 def test_a_preempted_snapshot_workload_is_marked_evicted():
     result = admit(KueueInputs.from_objects(load("fixtures/kueue-scenarios/preemption-within-cq.yaml")))
     got = {w.name: (w.status, w.evicted, w.preempted_by) for w in result.workloads}
