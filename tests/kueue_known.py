@@ -8,8 +8,6 @@ from __future__ import annotations
 import pytest
 
 NOT_YET = {
-    "quota/limit-range": "a LimitRange's max is not checked against the workload's requests (Kueue: 'resources "
-                         "didn't satisfy LimitRange constraints', workload.ValidateLimitRange)",
 }
 
 

@@ -199,6 +199,46 @@ def test_a_local_queue_holding_and_draining_evicts_its_workloads_and_frees_the_q
     assert [w.status for w in held.workloads if w.name != "running"] == [KueueStatus.PENDING]
 
 
+def limit_range(*items: str) -> str:
+    return ("---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: lr, namespace: default}\nspec:\n  limits:\n"
+            + "".join(f"  - {i}\n" for i in items))
+
+
+def test_a_limit_range_max_or_min_refuses_the_workload_before_flavors_are_tried():
+    """ValidateLimitRange in nominate: the container's larger of request and limit against max, its smaller against
+    min, init containers first; the pod's total against the Pod type; several errors as one bracketed aggregate.
+    The workload stays Pending with Kueue's message and takes no quota: `small` is admitted."""
+    text = QUEUE + limit_range("{type: Container, max: {cpu: '3', memory: 1Gi}, min: {cpu: 500m}}",
+                               "{type: Pod, max: {cpu: '3500m'}}") + job("small", "1")
+    text += job("wide", "2", template_spec="initContainers: [{name: i, image: b, resources: {requests: {cpu: '4'}}}]")
+    text += job("tiny", "100m").replace('cpu: "100m"}', 'cpu: "100m", memory: 2Gi}')
+    text += job("pair", "2", template_spec="initContainers: [{name: s, image: b, restartPolicy: Always, "
+                                           "resources: {requests: {cpu: '2'}}}]")
+    got = {w.source.name: (w.status, w.reason, w.message) for w in run_text(text).workloads}
+    prefix = "resources didn't satisfy LimitRange constraints: "
+    assert got == {
+        "small": (KueueStatus.ADMITTED, "Admitted", "The workload is admitted"),
+        "wide": (KueueStatus.PENDING, "Pending", prefix + "[spec.podSets[0].template.spec.initContainers[0]: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max, '
+                 "spec.podSets[0].template.spec: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max]'),
+        "tiny": (KueueStatus.PENDING, "Pending", prefix + "[spec.podSets[0].template.spec.containers[0]: "
+                 'Invalid value: ["memory"]: requests must not be above the limitRange max, '
+                 "spec.podSets[0].template.spec.containers[0]: "
+                 'Invalid value: ["cpu"]: requests must not be below the limitRange min]'),
+        "pair": (KueueStatus.PENDING, "Pending", prefix + "spec.podSets[0].template.spec: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max')}
+
+
+def test_a_limit_range_default_is_checked_as_the_container_request():
+    text = QUEUE + limit_range("{type: Container, default: {cpu: '4'}, max: {cpu: '3'}}") + job("a", "1").replace(
+        "resources: {requests: {cpu: \"1\"}}", "resources: {}")
+    [wl] = run_text(text).workloads
+    assert (wl.status, wl.message) == (KueueStatus.PENDING, "resources didn't satisfy LimitRange constraints: "
+                                       "spec.podSets[0].template.spec.containers[0]: Invalid value: [\"cpu\"]: "
+                                       "requests must not be above the limitRange max")
+
+
 def test_a_preempted_snapshot_workload_is_marked_evicted():
     result = admit(KueueInputs.from_objects(load("fixtures/kueue-scenarios/preemption-within-cq.yaml")))
     got = {w.name: (w.status, w.evicted, w.preempted_by) for w in result.workloads}

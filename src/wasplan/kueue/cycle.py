@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
 from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
-from .requests import pod_requests
+from .requests import limit_range_message, pod_requests
 from .tas import FlavorTopology
 from .quota import Node, Tree, add_all, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
 from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
@@ -276,6 +276,10 @@ class Run:
             e = Entry(wl, cq)
             if not cq.cq.namespace_selector.matches(self.inputs.namespaces.get(wl.namespace, {})):
                 e.msg, e.reason = "Workload namespace doesn't match ClusterQueue selector", NAMESPACE_MISMATCH
+                inadmissible.append(e)
+                continue
+            e.msg = limit_range_message(wl.pod_sets)
+            if e.msg:
                 inadmissible.append(e)
                 continue
             e.assignment, e.targets = self._assignments(wl, cq)
