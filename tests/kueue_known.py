@@ -8,10 +8,6 @@ from __future__ import annotations
 import pytest
 
 NOT_YET = {
-    "quota/limit-range": "a LimitRange's max is not checked against the workload's requests (Kueue: 'resources "
-                         "didn't satisfy LimitRange constraints', workload.ValidateLimitRange)",
-    "stop/hold-and-drain": "stopPolicy HoldAndDrain does not evict the admitted workloads of the queue "
-                           "(workload_controller.go, reconcileOnClusterQueueActiveState)",
 }
 
 

@@ -163,6 +163,82 @@ def test_a_stopped_local_queue_and_a_missing_cluster_queue_are_inadmissible():
                    "lost": (KueueStatus.INADMISSIBLE, "gone", "ClusterQueue gone doesn't exist")}
 
 
+RUNNING = """
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: running, namespace: default}
+spec:
+  queueName: drain
+  podSets:
+  - {name: main, count: 1, template: {spec: {containers: [{name: c, image: b, resources: {requests: {cpu: "3"}}}]}}}
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments: [{name: main, count: 1, flavors: {cpu: f}, resourceUsage: {cpu: "3"}}]
+  conditions:
+  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: m, lastTransitionTime: "2025-12-31T22:00:00Z"}
+  - {type: Admitted, status: "True", reason: Admitted, message: m, lastTransitionTime: "2025-12-31T22:00:00Z"}
+"""
+
+
+def test_a_local_queue_holding_and_draining_evicts_its_workloads_and_frees_the_quota():
+    """reconcileOnLocalQueueActiveState: `running` (3 of cq's 4 cpu) is evicted with LocalQueueStopped and is
+    then Inadmissible; the stopped LocalQueue is not in the queue manager (localqueue_controller.go Create), so
+    it is not queued again, and `other` (2 cpu) fits in the freed quota. A Hold LocalQueue keeps what runs."""
+    drain = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: drain, namespace: default}\n" \
+            "spec: {clusterQueue: cq, stopPolicy: HoldAndDrain}\n"
+    result = run_text(QUEUE + drain + RUNNING + job("other", "2"))
+    [other, running] = sorted(result.workloads, key=lambda w: w.name != "running")[::-1]
+    assert (running.status, running.reason, running.message, running.evicted) == (
+        KueueStatus.INADMISSIBLE, "Inadmissible", "LocalQueue drain is inactive", True)
+    assert (other.status, other.message, other.pod_sets[0].node_selector) == (
+        KueueStatus.ADMITTED, "The workload is admitted", {"pool": "a"})
+    held = run_text(QUEUE + drain.replace("HoldAndDrain", "Hold") + RUNNING + job("other", "2"))
+    assert {w.name: w.status for w in held.workloads if w.name == "running"} == {"running": KueueStatus.ADMITTED}
+    assert [w.status for w in held.workloads if w.name != "running"] == [KueueStatus.PENDING]
+
+
+def limit_range(*items: str) -> str:
+    return ("---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: lr, namespace: default}\nspec:\n  limits:\n"
+            + "".join(f"  - {i}\n" for i in items))
+
+
+def test_a_limit_range_max_or_min_refuses_the_workload_before_flavors_are_tried():
+    """ValidateLimitRange in nominate: the container's larger of request and limit against max, its smaller against
+    min, init containers first; the pod's total against the Pod type; several errors as one bracketed aggregate.
+    The workload stays Pending with Kueue's message and takes no quota: `small` is admitted."""
+    text = QUEUE + limit_range("{type: Container, max: {cpu: '3', memory: 1Gi}, min: {cpu: 500m}}",
+                               "{type: Pod, max: {cpu: '3500m'}}") + job("small", "1")
+    text += job("wide", "2", template_spec="initContainers: [{name: i, image: b, resources: {requests: {cpu: '4'}}}]")
+    text += job("tiny", "100m").replace('cpu: "100m"}', 'cpu: "100m", memory: 2Gi}')
+    text += job("pair", "2", template_spec="initContainers: [{name: s, image: b, restartPolicy: Always, "
+                                           "resources: {requests: {cpu: '2'}}}]")
+    got = {w.source.name: (w.status, w.reason, w.message) for w in run_text(text).workloads}
+    prefix = "resources didn't satisfy LimitRange constraints: "
+    assert got == {
+        "small": (KueueStatus.ADMITTED, "Admitted", "The workload is admitted"),
+        "wide": (KueueStatus.PENDING, "Pending", prefix + "[spec.podSets[0].template.spec.initContainers[0]: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max, '
+                 "spec.podSets[0].template.spec: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max]'),
+        "tiny": (KueueStatus.PENDING, "Pending", prefix + "[spec.podSets[0].template.spec.containers[0]: "
+                 'Invalid value: ["memory"]: requests must not be above the limitRange max, '
+                 "spec.podSets[0].template.spec.containers[0]: "
+                 'Invalid value: ["cpu"]: requests must not be below the limitRange min]'),
+        "pair": (KueueStatus.PENDING, "Pending", prefix + "spec.podSets[0].template.spec: "
+                 'Invalid value: ["cpu"]: requests must not be above the limitRange max')}
+
+
+def test_a_limit_range_default_is_checked_as_the_container_request():
+    text = QUEUE + limit_range("{type: Container, default: {cpu: '4'}, max: {cpu: '3'}}") + job("a", "1").replace(
+        "resources: {requests: {cpu: \"1\"}}", "resources: {}")
+    [wl] = run_text(text).workloads
+    assert (wl.status, wl.message) == (KueueStatus.PENDING, "resources didn't satisfy LimitRange constraints: "
+                                       "spec.podSets[0].template.spec.containers[0]: Invalid value: [\"cpu\"]: "
+                                       "requests must not be above the limitRange max")
+
+
 def test_a_preempted_snapshot_workload_is_marked_evicted():
     result = admit(KueueInputs.from_objects(load("fixtures/kueue-scenarios/preemption-within-cq.yaml")))
     got = {w.name: (w.status, w.evicted, w.preempted_by) for w in result.workloads}

@@ -9,7 +9,8 @@ longer fits" skip it; Preempt issues the evictions and leaves it "Pending the pr
 reserves the quota (`admit`); the rest are requeued with a Pending condition carrying the message
 (`requeueAndUpdate`)); KDIR/pkg/cache/queue/manager.go (`heads`, `RequeueWorkload`,
 `QueueAssociatedInadmissibleWorkloadsAfter`); KDIR/pkg/controller/core/workload_controller.go (a missing or
-stopped LocalQueue or ClusterQueue makes a workload Inadmissible) and KDIR/pkg/controller/jobframework/
+stopped LocalQueue or ClusterQueue makes a workload Inadmissible; before that, stopPolicy HoldAndDrain evicts the
+admitted workloads of the queue: reconcileOnLocalQueueActiveState, reconcileOnClusterQueueActiveState) and KDIR/pkg/controller/jobframework/
 reconciler.go (after an eviction the workload loses its admission, is marked Pending with the eviction's message
 and requeued, and its cohort tree's inadmissible workloads are retried). Between cycles this module does what the
 Kueue oracle's harness does for the controllers (oracle/kueue017/cycles.go), in the same order: evictions, then
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
 from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
-from .requests import pod_requests
+from .requests import limit_range_message, pod_requests
 from .tas import FlavorTopology
 from .quota import Node, Tree, add_all, cq_available, lowest_subtree_that_fits, remove_all, remove_usage
 from .queues import (FAILED_AFTER_NOMINATION, GENERIC, NAMESPACE_MISMATCH, PENDING_PREEMPTION,
@@ -138,6 +139,8 @@ class Run:
                 self.tas_usage(wl, +1)
                 if wl.is_evicted():
                     self.evicted[wl.key] = wl  # evicted in the snapshot: its controllers finish the eviction
+        if self._drain_stopped():
+            self._settle_evictions()
         for wl in self.workloads:
             if wl.has_quota() or not wl.active:
                 continue
@@ -156,6 +159,27 @@ class Run:
             if lq is not None and lq.stop_policy == "None" and lq.cluster_queue in self.queues:
                 self.queues[lq.cluster_queue].add(wl)
         self._settle_checks(everyone=True)
+
+    def _drain_stopped(self) -> bool:
+        """The workload reconciler's eviction of an admitted workload whose LocalQueue, or else the ClusterQueue
+        that LocalQueue names, has stopPolicy HoldAndDrain (workload_controller.go,
+        reconcileOnLocalQueueActiveState, reconcileOnClusterQueueActiveState); the eviction is not requeued."""
+        drained = False
+        for wl in self.workloads:
+            lq = self.local_queue(wl)
+            if not wl.is_admitted() or wl.is_evicted() or lq is None:
+                continue
+            cq = self.inputs.cluster_queues.get(lq.cluster_queue)
+            if lq.stop_policy == "HoldAndDrain":
+                reason, msg = "LocalQueueStopped", "The LocalQueue is stopped"
+            elif cq is not None and cq.stop_policy == "HoldAndDrain":
+                reason, msg = "ClusterQueueStopped", "The ClusterQueue is stopped"
+            else:
+                continue
+            wl.set_condition("Evicted", True, reason, msg, self.now)
+            self.evicted[wl.key] = wl
+            drained = self.changed = True
+        return drained
 
     # -- the run -----------------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -252,6 +276,10 @@ class Run:
             e = Entry(wl, cq)
             if not cq.cq.namespace_selector.matches(self.inputs.namespaces.get(wl.namespace, {})):
                 e.msg, e.reason = "Workload namespace doesn't match ClusterQueue selector", NAMESPACE_MISMATCH
+                inadmissible.append(e)
+                continue
+            e.msg = limit_range_message(wl.pod_sets)
+            if e.msg:
                 inadmissible.append(e)
                 continue
             e.assignment, e.targets = self._assignments(wl, cq)
@@ -415,7 +443,7 @@ class Run:
                     remove_usage(self.tree.cqs[cq], fr, v)
                 self.tas_usage(held, -1)
             lq = self.local_queue(wl)
-            if lq is None or lq.cluster_queue not in self.queues:
+            if lq is None or lq.stop_policy != "None" or lq.cluster_queue not in self.queues:
                 continue
             self.queues[lq.cluster_queue].add(wl)
             node = self.tree.cqs[lq.cluster_queue]

@@ -29,7 +29,7 @@ from .jobs import Classes, build, builds
 from .model import (QUEUE_LABEL, ClusterQueue, Cohort, Condition, FlavorFungibility, LocalQueue, PodSet,
                     PodSetAdmission, Preemption, ResourceFlavor, ResourceGroup, ResourceQuota, Selector, Workload,
                     resource_value)
-from .requests import _amounts, pod_requests
+from .requests import _amounts, limit_range_violations, pod_requests
 from .tas import decode
 
 KUEUE_GROUP = "kueue.x-k8s.io"
@@ -157,7 +157,8 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
         if not isinstance(ps, dict):
             continue
         template = ps.get("template") if isinstance(ps.get("template"), dict) else {}
-        requests = pod_requests(template.get("spec") or {}, classes.limit_ranges.get(namespace, []), classes.overheads)
+        pod_spec, ranges = template.get("spec") or {}, classes.limit_ranges.get(namespace, [])
+        requests = pod_requests(pod_spec, ranges, classes.overheads)
         count = ps.get("count", 1)
         min_count = ps.get("minCount")
         tr = ps.get("topologyRequest") if isinstance(ps.get("topologyRequest"), dict) else {}
@@ -169,7 +170,8 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
         pod_sets.append(PodSet(str(ps.get("name", "main")), count if isinstance(count, int) else 1, requests,
                                template, min_count if isinstance(min_count, int) else None,
                                tas=topology is not None or unsupported is not None, topology=topology,
-                               tas_unsupported=unsupported))
+                               tas_unsupported=unsupported,
+                               limit_range=limit_range_violations(pod_spec, ranges, requests)))
     priority = spec.get("priority")
     labels = meta.get("labels") or {}
     wl = Workload(namespace=namespace, name=name, uid=str(meta.get("uid") or f"uid-{namespace}-{name}"),

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from .model import (MIN_PARALLELISM, PREFERRED_TOPOLOGY, PRIORITY_CLASS_LABEL, QUEUE_LABEL,
                     REQUIRED_TOPOLOGY, TAS_UNMODELLED, UNCONSTRAINED_TOPOLOGY, PodSet, Source, Workload)
-from .requests import pod_requests
+from .requests import limit_range_violations, pod_requests
 
 _MAX_PREFIX = 253 - 1 - 5
 
@@ -68,11 +68,13 @@ def _pod_set(name: str, count: int, template: dict, namespace: str, classes: Cla
     template = template if isinstance(template, dict) else {}
     spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
     annotations = ((template.get("metadata") or {}).get("annotations") or {})
-    requests = pod_requests(spec, classes.limit_ranges.get(namespace, []), classes.overheads)
+    ranges = classes.limit_ranges.get(namespace, [])
+    requests = pod_requests(spec, ranges, classes.overheads)
     topology = topology_request(annotations if isinstance(annotations, dict) else {})
     unsupported = next((a for a in TAS_UNMODELLED if isinstance(annotations, dict) and a in annotations), None)
     return PodSet(name=name, count=count, requests=requests, template=template, min_count=min_count,
-                  tas=topology is not None or unsupported is not None, topology=topology, tas_unsupported=unsupported)
+                  tas=topology is not None or unsupported is not None, topology=topology, tas_unsupported=unsupported,
+                  limit_range=limit_range_violations(spec, ranges, requests))
 
 
 def topology_request(annotations: dict) -> tuple[str, str | None] | None:

@@ -184,6 +184,8 @@ class PodSet:
     tas: bool = False  # carries one of Kueue's TAS podset annotations
     topology: tuple[str, str | None] | None = None  # ("required" | "preferred" | "unconstrained", level)
     tas_unsupported: str | None = None  # a TAS request this model does not place (slices, PodSet groups)
+    # LimitRange violations of the template: (path under its spec, resources, message), requests.limit_range_violations
+    limit_range: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
 
 @dataclass(slots=True)
