@@ -282,3 +282,15 @@ def test_the_pipelines_documents_are_read_as_they_come():
     read = read_paths([str(ROOT / SETUP), str(ROOT / "fixtures/kueue/sample-job.yaml")])
     [wl] = admit(KueueInputs.from_objects(read.documents)).workloads
     assert (wl.name, wl.status) == ("job-sample-job-588b9-82251", KueueStatus.ADMITTED)
+
+
+def test_a_pods_requests_are_summed_exactly_and_rounded_once():
+    """Kueue sums a pod's Quantities (component-helpers PodRequests, sidecars included) and converts the sum
+    (resources.NewRequests): two containers of 1.5 millicores take 3m of quota, not 2m + 2m (the Kueue oracle
+    prints 3m)."""
+    text = QUEUE + job("tiny", "1500u", template_spec="initContainers: [{name: s, image: b, restartPolicy: Always, "
+                                                      "resources: {requests: {cpu: 1500u}}}]")
+    result = run_text(text)
+    [cq] = result.cluster_queues
+    assert [w.status for w in result.workloads] == [KueueStatus.ADMITTED]
+    assert cq.usage["f"]["cpu"]["used"] == "3m"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 
 from wasplan.api.quantity import QuantityError, parse_quantity
+from wasplan.cluster.resources import aggregate, to_units
 
 from .model import resource_value
 
@@ -71,44 +72,43 @@ def _adjusted(container: dict, defaults: tuple[dict, dict]) -> tuple[dict[str, i
     return _amounts(requests), _amounts(limits)
 
 
-def _container_requests(container: dict, defaults: tuple[dict, dict]) -> dict[str, int]:
-    return _adjusted(container, defaults)[0]
+def _exact(raw: object) -> dict:
+    """A ResourceList as exact amounts (`Fraction`), malformed entries left to validate."""
+    out: dict = {}
+    if not isinstance(raw, dict):
+        return out
+    for name, value in raw.items():
+        try:
+            out[str(name)] = parse_quantity(value).amount
+        except QuantityError:
+            continue
+    return out
 
 
-def _add(into: dict[str, int], other: dict[str, int]) -> None:
-    for k, v in other.items():
-        into[k] = into.get(k, 0) + v
+def _exact_requests(container: dict, defaults: tuple[dict, dict]) -> dict:
+    """A container's requests after AdjustResources, exact: limits stand in for missing requests."""
+    res = container.get("resources") if isinstance(container.get("resources"), dict) else {}
+    requests = _merge_keep_first(res.get("requests") or {}, defaults[1])
+    for name, value in _merge_keep_first(res.get("limits") or {}, defaults[0]).items():
+        requests.setdefault(name, value)
+    return _exact(requests)
 
 
 def pod_requests(spec: dict, limit_ranges: list[dict], runtime_overheads: dict[str, dict]) -> dict[str, int]:
-    """One pod's requests after AdjustResources."""
+    """One pod's requests after AdjustResources, combined as kube-scheduler combines them (sidecars and init
+    containers: `cluster.resources.aggregate`, the one implementation of component-helpers' PodRequests), summed
+    exactly and rounded once, as Kueue converts the summed Quantities (`resources.NewRequests`)."""
     defaults = container_defaults(limit_ranges)
-    total: dict[str, int] = {}
-    for c in spec.get("containers") or ():
-        if isinstance(c, dict):
-            _add(total, _container_requests(c, defaults))
-    sidecars: dict[str, int] = {}
-    init_max: dict[str, int] = {}
-    for c in spec.get("initContainers") or ():
-        if not isinstance(c, dict):
-            continue
-        req = _container_requests(c, defaults)
-        if c.get("restartPolicy") == "Always":
-            _add(total, req)
-            _add(sidecars, req)
-            step = dict(sidecars)
-        else:
-            step = dict(req)
-            _add(step, sidecars)
-        for k, v in step.items():
-            init_max[k] = max(init_max.get(k, 0), v)
-    for k, v in init_max.items():
-        total[k] = max(total.get(k, 0), v)
+    regular = [_exact_requests(c, defaults) for c in spec.get("containers") or () if isinstance(c, dict)]
+    init = [(c.get("restartPolicy") == "Always", _exact_requests(c, defaults))
+            for c in spec.get("initContainers") or () if isinstance(c, dict)]
+    total = aggregate(regular, init)
     overhead = spec.get("overhead")
     if not overhead and isinstance(spec.get("runtimeClassName"), str):
         overhead = runtime_overheads.get(spec["runtimeClassName"])
-    _add(total, _amounts(overhead or {}))
-    return total
+    for name, amount in _exact(overhead or {}).items():
+        total[name] = total.get(name, 0) + amount
+    return to_units(total)
 
 
 MAX_MESSAGE = "requests must not be above the limitRange max"
