@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine.cycle import groupcycle, placement, search
+from wasplan.engine.cycle import groupcycle, hierarchy, placement, search
 from wasplan.engine.cache.composite import MAX_DEPTH
 from wasplan.engine.cycle.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.cycle.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
@@ -44,6 +44,7 @@ class NodeResult:
     placed: int = 0  # new pods reserved in the subtree
     raw: int = 0  # PodGroupPodsCount over the subtree: scheduled plus placed pods of succeeding leaves
     error: bool = False
+    invalid: bool = False  # 1.38: the runtime hierarchy checks failed (CompositePodGroupError / PodGroupError)
 
     @property
     def success(self) -> bool:
@@ -256,8 +257,14 @@ def run(cycles, root: str) -> None:
     if gating is not None:
         _hold_all(cycles, root, waiting, gating)
         return
-    problem = scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)
-    if problem is not None:
+    if cycles.options.caps.hierarchy_validation:
+        policy_of = cycles.post_filters.pod_policy_of()
+        tree = hierarchy.tree_node(cycles.world, forest, root, lambda gs: queued(cycles.world, gs), policy_of)
+        found = hierarchy.check(tree, cycles.evaluators)
+        if found is not None:
+            _fail_before_cycle(cycles, root, waiting, found)
+            return
+    elif (problem := scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)) is not None:
         _fail_all(cycles, root, waiting, problem)
         return
     ev = cycles.evaluator_for(waiting[0])
@@ -310,6 +317,31 @@ def _fail_all(cycles, root: str, queued: list, message: str) -> None:
     for ps in queued:
         cycles.fail(ps, message)
     cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
+
+
+def _fail_before_cycle(cycles, root: str, queued: list, found: hierarchy.Problem) -> None:
+    """1.38 handlePodGroupFailureBeforeScheduling for a tree: every queued pod is told the error (reason
+    SchedulerError, the status being fwk.AsStatus of it), and updatePodGroupConditionWithError writes it on the
+    root and, recursively, on every group below: CompositePodGroupError / PodGroupError for a failed check,
+    SchedulerError otherwise."""
+    for ps in queued:
+        cycles.fail(ps, found.message, Reason.SCHEDULER_ERROR)
+    _record(cycles.world, _failed_subtree(cycles, QueueKind.COMPOSITE, root, found))
+    cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
+
+
+def _failed_subtree(cycles, kind: QueueKind, key: str, found: hierarchy.Problem, depth: int = 1) -> NodeResult:
+    res = NodeResult(kind, key, TreeResult.FAILED, found.message, error=not found.validation,
+                     invalid=found.validation)
+    if kind == QueueKind.GROUP:
+        gs = cycles.world.groups[key]
+        gs.attempted = True
+        cycles.set_condition(gs, "False", Reason.POD_GROUP_ERROR if found.validation else Reason.SCHEDULER_ERROR,
+                             found.message)
+        return res
+    for child_kind, child in cycles.forest.children(key) if depth <= MAX_DEPTH else ():
+        res.children.append(_failed_subtree(cycles, child_kind, child, found, depth + 1))
+    return res
 
 
 def _record(world, res: NodeResult) -> None:

@@ -173,10 +173,10 @@ class PostFilters:
             self._nominate(ps, row)
         self._wait_for_preemption(group, members)
 
-    def preemption_policies(self, group, members):
-        """(the group's preemption policy, a function giving a pod's): what 1.38's hierarchy checks compare."""
+    def pod_policy_of(self):
+        """A function giving a pod's preemption policy as admitted: what 1.38's hierarchy checks compare."""
         world = self.cycles.world
-        return policy.group_policy(group, members, world, self.options), lambda ps: policy.pod_policy(ps, world)
+        return lambda ps: policy.pod_policy(ps, world)
 
     def preempt_for_group(self, group, members, ev, scheduled: int, bound: list, message: str) -> str | None:
         """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message: the
