@@ -273,12 +273,15 @@ def run(cycles, root: str) -> None:
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod
         result.result = TreeResult.FAILED
         result.message = groupcycle.NO_POD_SCHEDULABLE if cycles.options.caps.group_fit_error else UNSCHEDULABLE_MSG
+    suffix = ""
     if not result.success:
         state.rollback(mark)
         result.revert(ancestor_failure(result, cycles.options.caps))
+        suffix = _post_filter_text(cycles, root, result)
+        _append(result, suffix)
     _record(cycles.world, result)
     failed = _apply(cycles, result, result.success, result.message if result.success else
-                    ancestor_failure(result, cycles.options.caps))
+                    ancestor_failure(result, cycles.options.caps), suffix)
     if result.success:
         state.commit()
         if failed:  # partial success: the root is retried at once with its old timestamp
@@ -286,6 +289,26 @@ def run(cycles, root: str) -> None:
         cycles.pods_bound()
     else:
         cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
+
+
+def _post_filter_text(cycles, root: str, result: NodeResult) -> str:
+    """1.38: what the root's PodGroupPostFilter adds to every group of a failed tree (", " and the reason;
+    applyPodGroupPostFilterResult appends it to each result, the ones never evaluated too), when wasplan knows
+    it (PostFilters.tree_verdict); nothing after an error, which runs no PodGroupPostFilter."""
+    if result.error or not cycles.options.caps.tree_preemption_verdict:
+        return ""
+    obj = cycles.world.composites[root].obj
+    verdict = cycles.post_filters.tree_verdict(cycles.forest.priority(root),
+                                               hierarchy.admitted_policy(obj, cycles.world))
+    return f", {cycles.options.caps.group_preemption_prefix}{verdict}" if verdict else ""
+
+
+def _append(res: NodeResult, suffix: str) -> None:
+    """Add the PodGroupPostFilter's text to every failed or undone node's status below (and at) `res`."""
+    if suffix and res.message and not res.success:
+        res.message += suffix
+    for child in res.children:
+        _append(child, suffix)
 
 
 def tree_gated_msg(root: str, pod: str) -> str:
@@ -355,19 +378,20 @@ def _record(world, res: NodeResult) -> None:
         _record(world, child)
 
 
-def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+def _apply(cycles, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> bool:
     """Bind what the tree kept; fail the rest with their own FitError, their group's message or the message of
-    the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
+    the nearest failing ancestor (with `suffix`, the PodGroupPostFilter's text, on a group's status). Returns
+    whether any queued pod stayed unplaced."""
     if res.kind == QueueKind.COMPOSITE:
         failed = False
         below = inherited if res.success or not res.message else ancestor_failure(res, cycles.options.caps)
         for child in res.children:
-            failed |= _apply(cycles, child, keep and res.success, below)
+            failed |= _apply(cycles, child, keep and res.success, below, suffix)
         return failed
-    return _apply_leaf(cycles, res, keep, inherited)
+    return _apply_leaf(cycles, res, keep, inherited, suffix)
 
 
-def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> bool:
     """Every PodGroup of the tree gets the cycle's verdict as its condition, one with nothing queued too:
     v1.37.2 gives each node of the tree a result (completeCompositePodGroupAlgorithmResultMap hands a
     failing parent's status to a child that succeeded or was never reached) and submitPodGroupAlgorithmResult
@@ -375,7 +399,7 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
     gs = cycles.world.groups[res.key]
     members = queued(cycles.world, gs)
     if not members:
-        _settle_condition(cycles, gs, res, keep, inherited)
+        _settle_condition(cycles, gs, res, keep, inherited, suffix)
         return False
     gs.attempted = True
     attempt = res.attempt or GroupAttempt(False, inherited)
@@ -394,11 +418,12 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         attempt.parent = gs.record.name
     for ps in members:
         cycles.fail(ps, _told(attempt, ps.key, message))
-    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
+    condition = message if own or not suffix or message.endswith(suffix) else message + suffix
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, condition)
     return True
 
 
-def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -> None:
+def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> None:
     """The condition of a PodGroup of the tree with no pod queued (its pods run, or it has none)."""
     gs.attempted = True
     if keep and res.success:
@@ -406,7 +431,7 @@ def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -
         return
     own = res.result == TreeResult.FAILED and res.message
     cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE,
-                         res.message if own else inherited)
+                         res.message if own else inherited + suffix)
 
 
 def _told(attempt: GroupAttempt, key: str, message: str) -> str:
