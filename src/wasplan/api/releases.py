@@ -112,6 +112,9 @@ class Capabilities:
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
     #                                              its namespace in preemption (preemption/util.go, #141785)
+    nominated_placement_first: bool = False  # a standalone PodGroup whose queued pods are nominated to nodes of
+    #                                         exactly one placement takes that placement when it places a new
+    #                                         member, without scoring the others (algorithm_podgroup.go, #139472)
     tree_preemption_verdict: bool = False  # every group of a failed CompositePodGroup tree carries what the root's
     #                                       PodGroupPostFilter said, appended once (schedule_one_podgroup.go
     #                                       applyPodGroupPostFilterResult; 1.37's shared statuses repeat it)
@@ -149,7 +152,8 @@ CAPABILITIES["1.38"] = replace(
     group_priority_max=None, admission_fills_preemption_policy=True,
     group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
     wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled",
-    pdb_empty_selector_matches_all=True, tree_preemption_verdict=True)
+    pdb_empty_selector_matches_all=True, tree_preemption_verdict=True,
+    nominated_placement_first=True)
 
 
 def capabilities(release: str) -> Capabilities:

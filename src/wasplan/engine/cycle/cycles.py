@@ -359,7 +359,8 @@ class Cycles:
         mark, since = self.state.mark(), self.state.version
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
         attempt = placement.run_group(ev, group, members, scheduled, bound, self.options,
-                                      post_filter=self.post_filters.member_post_filter(group, pending))
+                                      post_filter=self.post_filters.member_post_filter(group, pending),
+                                      standalone=True)
         group.attempted = True
         if attempt.success and pending:
             self.post_filters.finish_member_preemption(group, members, pending, mark)
