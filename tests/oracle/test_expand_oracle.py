@@ -2,7 +2,8 @@
 
 Generated Jobs cover Indexed and NonIndexed completion, every parallelism/completions relation, 1.37
 `spec.scheduling` (none, basic, gang with and without minCount, a topology constraint, disruption modes) and
-pod templates that bring their own schedulingGroup. Compared per Job: how many Workloads, PodGroups and Pods
+pod templates that bring their own schedulingGroup, and from 1.37 every sixth Job owned by a JobSet (1.38 manages
+one with spec.scheduling). Compared per Job: how many Workloads, PodGroups and Pods
 are created, each PodGroup's policy and minCount, which pods join the group, the completion indexes the pods
 carry (names aside from upstream's suffixes), the pod fields copied from the template as the API server
 defaults them: the scheduler name and the pod's effective request (requests from limits for every resource,
@@ -73,8 +74,11 @@ def generated_jobs(seed: int, count: int, release: str) -> list[dict]:
             pod_spec["priorityClassName"] = rng.choice(("high", "never"))
         if n == 1 or rng.random() < 0.15:  # the pods' own preemptionPolicy is not
             pod_spec["preemptionPolicy"] = "Never"
-        jobs.append({"apiVersion": "batch/v1", "kind": "Job",
-                     "metadata": {"name": f"job-{n}", "namespace": "ml"}, "spec": spec})
+        meta: dict = {"name": f"job-{n}", "namespace": "ml"}
+        if n % 6 == 5 and get_release(release).caps.child_jobs_get_no_workload:  # a JobSet's child Job (no draw)
+            meta["ownerReferences"] = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
+                                        "uid": "js-uid", "controller": True}]
+        jobs.append({"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": spec})
     return jobs
 
 

@@ -11,8 +11,9 @@ the gates `WorkloadWithJob` and `GenericWorkload` both required for any scheduli
   resource claims copied). A template with `schedulingGroup` brings its own PodGroup: the pods join it.
 
 A Job with a controller owner (a JobSet's child Job) is a non-root workload node: from 1.37 the controller makes
-no Workload or PodGroup for it (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob); the
-parent expansion passes `ChildOf` so the pods name the top-level owner and get the parent's per-pod mutations.
+no Workload or PodGroup for it (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob), unless,
+from 1.38, it has `spec.scheduling` (getManagementMode of v1.38.0-beta.0: the field asks for both); the parent
+expansion passes `ChildOf` so the pods name the top-level owner and get the parent's per-pod mutations.
 
 Upstream names the objects with random or hashed suffixes; a plan must be reproducible, so names here are fixed
 (docs/workload-expansion.md): Workload `<job>`, PodGroup template `job`, PodGroup `<job>-job`, pods `<job>-<i>`.
@@ -174,7 +175,8 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
         return None
     if job.byo_group or not job.builtin_controller:
         return None
-    if job.controlled and gates.release.caps.child_jobs_get_no_workload:
+    caps = gates.release.caps
+    if job.controlled and caps.child_jobs_get_no_workload and not (caps.owned_jobs_follow_scheduling and job.scheduling):
         return None
     if not gates.release.caps.job_scheduling_field:
         size = implicit_gang_size(job.indexed, job.parallelism, job.completions)
