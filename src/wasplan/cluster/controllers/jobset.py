@@ -227,7 +227,7 @@ def expand_jobset(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
                             _exclusive(job, priority, followers), wait)
             # findings of the shared template are reported once, for the first Job
             jctx = rctx if index == 0 else Ctx(ctx.doc, [], rctx.prefix)
-            made = expand_job(job, exp.gates, jctx, child)
+            made = expand_job(job, exp.gates, jctx, child, exp.workloads)
             pods_of[rjob["name"]] += [r.key for r in made if isinstance(r, Pod)]
             records += made
         previous = rjob["name"]
