@@ -3,7 +3,8 @@ package core
 // expand.go: `oracle expand PATHS... --k8s-version 1.36|1.37 [--feature-gates ...] -o yaml`.
 //
 // The release's own Job controller (k8s.io/kubernetes/pkg/controller/job, with WorkloadWithJob and the rest of
-// the gates given) runs in-process on a fake clientset. Each Job of the input is first put through the API
+// the gates given) runs in-process on a fake clientset, which holds the input's Workloads from the start (a 1.38
+// Job may delegate its PodGroup to one; they are not printed). Each Job of the input is first put through the API
 // server's create path (decode, defaulting, rest.BeforeCreate with the Job strategy, which also generates the
 // selector and the controller-uid labels), then created; the controller then creates what it creates, and the
 // oracle prints, as a List, the Workloads, PodGroups and Pods it finds once nothing has changed for a while.
@@ -89,7 +90,11 @@ func runExpand(a Adapter, args []string, stdout, stderr io.Writer) int {
 	if adm != nil {
 		defer adm.stop()
 	}
-	items, err := runJobController(server, jobs, adm)
+	workloads, err := inputWorkloads(docs)
+	if err != nil {
+		return fail(stderr, &InputError{err.Error()})
+	}
+	items, err := runJobController(server, jobs, workloads, adm)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -105,8 +110,13 @@ func runExpand(a Adapter, args []string, stdout, stderr io.Writer) int {
 
 // runJobController creates the Jobs on a fresh fake API, runs the controller until it is quiet, and returns
 // what it created.
-func runJobController(server APIServerAdapter, jobs []*batchv1.Job, adm *admitter) ([]map[string]any, error) {
+func runJobController(server APIServerAdapter, jobs []*batchv1.Job, workloads []runtime.Object, adm *admitter) ([]map[string]any, error) {
 	env := newControllerEnv(adm)
+	for _, w := range workloads { // there before the controller starts, and not among what it created
+		if err := env.Client.Tracker().Add(w); err != nil {
+			return nil, fmt.Errorf("adding an input Workload: %w", err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	run, err := server.JobController(ctx, env)
@@ -124,6 +134,24 @@ func runJobController(server APIServerAdapter, jobs []*batchv1.Job, adm *admitte
 	waitQuiet(env.Client)
 	cancel()
 	return createdObjects(env)
+}
+
+// inputWorkloads: the input's Workloads, decoded as written, which a 1.38 Job's delegation annotations name
+// (job_scheduling_manager.go getOrCreateDelegatedPodGroup); the version must be the one the release's controller
+// lists (v1beta1 for 1.38).
+func inputWorkloads(docs []apiDocument) ([]runtime.Object, error) {
+	var out []runtime.Object
+	for _, doc := range docs {
+		if doc.Head.Kind != "Workload" || schema.FromAPIVersionAndKind(doc.Head.APIVersion, doc.Head.Kind).Group != "scheduling.k8s.io" {
+			continue
+		}
+		obj, _, err := strictDecoder.Decode(doc.Data, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("expand: %s document %d: %w", doc.File, doc.Index, err)
+		}
+		out = append(out, obj)
+	}
+	return out, nil
 }
 
 // servedByGate: the gate each scheduling.k8s.io resource needs to be served at all.

@@ -318,7 +318,7 @@ type childRef struct {
 // its children's: Scheduled when enough children are (minGroupCount for a gang, one for basic), Unschedulable
 // when a cycle concerned a child (it has a condition) and the quorum is not met, WaitingForPods when no
 // cycle ever concerned the tree. Its message is its first failed child's (the tree's failure is written on
-// the PodGroups).
+// the PodGroups), or from 1.38 the message of the condition the scheduler wrote on it.
 type compositeTree struct {
 	groups     map[string]PodGroupOut
 	composites map[string]map[string]interface{}
@@ -378,6 +378,10 @@ func (t compositeTree) out(u map[string]interface{}) CompositeGroupOut {
 		out.Status = "Unschedulable"
 	default:
 		out.Status = "WaitingForPods"
+	}
+	// 1.38 writes the composite's own status in its condition: that is its message, not a child's
+	if _, _, _, msg := groupStatus(cond); cond != nil && str(cond, "status") == "False" && msg != "" {
+		out.Message = msg
 	}
 	return out
 }

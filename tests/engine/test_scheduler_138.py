@@ -139,11 +139,11 @@ def test_a_failed_tree_names_its_composite_and_gets_its_condition(tmp_path):
     updateInitiallyScheduledCondition): pipeline-shard-0 fitted but its parent failed, so it names the ancestor;
     pipeline-shard-1 keeps its own reason; the CompositePodGroup gets CompositePodGroupInitiallyScheduled."""
     run = plan(tmp_path, (COMPOSITE / "cluster.yaml").read_text(), (COMPOSITE / "gang.yaml").read_text(), "1.38")
-    # upstream appends what the tree's workload-aware preemption said (`, pod group preemption: ...`), which
-    # wasplan does not model for trees (docs/modelled.md)
+    # every group of the failed tree carries what the root's PodGroupPostFilter said: nothing of lower priority
+    # runs (applyPodGroupPostFilterResult; the oracle's messages, word for word)
     groups = _groups(run)
-    assert groups["pipeline-shard-0"][2].startswith('ancestor composite pod group "pipeline-stage" is unschedulable')
-    assert groups["pipeline-shard-1"][2].startswith(PLACEMENTS.format(1) + THRESHOLD.format(2, 1, 1, 0))
+    assert groups["pipeline-shard-0"][2] == f'ancestor composite pod group "pipeline-stage" is unschedulable, {NO_VICTIMS}'
+    assert groups["pipeline-shard-1"][2] == f"{PLACEMENTS.format(1)}{THRESHOLD.format(2, 1, 1, 0)}, {NO_VICTIMS}"
     assert {name: message for name, (_, _, message) in pods(run).items()} == {
         "shard-0-0": 'parent pod group "pipeline-shard-0" is unschedulable',
         "shard-0-1": 'parent pod group "pipeline-shard-0" is unschedulable',
@@ -152,6 +152,23 @@ def test_a_failed_tree_names_its_composite_and_gets_its_condition(tmp_path):
     (tree,) = run.plan.to_dict()["compositePodGroups"]
     assert tree["condition"] == {"type": "CompositePodGroupInitiallyScheduled", "status": "False",
                                  "reason": "Unschedulable"}
+    # the composite's own status (the condition upstream writes; the oracle's `message` is its first failed child's)
+    assert tree["message"] == f"{PLACEMENTS.format(1)}{THRESHOLD.format(2, 1, 1, 0)}, {NO_VICTIMS}"
+
+
+def test_a_failed_tree_whose_class_never_preempts_says_so_on_every_group(tmp_path):
+    """The root's preemptionPolicy Never (from its class, admission): GenerateVictims (framework/preemption/
+    manager.go) refuses, and every group of the tree reads it (checked against the 1.38 oracle)."""
+    never = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: zero-never}\nvalue: 0\n" \
+            "preemptionPolicy: Never\n---\n"
+    manifests = never + (COMPOSITE / "gang.yaml").read_text().replace(
+        "spec:\n  workloadRef:", "spec:\n  priorityClassName: zero-never\n  workloadRef:").replace(
+        "spec:\n  schedulingGroup:", "spec:\n  priorityClassName: zero-never\n  schedulingGroup:")
+    groups = _groups(plan(tmp_path, (COMPOSITE / "cluster.yaml").read_text(), manifests, "1.38"))
+    refusal = "pod group preemption: not eligible due to preemptionPolicy=Never."
+    assert groups["pipeline-shard-0"][1:] == (
+        "Unschedulable", f'ancestor composite pod group "pipeline-stage" is unschedulable, {refusal}')
+    assert groups["pipeline-shard-1"][2] == f"{PLACEMENTS.format(1)}{THRESHOLD.format(2, 1, 1, 0)}, {refusal}"
 
 
 def _racks(count: int) -> str:

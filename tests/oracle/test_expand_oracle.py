@@ -2,7 +2,9 @@
 
 Generated Jobs cover Indexed and NonIndexed completion, every parallelism/completions relation, 1.37
 `spec.scheduling` (none, basic, gang with and without minCount, a topology constraint, disruption modes) and
-pod templates that bring their own schedulingGroup. Compared per Job: how many Workloads, PodGroups and Pods
+pod templates that bring their own schedulingGroup, and from 1.37 every sixth Job owned by a JobSet (1.38 manages
+one with spec.scheduling), and from 1.38 every seventh Job delegating its PodGroup to a Workload of the input.
+Compared per Job: how many Workloads, PodGroups and Pods
 are created, each PodGroup's policy and minCount, which pods join the group, the completion indexes the pods
 carry (names aside from upstream's suffixes), the pod fields copied from the template as the API server
 defaults them: the scheduler name and the pod's effective request (requests from limits for every resource,
@@ -21,6 +23,7 @@ import yaml
 
 from tests.oracle.apicompare import load_list
 from tests.oracle.conftest import API_RELEASES, require_release, run_oracle
+from wasplan.api.convert import to_hub
 from wasplan.api.quantity import parse_quantity
 from wasplan.api.releases import default_gates, get_release
 from wasplan.cluster.controllers.job import INDEX_LABEL, expand_job
@@ -73,9 +76,23 @@ def generated_jobs(seed: int, count: int, release: str) -> list[dict]:
             pod_spec["priorityClassName"] = rng.choice(("high", "never"))
         if n == 1 or rng.random() < 0.15:  # the pods' own preemptionPolicy is not
             pod_spec["preemptionPolicy"] = "Never"
-        jobs.append({"apiVersion": "batch/v1", "kind": "Job",
-                     "metadata": {"name": f"job-{n}", "namespace": "ml"}, "spec": spec})
+        meta: dict = {"name": f"job-{n}", "namespace": "ml"}
+        if n % 7 == 6 and get_release(release).caps.job_delegation:  # delegates to SHARED (no draw)
+            meta["annotations"] = {"scheduling.k8s.io/workload-name": "shared",
+                                   "scheduling.k8s.io/group-template-name": "workers"}
+            spec.pop("scheduling", None)  # 1.38 refuses it together with the annotations
+        if n % 6 == 5 and get_release(release).caps.child_jobs_get_no_workload:  # a JobSet's child Job (no draw)
+            meta["ownerReferences"] = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
+                                        "uid": "js-uid", "controller": True}]
+        jobs.append({"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": spec})
     return jobs
+
+
+# the Workload the delegating Jobs name (given to both: the oracle's fake API holds it from the start)
+SHARED = {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "Workload", "metadata": {"name": "shared", "namespace": "ml"},
+          "spec": {"podGroupTemplates": [{"name": "workers", "schedulingPolicy": {"gang": {"minCount": 2}},
+                                          "schedulingConstraints": {"topology": [{"key": "rack"}]},
+                                          "priorityClassName": "high"}]}}
 
 
 def _summary_oracle(items: list[dict], job: str) -> dict:
@@ -136,7 +153,7 @@ def _policy(spec: dict) -> tuple:
 
 def _summary_wasplan(job: dict, release: str) -> dict:
     gates = default_gates(get_release(release))
-    records = expand_job(job, gates, Ctx(None))
+    records = expand_job(job, gates, Ctx(None), workloads={("ml", "shared"): to_hub(SHARED)})
     groups = [r for r in records if isinstance(r, Group) and type(r.obj).__name__ == "PodGroup"]
     workloads = [r for r in records if isinstance(r, Group) and type(r.obj).__name__ == "Workload"]
     # the 1.37 scheme defaults a PodGroup's policy (PodGroupPreemptionPolicy); 1.38 leaves it to admission, which
@@ -181,7 +198,8 @@ def test_generated_jobs_expand_as_the_job_controller_expands_them(oracle_bin, re
     count = 200 if oracle_long else 24
     jobs = generated_jobs(seed=22, count=count, release=release)
     stream = tmp_path / "jobs.yaml"
-    stream.write_text(yaml.safe_dump_all(jobs))
+    shared = [SHARED] if get_release(release).caps.job_delegation else []
+    stream.write_text(yaml.safe_dump_all([*jobs, *shared]))  # last: the Jobs keep their UIDs (job-uid-<n>)
     result = run_oracle(oracle_bin, ["expand", str(stream), "--k8s-version", release, "-o", "yaml"])
     assert result.returncode == 0, result.stderr[-2000:]
     items = load_list(result.stdout)

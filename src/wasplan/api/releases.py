@@ -112,6 +112,19 @@ class Capabilities:
     #                                     member on one is an error (topologyaware/topology_placement.go)
     pdb_empty_selector_matches_all: bool = False  # a PodDisruptionBudget with `selector: {}` covers every pod of
     #                                              its namespace in preemption (preemption/util.go, #141785)
+    owned_jobs_follow_scheduling: bool = False  # a Job with a controller owner that has spec.scheduling gets its
+    #                                            Workload and PodGroup after all (job_scheduling_manager.go
+    #                                            getManagementMode of v1.38.0-beta.0)
+    job_delegation: bool = False  # a Job with the delegation annotations gets only a PodGroup, from the named
+    #                              Workload's template (job_scheduling_manager.go getOrCreateDelegatedPodGroup),
+    #                              and every Job's PodGroup takes its parent from the parent-compositepodgroup
+    #                              annotation (createPodGroup)
+    nominated_placement_first: bool = False  # a standalone PodGroup whose queued pods are nominated to nodes of
+    #                                         exactly one placement takes that placement when it places a new
+    #                                         member, without scoring the others (algorithm_podgroup.go, #139472)
+    tree_preemption_verdict: bool = False  # every group of a failed CompositePodGroup tree carries what the root's
+    #                                       PodGroupPostFilter said, appended once (schedule_one_podgroup.go
+    #                                       applyPodGroupPostFilterResult; 1.37's shared statuses repeat it)
 
 
 _IN_TREE_136 = frozenset({
@@ -146,7 +159,8 @@ CAPABILITIES["1.38"] = replace(
     group_priority_max=None, admission_fills_preemption_policy=True,
     group_fit_error=True, hierarchy_validation=True, empty_domain_excluded=True, single_members_are_pod_victims=True,
     wap_rank_nodes=True, placement_sampling=True, composite_condition="CompositePodGroupInitiallyScheduled",
-    pdb_empty_selector_matches_all=True)
+    pdb_empty_selector_matches_all=True, tree_preemption_verdict=True,
+    nominated_placement_first=True, owned_jobs_follow_scheduling=True, job_delegation=True)
 
 
 def capabilities(release: str) -> Capabilities:

@@ -288,6 +288,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
     diags: list[Diagnostic] = []
     exp = Expansion(gates)
     exp.learn_priorities(doc.obj for doc in (*snapshot.documents, *manifests.documents))
+    exp.learn_workloads(doc.obj for doc in (*snapshot.documents, *manifests.documents))
     existing_entries = _existing(snapshot, exp, diags)
     arrival_entries = [((2, order), doc, _arrival(doc, gates, diags, exp, assume_admitted, kueue))
                        for order, doc in enumerate(manifests.documents)]

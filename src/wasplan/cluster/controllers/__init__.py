@@ -25,7 +25,7 @@ from wasplan.cluster.model import Record
 Expander = Callable[[dict, Expansion, Ctx], list[Record]]
 
 _CONTROLLERS: dict[tuple[str, str], Expander] = {
-    ("batch", "Job"): lambda obj, exp, ctx: expand_job(obj, exp.gates, ctx),
+    ("batch", "Job"): lambda obj, exp, ctx: expand_job(obj, exp.gates, ctx, workloads=exp.workloads),
     ("jobset.x-k8s.io", "JobSet"): expand_jobset,
     ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): expand_lws,
     ("apps", "Deployment"): expand_apps,

@@ -11,16 +11,22 @@ the gates `WorkloadWithJob` and `GenericWorkload` both required for any scheduli
   resource claims copied). A template with `schedulingGroup` brings its own PodGroup: the pods join it.
 
 A Job with a controller owner (a JobSet's child Job) is a non-root workload node: from 1.37 the controller makes
-no Workload or PodGroup for it (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob); the
-parent expansion passes `ChildOf` so the pods name the top-level owner and get the parent's per-pod mutations.
+no Workload or PodGroup for it (pkg/controller/job/job_scheduling_manager.go, shouldManageWorkloadForJob), unless,
+from 1.38, it has `spec.scheduling` (getManagementMode of v1.38.0-beta.0: the field asks for both); the parent
+expansion passes `ChildOf` so the pods name the top-level owner and get the parent's per-pod mutations.
+
+* 1.38 also lets a Job delegate: with `scheduling.k8s.io/workload-name` and `scheduling.k8s.io/group-template-name`
+  it gets only a PodGroup, copied from that top-level template of that Workload (which must be among the inputs,
+  else the controller retries and creates no pods), parented by `scheduling.k8s.io/parent-compositepodgroup`.
 
 Upstream names the objects with random or hashed suffixes; a plan must be reproducible, so names here are fixed
-(docs/workload-expansion.md): Workload `<job>`, PodGroup template `job`, PodGroup `<job>-job`, pods `<job>-<i>`.
+(docs/workload-expansion.md): Workload `<job>`, PodGroup template `job`, PodGroup `<job>-job`, a delegated
+PodGroup `<workload>-<template>-<job>`, pods `<job>-<i>`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from wasplan.api import hub
@@ -37,6 +43,12 @@ JOB_NAME_LABEL = "batch.kubernetes.io/job-name"
 LEGACY_JOB_NAME_LABEL = "job-name"
 INDEX_LABEL = "batch.kubernetes.io/job-completion-index"
 EXPANDED_FROM = "wasplan.io/expanded-from"
+# the 1.38 delegation annotations (pkg/apis/scheduling/annotation_key_constants.go)
+WORKLOAD_NAME = "scheduling.k8s.io/workload-name"
+GROUP_TEMPLATE_NAME = "scheduling.k8s.io/group-template-name"
+PARENT_COMPOSITE = "scheduling.k8s.io/parent-compositepodgroup"
+_TEMPLATE_FIELDS = ("policy", "topology_keys", "disruption_mode", "priority_class_name", "priority",
+                    "preemption_policy", "resource_claims")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +66,7 @@ class JobShape:
     template_spec: dict
     scheduling: dict | None
     controlled: bool = False  # has a controller ownerReference (a JobSet's child Job, a CronJob's Job)
+    annotations: dict = field(default_factory=dict)
 
     @property
     def pod_count(self) -> int:
@@ -100,7 +113,7 @@ def job_shape(obj: dict, ctx: Ctx) -> JobShape | None:
         managed_by=managed_by if isinstance(managed_by, str) else None,
         template_meta=mapping(template.get("metadata")), template_spec=template["spec"],
         scheduling=spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else None,
-        controlled=has_controller(meta),
+        controlled=has_controller(meta), annotations=mapping(meta.get("annotations")),
     )
 
 
@@ -152,8 +165,9 @@ def _metadata(name: str, job: JobShape, extra_owner: dict | None = None) -> dict
 
 
 def scheduling_objects(job: JobShape, settings: dict, workload_api_version: str) -> tuple[Group, Group]:
-    """The Workload (one PodGroupTemplate) and its PodGroup, named deterministically."""
-    template = hub.PodGroupTemplate(name=TEMPLATE_NAME, **settings)
+    """The Workload (one PodGroupTemplate) and its PodGroup, named deterministically; a `parent_composite` in
+    `settings` is the PodGroup's only."""
+    template = hub.PodGroupTemplate(name=TEMPLATE_NAME, **{k: v for k, v in settings.items() if k != "parent_composite"})
     workload = hub.Workload(
         metadata=_metadata(job.name, job),
         controller_ref=hub.ControllerRef(api_group="batch", kind="Job", name=job.name),
@@ -174,7 +188,8 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
         return None
     if job.byo_group or not job.builtin_controller:
         return None
-    if job.controlled and gates.release.caps.child_jobs_get_no_workload:
+    caps = gates.release.caps
+    if job.controlled and caps.child_jobs_get_no_workload and not (caps.owned_jobs_follow_scheduling and job.scheduling):
         return None
     if not gates.release.caps.job_scheduling_field:
         size = implicit_gang_size(job.indexed, job.parallelism, job.completions)
@@ -182,6 +197,44 @@ def group_settings(job: JobShape, gates: GateSet, ctx: Ctx) -> dict | None:
             return None
         return {"policy": hub.SchedulingPolicy(kind=hub.PolicyKind.GANG, min_count=size)}
     return _settings_from_field(job.scheduling or {}, job, ctx)
+
+
+def delegates(job: JobShape, gates: GateSet) -> bool:
+    """1.38 getManagementMode: a Job whose pod template names no PodGroup and that carries a delegation
+    annotation gets only a PodGroup, from a Workload someone else made (checked before ownership and
+    spec.scheduling)."""
+    return (gates.release.caps.job_delegation and gates.on.workload_with_job and gates.on.generic_workload
+            and not job.byo_group and (WORKLOAD_NAME in job.annotations or GROUP_TEMPLATE_NAME in job.annotations))
+
+
+def delegated_group(job: JobShape, workloads: dict, ctx: Ctx) -> Group | None:
+    """The PodGroup of a delegating Job (getOrCreateDelegatedPodGroup, workloadbuilder newPodGroup of
+    v1.38.0-beta.0): the named top-level PodGroupTemplate of the named Workload, copied, with the Job as its
+    only owner and the parent-compositepodgroup annotation as its parent. None (WAS607) when either annotation
+    is empty or the Workload or its template is not among the inputs: the controller then errs and retries,
+    and creates no pods at all."""
+    workload_name, template_name = job.annotations.get(WORKLOAD_NAME), job.annotations.get(GROUP_TEMPLATE_NAME)
+    where = ("metadata", "annotations")
+    if not workload_name or not template_name:
+        empty = WORKLOAD_NAME if not workload_name else GROUP_TEMPLATE_NAME
+        ctx.report("WAS607", f"Job {job.namespace}/{job.name} creates no pods in this plan: its {empty} annotation "
+                             "is missing or empty, and the Job controller retries it", where)
+        return None
+    workload = workloads.get((job.namespace, workload_name))
+    template = next((t for t in workload.pod_group_templates if t.name == template_name), None) if workload else None
+    if template is None:
+        missing = (f"Workload {job.namespace}/{workload_name}" if workload is None else
+                   f"podGroupTemplate {template_name!r} of Workload {job.namespace}/{workload_name}")
+        ctx.report("WAS607", f"Job {job.namespace}/{job.name} creates no pods in this plan: the {missing} it "
+                             "delegates its PodGroup to is not among the inputs, and the Job controller retries it",
+                   where)
+        return None
+    name = f"{workload_name}-{template_name}-{job.name}"  # upstream: <workload>-<template>-<hash of the Job's UID>
+    podgroup = hub.PodGroup(metadata=_metadata(name, job),
+                            workload_ref=hub.WorkloadRef(workload_name=workload_name, template_name=template_name),
+                            parent_composite=job.annotations.get(PARENT_COMPOSITE) or None,
+                            **{f: getattr(template, f) for f in _TEMPLATE_FIELDS})
+    return Group(job.namespace, name, podgroup)
 
 
 # ------------------------------------------------------------------------------------ pods
@@ -221,8 +274,10 @@ def _skip_reason(job: JobShape) -> str | None:
     return None
 
 
-def expand_job(obj: dict, gates: GateSet, ctx: Ctx, child: ChildOf | None = None) -> list[Record]:
-    """Workload, PodGroup (when the release and gates create them), then the pods, in that order."""
+def expand_job(obj: dict, gates: GateSet, ctx: Ctx, child: ChildOf | None = None,
+               workloads: dict | None = None) -> list[Record]:
+    """Workload, PodGroup (when the release and gates create them), then the pods, in that order. `workloads`:
+    the input's Workloads by (namespace, name), which a 1.38 Job may delegate its PodGroup to."""
     job = job_shape(obj, ctx)
     if job is None:
         return []
@@ -237,8 +292,13 @@ def expand_job(obj: dict, gates: GateSet, ctx: Ctx, child: ChildOf | None = None
         return []
     meta = dict(job.template_meta, namespace=job.namespace)
     proto = prototype(meta, job.template_spec, ctx.at("spec", "template"))
+    if delegates(job, gates):
+        podgroup = delegated_group(job, workloads or {}, ctx)
+        return [] if podgroup is None else [podgroup, *job_pods(job, proto, podgroup.name, child)]
     settings = group_settings(job, gates, ctx)
     if settings is None:
         return list(job_pods(job, proto, proto.pod_group, child))
+    if gates.release.caps.job_delegation and job.annotations.get(PARENT_COMPOSITE):  # 1.38 createPodGroup
+        settings = {**settings, "parent_composite": job.annotations[PARENT_COMPOSITE]}
     workload, podgroup = scheduling_objects(job, settings, gates.release.preferred["Workload"])
     return [workload, podgroup, *job_pods(job, proto, podgroup.name, child)]

@@ -184,11 +184,12 @@ def _waits(spec: dict, rjob: dict, pods_of: dict[str, list[str]], previous: str 
 
 def _note_ignored_scheduling(rjob: dict, exp: Expansion, ctx: Ctx) -> None:
     """A Job template's `spec.scheduling` does nothing for a JobSet's child Job in releases where the Job
-    controller leaves controller-owned Jobs to their parent (WAS623)."""
+    controller leaves controller-owned Jobs to their parent (WAS623); 1.38 manages them when they have it."""
     job_spec = mapping(mapping(rjob["template"]).get("spec"))
     pod_spec = mapping(mapping(job_spec.get("template")).get("spec"))
+    caps = exp.gates.release.caps
     if (isinstance(job_spec.get("scheduling"), dict) and pod_spec.get("schedulingGroup") is None
-            and exp.gates.release.caps.child_jobs_get_no_workload):
+            and caps.child_jobs_get_no_workload and not caps.owned_jobs_follow_scheduling):
         ctx.report("WAS623", f"spec.scheduling of replicated job {rjob['name']!r} is ignored: the JobSet owns its "
                    "child Jobs, and the Job controller makes no Workload or PodGroup for a Job with a controller owner",
                    ("spec", "scheduling"), "write a Workload and PodGroup and set spec.schedulingGroup.podGroupName in "
@@ -226,7 +227,7 @@ def expand_jobset(obj: dict, exp: Expansion, ctx: Ctx) -> list[Record]:
                             _exclusive(job, priority, followers), wait)
             # findings of the shared template are reported once, for the first Job
             jctx = rctx if index == 0 else Ctx(ctx.doc, [], rctx.prefix)
-            made = expand_job(job, exp.gates, jctx, child)
+            made = expand_job(job, exp.gates, jctx, child, exp.workloads)
             pods_of[rjob["name"]] += [r.key for r in made if isinstance(r, Pod)]
             records += made
         previous = rjob["name"]

@@ -36,6 +36,8 @@ class Forest:
     def __init__(self, world, options) -> None:
         self.world = world
         self.on = options.caps.composites and options.gates.on.composite_pod_group
+        # 1.38 lets a tree too deep into its cycle, whose hierarchy checks fail it (engine/cycle/hierarchy.py)
+        self.depth_gates = not options.caps.hierarchy_validation
         self._seen = (0, 0)  # PodGroups and CompositePodGroups indexed so far (the World only ever adds)
         self._children: dict[str, list[tuple[str, str]]] = {}
 
@@ -63,13 +65,14 @@ class Forest:
         return key
 
     def problem(self, group) -> tuple[str, str] | None:
-        """(composite name, what is wrong) when the group's ancestors form a cycle or nest too deep."""
+        """(composite name, what is wrong) when the group's ancestors form a cycle or (before 1.38) nest too
+        deep."""
         key, seen = self.parent_of_group(group), []
         while key is not None and key in self.world.composites:
             if key in seen:
                 return key.partition("/")[2], "its parents form a cycle"
             seen.append(key)
-            if len(seen) >= MAX_DEPTH:
+            if len(seen) >= MAX_DEPTH and self.depth_gates:
                 return key.partition("/")[2], f"more than {MAX_DEPTH} levels counting the PodGroups"
             record = self.world.composites[key]
             key = self._parent(record.namespace, record.obj)

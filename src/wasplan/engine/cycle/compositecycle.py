@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wasplan.engine.cycle import groupcycle, placement, search
+from wasplan.engine.cycle import groupcycle, hierarchy, placement, search
 from wasplan.engine.cache.composite import MAX_DEPTH
 from wasplan.engine.cycle.domains import PlacementError, bin_packing_score, generate
 from wasplan.engine.cycle.groupcycle import UNSCHEDULABLE_MSG, GroupAttempt, scheduler_name_problem
@@ -44,6 +44,7 @@ class NodeResult:
     placed: int = 0  # new pods reserved in the subtree
     raw: int = 0  # PodGroupPodsCount over the subtree: scheduled plus placed pods of succeeding leaves
     error: bool = False
+    invalid: bool = False  # 1.38: the runtime hierarchy checks failed (CompositePodGroupError / PodGroupError)
 
     @property
     def success(self) -> bool:
@@ -256,8 +257,14 @@ def run(cycles, root: str) -> None:
     if gating is not None:
         _hold_all(cycles, root, waiting, gating)
         return
-    problem = scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)
-    if problem is not None:
+    if cycles.options.caps.hierarchy_validation:
+        policy_of = cycles.post_filters.pod_policy_of()
+        tree = hierarchy.tree_node(cycles.world, forest, root, lambda gs: queued(cycles.world, gs), policy_of)
+        found = hierarchy.check(tree, cycles.evaluators)
+        if found is not None:
+            _fail_before_cycle(cycles, root, waiting, found)
+            return
+    elif (problem := scheduler_name_problem([ps.pod.scheduler_name for ps in waiting], cycles.evaluators)) is not None:
         _fail_all(cycles, root, waiting, problem)
         return
     ev = cycles.evaluator_for(waiting[0])
@@ -266,12 +273,15 @@ def run(cycles, root: str) -> None:
     if result.success and result.placed == 0:  # the root needs at least one newly placed pod
         result.result = TreeResult.FAILED
         result.message = groupcycle.NO_POD_SCHEDULABLE if cycles.options.caps.group_fit_error else UNSCHEDULABLE_MSG
+    suffix = ""
     if not result.success:
         state.rollback(mark)
         result.revert(ancestor_failure(result, cycles.options.caps))
+        suffix = _post_filter_text(cycles, root, result)
+        _append(result, suffix)
     _record(cycles.world, result)
     failed = _apply(cycles, result, result.success, result.message if result.success else
-                    ancestor_failure(result, cycles.options.caps))
+                    ancestor_failure(result, cycles.options.caps), suffix)
     if result.success:
         state.commit()
         if failed:  # partial success: the root is retried at once with its old timestamp
@@ -279,6 +289,26 @@ def run(cycles, root: str) -> None:
         cycles.pods_bound()
     else:
         cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
+
+
+def _post_filter_text(cycles, root: str, result: NodeResult) -> str:
+    """1.38: what the root's PodGroupPostFilter adds to every group of a failed tree (", " and the reason;
+    applyPodGroupPostFilterResult appends it to each result, the ones never evaluated too), when wasplan knows
+    it (PostFilters.tree_verdict); nothing after an error, which runs no PodGroupPostFilter."""
+    if result.error or not cycles.options.caps.tree_preemption_verdict:
+        return ""
+    obj = cycles.world.composites[root].obj
+    verdict = cycles.post_filters.tree_verdict(cycles.forest.priority(root),
+                                               hierarchy.admitted_policy(obj, cycles.world))
+    return f", {cycles.options.caps.group_preemption_prefix}{verdict}" if verdict else ""
+
+
+def _append(res: NodeResult, suffix: str) -> None:
+    """Add the PodGroupPostFilter's text to every failed or undone node's status below (and at) `res`."""
+    if suffix and res.message and not res.success:
+        res.message += suffix
+    for child in res.children:
+        _append(child, suffix)
 
 
 def tree_gated_msg(root: str, pod: str) -> str:
@@ -312,6 +342,31 @@ def _fail_all(cycles, root: str, queued: list, message: str) -> None:
     cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
 
 
+def _fail_before_cycle(cycles, root: str, queued: list, found: hierarchy.Problem) -> None:
+    """1.38 handlePodGroupFailureBeforeScheduling for a tree: every queued pod is told the error (reason
+    SchedulerError, the status being fwk.AsStatus of it), and updatePodGroupConditionWithError writes it on the
+    root and, recursively, on every group below: CompositePodGroupError / PodGroupError for a failed check,
+    SchedulerError otherwise."""
+    for ps in queued:
+        cycles.fail(ps, found.message, Reason.SCHEDULER_ERROR)
+    _record(cycles.world, _failed_subtree(cycles, QueueKind.COMPOSITE, root, found))
+    cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
+
+
+def _failed_subtree(cycles, kind: QueueKind, key: str, found: hierarchy.Problem, depth: int = 1) -> NodeResult:
+    res = NodeResult(kind, key, TreeResult.FAILED, found.message, error=not found.validation,
+                     invalid=found.validation)
+    if kind == QueueKind.GROUP:
+        gs = cycles.world.groups[key]
+        gs.attempted = True
+        cycles.set_condition(gs, "False", Reason.POD_GROUP_ERROR if found.validation else Reason.SCHEDULER_ERROR,
+                             found.message)
+        return res
+    for child_kind, child in cycles.forest.children(key) if depth <= MAX_DEPTH else ():
+        res.children.append(_failed_subtree(cycles, child_kind, child, found, depth + 1))
+    return res
+
+
 def _record(world, res: NodeResult) -> None:
     """Keep each composite's latest result, but never let a later failed retry hide an earlier success."""
     if res.kind != QueueKind.COMPOSITE:
@@ -323,19 +378,20 @@ def _record(world, res: NodeResult) -> None:
         _record(world, child)
 
 
-def _apply(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+def _apply(cycles, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> bool:
     """Bind what the tree kept; fail the rest with their own FitError, their group's message or the message of
-    the nearest failing ancestor. Returns whether any queued pod stayed unplaced."""
+    the nearest failing ancestor (with `suffix`, the PodGroupPostFilter's text, on a group's status). Returns
+    whether any queued pod stayed unplaced."""
     if res.kind == QueueKind.COMPOSITE:
         failed = False
         below = inherited if res.success or not res.message else ancestor_failure(res, cycles.options.caps)
         for child in res.children:
-            failed |= _apply(cycles, child, keep and res.success, below)
+            failed |= _apply(cycles, child, keep and res.success, below, suffix)
         return failed
-    return _apply_leaf(cycles, res, keep, inherited)
+    return _apply_leaf(cycles, res, keep, inherited, suffix)
 
 
-def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
+def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> bool:
     """Every PodGroup of the tree gets the cycle's verdict as its condition, one with nothing queued too:
     v1.37.2 gives each node of the tree a result (completeCompositePodGroupAlgorithmResultMap hands a
     failing parent's status to a child that succeeded or was never reached) and submitPodGroupAlgorithmResult
@@ -343,7 +399,7 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
     gs = cycles.world.groups[res.key]
     members = queued(cycles.world, gs)
     if not members:
-        _settle_condition(cycles, gs, res, keep, inherited)
+        _settle_condition(cycles, gs, res, keep, inherited, suffix)
         return False
     gs.attempted = True
     attempt = res.attempt or GroupAttempt(False, inherited)
@@ -362,11 +418,12 @@ def _apply_leaf(cycles, res: NodeResult, keep: bool, inherited: str) -> bool:
         attempt.parent = gs.record.name
     for ps in members:
         cycles.fail(ps, _told(attempt, ps.key, message))
-    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, message)
+    condition = message if own or not suffix or message.endswith(suffix) else message + suffix
+    cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, condition)
     return True
 
 
-def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -> None:
+def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str, suffix: str = "") -> None:
     """The condition of a PodGroup of the tree with no pod queued (its pods run, or it has none)."""
     gs.attempted = True
     if keep and res.success:
@@ -374,7 +431,7 @@ def _settle_condition(cycles, gs, res: NodeResult, keep: bool, inherited: str) -
         return
     own = res.result == TreeResult.FAILED and res.message
     cycles.set_condition(gs, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE,
-                         res.message if own else inherited)
+                         res.message if own else inherited + suffix)
 
 
 def _told(attempt: GroupAttempt, key: str, message: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wasplan.engine.cycle import compositecycle, groupcycle, nominated, placement
+from wasplan.engine.cycle import compositecycle, groupcycle, hierarchy, nominated, placement
 
 from wasplan.engine.profile import registry
 from wasplan.engine.cache.composite import Forest, invalid_msg, quorum_msg
@@ -348,9 +348,10 @@ class Cycles:
         if problem is None and self.options.caps.group_priority and any(m.priority != group.priority for m in members):
             odd = next(m for m in members if m.priority != group.priority)
             problem = PRIORITY_MSG.format(odd.priority, group.priority)
-        if problem is not None:
-            self.reject(group, members, problem, {})
-            if self.options.caps.group_validation_condition:
+        if problem is not None:  # 1.37: an error before the cycle (fwk.AsStatus): the pods read SchedulerError
+            error = self.options.caps.group_validation_condition
+            self.reject(group, members, problem, {}, Reason.SCHEDULER_ERROR if error else Reason.UNSCHEDULABLE)
+            if error:
                 self._set_condition(group, "False", Reason.SCHEDULER_ERROR, problem)
             return
         ev = self.evaluator_for(members[0])
@@ -358,7 +359,8 @@ class Cycles:
         mark, since = self.state.mark(), self.state.version
         pending: list = []  # 1.36 pod-by-pod preemption: (member, nominated row, victims)
         attempt = placement.run_group(ev, group, members, scheduled, bound, self.options,
-                                      post_filter=self.post_filters.member_post_filter(group, pending))
+                                      post_filter=self.post_filters.member_post_filter(group, pending),
+                                      standalone=True)
         group.attempted = True
         if attempt.success and pending:
             self.post_filters.finish_member_preemption(group, members, pending, mark)
@@ -381,14 +383,13 @@ class Cycles:
     def _invalid_hierarchy(self, group: GroupState, members: list[PodState]) -> bool:
         """1.38: the runtime hierarchy checks before the cycle; a failure is the group's condition (PodGroupError
         for a validation error, SchedulerError otherwise) and every member's message."""
-        placed = [ps for ps in self.world.live_members(group) if ps.placed]
-        expected, policy_of = self.post_filters.preemption_policies(group, members)
-        found = groupcycle.hierarchy_problem(group, members + placed, policy_of, expected, self.evaluators)
+        policy_of = self.post_filters.pod_policy_of()
+        found = hierarchy.check(hierarchy.leaf_node(self.world, group, members, policy_of), self.evaluators)
         if found is None:
             return False
-        message, validation = found
-        self.reject(group, members, message, {})
-        self._set_condition(group, "False", Reason.POD_GROUP_ERROR if validation else Reason.SCHEDULER_ERROR, message)
+        self.reject(group, members, found.message, {}, Reason.SCHEDULER_ERROR)
+        self._set_condition(group, "False", Reason.POD_GROUP_ERROR if found.validation else Reason.SCHEDULER_ERROR,
+                            found.message)
         return True
 
     def _placed_members(self, group: GroupState) -> tuple[int, list[tuple[str, int]]]:
@@ -440,9 +441,10 @@ class Cycles:
                 self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
-    def reject(self, group: GroupState, members: list[PodState], message: str, failures: dict) -> None:
+    def reject(self, group: GroupState, members: list[PodState], message: str, failures: dict,
+               reason: Reason = Reason.UNSCHEDULABLE) -> None:
         for ps in members:
-            self.fail(ps, failures.get(ps.key) or message)
+            self.fail(ps, failures.get(ps.key) or message, reason)
             if not self._entity:
                 self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         if self._entity:

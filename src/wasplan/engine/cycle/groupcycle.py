@@ -42,30 +42,6 @@ PARENT_ERROR = 'parent pod group "{}" encountered an error'  # a DNS name); 1.38
 MEMBER_ERROR_MSG = "failed to schedule other pod from a pod group"  # a member's Filter Error ends the cycle
 
 
-def hierarchy_problem(group: GroupState, pods: list[PodState], policy_of, expected_policy: str,
-                      profiles) -> tuple[str, bool] | None:
-    """1.38's validatePodGroupHierarchy for a PodGroup without a parent (schedule_one_podgroup.go): every pod of
-    the group, the queued ones (`pods` starts with them, in the cycle's order) and then the scheduled ones,
-    must share the first pod's schedulerName, the group's priority and the expected preemption policy (the
-    group's, `expected_policy`; `policy_of` gives a pod's). Returns (message, is a validation error: reason
-    PodGroupError), or the profile lookup's error (SchedulerError), or None."""
-    first, key = pods[0], f"podgroup/{group.record.namespace}/{group.record.name}"
-    for ps in pods:
-        pod = ps.pod
-        if pod.scheduler_name != first.pod.scheduler_name:
-            return (f"all pods in a pod group hierarchy should have the same .spec.schedulerName set, got: "
-                    f'"{pod.scheduler_name}" ("{pod.name}") and "{first.pod.scheduler_name}" ("{first.pod.name}")'), True
-        if ps.priority != group.priority:
-            return (f"all pods in a pod group hierarchy should have the same priority as the root pod group's "
-                    f'priority, got {ps.priority} ("{pod.name}") and {group.priority} ("{key}")'), True
-        if (mine := policy_of(ps)) != expected_policy:
-            return (f"all pods in a pod group hierarchy should have the same preemption policy, got {mine} "
-                    f'("{pod.name}") and {expected_policy}'), True
-    if first.pod.scheduler_name not in profiles:
-        return f'profile not found for scheduler name "{first.pod.scheduler_name}"', False
-    return None
-
-
 def scheduler_name_problem(names: list[str], profiles) -> str | None:
     """Why a group (or a composite tree) cannot enter a cycle for its pods' schedulerNames, or None: pods that
     name different schedulers (the first name that differs from the first pod's, in the caller's pod order), or

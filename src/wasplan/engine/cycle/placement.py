@@ -26,7 +26,7 @@ import numpy as np
 
 from wasplan.engine.cycle import groupcycle
 from wasplan.engine.cycle import search as search_mod
-from wasplan.engine.cycle.domains import Domain, PlacementError, bin_packing_score, generate
+from wasplan.engine.cycle.domains import Domain, DomainList, PlacementError, bin_packing_score, generate
 from wasplan.engine.cycle.groupcycle import GroupAttempt
 from wasplan.engine.cycle.search import Need, Trial
 
@@ -145,11 +145,13 @@ def bound_rows(state, live) -> list[tuple[str, int]]:
 
 
 def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], options,
-              parent: np.ndarray | None = None, post_filter=None, ties: bool = False) -> GroupAttempt:
+              parent: np.ndarray | None = None, post_filter=None, ties: bool = False,
+              standalone: bool = False) -> GroupAttempt:
     """The PodGroup cycle's algorithm: the placement search when TAS applies, else the group algorithm once.
     `bound` = (pod key, node row) of members already on nodes; on success the chosen reservations are in place.
     `post_filter`: the members' PostFilter in 1.36 (pod-by-pod preemption for a group without a topology key;
-    for a constrained group only DefaultPreemption's refusal text, as upstream)."""
+    for a constrained group only DefaultPreemption's refusal text, as upstream). `standalone`: the group is its
+    own queue entity (not a CompositePodGroup's child), where 1.38 tries a nominated placement first."""
     if not tas_on(options):
         return groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
     key = topology_key(group.pg)
@@ -157,6 +159,9 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
         attempt = groupcycle.run(ev, group, members, scheduled, options.caps.group_entity_cycle, parent, post_filter)
         if not attempt.success and not attempt.error:  # an Error is returned as it is, not as a placement's
             _no_placement(attempt, 1, attempt)
+            if attempt.nothing_new and standalone and options.caps.nominated_placement_first and \
+                    _nominated_inside(ev.state, parent, members):  # the one placement was the nominated one
+                attempt.message = placements_msg(1, NOMINATED_NOTHING_NEW)
         return attempt
     try:
         domains = generate(ev.state, key, parent, bound, options.caps.empty_domain_excluded)
@@ -164,7 +169,63 @@ def run_group(ev, group, members, scheduled: int, bound: list[tuple[str, int]], 
         return GroupAttempt(False, str(exc), error=True)
     job = Job(ev, group, members, scheduled, options.caps.group_entity_cycle, post_filter)
     group.sampled = sampling(options, domains) or group.sampled
+    nominated = nominated_domain(ev.state, domains, members) if standalone and options.caps.nominated_placement_first \
+        else None
+    if nominated is not None:
+        return search_nominated_first(job, domains, nominated, key, ties)
     return search(job, domains, key, ties)
+
+
+NOMINATED_NOTHING_NEW = "nominated placement is feasible but no pending pod was scheduled"
+
+
+def _nominated_rows(state, members) -> set[int]:
+    """The rows of the known nodes the queued members are nominated to."""
+    return {state.index[n] for n in {m.pod.nominated_node_name for m in members} - {None, ""} if n in state.index}
+
+
+def nominated_domain(state, domains: list[Domain], members) -> Domain | None:
+    """1.38 nominatedPlacement (algorithm_podgroup.go): the one placement holding a node some queued member is
+    nominated to; None when no member is nominated, no placement holds such a node, or several do."""
+    rows = _nominated_rows(state, members)
+    if not rows:
+        return None
+    matched = [d for d in domains if not rows.isdisjoint(d.rows)]
+    return matched[0] if len(matched) == 1 else None
+
+
+def _nominated_inside(state, parent: np.ndarray | None, members) -> bool:
+    """Whether a member is nominated to a node of the one placement a group without a key has (`parent`'s
+    nodes, every node without one)."""
+    rows = _nominated_rows(state, members)
+    return bool(rows) and (parent is None or any(parent[row] for row in rows))
+
+
+def search_nominated_first(job: Job, domains: list[Domain], nominated: Domain, key: str,
+                           ties: bool = False) -> GroupAttempt:
+    """1.38 podGroupSchedulingPlacementAlgorithm's fast path: the nominated placement is evaluated first and,
+    when it places at least one new member, taken without scoring the others (the NNN usually comes from an
+    earlier preemption). Otherwise the rest are searched as usual; when none is feasible the status reported
+    is the nominated placement's (`nominated placement is feasible but no pending pod was scheduled` when it
+    held but placed nothing new), over all the placements."""
+    trial = job.evaluate(nominated)
+    if trial.outcome.error:
+        return trial.outcome
+    if trial.outcome.success:
+        job.apply(trial.outcome)
+        trial.outcome.placement = (key, nominated.name)
+        return trial.outcome
+    rest = DomainList(d for d in domains if d is not nominated)
+    winner, trials = search_mod.best(job.ev.state, rest, job.need(), job.evaluate, ties) if rest else (None, {})
+    if winner is not None:
+        return _take(job, winner, trials, key, ties)
+    first = trial.outcome
+    out = GroupAttempt(False, "", first.placements, first.failures, first.entity_cycle)
+    if any(t.outcome.nothing_new for t in trials.values() if t is not None):  # held elsewhere, nothing new
+        return _no_placement(out, len(domains), first, True)
+    out.parent = first.parent
+    out.message = placements_msg(len(domains), NOMINATED_NOTHING_NEW if first.nothing_new else first.message)
+    return out
 
 
 def search(job: Job, domains: list[Domain], key: str, ties: bool = False) -> GroupAttempt:
@@ -179,6 +240,11 @@ def search(job: Job, domains: list[Domain], key: str, ties: bool = False) -> Gro
         out = GroupAttempt(False, "", first.outcome.placements, first.outcome.failures, first.outcome.entity_cycle)
         return _no_placement(out, len(domains), first.outcome,
                              any(t.outcome.nothing_new for t in trials.values() if t is not None))
+    return _take(job, winner, trials, key, ties)
+
+
+def _take(job: Job, winner: Trial, trials: dict, key: str, ties: bool) -> GroupAttempt:
+    """Re-make the winning placement's reservations; asked for `ties`, name every placement scoring as it."""
     job.apply(winner.outcome)
     winner.outcome.placement = (key, winner.domain.name)
     if ties:

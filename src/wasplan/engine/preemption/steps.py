@@ -40,6 +40,7 @@ from wasplan.engine.profile import registry
 from wasplan.engine.plugins.dynamic_resources import NAME
 from wasplan.engine.preemption import policy
 from wasplan.engine.preemption.driver import member_refusal, members_post_filter
+from wasplan.engine.preemption.workload import NO_VICTIMS_GROUP
 from wasplan.engine.queueing.queue import QueueKind
 from wasplan.plan import Reason
 
@@ -173,10 +174,23 @@ class PostFilters:
             self._nominate(ps, row)
         self._wait_for_preemption(group, members)
 
-    def preemption_policies(self, group, members):
-        """(the group's preemption policy, a function giving a pod's): what 1.38's hierarchy checks compare."""
+    def tree_verdict(self, priority: int, preemption_policy: str) -> str | None:
+        """What DefaultPreemption's PodGroupPostFilter says for a failed CompositePodGroup tree where no search
+        is needed (v1.38.0-beta.0 framework/preemption/manager.go GenerateVictims, podgrouppreemption.go Preempt):
+        a root whose policy is Never is not eligible; with no placed pod below the root's priority there is no
+        victim. None otherwise: the search would run, and wasplan does not preempt for trees (driver.py)."""
+        if self.preemption is None or not policy.wap_on(self.options):
+            return None
+        if preemption_policy == policy.NEVER:
+            return policy.NOT_ELIGIBLE_NEVER
+        if not any(self.preemption.wap_prio_of_key(key) < priority for key in self.state.placed):
+            return NO_VICTIMS_GROUP
+        return None
+
+    def pod_policy_of(self):
+        """A function giving a pod's preemption policy as admitted: what 1.38's hierarchy checks compare."""
         world = self.cycles.world
-        return policy.group_policy(group, members, world, self.options), lambda ps: policy.pod_policy(ps, world)
+        return lambda ps: policy.pod_policy(ps, world)
 
     def preempt_for_group(self, group, members, ev, scheduled: int, bound: list, message: str) -> str | None:
         """WAP after a plain Unschedulable cycle; returns None when victims were evicted, else the message: the

@@ -188,7 +188,7 @@ def _alternatives(state, attempt, members: list, units, home, moves: Moves, vict
 
 def _run(ctx, ev, group, job: tuple, with_ties: bool = False):
     members, scheduled, bound = job
-    return placement.run_group(ev, group, members, scheduled, bound, ctx.options, ties=with_ties)
+    return placement.run_group(ev, group, members, scheduled, bound, ctx.options, ties=with_ties, standalone=True)
 
 
 def _rows(unit, home) -> set[int]:

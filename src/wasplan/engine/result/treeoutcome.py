@@ -39,9 +39,12 @@ def _outcome(forest: Forest, world, key: str, options) -> CompositeOutcome:
 
 def _condition(res, kind: str) -> GroupCondition | None:
     """The condition 1.38 writes on a CompositePodGroup its cycle concerned (a True one is kept: tree_results never
-    lets a later failure hide a success); a failure is Unschedulable, or SchedulerError for an error."""
+    lets a later failure hide a success); a failure is Unschedulable, SchedulerError for an error, or
+    CompositePodGroupError for a failed runtime hierarchy check (compositecycle.py _fail_before_cycle)."""
     if not kind:
         return None
     if res.success:
         return GroupCondition(kind, "True", Reason.SCHEDULED)
-    return GroupCondition(kind, "False", Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE, res.message)
+    reason = (Reason.COMPOSITE_POD_GROUP_ERROR if res.invalid else
+              Reason.SCHEDULER_ERROR if res.error else Reason.UNSCHEDULABLE)
+    return GroupCondition(kind, "False", reason, res.message)
