@@ -54,6 +54,7 @@ import (
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
+	"sigs.k8s.io/kueue/pkg/scheduler/preemption/fairsharing"
 	"sigs.k8s.io/kueue/pkg/util/admissioncheck"
 	qutil "sigs.k8s.io/kueue/pkg/util/queue"
 	"sigs.k8s.io/kueue/pkg/util/routine"
@@ -178,13 +179,19 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	last := baseTime.Add(time.Duration(seq) * time.Second)
 	h.clock = testingclock.NewFakeClock(last)
 	store := preemptexpectations.New()
-	h.cache = schdcache.New(h.cl)
+	var cacheOptions []schdcache.Option
+	schedOptions := []scheduler.Option{scheduler.WithClock(nil, h.clock), scheduler.WithPreemptionExpectations(store)}
+	if cfg := w.configuration; cfg != nil && cfg.FairSharing != nil {
+		// as cmd/kueue/main.go wires a Configuration's fairSharing into the cache and the scheduler
+		cacheOptions = append(cacheOptions, schdcache.WithFairSharing(fairsharing.Enabled(cfg.FairSharing)))
+		schedOptions = append(schedOptions, scheduler.WithFairSharing(cfg.FairSharing))
+	}
+	h.cache = schdcache.New(h.cl, cacheOptions...)
 	qm, requeuer := qcache.NewManagerForUnitTestsWithRequeuer(h.cl, h.cache,
 		qcache.WithClock(h.clock), qcache.WithPreemptionExpectations(store))
 	h.qm, h.requeue = qm, requeuer.ProcessRequeues
 	h.recorder = &utiltesting.EventRecorder{}
-	h.sched = scheduler.New(h.qm, h.cache, h.cl, h.recorder,
-		scheduler.WithClock(nil, h.clock), scheduler.WithPreemptionExpectations(store))
+	h.sched = scheduler.New(h.qm, h.cache, h.cl, h.recorder, schedOptions...)
 	setAdmissionRoutineWrapper(h.sched, routine.NewWrapper(func() { h.pending.Add(1) }, func() { h.pending.Done() }))
 
 	if err := h.load(w); err != nil {
