@@ -45,7 +45,7 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
         out.append("fair sharing (fairSharing weights, and no Kueue Configuration among the inputs to say whether "
                    "it is enabled): the classical ordering and preemption are used, as Kueue does with fair sharing "
                    "off")
-    return out + (_config_not_modelled(inputs) if inputs.config is not None else [])
+    return out
 
 
 def _config_not_modelled(inputs: KueueInputs) -> list[str]:
@@ -65,7 +65,8 @@ def admit(inputs: KueueInputs, policy: AdmissionPolicy = AdmissionPolicy()) -> K
     held = {wl.key for wl in inputs.workloads if wl.has_quota()}
     run.run()
     result = build_result(run, held)
-    result.not_modelled = _not_modelled(inputs) + sorted(run.notes)
+    result.config_not_modelled = _config_not_modelled(inputs) if inputs.config is not None else []
+    result.not_modelled = _not_modelled(inputs) + result.config_not_modelled + sorted(run.notes)
     result.not_built = list(inputs.not_built)
     if not run.settled:
         result.not_modelled.append(f"the run did not settle within {run.cycles} cycles")

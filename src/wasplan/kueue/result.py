@@ -81,6 +81,7 @@ class KueueResult:
     workloads: list[WorkloadOutcome]
     cluster_queues: list[ClusterQueueOutcome]
     not_modelled: list[str] = field(default_factory=list)  # what Kueue would do that this model does not
+    config_not_modelled: list[str] = field(default_factory=list)  # those of not_modelled the Configuration sets
     not_built: list[str] = field(default_factory=list)  # objects Kueue's reconciler fails to build a Workload for
     cycles: int = 0
     settled: bool = True
