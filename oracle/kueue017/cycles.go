@@ -68,24 +68,25 @@ type options struct {
 }
 
 type harness struct {
-	ctx      context.Context
-	log      logr.Logger
-	opts     options
-	cl       client.Client
-	cache    *schdcache.Cache
-	qm       *qcache.Manager
-	requeue  func(context.Context) int
-	sched    *scheduler.Scheduler
-	clock    *testingclock.FakeClock
-	pending  sync.WaitGroup
-	cqs      map[string]*kueue.ClusterQueue
-	owners   map[types.NamespacedName]*ownerRef
-	uids     map[types.UID]string // workload UID -> namespace/name, for preemptedBy
-	cycles   int
-	busy     time.Duration // time spent inside Kueue's cycles
-	recorder *utiltesting.EventRecorder
-	events   []eventOut // Kueue's events, cycle by cycle
-	seen     int        // events of recorder already in events
+	ctx         context.Context
+	log         logr.Logger
+	opts        options
+	cl          client.Client
+	cache       *schdcache.Cache
+	qm          *qcache.Manager
+	requeue     func(context.Context) int
+	sched       *scheduler.Scheduler
+	clock       *testingclock.FakeClock
+	pending     sync.WaitGroup
+	cqs         map[string]*kueue.ClusterQueue
+	owners      map[types.NamespacedName]*ownerRef
+	uids        map[types.UID]string // workload UID -> namespace/name, for preemptedBy
+	cycles      int
+	busy        time.Duration // time spent inside Kueue's cycles
+	fairSharing bool          // the Configuration enables fair sharing
+	recorder    *utiltesting.EventRecorder
+	events      []eventOut // Kueue's events, cycle by cycle
+	seen        int        // events of recorder already in events
 }
 
 // newHarness builds the client and Kueue's components from the decoded world.
@@ -185,6 +186,7 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 		// as cmd/kueue/main.go wires a Configuration's fairSharing into the cache and the scheduler
 		cacheOptions = append(cacheOptions, schdcache.WithFairSharing(fairsharing.Enabled(cfg.FairSharing)))
 		schedOptions = append(schedOptions, scheduler.WithFairSharing(cfg.FairSharing))
+		h.fairSharing = true
 	}
 	h.cache = schdcache.New(h.cl, cacheOptions...)
 	qm, requeuer := qcache.NewManagerForUnitTestsWithRequeuer(h.cl, h.cache,

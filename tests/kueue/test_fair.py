@@ -97,3 +97,18 @@ def test_dominant_resource_share_per_mille_of_what_the_tree_lends():
     assert (b.ratio, b.share()) == (100.0, 100.0)
     assert compare(a, b) == 0
     assert shares.drs(tree.cohorts["shared"]).share() == 0  # a root has no share
+
+
+def test_cluster_queues_report_their_weighted_share_only_with_fair_sharing_on():
+    docs = load(FAIR + "weights.yaml")
+    shares = {q["name"]: q.get("fairSharing") for q in admit(KueueInputs.from_objects(docs)).to_json()["clusterQueues"]}
+    # team-a: 6 CPUs, 4 over its 2, of 10 lendable, weight 2; team-b: 4 CPUs, 2 over, weight 1; team-c lends
+    assert shares == {"team-a": {"weightedShare": 200}, "team-b": {"weightedShare": 200},
+                      "team-c": {"weightedShare": 0}}
+    classical = admit(KueueInputs.from_objects(without_config(docs))).to_json()["clusterQueues"]
+    assert all("fairSharing" not in q for q in classical)
+
+
+def test_a_zero_weight_borrower_reports_the_largest_share():
+    assert DRS(weight=0.0, ratio=5.0).status_share() == 2**63 - 1
+    assert DRS(weight=2.0, ratio=333.0).status_share() == 167

@@ -69,6 +69,12 @@ class DRS:
             return math.inf
         return self.ratio / self.weight
 
+    def status_share(self) -> int:
+        """What the ClusterQueue controller writes to status.fairSharing.weightedShare
+        (KDIR/pkg/controller/core/helpers.go WeightedShare: rounded up, the int64 maximum for an infinite one)."""
+        share = self.share()
+        return 2**63 - 1 if share == math.inf else math.ceil(share)
+
     def _zero_weight_borrows(self) -> bool:
         return self.weight == 0 and self.ratio != 0
 
