@@ -54,6 +54,7 @@ import (
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
+	"sigs.k8s.io/kueue/pkg/scheduler/preemption/fairsharing"
 	"sigs.k8s.io/kueue/pkg/util/admissioncheck"
 	qutil "sigs.k8s.io/kueue/pkg/util/queue"
 	"sigs.k8s.io/kueue/pkg/util/routine"
@@ -67,24 +68,25 @@ type options struct {
 }
 
 type harness struct {
-	ctx      context.Context
-	log      logr.Logger
-	opts     options
-	cl       client.Client
-	cache    *schdcache.Cache
-	qm       *qcache.Manager
-	requeue  func(context.Context) int
-	sched    *scheduler.Scheduler
-	clock    *testingclock.FakeClock
-	pending  sync.WaitGroup
-	cqs      map[string]*kueue.ClusterQueue
-	owners   map[types.NamespacedName]*ownerRef
-	uids     map[types.UID]string // workload UID -> namespace/name, for preemptedBy
-	cycles   int
-	busy     time.Duration // time spent inside Kueue's cycles
-	recorder *utiltesting.EventRecorder
-	events   []eventOut // Kueue's events, cycle by cycle
-	seen     int        // events of recorder already in events
+	ctx         context.Context
+	log         logr.Logger
+	opts        options
+	cl          client.Client
+	cache       *schdcache.Cache
+	qm          *qcache.Manager
+	requeue     func(context.Context) int
+	sched       *scheduler.Scheduler
+	clock       *testingclock.FakeClock
+	pending     sync.WaitGroup
+	cqs         map[string]*kueue.ClusterQueue
+	owners      map[types.NamespacedName]*ownerRef
+	uids        map[types.UID]string // workload UID -> namespace/name, for preemptedBy
+	cycles      int
+	busy        time.Duration // time spent inside Kueue's cycles
+	fairSharing bool          // the Configuration enables fair sharing
+	recorder    *utiltesting.EventRecorder
+	events      []eventOut // Kueue's events, cycle by cycle
+	seen        int        // events of recorder already in events
 }
 
 // newHarness builds the client and Kueue's components from the decoded world.
@@ -178,13 +180,20 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	last := baseTime.Add(time.Duration(seq) * time.Second)
 	h.clock = testingclock.NewFakeClock(last)
 	store := preemptexpectations.New()
-	h.cache = schdcache.New(h.cl)
+	var cacheOptions []schdcache.Option
+	schedOptions := []scheduler.Option{scheduler.WithClock(nil, h.clock), scheduler.WithPreemptionExpectations(store)}
+	if cfg := w.configuration; cfg != nil && cfg.FairSharing != nil {
+		// as cmd/kueue/main.go wires a Configuration's fairSharing into the cache and the scheduler
+		cacheOptions = append(cacheOptions, schdcache.WithFairSharing(fairsharing.Enabled(cfg.FairSharing)))
+		schedOptions = append(schedOptions, scheduler.WithFairSharing(cfg.FairSharing))
+		h.fairSharing = true
+	}
+	h.cache = schdcache.New(h.cl, cacheOptions...)
 	qm, requeuer := qcache.NewManagerForUnitTestsWithRequeuer(h.cl, h.cache,
 		qcache.WithClock(h.clock), qcache.WithPreemptionExpectations(store))
 	h.qm, h.requeue = qm, requeuer.ProcessRequeues
 	h.recorder = &utiltesting.EventRecorder{}
-	h.sched = scheduler.New(h.qm, h.cache, h.cl, h.recorder,
-		scheduler.WithClock(nil, h.clock), scheduler.WithPreemptionExpectations(store))
+	h.sched = scheduler.New(h.qm, h.cache, h.cl, h.recorder, schedOptions...)
 	setAdmissionRoutineWrapper(h.sched, routine.NewWrapper(func() { h.pending.Add(1) }, func() { h.pending.Done() }))
 
 	if err := h.load(w); err != nil {

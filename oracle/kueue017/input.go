@@ -23,10 +23,14 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/conversion"
+	configapi "sigs.k8s.io/kueue/apis/config/v1beta2"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
-const kueueGroup = "kueue.x-k8s.io"
+const (
+	kueueGroup  = "kueue.x-k8s.io"
+	configGroup = "config.kueue.x-k8s.io"
+)
 
 // document is one object of the input with where it came from.
 type document struct {
@@ -116,17 +120,19 @@ func readFile(path string) ([]document, error) {
 
 // world is everything the run needs, decoded.
 type world struct {
-	flavors    []*kueue.ResourceFlavor
-	cqs        []*kueue.ClusterQueue
-	cohorts    []*kueue.Cohort
-	lqs        []*kueue.LocalQueue
-	topologies []*kueue.Topology
-	checks     []*kueue.AdmissionCheck
-	workloads  []*kueue.Workload // written directly (manifests or the snapshot)
-	core       []client.Object   // Namespaces, LimitRanges, Nodes, Pods, PriorityClasses, RuntimeClasses, WorkloadPriorityClasses
-	owners     []client.Object   // Jobs and JobSets with the queue-name label, in input order
-	ignored    map[string]int    // kinds Kueue's admission does not read
-	unmodelled map[string]int    // other kinds carrying the queue-name label: Kueue manages them, the oracle does not
+	flavors       []*kueue.ResourceFlavor
+	cqs           []*kueue.ClusterQueue
+	cohorts       []*kueue.Cohort
+	lqs           []*kueue.LocalQueue
+	topologies    []*kueue.Topology
+	checks        []*kueue.AdmissionCheck
+	workloads     []*kueue.Workload        // written directly (manifests or the snapshot)
+	core          []client.Object          // Namespaces, LimitRanges, Nodes, Pods, PriorityClasses, RuntimeClasses, WorkloadPriorityClasses
+	owners        []client.Object          // Jobs and JobSets with the queue-name label, in input order
+	config        *document                // Kueue's Configuration (config.kueue.x-k8s.io), the first one given
+	configuration *configapi.Configuration // that Configuration, loaded by Kueue (config.go)
+	ignored       map[string]int           // kinds Kueue's admission does not read
+	unmodelled    map[string]int           // other kinds carrying the queue-name label: Kueue manages them, the oracle does not
 }
 
 // queued tells whether an object or its pod template carries the queue-name label.
@@ -158,6 +164,11 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 			return nil, fmt.Errorf("%s: not a Kubernetes object (apiVersion and kind are required)", doc.where())
 		case gvk.Group == kueueGroup:
 			err = w.addKueue(doc, scheme, d)
+		case gvk.Group == configGroup && gvk.Kind == "Configuration":
+			if w.config == nil {
+				c := doc
+				w.config = &c
+			}
 		case coreKinds[gvk.GroupKind()]:
 			if gvk.Kind == "Pod" && queued(doc.obj) {
 				w.unmodelled[gvk.GroupVersion().String()+" "+gvk.Kind]++
@@ -179,6 +190,10 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 		if err != nil {
 			return nil, fmt.Errorf("%s (%s %s): %w", doc.where(), gvk.Kind, doc.obj.GetName(), err)
 		}
+	}
+	var err error
+	if w.configuration, err = loadConfiguration(w.config); err != nil {
+		return nil, err
 	}
 	return w, nil
 }

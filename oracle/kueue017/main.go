@@ -33,7 +33,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
-const usage = "usage: oracle-kueue plan PATHS... [--cluster FILE]... [--admission-checks ready|pending] [--max-cycles N] [--stats]"
+const usage = "usage: oracle-kueue plan PATHS... [--cluster FILE]... [--admission-checks ready|pending] [--max-cycles N] [--stats]\n       oracle-kueue config-schema v1beta1|v1beta2"
 
 type args struct {
 	paths, clusters []string
@@ -120,6 +120,12 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 
 func run(argv []string) error {
+	if len(argv) == 2 && argv[0] == "config-schema" {
+		if err := configSchema(argv[1]); err != nil {
+			return exitError{2, err}
+		}
+		return nil
+	}
 	a, err := parseArgs(argv)
 	if err != nil {
 		return exitError{2, err}

@@ -10,6 +10,8 @@ package main
 // clusterQueue is the ClusterQueue holding the quota, else the one the LocalQueue points to, else null.
 // borrowing: the workload holds quota of a flavor and resource its ClusterQueue borrows at the end of the
 // run (cache usage above nominal). preemptedBy: the preemptor, read from the UID in Kueue's preemption message.
+// A ClusterQueue's fairSharing, only with a Configuration enabling fair sharing: its weightedShare as the
+// ClusterQueue controller writes it (pkg/controller/core/clusterqueue_controller.go), from the cache's stats.
 
 import (
 	"encoding/json"
@@ -21,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	"sigs.k8s.io/kueue/pkg/controller/core"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
 
@@ -58,6 +61,8 @@ type clusterQueueOut struct {
 	Usage    map[string]map[string]quotaOut `json:"usage"`
 	Admitted int                            `json:"admitted"`
 	Pending  int                            `json:"pending"`
+	// status.fairSharing as the ClusterQueue controller writes it, with fair sharing enabled
+	FairSharing *kueue.FairSharingStatus `json:"fairSharing,omitempty"`
 }
 
 type kueueOut struct {
@@ -145,6 +150,9 @@ func (h *harness) clusterQueue(cq *kueue.ClusterQueue, borrowed map[string]map[[
 		for _, r := range fu.Resources {
 			used[[2]string{string(fu.Name), string(r.Name)}] = r
 		}
+	}
+	if h.fairSharing {
+		out.FairSharing = &kueue.FairSharingStatus{WeightedShare: core.WeightedShare(stats.WeightedShare)}
 	}
 	borrowed[cq.Name] = map[[2]string]bool{}
 	for _, rg := range cq.Spec.ResourceGroups {

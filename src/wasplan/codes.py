@@ -174,6 +174,11 @@ _TABLE: list[Code] = [
     Code("WAS243", "kueue-flavor-invalid", E,
          "A ResourceFlavor's node labels, taints or tolerations break Kueue's validating webhook."),
     Code("WAS244", "kueue-workload-invalid", E, "A Kueue Workload breaks Kueue's validating webhook."),
+    Code("WAS248", "kueue-config-invalid", E,
+         "Kueue's Configuration breaks Kueue v0.17.0's configuration validation (fairSharing, admissionFairSharing, "
+         "waitForPodsReady, resource transformations): Kueue would not start with it."),
+    Code("WAS249", "kueue-config-version", E,
+         "A config.kueue.x-k8s.io Configuration version Kueue v0.17.0 cannot read (it reads v1beta1 and v1beta2)."),
     # --- WAS3xx: feature gates ------------------------------------------------------------------
     Code("WAS301", "gated-field-dropped", W, "The field's feature gate is off: the API server silently drops it."),
     Code("WAS302", "gated-kind", E, "The kind's feature gate is off: the API server does not serve it."),
@@ -259,6 +264,11 @@ _TABLE: list[Code] = [
     Code("WAS446", "kueue-priority-class-not-found", W,
          "A kueue.x-k8s.io/priority-class label or a Workload's priority class reference names a "
          "WorkloadPriorityClass the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS450", "kueue-config-twice", W,
+         "More than one Kueue Configuration among the inputs: Kueue reads one file; the plan reads the first."),
+    Code("WAS451", "kueue-fair-sharing-off", W,
+         "A ClusterQueue or Cohort sets a fair-sharing weight while the inputs' Kueue Configuration leaves fair "
+         "sharing off: Kueue ignores the weight."),
     # --- WAS5xx: migrate ------------------------------------------------------------------------
     Code("WAS501", "not-representable", E, "The object uses something the target version cannot hold; it is not migrated."),
     Code("WAS502", "lossy-dropped", W, "A field the target version cannot hold was dropped (--allow-lossy)."),
@@ -355,6 +365,10 @@ _TABLE: list[Code] = [
     Code("WAS696", "kueue-topology-twice", W,
          "Kueue's topology-aware scheduling pins the pods to domains and their PodGroup's "
          "schedulingConstraints.topology constrains them as well; the two decide apart."),
+    Code("WAS698", "kueue-config-not-modelled", W,
+         "Kueue's Configuration sets something that changes admission and the model does not follow "
+         "(waitForPodsReady, admissionFairSharing, resource exclusions or transformations, feature gates, an "
+         "integration turned off); the plan names it and counts as incomplete."),
     # --- WAS7xx: plan outcomes ----------------------------------------------------------------
     Code("WAS710", "upstream-bug-device-out-of-reach", W,
          "The release's scheduler binds a pod to a node its allocated devices cannot reach (1.36: a PodGroup member "

@@ -30,6 +30,7 @@ _GANG_PG = _PG + "spec:\n  schedulingPolicy:\n    gang: {minCount: 1}\n"
 _V = ("validate",)
 _V138 = ("validate", "--k8s-version", "1.38")
 _L = ("lint",)
+_KCFG = "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
 
 
 _SLICE = ("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-1-gpus\nspec:\n"
@@ -694,6 +695,21 @@ DOCS: dict[str, RuleDoc] = {
               "  - {name: b, count: 4, template: {spec: {containers: [{name: c, image: i}]}}}\n",
               namespace="team-a"),
         "Let one podSet use minCount.", _V),
+    "WAS248": RuleDoc(
+        "Kueue's Configuration (the file its manager reads, config.kueue.x-k8s.io) breaks Kueue v0.17.0's "
+        "configuration validation: an enabled fairSharing without preemptionStrategies or with a list Kueue does "
+        "not accept (only [LessThanOrEqualToFinalShare], [LessThanInitialShare] or both in that order), a "
+        "negative or unparsable duration, waitForPodsReady without a timeout, a resource transformation with an "
+        "unknown strategy or a repeated input. Kueue does not start with such a file.",
+        _KCFG + "fairSharing:\n  preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare]\n",
+        _KCFG + "fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n",
+        "Write the value the message names as accepted.", _V),
+    "WAS249": RuleDoc(
+        "The document names a config.kueue.x-k8s.io version of Kueue's Configuration that Kueue v0.17.0 cannot "
+        "read: it reads v1beta1 (with fairSharing.enable) and v1beta2.",
+        "apiVersion: config.kueue.x-k8s.io/v1alpha1\nkind: Configuration\n",
+        _KCFG,
+        "Write apiVersion: config.kueue.x-k8s.io/v1beta2 and check the fields against it.", _V),
     # --- WAS3xx: feature gates -------------------------------------------------------------------
     "WAS301": RuleDoc(
         "The field's feature gate is off in the cluster (as --feature-gates describes it): the API server "
@@ -923,6 +939,20 @@ DOCS: dict[str, RuleDoc] = {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  priorityClassName: high\n"
         "  containers: [{name: main, image: trainer:1}]\n",
         "Name a PriorityClass that exists (the hint suggests the closest), or add it to the inputs.", _L),
+    "WAS450": RuleDoc(
+        "Two Kueue Configurations among the inputs. A Kueue install reads one configuration file; the plan reads "
+        "the first one given and says which.",
+        _KCFG + "---\n" + _KCFG,
+        _KCFG,
+        "Give the plan the one Configuration the cluster's Kueue reads.", _L),
+    "WAS451": RuleDoc(
+        "A ClusterQueue or Cohort sets spec.fairSharing.weight, but the Kueue Configuration among the inputs "
+        "leaves fair sharing off (v1beta2 without fairSharing, v1beta1 without fairSharing.enable: true): "
+        "Kueue's scheduler then orders and preempts classically and never reads the weight.",
+        _KCFG + "---\n" + _cq("team-a", "  cohortName: all\n  fairSharing: {weight: 2}\n" + _rg("default", "")),
+        _KCFG + "fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n"
+        "---\n" + _cq("team-a", "  cohortName: all\n  fairSharing: {weight: 2}\n" + _rg("default", "")),
+        "Enable fair sharing in the Configuration, or drop the weights.", _L),
     "WAS440": RuleDoc(
         "A LocalQueue's spec.clusterQueue names a ClusterQueue that the inputs do not hold, while they hold other "
         "ClusterQueues (or a close name): Kueue keeps the LocalQueue inactive and every workload sent to it "
@@ -1277,6 +1307,16 @@ DOCS: dict[str, RuleDoc] = {
         "wasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
         "# only one of the two topology requests\nwasplan plan job.yaml tas-setup.yaml --cluster cluster.yaml",
         "Keep one of the two topology requests."),
+    "WAS698": RuleDoc(
+        "Kueue's Configuration among the inputs sets something that changes which workloads Kueue admits, or "
+        "how, and that wasplan's admission model does not follow: waitForPodsReady, admissionFairSharing, "
+        "resources.excludeResourcePrefixes or transformations, manageJobsWithoutQueueName, feature gates, or "
+        "integrations.frameworks without an integration the inputs use. The plan names it and counts as "
+        "incomplete, so `--fail-on pending` exits 1.",
+        "# a Configuration with waitForPodsReady\nwasplan plan jobs.yaml kueue-setup.yaml --cluster "
+        "kueue-config.yaml",
+        "# the Configuration without it\nwasplan plan jobs.yaml kueue-setup.yaml --cluster kueue-config.yaml",
+        "Read the plan's Kueue decisions as approximate for what the message names."),
     "WAS710": RuleDoc(
         "kube-scheduler 1.36.3 binds a pod to a node where the devices of one of its ResourceClaims are not: when "
         "members of a PodGroup share a claim, the first member's cycle allocates it, and DynamicResources' PreFilter "

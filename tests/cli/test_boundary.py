@@ -125,7 +125,7 @@ def test_schema_export_onto_a_file(tmp_path):
     target.write_text("")
     code, _, err = cli("schema", "--export", str(target))
     assert code == 2
-    assert err.startswith(f"wasplan: error: cannot write {target}/kueue.x-k8s.io/") and "Not a directory" in err
+    assert err.startswith(f"wasplan: error: cannot write {target}/config.kueue.x-k8s.io/") and "Not a directory" in err
 
 
 def test_plan_on_a_directory_without_manifests_exits_2_like_validate(tmp_path):

@@ -253,13 +253,13 @@ def test_tas_domains_are_handed_to_the_pipeline_as_label_dicts():
         [({"kubernetes.io/hostname": "n1"}, 1), ({"kubernetes.io/hostname": "n2"}, 1)]]
 
 
-def test_fair_sharing_weights_are_named_as_not_read():
+def test_fair_sharing_weights_without_a_configuration_are_named():
     text = QUEUE.replace("  namespaceSelector: {}\n", "  namespaceSelector: {}\n  fairSharing: {weight: 2}\n", 1)
     result = run_text(text + job("a", "1"))
     assert [w.status for w in result.workloads] == [KueueStatus.ADMITTED]
     assert result.not_modelled == [
-        "fair sharing (ClusterQueue fairSharing weights; Kueue's Configuration, which enables it, is not read): the "
-        "classical ordering and preemption are used, as Kueue does with fair sharing off"]
+        "fair sharing (fairSharing weights, and no Kueue Configuration among the inputs to say whether it is "
+        "enabled): the classical ordering and preemption are used, as Kueue does with fair sharing off"]
 
 
 def test_a_bound_queued_pod_counts_against_tas_capacity():

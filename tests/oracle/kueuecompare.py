@@ -112,8 +112,10 @@ def differences(ours: dict, theirs: dict, unstable: set[str] = frozenset()) -> l
         for field in sorted(set(a) | set(b)):
             if a.get(field) != b.get(field):
                 out.append(f"{k}: {field}: wasplan {a.get(field)!r}, Kueue {b.get(field)!r}")
-    mine_q = {q["name"]: queue_facts(q) for q in ours.get("clusterQueues", [])}
-    their_q = {q["name"]: queue_facts(q) for q in theirs.get("clusterQueues", [])}
+    # with fair sharing on, status.fairSharing.weightedShare too (absent otherwise, in both)
+    mine_q = {q["name"]: {**queue_facts(q), "fairSharing": q.get("fairSharing")} for q in ours.get("clusterQueues", [])}
+    their_q = {q["name"]: {**queue_facts(q), "fairSharing": q.get("fairSharing")}
+               for q in theirs.get("clusterQueues", [])}
     for name in sorted(set(mine_q) | set(their_q)):
         if mine_q.get(name) != their_q.get(name):
             out.append(f"ClusterQueue {name}: wasplan {mine_q.get(name)!r}, Kueue {their_q.get(name)!r}")

@@ -8,8 +8,9 @@ its usage; `to_json()` is the plan JSON `kueue` block, the shape the Kueue oracl
 What Kueue would do that the model does not is named in `KueueResult.not_modelled`, never guessed.
 
 Modules, each citing the upstream file it follows: model (the objects), inputs (parsing, CRD defaults, v1beta1
-conversion), requests (AdjustResources), jobs (Workloads from Jobs and JobSets, names), quota (the cohort tree),
-assign (flavor assignment), preempt (classical preemption), queues (queueing strategies), cycle (the scheduling
+conversion), config (Kueue's Configuration), requests (AdjustResources), jobs (Workloads from Jobs and JobSets, names), quota (the cohort tree),
+assign (flavor assignment), preempt (classical preemption), fairshare and fairpreempt (fair sharing's
+ordering and preemption, when the Configuration enables it), queues (queueing strategies), cycle (the scheduling
 cycle and the controllers' reactions), result (outcomes and JSON).
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .config import FRAMEWORKS
 from .cycle import Run
 from .inputs import KueueInputs
 from .model import AdmissionChecks, KueueStatus
@@ -39,9 +41,21 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
     if unsupported:
         out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
                    f"such PodSets are placed as unconstrained")
-    if inputs.fair_sharing:
-        out.append("fair sharing (ClusterQueue fairSharing weights; Kueue's Configuration, which enables it, is not "
-                   "read): the classical ordering and preemption are used, as Kueue does with fair sharing off")
+    if inputs.fair_sharing and inputs.config is None:
+        out.append("fair sharing (fairSharing weights, and no Kueue Configuration among the inputs to say whether "
+                   "it is enabled): the classical ordering and preemption are used, as Kueue does with fair sharing "
+                   "off")
+    return out
+
+
+def _config_not_modelled(inputs: KueueInputs) -> list[str]:
+    config = inputs.config
+    out = [f"Kueue's Configuration sets {what}" for what in config.not_modelled]
+    kinds = sorted({wl.source.kind for wl in inputs.workloads if wl.source is not None
+                    and config.unmanaged(FRAMEWORKS.get(wl.source.kind, ""))})
+    for kind in kinds:
+        out.append(f"Kueue's Configuration sets integrations.frameworks without {FRAMEWORKS[kind]}: Kueue manages "
+                   f"no {kind}, and the model admits them as if it did")
     return out
 
 
@@ -51,7 +65,8 @@ def admit(inputs: KueueInputs, policy: AdmissionPolicy = AdmissionPolicy()) -> K
     held = {wl.key for wl in inputs.workloads if wl.has_quota()}
     run.run()
     result = build_result(run, held)
-    result.not_modelled = _not_modelled(inputs) + sorted(run.notes)
+    result.config_not_modelled = _config_not_modelled(inputs) if inputs.config is not None else []
+    result.not_modelled = _not_modelled(inputs) + result.config_not_modelled + sorted(run.notes)
     result.not_built = list(inputs.not_built)
     if not run.settled:
         result.not_modelled.append(f"the run did not settle within {run.cycles} cycles")

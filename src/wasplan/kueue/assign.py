@@ -387,7 +387,10 @@ class FlavorAssigner:
             return G_FIT, borrow, []
         why = [f"insufficient unused quota for {res} in flavor {fr[0]}, {quantity_string(res, val - avail)} more needed"]
         p = self.spec.preemption
-        if val <= cq.quota(fr).nominal or may_reclaim or p.borrow_within_cohort != "Never":
+        # canPreemptWhileBorrowing: borrowWithinCohort, or fair sharing with reclaimWithinCohort
+        while_borrowing = p.borrow_within_cohort != "Never" or (
+            self.run.fair is not None and p.reclaim_within_cohort != "Never")
+        if val <= cq.quota(fr).nominal or may_reclaim or while_borrowing:
             mode, borrow = self.run.simulate_preemption(self.wl, cq, fr, val)
             return mode, borrow, why
         return G_NOFIT, borrow, why

@@ -26,6 +26,8 @@ import enum
 from dataclasses import dataclass, field
 
 from .assign import FIT, G_NO_CANDIDATES, G_PREEMPT, G_RECLAIM, NO_FIT, PREEMPT, Assignment, FlavorAssigner
+from .fairpreempt import FairPreemption
+from .fairshare import FairShares, tournament_order
 from .model import FR, AdmissionChecks, PodSetAdmission, Workload
 from .preempt import Preemptor, Target, message as preemption_message
 from .requests import limit_range_message, pod_requests
@@ -71,6 +73,10 @@ class Run:
             n: ClusterQueueQueue(n, cq.queueing_strategy == "StrictFIFO", cq.namespace_selector)
             for n, cq in sorted(inputs.cluster_queues.items())}
         self.preemptor = Preemptor(self)
+        self.fair: FairShares | None = None  # set when Kueue's Configuration enables fair sharing
+        if inputs.config is not None and inputs.config.fair_sharing:
+            self.fair = FairShares(self.tree, inputs.cluster_queues, inputs.cohorts)
+            self.preemptor.fair = FairPreemption(self.preemptor, self.fair, inputs.config.strategies)
         self.changed = False
         self.notes: set[str] = set()
         self.evicted: dict[str, Workload] = {}  # evicted in this cycle, still holding quota
@@ -224,7 +230,7 @@ class Run:
         saved = [(node, dict(node.usage)) for node in self.tree.nodes()]
         admitted: list[tuple[Node, dict[FR, int]]] = []
         preempted: dict[str, Target] = {}
-        for e in entries:
+        for e in (tournament_order(self.fair, entries) if self.fair is not None else entries):
             mode = e.assignment.mode()
             if mode == NO_FIT:
                 continue

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.controllers.names import Namer
 
+from .config import KueueConfig, is_configuration, parse_config
 from .jobs import Classes, build, builds
 from .model import (QUEUE_LABEL, ClusterQueue, Cohort, Condition, FlavorFungibility, LocalQueue, PodSet,
                     PodSetAdmission, Preemption, ResourceFlavor, ResourceGroup, ResourceQuota, Selector, Workload,
@@ -219,7 +220,8 @@ class KueueInputs:
     pods: list[dict] = field(default_factory=list)
     not_built: list[str] = field(default_factory=list)  # objects Kueue would fail to build a Workload for
     unbuilt_kinds: dict[str, int] = field(default_factory=dict)  # queued kinds whose Workloads are not built here
-    fair_sharing: bool = False
+    fair_sharing: bool = False  # some ClusterQueue or Cohort sets a fairSharing weight
+    config: KueueConfig | None = None  # Kueue's Configuration, the first one given
 
     @property
     def has_cluster_queue(self) -> bool:
@@ -242,6 +244,8 @@ class KueueInputs:
             name = str(meta.get("name", ""))
             if group == KUEUE_GROUP:
                 out._add_kueue(obj, kind, version, classes, direct)
+            elif is_configuration(obj):
+                out.config = out.config or parse_config(obj)
             elif (group, kind) == ("", "Namespace"):
                 out.namespaces[name] = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
             elif (group, kind) == ("", "LimitRange"):
@@ -306,7 +310,11 @@ class KueueInputs:
         elif kind == "Cohort":
             _, quotas = _quotas(spec.get("resourceGroups"))
             parent = spec.get("parentName") or spec.get("parent")
-            self.cohorts[name] = Cohort(name, str(parent) if parent else None, quotas)
+            fair = spec.get("fairSharing") if isinstance(spec.get("fairSharing"), dict) else None
+            weight = str(fair.get("weight")) if fair and "weight" in fair else None
+            self.cohorts[name] = Cohort(name, str(parent) if parent else None, quotas, weight)
+            if weight is not None:
+                self.fair_sharing = True
         elif kind == "LocalQueue":
             ns = meta.get("namespace") or "default"
             self.local_queues[(ns, name)] = LocalQueue(ns, name, str(spec.get("clusterQueue", "")),

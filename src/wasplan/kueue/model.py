@@ -33,6 +33,7 @@ TAS_UNMODELLED = ("kueue.x-k8s.io/podset-slice-required-topology", "kueue.x-k8s.
 IN_CLUSTER_QUEUE = "InClusterQueue"
 IN_COHORT_RECLAMATION = "InCohortReclamation"
 IN_COHORT_RECLAIM_WHILE_BORROWING = "InCohortReclaimWhileBorrowing"
+IN_COHORT_FAIR_SHARING = "InCohortFairSharing"
 
 
 class KueueStatus(str, enum.Enum):
@@ -151,6 +152,7 @@ class Cohort:
     name: str
     parent: str | None = None
     quotas: dict[FR, ResourceQuota] = field(default_factory=dict)
+    fair_sharing_weight: str | None = None
 
 
 @dataclass(slots=True)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import FR, IN_CLUSTER_QUEUE, IN_COHORT_RECLAIM_WHILE_BORROWING, IN_COHORT_RECLAMATION, Workload
+from .model import (FR, IN_CLUSTER_QUEUE, IN_COHORT_FAIR_SHARING, IN_COHORT_RECLAIM_WHILE_BORROWING,
+                    IN_COHORT_RECLAMATION, Workload)
 from .quota import Node, add_all, cq_available, fits_in_quota, remove_all
 
 WITHIN_CQ, HIERARCHICAL, RECLAIM_NO_BORROW, RECLAIM_WHILE_BORROWING = 1, 2, 3, 4
@@ -25,7 +26,8 @@ _REASON = {WITHIN_CQ: IN_CLUSTER_QUEUE, HIERARCHICAL: IN_COHORT_RECLAMATION,
            RECLAIM_NO_BORROW: IN_COHORT_RECLAMATION, RECLAIM_WHILE_BORROWING: IN_COHORT_RECLAIM_WHILE_BORROWING}
 HUMAN = {IN_CLUSTER_QUEUE: "prioritization in the ClusterQueue",
          IN_COHORT_RECLAMATION: "reclamation within the cohort",
-         IN_COHORT_RECLAIM_WHILE_BORROWING: "reclamation within the cohort while borrowing"}
+         IN_COHORT_RECLAIM_WHILE_BORROWING: "reclamation within the cohort while borrowing",
+         IN_COHORT_FAIR_SHARING: "Fair Sharing within the cohort"}
 
 
 @dataclass(slots=True)
@@ -44,6 +46,7 @@ def message(preemptor: Workload, reason: str, preemptor_path: str, preemptee_pat
 class Preemptor:
     def __init__(self, run) -> None:
         self.run = run
+        self.fair = None  # a fairpreempt.FairPreemption when Kueue's Configuration enables fair sharing
 
     def _ordered(self, groups, preemptor_cq: str) -> list:
         """CandidatesOrdering over the hierarchical, then priority-reclaim, then own-queue groups, the evicted of
@@ -100,6 +103,8 @@ class Preemptor:
                 self._from_cq(child, root, preemptor, pcq, frs, advantage, out)
 
     def targets(self, preemptor: Workload, pcq: Node, frs: set[FR], usage: dict[FR, int]) -> list[Target]:
+        if self.fair is not None:
+            return self.fair.targets(preemptor, pcq, frs, usage)
         p = pcq.cq.preemption
         same: list = []
         if p.within_cluster_queue != "Never":

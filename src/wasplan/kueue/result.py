@@ -69,11 +69,15 @@ class ClusterQueueOutcome:
     usage: dict[str, dict[str, dict[str, str]]]
     admitted: int
     pending: int
+    weighted_share: int | None = None  # status.fairSharing.weightedShare, with fair sharing on
 
     def to_json(self) -> dict:
         usage = {f: {r: self.usage[f][r] for r in sorted(self.usage[f])} for f in sorted(self.usage)}
-        return {"name": self.name, "cohort": self.cohort, "usage": usage, "admitted": self.admitted,
-                "pending": self.pending}
+        out = {"name": self.name, "cohort": self.cohort, "usage": usage, "admitted": self.admitted,
+               "pending": self.pending}
+        if self.weighted_share is not None:
+            out["fairSharing"] = {"weightedShare": self.weighted_share}
+        return out
 
 
 @dataclass(slots=True)
@@ -81,6 +85,7 @@ class KueueResult:
     workloads: list[WorkloadOutcome]
     cluster_queues: list[ClusterQueueOutcome]
     not_modelled: list[str] = field(default_factory=list)  # what Kueue would do that this model does not
+    config_not_modelled: list[str] = field(default_factory=list)  # those of not_modelled the Configuration sets
     not_built: list[str] = field(default_factory=list)  # objects Kueue's reconciler fails to build a Workload for
     cycles: int = 0
     settled: bool = True
@@ -166,4 +171,12 @@ def build_result(run, initially_held: set[str]) -> KueueResult:
                 index[cq_name][3] += 1
             elif status in (KueueStatus.PENDING, KueueStatus.PREEMPTED, KueueStatus.INADMISSIBLE):
                 index[cq_name][4] += 1
-    return KueueResult(outcomes, [ClusterQueueOutcome(*q) for q in queues], cycles=run.cycles, settled=run.settled)
+    out = [ClusterQueueOutcome(*q, weighted_share=_weighted_share(run, q[0])) for q in queues]
+    return KueueResult(outcomes, out, cycles=run.cycles, settled=run.settled)
+
+
+def _weighted_share(run, cq: str) -> int | None:
+    """status.fairSharing.weightedShare of the ClusterQueue on the final usage, when fair sharing is on."""
+    if run.fair is None or cq not in run.tree.cqs:
+        return None
+    return run.fair.drs(run.tree.cqs[cq]).status_share()

@@ -10,7 +10,8 @@ needs:
   status, reason and message (cluster/snapshot.py `_arrival`);
 * the plan JSON `kueue` block (`KueueResult.to_json()`, docs/plan-json.md);
 * diagnostics: WAS692 for what the model names as not modelled (the plan is then incomplete: `--fail-on
-  pending` exits 1), WAS693 for a Workload Kueue preempted whose pods are running in the snapshot, WAS694 for a
+  pending` exits 1), WAS698 for what Kueue's Configuration sets that the model does not follow (the same),
+  WAS693 for a Workload Kueue preempted whose pods are running in the snapshot, WAS694 for a
   Workload Kueue could not build. After the simulation, `disagreements` adds WAS695 for an admitted object whose
   pods kube-scheduler leaves pending.
 Without a ClusterQueue, or with `--assume-admitted`, the stage does nothing and today's behaviour stays.
@@ -57,8 +58,15 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
     result = admit(inputs)
     where = _locations(manifest_docs)
     stage = KueueStage(result, _decisions(result), [*snapshot_docs, *manifest_docs])
-    stage.diagnostics += [_diag("WAS692", f"not modelled in Kueue's admission: {what}; Kueue's decisions may "
-                                          "differ from the plan's", Location("<plan>")) for what in result.not_modelled]
+    config_at = next((d.location(("kind",)) for d in (*snapshot_docs, *manifest_docs) if _is_configuration(d)),
+                     Location("<plan>"))
+    for what in result.not_modelled:
+        if what in result.config_not_modelled:
+            stage.diagnostics.append(_diag("WAS698", f"not modelled in Kueue's admission: {what}; Kueue's decisions "
+                                                     "may differ from the plan's", config_at))
+        else:
+            stage.diagnostics.append(_diag("WAS692", f"not modelled in Kueue's admission: {what}; Kueue's decisions "
+                                                     "may differ from the plan's", Location("<plan>")))
     stage.diagnostics += [_diag("WAS694", f"Kueue builds no Workload for {what}", Location("<plan>"))
                           for what in result.not_built]
     for wl in result.workloads:
@@ -68,6 +76,11 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
                           f"{wl.message}; its running pods are stopped by Kueue, and the plan does not evict them",
                 where.get(_owner_key(wl), Location("<plan>"))))
     return stage
+
+
+def _is_configuration(doc) -> bool:
+    """Kueue's Configuration (config.kueue.x-k8s.io), which the admission model reads (docs/kueue.md)."""
+    return doc.kind == "Configuration" and doc.api_version.startswith("config.kueue.x-k8s.io/")
 
 
 def _is_cluster_queue(doc) -> bool:

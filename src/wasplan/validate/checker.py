@@ -64,10 +64,22 @@ def _kueue_check(doc: Document) -> list[Diagnostic]:
                        doc.location(("apiVersion",)), f"write apiVersion: {schemas.KUEUE_PREFERRED}")]
 
 
+def _kueue_config_check(doc: Document) -> list[Diagnostic]:
+    """WAS249 for a config.kueue.x-k8s.io version Kueue v0.17.0 cannot read (it reads v1beta1 and v1beta2)."""
+    served = sorted(av for av, kind in schemas.available() if av.startswith(f"{schemas.KUEUE_CONFIG_GROUP}/"))
+    if doc.api_version in served or doc.kind != "Configuration":
+        return []
+    return [Diagnostic("WAS249", lookup("WAS249").severity,
+                       f"Kueue v0.17.0 reads no Configuration {doc.api_version}; it reads {_listing(served)}",
+                       doc.location(("apiVersion",)), f"write apiVersion: {served[-1]}")]
+
+
 def _served_check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     release = gates.release
     if doc.group == KUEUE_GROUP:
         return _kueue_check(doc)
+    if doc.group == schemas.KUEUE_CONFIG_GROUP:
+        return _kueue_config_check(doc)
     if doc.group != SCHEDULING_GROUP or doc.kind in ("PriorityClass", "PriorityClassList"):
         return _builtin_check(doc, release.version)
     if release.serves(doc.api_version, doc.kind):
@@ -152,7 +164,8 @@ def _kind_hint(doc: Document, release) -> str | None:
 
 def _schema_check(doc: Document, gates: GateSet) -> tuple[list[Diagnostic], bool]:
     """Returns the findings and whether any schema knew the kind."""
-    own = schemas.shared_schema(doc.api_version, doc.kind) if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP, KUEUE_GROUP) else None
+    own = (schemas.shared_schema(doc.api_version, doc.kind)
+           if doc.group in (SCHEDULING_GROUP, WASPLAN_GROUP, KUEUE_GROUP, schemas.KUEUE_CONFIG_GROUP) else None)
     if own is not None:
         validator = schemas.validator(doc.api_version, doc.kind)
         roots = [own]

@@ -5,7 +5,7 @@ linear in the number of documents. Duplicates and same-named objects of differen
 first (validate/worlds.py), so two objects with one name are never checked as one. Checks that need other
 documents to judge one document live here and in `members` (pods joining groups), `hierarchy` (CompositePodGroup
 parents), `claim_lint` (DRA references), `group_claims` (PodGroup claims versus the pods' claims) and
-`priority_lint` (PriorityClasses that exist nowhere), `kueue_lint` (Kueue's references by name). The device checks against a snapshot's ResourceSlices
+`priority_lint` (PriorityClasses that exist nowhere), `kueue_lint` (Kueue's references by name), `kueue_config_lint` (Kueue's Configuration against the rest). The device checks against a snapshot's ResourceSlices
 need the engine's matcher and live above it (`pipeline.lint_devices`).
 """
 
@@ -21,6 +21,7 @@ from wasplan.validate.claim_lint import ClusterFacts, build_claim_index, check_c
 from wasplan.validate.group_claims import GATE as GROUP_CLAIMS_GATE, check_group_claims, entries
 from wasplan.validate.hierarchy import check_hierarchy
 from wasplan.validate.index import Index, build_index, key_of
+from wasplan.validate.kueue_config_lint import check_kueue_config
 from wasplan.validate.kueue_lint import check_kueue
 from wasplan.validate.members import check_members
 from wasplan.validate.priority_lint import check_priority_classes
@@ -52,6 +53,7 @@ def _lint_world(docs: list[Document], gates: GateSet, nodes: list[dict] | None,
     out += check_priority_classes(docs, cluster.priority_classes if cluster is not None else None)
     out += check_group_claims(index, gates)
     out += check_kueue(docs)
+    out += check_kueue_config(docs)
     if gates.enabled(GROUP_CLAIMS_GATE):
         out += [d for doc in index.podgroups.values() for d in check_template_claims(index, doc)]
     if nodes is not None:

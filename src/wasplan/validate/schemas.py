@@ -27,7 +27,10 @@ from wasplan import jsontext
 # Kubernetes release, like wasplan's own kinds; v1beta2 is the version Kueue stores and prefers.
 KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_PREFERRED = f"{KUEUE_GROUP}/v1beta2"
-RELEASE_INDEPENDENT = ("wasplan.io", KUEUE_GROUP)
+# Kueue's Configuration (tools/gen_kueue_config_schemas.py, from Kueue v0.17.0's Go types): not an API object, the
+# file Kueue's manager reads; checked as strictly as Kueue decodes it
+KUEUE_CONFIG_GROUP = "config.kueue.x-k8s.io"
+RELEASE_INDEPENDENT = ("wasplan.io", KUEUE_GROUP, KUEUE_CONFIG_GROUP)
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[3] / "schemas"
 

@@ -19,7 +19,11 @@ Each case is built around one theme, so agreement can be reported per theme:
 * tas: a Topology (block, rack, hostname) over Ready nodes, flavors pointing at it, required, preferred and
   unconstrained topology requests;
 * jobset: JobSets of several replicated jobs beside Jobs;
-* partial: Jobs with kueue.x-k8s.io/job-min-parallelism (partial admission).
+* partial: Jobs with kueue.x-k8s.io/job-min-parallelism (partial admission);
+* fair: Kueue's Configuration (config.kueue.x-k8s.io v1beta2, or v1beta1 with `enable`) turning fair sharing on
+  with one of the valid preemptionStrategies lists, a flat cohort or a tree of Cohort objects, fairSharing
+  weights on ClusterQueues and Cohorts (0, fractions, milli-quantities, none), borrowers in the snapshot, and
+  reclaimWithinCohort and withinClusterQueue policies.
 
 Every object Kueue orders by time gets a distinct creation timestamp (Kueue orders heads across ClusterQueues
 without a final tiebreak: pkg/scheduler/scheduler.go, and equal priorities by creation time), in an order
@@ -46,7 +50,8 @@ TAS_REQUIRED = "kueue.x-k8s.io/podset-required-topology"
 TAS_PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
 TAS_UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
 BLOCK, RACK, HOST = "topology.example.com/block", "topology.example.com/rack", "kubernetes.io/hostname"
-THEMES = ("quota", "flavors", "cohort", "hierarchy", "priority", "reclaim", "stop", "tas", "jobset", "partial")
+THEMES = ("quota", "flavors", "cohort", "hierarchy", "priority", "reclaim", "stop", "tas", "jobset", "partial",
+          "fair")
 NAMESPACES = ("default", "team-a", "team-b")
 WORKLOAD_PRIORITIES = {"wl-low": 50, "wl-high": 500}
 POD_PRIORITIES = {"pod-low": 10, "pod-high": 1000}
@@ -481,12 +486,63 @@ def _partial(w: World) -> None:
         job(w, "default", "lq", partial=True, max_pods=6)
 
 
+_STRATEGIES = (["LessThanOrEqualToFinalShare", "LessThanInitialShare"], ["LessThanOrEqualToFinalShare"],
+               ["LessThanInitialShare"])
+_WEIGHTS = (None, None, "1", "2", "500m", "0", "1.5")
+
+
+def _configuration(w: World) -> None:
+    """Kueue's Configuration enabling fair sharing (apis/config/v1beta2 and v1beta1), in the cluster files."""
+    strategies = w.pick(_STRATEGIES)
+    if w.chance(0.3):
+        fs: dict = {"enable": True}
+        if w.chance(0.6):
+            fs["preemptionStrategies"] = strategies
+        w.cluster.append({"apiVersion": "config.kueue.x-k8s.io/v1beta1", "kind": "Configuration", "fairSharing": fs})
+    else:
+        w.cluster.append({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+                          "fairSharing": {"preemptionStrategies": strategies}})
+
+
+def _weight(w: World) -> dict | None:
+    weight = w.pick(_WEIGHTS)
+    return {"weight": weight} if weight is not None else None
+
+
+def _fair(w: World) -> None:
+    _configuration(w)
+    priority_classes(w)
+    flavor(w, "default-flavor")
+    parents = ["all"]
+    if w.chance(0.5):
+        cohort(w, "all", groups=_cohort_groups(w, False) if w.chance(0.4) else None)
+        for i in range(w.rng.randint(1, 2)):
+            cohort(w, f"mid-{i}", "all")
+            parents.append(f"mid-{i}")
+        for c in w.cluster:
+            if c["kind"] == "Cohort" and (fs := _weight(w)):
+                c["spec"]["fairSharing"] = fs
+    cqs = [f"cq-{i}" for i in range(w.rng.randint(2, 4))]
+    for cq in cqs:
+        weight = _weight(w)
+        # a zero-weight ClusterQueue that reclaims can evict a workload that then wins the tournament back, cycle
+        # after cycle, in Kueue as in the model: such a queue never reclaims here, so every case settles
+        reclaim = "Never" if weight == {"weight": "0"} else w.pick(("Never", "LowerPriority", "Any", "Any"))
+        preemption = {"reclaimWithinCohort": reclaim, "withinClusterQueue": w.pick(_POLICIES)}
+        cluster_queue(w, cq, [resource_group({"default-flavor": {"cpu": quota(w.rng.randint(2, 6))}})],
+                      cohort=w.pick(parents), preemption=preemption, fairSharing=weight)
+        local_queue(w, "default", f"lq-{cq}", cq)
+    _running(w, cqs, count=w.rng.randint(2, 5))
+    _jobs(w, w.rng.randint(2, 7), priorities=True, max_pods=2)
+
+
 _BUILD = {"quota": _quota, "flavors": _flavors, "cohort": _cohort, "hierarchy": _hierarchy, "priority": _priority,
-          "reclaim": _reclaim, "stop": _stop, "tas": _tas, "jobset": _jobset, "partial": _partial}
+          "reclaim": _reclaim, "stop": _stop, "tas": _tas, "jobset": _jobset, "partial": _partial,
+          "fair": _fair}
 
 
 def generate(seed: int, theme: str | None = None) -> KueueCase:
-    """The case of `seed`: the theme cycles with the seed (seed % 10) unless given."""
+    """The case of `seed`: the theme cycles with the seed (seed % len(THEMES)) unless given."""
     rng = random.Random(f"kueue/{seed}")
     theme = theme or THEMES[seed % len(THEMES)]
     world = World(rng)

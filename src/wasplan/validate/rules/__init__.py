@@ -13,7 +13,7 @@ from wasplan.api.releases import RELEASE_OF_VERSION, GateSet
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.validate.rules import (
-    composite, dra, dra_slice, group_priority, job, kueue, meta, pod, podgroup, templates, workload)
+    composite, dra, dra_slice, group_priority, job, kueue, kueue_config, meta, pod, podgroup, templates, workload)
 
 RESOURCE_GROUP = "resource.k8s.io"
 Rule = Callable[[Document, GateSet], list[Diagnostic]]
@@ -43,6 +43,8 @@ _DRA_CLAIM_VERSIONS = {kind: ("v1beta1",) for kind in ("DeviceClass", "ResourceC
 
 def check(doc: Document, gates: GateSet) -> list[Diagnostic]:
     """All server-side rule findings for one document; [] for kinds and versions wasplan has no rules for."""
+    if doc.group == kueue_config.GROUP:  # a file Kueue's manager reads, not an API object: no metadata rules
+        return kueue_config.check(doc, gates)
     return meta.check(doc) + _kind_rules(doc, gates)
 
 
