@@ -310,3 +310,39 @@ spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu
     assert diags == []
     assert [(p.name, p.status, p.node) for p in plan.pods] == [
         ("db-0", "Bound", "n2"), ("db-1", "Pending", None), ("running", "AlreadyBound", "n1")]
+
+
+COPY_TEMPLATE = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: copies, namespace: ml}
+spec:
+  completionMode: Indexed
+  completions: 3
+  parallelism: 3
+  template:
+    metadata: {labels: {app: w}}
+    spec:
+      restartPolicy: Never
+      nodeSelector: {pool: a}
+      tolerations: [{key: gpu, operator: Exists}]
+      containers: [{name: c, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]
+"""
+
+
+def test_job_pods_are_the_template_with_their_own_name_labels_and_dicts():
+    """Each pod is the template's pod with its own name, index label and owner (controllers/pods.py copy_pod),
+    and shares no dict with its siblings: a change to one pod's requests or selector stays in that pod."""
+    plan, diags = inputs(manifests=COPY_TEMPLATE)
+    assert diags == []
+    pods = _pods(plan.arrivals)
+    assert [p.name for p in pods] == ["copies-0", "copies-1", "copies-2"]
+    assert [p.labels["batch.kubernetes.io/job-completion-index"] for p in pods] == ["0", "1", "2"]
+    assert all(p.labels["app"] == "w" and p.owner.kind == "Job" and p.owner.name == "copies" for p in pods)
+    assert [(p.requests["cpu"], p.node_selector, p.source) for p in pods] == [(500, {"pool": "a"}, None)] * 3
+    assert pods[0].tolerations == pods[1].tolerations and pods[0].tolerations[0].key == "gpu"
+    pods[0].requests["cpu"] = 1
+    pods[0].node_selector["pool"] = "b"
+    pods[0].labels["app"] = "x"
+    assert (pods[1].requests["cpu"], pods[1].node_selector["pool"], pods[1].labels["app"]) == (500, "a", "w")
+    assert pods[1].non_zero_requests is not pods[2].non_zero_requests

@@ -284,3 +284,23 @@ def test_wrong_types_are_reported_and_ignored():
         "metadata.labels.enabled", "spec.priority", "spec.tolerations[0].operator",
         "spec.topologySpreadConstraints[0].maxSkew"]
     assert {d.code for d in diags} == {"WAS602"}
+
+
+POOL_NODE = "apiVersion: v1\nkind: Node\nmetadata: {{name: {name}}}\nstatus: {{allocatable: {{cpu: \"{cpu}\", pods: \"110\"}}}}\n"
+
+
+def test_nodes_of_one_shape_each_get_their_own_capacities_and_every_finding():
+    """Node capacities are computed once per shape (parse_core.node_capacity): every node of a pool still gets
+    its own dict, and a shape with a bad quantity is reported on each node that has it, with its own line."""
+    first, diags = record(POOL_NODE.format(name="a", cpu="32"))
+    second, more = record(POOL_NODE.format(name="b", cpu="32"))
+    assert diags == more == []
+    assert first.allocatable == second.allocatable == {"cpu": 32000, "pods": 110}
+    assert first.allocatable is not second.allocatable
+    first.allocatable["cpu"] = 1
+    assert record(POOL_NODE.format(name="c", cpu="32"))[0].allocatable["cpu"] == 32000
+    for name in ("d", "e"):
+        node, found = record(POOL_NODE.format(name=name, cpu="lots"), f"{name}.yaml")
+        assert node.allocatable == {"pods": 110}
+        assert [(d.code, d.location.file, d.location.path) for d in found] == [
+            ("WAS601", f"{name}.yaml", ("status", "allocatable", "cpu"))]

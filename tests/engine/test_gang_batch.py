@@ -75,3 +75,21 @@ def test_a_gang_is_batched_and_spreads_as_least_allocated_does(monkeypatch):
                  ScoringStrategy())
     assert len(made) == 1
     assert [p["node"] for p in plan["pods"] if p["name"].startswith("g-")] == ["n1", "n2", "n3", "n1", "n2", "n3"]
+
+
+def _top_by_sorting(ranked: list[int], k: int) -> list[int]:
+    """What `_top` promises, computed the plain way: the feasible rows by value, highest first, then row."""
+    feasible = sorted((r for r, v in enumerate(ranked) if v >= 0), key=lambda r: (-ranked[r], r))
+    return sorted(feasible[:k], key=lambda r: (-ranked[r], r))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 6), max_size=40), st.integers(0, 12))
+def test_the_rows_a_batch_starts_from_are_the_best_feasible_by_value_then_row(values, k):
+    """The k rows a gang batch can fill: highest value first, the lowest row among equals, never an infeasible
+    row (-1); with the best value shared by k rows or more (identical nodes) as with fewer."""
+    import numpy as np
+
+    got = gangbatch._top(np.array(values, dtype=np.int64), k)
+    assert got.dtype == np.int64
+    assert sorted(got.tolist(), key=lambda r: (-values[r], r)) == _top_by_sorting(values, k)

@@ -30,12 +30,34 @@ def _section(obj: dict, key: str, ctx: Ctx) -> dict:
     return {}
 
 
+# a node shape's quantity texts -> its resources, for shapes read without a finding: the nodes of a pool repeat
+# them, and the exact (Fraction) arithmetic of to_units costs more than the lookup
+_SHAPES: dict[tuple, Resources] = {}
+_MAX_SHAPES = 4096
+
+
+def _shape_key(raw: object) -> tuple | None:
+    """A quantity map written as texts, as a key of `_SHAPES`; None for anything else (never cached)."""
+    if not isinstance(raw, dict):
+        return None
+    items = tuple(raw.items())
+    return items if all(type(k) is str and type(v) is str for k, v in items) else None
+
+
 def node_capacity(status: dict, ctx: Ctx) -> Resources:
     """`status.allocatable` (what the scheduler fits against), or `status.capacity` when a hand-written node has
-    no allocatable."""
-    if status.get("allocatable"):
-        return to_units(quantities(status["allocatable"], ctx, ("status", "allocatable")))
-    return to_units(quantities(status.get("capacity"), ctx, ("status", "capacity")))
+    no allocatable. Computed once per node shape (the same quantity texts); each node gets its own dict."""
+    field = "allocatable" if status.get("allocatable") else "capacity"
+    raw = status.get(field)
+    key = _shape_key(raw)
+    found = _SHAPES.get(key) if key is not None else None
+    if found is not None:
+        return dict(found)
+    reported = len(ctx.diags)
+    resources = to_units(quantities(raw, ctx, ("status", field)))
+    if key is not None and len(ctx.diags) == reported and len(_SHAPES) < _MAX_SHAPES:
+        _SHAPES[key] = dict(resources)
+    return resources
 
 
 def parse_node(obj: dict, ctx: Ctx) -> Node:

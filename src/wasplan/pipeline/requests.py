@@ -16,7 +16,7 @@ from typing import Sequence
 
 from wasplan.api.releases import GateSet
 from wasplan.documents.reader import ReadOptions
-from wasplan.explain.exact.check import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET
+from wasplan.explain.exact.budget import DEFAULT_BUDGET as DEFAULT_EXACT_BUDGET
 from wasplan.plan import Arrival, ClusterCheck, FailOn
 
 # Verification re-runs per command. A count, not seconds, so the same inputs give the same explanation on any

@@ -29,6 +29,8 @@ from wasplan.cluster.model import CPU, EPHEMERAL, MEMORY, PODS, Node, Pod
 from wasplan.engine.pluginapi.labels import NodeLabels
 from wasplan.engine.cache.podindex import PodIndex
 
+MAX_SHAPES = 65536  # distinct (requests, non-zero requests) pairs whose vectors are shared (ClusterState.vectors)
+
 DEFAULT_MAX_PODS = 110  # kubelet's default maxPods, used when a node record does not state `pods`
 BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL, PODS)
 WAIVED = 2**62  # allocatable standing for "not checked here"
@@ -62,6 +64,7 @@ class ClusterState:
         self.col = {r: i for i, r in enumerate(self.resources)}
         self.placed: dict[str, Placed] = {}
         self._vectors: dict[str, tuple] = {}
+        self._by_shape: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (requests, non-zero) -> the vectors
         self.affects_others = affects_others
         self.affecting_pods: set[str] = set()  # placed pods whose own fields can reject others (anti-affinity)
         self.journal: list[tuple[str, Pod, int, tuple]] = []
@@ -126,9 +129,22 @@ class ClusterState:
         """(effective requests with the pod slot, non-zero requests), cached per pod and resource layout."""
         found = self._vectors.get(pod.key)
         if found is None or found[0] is not pod or found[1] != len(self.resources):
-            found = (pod, len(self.resources), self.request_vector(pod), self.non_zero_vector(pod))
+            found = (pod, len(self.resources), *self._shape_vectors(pod))
             self._vectors[pod.key] = found
         return found[2], found[3]
+
+    def _shape_vectors(self, pod: Pod) -> tuple[np.ndarray, np.ndarray]:
+        """The vectors of every pod asking the same (a gang's members, a Deployment's replicas) are one read-only
+        pair, built once: a 10,000-pod plan of 1,000 identical gangs builds one pair instead of 10,000."""
+        shape = (tuple(pod.requests.items()), tuple(pod.non_zero_requests.items()))
+        found = self._by_shape.get(shape)
+        if found is None:
+            req, nz = self.request_vector(pod), self.non_zero_vector(pod)
+            req.flags.writeable = nz.flags.writeable = False  # shared: a caller adds them, never into them
+            found = (req, nz)
+            if len(self._by_shape) < MAX_SHAPES:
+                self._by_shape[shape] = found
+        return found
 
     def adopt_vectors(self, other: "ClusterState") -> None:
         """Reuse another state's per-pod vectors when both have the same resource layout: a re-run on mostly

@@ -44,7 +44,15 @@ def _fast(ev, pod: Pod, sv) -> bool:
 
 
 def _top(ranked: np.ndarray, k: int) -> np.ndarray:
-    """The (up to) k feasible rows argmax would pick first: highest value, then lowest row."""
+    """The (up to) k feasible rows argmax would pick first: highest value, then lowest row. The common case, k
+    rows or more sharing the best value (a clean cluster's identical nodes), is answered without a partition:
+    those rows are the first k rows holding it, as below, in three passes instead of six."""
+    best = ranked.max(initial=-1)
+    if best < 0:
+        return np.zeros(0, dtype=np.int64)
+    at_best = np.flatnonzero(ranked == best)
+    if len(at_best) >= k:
+        return at_best[:k]
     feasible = int((ranked >= 0).sum())
     k = min(k, feasible)
     if k == 0:

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from wasplan.engine.facade import bound_rows, pinned_domain, topology_key
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.exact import changes, moves, question, solver, tree
+from wasplan.explain.exact.budget import DEFAULT_BUDGET
 from wasplan.explain.exact.result import DOES_NOT_FIT, FOUND, MISSED, UNKNOWN, Answer, ExactCheck, TreeAnswer
 from wasplan.explain.model import BY_PREEMPTING, FITS, Suggestion
 from wasplan.explain.model import DOES_NOT_FIT as PLAN_DOES_NOT_FIT
 from wasplan.words import plural
-
-DEFAULT_BUDGET = 5.0  # seconds per solver question
 
 
 @dataclass
