@@ -50,7 +50,7 @@ class FairPreemption:
         cands = self._candidates(wl, pcq, frs)
         if not cands:
             return []
-        ordered = [item[0:2] for item in self.p._ordered((cands,), pcq.name)]
+        ordered = self.p._ordered((cands,), pcq.name)  # CandidatesOrdering
         add_all(pcq, usage)
         search = _Search(self, pcq, usage, frs)
         fits, retry = search.first(ordered, self.strategies[0])
