@@ -206,10 +206,11 @@ class Preemption:
         return 2 if unit[0].pod.pod_group else 1
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
-    def for_pod(self, ps, ev, decision, load=None) -> Outcome:
+    def for_pod(self, ps, ev, decision, load=None, placed=None) -> Outcome:
         """DefaultPreemption's dry run for a pod that found no node; does not change the cluster. `load`: the
-        nominated pods that count for it, by their requests (nominated.NominatedLoad), when not placed."""
-        return self.default.post_filter(ps, ev, decision.diagnosis, load)
+        nominated pods that count for it, by their requests (nominated.NominatedLoad), when not placed; `placed`:
+        those placed on their rows (row -> pods), when they are."""
+        return self.default.post_filter(ps, ev, decision.diagnosis, load, placed or {})
 
     def for_group(self, group, members, ev, scheduled: int, bound: list) -> WapResult:
         """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. 1.36 refuses a
