@@ -1,6 +1,6 @@
 """wasplan's verdicts on the public corpus (fixtures/public), pinned so that a change of verdict shows without Go.
 
-For every case of fixtures/public/cases.yaml and both releases, `wasplan plan MANIFESTS --cluster SNAPSHOT -o json`
+For every case of fixtures/public/cases.yaml and every release, `wasplan plan MANIFESTS --cluster SNAPSHOT -o json`
 gives an exit code and, per pod the manifests create, a status; an invalid case gives its error codes. These are
 held in fixtures/public/verdicts.yaml, each checked against the oracle by tests/oracle/test_public_corpus.py (or
 listed there with its cause). A case whose verdict changes fails here: if the change is meant (a fix merged), run
@@ -19,7 +19,7 @@ import yaml
 
 from tests.corpus_cases import CASES, PUBLIC, SOURCES, plan_json
 
-RELEASES = ("1.36", "1.37")
+RELEASES = ("1.36", "1.37", "1.38")
 VERDICTS = PUBLIC / "verdicts.yaml"
 RECORD = os.environ.get("WASPLAN_RECORD_VERDICTS") == "1"
 
@@ -106,7 +106,7 @@ V1BETA1_NVIDIA = {
 }
 
 
-@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("release", ["1.36", "1.37"])  # 1.38 no longer serves resource.k8s.io/v1beta1
 @pytest.mark.parametrize("manifests", sorted(V1BETA1_NVIDIA))
 def test_nvidia_v1beta1_quickstart_is_planned_like_upstream(manifests, release):
     case = next(c for c in CASES if c.manifests == manifests)
@@ -121,3 +121,13 @@ def test_nvidia_v1beta1_quickstart_is_planned_like_upstream(manifests, release):
         devices.setdefault(owner, []).extend((d["request"], d["driver"], d["device"]) for d in claim["devices"])
     assert devices == {pod: [("gpu", "gpu.nvidia.com", gpu) for gpu in gpus]
                        for pod, gpus in V1BETA1_NVIDIA[manifests].items()}
+
+
+@pytest.mark.parametrize("manifests", sorted(V1BETA1_NVIDIA))
+def test_nvidia_v1beta1_quickstart_is_refused_by_1_38(manifests):
+    """resource.k8s.io/v1beta1's kinds are APILifecycleRemoved in 1.38: v1.38.0-beta.0's API server (and the
+    oracle, which asks the same evaluator) does not serve them, so the plan stops at validation."""
+    case = next(c for c in CASES if c.manifests == manifests)
+    code, doc = plan_json(case, "1.38")
+    errors = {d["code"] for d in doc.get("diagnostics") or () if d["severity"] == "error"}
+    assert (code, errors) == (2, {"WAS109"})

@@ -40,6 +40,9 @@ func prepareRun(a Adapter, name string, args []string, stderr io.Writer, withPod
 	if err != nil {
 		return nil, err
 	}
+	if err := setServingVersion(a); err != nil {
+		return nil, err
+	}
 	cfg, err := LoadConfig(o.schedulerConfig)
 	if err != nil {
 		return nil, err

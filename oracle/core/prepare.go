@@ -125,6 +125,9 @@ func toTyped(d Doc, target schema.GroupVersion, adm *admitter, resource string) 
 	if err != nil {
 		return nil, &InputError{fmt.Sprintf("%s: %s %s: %v", d.Where(), d.APIVersion(), d.Kind(), shortDecodeError(err))}
 	}
+	if removed := removedError(*gvk); removed != nil { // the API server would refuse the create (validate.go)
+		return nil, &InputError{fmt.Sprintf("%s: %s", d.Where(), removed.Message)}
+	}
 	legacyscheme.Scheme.Default(in)
 	internal, err := legacyscheme.Scheme.New(schema.GroupVersionKind{Group: gvk.Group, Version: runtime.APIVersionInternal, Kind: gvk.Kind})
 	if err != nil {

@@ -38,8 +38,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/types"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	genericserver "k8s.io/apiserver/pkg/server"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -138,6 +140,9 @@ func apiCommand(a Adapter, name, output string, args []string, stderr io.Writer)
 	server, err := apiServer(a)
 	if err == nil {
 		err = checkAPIRelease(a, *release, *format, output)
+	}
+	if err == nil {
+		err = setServingVersion(a)
 	}
 	if err == nil {
 		err = applyAPIGates(a, *gates)
@@ -252,10 +257,47 @@ func serverErrors(doc apiDocument, strategies map[schema.GroupKind]rest.RESTCrea
 	return append(found, createErrors(internal, gvk, strategy, "")...)
 }
 
-// servedError: the release serves exactly the versions its scheme knows, and the scheduling.k8s.io resources
-// only while the gate that enables their storage is on (pkg/registry/scheduling/rest/storage_scheduling.go).
+// servingEvaluator is kube-apiserver's own test of a kind's removal release against the server's version
+// (k8s.io/apiserver/pkg/server/deleted_kinds.go, which RemoveUnavailableKinds applies to every API group's
+// storage before it is installed), built for the module the binary is (Adapter.Kubernetes).
+var servingEvaluator genericserver.ResourceExpirationEvaluator
+
+func setServingVersion(a Adapter) error {
+	current, err := utilversion.ParseSemantic(a.Kubernetes())
+	if err == nil {
+		servingEvaluator, err = genericserver.NewResourceExpirationEvaluator(current)
+	}
+	return err
+}
+
+// removedError: the kind's generated APILifecycleRemoved (zz_generated.prerelease-lifecycle.go) names a
+// release the server no longer serves it in, as isNotRemoved decides: scheduling.k8s.io/v1beta1 PriorityClass
+// (removed in 1.22) everywhere, resource.k8s.io/v1beta1 from v1.38.0-beta.0 on (a beta tag, unlike an alpha
+// one, drops the kinds removed in its own minor).
+func removedError(gvk schema.GroupVersionKind) *ValidationError {
+	obj, err := legacyscheme.Scheme.New(gvk)
+	if err != nil || servingEvaluator == nil {
+		return nil
+	}
+	removed, ok := obj.(interface{ APILifecycleRemoved() (major, minor int) })
+	if !ok {
+		return nil
+	}
+	major, minor := removed.APILifecycleRemoved()
+	if servingEvaluator.ShouldServeForVersion(major, minor) {
+		return nil
+	}
+	return &ValidationError{"apiVersion", errNotServed, fmt.Sprintf("%s %s is not served since Kubernetes %d.%d", gvk.GroupVersion(), gvk.Kind, major, minor)}
+}
+
+// servedError: the release serves the versions its scheme knows, except the kinds whose removal release has
+// come (removedError), and the scheduling.k8s.io resources only while the gate that enables their storage is on
+// (pkg/registry/scheduling/rest/storage_scheduling.go).
 func servedError(gvk schema.GroupVersionKind) *ValidationError {
 	if legacyscheme.Scheme.Recognizes(gvk) {
+		if removed := removedError(gvk); removed != nil {
+			return removed
+		}
 		resource, _ := meta.UnsafeGuessKindToResource(gvk)
 		if gate, gated := servedByGate[resource.Resource]; gated && gvk.Group == "scheduling.k8s.io" &&
 			!utilfeature.DefaultFeatureGate.Enabled(gate) {

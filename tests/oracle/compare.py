@@ -20,7 +20,11 @@ says this happened; those cases are counted separately.
 Where wasplan names a preemption's tied placements (`podGroups[].alternatives`, docs/plan-json.md "Ties"), they
 must be exactly the oracle's `tiedPlacements` for that group; when the oracle drew another of them, that
 alternative's victims must be the oracle's victims, and the outcomes are compared as if wasplan had drawn it too
-(`_drawn_alternatives`).
+(`_drawn_alternatives`). A pod's preemption names its tied candidate nodes the same way
+(`preemptions[].alternatives`): upstream's dry run starts at a random node (DryRunPreemption's offset,
+preemption.go GetOffsetAndNumCandidates) and pickOneNodeForPreemption keeps the first of the candidates tied to
+the last criterion, so when the oracle evicted the victims of another listed candidate, on that node, the rest is
+compared as if wasplan had drawn it (`_drawn_pod_alternatives`).
 
 A 1.36 gang's members take their nodes in an order upstream does not fix (`_gang_order_ties`): when both tools
 bind every member on the same nodes, counted with multiplicity, which member took which node is such a tie.
@@ -252,21 +256,53 @@ def _drawn_alternatives(ours: dict, theirs: dict, out: Comparison) -> dict:
         out.tied = True
         out.ties.append(f"podGroup {key}: the oracle drew {drawn['placement']}, wasplan carries out "
                         f"{chosen['placement']}")
-        ours = _as_drawn(ours, key, mine, frozenset(drawn["victims"]))
+        ours = _as_drawn(ours, f"PodGroup {key}", mine, frozenset(drawn["victims"]), theirs)
     return ours
 
 
-def _as_drawn(plan: dict, group: str, victims: frozenset, drawn: frozenset) -> dict:
-    """`plan` with the group's preemption evicting `drawn` instead of `victims` (running pods stay)."""
+def _drawn_pod_alternatives(ours: dict, theirs: dict, out: Comparison) -> dict:
+    """A pod's preemption whose tied candidate nodes wasplan names: when the oracle nominated the pod on another
+    of them and evicted exactly that candidate's victims, the oracle drew it; the rest is compared on outcomes,
+    with wasplan's plan read as if it had drawn the same candidate (victims swapped)."""
+    pods_up, upstream_victims = _by_key(theirs.get("pods")), _victims(theirs)
+    for entry in ours.get("preemptions") or ():
+        preemptor, alternatives = entry["preemptor"], entry.get("alternatives") or ()
+        if preemptor.get("kind", "Pod") != "Pod" or not alternatives:
+            continue
+        key = _key(preemptor)
+        pod = pods_up.get(key) or {}
+        node = pod.get("nominatedNode") or pod.get("node")
+        theirs_victims = upstream_victims.get(_ref(preemptor), frozenset())
+        drawn = next((a for a in alternatives if a["node"] == node and frozenset(a["victims"]) == theirs_victims),
+                     None)
+        if drawn is None or drawn["chosen"]:
+            continue
+        chosen = next(a for a in alternatives if a["chosen"])
+        out.tied = True
+        out.ties.append(f"pod {key}: the oracle drew the preemption candidate {drawn['node']}, wasplan carries out "
+                        f"{chosen['node']}")
+        ours = _as_drawn(ours, _ref(preemptor), frozenset(chosen["victims"]), frozenset(drawn["victims"]), theirs)
+    return ours
+
+
+def _as_drawn(plan: dict, preemptor: str, victims: frozenset, drawn: frozenset, theirs: dict) -> dict:
+    """`plan` with the preemption of `preemptor` ("PodGroup ns/name", "Pod ns/name") evicting `drawn` instead
+    of `victims`, which stay running: AlreadyBound, or Bound where the oracle, which kept them, says so (a pod
+    the plan itself bound before it was evicted)."""
+    upstream = _by_key(theirs.get("pods"))
+
     def status(p):
         key = _key(p)
         if key in drawn:
             return "Preempted"
-        return "AlreadyBound" if key in victims else p["status"]
+        if key not in victims:
+            return p["status"]
+        kept = (upstream.get(key) or {}).get("status")
+        return kept if kept in ("Bound", "AlreadyBound") else "AlreadyBound"
     pods = [{**p, "status": status(p)} for p in plan.get("pods") or ()]
     preemptions = [{**p, "victims": [{"namespace": k.partition("/")[0], "name": k.partition("/")[2]}
                                      for k in sorted(drawn)]}
-                   if _ref(p["preemptor"]) == f"PodGroup {group}" else p for p in plan.get("preemptions") or ()]
+                   if _ref(p["preemptor"]) == preemptor else p for p in plan.get("preemptions") or ()]
     return {**plan, "pods": pods, "preemptions": preemptions}
 
 
@@ -349,6 +385,7 @@ def _loose(ours: dict, theirs: dict, out: Comparison) -> None:
 def compare(ours: dict, theirs: dict) -> Comparison:
     out = Comparison()
     ours = _drawn_alternatives(ours, theirs, out)
+    ours = _drawn_pod_alternatives(ours, theirs, out)
     _pod_ties(ours, theirs, out)
     _placement_ties(ours, theirs, out)
     (_loose if out.tied else _strict)(ours, theirs, out)

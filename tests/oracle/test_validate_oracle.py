@@ -71,3 +71,40 @@ def test_mutated_documents_get_the_servers_verdict(oracle_bin, release, tmp_path
     print(f"\nvalidate {release}: {total} documents, verdict {verdict_ok} ({100 * verdict_ok / total:.1f}%), "
           f"verdict and field paths {paths_ok} ({100 * paths_ok / total:.1f}%); known gaps {dict(gaps)}")
     assert not unexplained, "\n".join(unexplained[:10])
+
+
+REMOVED = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PriorityClass
+metadata: {name: legacy}
+value: 10
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+"""
+
+
+@pytest.mark.parametrize(("release", "beta_served"), [("1.36", True), ("1.37", True), ("1.38", False)])
+def test_kinds_past_their_removal_release_are_not_served(oracle_bin, release, beta_served, tmp_path):
+    """The oracle asks kube-apiserver's ResourceExpirationEvaluator (apiserver/pkg/server/deleted_kinds.go) about
+    each kind's APILifecycleRemoved: scheduling.k8s.io/v1beta1 PriorityClass (removed in 1.22) is refused by
+    every release, resource.k8s.io/v1beta1 (removed in 1.38) by v1.38.0-beta.0, whose beta tag drops what its
+    own minor removes; wasplan refuses the same documents (WAS109, WAS113)."""
+    require_release(oracle_bin, release)
+    stream = tmp_path / "removed.yaml"
+    stream.write_text(REMOVED)
+    server, ours = validate_both(oracle_bin, stream, release, "")
+    assert [(s.verdict, s.not_served) for s in server] == [("invalid", True),
+                                                           ("valid" if beta_served else "invalid", not beta_served),
+                                                           ("valid", False)]
+    assert [o.verdict for o in ours] == [s.verdict for s in server]
+    if not beta_served:
+        assert server[1].messages == ("apiVersion: resource.k8s.io/v1beta1 DeviceClass is not served since "
+                                      "Kubernetes 1.38",)

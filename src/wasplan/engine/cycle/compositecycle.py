@@ -288,6 +288,7 @@ def run(cycles, root: str) -> None:
             cycles.queue.push((QueueKind.COMPOSITE, root), forest.priority(root), min(m.initial_ts for m in waiting))
         cycles.pods_bound()
     else:
+        cycles.queue.failed((QueueKind.COMPOSITE, root))
         cycles.queue.park((QueueKind.COMPOSITE, root), forest.priority(root), cycles.tick())
 
 
@@ -339,6 +340,7 @@ def _hold_all(cycles, root: str, queued: list, gating) -> None:
 def _fail_all(cycles, root: str, queued: list, message: str) -> None:
     for ps in queued:
         cycles.fail(ps, message)
+    cycles.queue.failed((QueueKind.COMPOSITE, root))
     cycles.queue.park((QueueKind.COMPOSITE, root), cycles.forest.priority(root), cycles.tick())
 
 

@@ -310,6 +310,7 @@ class Cycles:
         if decision is None or decision.node is None:
             failed = decision is not None and decision.error
             self.fail(ps, message, Reason.SCHEDULER_ERROR if failed else Reason.UNSCHEDULABLE)
+            self.queue.failed((QueueKind.POD, ps.key), error=bool(failed))
             if ps.key in self.nominator.entries:  # it preempted: its victims' deletion requeued it, into the backoffQ
                 self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
             else:
@@ -321,6 +322,7 @@ class Cycles:
         if refused is not None:  # PreBind failed: Unreserve, and the pod goes back to the queue
             self.state.rollback(mark)
             self.fail(ps, refused, Reason.SCHEDULER_ERROR)
+            self.queue.failed((QueueKind.POD, ps.key), error=True)
             self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
             return
         self.bind(ps, decision.node)
@@ -438,6 +440,7 @@ class Cycles:
                 self.queue.push((QueueKind.GROUP, group.key), group.priority, min(m.initial_ts for m in members))
         else:  # 1.36: the members that failed go to the backoffQ (`_backs_off_always`) and retry on their own
             for ps in failed:
+                self.queue.failed((QueueKind.POD, ps.key))
                 self.queue.back_off((QueueKind.POD, ps.key), ps.priority, ps.ts)
         self.pods_bound()
 
@@ -446,8 +449,10 @@ class Cycles:
         for ps in members:
             self.fail(ps, failures.get(ps.key) or message, reason)
             if not self._entity:
+                self.queue.failed((QueueKind.POD, ps.key))
                 self.queue.park((QueueKind.POD, ps.key), ps.priority, ps.ts)
         if self._entity:
+            self.queue.failed((QueueKind.GROUP, group.key))
             self.queue.park((QueueKind.GROUP, group.key), group.priority, self.tick())
 
     def _set_condition(self, group: GroupState, status: str, reason: str, message: str) -> None:

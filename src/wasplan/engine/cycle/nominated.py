@@ -158,7 +158,10 @@ class NominatedLoad:
 
     def placed(self, state):
         """The pods placed on their nodes for the duration (the dry run's filter path)."""
-        return reserved(state, _per_row(self.table, self.sel))
+        return reserved(state, self.per_row())
+
+    def per_row(self) -> dict[int, list[Pod]]:
+        return _per_row(self.table, self.sel)
 
 
 @contextmanager
@@ -181,6 +184,7 @@ class Nominator:
 
     def __init__(self, priority_of: Callable[[Pod], int], state) -> None:
         self.entries: dict[str, Nomination] = {}
+        self.placed_rows: dict[int, list[Pod]] = {}  # what `counted` placed, per row, while it is in use
         self.priority_of = priority_of
         self.state = state
         self._table = _Table(len(state.resources))
@@ -224,10 +228,12 @@ class Nominator:
             if load is not None:
                 yield load
             else:
-                with reserved(state, _per_row(table, sel)):
+                self.placed_rows = _per_row(table, sel)
+                with reserved(state, self.placed_rows):
                     yield None
         finally:
             self.entries, self._table = saved
+            self.placed_rows = {}
 
     @staticmethod
     def _load(table: _Table, sel: np.ndarray, state, floor: int) -> NominatedLoad | None:

@@ -97,17 +97,21 @@ def select_on_node_arith(ctx, row: int, req: np.ndarray, cols: np.ndarray, lower
     return NodeResult(victims, violations)
 
 
-def select_on_node_filters(ctx, ev, pod, row: int, lower: list) -> NodeResult:
+def select_on_node_filters(ctx, ev, pod, row: int, lower: list, elsewhere: list = ()) -> NodeResult:
     """SelectVictimsOnNode with every filter plugin, through the state journal. Only `row` may take the pod, but
     PodTopologySpread and InterPodAffinity count pods and domains on every node (upstream runs the filters with
     the cycle's PreFilter state, counted over the whole snapshot with the victims taken out): restricting the
-    counts to the row would lose another zone's missing pods or another node's matching ones."""
+    counts to the row would lose another zone's missing pods or another node's matching ones. `elsewhere`: the
+    nominated pods placed on other rows for the dry run, taken off for this row's (only the filtered node's
+    nominated pods count)."""
     if not lower:
         return NodeResult(None, 0, (NO_VICTIMS,))
     state = ctx.state
     mask = np.zeros(len(state.nodes), dtype=bool)
     mask[row] = True
     mark = state.mark()
+    for other in elsewhere:
+        state.remove(other)
     for ps in lower:
         state.remove(ps.pod)
     try:

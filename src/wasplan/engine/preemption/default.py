@@ -78,8 +78,9 @@ class DefaultPreemption:
         priority, which none of those pods may be below (none is a victim or changes a lower-priority sum)."""
         return None if cand.own_constraints(ps.pod) else self.ctx.prio(ps)
 
-    def post_filter(self, ps, ev, diagnosis, load=None) -> Outcome:
-        """`load`: the nominated pods counted by their requests (takes_load), or None when they are placed."""
+    def post_filter(self, ps, ev, diagnosis, load=None, placed=None) -> Outcome:
+        """`load`: the nominated pods counted by their requests (takes_load), or None when they are placed
+        (`placed`: row -> those pods)."""
         ctx = self.ctx
         if pod_policy(ps, ctx.world) == NEVER:
             return Outcome(message="preemption: " + NOT_ELIGIBLE_NEVER)
@@ -102,7 +103,7 @@ class DefaultPreemption:
         if cand.filtered_before_fit(ps.pod):  # the resource test cannot settle a node: every one gets its dry run
             room = np.ones_like(room)
         rows = np.flatnonzero(possible & (lower_n > 0) & room)
-        cache = self._dry_run(ps, ev, rows, req, cols, prio, load)
+        cache = self._dry_run(ps, ev, rows, req, cols, prio, load, placed or {})
         found = rows[cache.victims[rows]]
         if not len(found):
             return Outcome(message=self._failure(total, diagnosis, possible, lower_n, room, avail, req, cols, rows,
@@ -139,13 +140,13 @@ class DefaultPreemption:
             self._rank[order] = np.arange(len(nodes))
         return self._rank
 
-    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio, load) -> _NodeCache:
+    def _dry_run(self, ps, ev, rows: np.ndarray, req, cols, prio, load, placed: dict) -> _NodeCache:
         """Each candidate row's SelectVictimsOnNode: by arithmetic (cached per signature) where only resources
         can decide, through the filters elsewhere (never cached: other rows' pods can change their verdict; the
-        nominated pods `load` counts by their requests are placed for them)."""
+        nominated pods `load` counts by their requests are placed for them; `placed`: those already placed)."""
         ctx = self.ctx
         if cand.own_constraints(ps.pod):
-            return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio)
+            return self._with_filters(_NodeCache(len(ctx.state.nodes)), ps, ev, rows, prio, placed)
         extra = None if load is None else load.requested
         cache = self._cache((req.tobytes(), prio, ctx.pdbs.generation), extra)
         blocked = cand.blocked_by_placed(ev, ps.pod)
@@ -158,13 +159,19 @@ class DefaultPreemption:
         view.results, view.known, view.victims, view.stats = (dict(cache.results), cache.known.copy(),
                                                               cache.victims.copy(), cache.stats.copy())
         if load is None:
-            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio, placed)
         with load.placed(ctx.state):
-            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio)
+            return self._with_filters(view, ps, ev, rows[blocked[rows]], prio, load.per_row())
 
-    def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio) -> _NodeCache:
+    def _with_filters(self, view: _NodeCache, ps, ev, rows: np.ndarray, prio, placed: dict) -> _NodeCache:
+        """The filter path, row by row, each with only its own row's nominated pods (`placed`, row -> pods):
+        RunFilterPluginsWithNominatedPods adds the nominated pods of the node it filters, so a topology spread or
+        inter-pod term there does not count those nominated elsewhere (preemption.go SelectVictimsOnNode,
+        framework/runtime addGENominatedPods)."""
         for r in rows.tolist():
-            view.put(r, cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio)), self.ctx)
+            elsewhere = [pod for row, pods in placed.items() if row != r for pod in pods]
+            result = cand.select_on_node_filters(self.ctx, ev, ps.pod, r, self.ctx.lower_pods(r, prio), elsewhere)
+            view.put(r, result, self.ctx)
         return view
 
     def _cache(self, key: tuple, extra: np.ndarray | None) -> _NodeCache:

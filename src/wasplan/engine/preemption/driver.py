@@ -113,7 +113,7 @@ class Preemption:
             found = self._unit_cache[key] = "group:" + whole.key if whole else key
         return found
 
-    def ordered_units(self, lower: list) -> list[tuple[list, bool]]:
+    def ordered_units(self, lower: list) -> list[tuple[list, int]]:
         """Per-node victim units in reprieve order: importance order, PDB-violating units first. 1.37 ranks them
         with v1.37.2 preemption.MoreImportantVictim, which DefaultPreemption uses too: higher priority, then a
         PodGroup's pods (a whole group, or one member in single mode) before a pod without a group, then the
@@ -134,10 +134,13 @@ class Preemption:
         pods = [self.world.pods[k] for k in whole.members if k in self.state.placed] if whole else unit
         return (-self.prio(unit[0]), -self.type_rank(unit), -len(pods), min(self.start(p) for p in pods))
 
-    def _violating_first(self, units: list[list]) -> list[tuple[list, bool]]:
+    def _violating_first(self, units: list[list]) -> list[tuple[list, int]]:
+        """Each unit with how many of its pods break a budget (FilterVictimsWithPDBViolation's ViolateCount:
+        a unit is violating when any pod is, and counts its violating pods; SelectVictimsOnNode and RankNodes'
+        CompareVictimSets add those counts up), violating units first."""
         flat = [ps.pod for unit in units for ps in unit]
         flags = iter(self.pdbs.violating(flat, (p.pod for p in self.state.placed.values())))
-        marked = [(unit, any([next(flags) for _ in unit])) for unit in units]
+        marked = [(unit, sum(1 for _ in unit if next(flags))) for unit in units]
         return [u for u in marked if u[1]] + [u for u in marked if not u[1]]
 
     def expand(self, victims: list) -> list:
@@ -168,14 +171,14 @@ class Preemption:
             self._scans[key] = (version, group, answer)
         return answer
 
-    def wap_units(self, group) -> list[tuple[list, bool]]:
+    def wap_units(self, group) -> list[tuple[list, int]]:
         """Every placed pod below the group's priority, in WAP units and reprieve order. 1.37 ranks a unit of
         PodGroup members (whole group or, in single mode, one member) above a pod without a group
         (podgroup preemption evaluator test "Priority: mix of no groups and pod groups"). An empty answer is
         memoised (`scan`); a non-empty one depends on the PodDisruptionBudgets too and is built each time."""
         return self.scan("units", group, lambda: self._wap_units(group), keep=lambda units: not units)
 
-    def _wap_units(self, group) -> list[tuple[list, bool]]:
+    def _wap_units(self, group) -> list[tuple[list, int]]:
         own = set(group.members)
         threshold = group.priority
         units: dict[str, list] = {}
@@ -206,10 +209,11 @@ class Preemption:
         return 2 if unit[0].pod.pod_group else 1
 
     # ---- entry points for the cycles -----------------------------------------------------------------------
-    def for_pod(self, ps, ev, decision, load=None) -> Outcome:
+    def for_pod(self, ps, ev, decision, load=None, placed=None) -> Outcome:
         """DefaultPreemption's dry run for a pod that found no node; does not change the cluster. `load`: the
-        nominated pods that count for it, by their requests (nominated.NominatedLoad), when not placed."""
-        return self.default.post_filter(ps, ev, decision.diagnosis, load)
+        nominated pods that count for it, by their requests (nominated.NominatedLoad), when not placed; `placed`:
+        those placed on their rows (row -> pods), when they are."""
+        return self.default.post_filter(ps, ev, decision.diagnosis, load, placed or {})
 
     def for_group(self, group, members, ev, scheduled: int, bound: list) -> WapResult:
         """WAP for a group whose cycle ended plain Unschedulable; does not change the cluster. 1.36 refuses a

@@ -32,7 +32,7 @@ class VictimCost:
     priority: int
     type_rank: int  # CompositePodGroup 3, PodGroup 2, Pod 1 (victimRank)
     pods: int
-    pdb_violations: int
+    pdb_violations: int  # the unit's pods that break a budget (ViolateCount)
 
 
 def _cmp(a, b) -> int:

@@ -121,7 +121,7 @@ class PostFilters:
         if self.preemption is None:
             return None, with_post_filter(decision.message, earlier or "")
         with self.nominator.counted(ps.pod, self.state, self.preemption.default.load_floor(ps)) as load:
-            outcome = self.preemption.for_pod(ps, ev, decision, load)
+            outcome = self.preemption.for_pod(ps, ev, decision, load, self.nominator.placed_rows)
         if outcome.node is None:
             return None, with_post_filter(decision.message, joined(earlier, outcome.message))
         self.preemption.ledger.evict("Pod", ps.pod.namespace, ps.pod.name, outcome.victims,

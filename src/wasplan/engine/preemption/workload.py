@@ -147,7 +147,7 @@ def _search(ctx, ev, group, job: tuple, units, home, moves: Moves) -> WapResult:
 def _ranker(ctx, units, home, members: list) -> ranknodes.NodeRanker:
     """1.38's RankNodes over these potential victims: each unit's cost, and per node the units on it, most
     important first (NewPodGroupPreemptionState sorts each node's victims with MoreImportantVictim)."""
-    costs = [ranknodes.VictimCost(ctx.wap_prio(unit[0]), 1 + ctx.type_rank(unit), len(unit), int(violating))
+    costs = [ranknodes.VictimCost(ctx.wap_prio(unit[0]), 1 + ctx.type_rank(unit), len(unit), violating)
              for unit, violating in units]
     unit_rows = [{home[ps.key] for ps in unit} for unit, _ in units]
     by_row: dict[int, list[int]] = {}
