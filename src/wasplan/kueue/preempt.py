@@ -118,8 +118,8 @@ class Preemptor:
             for node in pcq.ancestors():
                 if advantage or not skip_prio:
                     self._subtree(node, node, previous, preemptor, pcq, frs, advantage, hier if advantage else prio)
-                fits, remaining = fits_in_quota(node, remaining)
-                advantage = advantage or fits
+                if not advantage and node.parent is not None:  # once true it stays so; nothing reads the root's
+                    advantage, remaining = fits_in_quota(node, remaining)
                 previous = node
         if not hier and not prio and not same:
             return []
