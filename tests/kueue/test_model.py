@@ -294,3 +294,80 @@ def test_a_pods_requests_are_summed_exactly_and_rounded_once():
     [cq] = result.cluster_queues
     assert [w.status for w in result.workloads] == [KueueStatus.ADMITTED]
     assert cq.usage["f"]["cpu"]["used"] == "3m"
+
+
+RECLAIM_COHORT = """
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq-a}
+spec:
+  cohortName: team
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority, reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: default, resources: [{name: cpu, nominalQuota: 4}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq-b}
+spec:
+  cohortName: team
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: default, resources: [{name: cpu, nominalQuota: 4}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: a}
+spec: {clusterQueue: cq-a}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: b}
+spec: {clusterQueue: cq-b}
+"""
+
+
+def _cpu_job(name: str, namespace: str, cpu: int, second: int) -> str:
+    return textwrap.dedent(f"""\
+        ---
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: {name}
+          namespace: {namespace}
+          labels: {{kueue.x-k8s.io/queue-name: lq}}
+          creationTimestamp: '2025-12-01T00:00:0{second}Z'
+        spec:
+          suspend: true
+          template:
+            spec:
+              restartPolicy: Never
+              containers: [{{name: main, image: busybox, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+        """)
+
+
+def test_reclaim_without_borrowing_frees_quota_only_for_a_preemptor_within_nominal():
+    """With borrowWithinCohort Never a queue reclaims its lent quota only for a workload that fits its nominal
+    quota: the 6-CPU borrower in cq-b is preempted for a 3-CPU workload of cq-a (4 nominal), not for a 5-CPU one,
+    which stays pending while a 2-CPU one is admitted beside the borrower (checked against the Kueue oracle)."""
+    within = {w.name: (w.status, w.message) for w in run_text(
+        RECLAIM_COHORT + _cpu_job("borrower", "b", 6, 0) + _cpu_job("reclaimer", "a", 3, 1)).workloads}
+    assert within == {
+        "job-reclaimer-c32e2": (KueueStatus.ADMITTED, "The workload is admitted"),
+        "job-borrower-1804f": (KueueStatus.PENDING, "couldn't assign flavors to pod set main: insufficient unused "
+                                                    "quota for cpu in flavor default, 1 more needed")}
+    beyond = {w.name: (w.status, w.message) for w in run_text(
+        RECLAIM_COHORT + _cpu_job("borrower", "b", 6, 0) + _cpu_job("big", "a", 5, 1)
+        + _cpu_job("small", "a", 2, 2)).workloads}
+    assert beyond == {
+        "job-borrower-1804f": (KueueStatus.ADMITTED, "The workload is admitted"),
+        "job-big-13d82": (KueueStatus.PENDING, "couldn't assign flavors to pod set main: insufficient unused quota "
+                                               "for cpu in flavor default, 3 more needed"),
+        "job-small-d682f": (KueueStatus.ADMITTED, "The workload is admitted")}

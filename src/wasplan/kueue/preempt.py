@@ -109,20 +109,25 @@ class Preemptor:
         same: list = []
         if p.within_cluster_queue != "Never":
             self._from_cq(pcq, None, preemptor, pcq, frs, False, same)
+        forbidden = p.borrow_within_cohort == "Never"
+        # with borrowing forbidden, every priority-reclaim candidate is ReclaimWithoutBorrowing, valid only in the
+        # attempt without borrowing; that attempt is made only when the preemptor's queue is under nominal, and can
+        # succeed only if the preemptor fits without borrowing once all of its own queue's candidates are gone
+        no_borrow = self._may_fit_unborrowed(pcq, usage, same)
+        skip_prio = forbidden and (not no_borrow or not self._under_nominal(pcq, frs))
         hier: list = []
         prio: list = []
         if pcq.parent is not None and p.reclaim_within_cohort != "Never":
             advantage, remaining = fits_in_quota(pcq, usage)
             previous = None
             for node in pcq.ancestors():
-                self._subtree(node, node, previous, preemptor, pcq, frs, advantage, hier if advantage else prio)
-                fits, remaining = fits_in_quota(node, remaining)
-                advantage = advantage or fits
+                if advantage or not skip_prio:
+                    self._subtree(node, node, previous, preemptor, pcq, frs, advantage, hier if advantage else prio)
+                if not advantage and node.parent is not None:  # once true it stays so; nothing reads the root's
+                    advantage, remaining = fits_in_quota(node, remaining)
                 previous = node
         if not hier and not prio and not same:
             return []
-        ordered = self._ordered((hier, prio, same), pcq.name)
-        forbidden = p.borrow_within_cohort == "Never"
         if not hier and not prio:
             attempts = (True,)
         elif forbidden and not self._under_nominal(pcq, frs):
@@ -131,6 +136,9 @@ class Preemptor:
             attempts = (False, True)
         else:
             attempts = (True, False)
+        if not no_borrow:
+            attempts = (True,)
+        ordered = self._ordered((hier, prio, same), pcq.name)
         for borrowing in attempts:
             chosen: list[Target] = []
             for wl, cq, variant, lca in ordered:
@@ -146,6 +154,17 @@ class Preemptor:
             for t in chosen:
                 add_all(t.cq, t.wl.usage())
         return []
+
+    @staticmethod
+    def _may_fit_unborrowed(pcq: Node, usage: dict[FR, int], same: list) -> bool:
+        """Could an attempt without borrowing fit at all? It needs the preemptor's queue within its nominal quota
+        with the preemptor's usage added, and only evicting that queue's own candidates lowers its usage (an
+        eviction elsewhere changes that queue and its cohorts only)."""
+        freed: dict[FR, int] = {}
+        for wl, *_ in same:
+            for fr, v in wl.usage().items():
+                freed[fr] = freed.get(fr, 0) + v
+        return not any(pcq.borrowing_with(fr, v - freed.get(fr, 0)) for fr, v in usage.items())
 
     @staticmethod
     def _under_nominal(pcq: Node, frs: set[FR]) -> bool:

@@ -22,7 +22,8 @@ _NO_QUOTA = ResourceQuota(0)
 
 
 class Node:
-    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq", "_height")
+    __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq", "_height",
+                 "_potential")
 
     def __init__(self, name: str, quotas: dict[FR, ResourceQuota], cq: ClusterQueue | None = None) -> None:
         self.name = name
@@ -34,6 +35,7 @@ class Node:
         self.usage: dict[FR, int] = {}
         self.cq = cq
         self._height: int | None = None  # the tree's shape does not change during a run
+        self._potential: dict[FR, int] = {}  # nor do its quotas: potential_available per (flavor, resource)
 
     def quota(self, fr: FR) -> ResourceQuota:
         return self.quotas.get(fr, _NO_QUOTA)
@@ -107,6 +109,14 @@ def cq_available(node: Node, fr: FR) -> int:
 
 
 def potential_available(node: Node, fr: FR) -> int:
+    """Depends on quotas only, so computed once per node and (flavor, resource)."""
+    value = node._potential.get(fr)
+    if value is None:
+        value = node._potential[fr] = _potential_available(node, fr)
+    return value
+
+
+def _potential_available(node: Node, fr: FR) -> int:
     if node.parent is None:
         return node.subtree.get(fr, 0)
     value = node.local_quota(fr) + potential_available(node.parent, fr)
