@@ -486,11 +486,11 @@ def _partial(w: World) -> None:
 
 
 def _two_flavors(w: World, cpu: int, *, limits: bool) -> list[dict]:
-    """on-demand and spot (half the CPUs), memory alongside; borrowing and lending limits on some CPU quotas, a
-    lending limit sometimes above the nominal quota (Kueue then keeps nothing back)."""
+    """on-demand and spot (half the CPUs), memory alongside; borrowing and lending limits on some CPU quotas
+    (a lending limit at most the nominal quota, as Kueue's webhook requires)."""
     def cpu_quota(nominal: int) -> dict:
         return quota(nominal, borrowing=w.rng.randint(0, nominal + 2) if limits and w.chance(0.3) else None,
-                     lending=w.rng.randint(0, nominal + 2) if limits and w.chance(0.3) else None)
+                     lending=w.rng.randint(0, nominal) if limits and w.chance(0.3) else None)
     return [resource_group({f: {"cpu": cpu_quota(n), "memory": quota(f"{n * 4}Gi")}
                             for f, n in (("on-demand", cpu), ("spot", max(1, cpu // 2)))})]
 
