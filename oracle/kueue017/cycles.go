@@ -80,7 +80,8 @@ type harness struct {
 	pending     sync.WaitGroup
 	cqs         map[string]*kueue.ClusterQueue
 	owners      map[types.NamespacedName]*ownerRef
-	uids        map[types.UID]string // workload UID -> namespace/name, for preemptedBy
+	uids        map[types.UID]string        // workload UID -> namespace/name, for preemptedBy
+	reserved    map[workload.Reference]bool // workloads holding quota, already taken out of the queue manager
 	cycles      int
 	busy        time.Duration // time spent inside Kueue's cycles
 	fairSharing bool          // the Configuration enables fair sharing
@@ -92,7 +93,8 @@ type harness struct {
 // newHarness builds the client and Kueue's components from the decoded world.
 func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts options) (*harness, error) {
 	h := &harness{ctx: ctx, log: logr.Discard(), opts: opts, cqs: map[string]*kueue.ClusterQueue{},
-		owners: map[types.NamespacedName]*ownerRef{}, uids: map[types.UID]string{}}
+		owners: map[types.NamespacedName]*ownerRef{}, uids: map[types.UID]string{},
+		reserved: map[workload.Reference]bool{}}
 
 	seq := 0
 	names := namer{}
@@ -445,6 +447,9 @@ func (h *harness) cycle() error {
 	h.pending.Wait()
 	h.busy += time.Since(start)
 	h.collectEvents()
+	if err := h.forgetReserved(); err != nil {
+		return err
+	}
 	if err := h.settleEvictions(); err != nil {
 		return err
 	}
@@ -453,6 +458,31 @@ func (h *harness) cycle() error {
 	}
 	h.requeue(h.ctx)
 	h.clock.Step(time.Second)
+	return nil
+}
+
+// forgetReserved: the workload reconciler's Update handler for a workload that went from pending to holding
+// quota deletes it from the queue manager (workload_controller.go Update, Pending -> QuotaReserved or
+// Admitted: queues.DeleteWorkload), which also ends its ClusterQueue's sticky head if it was that head
+// (pkg/cache/queue/cluster_queue.go delete). Without it a workload that preempted, was admitted and was then
+// preempted itself would still jump its queue when requeued.
+func (h *harness) forgetReserved() error {
+	var list kueue.WorkloadList
+	if err := h.cl.List(h.ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		wl := &list.Items[i]
+		key := workload.Key(wl)
+		if !workload.HasQuotaReservation(wl) {
+			delete(h.reserved, key)
+			continue
+		}
+		if !h.reserved[key] {
+			h.reserved[key] = true
+			h.qm.DeleteWorkload(h.log, key)
+		}
+	}
 	return nil
 }
 

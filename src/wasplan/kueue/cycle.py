@@ -81,6 +81,10 @@ class Run:
         self.notes: set[str] = set()
         self.evicted: dict[str, Workload] = {}  # evicted in this cycle, still holding quota
         self.unchecked: dict[str, Workload] = {}  # holding quota, admission checks not yet settled
+        # AllocatableResourceGeneration: bumped when a workload leaves a ClusterQueue's usage; a workload's
+        # last tried flavors (and the generation they were tried at) are forgotten once it moved on
+        self.generation: dict[str, int] = {n: 1 for n in self.tree.cqs}
+        self.tried_at: dict[str, int] = {}
         self.tas = self._topologies()
         self.active = {n for n in self.tree.cqs if self._active(n)}
 
@@ -291,6 +295,7 @@ class Run:
             e.assignment, e.targets = self._assignments(wl, cq)
             e.msg = e.assignment.message()
             wl.last_tried = e.assignment.last_tried
+            self.tried_at[wl.key] = self.generation[cq.name]
             entries.append(e)
         return entries, inadmissible
 
@@ -298,6 +303,8 @@ class Run:
         """getInitialAssignments: the full assignment (with its preemption targets), else, for a workload that
         allows it, the largest reduced counts that fit or can preempt (podset_reducer.go: a binary search over
         the steps from the full counts down to the minimum counts)."""
+        if wl.last_tried is not None and self.generation[cq.name] > self.tried_at.get(wl.key, 0):
+            wl.last_tried = None  # flavorassigner.go Assign: lastAssignmentOutdated
         assigner = FlavorAssigner(self, wl, cq)
         full = assigner.assign()
         if full.mode() == FIT:
@@ -448,6 +455,8 @@ class Run:
                 for fr, v in usage.items():
                     remove_usage(self.tree.cqs[cq], fr, v)
                 self.tas_usage(held, -1)
+                self.generation[cq] += 1  # clusterqueue.go deleteWorkload
+            wl.last_tried = None  # requeued as a new workload.Info, with no last assignment
             lq = self.local_queue(wl)
             if lq is None or lq.stop_policy != "None" or lq.cluster_queue not in self.queues:
                 continue

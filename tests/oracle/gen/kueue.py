@@ -24,6 +24,9 @@ Each case is built around one theme, so agreement can be reported per theme:
   with one of the valid preemptionStrategies lists, a flat cohort or a tree of Cohort objects, fairSharing
   weights on ClusterQueues and Cohorts (0, fractions, milli-quantities, none), borrowers in the snapshot, and
   reclaimWithinCohort and withinClusterQueue policies.
+* tree: benchmarks/kueue.py's shape in small: a three-level Cohort tree whose departments (and some orgs) hold
+  quota of their own, two flavors, borrowing and lending limits, preemption within the queue and reclaim within
+  the cohort, more demand than quota.
 
 Every object Kueue orders by time gets a distinct creation timestamp (Kueue orders heads across ClusterQueues
 without a final tiebreak: pkg/scheduler/scheduler.go, and equal priorities by creation time), in an order
@@ -51,7 +54,7 @@ TAS_PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
 TAS_UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
 BLOCK, RACK, HOST = "topology.example.com/block", "topology.example.com/rack", "kubernetes.io/hostname"
 THEMES = ("quota", "flavors", "cohort", "hierarchy", "priority", "reclaim", "stop", "tas", "jobset", "partial",
-          "fair")
+          "fair", "tree")
 NAMESPACES = ("default", "team-a", "team-b")
 WORKLOAD_PRIORITIES = {"wl-low": 50, "wl-high": 500}
 POD_PRIORITIES = {"pod-low": 10, "pod-high": 1000}
@@ -536,9 +539,43 @@ def _fair(w: World) -> None:
     _jobs(w, w.rng.randint(2, 7), priorities=True, max_pods=2)
 
 
+def _two_flavors(w: World, cpu: int, *, limits: bool) -> list[dict]:
+    """on-demand and spot (half the CPUs), memory alongside; borrowing and lending limits on some CPU quotas
+    (a lending limit at most the nominal quota, as Kueue's webhook requires)."""
+    def cpu_quota(nominal: int) -> dict:
+        return quota(nominal, borrowing=w.rng.randint(0, nominal + 2) if limits and w.chance(0.3) else None,
+                     lending=w.rng.randint(0, nominal) if limits and w.chance(0.3) else None)
+    return [resource_group({f: {"cpu": cpu_quota(n), "memory": quota(f"{n * 4}Gi")}
+                            for f, n in (("on-demand", cpu), ("spot", max(1, cpu // 2)))})]
+
+
+def _tree(w: World) -> None:
+    """benchmarks/kueue.py's shape, small: a cohort tree (root, two orgs, departments under them) where the
+    departments, and sometimes the orgs, hold quota of their own; ClusterQueues under the departments with quotas
+    in two flavors, borrowing and lending limits, preemption within the queue and reclaim within the cohort; more
+    demand than quota, so workloads borrow, are reclaimed, requeued and admitted again."""
+    priority_classes(w)
+    flavor(w, "on-demand", labels={"pool": "on-demand"})
+    flavor(w, "spot", labels={"pool": "spot"})
+    cohort(w, "root")
+    depts = []
+    for org in range(2):
+        cohort(w, f"org-{org}", "root", _two_flavors(w, w.rng.randint(1, 3), limits=False) if w.chance(0.3) else None)
+        for d in range(w.rng.randint(1, 2)):
+            depts.append(f"dept-{org}-{d}")
+            cohort(w, depts[-1], f"org-{org}", _two_flavors(w, w.rng.randint(1, 4), limits=False))
+    for i in range(w.rng.randint(3, 5)):
+        cq = f"cq-{i}"
+        cluster_queue(w, cq, _two_flavors(w, w.rng.randint(2, 6), limits=True), cohort=depts[i % len(depts)],
+                      preemption={"withinClusterQueue": "LowerPriority",
+                                  "reclaimWithinCohort": w.pick(("Any", "Any", "LowerPriority"))})
+        local_queue(w, w.pick(NAMESPACES), f"lq-{i}", cq)
+    _jobs(w, w.rng.randint(8, 24), resources=("cpu", "memory"), priorities=True, max_pods=3)
+
+
 _BUILD = {"quota": _quota, "flavors": _flavors, "cohort": _cohort, "hierarchy": _hierarchy, "priority": _priority,
           "reclaim": _reclaim, "stop": _stop, "tas": _tas, "jobset": _jobset, "partial": _partial,
-          "fair": _fair}
+          "fair": _fair, "tree": _tree}
 
 
 def generate(seed: int, theme: str | None = None) -> KueueCase:
