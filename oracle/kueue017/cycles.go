@@ -156,7 +156,7 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	}
 	for _, o := range w.owners {
 		stamp(o, o.GetObjectKind().GroupVersionKind().Kind, seq, names)
-		got, seconds, ok, err := pods.buildPodBased(o, w.raw[o], seq)
+		got, seconds, ok, err := pods.buildPodBased(o, w.raw[o])
 		if err != nil {
 			return nil, fmt.Errorf("%s %s/%s: building its Workload: %w", owner2kind(o), o.GetNamespace(), o.GetName(), err)
 		}

@@ -79,8 +79,6 @@ type podBuilder struct {
 	created map[types.NamespacedName]time.Time
 }
 
-func at(seq int) time.Time { return baseTime.Add(time.Duration(seq) * time.Second) }
-
 // priorityOf is what the Priority admission plugin stores in spec.priority.
 func (b *podBuilder) priorityOf(spec *corev1.PodSpec) int32 {
 	var def *int32
@@ -153,6 +151,9 @@ func (b *podBuilder) addPod(p *corev1.Pod) ([]built, error) {
 		b.order = append(b.order, key)
 		b.created[key] = p.CreationTimestamp.Time
 	}
+	if p.CreationTimestamp.Time.Before(b.created[key]) {
+		b.created[key] = p.CreationTimestamp.Time
+	}
 	b.groups[key] = append(b.groups[key], p)
 	return nil, b.cl.Create(b.ctx, p.DeepCopy())
 }
@@ -213,8 +214,8 @@ func unstructuredMap(m map[string]any, path ...string) (map[string]any, bool, er
 
 // controllerPods are the pods a Deployment, ReplicaSet, StatefulSet or LeaderWorkerSet creates, named as wasplan's
 // controllers name them (src/wasplan/cluster/controllers/apps.py, lws.py), in the order they create them, each
-// with its template's metadata and spec, a UID and a creation time (seq, one second apart).
-func controllerPods(obj client.Object, raw map[string]any, seq int) []*corev1.Pod {
+// with its template's metadata and spec, a UID and a creation time (the object's, then one second apart).
+func controllerPods(obj client.Object, raw map[string]any) []*corev1.Pod {
 	type named struct {
 		name     string
 		template *corev1.PodTemplateSpec
@@ -261,7 +262,7 @@ func controllerPods(obj client.Object, raw map[string]any, seq int) []*corev1.Po
 		p := &corev1.Pod{ObjectMeta: *n.template.ObjectMeta.DeepCopy(), Spec: *n.template.Spec.DeepCopy()}
 		p.Name, p.Namespace = n.name, obj.GetNamespace()
 		p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
-		p.CreationTimestamp = metav1.NewTime(at(seq + i))
+		p.CreationTimestamp = metav1.NewTime(obj.GetCreationTimestamp().Add(time.Duration(i) * time.Second))
 		out = append(out, p)
 	}
 	return out
@@ -269,8 +270,8 @@ func controllerPods(obj client.Object, raw map[string]any, seq int) []*corev1.Po
 
 // deployment builds a single-pod Workload per pod of the Deployment, as its webhook leaves them; it takes one
 // creation second per pod.
-func (b *podBuilder) deployment(d *appsv1.Deployment, raw map[string]any, seq int) ([]built, int, error) {
-	pods := controllerPods(d, raw, seq)
+func (b *podBuilder) deployment(d *appsv1.Deployment, raw map[string]any) ([]built, int, error) {
+	pods := controllerPods(d, raw)
 	var out []built
 	for _, p := range pods {
 		if p.Labels == nil {
@@ -295,8 +296,8 @@ func (b *podBuilder) deployment(d *appsv1.Deployment, raw map[string]any, seq in
 
 // templatePods builds the Workloads of an object whose pod template alone carries the queue label: its pods are
 // plain pods to Kueue's pod webhook, each a single-pod Workload outside the unmanaged namespaces.
-func (b *podBuilder) templatePods(obj client.Object, raw map[string]any, seq int) ([]built, int, error) {
-	pods := controllerPods(obj, raw, seq)
+func (b *podBuilder) templatePods(obj client.Object, raw map[string]any) ([]built, int, error) {
+	pods := controllerPods(obj, raw)
 	var out []built
 	if unmanagedNamespaces[obj.GetNamespace()] {
 		return nil, max(len(pods), 1), nil
@@ -315,8 +316,8 @@ func (b *podBuilder) templatePods(obj client.Object, raw map[string]any, seq int
 }
 
 // reconciled runs an integration's reconciler on obj (put in the client first) and returns the Workloads it
-// created, their creation time the object's plus their group index.
-func (b *podBuilder) reconciled(obj client.Object, r reconcile.Reconciler, gvk ownerRef, seq int) ([]built, error) {
+// created, their creation time the object's plus their group index (in seconds).
+func (b *podBuilder) reconciled(obj client.Object, r reconcile.Reconciler, gvk ownerRef) ([]built, error) {
 	if err := b.cl.Create(b.ctx, obj); err != nil {
 		return nil, err
 	}
@@ -335,7 +336,7 @@ func (b *podBuilder) reconciled(obj client.Object, r reconcile.Reconciler, gvk o
 		}
 		index := 0
 		fmt.Sscan(wl.Annotations["kueue.x-k8s.io/component-workload-index"], &index)
-		wl.CreationTimestamp = metav1.NewTime(at(seq + index))
+		wl.CreationTimestamp = metav1.NewTime(obj.GetCreationTimestamp().Add(time.Duration(index) * time.Second))
 		wl.UID = types.UID("uid-" + wl.Namespace + "-" + wl.Name)
 		wl.ResourceVersion = ""
 		owner := gvk
@@ -346,13 +347,13 @@ func (b *podBuilder) reconciled(obj client.Object, r reconcile.Reconciler, gvk o
 }
 
 // buildPodBased builds the Workloads of a pod-based owner; ok is false for the kinds jobs.go builds.
-func (b *podBuilder) buildPodBased(obj client.Object, raw map[string]any, seq int) (out []built, seconds int, ok bool, err error) {
+func (b *podBuilder) buildPodBased(obj client.Object, raw map[string]any) (out []built, seconds int, ok bool, err error) {
 	owner := ownerRef{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	if _, isPod := obj.(*corev1.Pod); !isPod && obj.GetLabels()[queueNameLabel] == "" {
 		if !templateQueued[obj.GetObjectKind().GroupVersionKind().GroupKind()] {
 			return nil, 0, false, nil
 		}
-		out, seconds, err = b.templatePods(obj, raw, seq)
+		out, seconds, err = b.templatePods(obj, raw)
 		return out, seconds, true, err
 	}
 	switch o := obj.(type) {
@@ -360,17 +361,17 @@ func (b *podBuilder) buildPodBased(obj client.Object, raw map[string]any, seq in
 		out, err = b.addPod(o)
 		return out, 1, true, err
 	case *appsv1.Deployment:
-		out, seconds, err = b.deployment(o, raw, seq)
+		out, seconds, err = b.deployment(o, raw)
 		return out, seconds, true, err
 	case *appsv1.StatefulSet:
 		owner.APIVersion, owner.Kind = "apps/v1", "StatefulSet"
 		r, _ := statefulset.NewReconciler(b.ctx, b.cl, nil, &utiltesting.EventRecorder{})
-		out, err = b.reconciled(o, r, owner, seq)
+		out, err = b.reconciled(o, r, owner)
 		return out, 1, true, err
 	case *lwsapi.LeaderWorkerSet:
 		owner.APIVersion, owner.Kind = lwsapi.GroupVersion.String(), "LeaderWorkerSet"
 		r, _ := leaderworkerset.NewReconciler(b.ctx, b.cl, nil, &utiltesting.EventRecorder{})
-		out, err = b.reconciled(o, r, owner, seq)
+		out, err = b.reconciled(o, r, owner)
 		return out, max(int(ptr.Deref(o.Spec.Replicas, 1)), 1), true, err
 	}
 	return nil, 0, false, nil
