@@ -1248,8 +1248,7 @@ DOCS: dict[str, RuleDoc] = {
         "LocalQueue."),
     "WAS692": RuleDoc(
         "The inputs use something of Kueue that wasplan's admission model does not model yet (the message names "
-        "it: topology-aware scheduling's domains, fair sharing, partial admission, Kueue's pod-based and "
-        "LeaderWorkerSet integrations). The plan shows what the model decides without it, names it, and counts "
+        "it: topology-aware scheduling's domains, fair sharing, partial admission). The plan shows what the model decides without it, names it, and counts "
         "as incomplete, so `--fail-on pending` exits 1.",
         "# a ResourceFlavor with topologyName, and Jobs requesting a topology\nwasplan plan tas-setup.yaml "
         "jobs.yaml",

@@ -1,5 +1,6 @@
 """Kueue's kinds through `wasplan validate` and `wasplan lint`: Kueue v0.17.0's CRD schemas, its CRD CEL rules
-and webhooks (WAS240-WAS244), and its references by name (WAS440-WAS446) and a queue label on a kind Kueue does not integrate (WAS447), with file, line and field."""
+and webhooks (WAS240-WAS244), its references by name (WAS440-WAS446) and a queue label on a kind Kueue does not
+integrate (WAS447), with file, line and field."""
 
 from __future__ import annotations
 
