@@ -52,6 +52,7 @@ import (
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/controller/core"
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
+	"sigs.k8s.io/kueue/pkg/controller/jobs/pod"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	"sigs.k8s.io/kueue/pkg/scheduler/preemption/fairsharing"
@@ -134,7 +135,12 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 	}
 
 	// Workloads from Jobs and JobSets need the priority classes, so they are built on a client holding those.
-	pre, err := build(fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...))
+	pb := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).
+		WithIndex(&corev1.Pod{}, pod.PodGroupNameCacheKey, pod.IndexPodGroupName)
+	if err := indexer.Setup(ctx, utiltesting.AsIndexer(pb)); err != nil {
+		return nil, err
+	}
+	pre, err := build(pb)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +150,37 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 		seq++
 		workloads = append(workloads, o)
 	}
+	pods := &podBuilder{ctx: ctx, cl: pre, core: w.core, groups: map[types.NamespacedName][]*corev1.Pod{},
+		created: map[types.NamespacedName]time.Time{}}
+	keep := func(got []built) {
+		for _, b := range got {
+			h.owners[types.NamespacedName{Namespace: b.wl.Namespace, Name: b.wl.Name}] = b.owner
+			workloads = append(workloads, b.wl)
+		}
+	}
 	for _, o := range w.owners {
 		stamp(o, o.GetObjectKind().GroupVersionKind().Kind, seq, names)
+		got, seconds, ok, err := pods.buildPodBased(o, w.raw[o])
+		if err != nil {
+			return nil, fmt.Errorf("%s %s/%s: building its Workload: %w", owner2kind(o), o.GetNamespace(), o.GetName(), err)
+		}
+		if ok {
+			seq += seconds
+			keep(got)
+			continue
+		}
 		seq++
 		wl, owner, err := constructWorkload(ctx, pre, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s/%s: building its Workload: %w", owner2kind(o), o.GetNamespace(), o.GetName(), err)
 		}
-		h.owners[types.NamespacedName{Namespace: wl.Namespace, Name: wl.Name}] = owner
-		workloads = append(workloads, wl)
+		keep([]built{{wl, owner}})
 	}
+	got, err := pods.groupsDone()
+	if err != nil {
+		return nil, err
+	}
+	keep(got)
 	for _, wl := range workloads {
 		h.uids[wl.UID] = wl.Namespace + "/" + wl.Name
 		objs = append(objs, wl)

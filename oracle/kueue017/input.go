@@ -126,13 +126,14 @@ type world struct {
 	lqs           []*kueue.LocalQueue
 	topologies    []*kueue.Topology
 	checks        []*kueue.AdmissionCheck
-	workloads     []*kueue.Workload        // written directly (manifests or the snapshot)
-	core          []client.Object          // Namespaces, LimitRanges, Nodes, Pods, PriorityClasses, RuntimeClasses, WorkloadPriorityClasses
-	owners        []client.Object          // Jobs and JobSets with the queue-name label, in input order
-	config        *document                // Kueue's Configuration (config.kueue.x-k8s.io), the first one given
-	configuration *configapi.Configuration // that Configuration, loaded by Kueue (config.go)
-	ignored       map[string]int           // kinds Kueue's admission does not read
-	unmodelled    map[string]int           // other kinds carrying the queue-name label: Kueue manages them, the oracle does not
+	workloads     []*kueue.Workload                // written directly (manifests or the snapshot)
+	core          []client.Object                  // Namespaces, LimitRanges, Nodes, Pods, PriorityClasses, RuntimeClasses, WorkloadPriorityClasses
+	owners        []client.Object                  // objects with the queue-name label Kueue builds Workloads from, in input order
+	config        *document                        // Kueue's Configuration (config.kueue.x-k8s.io), the first one given
+	configuration *configapi.Configuration         // that Configuration, loaded by Kueue (config.go)
+	ignored       map[string]int                   // kinds Kueue's admission does not read
+	raw           map[client.Object]map[string]any // each owner as read (a Deployment's pod names hash its template)
+	unmodelled    map[string]int                   // other kinds carrying the queue-name label: Kueue manages them, the oracle does not
 }
 
 // queued tells whether an object or its pod template carries the queue-name label.
@@ -140,8 +141,26 @@ func queued(u *unstructured.Unstructured) bool {
 	if u.GetLabels()[queueNameLabel] != "" {
 		return true
 	}
-	labels, _, _ := unstructured.NestedStringMap(u.Object, "spec", "template", "metadata", "labels")
-	return labels[queueNameLabel] != ""
+	return templateLabelled(u)
+}
+
+// templateLabelled tells whether an object's pod template carries the queue-name label.
+// (a LeaderWorkerSet's: its worker or leader template).
+func templateLabelled(u *unstructured.Unstructured) bool {
+	for _, path := range [][]string{{"spec", "template"}, {"spec", "leaderWorkerTemplate", "workerTemplate"},
+		{"spec", "leaderWorkerTemplate", "leaderTemplate"}} {
+		labels, _, _ := unstructured.NestedStringMap(u.Object, append(path, "metadata", "labels")...)
+		if labels[queueNameLabel] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// bound tells whether a pod is already on a node (it holds capacity, whoever admitted it).
+func bound(u *unstructured.Unstructured) bool {
+	name, _, _ := unstructured.NestedString(u.Object, "spec", "nodeName")
+	return name != ""
 }
 
 // coreKinds are the core objects Kueue's scheduler, cache and job framework read.
@@ -155,7 +174,7 @@ var coreKinds = map[schema.GroupKind]bool{
 }
 
 func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, error) {
-	w := &world{ignored: map[string]int{}, unmodelled: map[string]int{}}
+	w := &world{ignored: map[string]int{}, unmodelled: map[string]int{}, raw: map[client.Object]map[string]any{}}
 	for _, doc := range docs {
 		gvk := doc.obj.GroupVersionKind()
 		var err error
@@ -169,10 +188,16 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 				c := doc
 				w.config = &c
 			}
-		case coreKinds[gvk.GroupKind()]:
-			if gvk.Kind == "Pod" && queued(doc.obj) {
-				w.unmodelled[gvk.GroupVersion().String()+" "+gvk.Kind]++
+		case gvk.Kind == "Pod" && gvk.Group == "" && queued(doc.obj) && !bound(doc.obj):
+			if ns := doc.obj.GetNamespace(); unmanagedNamespaces[ns] {
+				w.ignored[gvk.GroupVersion().String()+" "+gvk.Kind]++
+				break
 			}
+			var obj runtime.Object
+			if obj, err = typed(doc, scheme); err == nil {
+				w.owners = append(w.owners, obj.(client.Object))
+			}
+		case coreKinds[gvk.GroupKind()]:
 			var obj runtime.Object
 			if obj, err = typed(doc, scheme); err == nil {
 				w.core = append(w.core, obj.(client.Object))
@@ -181,6 +206,13 @@ func decode(docs []document, scheme *runtime.Scheme, d *defaulter) (*world, erro
 			var obj runtime.Object
 			if obj, err = typed(doc, scheme); err == nil {
 				w.owners = append(w.owners, obj.(client.Object))
+				w.raw[obj.(client.Object)] = doc.obj.Object
+			}
+		case templateQueued[gvk.GroupKind()] && templateLabelled(doc.obj):
+			var obj runtime.Object
+			if obj, err = typed(doc, scheme); err == nil {
+				w.owners = append(w.owners, obj.(client.Object))
+				w.raw[obj.(client.Object)] = doc.obj.Object
 			}
 		case queued(doc.obj):
 			w.unmodelled[gvk.GroupVersion().String()+" "+gvk.Kind]++

@@ -40,8 +40,11 @@ const queueNameLabel = "kueue.x-k8s.io/queue-name"
 var baseTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 var ownerKinds = map[schema.GroupKind]bool{
-	{Group: "batch", Kind: "Job"}:              true,
-	{Group: "jobset.x-k8s.io", Kind: "JobSet"}: true,
+	{Group: "batch", Kind: "Job"}:                                true,
+	{Group: "jobset.x-k8s.io", Kind: "JobSet"}:                   true,
+	{Group: "apps", Kind: "Deployment"}:                          true,
+	{Group: "apps", Kind: "StatefulSet"}:                         true,
+	{Group: "leaderworkerset.x-k8s.io", Kind: "LeaderWorkerSet"}: true,
 }
 
 func isOwnerKind(gvk schema.GroupVersionKind) bool { return ownerKinds[gvk.GroupKind()] }

@@ -31,6 +31,7 @@ import (
 	jobsetapi "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	kueuev1beta1 "sigs.k8s.io/kueue/apis/kueue/v1beta1"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	lwsapi "sigs.k8s.io/lws/api/leaderworkerset/v1"
 )
 
 const usage = "usage: oracle-kueue plan PATHS... [--cluster FILE]... [--admission-checks ready|pending] [--max-cycles N] [--stats]\n       oracle-kueue config-schema v1beta1|v1beta2"
@@ -109,6 +110,7 @@ func newScheme() *runtime.Scheme {
 	utilruntime.Must(kueue.AddToScheme(s))
 	utilruntime.Must(kueuev1beta1.AddToScheme(s))
 	utilruntime.Must(jobsetapi.AddToScheme(s))
+	utilruntime.Must(lwsapi.AddToScheme(s))
 	return s
 }
 
@@ -145,7 +147,7 @@ func run(argv []string) error {
 		return exitError{2, err}
 	}
 	report(w.ignored, "ignored %d %s (not read by Kueue's admission)")
-	report(w.unmodelled, "not modelled: %d %s with kueue.x-k8s.io/queue-name (Kueue would manage it; the oracle builds Workloads from Jobs and JobSets only)")
+	report(w.unmodelled, "not modelled: %d %s with kueue.x-k8s.io/queue-name (an integration of Kueue the oracle builds no Workloads for)")
 	ctx := ctrl.LoggerInto(context.Background(), logr.Discard())
 	start := time.Now()
 	h, err := newHarness(ctx, scheme, w, a.opts)

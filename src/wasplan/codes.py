@@ -264,6 +264,9 @@ _TABLE: list[Code] = [
     Code("WAS446", "kueue-priority-class-not-found", W,
          "A kueue.x-k8s.io/priority-class label or a Workload's priority class reference names a "
          "WorkloadPriorityClass the inputs do not hold (while they hold others, or a close name)."),
+    Code("WAS447", "kueue-no-integration", W,
+         "An object carries kueue.x-k8s.io/queue-name in its own labels, but Kueue v0.17.0 has no integration for "
+         "its kind: Kueue ignores the label and the object's pods start without admission."),
     Code("WAS450", "kueue-config-twice", W,
          "More than one Kueue Configuration among the inputs: Kueue reads one file; the plan reads the first."),
     Code("WAS451", "kueue-fair-sharing-off", W,

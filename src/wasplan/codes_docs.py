@@ -1008,6 +1008,21 @@ DOCS: dict[str, RuleDoc] = {
         "    kueue.x-k8s.io/queue-name: queue\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
         "      containers: [{name: main, image: trainer:1}]\n",
         "Name a LocalQueue of the object's namespace, or create one there.", _L),
+    "WAS447": RuleDoc(
+        "A kueue.x-k8s.io/queue-name label on an object of a kind Kueue v0.17.0 has no integration for (Kueue's "
+        "integrations: batch Job, JobSet, Pod, Deployment, StatefulSet, LeaderWorkerSet, the Kubeflow training "
+        "jobs and TrainJob, MPIJob, RayJob, RayCluster, RayService, AppWrapper, SparkApplication). Kueue reads the "
+        "label on nothing else: a ReplicaSet, CronJob or DaemonSet so labelled is not queued, and its pods start "
+        "without admission (a CronJob's Jobs carry the labels of its jobTemplate; a ReplicaSet's pods those of "
+        "its pod template, which Kueue's pod integration reads).",
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web\n  labels:\n"
+        "    kueue.x-k8s.io/queue-name: queue\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n"
+        "    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n"
+        "    kueue.x-k8s.io/queue-name: queue\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n"
+        "    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n",
+        "Queue a kind Kueue integrates (a Deployment instead of a ReplicaSet), or put the label where Kueue reads "
+        "it: a CronJob's spec.jobTemplate.metadata.labels, a pod template's labels.", _L),
     "WAS446": RuleDoc(
         "A kueue.x-k8s.io/priority-class label (or a Kueue Workload's priorityClassRef to a "
         "WorkloadPriorityClass) names a class the inputs do not hold, while they hold others (or a close name): "
@@ -1263,8 +1278,7 @@ DOCS: dict[str, RuleDoc] = {
         "LocalQueue."),
     "WAS692": RuleDoc(
         "The inputs use something of Kueue that wasplan's admission model does not model yet (the message names "
-        "it: topology-aware scheduling's domains, fair sharing, partial admission, Kueue's pod-based and "
-        "LeaderWorkerSet integrations). The plan shows what the model decides without it, names it, and counts "
+        "it: topology-aware scheduling's domains, fair sharing, partial admission). The plan shows what the model decides without it, names it, and counts "
         "as incomplete, so `--fail-on pending` exits 1.",
         "# a ResourceFlavor with topologyName, and Jobs requesting a topology\nwasplan plan tas-setup.yaml "
         "jobs.yaml",

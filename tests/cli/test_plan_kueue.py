@@ -134,17 +134,54 @@ def test_without_a_cluster_queue_the_message_names_the_kubectl_command():
     assert '"kueue"' not in run("plan", str(PLAN / "jobs.yaml"), "-o", "json").stdout
 
 
-def test_what_the_model_does_not_model_is_named_and_fails_pending():
-    """Kueue's own Deployment sample (a pod-based integration the model does not build Workloads for)."""
+def test_kueues_deployment_sample_is_admitted_pod_by_pod_and_quota_is_not_capacity():
+    """Kueue's own Deployment sample, queued through its pod template: each of its pods is a single-pod Workload;
+    the 9-CPU quota admits all three 3-CPU pods, the one untainted 4-CPU node holds one (WAS695)."""
     result = run("plan", str(FIXTURES / "kueue" / "sample-deployment.yaml"),
                  str(SCENARIOS / "setup" / "single-clusterqueue-setup.yaml"), "--cluster", str(PLAN / "cluster.yaml"),
                  "--fail-on", "pending", env={"COLUMNS": "400"})
     assert result.exit_code == 1
-    assert ("<plan>: warning WAS692 not modelled in Kueue's admission: Workloads of 1 apps/v1 Deployment with "
-            "kueue.x-k8s.io/queue-name (Kueue's pod-based and LeaderWorkerSet integrations are not modelled); "
-            "Kueue's decisions may differ from the plan's") in result.stderr
-    assert "warning WAS624 Deployment default/nginx-deployment is managed by Kueue" in result.stderr
-    assert "Kueue: not modelled: Workloads of 1 apps/v1 Deployment" in result.stdout
+    assert ("info WAS690 Deployment default/nginx-deployment is admitted by Kueue: 3 Workloads "
+            "(pod-nginx-deployment-7f86767c64-0-c17ba, pod-nginx-deployment-7f86767c64-1-7c5e2, "
+            "pod-nginx-deployment-7f86767c64-2-c7639) in ClusterQueue cluster-queue") in result.stderr
+    assert ("warning WAS695 Deployment default/nginx-deployment is admitted by Kueue to ClusterQueue cluster-queue, "
+            "but kube-scheduler leaves 2 of its pods pending (nginx-deployment-7f86767c64-1: 0/3 nodes are "
+            "available: 1 Insufficient cpu, 2 node(s) had untolerated taint(s).") in result.stderr
+    assert "WAS692" not in result.stderr and "not modelled" not in result.stdout
+
+
+def test_pod_based_workloads_land_on_their_own_flavors_nodes():
+    """Each pod of a Deployment is its own Workload, so its pods can be admitted on different flavors (verified
+    against the Kueue oracle); a LeaderWorkerSet group's pods follow their group's; a pod group waits whole."""
+    code, plan = _plan_json(str(PLAN / "pods.yaml"), str(PLAN / "setup.yaml"), "--cluster", str(PLAN / "cluster.yaml"))
+    assert code == 1
+    assert [(p["name"], p["status"], p["node"]) for p in plan["pods"]] == [
+        ("llm-0", "Bound", "spot-1"), ("llm-0-1", "Bound", "spot-1"), ("llm-0-2", "Bound", "spot-0"),
+        ("train-0", "WaitingForAdmission", None), ("train-1", "WaitingForAdmission", None),
+        ("web-8497c8df44-0", "Bound", "od-0"), ("web-8497c8df44-1", "Bound", "od-0"),
+        ("web-8497c8df44-2", "Bound", "spot-0")]
+    assert [(w["name"], w["status"], [p["flavors"] for p in w["podSets"]]) for w in plan["kueue"]["workloads"]] == [
+        ("leaderworkerset-llm-0-4eef3", "Admitted", [{"cpu": "spot"}, {"cpu": "spot"}]),
+        ("pod-web-8497c8df44-0-dceea", "Admitted", [{"cpu": "on-demand"}]),
+        ("pod-web-8497c8df44-1-b5e7b", "Admitted", [{"cpu": "on-demand"}]),
+        ("pod-web-8497c8df44-2-f9e5b", "Admitted", [{"cpu": "spot"}]),
+        ("train", "Pending", [{}])]
+    train = next(p for p in plan["pods"] if p["name"] == "train-0")
+    assert train["message"] == (
+        "waiting for Kueue to admit it (LocalQueue ml/queue, pod group train): Workload train in ClusterQueue team "
+        "is Pending: couldn't assign flavors to pod set d58b4542: insufficient unused quota for cpu in flavor "
+        "on-demand, 4 more needed, insufficient unused quota for cpu in flavor spot, 3 more needed")
+
+
+def test_a_deployment_partly_admitted_names_what_waits():
+    result = run("plan", str(FIXTURES.parent / "fixtures/kueue-scenarios/pods/deployment.yaml"), "--cluster",
+                 str(FIXTURES.parent / "fixtures/kueue-scenarios/setup/nodes.yaml"), env={"COLUMNS": "400"})
+    assert ("warning WAS691 Deployment default/batch is partly admitted by Kueue (LocalQueue default/serving): "
+            "Workload pod-batch-6f7789f77-1-5c698 in ClusterQueue serving is Pending: couldn't assign flavors to "
+            "pod set main: insufficient unused quota for cpu in flavor default-flavor, 1 more needed; 1 of its pods "
+            "waits") in result.stderr
+    assert ("info WAS690 Deployment default/batch is admitted by Kueue: Workload pod-batch-6f7789f77-0-11a95 in "
+            "ClusterQueue serving is Admitted; 1 of its 2 pods") in result.stderr
 
 
 def test_topology_aware_scheduling_pins_each_pod_to_its_domain():

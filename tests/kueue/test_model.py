@@ -136,20 +136,6 @@ def test_a_missing_priority_class_builds_no_workload():
     assert result.not_built == ['Job default/a: workloadpriorityclasses.kueue.x-k8s.io "nope" not found']
 
 
-def test_what_is_not_modelled_is_named():
-    text = QUEUE + textwrap.dedent("""
-        ---
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web, labels: {kueue.x-k8s.io/queue-name: q}}
-        spec: {template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}}
-        """)
-    result = run_text(text)
-    assert result.not_modelled == [
-        "Workloads of 1 apps/v1 Deployment with kueue.x-k8s.io/queue-name (Kueue's pod-based and LeaderWorkerSet "
-        "integrations are not modelled)"]
-
-
 def test_a_stopped_local_queue_and_a_missing_cluster_queue_are_inadmissible():
     text = QUEUE.replace("spec: {clusterQueue: cq}", "spec: {clusterQueue: cq, stopPolicy: Hold}") + textwrap.dedent("""
         ---

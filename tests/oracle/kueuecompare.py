@@ -29,10 +29,12 @@ WORKLOAD_FIELDS = ("name", "status", "clusterQueue", "reason", "message", "borro
 
 
 def key(workload: dict) -> str:
-    """How a workload is named across runs: by the object it was built from, or as written."""
+    """How a workload is named across runs: by the object it was built from (and, for a LeaderWorkerSet, which
+    builds one per group, its name too), or as written."""
     owner = workload.get("owner")
     if owner:
-        return f"{owner['kind']} {owner['namespace']}/{owner['name']}"
+        one_of = f" {workload['name']}" if owner["kind"] == "LeaderWorkerSet" else ""
+        return f"{owner['kind']} {owner['namespace']}/{owner['name']}{one_of}"
     return f"Workload {workload['namespace']}/{workload['name']}"
 
 

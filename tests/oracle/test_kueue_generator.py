@@ -20,7 +20,7 @@ from .gen.case import dump
 def _stamps(case) -> list[str]:
     out = []
     for doc in case.cluster + case.manifests:
-        if doc["kind"] in ("Job", "JobSet", "Workload"):
+        if doc["kind"] in ("Job", "JobSet", "Workload", "Deployment", "StatefulSet", "LeaderWorkerSet", "Pod"):
             out.append(doc["metadata"]["creationTimestamp"])
     return out
 

@@ -130,15 +130,33 @@ def test_two_objects_of_one_name_are_an_input_error(kueue_oracle, tmp_path):
     assert (proc.returncode, proc.stderr) == (2, 'oracle-kueue: the input cannot be loaded: nodes "a" already exists\n')
 
 
-def test_kinds_kueue_manages_but_the_oracle_does_not_are_named(kueue_oracle):
-    """Kueue's published samples: the Job is admitted; the Deployment and the pod group are named, not dropped."""
+def test_kueue_samples_of_every_integration_become_workloads(kueue_oracle):
+    """Kueue's published samples: the pod group is one Workload named after it (its PodSet the pods' role hash),
+    each pod of the Deployment whose template carries the queue label a single-pod Workload; the Job, read after
+    them, waits for quota."""
     proc = run_plan(kueue_oracle, ["fixtures/kueue"], ["fixtures/kueue-scenarios/setup/single-clusterqueue-setup.yaml"])
-    assert proc.returncode == 0, proc.stderr
-    [wl] = json.loads(proc.stdout)["kueue"]["workloads"]
-    assert (wl["name"], wl["status"]) == ("job-sample-job-588b9-82251", "Admitted")
-    assert proc.stderr.splitlines() == [
-        "oracle-kueue: not modelled: 1 apps/v1 Deployment with kueue.x-k8s.io/queue-name (Kueue would manage it; "
-        "the oracle builds Workloads from Jobs and JobSets only)",
-        "oracle-kueue: not modelled: 2 v1 Pod with kueue.x-k8s.io/queue-name (Kueue would manage it; "
-        "the oracle builds Workloads from Jobs and JobSets only)",
+    assert (proc.returncode, proc.stderr) == (0, "")
+    got = [(w["name"], w["owner"]["kind"], w["owner"]["name"], w["status"], [(p["name"], p["count"]) for p in w["podSets"]])
+           for w in json.loads(proc.stdout)["kueue"]["workloads"]]
+    assert got == [
+        ("job-sample-job-588b9-82251", "Job", "sample-job-588b9", "Pending", [("main", 3)]),
+        ("pod-nginx-deployment-7f86767c64-0-c17ba", "Pod", "nginx-deployment-7f86767c64-0", "Admitted", [("main", 1)]),
+        ("pod-nginx-deployment-7f86767c64-1-7c5e2", "Pod", "nginx-deployment-7f86767c64-1", "Pending", [("main", 1)]),
+        ("pod-nginx-deployment-7f86767c64-2-c7639", "Pod", "nginx-deployment-7f86767c64-2", "Pending", [("main", 1)]),
+        ("sample-group", "Pod", "sample-pod-948c7", "Admitted", [("41800529", 2)]),
     ]
+
+
+def test_kinds_the_oracle_builds_nothing_for_are_named(kueue_oracle, tmp_path):
+    """A queue label on a kind none of the oracle's integrations builds (a ReplicaSet's own label) is named."""
+    rs = tmp_path / "rs.yaml"
+    rs.write_text("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r, labels: {kueue.x-k8s.io/queue-name: q}}\n"
+                  "spec: {template: {spec: {containers: [{name: c, image: i}]}}}\n")
+    proc = run_plan(kueue_oracle, [str(rs)], ["fixtures/kueue-scenarios/setup/single-clusterqueue-setup.yaml"])
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["kueue"]["workloads"] == []
+    assert proc.stderr.splitlines() == [
+        "oracle-kueue: not modelled: 1 apps/v1 ReplicaSet with kueue.x-k8s.io/queue-name (an integration of Kueue the "
+        "oracle builds no Workloads for)"]
+
+

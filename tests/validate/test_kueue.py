@@ -1,5 +1,6 @@
 """Kueue's kinds through `wasplan validate` and `wasplan lint`: Kueue v0.17.0's CRD schemas, its CRD CEL rules
-and webhooks (WAS240-WAS244), and its references by name (WAS440-WAS446), with file, line and field."""
+and webhooks (WAS240-WAS244), its references by name (WAS440-WAS446) and a queue label on a kind Kueue does not
+integrate (WAS447), with file, line and field."""
 
 from __future__ import annotations
 
@@ -230,3 +231,32 @@ def test_kueue_schemas_regenerate_byte_identical(tmp_path):
                  for p in (ROOT / "schemas" / "kueue.x-k8s.io").rglob("*.json")}
     assert generated.keys() == committed.keys() and len(generated) == 16
     assert [n for n in generated if generated[n] != committed[n]] == []
+
+
+def test_a_queue_label_on_a_kind_kueue_has_no_integration_for(tmp_path):
+    """WAS447: a ReplicaSet's and a CronJob's own queue-name label, which Kueue reads on neither; the kinds it
+    integrates (a Deployment, a LeaderWorkerSet, a plain Pod, a Job) are not findings."""
+    text = (
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+        "spec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+        "    spec: {containers: [{name: c, image: i}]}\n---\n"
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+        "spec:\n  schedule: '0 0 * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, "
+        "containers: [{name: c, image: i}]}}}}\n---\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+        "spec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n"
+        "    spec: {containers: [{name: c, image: i}]}\n---\n"
+        "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata:\n  name: llm\n"
+        "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  leaderWorkerTemplate:\n"
+        "    workerTemplate: {spec: {containers: [{name: c, image: i}]}}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+        "spec: {containers: [{name: c, image: i}]}\n---\n"
+        + JOB.format(name="train", ns="default", label="kueue.x-k8s.io/queue-name: q"))
+    path = _write(tmp_path, text)
+    result = run("lint", str(path))
+    assert _findings(result.output) == [
+        f'{path}:5:12: warning WAS447 ReplicaSet "web" carries kueue.x-k8s.io/queue-name: q, but Kueue v0.17.0 has no '
+        "integration for ReplicaSet (apps/v1): Kueue does not read the label there, so it queues nothing through it",
+        f'{path}:16:12: warning WAS447 CronJob "nightly" carries kueue.x-k8s.io/queue-name: q, but Kueue v0.17.0 has no '
+        "integration for CronJob (batch/v1): Kueue does not read the label there, so it queues nothing through it"]
+    assert "hint: put the label on its spec.jobTemplate.metadata.labels (the labels its Jobs get)" in result.output

@@ -36,10 +36,15 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from wasplan.cluster.model import Toleration
+
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"
 ADMISSION_GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's pod webhook adds
 TAS_PREFIX = "kueue.x-k8s.io/podset-"  # every PodSet annotation of Kueue's Topology Aware Scheduling
+# the default managed-jobs namespace selector of Kueue's Configuration (KDIR/apis/config/v1beta2/defaults.go)
+# leaves plain pods of these namespaces alone
+UNMANAGED_NAMESPACES = ("kube-system", "kueue-system")
 
 # (API group, kind) Kueue integrates that wasplan expands; the first two Kueue suspends, the rest it gates
 _SUSPENDED = frozenset({("batch", "Job"), ("jobset.x-k8s.io", "JobSet")})
@@ -136,11 +141,37 @@ def pin_to_domains(records: list, obj: dict, verdict: KueueVerdict) -> None:
             start += count
 
 
+def pod_verdicts(records: list, decisions: KueueDecisions, namespace: str) -> list[tuple[object, KueueVerdict]]:
+    """The pods among `records` that Kueue decided on one by one (the pod-based integrations and LeaderWorkerSet:
+    pipeline/kueue_stage.py keys each such pod's verdict as a Pod), each with its verdict. An admitted pod gets its
+    PodSet's flavor node selector and tolerations, and its TAS domain's node labels, as Kueue sets them on the pod
+    when it lifts its scheduling gates (KDIR/pkg/controller/jobs/pod/pod_controller.go `Run`, `prepare`)."""
+    out = []
+    for pod in records:
+        verdict = decisions.get(("", "Pod", namespace, getattr(pod, "name", None))) if hasattr(pod, "node_selector") else None
+        if verdict is None:
+            continue
+        out.append((pod, verdict))
+        if not verdict.admitted:
+            continue
+        for _, selector, tolerations, domains in verdict.pod_sets:
+            pod.node_selector = {**pod.node_selector, **selector, **{k: v for labels, _ in domains for k, v in labels}}
+            pod.tolerations = (*pod.tolerations, *(_toleration(t) for t in tolerations))
+    return out
+
+
+def _toleration(raw: dict) -> Toleration:
+    seconds = raw.get("tolerationSeconds")
+    return Toleration(str(raw.get("key") or ""), str(raw.get("operator") or "Equal"), str(raw.get("value") or ""),
+                      str(raw.get("effect") or ""), seconds if isinstance(seconds, int) else None)
+
+
 def _in_pod_set(pod, obj: dict, pod_set: str) -> bool:
-    """Whether a record is a pod of the PodSet: every pod of a Job; a JobSet's pods by their replicated Job."""
+    """Whether a record is a pod of the PodSet: every pod of a Job, the pod itself for a Pod (its verdict holds its
+    own PodSet only); a JobSet's pods by their replicated Job."""
     if not hasattr(pod, "node_selector"):
         return False
-    if (_group(obj), obj.get("kind")) == ("batch", "Job"):
+    if (_group(obj), obj.get("kind")) in (("batch", "Job"), ("", "Pod")):
         return True
     template = getattr(pod, "template", None)
     path = template[1] if template else ()
@@ -152,6 +183,8 @@ def _in_pod_set(pod, obj: dict, pod_set: str) -> bool:
 
 def _pod_templates(obj: dict, pod_set: str) -> list[dict]:
     spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    if (_group(obj), obj.get("kind")) == ("", "Pod"):
+        return [obj]  # a pod is its own template; its verdict holds its own PodSet only
     if (_group(obj), obj.get("kind")) == ("batch", "Job"):
         return [spec["template"]] if isinstance(spec.get("template"), dict) else []
     out = []
@@ -175,9 +208,12 @@ def _labels(obj: dict) -> dict:
 
 
 def admission_of(obj: dict, namespace: str) -> KueueAdmission | None:
-    """The Kueue admission an arriving object waits for, or None when Kueue does not manage it."""
+    """The Kueue admission an arriving object waits for, or None when Kueue does not manage it (a plain pod in a
+    namespace the default managed-jobs namespace selector excludes: kube-system, kueue-system)."""
     kind = obj.get("kind")
     if not isinstance(kind, str) or (_group(obj), kind) not in _SUSPENDED | _GATED:
+        return None
+    if kind == "Pod" and namespace in UNMANAGED_NAMESPACES:
         return None
     labels = _labels(obj)
     queue = labels.get(QUEUE_LABEL)
@@ -192,6 +228,8 @@ def pod_admission(obj: dict, pod_labels: dict[str, str], namespace: str) -> Kueu
     kind = obj.get("kind")
     queue = pod_labels.get(QUEUE_LABEL)
     if not isinstance(kind, str) or (_group(obj), kind) not in _POD_LABELLED or not queue:
+        return None
+    if namespace in UNMANAGED_NAMESPACES:
         return None
     group = pod_labels.get(POD_GROUP_LABEL) if kind == "Pod" else None
     return KueueAdmission(namespace, queue, group or None)

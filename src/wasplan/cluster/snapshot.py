@@ -39,8 +39,9 @@ from wasplan.cluster.generated_names import give_generated_name, needs_name
 from wasplan.cluster.dra_refs import check_references
 from wasplan.cluster.reservations import drop_stale_reservations
 from wasplan.cluster.issues import Ctx
-from wasplan.cluster.kueue import (QUEUE_LABEL, KueueDecisions, KueueVerdict, admission_of, as_admitted, pod_admission,
-                                  pin_to_domains, tas_annotations, verdict_for, with_flavors)
+from wasplan.cluster.kueue import (QUEUE_LABEL, KueueAdmission, KueueDecisions, KueueVerdict, admission_of, as_admitted,
+                                  pin_to_domains, pod_admission, pod_verdicts, tas_annotations, verdict_for,
+                                  with_flavors)
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PriorityClass, Record, Unplanned
 from wasplan.cluster.parse_core import parse_record
 from wasplan.diagnostics import Diagnostic
@@ -94,6 +95,10 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
         return records
     records = records_of(dataclasses.replace(doc, obj=as_admitted(doc.obj)) if admission else doc, gates, diags,
                          exp=exp)
+    decided = pod_verdicts(records, kueue, namespace) if kueue and verdict is None and not assume_admitted else []
+    if decided:
+        _decided_per_pod(doc, Ctx(doc, diags), namespace, decided, admission)
+        return records
     held = [(r, admission or pod_admission(doc.obj, r.labels, namespace)) for r in records if isinstance(r, Pod)]
     held = [(pod, why) for pod, why in held if why is not None]
     if not held:
@@ -119,6 +124,32 @@ def _arrival(doc: Document, gates: GateSet, diags: list[Diagnostic], exp: Expans
     for pod, why in held:
         pod.admission = why
     return records
+
+
+def _decided_per_pod(doc: Document, ctx: Ctx, namespace: str, decided: list, admission: KueueAdmission | None) -> None:
+    """An object whose pods Kueue admits pod by pod or group by group (a Deployment's pods, a StatefulSet's or a
+    LeaderWorkerSet's Workloads, pods queued through a template): WAS690 for what is admitted, WAS691 for what
+    waits, whose pods keep Kueue's verdict (cluster/kueue.py `pod_verdicts` already gave the admitted ones their
+    flavors)."""
+    subject, where = f"{doc.kind} {namespace}/{doc.name}", ("metadata", "labels", QUEUE_LABEL) if admission else ("kind",)
+    admitted = [v for _, v in decided if v.admitted]
+    waiting = [(pod, v) for pod, v in decided if not v.admitted]
+    if admitted:
+        names = sorted({v.workload for v in admitted})
+        ctx.report("WAS690", f"{subject} is admitted by Kueue: " + (admitted[0].explain() if len(names) == 1 else
+                   f"{len(names)} Workloads ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}) in "
+                   f"ClusterQueue {admitted[0].cluster_queue}") + (f"; {len(decided) - len(waiting)} of its "
+                                                                   f"{len(decided)} pods" if waiting else ""), where)
+    if not waiting:
+        return
+    first_pod, first = waiting[0]
+    why = admission or pod_admission(doc.obj, first_pod.labels, namespace) or KueueAdmission(namespace, "")
+    state = "partly admitted" if admitted else "not admitted"
+    ctx.report("WAS691", f"{subject} is {state} by Kueue ({why.describe()}): {first.explain()}; {len(waiting)} of its "
+                         f"pods wait{'s' if len(waiting) == 1 else ''}", where, hint="`wasplan explain` on it names the smallest change that admits it")
+    for pod, verdict in waiting:
+        base = admission or pod_admission(doc.obj, pod.labels, namespace) or why
+        pod.admission = dataclasses.replace(base, verdict=verdict)
 
 
 def _two_topologies(doc: Document, ctx: Ctx, namespace: str, verdict: KueueVerdict, records: list) -> None:

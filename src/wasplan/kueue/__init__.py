@@ -34,9 +34,6 @@ class AdmissionPolicy:
 
 def _not_modelled(inputs: KueueInputs) -> list[str]:
     out = []
-    for kind, n in sorted(inputs.unbuilt_kinds.items()):
-        out.append(f"Workloads of {n} {kind} with kueue.x-k8s.io/queue-name (Kueue's pod-based and "
-                   f"LeaderWorkerSet integrations are not modelled)")
     unsupported = sorted({ps.tas_unsupported for wl in inputs.workloads for ps in wl.pod_sets if ps.tas_unsupported})
     if unsupported:
         out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "

@@ -27,6 +27,8 @@ from wasplan.cluster.controllers.names import Namer
 
 from .config import KueueConfig, is_configuration, parse_config
 from .jobs import Classes, build, builds
+from .pods import (Built, GroupMember, build_deployment, build_lws, build_pod_group, build_statefulset,
+                   build_template_pods, managed_pod_namespace, pod_group, single_pod)
 from .model import (QUEUE_LABEL, ClusterQueue, Cohort, Condition, FlavorFungibility, LocalQueue, PodSet,
                     PodSetAdmission, Preemption, ResourceFlavor, ResourceGroup, ResourceQuota, Selector, Workload,
                     resource_value)
@@ -35,9 +37,12 @@ from .tas import decode
 
 KUEUE_GROUP = "kueue.x-k8s.io"
 BASE = _dt.datetime(2026, 1, 1, tzinfo=_dt.timezone.utc)
-# integrations whose Workloads are not built here (they are named in the result's not_modelled list)
-_UNBUILT = {("leaderworkerset.x-k8s.io", "LeaderWorkerSet"), ("apps", "Deployment"), ("apps", "StatefulSet"),
-            ("", "Pod")}
+# the pod-based integrations and LeaderWorkerSet (pods.py): the object's own queue label makes Kueue manage it
+_POD_BASED = {("apps", "Deployment"): build_deployment, ("apps", "StatefulSet"): build_statefulset,
+              ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): build_lws}
+# queued only through their pod template's label (these and a ReplicaSet): Kueue's pod integration manages
+# each pod as a plain pod
+_TEMPLATE_QUEUED = {*_POD_BASED, ("apps", "ReplicaSet")}
 
 
 def _obj(item: object) -> dict:
@@ -219,7 +224,9 @@ class KueueInputs:
     nodes: list[dict] = field(default_factory=list)
     pods: list[dict] = field(default_factory=list)
     not_built: list[str] = field(default_factory=list)  # objects Kueue would fail to build a Workload for
-    unbuilt_kinds: dict[str, int] = field(default_factory=dict)  # queued kinds whose Workloads are not built here
+    # (namespace, Workload name) -> (pod name, PodSet name) of each pod it stands for, for the pod-based
+    # integrations and LeaderWorkerSet (several objects' pods, or one object's pods in several Workloads)
+    members: dict[tuple[str, str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
     fair_sharing: bool = False  # some ClusterQueue or Cohort sets a fairSharing weight
     config: KueueConfig | None = None  # Kueue's Configuration, the first one given
 
@@ -261,11 +268,13 @@ class KueueInputs:
                 out.nodes.append(obj)
             elif (group, kind) == ("", "Pod") and (not _queued(obj) or (obj.get("spec") or {}).get("nodeName")):
                 out.pods.append(obj)  # a bound pod counts against TAS capacity, whoever admitted it
-            elif builds(obj) and (meta.get("labels") or {}).get(QUEUE_LABEL):
+            elif (builds(obj) or (group, kind) in _POD_BASED) and (meta.get("labels") or {}).get(QUEUE_LABEL):
                 owners.append(obj)
-            elif (group, kind) in _UNBUILT and _queued(obj):
-                label = f"{obj.get('apiVersion')} {kind}"
-                out.unbuilt_kinds[label] = out.unbuilt_kinds.get(label, 0) + 1
+            elif (group, kind) == ("", "Pod"):
+                if managed_pod_namespace(meta.get("namespace") or "default"):
+                    owners.append(obj)  # a queued plain pod not yet bound: Kueue's pod integration gates it
+            elif (group, kind) in _TEMPLATE_QUEUED and _queued(obj):
+                owners.append(obj)
         if defaults:
             classes.default_priority = min(defaults)[0]
         seq = 0
@@ -275,24 +284,53 @@ class KueueInputs:
             created = _seconds(meta.get("creationTimestamp"))
             out.workloads.append(_parse_workload(obj, ns, created if created is not None else seq, classes))
             seq += 1
+        built, groups = Built(), {}
         for obj in owners:
             meta = _meta(obj)
             ns = meta.get("namespace") or "default"
             name = meta.get("name") or (namer.name(obj.get("kind", ""), ns, meta["generateName"])
                                         if meta.get("generateName") else "")
             created = _seconds(meta.get("creationTimestamp"))
-            wl, problem = build(obj, ns, name, created if created is not None else seq, classes)
-            seq += 1
-            if wl is None:
-                out.not_built.append(f"{obj.get('kind')} {ns}/{name}: {problem}")
-            else:
-                out.workloads.append(wl)
+            seq += out._add_owner(obj, ns, name, created if created is not None else seq, classes, built, groups)
+        for (ns, group), members in groups.items():
+            build_pod_group(ns, group, members, classes, built)
+        out.workloads += built.workloads
+        out.members.update(built.members)
+        out.not_built += built.not_built
         for wl in out.workloads:
             out.namespaces.setdefault(wl.namespace, {})
         for ns, labels in out.namespaces.items():
             labels["kubernetes.io/metadata.name"] = ns
         out._label_keys()
         return out
+
+    def _add_owner(self, obj: dict, ns: str, name: str, created: int, classes: Classes, built: Built,
+                   groups: dict) -> int:
+        """The Workload(s) of one queued object (a pod group's once all its pods are read); returns how many
+        creation seconds the object's Workloads take."""
+        group, _ = _group(obj)
+        kind = obj.get("kind")
+        if (group, kind) in _POD_BASED and (_meta(obj).get("labels") or {}).get(QUEUE_LABEL):
+            return _POD_BASED[(group, kind)](obj, ns, name, created, classes, built)
+        if (group, kind) in _TEMPLATE_QUEUED:
+            return build_template_pods(obj, ns, name, created, classes, built)
+        if (group, kind) == ("", "Pod"):
+            pod_group_name = pod_group(obj)
+            if pod_group_name:
+                groups.setdefault((ns, pod_group_name), []).append(GroupMember(obj, name, created))
+                return 1
+            meta = _meta(obj)
+            template = {"metadata": meta, "spec": obj.get("spec") if isinstance(obj.get("spec"), dict) else {}}
+            uid = meta.get("uid") if isinstance(meta.get("uid"), str) and meta.get("uid") else f"uid-{ns}-{name}"
+            wl, problem = single_pod(meta.get("labels") or {}, name, ns, template, created, classes, uid)
+            built.add(wl, problem, f"Pod {ns}/{name}", ((name, "main"),))
+            return 1
+        wl, problem = build(obj, ns, name, created, classes)
+        if wl is None:
+            self.not_built.append(f"{obj.get('kind')} {ns}/{name}: {problem}")
+        else:
+            self.workloads.append(wl)
+        return 1
 
     def _add_kueue(self, obj: dict, kind: object, version: str, classes: Classes, direct: list) -> None:
         meta = _meta(obj)
@@ -340,8 +378,15 @@ class KueueInputs:
 
 
 def _queued(obj: dict) -> bool:
+    """Whether the object or one of its pod templates (a LeaderWorkerSet's worker or leader template) carries the
+    queue-name label."""
     labels = _meta(obj).get("labels") or {}
     if labels.get(QUEUE_LABEL):
         return True
-    template = ((obj.get("spec") or {}).get("template") or {}) if isinstance(obj.get("spec"), dict) else {}
-    return bool(((template.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL)) if isinstance(template, dict) else False
+    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    lwt = spec.get("leaderWorkerTemplate") if isinstance(spec.get("leaderWorkerTemplate"), dict) else {}
+    for template in (spec.get("template"), lwt.get("workerTemplate"), lwt.get("leaderTemplate")):
+        meta = template.get("metadata") if isinstance(template, dict) else None
+        if isinstance(meta, dict) and isinstance(meta.get("labels"), dict) and meta["labels"].get(QUEUE_LABEL):
+            return True
+    return False

@@ -7,7 +7,11 @@ needs:
 * per object Kueue built a Workload from, a `KueueVerdict` (cluster/kueue.py): an admitted object's pods reach
   the engine with their flavors' node selectors and tolerations, as Kueue's job framework sets them on
   admission (KDIR/pkg/controller/jobframework/reconciler.go `startJob`); the others' pods wait with Kueue's
-  status, reason and message (cluster/snapshot.py `_arrival`);
+  status, reason and message (cluster/snapshot.py `_arrival`). The Workloads of the pod-based integrations and
+  LeaderWorkerSet stand for named pods (`KueueInputs.members`: a pod group's members, a Deployment's pod, a
+  StatefulSet's or a LeaderWorkerSet group's pods): each such pod gets a verdict of its own, keyed as a Pod,
+  holding only its PodSet (and, with TAS, the one domain its place in the PodSet falls in), as Kueue ungates
+  each pod with its PodSet's flavors (KDIR/pkg/controller/jobs/pod/pod_controller.go `Run`);
 * the plan JSON `kueue` block (`KueueResult.to_json()`, docs/plan-json.md);
 * diagnostics: WAS692 for what the model names as not modelled (the plan is then incomplete: `--fail-on
   pending` exits 1), WAS698 for what Kueue's Configuration sets that the model does not follow (the same),
@@ -19,6 +23,7 @@ Without a ClusterQueue, or with `--assume-admitted`, the stage does nothing and 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +41,7 @@ class KueueStage:
     decisions: KueueDecisions
     documents: list = field(default_factory=list)  # what the admission read, snapshot first (explain re-runs it)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    members: dict = field(default_factory=dict)  # (namespace, Workload) -> ((pod, PodSet), ...): KueueInputs.members
 
     @property
     def block(self) -> dict:
@@ -57,7 +63,8 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
         return None
     result = admit(inputs)
     where = _locations(manifest_docs)
-    stage = KueueStage(result, _decisions(result), [*snapshot_docs, *manifest_docs])
+    stage = KueueStage(result, _decisions(result, inputs.members), [*snapshot_docs, *manifest_docs],
+                       members=inputs.members)
     config_at = next((d.location(("kind",)) for d in (*snapshot_docs, *manifest_docs) if _is_configuration(d)),
                      Location("<plan>"))
     for what in result.not_modelled:
@@ -87,7 +94,7 @@ def _is_cluster_queue(doc) -> bool:
     return doc.kind == "ClusterQueue" and doc.api_version.startswith("kueue.x-k8s.io/")
 
 
-def _decisions(result) -> KueueDecisions:
+def _decisions(result, members: dict) -> KueueDecisions:
     out: KueueDecisions = {}
     for wl in result.workloads:
         if wl.source is None:
@@ -96,9 +103,37 @@ def _decisions(result) -> KueueDecisions:
         admitted = wl.status.value == ADMITTED
         pod_sets = tuple((p.name, dict(p.node_selector), tuple(p.tolerations), _domains(p.topology))
                          for p in wl.pod_sets) if admitted else ()
-        out[(group, wl.source.kind, wl.source.namespace, wl.source.name)] = KueueVerdict(
-            wl.name, wl.cluster_queue, admitted, wl.status.value, wl.reason, wl.message, pod_sets)
+        verdict = KueueVerdict(wl.name, wl.cluster_queue, admitted, wl.status.value, wl.reason, wl.message, pod_sets)
+        pods = members.get((wl.namespace, wl.name))
+        if pods is None:
+            out[(group, wl.source.kind, wl.source.namespace, wl.source.name)] = verdict
+        else:
+            out.update(_pod_verdicts(wl.namespace, pods, verdict))
     return out
+
+
+def _pod_verdicts(namespace: str, pods: tuple, verdict: KueueVerdict) -> KueueDecisions:
+    """Each pod of a Workload built from pods its verdict: only its PodSet, and with TAS the domain of its place
+    among the PodSet's pods (the first `count` pods in the first domain, and so on)."""
+    out: KueueDecisions = {}
+    index: dict[str, int] = {}
+    by_name = {name: (name, selector, tolerations, domains) for name, selector, tolerations, domains in verdict.pod_sets}
+    for pod, pod_set in pods:
+        k = index[pod_set] = index.get(pod_set, -1) + 1
+        own = ()
+        if pod_set in by_name:
+            name, selector, tolerations, domains = by_name[pod_set]
+            own = ((name, selector, tolerations, _nth_domain(domains, k)),)
+        out[("", "Pod", namespace, pod)] = dataclasses.replace(verdict, pod_sets=own)
+    return out
+
+
+def _nth_domain(domains: tuple, k: int) -> tuple:
+    for labels, count in domains:
+        if k < count:
+            return ((labels, 1),)
+        k -= count
+    return ()
 
 
 def _domains(topology) -> tuple:
@@ -121,14 +156,22 @@ def _diag(code: str, message: str, where: Location, hint: str | None = None) -> 
 
 def disagreements(stage: KueueStage, plan: Plan, origins: dict) -> list[Diagnostic]:
     """WAS695 for each object Kueue admits whose pods kube-scheduler does not all place: Kueue's quota says yes,
-    the nodes say no (a flavor's nodeLabels no node has, taints, or quota larger than what nodes hold)."""
+    the nodes say no (a flavor's nodeLabels no node has, taints, or quota larger than what nodes hold). Pods with a
+    verdict of their own (the pod-based integrations) count towards the object that creates them."""
     out = []
+    left_of: dict[tuple, tuple[KueueVerdict, list]] = {}
     for (group, kind, namespace, name), verdict in sorted(stage.decisions.items()):
         if not verdict.admitted:
             continue
-        left = _unplaced(plan, kind, namespace, name)
-        if not left:
+        if (group, kind) == ("", "Pod"):
+            for pod in _unplaced_pod(plan, namespace, name):
+                owner = (pod.owner.kind, pod.owner.name) if pod.owner is not None else ("Pod", name)
+                left_of.setdefault((owner[0], namespace, owner[1]), (verdict, []))[1].append(pod)
             continue
+        left = _unplaced(plan, kind, namespace, name)
+        if left:
+            left_of[(kind, namespace, name)] = (verdict, left)
+    for (kind, namespace, name), (verdict, left) in sorted(left_of.items()):
         where = origins.get((kind, namespace, name), Location("<plan>"))
         out.append(_diag("WAS695", f"{kind} {namespace}/{name} is admitted by Kueue to ClusterQueue "
                                    f"{verdict.cluster_queue}, but kube-scheduler leaves {len(left)} of its pods "
@@ -141,3 +184,7 @@ def disagreements(stage: KueueStage, plan: Plan, origins: dict) -> list[Diagnost
 def _unplaced(plan: Plan, kind: str, namespace: str, name: str) -> list:
     return [p for p in plan.pods if p.namespace == namespace and p.status == PodStatus.PENDING
             and p.owner is not None and (p.owner.kind, p.owner.name) == (kind, name)]
+
+
+def _unplaced_pod(plan: Plan, namespace: str, name: str) -> list:
+    return [p for p in plan.pods if p.namespace == namespace and p.name == name and p.status == PodStatus.PENDING]

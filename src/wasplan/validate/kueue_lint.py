@@ -1,4 +1,6 @@
-"""Kueue's references between objects (WAS440-WAS446): what Kueue v0.17.0 needs to find by name.
+"""Kueue's references between objects (WAS440-WAS446): what Kueue v0.17.0 needs to find by name; and the
+queue-name label on a kind none of Kueue's integrations reads (WAS447: KDIR/pkg/controller/jobs/, one package
+per integration, each naming its GroupVersionKind).
 
 Kueue resolves these names in its cache and controllers (KDIR/pkg/cache/scheduler/cache.go and
 clusterqueue.go: a ClusterQueue naming a missing ResourceFlavor or AdmissionCheck is inactive;
@@ -41,7 +43,32 @@ def check_kueue(docs: list[Document]) -> list[Diagnostic]:
     if queues:
         out += [d for doc in docs for d in _queue_label(doc, queues)]
     out += [d for doc in docs if doc.group != GROUP for d in _priority_label(doc, names["WorkloadPriorityClass"])]
+    out += [d for doc in docs if doc.group != GROUP for d in _no_integration(doc)]
     return out
+
+
+# (API group, kind) of every integration of Kueue v0.17.0 (KDIR/pkg/controller/jobs/*: their `gvk`)
+INTEGRATIONS = frozenset({
+    ("batch", "Job"), ("jobset.x-k8s.io", "JobSet"), ("", "Pod"), ("apps", "Deployment"), ("apps", "StatefulSet"),
+    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"), ("kubeflow.org", "MPIJob"), ("kubeflow.org", "PyTorchJob"),
+    ("kubeflow.org", "TFJob"), ("kubeflow.org", "XGBoostJob"), ("kubeflow.org", "PaddleJob"),
+    ("kubeflow.org", "JAXJob"), ("trainer.kubeflow.org", "TrainJob"), ("ray.io", "RayJob"), ("ray.io", "RayCluster"),
+    ("ray.io", "RayService"), ("workload.codeflare.dev", "AppWrapper"), ("sparkoperator.k8s.io", "SparkApplication")})
+_WHERE_INSTEAD = {"CronJob": "its spec.jobTemplate.metadata.labels (the labels its Jobs get)",
+                  "ReplicaSet": "its pod template's labels (Kueue's pod integration then gates each pod), or queue "
+                                "a Deployment"}
+
+
+def _no_integration(doc: Document) -> list[Diagnostic]:
+    labels = mapping(mapping(doc.obj.get("metadata")).get("labels")) if isinstance(doc.obj, dict) else {}
+    queue = labels.get(QUEUE_LABEL)
+    if not isinstance(queue, str) or not queue or (doc.group, doc.kind) in INTEGRATIONS:
+        return []
+    message = (f'{doc.kind} "{doc.name}" carries {QUEUE_LABEL}: {queue}, but Kueue v0.17.0 has no integration for '
+               f"{doc.kind} ({doc.api_version}): Kueue does not read the label there, so it queues nothing through it")
+    instead = _WHERE_INSTEAD.get(doc.kind)
+    hint = f"put the label on {instead}" if instead else "queue a kind Kueue integrates, or drop the label"
+    return [make(doc, "WAS447", message, ("metadata", "labels", QUEUE_LABEL), hint)]
 
 
 def _references(doc: Document) -> Iterator[tuple[str, str, FieldPath, str]]:

@@ -27,6 +27,9 @@ Each case is built around one theme, so agreement can be reported per theme:
 * tree: benchmarks/kueue.py's shape in small: a three-level Cohort tree whose departments (and some orgs) hold
   quota of their own, two flavors, borrowing and lending limits, preemption within the queue and reclaim within
   the cohort, more demand than quota.
+* pods: Kueue's pod-based and LeaderWorkerSet integrations beside Jobs: Deployments (queued by their own label,
+  with a WorkloadPriorityClass at times, or through their pod template), StatefulSets, plain pods and pod
+  groups of one or two roles, LeaderWorkerSets with and without a leader template, over one or two flavors.
 
 Every object Kueue orders by time gets a distinct creation timestamp (Kueue orders heads across ClusterQueues
 without a final tiebreak: pkg/scheduler/scheduler.go, and equal priorities by creation time), in an order
@@ -54,7 +57,7 @@ TAS_PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
 TAS_UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
 BLOCK, RACK, HOST = "topology.example.com/block", "topology.example.com/rack", "kubernetes.io/hostname"
 THEMES = ("quota", "flavors", "cohort", "hierarchy", "priority", "reclaim", "stop", "tas", "jobset", "partial",
-          "fair", "tree")
+          "fair", "tree", "pods")
 NAMESPACES = ("default", "team-a", "team-b")
 WORKLOAD_PRIORITIES = {"wl-low": 50, "wl-high": 500}
 POD_PRIORITIES = {"pod-low": 10, "pod-high": 1000}
@@ -96,12 +99,13 @@ class World:
     def pick(self, seq):
         return self.rng.choice(list(seq))
 
-    def stamp(self) -> str:
-        """A creation timestamp no other object of the case has."""
+    def stamp(self, span: int = 1) -> str:
+        """A creation timestamp no other object of the case has, nor the `span - 1` seconds after it (a
+        Deployment's pods and a LeaderWorkerSet's groups take the seconds after their object's)."""
         while True:
             offset = self.rng.randint(0, 3600)
-            if offset not in self.times:
-                self.times.append(offset)
+            if not any(offset + i in self.times for i in range(span)):
+                self.times.extend(offset + i for i in range(span))
                 return (BASE + timedelta(seconds=offset)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def new_name(self, prefix: str) -> str:
@@ -573,9 +577,74 @@ def _tree(w: World) -> None:
     _jobs(w, w.rng.randint(8, 24), resources=("cpu", "memory"), priorities=True, max_pods=3)
 
 
+def _pod_template(w: World, queue: str | None, *, priorities: bool) -> dict:
+    spec = _pod_spec(w, _requests(w, ("cpu",)), priority=w.pick(POD_PRIORITIES) if priorities and w.chance(0.3)
+                     else None)
+    spec.pop("restartPolicy")
+    return {"metadata": {"labels": {"app": w.new_name("app"), **({QUEUE_LABEL: queue} if queue else {})}},
+            "spec": spec}
+
+
+def _apps(w: World, kind: str, namespace: str, queue: str) -> None:
+    """A Deployment or StatefulSet of one to three pods, queued by its own label or (a Deployment) its template's."""
+    through_template = kind == "Deployment" and w.chance(0.3)
+    labels = {} if through_template else _labels(w, queue, priorities=True)
+    template = _pod_template(w, queue if through_template else None, priorities=True)
+    spec = {"replicas": w.rng.randint(1, 3), "selector": {"matchLabels": dict(template["metadata"]["labels"])},
+            "template": template}
+    if kind == "StatefulSet":
+        spec["serviceName"] = "svc"
+    w.manifests.append({"apiVersion": "apps/v1", "kind": kind,
+                        "metadata": {"name": w.new_name(kind.lower()), "namespace": namespace,
+                                     **({"labels": labels} if labels else {}),
+                                     "creationTimestamp": w.stamp(spec["replicas"])},
+                        "spec": spec})
+
+
+def _lws(w: World, namespace: str, queue: str) -> None:
+    template = {"size": w.rng.randint(1, 3), "workerTemplate": _pod_template(w, None, priorities=True)}
+    if template["size"] > 1 and w.chance(0.6):
+        template["leaderTemplate"] = _pod_template(w, None, priorities=False)
+    replicas = w.rng.randint(1, 2)
+    w.manifests.append({"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+                        "metadata": {"name": w.new_name("lws"), "namespace": namespace,
+                                     "labels": _labels(w, queue, priorities=True),
+                                     "creationTimestamp": w.stamp(replicas)},
+                        "spec": {"replicas": replicas, "leaderWorkerTemplate": template}})
+
+
+def _plain_pods(w: World, namespace: str, queue: str) -> None:
+    """A single plain pod, or a pod group of two or three pods in one or two roles."""
+    size = w.pick((1, 2, 3))
+    group = w.new_name("group") if size > 1 else None
+    roles = [_pod_template(w, queue, priorities=True)["spec"] for _ in range(w.pick((1, 2)) if group else 1)]
+    for i in range(size):
+        meta = {"name": w.new_name("pod"), "namespace": namespace, "labels": {QUEUE_LABEL: queue},
+                "creationTimestamp": w.stamp()}
+        if group:
+            meta["labels"]["kueue.x-k8s.io/pod-group-name"] = group
+            meta["annotations"] = {"kueue.x-k8s.io/pod-group-total-count": str(size)}
+        w.manifests.append({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": roles[i % len(roles)]})
+
+
+def _pods(w: World) -> None:
+    priority_classes(w)
+    flavors = {flavor(w, "default-flavor"): None}
+    if w.chance(0.5):
+        flavors[flavor(w, "spot")] = None
+    cluster_queue(w, "cq", [resource_group({f: {"cpu": quota(w.rng.randint(3, 10))} for f in flavors})],
+                  preemption={"withinClusterQueue": "LowerPriority"} if w.chance(0.4) else None)
+    local_queue(w, "default", "lq", "cq")
+    makers = (lambda: _apps(w, "Deployment", "default", "lq"), lambda: _apps(w, "StatefulSet", "default", "lq"),
+              lambda: _lws(w, "default", "lq"), lambda: _plain_pods(w, "default", "lq"),
+              lambda: job(w, "default", "lq", priorities=True))
+    for _ in range(w.rng.randint(3, 6)):
+        w.pick(makers)()
+
+
 _BUILD = {"quota": _quota, "flavors": _flavors, "cohort": _cohort, "hierarchy": _hierarchy, "priority": _priority,
           "reclaim": _reclaim, "stop": _stop, "tas": _tas, "jobset": _jobset, "partial": _partial,
-          "fair": _fair, "tree": _tree}
+          "fair": _fair, "tree": _tree, "pods": _pods}
 
 
 def generate(seed: int, theme: str | None = None) -> KueueCase:
