@@ -164,6 +164,18 @@ def test_devices_and_shared_counters_do_not_share_a_slice():
     assert [f[:4] for f in found] == [("WAS223", 9, 3, "spec.sharedCounters")]
 
 
+def test_counter_sets_and_consumptions_name_at_least_one_counter():
+    """An empty `counters` map passes the schema; the API server refuses it (validateCounterSet,
+    validateDeviceCounterConsumption: Required value, as the oracle's create path says). Found by the mutation
+    suite: removing the only counter of a consumption."""
+    consumes = findings(SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n"
+                        "    consumesCounters: [{counterSet: mem, counters: {}}]\n")
+    assert [(f[0], f[3], f[4]) for f in consumes] == [("WAS223", "spec.devices[0].consumesCounters[0].counters",
+                                                       "counters must name at least one counter")]
+    shared = findings(SLICE + "  nodeName: node-1\n  sharedCounters: [{name: mem, counters: {}}]\n")
+    assert [(f[0], f[3]) for f in shared] == [("WAS223", "spec.sharedCounters[0].counters")]
+
+
 def test_toleration_with_exists_and_a_value():
     found = findings(TEMPLATE + """\
       requests:

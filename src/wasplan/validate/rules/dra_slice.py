@@ -46,6 +46,7 @@ def check_slice(doc: Document, gates: GateSet) -> list[Diagnostic]:
     if problem is not None:
         out.append(make(doc, "WAS223", problem.message, base))
     out += _counter_set_names(doc, counters, base + ("sharedCounters",))
+    out += _empty_counters(doc, spec, base)
     advanced = len(devices) > DEVICES_MAX_ADVANCED and any(
         mapping(d).get("taints") or mapping(d).get("consumesCounters") or _has_list(mapping(d)) for d in devices)
     limit = DEVICES_MAX_ADVANCED if advanced else DEVICES_MAX
@@ -96,6 +97,17 @@ def _names(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
     if isinstance(pool, str) and pool and dra_rules.pool_name(pool):
         out.append(make(doc, "WAS223", dra_rules.pool_name(pool) or "", base + ("pool", "name")))
     return out
+
+
+def _empty_counters(doc: Document, spec: dict, base: FieldPath) -> list[Diagnostic]:
+    """A shared counter set and a device's counter consumption each name at least one counter (validateCounterSet,
+    validateDeviceCounterConsumption: `counters` Required); an empty map passes the schema, not the server."""
+    paths = [base + ("sharedCounters", i) for i, c in enumerate(items(spec.get("sharedCounters")))
+             if mapping(c).get("counters") == {}]
+    for i, device in enumerate(items(spec.get("devices"))):
+        paths += [base + ("devices", i, "consumesCounters", j)
+                  for j, c in enumerate(items(mapping(device).get("consumesCounters"))) if mapping(c).get("counters") == {}]
+    return [make(doc, "WAS223", "counters must name at least one counter", p + ("counters",)) for p in paths]
 
 
 def _counter_set_names(doc: Document, counters: list, base: FieldPath) -> list[Diagnostic]:
