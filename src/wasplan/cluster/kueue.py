@@ -36,9 +36,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from wasplan.api.kueue import QUEUE_LABEL
 from wasplan.cluster.model import Toleration
 
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"
 ADMISSION_GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's pod webhook adds
 TAS_PREFIX = "kueue.x-k8s.io/podset-"  # every PodSet annotation of Kueue's Topology Aware Scheduling

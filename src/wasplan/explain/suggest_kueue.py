@@ -15,13 +15,12 @@ relies on. Re-runs are counted: at most MAX_RUNS per target, so the answer is th
 
 from __future__ import annotations
 
+from wasplan.api.kueue import PRIORITY_CLASS_LABEL, QUEUE_LABEL
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.explain import manifest
 from wasplan.explain.evidence import Context, Subject
 from wasplan.explain.model import Suggestion
 
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
-PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 MAX_RUNS = 64
 WHY = "re-running Kueue's admission with the change admits Workload {}"
 
@@ -181,7 +180,7 @@ def _priority(docs: list, trials: _Trials, owner: int, verdict) -> Suggestion | 
                     if w.source is not None and _same(w.source, docs[owner].obj)), None)
     classes = sorted((d.obj.get("value"), d.name) for d in docs if d.kind == "WorkloadPriorityClass"
                      and isinstance(d.obj.get("value"), int) and d.name)
-    path = ("metadata", "labels", PRIORITY_LABEL)
+    path = ("metadata", "labels", PRIORITY_CLASS_LABEL)
     for value, name in classes:
         if current is not None and value <= current:
             continue

@@ -14,12 +14,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from wasplan.api.kueue import PRIORITY_CLASS_LABEL, QUEUE_LABEL  # noqa: F401 (re-exported to the package)
 from wasplan.api.quantity import Quantity, format_amount, format_milli_cpu
 
 FR = tuple[str, str]  # (flavor, resource)
 
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
-PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
 JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
 MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism"
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"

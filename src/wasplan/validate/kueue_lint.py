@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from wasplan.api.kueue import INTEGRATIONS, PRIORITY_CLASS_LABEL, QUEUE_LABEL
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
 from wasplan.suggest import guess
@@ -25,8 +26,6 @@ from wasplan.validate.rules.common import make
 from wasplan.validate.walk import items, mapping
 
 GROUP = "kueue.x-k8s.io"
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
-PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 DEFAULT_NAMESPACE = "default"
 
 
@@ -47,13 +46,6 @@ def check_kueue(docs: list[Document]) -> list[Diagnostic]:
     return out
 
 
-# (API group, kind) of every integration of Kueue v0.17.0 (KDIR/pkg/controller/jobs/*: their `gvk`)
-INTEGRATIONS = frozenset({
-    ("batch", "Job"), ("jobset.x-k8s.io", "JobSet"), ("", "Pod"), ("apps", "Deployment"), ("apps", "StatefulSet"),
-    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"), ("kubeflow.org", "MPIJob"), ("kubeflow.org", "PyTorchJob"),
-    ("kubeflow.org", "TFJob"), ("kubeflow.org", "XGBoostJob"), ("kubeflow.org", "PaddleJob"),
-    ("kubeflow.org", "JAXJob"), ("trainer.kubeflow.org", "TrainJob"), ("ray.io", "RayJob"), ("ray.io", "RayCluster"),
-    ("ray.io", "RayService"), ("workload.codeflare.dev", "AppWrapper"), ("sparkoperator.k8s.io", "SparkApplication")})
 _WHERE_INSTEAD = {"CronJob": "its spec.jobTemplate.metadata.labels (the labels its Jobs get)",
                   "ReplicaSet": "its pod template's labels (Kueue's pod integration then gates each pod), or queue "
                                 "a Deployment"}
@@ -170,5 +162,5 @@ def _queue_label(doc: Document, queues: set[tuple[str, str]]) -> list[Diagnostic
 def _priority_label(doc: Document, known: list[str]) -> list[Diagnostic]:
     if not isinstance(doc.obj, dict):
         return []
-    name = mapping(mapping(doc.obj.get("metadata")).get("labels")).get(PRIORITY_LABEL)
-    return _missing(doc, "WAS446", "WorkloadPriorityClass", ("metadata", "labels", PRIORITY_LABEL), name, known)
+    name = mapping(mapping(doc.obj.get("metadata")).get("labels")).get(PRIORITY_CLASS_LABEL)
+    return _missing(doc, "WAS446", "WorkloadPriorityClass", ("metadata", "labels", PRIORITY_CLASS_LABEL), name, known)
