@@ -38,6 +38,9 @@ def _not_modelled(inputs: KueueInputs) -> list[str]:
     if unsupported:
         out.append(f"topology-aware scheduling of podset slices and PodSet groups ({', '.join(unsupported)}): "
                    f"such PodSets are placed as unconstrained")
+    if inputs.unbuilt:
+        out.append(f"the Workloads Kueue builds for {', '.join(sorted(inputs.unbuilt))} (an integration whose "
+                   f"Workloads the model does not build): the quota they would hold or wait for is not counted")
     if inputs.fair_sharing and inputs.config is None:
         out.append("fair sharing (fairSharing weights, and no Kueue Configuration among the inputs to say whether "
                    "it is enabled): the classical ordering and preemption are used, as Kueue does with fair sharing "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, field
 
+from wasplan.api.kueue import UNBUILT_INTEGRATIONS
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.cluster.controllers.names import Namer
 
@@ -209,6 +210,14 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
     return wl
 
 
+def _without_workload(objects: list[tuple[str, str, str]], workloads: list[dict]) -> list[str]:
+    """The queued objects of unbuilt integrations that no Workload among the inputs is owned by (a snapshot's
+    Workload of a RayJob holds its quota, and is read as written), as `Kind namespace/name`."""
+    owned = {(ref.get("kind"), _meta(wl).get("namespace") or "default", ref.get("name"))
+             for wl in workloads for ref in (_meta(wl).get("ownerReferences") or ()) if isinstance(ref, dict)}
+    return [f"{kind} {ns}/{name}" for kind, ns, name in objects if (kind, ns, name) not in owned]
+
+
 @dataclass(slots=True)
 class KueueInputs:
     """Everything Kueue's admission reads, parsed; `from_objects` builds it."""
@@ -224,6 +233,8 @@ class KueueInputs:
     nodes: list[dict] = field(default_factory=list)
     pods: list[dict] = field(default_factory=list)
     not_built: list[str] = field(default_factory=list)  # objects Kueue would fail to build a Workload for
+    # queued objects of Kueue's integrations the model builds no Workload for (api/kueue.UNBUILT_INTEGRATIONS)
+    unbuilt: list[str] = field(default_factory=list)
     # (namespace, Workload name) -> (pod name, PodSet name) of each pod it stands for, for the pod-based
     # integrations and LeaderWorkerSet (several objects' pods, or one object's pods in several Workloads)
     members: dict[tuple[str, str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -241,7 +252,7 @@ class KueueInputs:
         classes = Classes({}, {}, 0, {}, {})
         defaults: list[tuple[int, str]] = []
         namer = Namer()
-        direct, owners = [], []
+        direct, owners, unbuilt = [], [], []
         out.nodes = [_obj(n) for n in nodes]
         out.pods = [_obj(p) for p in pods]
         for obj in docs:
@@ -275,8 +286,11 @@ class KueueInputs:
                     owners.append(obj)  # a queued plain pod not yet bound: Kueue's pod integration gates it
             elif (group, kind) in _TEMPLATE_QUEUED and _queued(obj):
                 owners.append(obj)
+            elif (group, kind) in UNBUILT_INTEGRATIONS and (meta.get("labels") or {}).get(QUEUE_LABEL):
+                unbuilt.append((kind, meta.get("namespace") or "default", name))
         if defaults:
             classes.default_priority = min(defaults)[0]
+        out.unbuilt = _without_workload(unbuilt, direct)
         seq = 0
         for obj in direct:
             meta = _meta(obj)
