@@ -17,10 +17,12 @@ did: an unadmitted pod there carries Kueue's gate), of a kind Kueue integrates l
 `kueue.x-k8s.io/queue-name` label in its own `metadata.labels`; or, for the pod-based integrations, the pods it
 creates carry that label from their template (Kueue's own Deployment sample,
 site/static/examples/serving-workloads/sample-deployment.yaml, labels the pod template; the pod webhook
-manages any pod with the label whose owner is not a Job or JobSet, which Kueue manages as a whole). Kueue's configuration is not read (that the
-integration is enabled is taken from the label, `manageJobsWithoutQueueName` is taken as its default, false),
-and neither are its LocalQueues, ClusterQueues or quotas: the plan cannot tell when, or whether, admission
-happens. So by default the pods wait for admission (their own status); `assume_admitted` plans them as if Kueue
+manages any pod with the label whose owner is not a Job or JobSet, which Kueue manages as a whole).
+
+With a ClusterQueue among the inputs, Kueue's admission is modelled (wasplan/kueue, pipeline/kueue_stage.py) and
+its verdicts (`KueueVerdict`, below) decide. Without one, this module decides alone: that the integration is
+enabled is taken from the label, `manageJobsWithoutQueueName` as its default (false), and the plan cannot tell
+when, or whether, admission happens. So by default the pods wait for admission (their own status); `assume_admitted` plans them as if Kueue
 admitted the object now: suspended or not as written, the controller creates its pods.
 
 Kueue's Topology Aware Scheduling is not modelled either. A pod template annotated
