@@ -136,3 +136,20 @@ def test_long_integers_are_found_across_the_slices_a_large_text_is_scanned_in(mo
     prefix = '["x",' + '"digest:123456789012345678901",' * pad
     assert jsontext.loads_exact(prefix + ' 12345678901234567890]')[1] is False
     assert jsontext.loads_exact(prefix + ' 1]') == (json.loads(prefix + " 1]"), True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES)
+def test_the_quick_scan_misses_no_token_the_exact_pattern_finds(value):
+    """`_maybe_float_form` only spares the exact search: wherever `_FLOAT_FORM` matches, it must say maybe."""
+    raw = (json.dumps(value, indent=2) + "\n").encode()  # what orjson writes wherever it can write the value
+    if jsontext._FLOAT_FORM.search(raw):
+        assert jsontext._maybe_float_form(raw)
+
+
+def test_hex_hashes_in_names_do_not_send_the_output_to_the_slow_search():
+    raw = json.dumps({"name": "leaderworkerset-llm-0-4eef3", "items": ["job-3e81a", 12, 1.5]}, indent=2).encode()
+    assert not jsontext._maybe_float_form(raw)
+    for token in (b"1e-05", b"2.5e-07", b"1e+16", b"0.00001"):
+        assert jsontext._maybe_float_form(b'{\n  "x": ' + token + b"\n}\n")
+        assert jsontext._maybe_float_form(b"[\n  " + token + b",\n  1\n]\n")

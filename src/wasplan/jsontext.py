@@ -29,6 +29,7 @@ _OPTIONS = (orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NE
 # that the two encoders may spell differently: an exponent, or a fraction starting with four zeros.
 _FLOAT_FORM = re.compile(rb"(?:^|: |\n *)-?(?:\d+(?:\.\d+)?e[-+]?\d+|0\.0000\d*)(?=,?\n|$)")
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_EXPONENT_ENDS_LINE = re.compile(rb"0e[-+]?0+,?(?:\n|$)")  # _FLOAT_FORM's exponent, digits read as 0
 _NON_ASCII = re.compile(r"[^\x00-\x7e]")
 
 
@@ -53,9 +54,11 @@ def _escape(match: re.Match) -> str:
 
 
 def _maybe_float_form(raw: bytes) -> bool:
-    """A quick scan (a few ms on a 4 MB plan) for a digit before an `e`, or four zeros after a point;
-    only then is the exact (and slower) token pattern searched."""
-    return b"0.0000" in raw or b"0e" in raw.translate(_DIGITS_AS_ZERO)
+    """A quick scan (a few ms on a 5 MB plan) for what every token `_FLOAT_FORM` matches contains: four zeros
+    after a point, or, with every digit read as `0`, an exponent ending its line (a token is the last thing on
+    its line, strings holding no raw newline). Only then is the exact, slower pattern searched (0.14 s on a
+    5 MB plan whose names hold hex hashes such as `-4eef3`)."""
+    return b"0.0000" in raw or _EXPONENT_ENDS_LINE.search(raw.translate(_DIGITS_AS_ZERO)) is not None
 
 
 def dumps(data: Any, *, ensure_ascii: bool = True, default: Callable[[Any], Any] | None = None) -> str:
