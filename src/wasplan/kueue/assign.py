@@ -306,10 +306,14 @@ class FlavorAssigner:
         attempted = -1
         fung = self.spec.fungibility
         spec = ps.template.get("spec") or {}
+        checks = self.run.flavor_checks
         for idx in range(start, len(rg.flavors)):
             attempted = idx
             fname = rg.flavors[idx]
-            problem = self._check_flavor(fname, spec, rg, ps)
+            key = (id(ps), id(rg), fname, self.cq.name)
+            problem = checks.get(key, False)
+            if problem is False:  # the answer depends on static inputs only: asked once per run
+                problem = checks[key] = self._check_flavor(fname, spec, rg, ps)
             if problem:
                 reasons.append(problem)
                 continue
@@ -391,6 +395,6 @@ class FlavorAssigner:
         while_borrowing = p.borrow_within_cohort != "Never" or (
             self.run.fair is not None and p.reclaim_within_cohort != "Never")
         if val <= cq.quota(fr).nominal or may_reclaim or while_borrowing:
-            mode, borrow = self.run.simulate_preemption(self.wl, cq, fr, val)
+            mode, borrow = self.run.simulate_preemption(self.wl, cq, fr, val, borrow)
             return mode, borrow, why
         return G_NOFIT, borrow, why

@@ -12,6 +12,7 @@ map, as Kueue's `resources.FlavorResource`.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 
 from wasplan.api.quantity import Quantity, format_amount, format_milli_cpu
@@ -56,6 +57,7 @@ def resource_value(resource: str, q: Quantity) -> int:
     return q.milli_value() if resource == "cpu" else q.value()
 
 
+@functools.lru_cache(maxsize=4096)  # the flavor assigner's messages print the same few amounts over and over
 def quantity_string(resource: str, value: int) -> str:
     """KDIR/pkg/resources/requests.go ResourceQuantityString: how Kueue prints an amount in its messages."""
     if resource == "cpu":

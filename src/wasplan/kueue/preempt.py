@@ -71,7 +71,14 @@ class Preemptor:
         if policy not in ("LowerPriority", "LowerOrNewerEqualPriority", "Any"):
             return
         top, created = preemptor.priority, preemptor.created
-        for wl in self.run.admitted.get(cq.name, {}).values():
+        admitted = self.run.admitted.get(cq.name)
+        if not admitted:
+            return
+        if policy != "Any":
+            lowest = admitted.lowest()
+            if lowest > top or (lowest == top and policy == "LowerPriority"):
+                return  # no workload there has a priority the policy lets the preemptor preempt
+        for wl in admitted.values():
             # the policy (preemption_policy.go: LowerPriority, LowerOrNewerEqualPriority, Any), inline: this loop
             # sees every admitted workload in reach, once per simulation
             prio = wl.priority
