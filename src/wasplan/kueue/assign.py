@@ -296,7 +296,7 @@ class FlavorAssigner:
         return False
 
     def _find_flavor(self, index, ps, requests, rg, res, assumed):
-        group_requests = {r: v for r, v in requests.items() if r in rg.covered}
+        group_requests = sorted((r, v) for r, v in requests.items() if r in rg.covered)
         reasons: list[str] = []
         best: dict[str, FlavorChoice] | None = None
         best_mode = _WORST
@@ -319,9 +319,9 @@ class FlavorAssigner:
                 continue
             choices: dict[str, FlavorChoice] = {}
             mode = (G_FIT, 0)
-            for r in sorted(group_requests):
+            for r, request in group_requests:
                 fr = (fname, r)
-                gmode, borrow, why = self._fits_quota(fr, assumed.get(fr, 0), group_requests[r])
+                gmode, borrow, why = self._fits_quota(fr, assumed.get(fr, 0), request)
                 reasons += why
                 candidate = (gmode, borrow)
                 if _preferred(mode, candidate, fung.preference):

@@ -234,10 +234,10 @@ class Run:
             if not any(len(self.queues[n]) for n in self.active):
                 self.settled = True
                 return
-            before = {n: tuple(sorted(q.members)) for n, q in self.queues.items()}
+            before = {n: set(q.members) for n, q in self.queues.items()}
             self.changed = False
             self.cycle()
-            if not self.changed and before == {n: tuple(sorted(q.members)) for n, q in self.queues.items()}:
+            if not self.changed and before == {n: set(q.members) for n, q in self.queues.items()}:
                 self.settled = True
                 return
 
@@ -344,9 +344,10 @@ class Run:
             wl.last_tried = None  # flavorassigner.go Assign: lastAssignmentOutdated
         assigner = FlavorAssigner(self, wl, cq)
         full = assigner.assign()
-        if full.mode() == FIT:
+        mode = full.mode()
+        if mode == FIT:
             return full, []
-        if full.mode() == PREEMPT:
+        if mode == PREEMPT:
             targets = self._targets(wl, cq, full)
             if targets:
                 return full, targets
@@ -360,8 +361,9 @@ class Run:
             mid = (lo + hi) // 2
             counts = [ps.count - d * mid // total for ps, d in zip(wl.pod_sets, deltas)]
             attempt = assigner.assign(counts)
-            targets = self._targets(wl, cq, attempt) if attempt.mode() == PREEMPT else []
-            if attempt.mode() == FIT or targets:
+            mode = attempt.mode()
+            targets = self._targets(wl, cq, attempt) if mode == PREEMPT else []
+            if mode == FIT or targets:
                 last_good, found = mid, (attempt, targets)
                 hi = mid
             else:

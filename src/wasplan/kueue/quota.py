@@ -197,6 +197,45 @@ def fits_in_quota(node: Node, requests: dict[FR, int]) -> tuple[bool, dict[FR, i
     return ok, remaining
 
 
+def first_advantage(cq: Node, usage: dict[FR, int]) -> int:
+    """hierarchical_preemption.go collectCandidatesForHierarchicalReclaim's walk up the tree: the preemptor has the
+    advantage from the lowest node (the ClusterQueue, then its ancestors) where the usage left over by the nodes
+    below fits the node's subtree quota (fits_in_quota), and keeps it above; the root's own fit is never asked.
+    Returns the index in `cq.chain` from which the ancestors' subtrees are searched with the advantage
+    (len(cq.chain) when never)."""
+    chain = cq.chain
+    last = len(chain) - 1
+    if len(usage) == 1:  # the flavor assigner's SimulatePreemption asks about one (flavor, resource)
+        [(fr, v)] = usage.items()
+        node, k = cq, 0
+        while True:
+            used = node.usage.get(fr, 0)
+            if used + v <= node.subtree.get(fr, 0):
+                return k
+            if k >= last:
+                return len(chain)
+            v = max(0, v - max(0, node.lq.get(fr, 0) - used))
+            node = chain[k]
+            k += 1
+    items = list(usage.items())
+    node, k = cq, 0
+    while True:
+        used, subtree, lq = node.usage, node.subtree, node.lq
+        for fr, v in items:
+            if used.get(fr, 0) + v > subtree.get(fr, 0):
+                break
+        else:
+            return k
+        if k >= last:
+            return len(chain)
+        if lq:  # what the node's local quota absorbs does not reach its parent (fits_in_quota's remaining)
+            items = [(fr, max(0, v - max(0, lq.get(fr, 0) - used.get(fr, 0)))) for fr, v in items]
+        else:
+            items = [(fr, v if v > 0 else 0) for fr, v in items]
+        node = chain[k]
+        k += 1
+
+
 def lowest_subtree_that_fits(cq: Node, fr: FR, val: int) -> tuple[int, bool]:
     """KDIR/pkg/scheduler/preemption/classical/hierarchical_preemption.go FindHeightOfLowestSubtreeThatFits."""
     parent = cq.parent
