@@ -194,7 +194,7 @@ class FlavorAssigner:
             a.last_tried.append(tried)
             if failed:
                 return a
-        if a.mode() != NO_FIT and self.run.tas:
+        if self.run.tas and a.mode() != NO_FIT:
             self._topology(a)
         return a
 
