@@ -194,7 +194,7 @@ class FlavorAssigner:
             a.last_tried.append(tried)
             if failed:
                 return a
-        if a.mode() != NO_FIT and self.run.tas:
+        if self.run.tas and a.mode() != NO_FIT:
             self._topology(a)
         return a
 
@@ -296,7 +296,7 @@ class FlavorAssigner:
         return False
 
     def _find_flavor(self, index, ps, requests, rg, res, assumed):
-        group_requests = {r: v for r, v in requests.items() if r in rg.covered}
+        group_requests = sorted((r, v) for r, v in requests.items() if r in rg.covered)
         reasons: list[str] = []
         best: dict[str, FlavorChoice] | None = None
         best_mode = _WORST
@@ -306,18 +306,22 @@ class FlavorAssigner:
         attempted = -1
         fung = self.spec.fungibility
         spec = ps.template.get("spec") or {}
+        checks = self.run.flavor_checks
         for idx in range(start, len(rg.flavors)):
             attempted = idx
             fname = rg.flavors[idx]
-            problem = self._check_flavor(fname, spec, rg, ps)
+            key = (id(ps), id(rg), fname, self.cq.name)
+            problem = checks.get(key, False)
+            if problem is False:  # the answer depends on static inputs only: asked once per run
+                problem = checks[key] = self._check_flavor(fname, spec, rg, ps)
             if problem:
                 reasons.append(problem)
                 continue
             choices: dict[str, FlavorChoice] = {}
             mode = (G_FIT, 0)
-            for r in sorted(group_requests):
+            for r, request in group_requests:
                 fr = (fname, r)
-                gmode, borrow, why = self._fits_quota(fr, assumed.get(fr, 0), group_requests[r])
+                gmode, borrow, why = self._fits_quota(fr, assumed.get(fr, 0), request)
                 reasons += why
                 candidate = (gmode, borrow)
                 if _preferred(mode, candidate, fung.preference):
@@ -391,6 +395,6 @@ class FlavorAssigner:
         while_borrowing = p.borrow_within_cohort != "Never" or (
             self.run.fair is not None and p.reclaim_within_cohort != "Never")
         if val <= cq.quota(fr).nominal or may_reclaim or while_borrowing:
-            mode, borrow = self.run.simulate_preemption(self.wl, cq, fr, val)
+            mode, borrow = self.run.simulate_preemption(self.wl, cq, fr, val, borrow)
             return mode, borrow, why
         return G_NOFIT, borrow, why

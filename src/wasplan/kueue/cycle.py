@@ -59,6 +59,35 @@ class Entry:
     status: EntryStatus = EntryStatus.NOT_NOMINATED
 
 
+class Admitted(dict):
+    """One ClusterQueue's workloads holding quota, by key, and the lowest priority among them (kept until the
+    next change): the preemption search skips a queue none of whose workloads its policy lets it preempt."""
+
+    __slots__ = ("_lowest",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lowest: int | None = None
+
+    def __setitem__(self, key: str, wl: Workload) -> None:
+        super().__setitem__(key, wl)
+        self._lowest = None
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._lowest = None
+
+    def pop(self, key: str, *default):
+        self._lowest = None
+        return super().pop(key, *default)
+
+    def lowest(self) -> int | None:
+        """The lowest priority held, None when empty."""
+        if self._lowest is None and self:
+            self._lowest = min(wl.priority for wl in self.values())
+        return self._lowest
+
+
 class Run:
     def __init__(self, inputs, checks: AdmissionChecks) -> None:
         self.inputs = inputs
@@ -68,7 +97,7 @@ class Run:
         self.now = len(inputs.workloads)
         self.cycles = 0
         self.settled = False
-        self.admitted: dict[str, dict[str, Workload]] = {n: {} for n in self.tree.cqs}
+        self.admitted: dict[str, Admitted] = {n: Admitted() for n in self.tree.cqs}
         self.queues: dict[str, ClusterQueueQueue] = {
             n: ClusterQueueQueue(n, cq.queueing_strategy == "StrictFIFO", cq.namespace_selector)
             for n, cq in sorted(inputs.cluster_queues.items())}
@@ -86,6 +115,10 @@ class Run:
         self.generation: dict[str, int] = {n: 1 for n in self.tree.cqs}
         self.tried_at: dict[str, int] = {}
         self.tas = self._topologies()
+        # FlavorAssigner's flavor checks (taints, affinity, TAS) per (PodSet, group, flavor, ClusterQueue) and
+        # tas_only per ClusterQueue: both read static inputs only
+        self.flavor_checks: dict[tuple, str | None] = {}
+        self._tas_only: dict[str, bool] = {}
         self.active = {n for n in self.tree.cqs if self._active(n)}
 
     def _topologies(self) -> dict[str, FlavorTopology]:
@@ -108,9 +141,12 @@ class Run:
         return out
 
     def tas_only(self, cq: str) -> bool:
-        groups = self.inputs.cluster_queues[cq].resource_groups
-        flavors = [self.inputs.flavors.get(f) for rg in groups for f in rg.flavors]
-        return bool(flavors) and all(f is not None and f.topology_name for f in flavors)
+        known = self._tas_only.get(cq)
+        if known is None:
+            groups = self.inputs.cluster_queues[cq].resource_groups
+            flavors = [self.inputs.flavors.get(f) for rg in groups for f in rg.flavors]
+            known = self._tas_only[cq] = bool(flavors) and all(f is not None and f.topology_name for f in flavors)
+        return known
 
     def tas_usage(self, wl: Workload, sign: int) -> None:
         for psa in wl.admission or ():
@@ -198,20 +234,22 @@ class Run:
             if not any(len(self.queues[n]) for n in self.active):
                 self.settled = True
                 return
-            before = {n: tuple(sorted(q.members)) for n, q in self.queues.items()}
+            before = {n: set(q.members) for n, q in self.queues.items()}
             self.changed = False
             self.cycle()
-            if not self.changed and before == {n: tuple(sorted(q.members)) for n, q in self.queues.items()}:
+            if not self.changed and before == {n: set(q.members) for n, q in self.queues.items()}:
                 self.settled = True
                 return
 
     def admitted_in(self, cq: str) -> list[Workload]:
         return list(self.admitted.get(cq, {}).values())
 
-    def simulate_preemption(self, wl: Workload, cq: Node, fr: FR, quantity: int) -> tuple[int, int]:
+    def simulate_preemption(self, wl: Workload, cq: Node, fr: FR, quantity: int, borrow: int) -> tuple[int, int]:
+        """preemption_oracle.go SimulatePreemption; `borrow` is the lowest subtree that fits on the usage as it is
+        (the flavor assigner has just computed it), the answer when there are no targets."""
         targets = self.preemptor.targets(wl, cq, {fr}, {fr: quantity})
         if not targets:
-            return G_NO_CANDIDATES, lowest_subtree_that_fits(cq, fr, quantity)[0]
+            return G_NO_CANDIDATES, borrow
         for t in targets:
             remove_all(t.cq, t.wl.usage())
         borrow = lowest_subtree_that_fits(cq, fr, quantity)[0]
@@ -231,7 +269,7 @@ class Run:
         entries.sort(key=lambda e: (e.assignment.borrowing, -e.wl.priority, e.wl.created))
         # the cycle works on a snapshot of the usage (Kueue's Snapshot): reservations and preemptors' usage stay
         # in it; the cache gets only the admissions, replayed on the saved usage at the end of the cycle
-        saved = [(node, dict(node.usage)) for node in self.tree.nodes()]
+        saved = self.tree.save()
         admitted: list[tuple[Node, dict[FR, int]]] = []
         preempted: dict[str, Target] = {}
         for e in (tournament_order(self.fair, entries) if self.fair is not None else entries):
@@ -263,8 +301,7 @@ class Run:
             e.status = EntryStatus.NOMINATED
             self._admit(e)
             admitted.append((e.cq, usage))
-        for node, usage in saved:
-            node.usage = usage
+        self.tree.restore(saved)
         for cq, usage in admitted:
             add_all(cq, usage)
         for e in entries + inadmissible:
@@ -307,9 +344,10 @@ class Run:
             wl.last_tried = None  # flavorassigner.go Assign: lastAssignmentOutdated
         assigner = FlavorAssigner(self, wl, cq)
         full = assigner.assign()
-        if full.mode() == FIT:
+        mode = full.mode()
+        if mode == FIT:
             return full, []
-        if full.mode() == PREEMPT:
+        if mode == PREEMPT:
             targets = self._targets(wl, cq, full)
             if targets:
                 return full, targets
@@ -323,8 +361,9 @@ class Run:
             mid = (lo + hi) // 2
             counts = [ps.count - d * mid // total for ps, d in zip(wl.pod_sets, deltas)]
             attempt = assigner.assign(counts)
-            targets = self._targets(wl, cq, attempt) if attempt.mode() == PREEMPT else []
-            if attempt.mode() == FIT or targets:
+            mode = attempt.mode()
+            targets = self._targets(wl, cq, attempt) if mode == PREEMPT else []
+            if mode == FIT or targets:
                 last_good, found = mid, (attempt, targets)
                 hi = mid
             else:

@@ -12,6 +12,7 @@ map, as Kueue's `resources.FlavorResource`.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 
 from wasplan.api.kueue import PRIORITY_CLASS_LABEL, QUEUE_LABEL  # noqa: F401 (re-exported to the package)
@@ -55,6 +56,7 @@ def resource_value(resource: str, q: Quantity) -> int:
     return q.milli_value() if resource == "cpu" else q.value()
 
 
+@functools.lru_cache(maxsize=4096)  # the flavor assigner's messages print the same few amounts over and over
 def quantity_string(resource: str, value: int) -> str:
     """KDIR/pkg/resources/requests.go ResourceQuantityString: how Kueue prints an amount in its messages."""
     if resource == "cpu":

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .model import (FR, IN_CLUSTER_QUEUE, IN_COHORT_FAIR_SHARING, IN_COHORT_RECLAIM_WHILE_BORROWING,
                     IN_COHORT_RECLAMATION, Workload)
-from .quota import Node, add_all, cq_available, fits_in_quota, remove_all
+from .quota import Node, add_all, cq_available, first_advantage, remove_all
 
 WITHIN_CQ, HIERARCHICAL, RECLAIM_NO_BORROW, RECLAIM_WHILE_BORROWING = 1, 2, 3, 4
 _REASON = {WITHIN_CQ: IN_CLUSTER_QUEUE, HIERARCHICAL: IN_COHORT_RECLAMATION,
@@ -71,7 +71,14 @@ class Preemptor:
         if policy not in ("LowerPriority", "LowerOrNewerEqualPriority", "Any"):
             return
         top, created = preemptor.priority, preemptor.created
-        for wl in self.run.admitted.get(cq.name, {}).values():
+        admitted = self.run.admitted.get(cq.name)
+        if not admitted:
+            return
+        if policy != "Any":
+            lowest = admitted.lowest()
+            if lowest > top or (lowest == top and policy == "LowerPriority"):
+                return  # no workload there has a priority the policy lets the preemptor preempt
+        for wl in admitted.values():
             # the policy (preemption_policy.go: LowerPriority, LowerOrNewerEqualPriority, Any), inline: this loop
             # sees every admitted workload in reach, once per simulation
             prio = wl.priority
@@ -118,14 +125,12 @@ class Preemptor:
         hier: list = []
         prio: list = []
         if pcq.parent is not None and p.reclaim_within_cohort != "Never":
-            advantage, remaining = fits_in_quota(pcq, usage)
-            previous = None
-            for node in pcq.ancestors():
-                if advantage or not skip_prio:
-                    self._subtree(node, node, previous, preemptor, pcq, frs, advantage, hier if advantage else prio)
-                if not advantage and node.parent is not None:  # once true it stays so; nothing reads the root's
-                    advantage, remaining = fits_in_quota(node, remaining)
-                previous = node
+            chain = pcq.chain
+            first = first_advantage(pcq, usage)
+            for i in range(first if skip_prio else 0, len(chain)):
+                advantage = i >= first
+                self._subtree(chain[i], chain[i], chain[i - 1] if i else None, preemptor, pcq, frs, advantage,
+                              hier if advantage else prio)
         if not hier and not prio and not same:
             return []
         if not hier and not prio:
@@ -164,7 +169,11 @@ class Preemptor:
         for wl, *_ in same:
             for fr, v in wl.usage().items():
                 freed[fr] = freed.get(fr, 0) + v
-        return not any(pcq.borrowing_with(fr, v - freed.get(fr, 0)) for fr, v in usage.items())
+        used, limit = pcq.usage, pcq.limit
+        for fr, v in usage.items():
+            if used.get(fr, 0) + v - freed.get(fr, 0) > limit.get(fr, 0):  # borrowing_with
+                return False
+        return True
 
     @staticmethod
     def _under_nominal(pcq: Node, frs: set[FR]) -> bool:

@@ -23,7 +23,7 @@ _NO_QUOTA = ResourceQuota(0)
 
 class Node:
     __slots__ = ("name", "parent", "child_cqs", "child_cohorts", "quotas", "subtree", "usage", "cq", "_height",
-                 "_potential")
+                 "_potential", "chain", "lq", "blimit", "limit", "clock", "_avail", "_epoch")
 
     def __init__(self, name: str, quotas: dict[FR, ResourceQuota], cq: ClusterQueue | None = None) -> None:
         self.name = name
@@ -36,6 +36,16 @@ class Node:
         self.cq = cq
         self._height: int | None = None  # the tree's shape does not change during a run
         self._potential: dict[FR, int] = {}  # nor do its quotas: potential_available per (flavor, resource)
+        # set by Tree.freeze once the subtree quotas are summed (static for the run):
+        self.chain: tuple[Node, ...] = ()  # the ancestors, parent first
+        self.lq: dict[FR, int] = {}  # local_quota where it is not 0 (a lending limit keeps quota back)
+        self.blimit: dict[FR, int] = {}  # borrowing limits that are set
+        self.limit: dict[FR, int] = {}  # what borrowing is measured against: nominal (ClusterQueue), subtree (Cohort)
+        # the usage clock shared by the tree's nodes, bumped by every usage change; `available` is memoised per
+        # node and (flavor, resource) for one tick of it
+        self.clock: list[int] = [0]
+        self._avail: dict[FR, int] = {}
+        self._epoch = -1
 
     def quota(self, fr: FR) -> ResourceQuota:
         return self.quotas.get(fr, _NO_QUOTA)
@@ -47,23 +57,17 @@ class Node:
         return max(0, self.subtree.get(fr, 0) - q.lending_limit)
 
     def local_available(self, fr: FR) -> int:
-        return max(0, self.local_quota(fr) - self.usage.get(fr, 0))
+        lq = self.lq.get(fr)
+        return 0 if lq is None else max(0, lq - self.usage.get(fr, 0))
 
     def root(self) -> "Node":
-        node = self
-        while node.parent is not None:
-            node = node.parent
-        return node
+        return self.chain[-1] if self.chain else self
 
-    def ancestors(self):
-        node = self.parent
-        while node is not None:
-            yield node
-            node = node.parent
+    def ancestors(self) -> tuple["Node", ...]:
+        return self.chain
 
     def borrowing_with(self, fr: FR, val: int) -> bool:
-        limit = self.quota(fr).nominal if self.cq is not None else self.subtree.get(fr, 0)
-        return self.usage.get(fr, 0) + val > limit
+        return self.usage.get(fr, 0) + val > self.limit.get(fr, 0)
 
     def within_nominal(self, frs) -> bool:
         usage, subtree = self.usage, self.subtree
@@ -92,16 +96,29 @@ class Node:
 
 
 def available(node: Node, fr: FR) -> int:
-    if node.parent is None:
-        return node.subtree.get(fr, 0) - node.usage.get(fr, 0)
-    parent_available = available(node.parent, fr)
-    borrowing = node.quota(fr).borrowing_limit
-    if borrowing is not None:
-        local = node.local_quota(fr)
-        stored = node.subtree.get(fr, 0) - local
-        used = max(0, node.usage.get(fr, 0) - local)
-        parent_available = min(stored - used + borrowing, parent_available)
-    return node.local_available(fr) + parent_available
+    """resource_node.go available: what the node can still use of (flavor, resource), its own unused local quota
+    plus what its parent can give it (capped by its borrowing limit). Memoised until the next usage change."""
+    if node._epoch != node.clock[0]:
+        node._avail = {}
+        node._epoch = node.clock[0]
+    else:
+        value = node._avail.get(fr)
+        if value is not None:
+            return value
+    parent = node.parent
+    used = node.usage.get(fr, 0)
+    if parent is None:
+        value = node.subtree.get(fr, 0) - used
+    else:
+        value = available(parent, fr)
+        local = node.lq.get(fr, 0)
+        borrowing = node.blimit.get(fr)
+        if borrowing is not None:
+            value = min(node.subtree.get(fr, 0) - local - max(0, used - local) + borrowing, value)
+        if local > used:
+            value += local - used
+    node._avail[fr] = value
+    return value
 
 
 def cq_available(node: Node, fr: FR) -> int:
@@ -127,9 +144,14 @@ def _potential_available(node: Node, fr: FR) -> int:
 
 
 def add_usage(node: Node, fr: FR, val: int) -> None:
+    node.clock[0] += 1
     while True:
-        local = node.local_available(fr)
-        node.usage[fr] = node.usage.get(fr, 0) + val
+        usage = node.usage
+        used = usage.get(fr, 0)
+        usage[fr] = used + val
+        local = node.lq.get(fr, 0) - used  # local_available before the change
+        if local < 0:
+            local = 0
         if node.parent is None or val <= local:
             return
         val -= local
@@ -137,12 +159,16 @@ def add_usage(node: Node, fr: FR, val: int) -> None:
 
 
 def remove_usage(node: Node, fr: FR, val: int) -> None:
+    node.clock[0] += 1
     while True:
-        stored = node.usage.get(fr, 0) - node.local_quota(fr)
-        node.usage[fr] = node.usage.get(fr, 0) - val
+        usage = node.usage
+        used = usage.get(fr, 0)
+        stored = used - node.lq.get(fr, 0)
+        usage[fr] = used - val
         if stored <= 0 or node.parent is None:
             return
-        val = min(val, stored)
+        if stored < val:
+            val = stored
         node = node.parent
 
 
@@ -159,23 +185,71 @@ def remove_all(node: Node, usage: dict[FR, int]) -> None:
 def fits_in_quota(node: Node, requests: dict[FR, int]) -> tuple[bool, dict[FR, int]]:
     ok = True
     remaining = {}
+    usage, subtree, lq = node.usage, node.subtree, node.lq
     for fr, v in requests.items():
-        if node.usage.get(fr, 0) + v > node.subtree.get(fr, 0):
+        used = usage.get(fr, 0)
+        if used + v > subtree.get(fr, 0):
             ok = False
-        remaining[fr] = max(0, v - node.local_available(fr))
+        local = lq.get(fr, 0) - used
+        remaining[fr] = v - local if local > 0 else v
+        if remaining[fr] < 0:
+            remaining[fr] = 0
     return ok, remaining
+
+
+def first_advantage(cq: Node, usage: dict[FR, int]) -> int:
+    """hierarchical_preemption.go collectCandidatesForHierarchicalReclaim's walk up the tree: the preemptor has the
+    advantage from the lowest node (the ClusterQueue, then its ancestors) where the usage left over by the nodes
+    below fits the node's subtree quota (fits_in_quota), and keeps it above; the root's own fit is never asked.
+    Returns the index in `cq.chain` from which the ancestors' subtrees are searched with the advantage
+    (len(cq.chain) when never)."""
+    chain = cq.chain
+    last = len(chain) - 1
+    if len(usage) == 1:  # the flavor assigner's SimulatePreemption asks about one (flavor, resource)
+        [(fr, v)] = usage.items()
+        node, k = cq, 0
+        while True:
+            used = node.usage.get(fr, 0)
+            if used + v <= node.subtree.get(fr, 0):
+                return k
+            if k >= last:
+                return len(chain)
+            v = max(0, v - max(0, node.lq.get(fr, 0) - used))
+            node = chain[k]
+            k += 1
+    items = list(usage.items())
+    node, k = cq, 0
+    while True:
+        used, subtree, lq = node.usage, node.subtree, node.lq
+        for fr, v in items:
+            if used.get(fr, 0) + v > subtree.get(fr, 0):
+                break
+        else:
+            return k
+        if k >= last:
+            return len(chain)
+        if lq:  # what the node's local quota absorbs does not reach its parent (fits_in_quota's remaining)
+            items = [(fr, max(0, v - max(0, lq.get(fr, 0) - used.get(fr, 0)))) for fr, v in items]
+        else:
+            items = [(fr, v if v > 0 else 0) for fr, v in items]
+        node = chain[k]
+        k += 1
 
 
 def lowest_subtree_that_fits(cq: Node, fr: FR, val: int) -> tuple[int, bool]:
     """KDIR/pkg/scheduler/preemption/classical/hierarchical_preemption.go FindHeightOfLowestSubtreeThatFits."""
-    if not cq.borrowing_with(fr, val) or cq.parent is None:
-        return 0, cq.parent is not None
+    parent = cq.parent
+    if parent is None or cq.usage.get(fr, 0) + val <= cq.limit.get(fr, 0):
+        return 0, parent is not None
     remaining = val - cq.local_available(fr)
-    for node in cq.ancestors():
-        if not node.borrowing_with(fr, remaining):
+    for node in cq.chain:
+        used = node.usage.get(fr, 0)
+        if used + remaining <= node.limit.get(fr, 0):
             return node.height(), node.parent is not None
-        remaining -= node.local_available(fr)
-    return cq.parent.root().height(), False
+        local = node.lq.get(fr, 0) - used
+        if local > 0:
+            remaining -= local
+    return parent.root().height(), False
 
 
 class Tree:
@@ -199,6 +273,32 @@ class Tree:
         for node in self.cqs.values():
             if node.parent is None:
                 node.subtree = {fr: q.nominal for fr, q in node.quotas.items()}
+        self.clock = [0]
+        for node in self.nodes():
+            self._freeze(node)
+
+    def _freeze(self, node: Node) -> None:
+        """The static per-node tables the quota arithmetic reads (the shape and quotas do not change in a run)."""
+        chain, seen, up = [], {id(node)}, node.parent
+        while up is not None and id(up) not in seen:  # a cohort cycle ends the chain (its queues are inactive)
+            chain.append(up)
+            seen.add(id(up))
+            up = up.parent
+        node.chain = tuple(chain)
+        node.lq = {fr: v for fr in node.quotas if (v := node.local_quota(fr))}
+        node.blimit = {fr: q.borrowing_limit for fr, q in node.quotas.items() if q.borrowing_limit is not None}
+        node.limit = ({fr: q.nominal for fr, q in node.quotas.items()} if node.cq is not None
+                      else dict(node.subtree))
+        node.clock = self.clock
+
+    def save(self) -> list[tuple[Node, dict[FR, int]]]:
+        """Every node's usage, for `restore` (a cycle's snapshot)."""
+        return [(node, dict(node.usage)) for node in self.nodes()]
+
+    def restore(self, saved: list[tuple[Node, dict[FR, int]]]) -> None:
+        for node, usage in saved:
+            node.usage = usage
+        self.clock[0] += 1
 
     def nodes(self) -> list[Node]:
         return list(self.cqs.values()) + list(self.cohorts.values())
