@@ -11,6 +11,7 @@ from tests.conftest import FIXTURES
 
 _PROBE = """
 import io, json, sys, contextlib
+modules = json.loads(sys.argv[2]) if len(sys.argv) > 2 else None
 sys.argv = ["wasplan", *json.loads(sys.argv[1])]
 from wasplan.cli.app import main
 out = io.StringIO()
@@ -22,13 +23,15 @@ with contextlib.redirect_stdout(out):
 heavy = ("numpy", "pydantic", "typer", "rich", "ruamel.yaml", "jsonschema", "kubernetes_validate",
          "typer._adapters", "wasplan.engine", "wasplan.engine.simulator", "wasplan.cli.plan_cmd",
          "wasplan.cli.validate_cmd", "wasplan.cli.explain_cmd", "wasplan.cli.migrate_cmd")
+heavy = modules or heavy
 print(json.dumps({"out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
 """
 
 
-def _probe(*args: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], capture_output=True, text=True,
-                          check=True, env={"COLUMNS": "80", "PATH": ""})
+def _probe(*args: str, modules: tuple[str, ...] | None = None) -> dict:
+    extra = [json.dumps(list(modules))] if modules is not None else []
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args)), *extra], capture_output=True,
+                          text=True, check=True, env={"COLUMNS": "80", "PATH": ""})
     return json.loads(done.stdout)
 
 
@@ -48,3 +51,20 @@ def test_validate_imports_neither_the_engine_nor_pydantic_nor_python_jsonschema(
     probe = _probe("validate", str(FIXTURES / "manifests" / "training-1.37.yaml"))
     assert probe["out"].startswith("OK: 7 documents")
     assert probe["loaded"] == ["typer", "rich", "wasplan.cli.validate_cmd"]
+
+
+CEL = ("wasplan.cel.compiler", "wasplan.cel.checker", "wasplan.cel.evaluator")
+
+
+def test_plan_without_device_selectors_loads_no_cel_runtime():
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=CEL)
+    assert json.loads(probe["out"])["summary"]
+    assert probe["loaded"] == []
+
+
+def test_plan_with_device_selectors_checks_and_compiles_them():
+    probe = _probe("plan", str(FIXTURES / "examples" / "dra"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=CEL)
+    assert json.loads(probe["out"])["summary"]
+    assert probe["loaded"] == list(CEL)

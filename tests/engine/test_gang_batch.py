@@ -93,3 +93,47 @@ def test_the_rows_a_batch_starts_from_are_the_best_feasible_by_value_then_row(va
     got = gangbatch._top(np.array(values, dtype=np.int64), k)
     assert got.dtype == np.int64
     assert sorted(got.tolist(), key=lambda r: (-values[r], r)) == _top_by_sorting(values, k)
+
+
+
+def _checking_sync(patch, synced: list):
+    """GangBatch._sync, checked: whenever it writes a row into the cache entry, the entry equals one computed
+    from scratch on the state as it is, and it has read every change; the rows written go to `synced`."""
+    import numpy as np
+
+    from wasplan.engine.cycle.rescache import ResourceCache
+
+    real = gangbatch.GangBatch._sync
+
+    def checked(self, node, step):
+        real(self, node, step)
+        if not self.synced:
+            return
+        state, entry = self.ev.state, self.entry
+        assert entry.pos == len(state.changes)
+        fresh = ResourceCache(state, self.ev.resources.profile).get(entry.req, entry.nz)
+        assert np.array_equal(entry.fit, fresh.fit) and np.array_equal(entry.score, fresh.score)
+        assert np.array_equal(entry.ranked, fresh.ranked)
+        synced.append(node)
+
+    patch.setattr(gangbatch.GangBatch, "_sync", checked)
+
+
+@settings(max_examples=40, deadline=None)
+@given(clusters(), st.sampled_from(STRATEGIES))
+def test_a_batch_leaves_the_resource_cache_as_a_full_recompute_would(cluster, strategy):
+    """Each placement writes the look-ahead's fit and score of its row into the cache entry and moves the entry
+    past that reservation, so the next gang with the same requests has nothing to refresh."""
+    with pytest.MonkeyPatch.context() as patch:
+        _checking_sync(patch, [])
+        _plan(*cluster, "1.37", strategy)
+
+
+def test_every_placement_of_a_batch_is_written_back(monkeypatch):
+    """Four identical nodes and a gang of six one-CPU pods: the six placements (n0..n3, then n0, n1) each write
+    their row back; nothing else changed the state meanwhile."""
+    synced: list = []
+    _checking_sync(monkeypatch, synced)
+    _plan([node(f"n{i}", cpu="8") for i in range(4)],
+          [gang("g", 6), *(pod(f"g-{k}", cpu="1", group="g") for k in range(6))], "1.37", ScoringStrategy())
+    assert synced == [0, 1, 2, 3, 0, 1]

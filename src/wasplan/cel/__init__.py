@@ -21,7 +21,8 @@ each (expression, device) result for a plan, keyed by what the expression can se
 reads the device otherwise), so devices that differ only in fields a selector ignores share one evaluation.
 
 Importing `wasplan.cel.checker` loads neither the evaluator nor the cluster model: the runtime's names below are
-imported on first use (PEP 562).
+imported on first use (PEP 562), so a module that only names them (the allocator's selector cache, the DRA field
+parser) costs nothing to a command whose input has no selector: a `plan` without DRA never loads the runtime.
 """
 
 from typing import Any
@@ -32,5 +33,6 @@ __all__ = ["CelError", "CelRuntimeError", "Compiled", "compile", "device_value"]
 def __getattr__(name: str) -> Any:
     if name in __all__:
         from wasplan.cel import compiler
-        return getattr(compiler, name)
+        value = globals()[name] = getattr(compiler, name)  # later lookups skip this function
+        return value
     raise AttributeError(f"module 'wasplan.cel' has no attribute {name!r}")

@@ -11,8 +11,7 @@ from typing import Any
 
 from wasplan.api import dra_rules
 from wasplan.api.quantity import QuantityError, parse_quantity
-from wasplan.cel import CelError, compile as compile_cel
-from wasplan.cel.checker import analyse
+from wasplan import cel  # the runtime and the checker load on the first selector (wasplan/cel/__init__.py)
 from wasplan.cel.info import line_column
 from wasplan.cluster.devices import TAINT_EFFECTS, DeviceTaint, DeviceToleration, OpaqueConfig
 from wasplan.cluster.issues import Ctx
@@ -82,6 +81,8 @@ def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
     """`selectors[].cel.expression`, each checked as the API server checks it (`wasplan.cel.checker`, the check
     `wasplan validate` makes too) and then compiled for the runtime; a malformed one is reported with its position
     (WAS646); valid Kubernetes CEL calling a function wasplan does not evaluate is WAS651."""
+    from wasplan.cel.checker import analyse  # loaded with the first selector, not by every plan
+
     out = []
     for i, item in enumerate(as_items(raw, ctx, "selectors")):
         ictx = ctx.at(i)
@@ -91,16 +92,16 @@ def selectors(raw: Any, ctx: Ctx) -> tuple[str, ...]:
             continue
         expression = item["cel"]["expression"]
         static, _ = analyse(expression)  # what kube-apiserver rejects, as `wasplan validate` reports it
-        compiled = compile_cel(expression) if not static else None
+        compiled = cel.compile(expression) if not static else None
         if static:
             line, column = line_column(expression, static[0].offset)
             ictx.report("WAS646", f"selector #{i}: CEL compile error at line {line}, column {column}: "
                         f"{static[0].message}", ("cel", "expression"), static[0].hint)
-        elif isinstance(compiled, CelError) and compiled.unmodelled:  # valid Kubernetes CEL wasplan does not evaluate
+        elif isinstance(compiled, cel.CelError) and compiled.unmodelled:  # valid Kubernetes CEL wasplan does not evaluate
             ictx.report("WAS651", f"selector #{i}: {compiled.message} (line {compiled.line}, column "
                         f"{compiled.column}); the plan cannot tell which devices it selects", ("cel", "expression"),
                         "docs/cel.md lists what is not modelled")
-        elif isinstance(compiled, CelError):
+        elif isinstance(compiled, cel.CelError):
             where = f" at line {compiled.line}, column {compiled.column}" if compiled.column else ""
             ictx.report("WAS646", f"selector #{i}: CEL compile error{where}: {compiled.message}", ("cel", "expression"))
         out.append(expression)

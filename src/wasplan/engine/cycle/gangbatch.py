@@ -10,6 +10,12 @@ node among those k always outranks every node outside them. For those nodes the 
 more members are computed in one pass (the resource plugins on stacked rows); then each member takes the top
 of a heap ordered as argmax orders (highest score, then lowest row) and its node moves to its next value.
 A member that finds no node goes back to find_node (which gives the diagnosis), and the batch ends there.
+
+The look-ahead already holds what the resource cache's next refresh would recompute for a row a member took (its
+fit and score with that many members more): each placement writes them into the cache entry (`_sync`) and moves
+the entry past its own change, so the next gang with the same requests finds nothing to refresh. This is exact
+only while the batch's own reservations are the only changes since the entry was refreshed; the first foreign
+change (or a row the look-ahead did not cover) stops it, and the entry's refresh recomputes from there.
 """
 
 from __future__ import annotations
@@ -77,6 +83,9 @@ class GangBatch:
         rows = _top(ranked, count)
         self.added = dict.fromkeys(rows.tolist(), 0)
         self.ahead: dict[int, list[int]] = {}
+        self.fits: dict[int, list[bool]] = {}
+        self.scores: dict[int, list[int]] = {}
+        self.synced = True
         self._look_ahead(rows, 1, max(1, min(count - 1, MAX_ROWS // max(len(rows), 1))))
         self.heap = [(-int(ranked[r]), int(r)) for r in rows]
         heapq.heapify(self.heap)
@@ -94,9 +103,13 @@ class GangBatch:
         j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows)) - held
         view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
         cache = self.ev.resources
-        values = np.where(cache.fit(self.entry, view), cache.score(self.entry, view), -1).reshape(len(rows), steps)
-        for row, line in zip(rows.tolist(), values.tolist()):
+        fit, score = cache.fit(self.entry, view), cache.score(self.entry, view)
+        values = np.where(fit, score, -1).reshape(len(rows), steps)
+        fit, score = fit.reshape(len(rows), steps), score.reshape(len(rows), steps)
+        for row, line, fits, scores in zip(rows.tolist(), values.tolist(), fit.tolist(), score.tolist()):
             self.ahead.setdefault(row, []).extend(line)
+            self.fits.setdefault(row, []).extend(fits)
+            self.scores.setdefault(row, []).extend(scores)
 
     def next_node(self) -> int | None:
         """The node find_node would choose for the next member; None when none fits (the batch then ends)."""
@@ -110,12 +123,27 @@ class GangBatch:
         self.added[node] += 1
         done = self.added[node]
         if done >= self.count:
+            self.synced = False  # the look-ahead stops one member short of the batch: the refresh recomputes it
             return
         if done > len(self.ahead[node]):
             self._look_ahead(np.array([node]), done, self.count - done)
         value = self.ahead[node][done - 1]
+        self._sync(node, done - 1)
         if value >= 0:
             heapq.heappush(self.heap, (-value, node))
+
+
+    def _sync(self, node: int, step: int) -> None:
+        """Write row `node`'s fit, score and value after the reservation just made into the cache entry and move
+        the entry past that change, while that reservation is the only change the entry has not read."""
+        entry, state = self.entry, self.ev.state
+        changes = state.changes
+        if not (self.synced and entry.epoch == state.epoch and entry.pos == len(changes) - 1 and changes[-1] == node):
+            self.synced = False
+            return
+        entry.fit[node], entry.score[node] = self.fits[node][step], self.scores[node][step]
+        entry.ranked[node] = self.ahead[node][step]
+        entry.pos = len(changes)
 
 
 def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:

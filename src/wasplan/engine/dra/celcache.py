@@ -10,7 +10,7 @@ errors. A runtime error aborts the whole allocation attempt (`AllocationError`),
 
 from __future__ import annotations
 
-from wasplan.cel import CelError, CelRuntimeError, compile as compile_cel, device_value
+from wasplan import cel  # the runtime loads on the first selector (wasplan/cel/__init__.py)
 from wasplan.cluster.devices import Device
 from wasplan.engine.dra.errors import AllocationError
 
@@ -44,15 +44,15 @@ class SelectorCache:
     def _value(self, content: tuple, driver: str, device: Device) -> dict:
         value = self._values.get(content)
         if value is None:
-            value = device_value(driver, device.attributes, device.capacity, device.allow_multiple_allocations,
+            value = cel.device_value(driver, device.attributes, device.capacity, device.allow_multiple_allocations,
                                  self.consumable_capacity)
             self._values[content] = value
         return value
 
     def result(self, expression: str, driver: str, device: Device) -> bool | str:
         """True/False, or the runtime error's detail; raises _CompileError for an expression that does not compile."""
-        compiled = compile_cel(expression)
-        if isinstance(compiled, CelError):
+        compiled = cel.compile(expression)
+        if isinstance(compiled, cel.CelError):
             raise _CompileError(compiled.message)
         content = self._content(driver, device)
         value = self._value(content, driver, device)
@@ -63,7 +63,7 @@ class SelectorCache:
             self.evaluations += 1
             try:
                 hit = compiled.evaluate(value)
-            except CelRuntimeError as exc:
+            except cel.CelRuntimeError as exc:
                 hit = str(exc)
             self._results[key] = hit
         return hit

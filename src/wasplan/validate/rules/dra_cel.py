@@ -14,7 +14,6 @@ from typing import Any
 
 from wasplan.api import dra_rules
 from wasplan.api.releases import GateSet
-from wasplan.cel.checker import analyse
 from wasplan.cel.info import MAX_LENGTH as CEL_MAX_LENGTH, CelFinding, line_column
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, FieldPath, Location
@@ -44,6 +43,8 @@ def check_expression(doc: Document, expression: str, path: FieldPath, gates: Gat
         return [Diagnostic("WAS235", lookup("WAS235").severity, f"CEL expression is {size:,} bytes long, more "
                            f"than the limit of {CEL_MAX_LENGTH:,}", doc.location(path),
                            "split the condition into several selectors (all must match)")]
+    from wasplan.cel.checker import analyse  # loaded with the first expression, not by every validate
+
     findings, _ = analyse(expression, gates.on.dra_consumable_capacity, gates.on.dra_list_type_attributes)
     return [_diagnostic(doc, expression, path, f) for f in findings]
 
