@@ -28,9 +28,9 @@ from __future__ import annotations
 from wasplan.cluster.controllers.job import JOB_NAME_LABEL
 from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.kueue import POD_GROUP_LABEL
+from wasplan.cluster.snapshot import FINISHED_PHASES
 
 KUEUE_GROUP = "kueue.x-k8s.io"
-FINISHED = ("Succeeded", "Failed")
 JOBSET_NAME_LABEL = JOBSET_PREFIX + "jobset-name"
 
 
@@ -48,7 +48,7 @@ def stopped_pods(wl, docs: list) -> list[str]:
         return []
     kind, name, uid = owner
     pods = [d for d in docs if d.kind == "Pod" and (d.namespace or "default") == namespace and d.name
-            and (d.obj.get("status") or {}).get("phase") not in FINISHED]
+            and (d.obj.get("status") or {}).get("phase") not in FINISHED_PHASES]
     if kind == "Job":
         found = [p for p in pods if _controlled_by(p, "Job", name, uid) or _label(p, JOB_NAME_LABEL) == name]
     elif kind == "JobSet":
