@@ -536,14 +536,18 @@ func (h *harness) settleEvictions() error {
 			return err
 		}
 		key := workload.Key(wl)
-		h.qm.QueueAssociatedInadmissibleWorkloadsAfter(h.ctx, key, func() {
-			_ = h.cache.DeleteWorkload(h.log, key)
-		})
 		cp := wl.DeepCopy()
 		workload.AdjustResources(h.ctx, h.cl, cp)
-		if err := h.qm.AddOrUpdateWorkload(h.log, cp); err != nil {
-			return err
-		}
+		// The workload controller's update handler (workload_controller.go, the QuotaReserved -> Pending case):
+		// the cache forgets the workload and the queue manager takes it back under one lock; an error from the
+		// queue manager is logged and ignored, as it is there: a workload whose LocalQueue is stopped (Hold or
+		// HoldAndDrain, so not in the queue manager) or missing is not queued, and waits as Inadmissible.
+		h.qm.QueueAssociatedInadmissibleWorkloadsAfter(h.ctx, key, func() {
+			_ = h.cache.DeleteWorkload(h.log, key)
+			if err := h.qm.AddOrUpdateWorkloadWithoutLock(h.log, cp); err != nil {
+				h.log.V(2).Info("ignored an error for now", "error", err)
+			}
+		})
 	}
 	return nil
 }

@@ -360,7 +360,8 @@ _TABLE: list[Code] = [
          "The inputs use something of Kueue that the admission model does not model; the plan names it and counts "
          "as incomplete."),
     Code("WAS693", "kueue-evicts-running", W,
-         "Kueue preempts a Workload that holds quota in the snapshot; the plan does not evict its running pods."),
+         "Kueue evicts a Workload that holds quota in the snapshot and the plan cannot find its pods (no job "
+         "named, a JobSet without its child Jobs or labels): they keep their nodes; the plan counts as incomplete."),
     Code("WAS694", "kueue-workload-not-built", W,
          "Kueue's job framework builds no Workload for the object (a priority class that does not exist, ...)."),
     Code("WAS695", "kueue-admitted-unschedulable", W,

@@ -1285,13 +1285,20 @@ DOCS: dict[str, RuleDoc] = {
         "# the same inputs without topology-aware scheduling\nwasplan plan setup.yaml jobs.yaml",
         "Read the plan's Kueue decisions as approximate for what the message names."),
     "WAS693": RuleDoc(
-        "Kueue preempts a Workload that holds quota in the snapshot (to admit a higher-priority one, or to "
-        "reclaim quota its cohort lent). Kueue then stops its job and its pods end; the plan names the eviction "
-        "but keeps those pods running.",
-        "# a snapshot Workload admitted at priority 0, and a Job at priority 1000 needing its quota\n"
+        "Kueue evicts a Workload that holds quota in the snapshot (preempted to admit a higher-priority one or to "
+        "reclaim quota its cohort lent, or drained by a HoldAndDrain queue), and Kueue then stops its job. The plan "
+        "takes the job's running pods off their nodes (status Evicted, reason WorkloadEvictedDueTo...) when it can "
+        "find them: through the Workload's controller ownerReference to its job, and the job's pods (a Job's "
+        "through their controller or the batch.kubernetes.io/job-name label, a JobSet's through its child Jobs or "
+        "the jobset.sigs.k8s.io/jobset-name label, a pod group's by kueue.x-k8s.io/pod-group-name). This warning "
+        "is for a Workload whose pods it cannot find: they keep their nodes in the plan though Kueue stops them, "
+        "and the plan counts as incomplete, so `--fail-on pending` exits 1.",
+        "# a snapshot Workload with no ownerReference, its pods with no job label\n"
         "wasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
-        "# enough quota for both\nwasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
-        "Expect the preempted workload's pods to stop; plan again with the snapshot taken afterwards."),
+        "# the snapshot as kubectl gives it: the Workload names its Job, the pods their Job\n"
+        "kubectl get nodes,workloads,jobs,jobsets,pods -A -o yaml > snapshot.yaml\n"
+        "wasplan plan urgent-job.yaml setup.yaml --cluster snapshot.yaml",
+        "Take the snapshot with the Workloads' jobs and pods, unedited, so the plan can stop the right pods."),
     "WAS694": RuleDoc(
         "Kueue's job framework cannot build a Workload for the object, most often because its "
         "kueue.x-k8s.io/priority-class label (or its pod template's priorityClassName) names a class that does "

@@ -227,6 +227,7 @@ class Pod:
     source: Any = None  # Document; None for objects the Job controller creates
     start_after: StartAfter | None = None  # created by its controller only once these pods are placed
     admission: Any = None  # KueueAdmission (cluster/kueue.py): held until Kueue admits its workload
+    eviction: tuple[str, str] | None = None  # (reason, message): a snapshot pod Kueue stops (pipeline/kueue_stage.py)
     # the pod template a controller made it from: (Document, path of the template, whose `spec` is the pod's);
     # None for pods written as Pods. Where a fix to a generated pod goes (explain).
     template: tuple[Any, tuple] | None = field(default=None, compare=False, repr=False)

@@ -304,18 +304,26 @@ def _gc_paused() -> Iterator[None]:
 
 
 def build_inputs(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
-                 assume_admitted: bool = False,
-                 kueue: KueueDecisions | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
+                 assume_admitted: bool = False, kueue: KueueDecisions | None = None,
+                 evictions: dict | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
     """Records for the engine plus every finding made while building them (reading findings are the caller's).
     `assume_admitted`: arrivals Kueue manages are planned as if it admitted them now (cluster/kueue.py);
-    `kueue`: Kueue's decisions per object, when the admission stage ran (pipeline/kueue_stage.py)."""
+    `kueue`: Kueue's decisions per object, when the admission stage ran (pipeline/kueue_stage.py);
+    `evictions`: (namespace, pod) -> (reason, message) for the snapshot pods Kueue stops (same stage)."""
     with _gc_paused():
-        return _build(snapshot, manifests, gates, assume_admitted, kueue)
+        return _build(snapshot, manifests, gates, assume_admitted, kueue, evictions or {})
+
+
+def _stopped_by_kueue(existing: list[Record], evictions: dict) -> None:
+    """Mark the snapshot pods Kueue stops: the engine takes them off their nodes before it schedules anything."""
+    for record in existing:
+        if isinstance(record, Pod) and (record.namespace, record.name) in evictions:
+            record.eviction = evictions[(record.namespace, record.name)]
 
 
 def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
-           assume_admitted: bool = False,
-           kueue: KueueDecisions | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
+           assume_admitted: bool = False, kueue: KueueDecisions | None = None,
+           evictions: dict | None = None) -> tuple[PlanInputs, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     exp = Expansion(gates)
     exp.learn_priorities(doc.obj for doc in (*snapshot.documents, *manifests.documents))
@@ -328,6 +336,8 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
     refused = refuse_at_admission(arrival_entries, classes, gates, diags)
     seen: dict = {}
     existing = _dedupe(existing_entries, seen, diags)
+    if evictions:
+        _stopped_by_kueue(existing, evictions)
     arrivals = _dedupe(arrival_entries, seen, diags)
     drop_stale_reservations([*existing, *arrivals], diags)
     diags += check_references([*existing, *arrivals])

@@ -80,6 +80,9 @@ class Simulator:
         existing = [r for r in self.existing if not isinstance(r, Node)]
         bound: list = []  # a run of pods bound to known nodes, created together
         for record in sorted(existing, key=_creation_rank):
+            if isinstance(record, Pod) and record.eviction is not None:
+                self._stopped_by_kueue(record)
+                continue
             if isinstance(record, Pod) and record.node_name in self.state.index:
                 bound.append(self.world.add_pod(record))
                 continue
@@ -145,6 +148,14 @@ class Simulator:
             for ps in evicted:
                 state.deleted(ps.pod)
             self.cycles.cluster_changed()
+
+    def _stopped_by_kueue(self, pod: Pod) -> None:
+        """A snapshot pod whose Workload Kueue evicts (pipeline/kueue_stage.py): Kueue stops its job before the
+        plan's arrivals are scheduled, so it never holds its node here; reported Evicted with Kueue's reason."""
+        ps = PodState(pod, self.world.resolve_priority(pod.priority, pod.priority_class_name), self.world.next_seq())
+        ps.status, ps.node = SimStatus.EVICTED, pod.node_name
+        ps.reason, ps.message = pod.eviction
+        self.world.pods[pod.key] = ps
 
     def _may_start(self, wait) -> bool:
         """A controller waits for pods to run before creating more (JobSet InOrder, StatefulSet OrderedReady,

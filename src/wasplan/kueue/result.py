@@ -50,6 +50,7 @@ class WorkloadOutcome:
     borrowing: bool = False
     preempted_by: str | None = None
     evicted: bool = False
+    eviction: tuple[str, str] = ("", "")  # an evicted one's Evicted condition: (reason, message)
 
     def to_json(self) -> dict:
         out = {"namespace": self.namespace, "name": self.name,
@@ -164,7 +165,7 @@ def build_result(run, initially_held: set[str]) -> KueueResult:
                                   message, pod_sets, borrowing,
                                   wl.preempted_by if status == KueueStatus.PREEMPTED or (
                                       wl.conditions.get("Preempted") and wl.conditions["Preempted"].status) else None,
-                                  evicted=wl.key in initially_held and not wl.has_quota())
+                                  evicted=wl.key in initially_held and not wl.has_quota(), eviction=_eviction(wl))
         outcomes.append(outcome)
         if cq_name in index:
             if status == KueueStatus.ADMITTED:
@@ -173,6 +174,12 @@ def build_result(run, initially_held: set[str]) -> KueueResult:
                 index[cq_name][4] += 1
     out = [ClusterQueueOutcome(*q, weighted_share=_weighted_share(run, q[0])) for q in queues]
     return KueueResult(outcomes, out, cycles=run.cycles, settled=run.settled)
+
+
+def _eviction(wl) -> tuple[str, str]:
+    """The reason and message of the workload's Evicted condition (Preempted, LocalQueueStopped, ...), or empty."""
+    c = wl.conditions.get("Evicted")
+    return (c.reason, c.message) if c is not None and c.status else ("", "")
 
 
 def _weighted_share(run, cq: str) -> int | None:

@@ -13,10 +13,13 @@ needs:
   holding only its PodSet (and, with TAS, the one domain its place in the PodSet falls in), as Kueue ungates
   each pod with its PodSet's flavors (KDIR/pkg/controller/jobs/pod/pod_controller.go `Run`);
 * the plan JSON `kueue` block (`KueueResult.to_json()`, docs/plan-json.md);
+* `evictions`: the snapshot pods of each Workload that held quota and that Kueue evicts (preempted, or drained by
+  a HoldAndDrain queue), found as Kueue's job framework stops them (pipeline/kueue_evict.py): they leave their
+  nodes before kube-scheduler runs (cluster/snapshot.py) and the plan lists them `Evicted`;
 * diagnostics: WAS692 for what the model names as not modelled (the plan is then incomplete: `--fail-on
   pending` exits 1), WAS698 for what Kueue's Configuration sets that the model does not follow (the same),
-  WAS693 for a Workload Kueue preempted whose pods are running in the snapshot, WAS694 for a
-  Workload Kueue could not build. After the simulation, `disagreements` adds WAS695 for an admitted object whose
+  WAS693 for a Workload Kueue evicted whose pods the plan cannot find in the snapshot (the plan is then
+  incomplete), WAS694 for a Workload Kueue could not build. After the simulation, `disagreements` adds WAS695 for an admitted object whose
   pods kube-scheduler leaves pending.
 Without a ClusterQueue, or with `--assume-admitted`, the stage does nothing and today's behaviour stays.
 """
@@ -30,6 +33,7 @@ from typing import Any
 from wasplan.cluster.kueue import QUEUE_LABEL, KueueDecisions, KueueVerdict
 from wasplan.codes import lookup
 from wasplan.diagnostics import Diagnostic, Location
+from wasplan.pipeline.kueue_evict import eviction_reason, stopped_pods, workload_doc
 from wasplan.plan import Plan, PodStatus
 
 ADMITTED = "Admitted"  # KueueStatus.ADMITTED; the model is imported only when a ClusterQueue is among the inputs
@@ -42,6 +46,8 @@ class KueueStage:
     documents: list = field(default_factory=list)  # what the admission read, snapshot first (explain re-runs it)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     members: dict = field(default_factory=dict)  # (namespace, Workload) -> ((pod, PodSet), ...): KueueInputs.members
+    evictions: dict = field(default_factory=dict)  # (namespace, pod) -> (reason, message): snapshot pods Kueue stops
+    unfound: list[str] = field(default_factory=list)  # evicted Workloads whose pods the plan could not find
 
     @property
     def block(self) -> dict:
@@ -78,11 +84,36 @@ def run_stage(snapshot_docs: list, manifest_docs: list, assume_admitted: bool) -
                           for what in result.not_built]
     for wl in result.workloads:
         if wl.evicted:
-            stage.diagnostics.append(_diag(
-                "WAS693", f"Kueue preempts Workload {wl.namespace}/{wl.name}, which holds quota in the snapshot: "
-                          f"{wl.message}; its running pods are stopped by Kueue, and the plan does not evict them",
-                where.get(_owner_key(wl), Location("<plan>"))))
+            _evict(stage, wl, snapshot_docs, where)
     return stage
+
+
+def _evict(stage: KueueStage, wl, snapshot_docs: list, where: dict) -> None:
+    """The snapshot pods of an evicted Workload are stopped (pipeline/kueue_evict.py); where the plan cannot
+    find them, WAS693 says so and the plan counts as incomplete."""
+    reason, message = wl.eviction
+    pods = stopped_pods(wl, snapshot_docs)
+    subject = f"Workload {wl.namespace}/{wl.name}"
+    by = f"stopped by Kueue: its {subject} is evicted ({reason or 'Preempted'}" + (
+        f" by {wl.preempted_by})" if wl.preempted_by else ")")
+    for pod in pods:
+        stage.evictions[(wl.namespace, pod)] = (eviction_reason(reason), by)
+    if pods:
+        return
+    stage.unfound.append(f"the running pods of {subject}, which Kueue evicts (the plan found none of them, so "
+                         "they keep their nodes)")
+    stage.diagnostics.append(_diag(
+        "WAS693", f"Kueue evicts {subject}, which holds quota in the snapshot ({reason or 'Preempted'}: "
+                  f"{message or wl.message}), but the plan could not find its pods: they keep their nodes in the "
+                  "plan, where Kueue stops them", _where(wl, snapshot_docs, where),
+        "give the snapshot the Workload's job (its controller ownerReference) and its pods: `kubectl get "
+        "workloads,jobs,jobsets,pods -A -o yaml`"))
+
+
+def _where(wl, snapshot_docs: list, where: dict) -> Location:
+    """The Workload's own document in the snapshot, else the manifest object it was built from."""
+    doc = workload_doc(wl, snapshot_docs)
+    return doc.location(("metadata", "name")) if doc is not None else where.get(_owner_key(wl), Location("<plan>"))
 
 
 def _is_configuration(doc) -> bool:

@@ -171,7 +171,8 @@ def prepare_plan(request: PlanRequest, progress: Progress = quiet) -> Prepared:
     kueue = run_stage(snapshot.documents, manifests.documents, request.assume_admitted)
     progress("building the cluster", 0, None)
     inputs, diags = build_inputs(snapshot, manifests, gates, request.assume_admitted,
-                                 kueue.decisions if kueue is not None else None)
+                                 kueue.decisions if kueue is not None else None,
+                                 kueue.evictions if kueue is not None else None)
     if kueue is not None:
         diags += kueue.diagnostics
     capacity_findings(inputs.existing, sorted(snapshot.sources), diags)
@@ -258,7 +259,8 @@ def with_kueue(plan: Plan, stage) -> Plan:
     """The plan with the Kueue stage's block and not-modelled list (pipeline/kueue_stage.py), when it ran."""
     if stage is None:
         return plan
-    return dataclasses.replace(plan, kueue=stage.block, kueue_not_modelled=tuple(stage.result.not_modelled))
+    return dataclasses.replace(plan, kueue=stage.block,
+                               kueue_not_modelled=(*stage.result.not_modelled, *stage.unfound))
 
 
 def sampling_warnings(sampled, origins: dict, release: str) -> list[Diagnostic]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wasplan.plan import PodStatus
+
 QUEUE_HEADER = ("clusterQueue", "cohort", "flavor", "resource", "quota", "used", "borrowed", "admitted", "pending")
 
 
@@ -57,3 +59,13 @@ def waiting_lines(block: dict | None) -> list[str]:
         by = f" (by {w['preemptedBy']})" if w.get("preemptedBy") else ""
         out.append(f"{w['namespace']}/{w['name']}{owner}, LocalQueue {w['queue']}{cq}: {w['status']}{why}{by}{text}")
     return out
+
+
+KUEUE_STOPPED = "WorkloadEvictedDueTo"  # the reason of a snapshot pod Kueue stops (pipeline/kueue_evict.py)
+
+
+def stopped_lines(pods) -> list[str]:
+    """One line per snapshot pod Kueue stops when it evicts its Workload (status Evicted, reason
+    WorkloadEvictedDueTo...): `default/batch-x7k2p on node-a: stopped by Kueue: its Workload ... is evicted (...)`."""
+    return [f"{p.key} on {p.node}: {p.message}" for p in pods
+            if p.status == PodStatus.EVICTED and p.reason.startswith(KUEUE_STOPPED)]

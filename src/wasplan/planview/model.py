@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from wasplan.plan import GroupStatus, Plan
 from wasplan.plandiff import PlanDiff
-from wasplan.planview.kueue import QUEUE_HEADER, QueueRow, queue_rows, waiting_lines
+from wasplan.planview.kueue import QUEUE_HEADER, QueueRow, queue_rows, stopped_lines, waiting_lines
 from wasplan.planview.ties import TieView, tie_views
 
 
@@ -189,6 +189,10 @@ class PlanView:
         """Kueue's ClusterQueues per flavor and resource (planview/kueue.py); empty when Kueue's admission did not
         run."""
         return queue_rows(self.plan.kueue)
+
+    @property
+    def kueue_stopped(self) -> list[str]:
+        return stopped_lines(self.plan.pods)
 
     @property
     def kueue_waiting(self) -> list[str]:

@@ -18,7 +18,7 @@ import re
 
 from wasplan.api.releases import get_release
 from wasplan.planview import PlanView
-from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, waiting_lines
+from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, stopped_lines, waiting_lines
 from wasplan.plandiff import IMPROVEMENT, NEUTRAL, REGRESSION
 from wasplan.plan import GroupPolicy, GroupStatus
 from wasplan.report.fit import compress
@@ -172,6 +172,11 @@ def _kueue(view: PlanView, doc: _Doc) -> None:
     if waiting:
         doc.section(f"Not admitted by Kueue ({len(waiting)})", "Their pods wait for Kueue's admission.", "")
         doc.items([f"- {md(line)}" for line in waiting], "workloads")
+    stopped = stopped_lines(view.plan.pods)
+    if stopped:
+        doc.section(f"Stopped by Kueue ({len(stopped)})", "Running pods whose Workload Kueue evicts: they leave their "
+                    "nodes before the plan's pods are scheduled.", "")
+        doc.items([f"- {md(line)}" for line in stopped], "pods")
 
 
 def _unplanned(view: PlanView, doc: _Doc) -> None:

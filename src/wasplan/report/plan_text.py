@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from wasplan.api.releases import get_release
-from wasplan.planview.kueue import QUEUE_HEADER, queue_rows, waiting_lines
+from wasplan.planview.kueue import KUEUE_STOPPED, QUEUE_HEADER, queue_rows, stopped_lines, waiting_lines
 from wasplan.plan import (PLACED, UNPLACED, ClaimStatus, GroupPolicy, GroupStatus, Plan, PodOutcome, PodStatus,
                           TreeResult)
 from wasplan.planview.ties import tie_sentence
@@ -263,7 +263,7 @@ def _refused(plan: Plan, console: Console, verbose: bool) -> None:
 
 
 def _evicted(plan: Plan, console: Console) -> None:
-    evicted = [p for p in plan.pods if p.status == PodStatus.EVICTED]
+    evicted = [p for p in plan.pods if p.status == PodStatus.EVICTED and not p.reason.startswith(KUEUE_STOPPED)]
     if not evicted:
         return
     console.print(f"[bold]Evicted[/bold] ({len(evicted)}): deleted after a NoExecute DeviceTaintRule")
@@ -283,6 +283,11 @@ def _kueue(plan: Plan, console: Console) -> None:
     if waiting:
         console.print(f"[bold]Not admitted by Kueue[/bold] ({len(waiting)})")
         for line in waiting:
+            _print(console, line, "  ")
+    stopped = stopped_lines(plan.pods)
+    if stopped:
+        console.print(f"[bold]Stopped by Kueue[/bold] ({len(stopped)}): evicted, their Workload preempted or drained")
+        for line in stopped:
             _print(console, line, "  ")
     for what in plan.kueue_not_modelled:
         _print(console, f"Kueue: not modelled: {what}.")
