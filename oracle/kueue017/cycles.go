@@ -158,8 +158,12 @@ func newHarness(ctx context.Context, scheme *runtime.Scheme, w *world, opts opti
 			workloads = append(workloads, b.wl)
 		}
 	}
+	owned := ownedByWorkloads(workloads)
 	for _, o := range w.owners {
 		stamp(o, o.GetObjectKind().GroupVersionKind().Kind, seq, names)
+		if owned[types.NamespacedName{Namespace: o.GetNamespace(), Name: owner2kind(o) + "/" + o.GetName()}] {
+			continue // its Workload is among the inputs: the job reconciler finds it and builds none
+		}
 		got, seconds, ok, err := pods.buildPodBased(o, w.raw[o])
 		if err != nil {
 			return nil, fmt.Errorf("%s %s/%s: building its Workload: %w", owner2kind(o), o.GetNamespace(), o.GetName(), err)
@@ -261,6 +265,19 @@ func nameCore(o client.Object, names namer) {
 }
 
 func owner2kind(o client.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
+
+// ownedByWorkloads: the objects (namespace, "Kind/name") the given Workloads name as owners. A job whose
+// Workload the snapshot holds gets no second one: Kueue's job reconciler looks its Workloads up by owner
+// (KDIR/pkg/controller/jobframework/reconciler.go, ensureOneWorkload) and keeps the one it finds.
+func ownedByWorkloads(wls []*kueue.Workload) map[types.NamespacedName]bool {
+	out := map[types.NamespacedName]bool{}
+	for _, wl := range wls {
+		for _, ref := range wl.OwnerReferences {
+			out[types.NamespacedName{Namespace: wl.Namespace, Name: ref.Kind + "/" + ref.Name}] = true
+		}
+	}
+	return out
+}
 
 // ensureNamespace adds a Namespace Kueue's namespaceSelector can read for each namespace used, with the
 // kubernetes.io/metadata.name label the API server sets on every namespace.

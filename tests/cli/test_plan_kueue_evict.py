@@ -155,3 +155,35 @@ def test_pods_the_plan_cannot_find_keep_their_nodes_and_wasplan_says_so(tmp_path
     text = _plan(snapshot, tmp_path, output="text").stdout
     assert ("Kueue: not modelled: the running pods of Workload default/job-batch-67757, which Kueue evicts (the plan "
             "found none of them, so they keep their nodes).") in text
+
+
+BATCH_JOB = """---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: batch
+  namespace: default
+  uid: uid-default-batch
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {kueue.x-k8s.io/queue-name: queue, kueue.x-k8s.io/priority-class: low}
+spec:
+  parallelism: 2
+  completions: 2
+  suspend: false
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - {name: main, image: busybox, resources: {requests: {cpu: "4"}}}
+status: {active: 2}
+"""
+
+
+def test_a_snapshot_job_whose_workload_the_snapshot_holds_gets_no_second_workload(tmp_path):
+    """`kubectl get jobs,workloads,pods -A -o yaml`: the Job `batch` carries the queue label and its Workload is in
+    the snapshot; Kueue's job reconciler finds that Workload (ensureOneWorkload) and builds none, so the plan is
+    the same as with the Workload alone (checked against the Kueue oracle in tests/oracle/test_kueue_oracle.py)."""
+    plan = json.loads(_plan(SNAPSHOT + BATCH_JOB, tmp_path).stdout)
+    assert _statuses(plan) == {"job-batch-67757": "Preempted", "job-urgent-9cc20": "Admitted"}
+    assert _pods(plan)["urgent-0"] == ("Bound", "node-a", "Scheduled")
+    assert _pods(plan)["batch-x7k2p"] == ("Evicted", "node-a", "WorkloadEvictedDueToPreempted")

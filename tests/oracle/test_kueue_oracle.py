@@ -160,3 +160,24 @@ def test_kinds_the_oracle_builds_nothing_for_are_named(kueue_oracle, tmp_path):
         "oracle builds no Workloads for)"]
 
 
+
+
+def test_a_snapshot_job_whose_workload_the_snapshot_holds_gets_no_second_workload(kueue_oracle, tmp_path):
+    """Kueue's job reconciler keeps the Workload it finds by owner (ensureOneWorkload): with Job `batch` and its
+    Workload both in the snapshot, the oracle gives the block it gives for the Workload alone, and so does wasplan
+    (tests/cli/test_plan_kueue_evict.py holds wasplan to it without Go)."""
+    from tests.cli.helpers import run
+    from tests.cli.test_plan_kueue_evict import BATCH_JOB, EVICT, SNAPSHOT
+
+    blocks = {}
+    for name, text in (("alone", SNAPSHOT), ("with-job", SNAPSHOT + BATCH_JOB)):
+        snapshot = tmp_path / f"{name}.yaml"
+        snapshot.write_text(text)
+        files = [str(EVICT / "urgent.yaml"), str(EVICT / "setup.yaml")]
+        proc = run_plan(kueue_oracle, files, [str(snapshot)])
+        assert proc.returncode == 0, proc.stderr
+        ours = json.loads(run("plan", *files, "--cluster", str(snapshot), "-o", "json").stdout)["kueue"]
+        blocks[name] = ({key(w): facts(w) for w in json.loads(proc.stdout)["kueue"]["workloads"]},
+                        {key(w): facts(w) for w in ours["workloads"]})
+    assert blocks["with-job"][0] == blocks["alone"][0] == blocks["with-job"][1]
+    assert sorted(w["status"] for w in blocks["with-job"][0].values()) == ["Admitted", "Preempted"]

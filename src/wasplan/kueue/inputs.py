@@ -210,11 +210,17 @@ def _parse_workload(obj: dict, namespace: str, created: int, classes: Classes) -
     return wl
 
 
-def _without_workload(objects: list[tuple[str, str, str]], workloads: list[dict]) -> list[str]:
-    """The queued objects of unbuilt integrations that no Workload among the inputs is owned by (a snapshot's
-    Workload of a RayJob holds its quota, and is read as written), as `Kind namespace/name`."""
-    owned = {(ref.get("kind"), _meta(wl).get("namespace") or "default", ref.get("name"))
-             for wl in workloads for ref in (_meta(wl).get("ownerReferences") or ()) if isinstance(ref, dict)}
+def _owned(workloads: list[dict]) -> set[tuple[str, str, str]]:
+    """(kind, namespace, name) of every object a Workload among the inputs names as its owner: a snapshot's
+    Workload stands for its job, whose reconciler finds it and builds no other (KDIR/pkg/controller/jobframework/
+    reconciler.go `ensureOneWorkload`)."""
+    return {(ref.get("kind"), _meta(wl).get("namespace") or "default", ref.get("name"))
+            for wl in workloads for ref in (_meta(wl).get("ownerReferences") or ()) if isinstance(ref, dict)}
+
+
+def _without_workload(objects: list[tuple[str, str, str]], owned: set[tuple[str, str, str]]) -> list[str]:
+    """The queued objects of unbuilt integrations no Workload among the inputs stands for (a snapshot's Workload
+    of a RayJob holds its quota, and is read as written), as `Kind namespace/name`."""
     return [f"{kind} {ns}/{name}" for kind, ns, name in objects if (kind, ns, name) not in owned]
 
 
@@ -290,7 +296,8 @@ class KueueInputs:
                 unbuilt.append((kind, meta.get("namespace") or "default", name))
         if defaults:
             classes.default_priority = min(defaults)[0]
-        out.unbuilt = _without_workload(unbuilt, direct)
+        owned = _owned(direct)
+        out.unbuilt = _without_workload(unbuilt, owned)
         seq = 0
         for obj in direct:
             meta = _meta(obj)
@@ -304,6 +311,8 @@ class KueueInputs:
             ns = meta.get("namespace") or "default"
             name = meta.get("name") or (namer.name(obj.get("kind", ""), ns, meta["generateName"])
                                         if meta.get("generateName") else "")
+            if (obj.get("kind"), ns, name) in owned:
+                continue  # the snapshot holds its Workload, read as written
             created = _seconds(meta.get("creationTimestamp"))
             seq += out._add_owner(obj, ns, name, created if created is not None else seq, classes, built, groups)
         for (ns, group), members in groups.items():
