@@ -191,15 +191,16 @@ def disagreements(stage: KueueStage, plan: Plan, origins: dict) -> list[Diagnost
     verdict of their own (the pod-based integrations) count towards the object that creates them."""
     out = []
     left_of: dict[tuple, tuple[KueueVerdict, list]] = {}
+    by_owner, by_name = _pending(plan)
     for (group, kind, namespace, name), verdict in sorted(stage.decisions.items()):
         if not verdict.admitted:
             continue
         if (group, kind) == ("", "Pod"):
-            for pod in _unplaced_pod(plan, namespace, name):
+            for pod in by_name.get((namespace, name), ()):
                 owner = (pod.owner.kind, pod.owner.name) if pod.owner is not None else ("Pod", name)
                 left_of.setdefault((owner[0], namespace, owner[1]), (verdict, []))[1].append(pod)
             continue
-        left = _unplaced(plan, kind, namespace, name)
+        left = by_owner.get((kind, namespace, name))
         if left:
             left_of[(kind, namespace, name)] = (verdict, left)
     for (kind, namespace, name), (verdict, left) in sorted(left_of.items()):
@@ -212,10 +213,15 @@ def disagreements(stage: KueueStage, plan: Plan, origins: dict) -> list[Diagnost
     return out
 
 
-def _unplaced(plan: Plan, kind: str, namespace: str, name: str) -> list:
-    return [p for p in plan.pods if p.namespace == namespace and p.status == PodStatus.PENDING
-            and p.owner is not None and (p.owner.kind, p.owner.name) == (kind, name)]
-
-
-def _unplaced_pod(plan: Plan, namespace: str, name: str) -> list:
-    return [p for p in plan.pods if p.namespace == namespace and p.name == name and p.status == PodStatus.PENDING]
+def _pending(plan: Plan) -> tuple[dict, dict]:
+    """The plan's pending pods, in plan order, by (owner kind, namespace, owner name) and by (namespace, name):
+    one pass, where a scan per admitted object cost 0.1 s for 2,000 Jobs."""
+    by_owner: dict[tuple, list] = {}
+    by_name: dict[tuple, list] = {}
+    for p in plan.pods:
+        if p.status != PodStatus.PENDING:
+            continue
+        by_name.setdefault((p.namespace, p.name), []).append(p)
+        if p.owner is not None:
+            by_owner.setdefault((p.owner.kind, p.namespace, p.owner.name), []).append(p)
+    return by_owner, by_name
