@@ -261,3 +261,27 @@ def test_request_policy_findings_point_at_the_value():
                                ("WAS643", 15, 33, "spec.devices[0].capacity.bandwidth.requestPolicy.validRange.step")]
     policy = s.devices[0].capacity["bandwidth"].policy
     assert (policy.valid_values, policy.range_min, policy.range_step) == ((Fraction(10**9),), Fraction(10**9), None)
+
+
+def test_a_capacity_or_counter_left_without_value_is_zero_as_the_server_stores_it():
+    """resource.Quantity decodes a missing `value` to zero and the API server accepts the slice (its oracle's
+    validate, mutation corpus): the plan reads it as 0, not as a broken quantity."""
+    s, diags = record("""\
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata: {name: zero}
+        spec:
+          driver: gpu.example.com
+          pool: {name: n1, resourceSliceCount: 1}
+          nodeName: n1
+          sharedCounters:
+          - name: gpu-0-counters
+            counters: {memory: {}}
+          devices:
+          - name: gpu-0
+            capacity: {memory: {}, cores: {value: null}}
+            consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {}}}]
+        """, "slices/zero.yaml")
+    assert diags == []
+    assert {k: c.value for k, c in s.devices[0].capacity.items()} == {"memory": 0, "cores": 0}
+    assert s.shared_counters[0].counters == (("memory", 0),)

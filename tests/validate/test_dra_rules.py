@@ -337,8 +337,10 @@ def test_a_counter_without_value_is_accepted_as_the_server_does():
       counters:
         memory: {}
 """
-    for release in ("1.37", "1.38"):
+    capacity = SLICE + "  nodeName: node-1\n  devices:\n  - name: gpu-0\n    capacity:\n      memory: {}\n"
+    for release in ("1.36", "1.37", "1.38"):
         assert findings(counters, release) == [] and findings(devices, release) == []
+        assert findings(capacity, release) == []
     # the slice's other required fields stay required
     assert [f[3] for f in findings(counters.replace("  driver: gpu.example.com\n", "")) if f[0] == "WAS102"] == [
         "spec.driver"]

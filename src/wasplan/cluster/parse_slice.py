@@ -63,12 +63,18 @@ def _policy(raw: Any, ctx: Ctx, name: str) -> RequestPolicy | None:
                          range_min=bound["min"], range_max=bound["max"], range_step=bound["step"])
 
 
+def _stored(value: Any) -> Any:
+    """A capacity's or counter's `value` as the API server stores it: a resource.Quantity left out (or null)
+    decodes to zero, and the server accepts it (validate/checker.py SERVER_OPTIONAL)."""
+    return 0 if value is None else value
+
+
 def _capacity(raw: Any, ctx: Ctx) -> dict[str, Capacity]:
     out = {}
     for name, entry in f.as_map(raw, ctx, "capacity").items():
         ectx = ctx.at(name)
         entry = f.as_map(entry, ectx, f"capacity {name}")
-        value = f.quantity(entry.get("value"), ectx.at("value"), f"capacity {name}")
+        value = f.quantity(_stored(entry.get("value")), ectx.at("value"), f"capacity {name}")
         if value is not None:
             out[str(name)] = Capacity(value, _policy(entry.get("requestPolicy"), ectx.at("requestPolicy"), str(name)))
     return out
@@ -78,7 +84,7 @@ def _counters(raw: Any, ctx: Ctx) -> tuple[tuple[str, Fraction], ...]:
     out = []
     for name, entry in f.as_map(raw, ctx, "counters").items():
         raw_value = f.as_map(entry, ctx.at(name), "counter").get("value")
-        value = f.quantity(raw_value, ctx.at(name, "value"), f"counter {name}")
+        value = f.quantity(_stored(raw_value), ctx.at(name, "value"), f"counter {name}")
         if value is not None:
             out.append((str(name), value))
     return tuple(out)

@@ -225,14 +225,15 @@ STATUS_RESET_ON_CREATE = {("scheduling.k8s.io", "PodGroup"), ("scheduling.k8s.io
 
 # Fields the release's strict schema marks required although the API server accepts the object without them
 # (the Go field is a struct, not a pointer, and an empty one validates): found by the oracle's validate. `*`
-# stands for any list index or map key: a counter's `value` is a resource.Quantity, and a missing one decodes
-# to zero, which 1.36-1.38 accept in sharedCounters and consumesCounters alike.
+# stands for any list index or map key: a counter's or a device capacity's `value` is a resource.Quantity, and a
+# missing one decodes to zero, which 1.36-1.38 accept in sharedCounters, consumesCounters and capacity alike.
 ANY = "*"
 SERVER_OPTIONAL = {("resource.k8s.io", "DeviceClass"): {("spec",)},
                    ("resource.k8s.io", "ResourceClaimTemplate"): {("spec",), ("spec", "spec")},
                    ("resource.k8s.io", "ResourceSlice"): {
                        ("spec", "sharedCounters", ANY, "counters", ANY, "value"),
-                       ("spec", "devices", ANY, "consumesCounters", ANY, "counters", ANY, "value")}}
+                       ("spec", "devices", ANY, "consumesCounters", ANY, "counters", ANY, "value"),
+                       ("spec", "devices", ANY, "capacity", ANY, "value")}}
 
 
 def _optional(path: tuple, patterns: set[tuple]) -> bool:
