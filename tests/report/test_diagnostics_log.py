@@ -1,6 +1,7 @@
 """A log without colour gets findings as plain strings (report/diagnostics_text.py's fast path): the bytes must
 be those rich prints, for every shape a finding takes (source line or none, caret column, hint, tabs, control
-codes, lines wider than the console, non-ASCII)."""
+codes, trailing spaces, lines wider than the console, non-ASCII), with whichever rich is installed (rich 13
+strips a line's trailing spaces, rich 15 keeps them: such a finding goes through rich)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rich.console import Console
 
 from wasplan.diagnostics import Diagnostic, Location, Severity
 from wasplan.documents.model import SourceFile
-from wasplan.report.diagnostics_text import render, render_one
+from wasplan.report.diagnostics_text import log_lines, render, render_one
 
 SOURCE = SourceFile("jobs.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: tabbed\t# a tab\n"
                                  "  labels: {kueue.x-k8s.io/queue-name: \u00e9quipe-\u00e0}\r\n"
@@ -54,3 +55,9 @@ def test_a_coloured_console_still_goes_through_rich():
                                                         color_system="standard"), wrap=False)
     assert "\x1b[" in out.getvalue()
     assert "info" in out.getvalue() and "WAS690" in out.getvalue()
+
+
+def test_plain_findings_take_the_fast_path_and_the_others_go_through_rich():
+    sources = {"jobs.yaml": SOURCE}
+    fast = [d.code for d in FINDINGS if log_lines(d, sources) is not None]
+    assert fast == ["WAS690", "WAS692", "WAS693"]

@@ -5,10 +5,11 @@ logs and pipes get plain text. For a person (a terminal, or COLUMNS set) the mes
 words at the console's width, continuation lines indented under the finding; for a log that tools parse each
 finding stays on its one compiler-style line. The quoted source line is printed as it is in the file.
 
-A log without colour (the common case of `plan -o json 2>log` and CI) is written as plain strings, with what
-rich would do to them (control codes dropped, tabs expanded to 8 columns) done here: the same bytes, about thirty
-times faster than a rich print per line, which matters when a plan reports thousands of findings (one per
-admitted Kueue workload). tests/report/test_diagnostics_text.py holds the two paths to the same output.
+A log without colour (the common case of `plan -o json 2>log` and CI) is written as plain strings: the same
+bytes, about thirty times faster than a rich print per line, which matters when a plan reports thousands of
+findings (one per admitted Kueue workload). A finding with a line rich changes (a tab, a control character,
+trailing spaces, each treated differently by rich 13 and 15) goes through rich. tests/report/
+test_diagnostics_log.py holds the two paths to the same output.
 """
 
 from __future__ import annotations
@@ -16,14 +17,12 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from rich.console import Console
-from rich.control import strip_control_codes
 from rich.text import Text
 
 from wasplan.diagnostics import Diagnostic, Severity
 from wasplan.documents.model import SourceFile
 from wasplan.report.fit import print_wrapped
 
-_TAB = 8  # rich's tab size for a Text without its own
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
 
 
@@ -50,6 +49,20 @@ def _plain(console: Console, text: Text) -> None:
     console.print(text, no_wrap=True, overflow="ignore", crop=False, highlight=False)
 
 
+def _render_log(diags: Iterable[Diagnostic], sources: Mapping[str, SourceFile], console: Console) -> None:
+    """Plain findings written as strings in runs; one rich cannot be matched for goes through rich, in order."""
+    run: list[str] = []
+    for d in diags:
+        text = log_lines(d, sources)
+        if text is not None:
+            run.append(text)
+            continue
+        console.file.write("".join(run))
+        run = []
+        render_one(d, sources, console, wrap=False)
+    console.file.write("".join(run))
+
+
 def render_one(d: Diagnostic, sources: Mapping[str, SourceFile], console: Console, wrap: bool = True) -> None:
     loc = d.location
     if wrap:
@@ -68,31 +81,29 @@ def render_one(d: Diagnostic, sources: Mapping[str, SourceFile], console: Consol
         print_wrapped(console, hint, 6) if wrap else _plain(console, hint)
 
 
-def _log_line(text: str) -> str:
-    """One line as a rich console without colour, wrapping or cropping prints it."""
-    text = strip_control_codes(text)
-    return (text.expandtabs(_TAB) if "\t" in text else text) + "\n"
-
-
-def log_lines(d: Diagnostic, sources: Mapping[str, SourceFile]) -> str:
-    """`render_one(d, ..., wrap=False)` on a console without colour, as one string."""
+def log_lines(d: Diagnostic, sources: Mapping[str, SourceFile]) -> str | None:
+    """`render_one(d, ..., wrap=False)` on a console without colour, as one string; None when a line holds what
+    rich versions treat differently (a tab, a control or other unprintable character, trailing spaces, which
+    rich 13 strips and rich 15 keeps), so that the finding goes through rich itself."""
     loc = d.location
-    out = [_log_line(header(d))]
+    lines = [header(d)]
     source = sources.get(loc.file)
     line = source.line(loc.line) if source is not None and loc.line is not None else None
     if line is not None:
-        out.append(_log_line("    " + line.rstrip()))
-        out.append(_log_line("    " + " " * ((loc.col or 1) - 1) + "^"))
+        lines.append("    " + line.rstrip())
+        lines.append("    " + " " * ((loc.col or 1) - 1) + "^")
     if d.hint:
-        out.append(_log_line("    hint: " + d.hint))
-    return "".join(out)
+        lines.append("    hint: " + d.hint)
+    if all(text.isprintable() and not text.endswith(" ") for text in lines):
+        return "".join(text + "\n" for text in lines)
+    return None
 
 
 def render(diags: Iterable[Diagnostic], sources: Mapping[str, SourceFile], console: Console,
            wrap: bool = True) -> None:
     """Every finding; `wrap=False` keeps each on its compiler-style line (for logs that tools parse)."""
     if not wrap and console.color_system is None and not console.record:
-        console.file.write("".join(log_lines(d, sources) for d in diags))
+        _render_log(diags, sources, console)
         return
     for d in diags:
         render_one(d, sources, console, wrap)
