@@ -239,7 +239,8 @@ def _controlled(snapshot: ReadResult) -> set[tuple[str, str, str]]:
     owned = set()
     for doc in snapshot.documents:
         ns = doc.namespace or "default"
-        for ref in doc.metadata.get("ownerReferences") or ():
+        refs = doc.metadata.get("ownerReferences")
+        for ref in refs if isinstance(refs, list) else ():
             if isinstance(ref, dict) and ref.get("controller") is True:
                 owned.add((ns, str(ref.get("kind")), str(ref.get("name"))))
         labels = doc.metadata.get("labels")

@@ -127,7 +127,8 @@ class Run:
         for pod in self.inputs.pods:
             spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
             node = spec.get("nodeName")
-            if not node or (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+            status = pod.get("status") if isinstance(pod.get("status"), dict) else {}
+            if not isinstance(node, str) or not node or status.get("phase") in ("Succeeded", "Failed"):
                 continue
             per = usage.setdefault(node, {})
             for r, v in pod_requests(spec, [], {}).items():

@@ -62,6 +62,11 @@ def _meta(obj: dict) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
+def _spec(obj: dict) -> dict:
+    spec = obj.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
 def _seconds(stamp: object) -> int | None:
     if not isinstance(stamp, str):
         return None
@@ -283,7 +288,7 @@ class KueueInputs:
                     defaults.append((value, name))
             elif (group, kind) == ("", "Node"):
                 out.nodes.append(obj)
-            elif (group, kind) == ("", "Pod") and (not _queued(obj) or (obj.get("spec") or {}).get("nodeName")):
+            elif (group, kind) == ("", "Pod") and (not _queued(obj) or _spec(obj).get("nodeName")):
                 out.pods.append(obj)  # a bound pod counts against TAS capacity, whoever admitted it
             elif (builds(obj) or (group, kind) in _POD_BASED) and (meta.get("labels") or {}).get(QUEUE_LABEL):
                 owners.append(obj)
@@ -403,8 +408,8 @@ class KueueInputs:
 def _queued(obj: dict) -> bool:
     """Whether the object or one of its pod templates (a LeaderWorkerSet's worker or leader template) carries the
     queue-name label."""
-    labels = _meta(obj).get("labels") or {}
-    if labels.get(QUEUE_LABEL):
+    labels = _meta(obj).get("labels")
+    if isinstance(labels, dict) and labels.get(QUEUE_LABEL):
         return True
     spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
     lwt = spec.get("leaderWorkerTemplate") if isinstance(spec.get("leaderWorkerTemplate"), dict) else {}

@@ -42,6 +42,16 @@ def _amounts(raw: object) -> dict[str, int]:
     return out
 
 
+def _map(value: object) -> dict:
+    """A mapping field as the model reads it: anything else (a malformed snapshot object, which the cluster's
+    parser reports with file and line) reads as empty."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _merge_keep_first(first: dict, second: dict) -> dict:
     out = dict(second)
     out.update(first)
@@ -88,8 +98,8 @@ def _exact(raw: object) -> dict:
 def _exact_requests(container: dict, defaults: tuple[dict, dict]) -> dict:
     """A container's requests after AdjustResources, exact: limits stand in for missing requests."""
     res = container.get("resources") if isinstance(container.get("resources"), dict) else {}
-    requests = _merge_keep_first(res.get("requests") or {}, defaults[1])
-    for name, value in _merge_keep_first(res.get("limits") or {}, defaults[0]).items():
+    requests = _merge_keep_first(_map(res.get("requests")), defaults[1])
+    for name, value in _merge_keep_first(_map(res.get("limits")), defaults[0]).items():
         requests.setdefault(name, value)
     return _exact(requests)
 
@@ -99,9 +109,9 @@ def pod_requests(spec: dict, limit_ranges: list[dict], runtime_overheads: dict[s
     containers: `cluster.resources.aggregate`, the one implementation of component-helpers' PodRequests), summed
     exactly and rounded once, as Kueue converts the summed Quantities (`resources.NewRequests`)."""
     defaults = container_defaults(limit_ranges)
-    regular = [_exact_requests(c, defaults) for c in spec.get("containers") or () if isinstance(c, dict)]
+    regular = [_exact_requests(c, defaults) for c in _list(spec.get("containers")) if isinstance(c, dict)]
     init = [(c.get("restartPolicy") == "Always", _exact_requests(c, defaults))
-            for c in spec.get("initContainers") or () if isinstance(c, dict)]
+            for c in _list(spec.get("initContainers")) if isinstance(c, dict)]
     total = aggregate(regular, init)
     overhead = spec.get("overhead")
     if not overhead and isinstance(spec.get("runtimeClassName"), str):

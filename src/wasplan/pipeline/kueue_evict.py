@@ -39,6 +39,11 @@ def eviction_reason(evicted_reason: str) -> str:
     return "WorkloadEvictedDueTo" + (evicted_reason or "Preempted")
 
 
+def _phase(doc) -> object:
+    status = doc.obj.get("status")
+    return status.get("phase") if isinstance(status, dict) else None
+
+
 def stopped_pods(wl, docs: list) -> list[str]:
     """Names of the snapshot pods (in the Workload's namespace) Kueue stops with the evicted Workload `wl`
     (a wasplan.kueue WorkloadOutcome); [] when the plan cannot tell which they are."""
@@ -48,7 +53,7 @@ def stopped_pods(wl, docs: list) -> list[str]:
         return []
     kind, name, uid = owner
     pods = [d for d in docs if d.kind == "Pod" and (d.namespace or "default") == namespace and d.name
-            and (d.obj.get("status") or {}).get("phase") not in FINISHED_PHASES]
+            and _phase(d) not in FINISHED_PHASES]
     if kind == "Job":
         found = [p for p in pods if _controlled_by(p, "Job", name, uid) or _label(p, JOB_NAME_LABEL) == name]
     elif kind == "JobSet":

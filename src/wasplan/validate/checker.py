@@ -20,7 +20,7 @@ from typing import Sequence
 from wasplan.api import served as builtin
 from wasplan.api.releases import SCHEDULING_GROUP, SCHEDULING_VERSIONS, GateSet
 from wasplan.codes import lookup
-from wasplan.diagnostics import Diagnostic, Severity, sort_diagnostics
+from wasplan.diagnostics import Diagnostic, Severity, format_path, sort_diagnostics
 from wasplan.documents.model import Document
 from wasplan.documents.sources import STDIN_NAME
 from wasplan.suggest import did_you_mean
@@ -208,7 +208,8 @@ def check_document(doc: Document, gates: GateSet) -> DocumentResult:
     found = _served_check(doc, gates)
     schema_diags, known = _schema_check(doc, gates)
     found.extend(schema_diags)
-    if not known:  # not served is the finding that matters; with no schema, nothing more can be said
+    if not known:  # not served is the finding that matters; with no schema, only the metadata every kind has
+        found += _stored_metadata(doc)
         return DocumentResult(doc, found or [_unknown_kind(doc)], checked=bool(found))
     found.extend(rules.check(doc, gates))
     found.extend(gate_checks.check_gates(doc, gates))
@@ -283,14 +284,58 @@ def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+def _stored_metadata(doc: Document) -> list[Diagnostic]:
+    """The metadata every reader of a snapshot object (or of a manifest of a kind without a schema) relies on (names, labels, owners: the cluster's parsers,
+    Kueue's admission model, the eviction of a job's pods) has the API server's types: a wrong one is WAS103
+    with its file, line and field, before anything reads it."""
+    meta = doc.obj.get("metadata") if isinstance(doc.obj, dict) else None
+    if meta is None:
+        return []
+    if not isinstance(meta, dict):
+        return [_wrong_type(doc, ("metadata",), "an object", meta)]
+    out = [_wrong_type(doc, ("metadata", key), "a string", meta[key])
+           for key in ("name", "generateName", "namespace") if key in meta and not isinstance(meta[key], str)]
+    for key in ("labels", "annotations"):
+        value = meta.get(key)
+        if value is not None and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+            out.append(_wrong_type(doc, ("metadata", key), "a map of strings", value))
+    refs = meta.get("ownerReferences")
+    if refs is not None and not isinstance(refs, list):
+        out.append(_wrong_type(doc, ("metadata", "ownerReferences"), "a list", refs))
+    for i, ref in enumerate(refs if isinstance(refs, list) else ()):
+        if not isinstance(ref, dict):
+            out.append(_wrong_type(doc, ("metadata", "ownerReferences", i), "an owner reference", ref))
+            continue
+        out += [_wrong_type(doc, ("metadata", "ownerReferences", i, k), "a string", ref[k])
+                for k in ("apiVersion", "kind", "name", "uid") if k in ref and not isinstance(ref[k], str)]
+    return out
+
+
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "integer", float: "number", bool: "boolean",
+               type(None): "null"}
+
+
+def _wrong_type(doc: Document, path: tuple, want: str, got: object) -> Diagnostic:
+    shown = _JSON_TYPES.get(type(got), type(got).__name__)
+    return Diagnostic("WAS103", lookup("WAS103").severity, f"{format_path(path)} must be {want}, got {shown}",
+                      doc.location(path))
+
+
 def check_stored(doc: Document, gates: GateSet) -> DocumentResult:
     """A snapshot object, which an API server already accepted (`plan --cluster`, default `--validate-cluster
     stored`): whether the release serves its version, and nothing of the creation rules. The fields the planner
-    reads are checked where it reads them (cluster/parse_*.py: WAS601, WAS602 with file, line and field). The
-    compact Cluster kind is wasplan's own and no server has seen it: it gets the full check."""
+    reads are checked where it reads them (cluster/parse_*.py: WAS601, WAS602 with file, line and field); Kueue's
+    objects, which the admission model reads first, against their CRD's structure. The compact Cluster kind is
+    wasplan's own and no server has seen it: it gets the full check."""
     if doc.group == WASPLAN_GROUP:
         return check_document(doc, gates)
-    return DocumentResult(doc, _served_check(doc, gates))
+    found = _served_check(doc, gates) + _stored_metadata(doc)
+    if doc.group == KUEUE_GROUP and not found:
+        # Kueue's admission model reads its objects before the cluster is built: a snapshot's Workload, queue or
+        # flavor is held to the CRD's structure (types and shapes, not the webhooks' creation rules), so a
+        # malformed one is a finding with file, line and field rather than a fault in the model
+        found = [d for d in _schema_check(doc, gates)[0] if d.severity is Severity.ERROR]
+    return DocumentResult(doc, found)
 
 
 def check_documents(docs: Sequence[Document], gates: GateSet, read_diagnostics: Sequence[Diagnostic] = (),

@@ -37,7 +37,14 @@ def _jobset(defs_id: str) -> dict:
                            "suspend": {"type": "boolean"}, "managedBy": {"type": "string"},
                            "startupPolicy": {"type": "object", "properties": {
                                "startupPolicyOrder": {"enum": ["AnyOrder", "InOrder"]}}}}}
-    return {"type": "object", "required": ["spec"], "properties": {"spec": spec}}
+    return _object(defs_id, spec)
+
+
+def _object(defs_id: str, spec: dict) -> dict:
+    """The object: its spec, and the metadata every kind has (the release's ObjectMeta)."""
+    return {"type": "object", "required": ["spec"],
+            "properties": {"metadata": _ref(defs_id, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+                           "spec": spec}}
 
 
 def _lws(defs_id: str) -> dict:
@@ -51,7 +58,7 @@ def _lws(defs_id: str) -> dict:
     spec = {"type": "object", "required": ["leaderWorkerTemplate"],
             "properties": {"replicas": _INT, "leaderWorkerTemplate": lwt,
                            "startupPolicy": {"enum": ["LeaderCreated", "LeaderReady"]}}}
-    return {"type": "object", "required": ["spec"], "properties": {"spec": spec}}
+    return _object(defs_id, spec)
 
 
 _SKELETONS = {("jobset.x-k8s.io/v1alpha2", "JobSet"): _jobset,

@@ -105,7 +105,7 @@ def _resource_groups(doc: Document, spec: dict, has_parent: bool, cohort_kind: b
             path = base + (i, "coveredResources", j)
             if isinstance(name, str) and not is_qualified_name(name):
                 out.append(make(doc, "WAS242", f'resource name "{name}" is not a valid label key', path))
-            if name in seen_resources:
+            if isinstance(name, str) and name in seen_resources:
                 out.append(make(doc, "WAS242", f'resource "{name}" is covered twice: each resource belongs to one '
                                 "resourceGroup", path))
             elif isinstance(name, str):
@@ -114,7 +114,7 @@ def _resource_groups(doc: Document, spec: dict, has_parent: bool, cohort_kind: b
             path = base + (i, "flavors", j)
             out += _flavor_quotas(doc, mapping(flavor), covered, path, has_parent, cohort_kind)
             name = mapping(flavor).get("name")
-            if name in seen_flavors and seen_flavors[name] != i:
+            if isinstance(name, str) and name in seen_flavors and seen_flavors[name] != i:
                 out.append(make(doc, "WAS242", f'flavor "{name}" is also in resourceGroups[{seen_flavors[name]}]: '
                                 "a flavor belongs to one resourceGroup", path + ("name",)))
             elif isinstance(name, str):
@@ -311,6 +311,8 @@ def _list_map_keys(doc: Document) -> list[Diagnostic]:
         seen: dict[tuple, int] = {}
         for i, entry in enumerate(entries):
             key = tuple(mapping(entry).get(k) for k in keys)
+            if not all(isinstance(k, (str, int, float, bool, type(None))) for k in key):
+                continue  # a key of the wrong type is the schema's finding (WAS103)
             if key in seen:
                 shown = ", ".join(f"{k}={v}" for k, v in zip(keys, key))
                 out.append(make(doc, "WAS202", f"{shown} is used twice in {format_path(path)} (also at "
