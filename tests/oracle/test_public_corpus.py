@@ -34,6 +34,9 @@ from tests.oracle.test_fixtures import ORACLE_KINDS
 KNOWN_FILE = Path(__file__).with_name("public_corpus_divergences.txt")
 
 
+AT_RANDOM = "at random: "  # a cause so marked: upstream settles the case in goroutine order, so it may agree in a run
+
+
 def known() -> dict[tuple[str, str], str]:
     """{(case label, release): cause} from public_corpus_divergences.txt (`LABEL RELEASE: cause`)."""
     out = {}
@@ -217,6 +220,8 @@ def test_public_case_agrees_with_upstream(outcomes, case, release):
     differences, description = outcomes[(case.label, release)]
     cause = KNOWN.get((case.label, release))
     if cause is not None:
+        if not differences and cause.startswith(AT_RANDOM):
+            return  # wasplan's plan is the one upstream reached in this run
         assert differences, f"{case.label} {release} now agrees with upstream: drop it from {KNOWN_FILE.name} ({cause})"
         pytest.xfail(cause)
     assert not differences, description + "\n" + "\n".join(f"  - {d}" for d in differences)
