@@ -3,8 +3,9 @@
 Snapshot objects are not schema-validated (an API server stored them), so the hub conversion is what stands
 between a hand-edited or mangled snapshot and the engine: a value the API server would have decoded into the
 field's type (`minCount: "3"` as a quantity-like string, `2.0`, `true`) is read as that integer; anything else
-makes the object unusable for planning (WAS608, naming the field) and the plan stops (exit 2). These cases were
-pinned against the pydantic models before they became dataclasses (issue 33), so the verdicts are the same.
+makes the object unusable for planning (WAS608) and the plan stops (exit 2). The verdicts were pinned against the
+pydantic models before they became dataclasses (issue 33) and are the same since; the finding's text is new: one
+line naming the field in the manifest's spelling and the value.
 """
 
 from __future__ import annotations
@@ -192,3 +193,60 @@ def test_a_group_priority_written_as_text_or_float_is_compared_as_the_integer(tm
     code, doc = plan(tmp_path, podgroup(f"  schedulingPolicy: {{gang: {{minCount: 2}}}}\n  priority: {raw}\n"))
     assert outcome(code, doc) == (1, (("g", 2, "Unschedulable"),), (("p0", False), ("p1", False)), ())
     assert doc["podGroups"][0]["message"].endswith("should have the same priority as the pod group's priority, got 0 and 5")
+
+
+@pytest.mark.parametrize(("snapshot", "message"), [
+    (podgroup(GANG % '"abc"'), "spec.schedulingPolicy.gang.minCount: expected an integer, got 'abc'"),
+    (podgroup(GANG % "2.5"), "spec.schedulingPolicy.gang.minCount: expected an integer, got 2.5"),
+    (podgroup("  schedulingPolicy: {gang: {}}\n  schedulingConstraints: {topology: [{key: a}, {key: 7}]}\n"),
+     "spec.schedulingConstraints.topology[1].key: expected a string, got 7"),
+    (podgroup("  schedulingPolicy: {gang: {}}\n  preemptionPolicy: Bogus\n"),
+     "spec.preemptionPolicy: expected Never or PreemptLowerPriority, got 'Bogus'"),
+    (podgroup("  schedulingPolicy: {gang: {}}\n  disruptionMode: Bogus\n"),
+     "spec.disruptionMode: expected a map, got 'Bogus'"),
+    (podgroup("  schedulingPolicy: {gang: {}}\n  resourceClaims: [{name: a}, {name: b, resourceClaimName: 5}]\n"),
+     "spec.resourceClaims[1].resourceClaimName: expected a string, got 5"),
+    (podgroup(GANG % "2", "  conditions: [{type: A, status: true}]\n"),
+     "status.conditions[0].status: expected a string, got True"),
+    (podgroup(GANG % "2", "  conditions: x\n"), "status.conditions: expected a list, got 'x'"),
+    (WORKLOAD % "[{name: t, schedulingPolicy: {basic: {}}}, x]" + podgroup(REF),
+     "spec.podGroupTemplates[1]: expected a map, got 'x'"),
+    (WORKLOAD % "[{name: t, schedulingPolicy: {gang: {minCount: abc}}}]" + podgroup(REF),
+     "spec.podGroupTemplates[0].schedulingPolicy.gang.minCount: expected an integer, got 'abc'"),
+])
+def test_the_finding_names_the_field_in_the_manifests_spelling_and_the_value(tmp_path, snapshot, message):
+    _, doc = plan(tmp_path, snapshot)
+    subject = "Workload/ml/w" if "kind: Workload" in snapshot else "PodGroup/ml/g"
+    assert was608(doc) == [f"{subject} cannot be read for planning ({message}); run `wasplan validate` for details"]
+
+
+def test_the_136_spelling_names_its_own_fields(tmp_path):
+    _, doc = plan(tmp_path, podgroup("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: Bogus\n"
+                                     "  podGroupTemplateRef: {workload: {workloadName: w, podGroupTemplateName: 3}}\n",
+                                     api="v1alpha2"), release="1.36")
+    assert was608(doc)[0].startswith("PodGroup/ml/g cannot be read for planning (spec.podGroupTemplateRef.workload."
+                                     "podGroupTemplateName: expected a string, got 3)")
+
+
+JOB = """apiVersion: batch/v1
+kind: Job
+metadata: {name: one, namespace: default}
+spec:
+  parallelism: 2
+  completions: 2
+  scheduling:
+    schedulingPolicy: {gang: {minCount: 2}}
+    resourceClaims: [{name: a, resourceClaimName: 5}]
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_a_snapshot_job_whose_claim_name_is_not_a_string_is_a_finding_with_its_line(tmp_path):
+    """Was an internal error (the PodGroup model refused it inside the Job expansion)."""
+    code, doc = plan(tmp_path, JOB, release="1.38")
+    assert code == 2
+    assert [(d["code"], d["message"], d["line"]) for d in doc["diagnostics"]] == [
+        ("WAS602", "resourceClaims[].resourceClaimName must be a string, got 5", 9)]
