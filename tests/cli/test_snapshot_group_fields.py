@@ -192,7 +192,8 @@ def test_a_workload_whose_template_min_count_is_a_string_plans(tmp_path):
 def test_a_group_priority_written_as_text_or_float_is_compared_as_the_integer(tmp_path, raw):
     code, doc = plan(tmp_path, podgroup(f"  schedulingPolicy: {{gang: {{minCount: 2}}}}\n  priority: {raw}\n"))
     assert outcome(code, doc) == (1, (("g", 2, "Unschedulable"),), (("p0", False), ("p1", False)), ())
-    assert doc["podGroups"][0]["message"].endswith("should have the same priority as the pod group's priority, got 0 and 5")
+    assert doc["podGroups"][0]["message"].endswith(
+        "should have the same priority as the pod group's priority, got 0 and 5")
 
 
 @pytest.mark.parametrize(("snapshot", "message"), [

@@ -226,11 +226,12 @@ def _claim_statuses(entries: list) -> tuple[h.ResourceClaimStatus, ...]:
 
 def _composite(obj: dict) -> h.CompositePodGroup:
     spec = f.mapping(obj.get("spec"), "spec")
-    ref = f.mapping(spec.get("workloadRef"), "spec.workloadRef")
+    at = "spec.workloadRef"
+    ref = f.mapping(spec.get("workloadRef"), at)
     return h.CompositePodGroup(
         metadata=f.metadata(obj.get("metadata")),
-        workload_ref=h.WorkloadRef(workload_name=f.string(ref.get("workloadName", ""), "spec.workloadRef.workloadName"),
-                                   template_name=f.string(ref.get("templateName", ""), "spec.workloadRef.templateName")),
+        workload_ref=h.WorkloadRef(workload_name=f.string(ref.get("workloadName", ""), f"{at}.workloadName"),
+                                   template_name=f.string(ref.get("templateName", ""), f"{at}.templateName")),
         parent_composite=f.optional_string(spec.get("parentCompositePodGroupName"), "spec.parentCompositePodGroupName"),
         conditions=_conditions(f.mapping(obj.get("status"), "status").get("conditions"), False),
         **_settings(spec, False, "spec"),
