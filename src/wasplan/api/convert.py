@@ -1,8 +1,10 @@
 """Pure conversions between the served versions and the hub model.
 
 `to_hub` reads any known version (1.35 v1alpha1 Workloads included); `from_hub` writes one, and reports what a
-target version cannot express instead of guessing (api-reference §8). Inputs are assumed schema-valid: run
-validation first.
+target version cannot express instead of guessing (api-reference §8). Manifests are schema-validated before
+they get here; `--cluster` snapshot objects are not, so `to_hub` holds every field it reads to its type
+(api/fields.py) and raises a ValueError naming the field in the manifest's spelling
+(`spec.schedulingPolicy.gang.minCount: expected an integer, got 'abc'`) for anything else.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from wasplan.api import fields as f
 from wasplan.api import hub as h
 from wasplan.api.releases import SCHEDULING_GROUP, SCHEDULING_VERSIONS
 
@@ -22,6 +25,7 @@ CONVERTIBLE_KINDS = ("Workload", "PodGroup", "CompositePodGroup")
 
 _MODE_136_TO_HUB = {"Pod": h.DisruptionMode.SINGLE, "PodGroup": h.DisruptionMode.ALL}
 _MODE_HUB_TO_136 = {v: k for k, v in _MODE_136_TO_HUB.items()}
+_PREEMPTION_POLICIES = frozenset(p.value for p in h.PreemptionPolicy)
 
 
 @dataclass(frozen=True)
@@ -46,124 +50,191 @@ def is_old_style(api_version: str) -> bool:
 # ----------------------------------------------------------------------------------------- reading
 
 
-def _policy(raw: dict | None) -> h.SchedulingPolicy:
-    raw = raw or {}
-    gang = raw.get("gang")
+def _policy(raw: Any, at: str) -> h.SchedulingPolicy:
+    gang = f.mapping(raw, at).get("gang")
     if gang is not None:
-        return h.SchedulingPolicy(kind=h.PolicyKind.GANG, min_count=gang.get("minCount"),
-                                  min_group_count=gang.get("minGroupCount"))
+        gang = f.strict_mapping(gang, f"{at}.gang")
+        return h.SchedulingPolicy(kind=h.PolicyKind.GANG,
+                                  min_count=f.optional_integer(gang.get("minCount"), f"{at}.gang.minCount"),
+                                  min_group_count=f.optional_integer(gang.get("minGroupCount"),
+                                                                     f"{at}.gang.minGroupCount"))
     return h.SchedulingPolicy(kind=h.PolicyKind.BASIC)
 
 
-def _topology(raw: dict | None) -> tuple[str, ...]:
-    raw = raw or {}
-    return tuple(t.get("key") for t in raw.get("topology") or () if isinstance(t, dict) and t.get("key"))
+def _topology(raw: Any, at: str) -> tuple[str, ...]:
+    """Entries that are not maps with a key are passed over, as they always were (validation reports them)."""
+    entries = f.mapping(raw, at).get("topology") or ()
+    return tuple(f.string(t.get("key"), f"{at}.topology[{i}].key")
+                 for i, t in enumerate(entries) if isinstance(t, dict) and t.get("key"))
 
 
-def _mode(raw: Any, old: bool) -> h.DisruptionMode | None:
+def _mode(raw: Any, old: bool, at: str) -> h.DisruptionMode | None:
     if raw is None:
         return None
     if old:
-        return _MODE_136_TO_HUB[raw]
-    if raw.get("all") is not None:
+        mode = _MODE_136_TO_HUB.get(raw) if isinstance(raw, str) else None
+        if mode is None:
+            raise ValueError(f"{at}: expected Pod or PodGroup, got {raw!r}")
+        return mode
+    if f.strict_mapping(raw, at).get("all") is not None:
         return h.DisruptionMode.ALL
     return h.DisruptionMode.SINGLE
 
 
-def _claims(raw: list | None) -> tuple[h.ResourceClaim, ...]:
-    return tuple(h.ResourceClaim(name=c["name"], resource_claim_name=c.get("resourceClaimName"),
-                                 resource_claim_template_name=c.get("resourceClaimTemplateName"))
-                 for c in raw or ())
-
-
-def _settings(raw: dict, old: bool) -> dict:
-    pp = raw.get("preemptionPolicy")
-    return dict(
-        policy=_policy(raw.get("schedulingPolicy")),
-        topology_keys=_topology(raw.get("schedulingConstraints")),
-        disruption_mode=_mode(raw.get("disruptionMode"), old),
-        priority_class_name=raw.get("priorityClassName"),
-        priority=raw.get("priority"),
-        preemption_policy=h.PreemptionPolicy(pp) if pp else None,
-    )
-
-
-def _pg_template(raw: dict, old: bool) -> h.PodGroupTemplate:
-    return h.PodGroupTemplate(name=raw["name"], resource_claims=_claims(raw.get("resourceClaims")), **_settings(raw, old))
-
-
-def _cpg_template(raw: dict) -> h.CompositePodGroupTemplate:
-    return h.CompositePodGroupTemplate(
-        name=raw["name"],
-        pod_group_templates=tuple(_pg_template(t, False) for t in raw.get("podGroupTemplates") or ()),
-        composite_templates=tuple(_cpg_template(t) for t in raw.get("compositePodGroupTemplates") or ()),
-        **_settings(raw, False),
-    )
-
-
-def _conditions(raw: list | None, old: bool) -> tuple[h.Condition, ...] | None:
-    if raw is None:
+def _preemption(raw: Any, at: str) -> h.PreemptionPolicy | None:
+    if not raw:
         return None
+    if raw not in _PREEMPTION_POLICIES:
+        raise ValueError(f"{at}: expected Never or PreemptLowerPriority, got {raw!r}")
+    return h.PreemptionPolicy(raw)
+
+
+def _claims(raw: Any, at: str) -> tuple[h.ResourceClaim, ...]:
     out = []
-    for c in raw:
-        ctype = c.get("type", "")
-        if old:
-            ctype = h.CONDITION_RENAMES_136.get(ctype, ctype)
-        out.append(h.Condition(type=ctype, status=c.get("status", ""), reason=c.get("reason"), message=c.get("message"),
-                               last_transition_time=c.get("lastTransitionTime"),
-                               observed_generation=c.get("observedGeneration")))
+    for i, c in enumerate(f.items(raw, at)):
+        c = f.strict_mapping(c, f"{at}[{i}]")
+        out.append(h.ResourceClaim(
+            name=f.string(c.get("name"), f"{at}[{i}].name"),
+            resource_claim_name=f.optional_string(c.get("resourceClaimName"), f"{at}[{i}].resourceClaimName"),
+            resource_claim_template_name=f.optional_string(c.get("resourceClaimTemplateName"),
+                                                           f"{at}[{i}].resourceClaimTemplateName")))
     return tuple(out)
 
 
+def _settings(raw: dict, old: bool, at: str) -> dict:
+    return dict(
+        policy=_policy(raw.get("schedulingPolicy"), f"{at}.schedulingPolicy"),
+        topology_keys=_topology(raw.get("schedulingConstraints"), f"{at}.schedulingConstraints"),
+        disruption_mode=_mode(raw.get("disruptionMode"), old, f"{at}.disruptionMode"),
+        priority_class_name=f.optional_string(raw.get("priorityClassName"), f"{at}.priorityClassName"),
+        priority=f.optional_integer(raw.get("priority"), f"{at}.priority"),
+        preemption_policy=_preemption(raw.get("preemptionPolicy"), f"{at}.preemptionPolicy"),
+    )
+
+
+def _pg_template(raw: Any, old: bool, at: str) -> h.PodGroupTemplate:
+    raw = f.strict_mapping(raw, at)
+    return h.PodGroupTemplate(name=f.string(raw.get("name"), f"{at}.name"),
+                              resource_claims=_claims(raw.get("resourceClaims"), f"{at}.resourceClaims"),
+                              **_settings(raw, old, at))
+
+
+def _cpg_template(raw: Any, at: str) -> h.CompositePodGroupTemplate:
+    raw = f.strict_mapping(raw, at)
+    groups, composites = f"{at}.podGroupTemplates", f"{at}.compositePodGroupTemplates"
+    return h.CompositePodGroupTemplate(
+        name=f.string(raw.get("name"), f"{at}.name"),
+        pod_group_templates=tuple(_pg_template(t, False, f"{groups}[{i}]")
+                                  for i, t in enumerate(f.items(raw.get("podGroupTemplates"), groups))),
+        composite_templates=tuple(_cpg_template(t, f"{composites}[{i}]")
+                                  for i, t in enumerate(f.items(raw.get("compositePodGroupTemplates"), composites))),
+        **_settings(raw, False, at),
+    )
+
+
+def _conditions(raw: Any, old: bool) -> tuple[h.Condition, ...] | None:
+    entries = f.optional_items(raw, "status.conditions")
+    if entries is None:
+        return None
+    out = []
+    for i, c in enumerate(entries):
+        at = f"status.conditions[{i}]"
+        c = f.strict_mapping(c, at)
+        ctype = f.string(c.get("type", ""), f"{at}.type")
+        if old:
+            ctype = h.CONDITION_RENAMES_136.get(ctype, ctype)
+        out.append(h.Condition(type=ctype, status=f.string(c.get("status", ""), f"{at}.status"),
+                               reason=f.optional_string(c.get("reason"), f"{at}.reason"),
+                               message=f.optional_string(c.get("message"), f"{at}.message"),
+                               last_transition_time=f.optional_string(c.get("lastTransitionTime"),
+                                                                      f"{at}.lastTransitionTime"),
+                               observed_generation=f.optional_integer(c.get("observedGeneration"),
+                                                                      f"{at}.observedGeneration")))
+    return tuple(out)
+
+
+def _workload_ref(raw: Any, at: str, template_key: str) -> h.WorkloadRef:
+    raw = f.strict_mapping(raw, at)
+    return h.WorkloadRef(workload_name=f.string(raw.get("workloadName"), f"{at}.workloadName"),
+                         template_name=f.string(raw.get(template_key), f"{at}.{template_key}"))
+
+
+def _controller_ref(raw: Any) -> h.ControllerRef | None:
+    if not raw:
+        return None
+    at = "spec.controllerRef"
+    raw = f.strict_mapping(raw, at)
+    return h.ControllerRef(api_group=f.optional_string(raw.get("apiGroup"), f"{at}.apiGroup"),
+                           kind=f.string(raw.get("kind"), f"{at}.kind"), name=f.string(raw.get("name"), f"{at}.name"))
+
+
 def _workload(obj: dict, api_version: str) -> h.Workload:
-    spec = obj.get("spec") or {}
-    cref = spec.get("controllerRef")
-    controller = h.ControllerRef(api_group=cref.get("apiGroup"), kind=cref["kind"], name=cref["name"]) if cref else None
+    spec = f.mapping(obj.get("spec"), "spec")
+    metadata, controller = f.metadata(obj.get("metadata")), _controller_ref(spec.get("controllerRef"))
     if api_version == V1ALPHA1:
-        templates = tuple(
-            h.PodGroupTemplate(name=g["name"], policy=_policy(g.get("policy"))) for g in spec.get("podGroups") or ())
-        return h.Workload(metadata=obj.get("metadata") or {}, controller_ref=controller, pod_group_templates=templates)
+        templates = []
+        for i, g in enumerate(f.items(spec.get("podGroups"), "spec.podGroups")):
+            at = f"spec.podGroups[{i}]"
+            g = f.strict_mapping(g, at)
+            templates.append(h.PodGroupTemplate(name=f.string(g.get("name"), f"{at}.name"),
+                                                policy=_policy(g.get("policy"), f"{at}.policy")))
+        return h.Workload(metadata=metadata, controller_ref=controller, pod_group_templates=tuple(templates))
     old = api_version == V1ALPHA2
+    groups, composites = "spec.podGroupTemplates", "spec.compositePodGroupTemplates"
     return h.Workload(
-        metadata=obj.get("metadata") or {},
+        metadata=metadata,
         controller_ref=controller,
-        pod_group_templates=tuple(_pg_template(t, old) for t in spec.get("podGroupTemplates") or ()),
-        composite_templates=tuple(_cpg_template(t) for t in spec.get("compositePodGroupTemplates") or ()),
+        pod_group_templates=tuple(_pg_template(t, old, f"{groups}[{i}]")
+                                  for i, t in enumerate(f.items(spec.get("podGroupTemplates"), groups))),
+        composite_templates=tuple(_cpg_template(t, f"{composites}[{i}]")
+                                  for i, t in enumerate(f.items(spec.get("compositePodGroupTemplates"), composites))),
     )
 
 
 def _podgroup(obj: dict, api_version: str) -> h.PodGroup:
-    spec = obj.get("spec") or {}
-    status = obj.get("status") or {}
+    spec = f.mapping(obj.get("spec"), "spec")
+    status = f.mapping(obj.get("status"), "status")
     old = api_version == V1ALPHA2
     if old:
-        ref = ((spec.get("podGroupTemplateRef") or {}).get("workload")) or None
-        wref = h.WorkloadRef(workload_name=ref["workloadName"], template_name=ref["podGroupTemplateName"]) if ref else None
+        ref = f.mapping(spec.get("podGroupTemplateRef"), "spec.podGroupTemplateRef").get("workload")
+        wref = _workload_ref(ref, "spec.podGroupTemplateRef.workload", "podGroupTemplateName") if ref else None
     else:
         ref = spec.get("workloadRef")
-        wref = h.WorkloadRef(workload_name=ref["workloadName"], template_name=ref["templateName"]) if ref else None
-    rcs = status.get("resourceClaimStatuses")
+        wref = _workload_ref(ref, "spec.workloadRef", "templateName") if ref else None
+    statuses = f.optional_items(status.get("resourceClaimStatuses"), "status.resourceClaimStatuses")
     return h.PodGroup(
-        metadata=obj.get("metadata") or {},
+        metadata=f.metadata(obj.get("metadata")),
         workload_ref=wref,
-        parent_composite=spec.get("parentCompositePodGroupName"),
-        resource_claims=_claims(spec.get("resourceClaims")),
+        parent_composite=f.optional_string(spec.get("parentCompositePodGroupName"), "spec.parentCompositePodGroupName"),
+        resource_claims=_claims(spec.get("resourceClaims"), "spec.resourceClaims"),
         conditions=_conditions(status.get("conditions"), old),
-        resource_claim_statuses=None if rcs is None else tuple(
-            h.ResourceClaimStatus(name=r["name"], resource_claim_name=r.get("resourceClaimName")) for r in rcs),
-        **_settings(spec, old),
+        resource_claim_statuses=None if statuses is None else _claim_statuses(statuses),
+        **_settings(spec, old, "spec"),
     )
 
 
+def _claim_statuses(entries: list) -> tuple[h.ResourceClaimStatus, ...]:
+    out = []
+    for i, r in enumerate(entries):
+        at = f"status.resourceClaimStatuses[{i}]"
+        r = f.strict_mapping(r, at)
+        out.append(h.ResourceClaimStatus(name=f.string(r.get("name"), f"{at}.name"),
+                                         resource_claim_name=f.optional_string(r.get("resourceClaimName"),
+                                                                               f"{at}.resourceClaimName")))
+    return tuple(out)
+
+
 def _composite(obj: dict) -> h.CompositePodGroup:
-    spec = obj.get("spec") or {}
-    ref = spec.get("workloadRef") or {}
+    spec = f.mapping(obj.get("spec"), "spec")
+    at = "spec.workloadRef"
+    ref = f.mapping(spec.get("workloadRef"), at)
     return h.CompositePodGroup(
-        metadata=obj.get("metadata") or {},
-        workload_ref=h.WorkloadRef(workload_name=ref.get("workloadName", ""), template_name=ref.get("templateName", "")),
-        parent_composite=spec.get("parentCompositePodGroupName"),
-        conditions=_conditions((obj.get("status") or {}).get("conditions"), False),
-        **_settings(spec, False),
+        metadata=f.metadata(obj.get("metadata")),
+        workload_ref=h.WorkloadRef(workload_name=f.string(ref.get("workloadName", ""), f"{at}.workloadName"),
+                                   template_name=f.string(ref.get("templateName", ""), f"{at}.templateName")),
+        parent_composite=f.optional_string(spec.get("parentCompositePodGroupName"), "spec.parentCompositePodGroupName"),
+        conditions=_conditions(f.mapping(obj.get("status"), "status").get("conditions"), False),
+        **_settings(spec, False, "spec"),
     )
 
 

@@ -1,20 +1,25 @@
 """The version-free model of the workload-aware scheduling objects.
 
 Every version (v1alpha1, v1alpha2, v1alpha3, v1beta1) converts to and from these types, so the engine, lint
-and migrate's self-check reason about one shape only. Field meanings follow the 1.37 API; where 1.36 spells
-something differently (`disruptionMode: PodGroup`, `podGroupTemplateRef.workload`) the converters translate.
+and migrate's self-check reason about one shape only. Field meanings follow the 1.37 API
+(staging/src/k8s.io/api/scheduling/v1alpha3/types.go); where 1.36 spells something differently
+(`disruptionMode: PodGroup`, `podGroupTemplateRef.workload`) the converters translate.
+
+The types are frozen, keyword-only dataclasses: equal when their fields are, hashable when their fields are
+(a `metadata` dict makes a Workload or PodGroup unhashable), changed with `dataclasses.replace`. They check
+nothing themselves: every object read from a document goes through `wasplan.api.convert.to_hub`, which holds
+the field types to what the API server's decoding would give (api/fields.py), and the engine and controllers
+build them only from values already of the right type. (Until issue 33 they were pydantic models; pydantic's
+import and validation were 0.10-0.15 s of every process, for checks that belong at the one reading boundary.)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+_model = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 
 
 class PolicyKind(str, enum.Enum):
@@ -34,20 +39,23 @@ class PreemptionPolicy(str, enum.Enum):
     PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
 
 
-class SchedulingPolicy(_Frozen):
+@_model
+class SchedulingPolicy:
     kind: PolicyKind
     # gang.minCount for PodGroups and their templates; gang.minGroupCount for composites
     min_count: int | None = None
     min_group_count: int | None = None
 
 
-class ResourceClaim(_Frozen):
+@_model
+class ResourceClaim:
     name: str
     resource_claim_name: str | None = None
     resource_claim_template_name: str | None = None
 
 
-class GroupSettings(_Frozen):
+@_model
+class GroupSettings:
     """What a PodGroup, a CompositePodGroup and their templates have in common."""
 
     policy: SchedulingPolicy
@@ -58,36 +66,42 @@ class GroupSettings(_Frozen):
     preemption_policy: PreemptionPolicy | None = None
 
 
+@_model
 class PodGroupTemplate(GroupSettings):
     name: str
     resource_claims: tuple[ResourceClaim, ...] = ()
 
 
+@_model
 class CompositePodGroupTemplate(GroupSettings):
     name: str
     pod_group_templates: tuple[PodGroupTemplate, ...] = ()
-    composite_templates: tuple["CompositePodGroupTemplate", ...] = ()
+    composite_templates: tuple[CompositePodGroupTemplate, ...] = ()
 
 
-class ControllerRef(_Frozen):
+@_model
+class ControllerRef:
     api_group: str | None = None
     kind: str
     name: str
 
 
-class WorkloadRef(_Frozen):
+@_model
+class WorkloadRef:
     workload_name: str
     template_name: str
 
 
-class Workload(_Frozen):
-    metadata: dict[str, Any] = Field(default_factory=dict)
+@_model
+class Workload:
+    metadata: dict[str, Any] = dataclasses.field(default_factory=dict)
     controller_ref: ControllerRef | None = None
     pod_group_templates: tuple[PodGroupTemplate, ...] = ()
     composite_templates: tuple[CompositePodGroupTemplate, ...] = ()
 
 
-class Condition(_Frozen):
+@_model
+class Condition:
     """`type` uses the 1.37 names (PodGroupInitiallyScheduled); 1.36's PodGroupScheduled converts to it."""
 
     type: str
@@ -98,13 +112,15 @@ class Condition(_Frozen):
     observed_generation: int | None = None
 
 
-class ResourceClaimStatus(_Frozen):
+@_model
+class ResourceClaimStatus:
     name: str
     resource_claim_name: str | None = None
 
 
+@_model
 class PodGroup(GroupSettings):
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = dataclasses.field(default_factory=dict)
     workload_ref: WorkloadRef | None = None
     parent_composite: str | None = None
     resource_claims: tuple[ResourceClaim, ...] = ()
@@ -112,8 +128,9 @@ class PodGroup(GroupSettings):
     resource_claim_statuses: tuple[ResourceClaimStatus, ...] | None = None
 
 
+@_model
 class CompositePodGroup(GroupSettings):
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = dataclasses.field(default_factory=dict)
     workload_ref: WorkloadRef
     parent_composite: str | None = None
     conditions: tuple[Condition, ...] | None = None

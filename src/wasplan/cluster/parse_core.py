@@ -147,7 +147,9 @@ def parse_group(obj: dict, ctx: Ctx) -> Group | None:
     try:
         hub_obj = to_hub(obj)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        ctx.report("WAS608", f"{ctx.subject()} cannot be read for planning ({exc.__class__.__name__}: {exc}); "
+        # to_hub's own refusals (a ValueError) name the field and the value; anything else is shown with its type
+        detail = str(exc) if isinstance(exc, ValueError) else f"{exc.__class__.__name__}: {exc}"
+        ctx.report("WAS608", f"{ctx.subject()} cannot be read for planning ({detail}); "
                    "run `wasplan validate` for details", ())
         return None
     meta = obj.get("metadata") or {}

@@ -10,6 +10,7 @@ Output is deterministic: same plan, same objects. Conditions the scheduler write
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from wasplan.api import hub
 from wasplan.api.convert import from_hub
@@ -53,10 +54,10 @@ def _with_times(obj):
     conds = getattr(obj, "conditions", None)
     if not conds:
         return obj
-    fixed = tuple(c if c.last_transition_time else c.model_copy(update={"last_transition_time": PLAN_EPOCH,
-                                                                         "message": c.message or ""})
+    fixed = tuple(c if c.last_transition_time else
+                  dataclasses.replace(c, last_transition_time=PLAN_EPOCH, message=c.message or "")
                   for c in conds)
-    return obj.model_copy(update={"conditions": fixed})
+    return dataclasses.replace(obj, conditions=fixed)
 
 
 owner_uid = stable_uid  # a stable stand-in for an owner's uid: same owner, same uid

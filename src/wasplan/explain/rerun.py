@@ -128,8 +128,8 @@ def without_pods(inputs: PlanInputs, keys: set[str]) -> PlanInputs:
 
 def min_count(group: Group, value: int) -> Group:
     pg = group.obj
-    policy = pg.policy.model_copy(update={"min_count": value})
-    return dataclasses.replace(group, obj=pg.model_copy(update={"policy": policy}))
+    policy = dataclasses.replace(pg.policy, min_count=value)
+    return dataclasses.replace(group, obj=dataclasses.replace(pg, policy=policy))
 
 
 def clone_node(template: Node, name: str, labels: dict[str, str] | None = None) -> Node:

@@ -34,7 +34,7 @@ def _variant(ctx: Context, subj: Subject, name: str, new: PriorityClass | None):
                                                                              priority=None))
     if subj.group is not None and subj.group.record.source is not None:  # a Job's PodGroup keeps priority 0
         inputs = rerun.with_group(inputs, subj.unit.key, lambda g: dataclasses.replace(
-            g, obj=g.obj.model_copy(update={"priority_class_name": name, "priority": None})))
+            g, obj=dataclasses.replace(g.obj, priority_class_name=name, priority=None)))
     if new is not None:
         inputs = rerun.PlanInputs([new, *inputs.existing], inputs.arrivals)
     return inputs

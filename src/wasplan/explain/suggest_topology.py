@@ -44,7 +44,7 @@ def coarser_keys(nodes: list[Node], key: str, domain: str) -> list[tuple[str, in
 
 def _with_key(group: Group, key: str) -> Group:
     pg = group.obj
-    return dataclasses.replace(group, obj=pg.model_copy(update={"topology_keys": (key, *pg.topology_keys[1:])}))
+    return dataclasses.replace(group, obj=dataclasses.replace(pg, topology_keys=(key, *pg.topology_keys[1:])))
 
 
 def _change(ctx: Context, group: Group, key: str) -> Change:

@@ -9,6 +9,7 @@ is not written.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from wasplan.api.convert import to_hub
@@ -37,7 +38,7 @@ def self_check(edited: Any, plan: DocumentPlan) -> list[Finding]:
         actual = to_hub(obj)
         if actual != obj_plan.expected:
             out.append(Finding("WAS504", obj_plan.path, "the migrated object differs from the typed conversion: "
-                               f"{_first_difference(actual.model_dump(), obj_plan.expected.model_dump())}"))
+                               f"{_first_difference(asdict(actual), asdict(obj_plan.expected))}"))
     return out
 
 

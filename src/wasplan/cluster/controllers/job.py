@@ -149,11 +149,24 @@ def _settings_from_field(scheduling: dict, job: JobShape, ctx: Ctx) -> dict:
         topology_keys=tuple(t["key"] for t in topology if isinstance(t, dict) and isinstance(t.get("key"), str)),
         disruption_mode=None if not isinstance(mode, dict) else
         hub.DisruptionMode.ALL if mode.get("all") is not None else hub.DisruptionMode.SINGLE,
-        resource_claims=tuple(
-            hub.ResourceClaim(name=c["name"], resource_claim_name=c.get("resourceClaimName"),
-                              resource_claim_template_name=c.get("resourceClaimTemplateName"))
-            for c in claims if isinstance(c, dict) and isinstance(c.get("name"), str)),
+        resource_claims=tuple(claim for i, c in enumerate(claims) if (claim := _claim(c, i, ctx)) is not None),
     )
+
+
+def _claim(raw: object, index: int, ctx: Ctx) -> hub.ResourceClaim | None:
+    """One `spec.scheduling.resourceClaims` entry as the PodGroup gets it; an entry without a string name is
+    passed over (validation reports it), one whose claim or template name is not a string is reported and left
+    out (a snapshot's Job is not schema-validated)."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        return None
+    names = {key: raw.get(key) for key in ("resourceClaimName", "resourceClaimTemplateName")}
+    for key, value in names.items():
+        if value is not None and not isinstance(value, str):
+            ctx.report("WAS602", f"resourceClaims[].{key} must be a string, got {value!r}",
+                       ("spec", "scheduling", "resourceClaims", index, key))
+            return None
+    return hub.ResourceClaim(name=raw["name"], resource_claim_name=names["resourceClaimName"],
+                             resource_claim_template_name=names["resourceClaimTemplateName"])
 
 
 def _metadata(name: str, job: JobShape, extra_owner: dict | None = None) -> dict:

@@ -213,7 +213,7 @@ def _group_after(gs: GroupState, options: EngineOptions, disrupted: bool = False
         return record
     types = {c.type for c in written}
     kept = tuple(c for c in (record.obj.conditions or ()) if c.type not in types)
-    obj = record.obj.model_copy(update={"conditions": kept + tuple(written)})
+    obj = dataclasses.replace(record.obj, conditions=kept + tuple(written))
     return dataclasses.replace(record, obj=obj)
 
 
@@ -223,7 +223,7 @@ def _with_claim_statuses(record: Group, claims: dict[str, str]) -> Group:
     for entry, name in claims.items():
         known[entry] = hub.ResourceClaimStatus(name=entry, resource_claim_name=name)
     statuses = tuple(known[k] for k in sorted(known))
-    return dataclasses.replace(record, obj=record.obj.model_copy(update={"resource_claim_statuses": statuses}))
+    return dataclasses.replace(record, obj=dataclasses.replace(record.obj, resource_claim_statuses=statuses))
 
 
 def final_cluster(state, world: World, options: EngineOptions, ledger=None, dra=None) -> FinalCluster:
