@@ -68,3 +68,35 @@ def test_plan_with_device_selectors_checks_and_compiles_them():
                    str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=CEL)
     assert json.loads(probe["out"])["summary"]
     assert probe["loaded"] == list(CEL)
+
+
+# What a plan loads only when its inputs hold DRA objects or pods with claims (cluster/dra_gate.py,
+# engine/profile/draworld.py): the records, their parsers, the ResourceClaim controller, the allocator, the
+# plugin's stateful object and the plan's claim section.
+DRA = ("wasplan.cluster.devices", "wasplan.cluster.parse_dra", "wasplan.cluster.cluster_devices",
+       "wasplan.cluster.claims", "wasplan.engine.dra", "wasplan.engine.plugins.dynamic_resources.plugin",
+       "wasplan.engine.result.claimoutcome")
+
+
+def test_plan_without_dra_objects_loads_no_dra_module():
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=DRA)
+    plan = json.loads(probe["out"])
+    assert plan["summary"]["bound"] == 7 and plan["resourceClaims"] == []
+    assert probe["loaded"] == []
+
+
+def test_plan_with_dra_objects_loads_the_dra_engine_and_reports_claims():
+    probe = _probe("plan", str(FIXTURES / "examples" / "dra"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=DRA)
+    assert json.loads(probe["out"])["resourceClaims"]
+    assert probe["loaded"] == list(DRA)
+
+
+def test_writing_the_snapshot_of_a_plan_without_dra_loads_no_dra_writer(tmp_path):
+    snapshot = tmp_path / "after.yaml"
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", "--emit-snapshot", str(snapshot),
+                   modules=(*DRA, "wasplan.cluster.dra_objects"))
+    assert "kind: Node" in snapshot.read_text() or '"kind": "Node"' in snapshot.read_text()
+    assert probe["loaded"] == []

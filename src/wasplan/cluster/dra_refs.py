@@ -9,7 +9,7 @@ missing, and the did-you-mean, come from `cluster.claimrefs.Refs`, which `waspla
 
 from __future__ import annotations
 
-from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate
+from wasplan.cluster import dra_gate
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod
 from wasplan.diagnostics import Diagnostic
@@ -42,12 +42,13 @@ def _classes(record, ctx: Ctx, refs: Refs, prefix: tuple) -> None:
 def known(records: list) -> Refs:
     """The claims, templates and classes among the plan's records."""
     refs = Refs()
-    for r in records:
-        if isinstance(r, DeviceClass):
+    devices = dra_gate.records()
+    for r in records if devices is not None else ():
+        if isinstance(r, devices.DeviceClass):
             refs.add(CLASS, CLUSTER_SCOPED, r.name)
-        elif isinstance(r, ResourceClaim):
+        elif isinstance(r, devices.ResourceClaim):
             refs.add(CLAIM, r.namespace, r.name)
-        elif isinstance(r, ResourceClaimTemplate):
+        elif isinstance(r, devices.ResourceClaimTemplate):
             refs.add(TEMPLATE, r.namespace, r.name)
     return refs
 
@@ -55,6 +56,7 @@ def known(records: list) -> Refs:
 def check_references(records: list) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     refs = known(records)
+    devices = dra_gate.records()
     for r in records:
         source = getattr(r, "source", None)
         if source is None or getattr(source, "obj", None) is None:
@@ -65,8 +67,10 @@ def check_references(records: list) -> list[Diagnostic]:
         elif isinstance(r, Group):
             _entries(r.namespace, [(e.resource_claim_name, e.resource_claim_template_name)
                                    for e in getattr(r.obj, "resource_claims", ())], ctx, refs)
-        elif isinstance(r, ResourceClaim):
+        elif devices is None:
+            continue
+        elif isinstance(r, devices.ResourceClaim):
             _classes(r, ctx, refs, ("spec", "devices", "requests"))
-        elif isinstance(r, ResourceClaimTemplate):
+        elif isinstance(r, devices.ResourceClaimTemplate):
             _classes(r, ctx, refs, ("spec", "spec", "devices", "requests"))
     return diags
