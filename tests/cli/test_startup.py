@@ -71,11 +71,12 @@ def test_plan_with_device_selectors_checks_and_compiles_them():
 
 
 # What a plan loads only when its inputs hold DRA objects or pods with claims (cluster/dra_gate.py,
-# engine/profile/draworld.py): the records, their parsers, the ResourceClaim controller, the allocator, the
-# plugin's stateful object and the plan's claim section.
+# engine/profile/draworld.py, validate/rules): the records, their parsers, the ResourceClaim controller, the
+# allocator, the plugin's stateful object, the plan's claim section, and the DRA objects' server-side rules with
+# CEL's checker.
 DRA = ("wasplan.cluster.devices", "wasplan.cluster.parse_dra", "wasplan.cluster.cluster_devices",
        "wasplan.cluster.claims", "wasplan.engine.dra", "wasplan.engine.plugins.dynamic_resources.plugin",
-       "wasplan.engine.result.claimoutcome")
+       "wasplan.engine.result.claimoutcome", "wasplan.validate.rules.dra", "wasplan.cel.info")
 
 
 def test_plan_without_dra_objects_loads_no_dra_module():
@@ -99,4 +100,12 @@ def test_writing_the_snapshot_of_a_plan_without_dra_loads_no_dra_writer(tmp_path
                    str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", "--emit-snapshot", str(snapshot),
                    modules=(*DRA, "wasplan.cluster.dra_objects"))
     assert "kind: Node" in snapshot.read_text() or '"kind": "Node"' in snapshot.read_text()
+    assert probe["loaded"] == []
+
+
+def test_plan_without_kueue_objects_loads_neither_the_kueue_model_nor_its_rules():
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json",
+                   modules=("wasplan.kueue", "wasplan.validate.rules.kueue", "wasplan.validate.rules.kueue_config"))
+    assert "kueue" not in json.loads(probe["out"])
     assert probe["loaded"] == []
