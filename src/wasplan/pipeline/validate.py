@@ -21,6 +21,8 @@ UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an ob
 
 @dataclass
 class ValidationReport:
+    """What `validate` and `lint` found, per document and per input, and what was suppressed."""
+
     gates: GateSet
     results: list[DocumentResult] = field(default_factory=list)
     input_diagnostics: list[Diagnostic] = field(default_factory=list)  # not tied to one parsed document
