@@ -76,7 +76,8 @@ def test_plan_with_device_selectors_checks_and_compiles_them():
 # CEL's checker.
 DRA = ("wasplan.cluster.devices", "wasplan.cluster.parse_dra", "wasplan.cluster.cluster_devices",
        "wasplan.cluster.claims", "wasplan.engine.dra", "wasplan.engine.plugins.dynamic_resources.plugin",
-       "wasplan.engine.result.claimoutcome", "wasplan.validate.rules.dra", "wasplan.cel.info")
+       "wasplan.engine.result.claimoutcome", "wasplan.validate.rules.dra", "wasplan.cel.info",
+       "wasplan.cluster.reservations", "wasplan.cluster.dra_refs")
 
 
 def test_plan_without_dra_objects_loads_no_dra_module():
@@ -103,9 +104,10 @@ def test_writing_the_snapshot_of_a_plan_without_dra_loads_no_dra_writer(tmp_path
     assert probe["loaded"] == []
 
 
-def test_plan_without_kueue_objects_loads_neither_the_kueue_model_nor_its_rules():
+def test_plan_without_kueue_objects_loads_neither_the_kueue_model_nor_its_rules_nor_suppression():
     probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
                    str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json",
-                   modules=("wasplan.kueue", "wasplan.validate.rules.kueue", "wasplan.validate.rules.kueue_config"))
+                   modules=("wasplan.kueue", "wasplan.validate.rules.kueue", "wasplan.validate.rules.kueue_config",
+                            "wasplan.suppress"))
     assert "kueue" not in json.loads(probe["out"])
     assert probe["loaded"] == []

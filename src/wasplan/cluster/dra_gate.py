@@ -1,23 +1,24 @@
 """The one door from the plan's common path to the DRA records: which objects are DRA objects, their parsers,
-and whether records are DRA records, without loading any of it.
+the snapshot's claim bookkeeping, and whether records are DRA records, without loading any of it.
 
 The DRA records (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule and their
 parts) are the classes of `cluster/devices.py`. Only the modules that make or work on such records import it at
 module level: the DRA parsers (`parse_dra.py`, `cluster_devices.py` for the Cluster kind's device pools), the
-ResourceClaim controller (`claims.py`), the snapshot writer's `dra_objects.py` and the allocator (`engine/dra`).
-Code that every plan runs and that only sorts DRA records from the others (the snapshot's reference checks and
-stale reservations, the simulator's split of its inputs) asks `records()` instead: a DRA record is an instance
-of one of those classes, so while the module is not loaded no record is one, and a plan whose inputs hold no DRA
-object never loads it (tests/cli/test_startup.py holds that).
-
-The parsers load here on the first DRA object: `parse` for the `resource.k8s.io` kinds (parse_dra.py), and
-`node_pool_slices` / `network_pool_slice` for the Cluster kind's device pools (cluster_devices.py).
+ResourceClaim controller (`claims.py`, `reservations.py`), the reference checks (`dra_refs.py`), the snapshot
+writer's `dra_objects.py` and the allocator (`engine/dra`). Those load here, on first use: `parse` with the
+first `resource.k8s.io` object, `node_pool_slices` / `network_pool_slice` with the Cluster kind's first device
+pool, `check_claims` with the first DRA record or claim entry. Code that every plan runs and that only sorts DRA
+records from the others (the simulator's split of its inputs, engine/profile/draworld.py) asks `records()`: a
+DRA record is an instance of one of those classes, so while their module is not loaded no record is one. A plan
+whose inputs hold no DRA object loads none of them (tests/cli/test_startup.py holds that).
 """
 
 from __future__ import annotations
 
 import sys
 from types import ModuleType
+
+from wasplan.cluster.model import Group, Pod
 
 DEVICES = "wasplan.cluster.devices"
 RESOURCE_GROUP = "resource.k8s.io"
@@ -54,3 +55,22 @@ def network_pool_slice(entry: dict, ctx):
     from wasplan.cluster.cluster_devices import network_pool_slice as pool_slice
 
     return pool_slice(entry, ctx)
+
+
+def check_claims(recs: list, diags: list) -> None:
+    """The ResourceClaim controller's clean-up of stale reservations (reservations.py), then the references to
+    claims, templates and classes that are not in the inputs (dra_refs.py); nothing to do, and nothing loaded,
+    when no record is a DRA record and no pod or PodGroup names a claim."""
+    if records() is None and not any(_names_claims(r) for r in recs):
+        return
+    from wasplan.cluster.dra_refs import check_references
+    from wasplan.cluster.reservations import drop_stale_reservations
+
+    drop_stale_reservations(recs, diags)
+    diags += check_references(recs)
+
+
+def _names_claims(record) -> bool:
+    if isinstance(record, Pod):
+        return bool(record.resource_claims)
+    return isinstance(record, Group) and bool(getattr(record.obj, "resource_claims", ()))

@@ -9,7 +9,7 @@ missing, and the did-you-mean, come from `cluster.claimrefs.Refs`, which `waspla
 
 from __future__ import annotations
 
-from wasplan.cluster import dra_gate
+from wasplan.cluster.devices import DeviceClass, ResourceClaim, ResourceClaimTemplate
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Pod
 from wasplan.diagnostics import Diagnostic
@@ -42,13 +42,12 @@ def _classes(record, ctx: Ctx, refs: Refs, prefix: tuple) -> None:
 def known(records: list) -> Refs:
     """The claims, templates and classes among the plan's records."""
     refs = Refs()
-    devices = dra_gate.records()
-    for r in records if devices is not None else ():
-        if isinstance(r, devices.DeviceClass):
+    for r in records:
+        if isinstance(r, DeviceClass):
             refs.add(CLASS, CLUSTER_SCOPED, r.name)
-        elif isinstance(r, devices.ResourceClaim):
+        elif isinstance(r, ResourceClaim):
             refs.add(CLAIM, r.namespace, r.name)
-        elif isinstance(r, devices.ResourceClaimTemplate):
+        elif isinstance(r, ResourceClaimTemplate):
             refs.add(TEMPLATE, r.namespace, r.name)
     return refs
 
@@ -56,7 +55,6 @@ def known(records: list) -> Refs:
 def check_references(records: list) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     refs = known(records)
-    devices = dra_gate.records()
     for r in records:
         source = getattr(r, "source", None)
         if source is None or getattr(source, "obj", None) is None:
@@ -67,10 +65,8 @@ def check_references(records: list) -> list[Diagnostic]:
         elif isinstance(r, Group):
             _entries(r.namespace, [(e.resource_claim_name, e.resource_claim_template_name)
                                    for e in getattr(r.obj, "resource_claims", ())], ctx, refs)
-        elif devices is None:
-            continue
-        elif isinstance(r, devices.ResourceClaim):
+        elif isinstance(r, ResourceClaim):
             _classes(r, ctx, refs, ("spec", "devices", "requests"))
-        elif isinstance(r, devices.ResourceClaimTemplate):
+        elif isinstance(r, ResourceClaimTemplate):
             _classes(r, ctx, refs, ("spec", "spec", "devices", "requests"))
     return diags

@@ -12,15 +12,10 @@ manifests' arrivals. PodGroup entries are kept (a PodGroup's claim is released w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from wasplan.cluster import dra_gate
+from wasplan.cluster.devices import ResourceClaim
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Pod
 from wasplan.diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from wasplan.cluster.devices import ResourceClaim
 
 PODS = "pods"
 
@@ -28,11 +23,8 @@ PODS = "pods"
 def drop_stale_reservations(records: list, diags: list[Diagnostic]) -> None:
     """Drop, in place, every claim's `pods` entry naming a pod absent from `records`; deallocate a claim none
     is left on."""
-    devices = dra_gate.records()
-    if devices is None:
-        return  # no ResourceClaim among the records
     pods = {(r.namespace, r.name): r.uid for r in records if isinstance(r, Pod)}
-    for claim in (r for r in records if isinstance(r, devices.ResourceClaim) and r.reserved_for):
+    for claim in (r for r in records if isinstance(r, ResourceClaim) and r.reserved_for):
         stale = [i for i, c in enumerate(claim.reserved_for) if c.resource == PODS and not _exists(claim, c, pods)]
         if stale:
             _drop(claim, stale, diags)

@@ -1,10 +1,14 @@
-"""`wasplan validate` and `wasplan lint` as library calls: read, check, collect a report."""
+"""`wasplan validate` and `wasplan lint` as library calls: read, check, collect a report.
+
+`plan` reads and checks its inputs through `validate_read` too, but applies no suppression markers: the
+suppression modules (wasplan.suppress) load with `apply_suppressions`, which only validate and lint call.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from wasplan.api.releases import GateSet
 from wasplan.codes import lookup
@@ -12,9 +16,10 @@ from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
 from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
-from wasplan.suppress import apply as suppression, markers
-from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
+
+if TYPE_CHECKING:
+    from wasplan.suppress.apply import Suppressed
 
 UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an object that can be checked
 
@@ -143,6 +148,9 @@ def lint_documents(documents: list, gates: GateSet, nodes: list | None = None, s
 
 def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Settings, lint: bool = False) -> None:
     """Move suppressed findings out of the report (verdicts follow), and add a WAS032 for each stale marker."""
+    from wasplan.suppress import apply as suppression, markers
+    from wasplan.suppress.apply import Suppressed
+
     found = markers.collect(read.sources, read.documents)
     per_file = suppression.by_file(found)
     cache: dict = {}
