@@ -111,3 +111,24 @@ def test_plan_without_kueue_objects_loads_neither_the_kueue_model_nor_its_rules_
                             "wasplan.suppress"))
     assert "kueue" not in json.loads(probe["out"])
     assert probe["loaded"] == []
+
+
+def test_a_pod_naming_a_missing_claim_without_any_dra_object_is_still_reported(tmp_path):
+    """No DRA record in the inputs, but a pod names a claim: the reference checks load and report it (WAS661)
+    and the pod waits for the claim, as before the DRA modules became lazy."""
+    (tmp_path / "pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
+        "  containers: [{name: c, image: x, resources: {claims: [{name: gpu}]}}]\n"
+        "  resourceClaims:\n  - {name: gpu, resourceClaimName: missing}\n")
+    (tmp_path / "nodes.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+        "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n")
+    args = (str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "nodes.yaml"))
+    done = subprocess.run([sys.executable, "-m", "wasplan", "plan", *args], capture_output=True, text=True,
+                          env={"COLUMNS": "300", "PATH": ""})
+    assert "pod.yaml:7:17: warning WAS661 ResourceClaim default/missing is not in the inputs" in done.stderr
+    probe = _probe("plan", *args, "-o", "json", modules=("wasplan.cluster.dra_refs",))
+    assert probe["loaded"] == ["wasplan.cluster.dra_refs"]
+    pods = json.loads(probe["out"])["pods"]
+    assert [(p["name"], p["status"], p["message"]) for p in pods] == [
+        ("p", "Gated", 'resourceclaim.resource.k8s.io "missing" not found')]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from wasplan.api.releases import GateSet
 from wasplan.codes import lookup
@@ -17,9 +17,6 @@ from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
 from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
 from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
-
-if TYPE_CHECKING:
-    from wasplan.suppress.apply import Suppressed
 
 UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an object that can be checked
 
@@ -34,7 +31,7 @@ class ValidationReport:
     lint_diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)  # non-Kubernetes documents, template files
-    suppressed: list[Suppressed] = field(default_factory=list)
+    suppressed: list = field(default_factory=list)  # wasplan.suppress.apply.Suppressed, by validate and lint
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
