@@ -27,6 +27,8 @@ from wasplan.diagnostics import Severity
 
 @dataclass(frozen=True, slots=True)
 class Code:
+    """A diagnostic code of the one table: its name, severity and summary."""
+
     code: str
     name: str
     severity: Severity

@@ -64,6 +64,8 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding: its code, severity, message and where it points."""
+
     code: str
     severity: Severity
     message: str

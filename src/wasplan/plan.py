@@ -161,6 +161,8 @@ class Recreation:
 
 @dataclass(frozen=True, slots=True)
 class PodOutcome:
+    """One pod after the plan: its status, node and the scheduler's reason (plan JSON `pods[]`)."""
+
     namespace: str
     name: str
     status: PodStatus
@@ -196,6 +198,8 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GroupCondition:
+    """The scheduling condition the scheduler writes on a PodGroup (plan JSON `podGroups[].condition`)."""
+
     type: str  # PodGroupScheduled (1.36) | PodGroupInitiallyScheduled (1.37)
     status: str  # "True" | "False"
     reason: Reason
@@ -207,6 +211,8 @@ class GroupCondition:
 
 @dataclass(frozen=True, slots=True)
 class Placement:
+    """The topology domain a group was placed in: the key and its value (plan JSON `placement`)."""
+
     topology_key: str
     domain: str
 
@@ -244,6 +250,8 @@ def alternatives_dict(alternatives: tuple[Alternative, ...], tied: int = 0) -> d
 
 @dataclass(frozen=True, slots=True)
 class GroupOutcome:
+    """One PodGroup after the plan: its status, pods, placement and condition (plan JSON `podGroups[]`)."""
+
     namespace: str
     name: str
     policy: GroupPolicy
@@ -296,6 +304,8 @@ class TreeChild:
 
 @dataclass(frozen=True, slots=True)
 class CompositeOutcome:
+    """One CompositePodGroup after the plan and its children (plan JSON `compositePodGroups[]`)."""
+
     namespace: str
     name: str
     policy: GroupPolicy
@@ -324,6 +334,8 @@ class CompositeOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Victim:
+    """A pod a preemption deletes, with its node and priority (plan JSON `preemptions[].victims[]`)."""
+
     namespace: str
     name: str
     node: str
@@ -337,6 +349,8 @@ class Victim:
 
 @dataclass(frozen=True, slots=True)
 class Preemption:
+    """One preemption: the preempting pod or PodGroup and its victims (plan JSON `preemptions[]`)."""
+
     preemptor_kind: str  # Pod | PodGroup
     preemptor_namespace: str
     preemptor_name: str
@@ -363,6 +377,8 @@ class ClaimOwner:
 
 @dataclass(frozen=True, slots=True)
 class ClaimDevice:
+    """One device allocated to a ResourceClaim (plan JSON `resourceClaims[].devices[]`)."""
+
     request: str  # "req" or "req/subrequest"
     driver: str
     pool: str
@@ -376,6 +392,8 @@ class ClaimDevice:
 
 @dataclass(frozen=True, slots=True)
 class Consumer:
+    """A pod or PodGroup a ResourceClaim is reserved for (plan JSON `resourceClaims[].reservedFor[]`)."""
+
     kind: str  # Pod | PodGroup
     namespace: str
     name: str
@@ -404,6 +422,8 @@ class ClaimOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
+    """Everything a plan says: pods, PodGroups, preemptions, claims and findings (DESIGN.md §4, plan JSON)."""
+
     k8s_version: str
     nodes: int
     pods: tuple[PodOutcome, ...]

@@ -68,3 +68,67 @@ def test_plan_with_device_selectors_checks_and_compiles_them():
                    str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=CEL)
     assert json.loads(probe["out"])["summary"]
     assert probe["loaded"] == list(CEL)
+
+
+# What a plan loads only when its inputs hold DRA objects or pods with claims (cluster/dra_gate.py,
+# engine/profile/draworld.py, validate/rules): the records, their parsers, the ResourceClaim controller, the
+# allocator, the plugin's stateful object, the plan's claim section, and the DRA objects' server-side rules with
+# CEL's checker.
+DRA = ("wasplan.cluster.devices", "wasplan.cluster.parse_dra", "wasplan.cluster.cluster_devices",
+       "wasplan.cluster.claims", "wasplan.engine.dra", "wasplan.engine.plugins.dynamic_resources.plugin",
+       "wasplan.engine.result.claimoutcome", "wasplan.validate.rules.dra", "wasplan.cel.info",
+       "wasplan.cluster.reservations", "wasplan.cluster.dra_refs")
+
+
+def test_plan_without_dra_objects_loads_no_dra_module():
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=DRA)
+    plan = json.loads(probe["out"])
+    assert plan["summary"]["bound"] == 7 and plan["resourceClaims"] == []
+    assert probe["loaded"] == []
+
+
+def test_plan_with_dra_objects_loads_the_dra_engine_and_reports_claims():
+    probe = _probe("plan", str(FIXTURES / "examples" / "dra"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", modules=DRA)
+    assert json.loads(probe["out"])["resourceClaims"]
+    assert probe["loaded"] == list(DRA)
+
+
+def test_writing_the_snapshot_of_a_plan_without_dra_loads_no_dra_writer(tmp_path):
+    snapshot = tmp_path / "after.yaml"
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json", "--emit-snapshot", str(snapshot),
+                   modules=(*DRA, "wasplan.cluster.dra_objects"))
+    assert "kind: Node" in snapshot.read_text() or '"kind": "Node"' in snapshot.read_text()
+    assert probe["loaded"] == []
+
+
+def test_plan_without_kueue_objects_loads_neither_the_kueue_model_nor_its_rules_nor_suppression():
+    probe = _probe("plan", str(FIXTURES / "examples" / "training"), "--cluster",
+                   str(FIXTURES / "examples" / "cluster.yaml"), "-o", "json",
+                   modules=("wasplan.kueue", "wasplan.validate.rules.kueue", "wasplan.validate.rules.kueue_config",
+                            "wasplan.suppress"))
+    assert "kueue" not in json.loads(probe["out"])
+    assert probe["loaded"] == []
+
+
+def test_a_pod_naming_a_missing_claim_without_any_dra_object_is_still_reported(tmp_path):
+    """No DRA record in the inputs, but a pod names a claim: the reference checks load and report it (WAS661)
+    and the pod waits for the claim, as before the DRA modules became lazy."""
+    (tmp_path / "pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
+        "  containers: [{name: c, image: x, resources: {claims: [{name: gpu}]}}]\n"
+        "  resourceClaims:\n  - {name: gpu, resourceClaimName: missing}\n")
+    (tmp_path / "nodes.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+        "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n")
+    args = (str(tmp_path / "pod.yaml"), "--cluster", str(tmp_path / "nodes.yaml"))
+    done = subprocess.run([sys.executable, "-m", "wasplan", "plan", *args], capture_output=True, text=True,
+                          env={"COLUMNS": "300", "PATH": ""})
+    assert "pod.yaml:7:17: warning WAS661 ResourceClaim default/missing is not in the inputs" in done.stderr
+    probe = _probe("plan", *args, "-o", "json", modules=("wasplan.cluster.dra_refs",))
+    assert probe["loaded"] == ["wasplan.cluster.dra_refs"]
+    pods = json.loads(probe["out"])["pods"]
+    assert [(p["name"], p["status"], p["message"]) for p in pods] == [
+        ("p", "Gated", 'resourceclaim.resource.k8s.io "missing" not found')]

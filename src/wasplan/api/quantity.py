@@ -40,6 +40,8 @@ class QuantityError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
+    """A resource quantity: its exact amount and the format it is written in."""
+
     amount: Fraction
     format: str = DECIMAL_SI
 

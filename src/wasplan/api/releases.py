@@ -25,6 +25,8 @@ RELEASE_OF_VERSION = {"v1alpha1": "1.35", "v1alpha2": "1.36", "v1alpha3": "1.37"
 
 @dataclass(frozen=True)
 class Gate:
+    """A feature gate of a release: its stage, default and what it changes."""
+
     name: str
     stage: str  # Alpha | Beta | GA
     default: bool  # upstream default
@@ -170,6 +172,8 @@ def capabilities(release: str) -> Capabilities:
 
 @dataclass(frozen=True)
 class Release:
+    """A Kubernetes release wasplan models: the versions it serves and its feature gates."""
+
     version: str
     # group/version -> kinds served (besides the Lists, which follow their items)
     served: dict[str, tuple[str, ...]]

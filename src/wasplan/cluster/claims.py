@@ -18,9 +18,9 @@ already names its claim keeps that name; a PodGroup's `status.resourceClaimStatu
 from __future__ import annotations
 
 import hashlib
-import uuid
 from dataclasses import dataclass, replace
 
+from wasplan.cluster.api_objects import stable_uid
 from wasplan.cluster.devices import OwnerReference, ResourceClaim, ResourceClaimTemplate
 from wasplan.cluster.model import Pod, PodClaim
 from wasplan.plan import ClaimOwner
@@ -39,11 +39,6 @@ class ClaimRef:
     name: str | None
     group: bool = False
     template: str | None = None
-
-
-def stable_uid(namespace: str, kind: str, name: str) -> str:
-    """A stable stand-in for an object's uid (the plan has no API server to assign one): same object, same uid."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wasplan.io/owner/{namespace}/{kind}/{name}"))
 
 
 def _suffix(seed: str) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from wasplan import jsontext
 from wasplan.api.quantity import QuantityError, parse_quantity
-from wasplan.cluster.cluster_devices import network_pool_slice, node_pool_slices
+from wasplan.cluster import dra_gate
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import CPU, MEMORY, PODS, Node, Pod, PriorityClass, Taint
 from wasplan.cluster.resources import DEFAULT_MEMORY, DEFAULT_MILLI_CPU, quantities, to_units
@@ -167,9 +167,9 @@ def expand_cluster(obj: dict, ctx: Ctx) -> list:
     for i, pool in enumerate(spec.get("nodePools") or ()):
         nodes = _pool_nodes(pool, ctx.at("spec", "nodePools", i))
         records.extend(nodes)
-        records.extend(node_pool_slices(pool, nodes, ctx.at("spec", "nodePools", i)))
+        records.extend(dra_gate.node_pool_slices(pool, nodes, ctx.at("spec", "nodePools", i)))
     for i, entry in enumerate(spec.get("devicePools") or ()):
-        records.extend(s for s in [network_pool_slice(entry, ctx.at("spec", "devicePools", i))] if s is not None)
+        records.extend(s for s in [dra_gate.network_pool_slice(entry, ctx.at("spec", "devicePools", i))] if s is not None)
     for i, entry in enumerate(spec.get("pods") or ()):
         records.extend(_entry_pods(entry, ctx.at("spec", "pods", i)))
     return records

@@ -17,7 +17,8 @@ from wasplan.cluster.devices import (
     DeviceTaintRule, DeviceToleration, DraRecord, NodeSelection, OpaqueConfig, OwnerReference, RequestSpec, ResourceClaim,
     ResourceClaimTemplate, ResourceSlice,
 )
-from wasplan.cluster.model import NodeSelectorTerm, Requirement
+from wasplan.cluster.api_objects import node_term_object
+from wasplan.cluster.model import NodeSelectorTerm
 
 API_VERSION = "resource.k8s.io/v1"
 
@@ -25,20 +26,6 @@ API_VERSION = "resource.k8s.io/v1"
 def quantity_text(amount: Fraction) -> str:
     binary = amount.denominator == 1 and amount >= 1024 and amount % 1024 == 0
     return format_quantity(Quantity(amount, BINARY_SI if binary else DECIMAL_SI))
-
-
-def requirement_object(r: Requirement) -> dict:
-    """A label or field selector requirement (also the pod and node objects' in snapshot_objects.py)."""
-    return {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
-
-
-def node_term_object(t: NodeSelectorTerm) -> dict:
-    out: dict = {}
-    if t.match_expressions:
-        out["matchExpressions"] = [requirement_object(r) for r in t.match_expressions]
-    if t.match_fields:
-        out["matchFields"] = [requirement_object(r) for r in t.match_fields]
-    return out
 
 
 def node_selector_object(terms: tuple[NodeSelectorTerm, ...]) -> dict:

@@ -18,6 +18,8 @@ MEMORY_SOURCE = "<memory>"
 
 @dataclass(slots=True)
 class Ctx:
+    """Where the parser reports: the document, the findings list and the field path so far."""
+
     doc: Any  # Document | None
     diags: list[Diagnostic] = field(default_factory=list)
     prefix: FieldPath = ()

@@ -32,24 +32,32 @@ class Requirement:
 
 @dataclass(frozen=True, slots=True)
 class LabelSelector:
+    """A label selector: `matchLabels` and `matchExpressions`."""
+
     match_labels: tuple[tuple[str, str], ...] = ()
     match_expressions: tuple[Requirement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class NodeSelectorTerm:
+    """One node selector term: its label and field requirements, all of which must hold."""
+
     match_expressions: tuple[Requirement, ...] = ()
     match_fields: tuple[Requirement, ...] = ()  # only metadata.name is supported upstream
 
 
 @dataclass(frozen=True, slots=True)
 class PreferredSchedulingTerm:
+    """A preferred node affinity term and its weight."""
+
     weight: int
     term: NodeSelectorTerm
 
 
 @dataclass(frozen=True, slots=True)
 class PodAffinityTerm:
+    """A pod (anti-)affinity term: which pods, in which namespaces, within which topology domain."""
+
     label_selector: LabelSelector | None
     topology_key: str
     namespaces: tuple[str, ...] = ()
@@ -60,12 +68,16 @@ class PodAffinityTerm:
 
 @dataclass(frozen=True, slots=True)
 class WeightedPodAffinityTerm:
+    """A preferred pod (anti-)affinity term and its weight."""
+
     weight: int
     term: PodAffinityTerm
 
 
 @dataclass(frozen=True, slots=True)
 class Affinity:
+    """A pod's node affinity and pod (anti-)affinity, required and preferred."""
+
     node_required: tuple[NodeSelectorTerm, ...] | None = None  # None = no required node affinity
     node_preferred: tuple[PreferredSchedulingTerm, ...] = ()
     pod_required: tuple[PodAffinityTerm, ...] = ()
@@ -76,6 +88,8 @@ class Affinity:
 
 @dataclass(frozen=True, slots=True)
 class TopologySpreadConstraint:
+    """One `topologySpreadConstraints` entry of a pod."""
+
     max_skew: int
     topology_key: str
     when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"]
@@ -88,6 +102,8 @@ class TopologySpreadConstraint:
 
 @dataclass(frozen=True, slots=True)
 class Taint:
+    """A node taint."""
+
     key: str
     value: str
     effect: str  # NoSchedule, PreferNoSchedule, NoExecute
@@ -95,6 +111,8 @@ class Taint:
 
 @dataclass(frozen=True, slots=True)
 class Toleration:
+    """A pod's toleration of node taints."""
+
     key: str = ""
     operator: str = "Equal"  # Equal, Exists
     value: str = ""
@@ -104,6 +122,8 @@ class Toleration:
 
 @dataclass(frozen=True, slots=True)
 class HostPort:
+    """A host port a container asks for (NodePorts)."""
+
     port: int
     protocol: str = "TCP"
     host_ip: str = "0.0.0.0"
@@ -131,6 +151,8 @@ NO_IMAGES = PodImages()
 
 @dataclass(slots=True)
 class Node:
+    """A node of the snapshot: labels, allocatable resources, taints and images."""
+
     name: str
     labels: dict[str, str]
     allocatable: Resources
@@ -239,6 +261,8 @@ class Pod:
 
 @dataclass(slots=True)
 class PriorityClass:
+    """A PriorityClass: its value, whether it is the global default, and its preemption policy."""
+
     name: str
     value: int
     global_default: bool = False
@@ -248,6 +272,8 @@ class PriorityClass:
 
 @dataclass(slots=True)
 class PodDisruptionBudget:
+    """A PodDisruptionBudget as preemption reads it: its selector and the disruptions it allows."""
+
     namespace: str
     name: str
     selector: LabelSelector | None

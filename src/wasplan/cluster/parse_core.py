@@ -10,9 +10,9 @@ from typing import Any
 
 from wasplan.api.convert import CONVERTIBLE_KINDS, KNOWN_VERSIONS, to_hub
 from wasplan.api.releases import SCHEDULING_GROUP
+from wasplan.cluster import dra_gate
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Group, Node, NodeImage, PodDisruptionBudget, PriorityClass, Record, Resources
-from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
 from wasplan.cluster.parse_pod import parse_pod
 from wasplan.cluster.placement import taints
 from wasplan.cluster.resources import quantities, to_units
@@ -173,8 +173,8 @@ def parse_record(obj: dict, ctx: Ctx) -> Record | None:
         return parse_pdb(obj, ctx)
     if is_scheduling_kind(api_version, kind):
         return parse_group(obj, ctx)
-    if is_dra_kind(api_version, kind):
-        return parse_dra_record(obj, ctx)
+    if dra_gate.is_dra_kind(api_version, kind):
+        return dra_gate.parse(obj, ctx)
     return None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from wasplan.cluster import dra_fields as f
 from wasplan.cluster import dra_v1beta1
+from wasplan.cluster.dra_gate import RESOURCE_GROUP, is_dra_kind
 from wasplan.cluster.devices import (
     DeviceClass, DeviceTaintRule, DraRecord, OwnerReference, ResourceClaim, ResourceClaimTemplate,
 )
@@ -24,14 +25,7 @@ from wasplan.cluster.parse_claim import allocation, claim_spec, reserved_for
 from wasplan.cluster.parse_slice import parse_resource_slice
 from wasplan.cluster.selectors import string_map
 
-RESOURCE_GROUP = "resource.k8s.io"
 READ_VERSIONS = (f"{RESOURCE_GROUP}/v1", f"{RESOURCE_GROUP}/v1beta2")
-DRA_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule")
-
-
-def is_dra_kind(api_version: str, kind: str) -> bool:
-    return kind in DRA_KINDS and api_version.startswith(RESOURCE_GROUP + "/")
-
 
 def _meta(obj: dict) -> dict:
     meta = obj.get("metadata")

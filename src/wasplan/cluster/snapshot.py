@@ -36,8 +36,7 @@ from wasplan.cluster.controllers.job import JOB_NAME_LABEL, MAX_JOB_PODS
 from wasplan.cluster.controllers.jobset import PREFIX as JOBSET_PREFIX
 from wasplan.cluster.controllers.lws import NAME as LWS_NAME
 from wasplan.cluster.generated_names import give_generated_name, needs_name
-from wasplan.cluster.dra_refs import check_references
-from wasplan.cluster.reservations import drop_stale_reservations
+from wasplan.cluster import dra_gate
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.kueue import (QUEUE_LABEL, KueueAdmission, KueueDecisions, KueueVerdict, admission_of, as_admitted,
                                   pin_to_domains, pod_admission, pod_verdicts, tas_annotations, verdict_for,
@@ -340,8 +339,7 @@ def _build(snapshot: ReadResult, manifests: ReadResult, gates: GateSet,
     if evictions:
         _stopped_by_kueue(existing, evictions)
     arrivals = _dedupe(arrival_entries, seen, diags)
-    drop_stale_reservations([*existing, *arrivals], diags)
-    diags += check_references([*existing, *arrivals])
+    dra_gate.check_claims([*existing, *arrivals], diags)
     return PlanInputs(existing=existing, arrivals=arrivals, unplanned=unplanned, refused=refused), diags
 
 

@@ -15,8 +15,7 @@ import dataclasses
 from wasplan.api import hub
 from wasplan.api.convert import from_hub
 from wasplan.api.releases import Release
-from wasplan.cluster.claims import stable_uid
-from wasplan.cluster.dra_objects import dra_object, node_term_object, requirement_object
+from wasplan.cluster.api_objects import node_term_object, requirement_object, stable_uid
 from wasplan.cluster.model import CPU, Group, Node, Pod, PriorityClass
 
 PLAN_EPOCH = "1970-01-01T00:00:00Z"
@@ -226,8 +225,14 @@ def snapshot_objects(final, release: Release) -> list[dict]:
 
 
 def _dra_objects(final) -> list[dict]:
-    """DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaimTemplates, then every claim with its status."""
-    return [dra_object(r) for r in (*final.dra_inputs, *final.claims)]
+    """DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaimTemplates, then every claim with its status
+    (the DRA writer loads only for a plan that has any)."""
+    records = (*final.dra_inputs, *final.claims)
+    if not records:
+        return []
+    from wasplan.cluster.dra_objects import dra_object
+
+    return [dra_object(r) for r in records]
 
 
 def pdb_object(pdb) -> dict:

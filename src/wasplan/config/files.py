@@ -30,6 +30,8 @@ def config_error(code: str, message: str, file: str, line: int | None = None, co
 
 @dataclass(frozen=True)
 class Entry:
+    """One setting read from a configuration file, with its line."""
+
     value: Any
     line: int | None
 

@@ -20,6 +20,8 @@ COMMAND_LINE = "command line"
 
 @dataclass(frozen=True)
 class Settings:
+    """The settings of a run, merged from configuration files, the environment and the command line."""
+
     k8s_version: str = DEFAULT_RELEASE
     feature_gates: str | None = None  # `Name=true,Other=false`, as --feature-gates takes it
     exclude: tuple[str, ...] = ()

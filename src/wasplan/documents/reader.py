@@ -66,6 +66,8 @@ class Skipped:
 
 @dataclass
 class ReadResult:
+    """What reading the inputs gave: the documents, the findings, the sources and what was skipped."""
+
     documents: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)

@@ -48,6 +48,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Layout:
+    """A kubectl-style List as text: the List without its entries, and each entry's span."""
+
     head: str  # the List without its entries (`items: []`), for its apiVersion, kind and metadata
     entries: list[Entry]
 

@@ -14,7 +14,6 @@ outcome.py.
 
 from __future__ import annotations
 
-from wasplan.cluster.devices import DeviceTaintRule
 from wasplan.cluster.model import Group, Node, PlanInputs, Pod, PodDisruptionBudget, PriorityClass
 from wasplan.engine.cycle import placement
 from wasplan.engine.profile import draworld, registry
@@ -54,7 +53,7 @@ class Simulator:
                                   registry.affects_others)
         self.dra = draworld.install(self.state, [*dra_records, *dra_arrivals], options,
                                     any(isinstance(r, Pod) and r.resource_claims for r in records),
-                                    [r for r in self.arrivals if isinstance(r, DeviceTaintRule)])
+                                    draworld.taint_rules(self.arrivals))
         self.world = World()
         self.queue = SchedulingQueue()
         self.evaluators = {name: Evaluator(self.state, p, options.memo, options.caps)
@@ -122,7 +121,7 @@ class Simulator:
             self.cycles.pod_created(self.world.add_pod(record))
         elif isinstance(record, PodDisruptionBudget):
             self.preemption.pdbs.add(record)
-        elif isinstance(record, DeviceTaintRule) and draworld.taint_rule_created(self.dra, record, self.options):
+        elif draworld.is_taint_rule(record) and draworld.taint_rule_created(self.dra, record, self.options):
             self._evict_for_taints()
 
     def _evict_for_taints(self) -> None:

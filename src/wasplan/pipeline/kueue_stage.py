@@ -41,6 +41,8 @@ ADMITTED = "Admitted"  # KueueStatus.ADMITTED; the model is imported only when a
 
 @dataclass
 class KueueStage:
+    """What the Kueue stage gives the rest of the plan: the model's result, its verdicts and evictions."""
+
     result: Any  # wasplan.kueue.KueueResult
     decisions: KueueDecisions
     documents: list = field(default_factory=list)  # what the admission read, snapshot first (explain re-runs it)

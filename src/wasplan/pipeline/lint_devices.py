@@ -27,7 +27,8 @@ from wasplan.cluster.devices import ClaimSpec, DeviceClass, ResourceClaim, Resou
 from wasplan.cluster.dra_v1beta1 import document_path
 from wasplan.cluster.issues import Ctx
 from wasplan.cluster.model import Node, PriorityClass
-from wasplan.cluster.parse_dra import is_dra_kind, parse_dra_record
+from wasplan.cluster.dra_gate import is_dra_kind
+from wasplan.cluster.parse_dra import parse_dra_record
 from wasplan.diagnostics import Diagnostic
 from wasplan.documents import Document
 from wasplan.documents.reader import ReadResult, read_paths

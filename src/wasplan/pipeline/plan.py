@@ -27,6 +27,8 @@ from wasplan.plan import ClusterCheck, Plan, Provenance, UnplannedWorkload
 
 @dataclass
 class PlanRun:
+    """What one `plan` run produced: the plan, the cluster after it, the findings and the inputs read."""
+
     plan: Plan | None = None
     final: FinalCluster | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -1,4 +1,8 @@
-"""`wasplan validate` and `wasplan lint` as library calls: read, check, collect a report."""
+"""`wasplan validate` and `wasplan lint` as library calls: read, check, collect a report.
+
+`plan` reads and checks its inputs through `validate_read` too, but applies no suppression markers: the
+suppression modules (wasplan.suppress) load with `apply_suppressions`, which only validate and lint call.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,6 @@ from wasplan.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from wasplan.config.settings import Settings
 from wasplan.documents.model import SourceFile
 from wasplan.documents.reader import STDIN_NAME, ReadResult, Skipped, read_paths
-from wasplan.suppress import apply as suppression, markers
-from wasplan.suppress.apply import Suppressed
 from wasplan.validate.checker import DocumentResult, DocumentVerdict, check_document, check_documents, check_stored
 
 UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an object that can be checked
@@ -21,13 +23,15 @@ UNTYPED = "WAS007"  # a document without apiVersion or kind: read, but not an ob
 
 @dataclass
 class ValidationReport:
+    """What `validate` and `lint` found, per document and per input, and what was suppressed."""
+
     gates: GateSet
     results: list[DocumentResult] = field(default_factory=list)
     input_diagnostics: list[Diagnostic] = field(default_factory=list)  # not tied to one parsed document
     lint_diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)  # non-Kubernetes documents, template files
-    suppressed: list[Suppressed] = field(default_factory=list)
+    suppressed: list = field(default_factory=list)  # wasplan.suppress.apply.Suppressed, by validate and lint
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -141,6 +145,9 @@ def lint_documents(documents: list, gates: GateSet, nodes: list | None = None, s
 
 def apply_suppressions(report: ValidationReport, read: ReadResult, settings: Settings, lint: bool = False) -> None:
     """Move suppressed findings out of the report (verdicts follow), and add a WAS032 for each stale marker."""
+    from wasplan.suppress import apply as suppression, markers
+    from wasplan.suppress.apply import Suppressed
+
     found = markers.collect(read.sources, read.documents)
     per_file = suppression.by_file(found)
     cache: dict = {}

@@ -21,6 +21,8 @@ UNSUPPRESSIBLE = frozenset({"WAS032"})
 
 @dataclass(frozen=True)
 class Suppressed:
+    """A finding a suppression marker or setting removed, and why."""
+
     diagnostic: Diagnostic
     reason: str
 

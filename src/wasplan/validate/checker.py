@@ -41,6 +41,8 @@ class DocumentVerdict(StrEnum):
 
 @dataclass
 class DocumentResult:
+    """One document's findings and whether it was checked."""
+
     doc: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
     checked: bool = True  # False when no schema knows the kind

@@ -36,6 +36,8 @@ POD_TEMPLATE = "podTemplate"  # spec.template.spec of a Job
 
 @dataclass(frozen=True, slots=True)
 class GatedField:
+    """A field a feature gate guards in one release, kind and scope."""
+
     release: str
     kind: str
     scope: str

@@ -21,6 +21,8 @@ GROUP_KINDS = frozenset({"Workload", "PodGroup", "CompositePodGroup"})
 
 @dataclass(frozen=True, slots=True)
 class HintRule:
+    """A hint shown for a field under a parent path, for some kinds and releases."""
+
     field: str
     parent: tuple[str, ...]  # suffix of the parent path (list indices left out); () matches anywhere
     kinds: frozenset[str] | None  # None: any kind

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wasplan.cluster.claims import ClaimOwner, copy_claim, stable_uid
+from wasplan.cluster.api_objects import stable_uid
+from wasplan.cluster.claims import ClaimOwner, copy_claim
 from wasplan.cluster.devices import Allocation, Consumer, ResourceClaim
 
 PODS, PODGROUPS, GROUP_API = "pods", "podgroups", "scheduling.k8s.io"

@@ -1,7 +1,7 @@
 """The pod side of DynamicResources: which claims a pod stands for, the ResourceClaim controller acting for it,
 and PreEnqueue's checks with upstream's messages (dynamicresources.go `foreachPodResourceClaim`,
-`resourceclaim.IsForPod`; dra.md §3 "PreEnqueue"). A mixin of the plugin class (engine/plugins/dynamic_resources.py),
-kept apart so each module has one job.
+`resourceclaim.IsForPod`; dra.md §3 "PreEnqueue"). A mixin of the plugin class
+(engine/plugins/dynamic_resources/plugin.py), kept apart so each module has one job.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ MAX_SCORE = 100
 
 @dataclass(frozen=True)
 class ScoringStrategy:
+    """NodeResourcesFit's scoring strategy: its type, resources and weights or shape."""
+
     type: str = "LeastAllocated"  # LeastAllocated | MostAllocated | RequestedToCapacityRatio
     resources: tuple[tuple[str, int], ...] = ((CPU, 1), (MEMORY, 1))
     shape: tuple[tuple[int, int], ...] = ((0, 10), (100, 0))  # (utilization, score 0-10) for RTCR

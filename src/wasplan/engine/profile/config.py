@@ -20,6 +20,8 @@ DEFAULT_SCHEDULER = "default-scheduler"
 
 @dataclass(frozen=True)
 class Profile:
+    """One scheduler profile: its name, plugin weights, disabled filters and plugin arguments."""
+
     scheduler_name: str = DEFAULT_SCHEDULER
     weights: dict[str, int] = field(default_factory=lambda: dict(registry.DEFAULT_WEIGHTS))
     filters_off: frozenset[str] = frozenset()

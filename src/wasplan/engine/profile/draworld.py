@@ -11,14 +11,29 @@ of the cluster snapshot apply before anything is scheduled; a rule among the arr
 stream and takes effect when it is created (`Simulator.create`): later allocations see its taint, and with
 NoExecute the device taint eviction controller deletes the bound pods whose devices it taints
 (`evict_for_taints`; upstream pkg/controller/devicetainteviction).
+
+This module is the one gate between a plan and the DRA engine: it imports neither the DRA records nor the
+plugin at module level. A plan whose inputs hold no DRA object (`cluster/dra_gate.py`: none can exist while
+their module is not loaded) and no pod with claims gets no plugin, and the records, the plugin, the claim store,
+the allocator and CEL are never imported.
 """
 
 from __future__ import annotations
 
-from wasplan.cluster.devices import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice
-from wasplan.engine.plugins.dynamic_resources import NAME, DynamicResources
+from typing import TYPE_CHECKING
 
-DRA_TYPES = (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule)
+from wasplan.cluster import dra_gate
+from wasplan.engine.plugins.dynamic_resources import NAME
+
+if TYPE_CHECKING:
+    from wasplan.cluster.devices import DeviceTaintRule
+    from wasplan.engine.plugins.dynamic_resources.plugin import DynamicResources
+
+
+def _types(devices) -> tuple[type, ...]:
+    """The top-level DRA records, in the order the claim store takes them."""
+    return (devices.DeviceClass, devices.ResourceSlice, devices.ResourceClaim, devices.ResourceClaimTemplate,
+            devices.DeviceTaintRule)
 
 
 def features(options):
@@ -34,10 +49,25 @@ EVICTION_REASON = "DeletionByDeviceTaintManager"  # the DisruptionTarget conditi
 def split(records, keep_rules: bool = False) -> tuple[list, list]:
     """(DRA records, the others), each in input order; with `keep_rules` DeviceTaintRules stay with the others
     (arrivals, created at their position)."""
+    devices = dra_gate.records()
+    if devices is None:
+        return [], list(records)
     dra, rest = [], []
+    types, rule = _types(devices), devices.DeviceTaintRule
     for r in records:
-        (dra if isinstance(r, DRA_TYPES) and not (keep_rules and isinstance(r, DeviceTaintRule)) else rest).append(r)
+        (dra if isinstance(r, types) and not (keep_rules and isinstance(r, rule)) else rest).append(r)
     return dra, rest
+
+
+def taint_rules(records) -> list:
+    """The DeviceTaintRules among `records`, in order."""
+    devices = dra_gate.records()
+    return [] if devices is None else [r for r in records if isinstance(r, devices.DeviceTaintRule)]
+
+
+def is_taint_rule(record) -> bool:
+    devices = dra_gate.records()
+    return devices is not None and isinstance(record, devices.DeviceTaintRule)
 
 
 def install(state, records, options, pods_claim: bool = True, later_rules=()) -> DynamicResources | None:
@@ -46,17 +76,20 @@ def install(state, records, options, pods_claim: bool = True, later_rules=()) ->
     kept for the emitted snapshot, applied only when created."""
     if not records and not pods_claim and not later_rules:
         return None
-    from wasplan.engine.dra.claimstore import ClaimStore  # the allocator and CEL load only for plans that use DRA
+    # the records, the plugin, the allocator and CEL load only for plans that use DRA
+    from wasplan.cluster import devices as d
+    from wasplan.engine.dra.claimstore import ClaimStore
+    from wasplan.engine.plugins.dynamic_resources.plugin import DynamicResources
 
-    of = {t: [r for r in records if isinstance(r, t)] for t in DRA_TYPES}
-    slices = of[ResourceSlice]
-    if of[DeviceTaintRule] and options.gates.on.dra_device_taint_rules:
+    of = {t: [r for r in records if isinstance(r, t)] for t in _types(d)}
+    slices = of[d.ResourceSlice]
+    if of[d.DeviceTaintRule] and options.gates.on.dra_device_taint_rules:
         from wasplan.engine.dra import apply_taint_rules
 
-        slices = apply_taint_rules(slices, of[DeviceTaintRule])  # what the scheduler's slice lister returns
-    store = ClaimStore(of[DeviceClass], slices, of[ResourceClaimTemplate], of[ResourceClaim], features(options))
-    store.inputs = (*of[DeviceClass], *of[ResourceSlice], *of[DeviceTaintRule], *later_rules,
-                    *of[ResourceClaimTemplate])
+        slices = apply_taint_rules(slices, of[d.DeviceTaintRule])  # what the scheduler's slice lister returns
+    store = ClaimStore(of[d.DeviceClass], slices, of[d.ResourceClaimTemplate], of[d.ResourceClaim], features(options))
+    store.inputs = (*of[d.DeviceClass], *of[d.ResourceSlice], *of[d.DeviceTaintRule], *later_rules,
+                    *of[d.ResourceClaimTemplate])
     plugin = DynamicResources(store, state, options.gates)
     state.register(NAME, plugin)
     state.waive(plugin.backed)

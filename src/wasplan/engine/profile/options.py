@@ -11,6 +11,8 @@ from wasplan.plan import Arrival
 
 @dataclass(frozen=True)
 class EngineOptions:
+    """What one simulation runs with: gates, arrival mode, profiles and preemption."""
+
     gates: GateSet = field(default_factory=lambda: default_gates(get_release(DEFAULT_RELEASE)))
     arrival: Arrival = Arrival.SEQUENTIAL
     profiles: dict[str, Profile] = field(default_factory=lambda: {DEFAULT_SCHEDULER: Profile()})

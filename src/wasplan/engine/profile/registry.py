@@ -228,8 +228,8 @@ PLUGINS: tuple[Plugin, ...] = (
     # itself; its hints are on claims, slices and classes, never on a bound pod
     Plugin(dynamic_resources.NAME, frozenset({PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, SCORE, RESERVE, PRE_BIND}),
            needs=dynamic_resources.has_claims, filter=_dra_filter, weight=1, late=True, helped_by_bound_pod=never,
-           pre_enqueue=dynamic_resources.DynamicResources.pre_enqueue, post_filter=_dra_post_filter,
-           pre_bind=dynamic_resources.DynamicResources.pre_bind),
+           pre_enqueue=lambda plugin, pod, group: plugin.pre_enqueue(pod, group), post_filter=_dra_post_filter,
+           pre_bind=lambda plugin, pod: plugin.pre_bind(pod)),
     Plugin(balanced_allocation.NAME, frozenset({SCORE}), weight=1, rescache=True,
            args=balanced_allocation.profile_args),
     # a score only: its shape is the pod's image references, its verdict the score per node (no filter)

@@ -11,7 +11,6 @@ import functools
 from wasplan.api import hub
 from wasplan.cluster.kueue import ADMISSION_GATE
 from wasplan.cluster.model import Group, Node, Pod, PriorityClass
-from wasplan.engine.result.claimoutcome import claim_outcomes
 from wasplan.engine.profile.options import EngineOptions
 from wasplan.engine.result.treeoutcome import composite_outcomes
 from wasplan.engine.cache.world import GroupState, PodState, SimStatus, World
@@ -192,7 +191,17 @@ def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None
                    for k in sorted(world.groups, key=_ns_name))
     preemptions = tuple(ledger.entries) if ledger is not None else ()
     return Plan(options.version, nodes, pods, groups, preemptions, composites=composite_outcomes(world, options),
-                claims=claim_outcomes(dra), recreations=recreations)
+                claims=_claims(dra), recreations=recreations)
+
+
+def _claims(dra) -> tuple:
+    """The plan's ResourceClaims: none without the DRA plugin, whose claim store claimoutcome.py reads (it loads
+    with the plugin, engine/profile/draworld.py)."""
+    if dra is None:
+        return ()
+    from wasplan.engine.result.claimoutcome import claim_outcomes
+
+    return claim_outcomes(dra)
 
 
 def _ns_name(key: str) -> tuple[str, str]:

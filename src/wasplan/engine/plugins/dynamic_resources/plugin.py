@@ -1,5 +1,8 @@
-"""DynamicResources (upstream pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go, read at the
-1.36-development revision 6e77b7b0 and the post-1.37 revision 04f5fdea; semantics in dra.md §3, §7).
+"""The DynamicResources plugin's stateful object (upstream
+pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go, read at the 1.36-development revision
+6e77b7b0 and the post-1.37 revision 04f5fdea; semantics in dra.md §3, §7). Its name, reasons and texts are in
+the package's `__init__.py`, which every plan loads; this module and the allocator load only for plans that use DRA
+(engine/profile/draworld.py `install`).
 
 The one stateful plugin: it keeps the plan's ResourceClaims (engine/dra/claimstore.py) and drives the structured
 allocator (engine/dra). Per extension point:
@@ -44,46 +47,21 @@ from __future__ import annotations
 import numpy as np
 
 from wasplan.cluster import claims as controller
+from wasplan.cluster.api_objects import stable_uid
 from wasplan.cluster.devices import RESERVED_FOR_MAX
 from wasplan.engine.dra import extendedclaim as ext
 from wasplan.engine.dra.draclaims import PodClaims, backed_classes
 from wasplan.engine.dra.claimstore import ClaimState, ClaimStore, pod_consumer, same_consumer
 from wasplan.engine.pluginapi.selectors import terms_match_node
 from wasplan.engine.pluginapi.status import REASONS, Code
-
-NAME = "DynamicResources"
-CANNOT_ALLOCATE = REASONS.intern("cannot allocate all claims", Code.UNRESOLVABLE)
-NOT_AVAILABLE = REASONS.intern("resourceclaim not available on the node", Code.UNRESOLVABLE)
-INVALID = REASONS.intern("invalid resource pools were encountered", Code.UNRESOLVABLE)  # engine.dra.INVALID_POOLS
-DEALLOCATED = "deallocation of ResourceClaim completed"
-STILL_NOT_SCHEDULABLE = "still not schedulable"
-NO_NEW_CLAIMS = "no new claims to deallocate"  # PostFilter when PreFilter left no claims in the cycle state
-EVERY_NODE_UP_TO = 100  # upstream's minFeasibleNodesToFind: below it, Filter runs on every node
-
-
-class FilterError(Exception):
-    """Filter returned Error: the scheduling attempt stops with this message."""
-
-
-def filter_error_message(err: str) -> str:
-    return f'running "{NAME}" filter plugin: {err}'
+from wasplan.engine.plugins.dynamic_resources import (CANNOT_ALLOCATE, DEALLOCATED, INVALID, NAME, NO_NEW_CLAIMS,
+                                                      NOT_AVAILABLE, STILL_NOT_SCHEDULABLE, FilterError,
+                                                      filter_error_message, post_filter_text)
 
 
 def too_many_msg(name: str, count: int) -> str:
     return (f'ResourceClaim.resource.k8s.io "{name}" is invalid: status.reservedFor: Too many: {count}: must have at '
             f"most {RESERVED_FOR_MAX} items")
-
-
-def post_filter_text(message: str, caps) -> str:
-    """What a PostFilter verdict adds to the FitError in this release: 1.37 drops the two texts that mean
-    "nothing was deallocated" (its status has no message)."""
-    if caps.dra_post_filter_silent and message in (NO_NEW_CLAIMS, STILL_NOT_SCHEDULABLE):
-        return ""
-    return message
-
-
-def has_claims(pod) -> bool:
-    return bool(pod.resource_claims)
 
 
 class DynamicResources(PodClaims):
@@ -251,7 +229,7 @@ class DynamicResources(PodClaims):
     def _create_extended(self, pod, row: int, allocation) -> list:
         spec = ext.node_claim(pod, self.extended[pod.key], self.backed, self.state.nodes[row])
         name = self._extended_name(pod)
-        uid = pod.uid or controller.stable_uid(pod.namespace, "Pod", pod.name)
+        uid = pod.uid or stable_uid(pod.namespace, "Pod", pod.name)
         state, created = self.store.create(ext.created(spec, name, uid, pod.name),
                                            controller.ClaimOwner("Pod", pod.name, ext.IN_MEMORY_NAME))
         return [created, self.store.reserve(state, pod_consumer(pod.namespace, pod.name, pod.uid), allocation)]
