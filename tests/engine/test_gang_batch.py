@@ -137,3 +137,27 @@ def test_every_placement_of_a_batch_is_written_back(monkeypatch):
     _plan([node(f"n{i}", cpu="8") for i in range(4)],
           [gang("g", 6), *(pod(f"g-{k}", cpu="1", group="g") for k in range(6))], "1.37", ScoringStrategy())
     assert synced == [0, 1, 2, 3, 0, 1]
+
+
+def test_a_look_ahead_is_stacked_once_per_row_state_and_plans_as_without_the_memo(monkeypatch):
+    """Gangs of the same requests on identical nodes reach the same row states again and again: the look-ahead
+    stacks a state the entry's memo has not seen (the first gang's empty nodes, then nodes holding one member
+    of an earlier gang, of different sizes), and the plan is the one of a find_node per member."""
+    stacked: list[int] = []
+    real = gangbatch.GangBatch._compute
+
+    def counting(self, rows, offsets, steps, keys, memo):
+        stacked.append(len(offsets))
+        real(self, rows, offsets, steps, keys, memo)
+
+    existing = [node(f"n{i:02d}", cpu="4" if i % 2 else "8") for i in range(12)]
+    arrivals: list = []
+    for g in range(6):
+        arrivals += [gang(f"g{g}", 6), *(pod(f"g{g}-{k}", cpu="1", group=f"g{g}") for k in range(6))]
+    monkeypatch.setattr(gangbatch.GangBatch, "_compute", counting)
+    batched = _plan(existing, arrivals, "1.37", ScoringStrategy())
+    monkeypatch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
+    assert batched == _plan(existing, arrivals, "1.37", ScoringStrategy())
+    assert stacked and sum(stacked) < 6 * 6  # fewer rows stacked than the six gangs' six rows each
+    nodes = [p["node"] for p in batched["pods"] if p["name"].startswith("g")]
+    assert len(nodes) == 36 and None not in nodes
