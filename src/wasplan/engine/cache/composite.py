@@ -51,6 +51,8 @@ class Forest:
     def root_key(self, group) -> str | None:
         """The key of the tree's root composite (or of the missing composite the walk stopped at); None for a
         standalone PodGroup."""
+        if not self.on:  # parents are ignored: every PodGroup stands alone
+            return None
         key = self.parent_of_group(group)
         seen: set[str] = set()
         while key is not None and key not in seen and len(seen) < MAX_DEPTH:
