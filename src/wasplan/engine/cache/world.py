@@ -88,11 +88,13 @@ class GroupState:
     def pg(self) -> hub.PodGroup:
         return self.record.obj  # type: ignore[return-value]
 
-    # the policy, read once: the record's PodGroup is a frozen API model and the record is never replaced
+    # the policy and parent, read once: the record's PodGroup is a frozen API model and the record is never replaced
     is_gang: bool = field(init=False, default=False, repr=False, compare=False)
     min_count: int = field(init=False, default=1, repr=False, compare=False)
+    parent_name: str | None = field(init=False, default=None, repr=False, compare=False)  # its composite's name
 
     def __post_init__(self) -> None:
+        self.parent_name = getattr(self.pg, "parent_composite", None)
         policy = self.pg.policy
         self.is_gang = policy.kind == hub.PolicyKind.GANG
         self.min_count = (policy.min_count or 1) if self.is_gang else 1
