@@ -110,14 +110,11 @@ class GangBatch:
         offsets = [first - self.added[r] for r in row_list]
         keys = _ahead_keys(self.ev.state, rows, offsets, steps)
         memo = self.entry.ahead
-        first_of: dict[tuple, int] = {}
-        for i, key in enumerate(keys):
-            if key not in memo:
-                first_of.setdefault(key, i)
-        missing = list(first_of.values())
+        missing = _missing(keys, memo)
+        if missing and len(memo) + len(missing) > MAX_MEMO:
+            memo.clear()  # every row is stacked again, the ones the memo held included
+            missing = _missing(keys, memo)
         if missing:
-            if len(memo) + len(missing) > MAX_MEMO:
-                memo.clear()
             self._compute(rows[missing] if len(missing) < len(row_list) else rows,
                           [offsets[i] for i in missing], steps, [keys[i] for i in missing], memo)
         for row, key in zip(row_list, keys):
@@ -173,6 +170,15 @@ class GangBatch:
         entry.fit[node], entry.score[node] = self.fits[node][step], self.scores[node][step]
         entry.ranked[node] = self.ahead[node][step]
         entry.pos = len(changes)
+
+
+def _missing(keys: list[tuple], memo: dict) -> list[int]:
+    """The index of the first row of each key the memo lacks, in row order."""
+    first_of: dict[tuple, int] = {}
+    for i, key in enumerate(keys):
+        if key not in memo:
+            first_of.setdefault(key, i)
+    return list(first_of.values())
 
 
 def _ahead_keys(state, rows: np.ndarray, offsets: list[int], steps: int) -> list[tuple]:
