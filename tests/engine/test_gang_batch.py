@@ -54,11 +54,14 @@ def _plan(existing, arrivals, version, strategy):
 
 
 @settings(max_examples=80, deadline=None)
-@given(clusters(), st.sampled_from(["1.36", "1.37"]), st.sampled_from(STRATEGIES), st.sampled_from([None, 3]))
-def test_batched_gangs_plan_like_one_find_node_per_member(cluster, version, strategy, max_rows):
+@given(clusters(), st.sampled_from(["1.36", "1.37"]), st.sampled_from(STRATEGIES), st.sampled_from([None, 3]),
+       st.sampled_from([None, 1]))
+def test_batched_gangs_plan_like_one_find_node_per_member(cluster, version, strategy, max_rows, max_memo):
     with pytest.MonkeyPatch.context() as patch:
         if max_rows:  # a look-ahead of a step or two per node: nodes that take more members get another pass
             patch.setattr(gangbatch, "MAX_ROWS", max_rows)
+        if max_memo:  # the look-ahead memo full at every pass: it starts over, rows it held included
+            patch.setattr(gangbatch, "MAX_MEMO", max_memo)
         batched = _plan(*cluster, version, strategy)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
@@ -137,3 +140,46 @@ def test_every_placement_of_a_batch_is_written_back(monkeypatch):
     _plan([node(f"n{i}", cpu="8") for i in range(4)],
           [gang("g", 6), *(pod(f"g-{k}", cpu="1", group="g") for k in range(6))], "1.37", ScoringStrategy())
     assert synced == [0, 1, 2, 3, 0, 1]
+
+
+@pytest.mark.parametrize("max_memo", [gangbatch.MAX_MEMO, 1])
+def test_a_look_ahead_is_stacked_once_per_row_state_and_plans_as_without_the_memo(monkeypatch, max_memo):
+    """Gangs of the same requests on identical nodes reach the same row states again and again: the look-ahead
+    stacks a state the entry's memo has not seen (the first gang's empty nodes, then nodes holding one member
+    of an earlier gang, of different sizes), and the plan is the one of a find_node per member; also when the
+    memo is full at every batch and starts over."""
+    stacked: list[int] = []
+    real = gangbatch.GangBatch._compute
+
+    def counting(self, rows, offsets, steps, keys, memo):
+        stacked.append(len(offsets))
+        real(self, rows, offsets, steps, keys, memo)
+
+    existing = [node(f"n{i:02d}", cpu="4" if i % 2 else "8") for i in range(12)]
+    arrivals: list = []
+    for g in range(6):
+        arrivals += [gang(f"g{g}", 6), *(pod(f"g{g}-{k}", cpu="1", group=f"g{g}") for k in range(6))]
+    monkeypatch.setattr(gangbatch.GangBatch, "_compute", counting)
+    monkeypatch.setattr(gangbatch, "MAX_MEMO", max_memo)
+    batched = _plan(existing, arrivals, "1.37", ScoringStrategy())
+    monkeypatch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
+    assert batched == _plan(existing, arrivals, "1.37", ScoringStrategy())
+    assert stacked and sum(stacked) < 6 * 6  # one row per state, fewer than the six gangs' six rows each
+    nodes = [p["node"] for p in batched["pods"] if p["name"].startswith("g")]
+    assert len(nodes) == 36 and None not in nodes
+
+
+@pytest.mark.parametrize("max_memo", [gangbatch.MAX_MEMO, 1])
+def test_a_batch_whose_rows_the_memo_partly_holds_plans_as_without_it(monkeypatch, max_memo):
+    """Three nodes already run a pod: the first gang stacks both states (empty, one pod); after it the second
+    gang's rows hold one pod (a state the memo has) and two pods (one it has not). With the memo full, it starts
+    over and stacks both again."""
+    existing = [node(f"n{i}", cpu="8") for i in range(6)] + [pod(f"run-{i}", cpu="1", node_name=f"n{i}")
+                                                            for i in range(3)]
+    arrivals: list = []
+    for g in range(2):
+        arrivals += [gang(f"g{g}", 6), *(pod(f"g{g}-{k}", cpu="1", group=f"g{g}") for k in range(6))]
+    monkeypatch.setattr(gangbatch, "MAX_MEMO", max_memo)
+    batched = _plan(existing, arrivals, "1.37", ScoringStrategy())
+    monkeypatch.setattr(gangbatch, "MIN_MEMBERS", 10**9)
+    assert batched == _plan(existing, arrivals, "1.37", ScoringStrategy())

@@ -46,11 +46,14 @@ class Forest:
         return f"{namespace}/{name}" if self.on and name else None
 
     def parent_of_group(self, group) -> str | None:
-        return self._parent(group.record.namespace, group.pg)
+        name = group.parent_name
+        return f"{group.record.namespace}/{name}" if self.on and name else None
 
     def root_key(self, group) -> str | None:
         """The key of the tree's root composite (or of the missing composite the walk stopped at); None for a
         standalone PodGroup."""
+        if not self.on:  # parents are ignored: every PodGroup stands alone
+            return None
         key = self.parent_of_group(group)
         seen: set[str] = set()
         while key is not None and key not in seen and len(seen) < MAX_DEPTH:

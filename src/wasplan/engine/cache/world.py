@@ -48,9 +48,13 @@ class PodState:
     reason: str = ""
     message: str = ""
     key: str = field(init=False, default="")  # ns/name, read in every cycle; `pod` may be replaced, never renamed
+    # ns/podGroup, or None: a replacement pod (DRA's adopted copy, a nominated copy) keeps namespace and group
+    group_key: str | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.key = self.pod.key
+        pod = self.pod
+        self.key = pod.key
+        self.group_key = f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
 
     @property
     def placed(self) -> bool:
@@ -84,13 +88,16 @@ class GroupState:
     def pg(self) -> hub.PodGroup:
         return self.record.obj  # type: ignore[return-value]
 
-    @property
-    def is_gang(self) -> bool:
-        return self.pg.policy.kind == hub.PolicyKind.GANG
+    # the policy and parent, read once: the record's PodGroup is a frozen API model and the record is never replaced
+    is_gang: bool = field(init=False, default=False, repr=False, compare=False)
+    min_count: int = field(init=False, default=1, repr=False, compare=False)
+    parent_name: str | None = field(init=False, default=None, repr=False, compare=False)  # its composite's name
 
-    @property
-    def min_count(self) -> int:
-        return (self.pg.policy.min_count or 1) if self.is_gang else 1
+    def __post_init__(self) -> None:
+        self.parent_name = getattr(self.pg, "parent_composite", None)
+        policy = self.pg.policy
+        self.is_gang = policy.kind == hub.PolicyKind.GANG
+        self.min_count = (policy.min_count or 1) if self.is_gang else 1
 
 
 class World:
@@ -154,10 +161,10 @@ class World:
 
     @staticmethod
     def group_key(ps: PodState) -> str | None:
-        return f"{ps.pod.namespace}/{ps.pod.pod_group}" if ps.pod.pod_group else None
+        return ps.group_key
 
     def group_of(self, ps: PodState) -> GroupState | None:
-        key = self.group_key(ps)
+        key = ps.group_key
         return self.groups.get(key) if key else None
 
     def live_members(self, group: GroupState) -> list[PodState]:

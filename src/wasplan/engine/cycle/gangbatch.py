@@ -16,6 +16,11 @@ fit and score with that many members more): each placement writes them into the 
 the entry past its own change, so the next gang with the same requests finds nothing to refresh. This is exact
 only while the batch's own reservations are the only changes since the entry was refreshed; the first foreign
 change (or a row the look-ahead did not cover) stops it, and the entry's refresh recomputes from there.
+
+The resource plugins score each stacked row from that row's values alone, so the look-ahead lines of a row are
+kept in the cache entry under the row's values (allocatable, requested, non-zero) and the offset and length of
+its stack: a clean cluster's identical nodes pass through the same few states gang after gang, and each state
+is stacked once instead of once per gang and node.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from wasplan.engine.profile import registry
 from wasplan.engine.cycle.podkeys import signature
 
 MAX_ROWS = 16_384  # rows of look-ahead computed in one pass; a node that needs more gets another pass
+MAX_MEMO = 4096  # look-ahead lines an entry keeps (`_ahead_keys`); past that the memo starts over
 MIN_MEMBERS = 6  # below this, one find_node per member is cheaper than the set-up (measured)
 
 
@@ -94,22 +100,42 @@ class GangBatch:
     def _look_ahead(self, rows: np.ndarray, first: int, steps: int) -> None:
         """The value (score where the next member fits, -1 elsewhere) of `rows` holding `first`, first + 1, ...
         members of the batch, `steps` of them, in one pass of the resource plugins. The state already counts
-        the members reserved so far (`added`), so each row is stacked from there."""
+        the members reserved so far (`added`), so each row is stacked from there. A row whose state and offset
+        the entry's memo has seen (`_ahead_keys`) takes the lines computed then; only the others are stacked, one
+        row for each state among them."""
         if not len(rows) or first >= self.count:
             return
         steps = min(steps, self.count - first)
-        stacked_rows = np.repeat(rows, steps)
-        held = np.repeat(np.array([self.added[r] for r in rows.tolist()], dtype=np.int64), steps)
-        j = np.tile(np.arange(first, first + steps, dtype=np.int64), len(rows)) - held
-        view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
-        cache = self.ev.resources
-        fit, score = cache.fit(self.entry, view), cache.score(self.entry, view)
-        values = np.where(fit, score, -1).reshape(len(rows), steps)
-        fit, score = fit.reshape(len(rows), steps), score.reshape(len(rows), steps)
-        for row, line, fits, scores in zip(rows.tolist(), values.tolist(), fit.tolist(), score.tolist()):
+        row_list = rows.tolist()
+        offsets = [first - self.added[r] for r in row_list]
+        keys = _ahead_keys(self.ev.state, rows, offsets, steps)
+        memo = self.entry.ahead
+        missing = _missing(keys, memo)
+        if missing and len(memo) + len(missing) > MAX_MEMO:
+            memo.clear()  # every row is stacked again, the ones the memo held included
+            missing = _missing(keys, memo)
+        if missing:
+            self._compute(rows[missing] if len(missing) < len(row_list) else rows,
+                          [offsets[i] for i in missing], steps, [keys[i] for i in missing], memo)
+        for row, key in zip(row_list, keys):
+            line, fits, scores = memo[key]
             self.ahead.setdefault(row, []).extend(line)
             self.fits.setdefault(row, []).extend(fits)
             self.scores.setdefault(row, []).extend(scores)
+
+    def _compute(self, rows: np.ndarray, offsets: list[int], steps: int, keys: list, memo: dict) -> None:
+        """Stack `rows` holding offset, offset + 1, ... members more than now, `steps` each; run the resource
+        plugins once over all of them and keep each row's (values, fits, scores) in `memo` under its key."""
+        stacked_rows = np.repeat(rows, steps)
+        j = (np.repeat(np.array(offsets, dtype=np.int64), steps)
+             + np.tile(np.arange(steps, dtype=np.int64), len(offsets)))
+        view = _Stacked(self.ev.state, stacked_rows, j, self.req, self.nz)
+        cache = self.ev.resources
+        fit, score = cache.fit(self.entry, view), cache.score(self.entry, view)
+        values = np.where(fit, score, -1).reshape(len(offsets), steps)
+        fit, score = fit.reshape(len(offsets), steps), score.reshape(len(offsets), steps)
+        for key, line, fits, scores in zip(keys, values.tolist(), fit.tolist(), score.tolist()):
+            memo[key] = (line, fits, scores)
 
     def next_node(self) -> int | None:
         """The node find_node would choose for the next member; None when none fits (the batch then ends)."""
@@ -144,6 +170,27 @@ class GangBatch:
         entry.fit[node], entry.score[node] = self.fits[node][step], self.scores[node][step]
         entry.ranked[node] = self.ahead[node][step]
         entry.pos = len(changes)
+
+
+def _missing(keys: list[tuple], memo: dict) -> list[int]:
+    """The index of the first row of each key the memo lacks, in row order."""
+    first_of: dict[tuple, int] = {}
+    for i, key in enumerate(keys):
+        if key not in memo:
+            first_of.setdefault(key, i)
+    return list(first_of.values())
+
+
+def _ahead_keys(state, rows: np.ndarray, offsets: list[int], steps: int) -> list[tuple]:
+    """Per row: everything its stacked look-ahead reads besides the entry (the pod's requests, the profile):
+    the row's allocatable, requested and non-zero values as bytes, the offset its stack starts at and the
+    number of steps. The resource plugins score each row on its own values (no normalisation across nodes),
+    so equal keys have equal lines: a clean cluster's identical nodes are stacked once per state they reach."""
+    width = state.alloc.shape[1] * state.alloc.itemsize
+    alloc, requested, non_zero = (state.alloc[rows].tobytes(), state.requested[rows].tobytes(),
+                                  state.non_zero[rows].tobytes())
+    return [(alloc[i:i + width], requested[i:i + width], non_zero[i:i + width], offset, steps)
+            for i, offset in zip(range(0, len(offsets) * width, width), offsets)]
 
 
 def signature_of(ev, pod: Pod, key: str | None = None) -> tuple:

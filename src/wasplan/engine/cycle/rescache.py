@@ -32,7 +32,7 @@ class Rows:
 
 class ResourceEntry:
     __slots__ = ("req", "nz", "cols", "score_cols", "weights", "balanced_cols", "balanced", "fit", "score", "ranked",
-                 "pos", "epoch")
+                 "pos", "epoch", "ahead")
 
     def __init__(self, state, profile: Profile, req: np.ndarray, nz: np.ndarray):
         self.req, self.nz = req, nz
@@ -45,6 +45,7 @@ class ResourceEntry:
         self.score = np.zeros(0, dtype=np.int64)
         self.ranked = np.zeros(0, dtype=np.int64)  # score where the pod fits, -1 elsewhere
         self.pos, self.epoch = 0, -1
+        self.ahead: dict[tuple, tuple[list, list, list]] = {}  # gangbatch's look-ahead lines, by row state
 
 
 class ResourceCache:

@@ -126,12 +126,20 @@ def group_key(pod: Pod) -> str | None:
     return f"{pod.namespace}/{pod.pod_group}" if pod.pod_group else None
 
 
-def pod_outcome(ps: PodState, world: World) -> PodOutcome:
+def pod_outcome(ps: PodState, world: World, owners: dict | None = None) -> PodOutcome:
+    """`owners`: id(Owner) -> (Owner, OwnerRef) made so far in one Plan; the pods a controller expands from one
+    template share their Owner, which is read, not changed, while the Plan is assembled."""
     pod = ps.pod
     status = _STATUS.get(ps.status, PodStatus.PENDING)
     reason, message = (ps.reason, ps.message) if status != PodStatus.ALREADY_BOUND else ("", "")
-    return PodOutcome(pod.namespace, pod.name, status, group_key(pod), owner_ref(pod), ps.node, ps.nominated,
-                      reason, message)
+    if owners is None or pod.owner is None:
+        ref = owner_ref(pod)
+    else:
+        found = owners.get(id(pod.owner))
+        if found is None:
+            found = owners[id(pod.owner)] = (pod.owner, owner_ref(pod))  # the Owner kept: its id stays its own
+        ref = found[1]
+    return PodOutcome(pod.namespace, pod.name, status, ps.group_key, ref, ps.node, ps.nominated, reason, message)
 
 
 def refused_outcome(pod: Pod, message: str) -> PodOutcome:
@@ -185,7 +193,8 @@ def group_outcome(gs: GroupState, world: World, options: EngineOptions, recreate
 
 def build_plan(world: World, options: EngineOptions, nodes: int = 0, ledger=None, dra=None,
                recreations: tuple[Recreation, ...] = ()) -> Plan:
-    pods = tuple(pod_outcome(world.pods[k], world) for k in sorted(world.pods, key=_ns_name))
+    owners: dict = {}
+    pods = tuple(pod_outcome(world.pods[k], world, owners) for k in sorted(world.pods, key=_ns_name))
     again = {World.group_key(world.pods[k]): r.message for r in recreations for k in r.pods}
     groups = tuple(group_outcome(world.groups[k], world, options, again.get(k))
                    for k in sorted(world.groups, key=_ns_name))

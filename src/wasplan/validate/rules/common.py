@@ -6,7 +6,7 @@ so every accessor here tolerates the wrong types and simply yields nothing for t
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wasplan.api.names import is_dns_label, is_dns_subdomain, is_qualified_name  # noqa: F401 - the rules' names
 from wasplan.codes import lookup
@@ -24,6 +24,28 @@ def make(doc: Document, code: str, message: str, path: FieldPath, hint: str | No
          **data: Any) -> Diagnostic:
     """A diagnostic at `path` of `doc`, with the severity the code table gives the code."""
     return Diagnostic(code, lookup(code).severity, message, doc.location(path), hint, data)
+
+
+class CleanVerdicts:
+    """The inputs a rule found nothing in, so that the same inputs again (a thousand Jobs from one template) are
+    not walked again. For rules whose findings depend only on the values in `key` and which read the document
+    only to place a finding (`make`, `duplicate_keys`); the caller's key holds a value's `repr`, which keeps
+    apart what equality would blur (1 and True, 1 and 1.0, 1 and "1", the order of keys). Only clean verdicts
+    are kept: a finding names its own document's line, so rules with findings run each time."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._clean: set[tuple] = set()
+        self._limit = limit
+
+    def check(self, key: tuple, run: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+        if key in self._clean:
+            return []
+        out = run()
+        if not out:
+            if len(self._clean) >= self._limit:
+                self._clean.clear()
+            self._clean.add(key)
+        return out
 
 
 def policy_kind(policy: Any) -> str | None:

@@ -18,7 +18,8 @@ from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.api.releases import GateSet
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
-from wasplan.validate.rules.common import duplicate_keys, is_dns_label, is_dns_subdomain, is_qualified_name, make
+from wasplan.validate.rules.common import (CleanVerdicts, duplicate_keys, is_dns_label, is_dns_subdomain,
+                                          is_qualified_name, make)
 from wasplan.validate.rules.podspec_lists import check_pod_lists
 from wasplan.validate.walk import items, mapping
 
@@ -26,7 +27,17 @@ _STANDARD_CONTAINER = {"cpu", "memory", "ephemeral-storage"}
 _CONTAINER_LISTS = ("initContainers", "containers")
 
 
+# pod specs the rules below found clean: they read the spec, its path and the gates, and the document only to
+# place a finding
+_CLEAN = CleanVerdicts()
+
+
 def check_pod_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
+    key = (gates.release.version, tuple(sorted(gates.values.items())), base, repr(spec))
+    return _CLEAN.check(key, lambda: _check_pod_spec(doc, spec, base, gates))
+
+
+def _check_pod_spec(doc: Document, spec: dict, base: FieldPath, gates: GateSet) -> list[Diagnostic]:
     out = _container_names(doc, spec, base)
     claim_names = {c.get("name") for c in items(spec.get("resourceClaims"))
                    if isinstance(c, dict) and isinstance(c.get("name"), str)}

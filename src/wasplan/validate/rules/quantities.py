@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator
 from wasplan.api.quantity import QuantityError, parse_quantity
 from wasplan.diagnostics import Diagnostic, FieldPath
 from wasplan.documents import Document
-from wasplan.validate.rules.common import make
+from wasplan.validate.rules.common import CleanVerdicts, make
 from wasplan.validate.walk import mapping
 
 _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
@@ -33,9 +33,13 @@ def _resource_maps(pod_spec: dict, base: FieldPath) -> Iterator[tuple[FieldPath,
         yield base + ("resources", part), mapping(pod_resources.get(part))
 
 
+_CLEAN = CleanVerdicts()  # pod specs whose quantities all decode, by (path, repr of the spec)
+
+
 def check_pod_quantities(doc: Document, pod_spec: dict, base: FieldPath) -> list[Diagnostic]:
-    return check_quantities(doc, ((path + (name,), str(name), raw)
-                                  for path, amounts in _resource_maps(pod_spec, base) for name, raw in amounts.items()))
+    return _CLEAN.check((base, repr(pod_spec)), lambda: check_quantities(doc, (
+        (path + (name,), str(name), raw) for path, amounts in _resource_maps(pod_spec, base)
+        for name, raw in amounts.items())))
 
 
 def check_quantities(doc: Document, values: Iterable[tuple[FieldPath, str, Any]]) -> list[Diagnostic]:
