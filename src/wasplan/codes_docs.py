@@ -1159,8 +1159,9 @@ DOCS: dict[str, RuleDoc] = {
         "spec:\n  suspend: true\n", "spec:\n  suspend: false\n",
         "Nothing to fix if intended; otherwise unsuspend the Job or give it parallelism."),
     "WAS608": RuleDoc(
-        "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model (it is invalid in "
-        "a way validation reports separately).",
+        "A Workload, PodGroup or CompositePodGroup could not be read into the planner's model: a field holds a "
+        "value of the wrong type (most often in a hand-edited `--cluster` snapshot, whose objects are not "
+        "schema-validated). The message names the field in the manifest's spelling and its value.",
         "wasplan plan broken.yaml --cluster cluster.yaml", "wasplan validate broken.yaml  # fix what it reports",
         "Fix what `wasplan validate` reports for the object."),
     "WAS609": RuleDoc(
