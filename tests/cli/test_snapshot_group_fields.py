@@ -229,6 +229,20 @@ def test_the_136_spelling_names_its_own_fields(tmp_path):
                                      "podGroupTemplateName: expected a string, got 3)")
 
 
+
+@pytest.mark.parametrize(("spec", "line", "column", "path"), [
+    (GANG % '"abc"', 5, 29, "spec.schedulingPolicy.gang.minCount"),  # the key of the wrong value
+    ("  schedulingPolicy: {gang: {}}\n  schedulingConstraints: {topology: [{key: a}, {key: 7}]}\n", 6, 49,
+     "spec.schedulingConstraints.topology[1].key"),
+    ("  schedulingPolicy: {gang: {}}\n  resourceClaims: [{name: a}, {name: b, resourceClaimName: 5}]\n", 6, 41,
+     "spec.resourceClaims[1].resourceClaimName"),
+])
+def test_the_finding_points_at_the_wrong_field_line_and_column(tmp_path, spec, line, column, path):
+    _, doc = plan(tmp_path, podgroup(spec))
+    [finding] = [d for d in doc["diagnostics"] if d["code"] == "WAS608"]
+    assert (finding["file"].endswith("snap.yaml"), finding["line"], finding["column"], finding["field"]) == \
+        (True, line, column, path)
+
 JOB = """apiVersion: batch/v1
 kind: Job
 metadata: {name: one, namespace: default}

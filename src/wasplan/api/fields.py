@@ -25,8 +25,20 @@ _INTEGER_TEXT = re.compile(r"([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?")
 _INT64 = 2 ** 63
 
 
-def _bad(at: str, expected: str, value: Any) -> ValueError:
-    return ValueError(f"{at}: expected {expected}, got {value!r}")
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+class FieldError(ValueError):
+    """A field of the wrong type; `path` is where it is in the object (`("spec", "resourceClaims", 0, "name")`),
+    so the finding can point at its line."""
+
+    def __init__(self, at: str, message: str):
+        super().__init__(message)
+        self.path = tuple(int(index) if index else name for name, index in _STEP.findall(at))
+
+
+def _bad(at: str, expected: str, value: Any) -> FieldError:
+    return FieldError(at, f"{at}: expected {expected}, got {value!r}")
 
 
 def integer(value: Any, at: str) -> int:

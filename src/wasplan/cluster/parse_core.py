@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from wasplan.api.convert import CONVERTIBLE_KINDS, KNOWN_VERSIONS, to_hub
+from wasplan.api.fields import FieldError
 from wasplan.api.releases import SCHEDULING_GROUP
 from wasplan.cluster import dra_gate
 from wasplan.cluster.issues import Ctx
@@ -150,7 +151,7 @@ def parse_group(obj: dict, ctx: Ctx) -> Group | None:
         # to_hub's own refusals (a ValueError) name the field and the value; anything else is shown with its type
         detail = str(exc) if isinstance(exc, ValueError) else f"{exc.__class__.__name__}: {exc}"
         ctx.report("WAS608", f"{ctx.subject()} cannot be read for planning ({detail}); "
-                   "run `wasplan validate` for details", ())
+                   "run `wasplan validate` for details", exc.path if isinstance(exc, FieldError) else ())
         return None
     meta = obj.get("metadata") or {}
     return Group(namespace=meta.get("namespace") or "default", name=meta.get("name") or "", obj=hub_obj, source=ctx.doc)
