@@ -330,10 +330,14 @@ def main(argv: list[str]) -> None:
             print(f"{path}: {path.stat().st_size / 2**20:.0f} MiB")
         return
     with tempfile.TemporaryDirectory() as tmp:
-        if args.inputs:
-            json_path, yaml_path, job_path = (Path(args.inputs) / n for n in ("cluster.json", "cluster.yaml", "job.yaml"))
-        else:
-            json_path, yaml_path, job_path = write(Path(tmp), args.scale)
+        inputs = Path(args.inputs or tmp)
+        if not args.inputs:
+            # written by a child: a child's peak RSS counts the parent's at the moment it is started (Linux keeps
+            # the larger of the old and new memory's high-water marks across exec), so a parent that had held the
+            # dump would lend every measured command its own peak
+            subprocess.run([sys.executable, __file__, "--write", tmp, "--scale", str(args.scale)], check=True,
+                           stdout=subprocess.DEVNULL)
+        json_path, yaml_path, job_path = (inputs / n for n in ("cluster.json", "cluster.yaml", "job.yaml"))
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; dump: "
               f"{json_path.stat().st_size / 2**20:.0f} MiB of JSON, {yaml_path.stat().st_size / 2**20:.0f} MiB of YAML")
         bare = measured([sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1]))", str(json_path)])
