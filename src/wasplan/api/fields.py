@@ -18,6 +18,7 @@ raises one ValueError naming it and the bad value, which `cluster/parse_core.par
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -69,10 +70,8 @@ def string(value: Any, at: str) -> str:
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, (bytes, bytearray)):
-        try:
+        with contextlib.suppress(UnicodeDecodeError):  # bytes that are not UTF-8 are refused as any other type
             return bytes(value).decode("utf-8")
-        except UnicodeDecodeError:
-            pass
     raise _bad(at, "a string", value)
 
 
