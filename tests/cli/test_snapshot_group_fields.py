@@ -108,13 +108,6 @@ REFUSED_SPECS = [
 ]
 
 
-@pytest.mark.parametrize("spec", REFUSED_SPECS)
-def test_a_field_of_the_wrong_type_makes_the_podgroup_unusable(tmp_path, spec):
-    code, doc = plan(tmp_path, podgroup(spec))
-    assert outcome(code, doc) == REFUSED
-    assert was608(doc)[0].startswith("PodGroup/ml/g cannot be read for planning (")
-
-
 REFUSED_STATUSES = [
     "  conditions: x\n",
     "  conditions: [x]\n",
@@ -126,10 +119,12 @@ REFUSED_STATUSES = [
 ]
 
 
-@pytest.mark.parametrize("status", REFUSED_STATUSES)
-def test_a_status_of_the_wrong_type_makes_the_podgroup_unusable(tmp_path, status):
-    code, doc = plan(tmp_path, podgroup(GANG % "2", status))
+@pytest.mark.parametrize("snapshot", [podgroup(spec) for spec in REFUSED_SPECS]
+                         + [podgroup(GANG % "2", status) for status in REFUSED_STATUSES])
+def test_a_field_of_the_wrong_type_makes_the_podgroup_unusable(tmp_path, snapshot):
+    code, doc = plan(tmp_path, snapshot)
     assert outcome(code, doc) == REFUSED
+    assert was608(doc)[0].startswith("PodGroup/ml/g cannot be read for planning (")
 
 
 @pytest.mark.parametrize("status", [

@@ -64,8 +64,8 @@ def _loads():
             try:
                 import yaml_rs
             except ImportError:  # an optional speed-up: libyaml reads everything without it
-                pass
-            else:
+                yaml_rs = None
+            if yaml_rs is not None:
                 policy = yaml_rs.DuplicateKeyPolicy.Error
                 _reader = lambda text: yaml_rs.loads(text, parse_datetime=False, duplicate_key_policy=policy)  # noqa: E731
     return _reader
