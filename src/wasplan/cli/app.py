@@ -61,4 +61,6 @@ def main() -> None:
     from wasplan.cli.app import app as application
     from wasplan.cli.boundary import guarded
 
-    sys.exit(guarded(application, args))
+    code = guarded(application, args)
+    collector.at_exit()
+    sys.exit(code)
