@@ -45,11 +45,18 @@ def known_classes(entries: Iterable[Entry]) -> dict[str, PriorityClass]:
     return {r.name: r for _, _, records in entries for r in records if isinstance(r, PriorityClass)}
 
 
-def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet) -> str | None:
-    """The API server's message when Priority admission refuses `record` on create, else None."""
+def refusal(record: Any, classes: dict[str, PriorityClass], gates: GateSet,
+            verdicts: dict | None = None) -> str | None:
+    """The API server's message when Priority admission refuses `record` on create, else None. `verdicts` keeps
+    the plugin's verdict per (class, priority, policy) a pod writes: a controller's pods all write the same."""
     if isinstance(record, Pod):
-        got = admit(record.priority_class_name, record.priority, record.preemption_policy, classes)
-        return f'pods "{record.name}" is forbidden: {got.refusal}' if got.refusal else None
+        asked = (record.priority_class_name, record.priority, record.preemption_policy)
+        why = verdicts.get(asked, False) if verdicts is not None else False
+        if why is False:
+            why = admit(*asked, classes).refusal
+            if verdicts is not None:
+                verdicts[asked] = why
+        return f'pods "{record.name}" is forbidden: {why}' if why else None
     if not isinstance(record, Group):
         return None
     obj = record.obj
@@ -74,8 +81,9 @@ def refuse_at_admission(entries: list[Entry], classes: dict[str, PriorityClass],
     """Take every arrival Priority admission refuses out of the entries' records (in place); the refused pods are
     returned for the plan's list, every refusal is reported once per document and reason."""
     refused: list[Refused] = []
+    verdicts: dict = {}
     for _, doc, records in entries:
-        found = [(r, m) for r in records if (m := refusal(r, classes, gates)) is not None]
+        found = [(r, m) for r in records if (m := refusal(r, classes, gates, verdicts)) is not None]
         if not found:
             continue
         unborn = _behind_refused_groups(records, found)
