@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from wasplan import __version__
-from wasplan.cli import collector
+from wasplan.cli import codecache, collector
 
 # name -> (module under wasplan.cli, one-line summary), in the order `wasplan --help` lists them. The summary is
 # what `--help` and completion show without importing the module; tests/cli/test_help.py checks it matches the
@@ -52,15 +52,19 @@ def __getattr__(name: str):
 
 
 def main() -> None:
-    """The console script: every command runs inside the one exception boundary (`cli/boundary.py`)."""
+    """The console script: every command runs inside the one exception boundary (`cli/boundary.py`), in a
+    process tuned for one short run: the cyclic collector paused and skipped at exit (`cli/collector.py`), the
+    code dataclasses generate taken from a cache (`cli/codecache.py`)."""
     collector.pause()
     args = sys.argv[1:]
     if len(args) == 1 and args[0] in _VERSION_FLAGS:  # before Typer and the boundary are even imported
         sys.stdout.write(f"wasplan {__version__}\n")
         return
+    codecache.install()
     from wasplan.cli.app import app as application
     from wasplan.cli.boundary import guarded
 
     code = guarded(application, args)
+    codecache.save()
     collector.at_exit()
     sys.exit(code)
