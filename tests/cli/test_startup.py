@@ -132,3 +132,26 @@ def test_a_pod_naming_a_missing_claim_without_any_dra_object_is_still_reported(t
     pods = json.loads(probe["out"])["pods"]
     assert [(p["name"], p["status"], p["message"]) for p in pods] == [
         ("p", "Gated", 'resourceclaim.resource.k8s.io "missing" not found')]
+
+
+_BLAS_PROBE = """
+import contextlib, io, os, sys
+sys.argv = ["wasplan", "validate", sys.argv[1]]
+from wasplan.cli.app import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main()
+    except SystemExit:
+        pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+def test_a_command_starts_numpy_without_a_blas_thread_pool_unless_the_user_asks_for_one():
+    def threads(env: dict) -> str:
+        done = subprocess.run([sys.executable, "-c", _BLAS_PROBE, str(FIXTURES / "manifests" / "training-1.37.yaml")],
+                              capture_output=True, text=True, check=True, env={"PATH": "", **env})
+        return done.stdout.strip()
+
+    assert threads({}) == "1"
+    assert threads({"OPENBLAS_NUM_THREADS": "4"}) == "4"
