@@ -14,6 +14,7 @@ import numpy as np
 from wasplan.cluster.model import Node, PlanInputs, Pod
 from wasplan.engine.facade import NOT_CREATED, GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
 from wasplan.explain import devices, probe
+from wasplan.explain import rerun
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP,
                                    WAITING_FOR_PODS, DomainFit, Gang, ShapeEvidence, Topology)
@@ -36,9 +37,16 @@ class Context:
     documents: list = field(default_factory=list)  # every read document, to place changes in files
     node_shapes: list[Node] = field(default_factory=list)  # --node-shape: templates for nodes to add
     kueue_documents: list = field(default_factory=list)  # what Kueue's admission read, when the plan ran it
+    _daemons: dict[str, list[Pod]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def evaluator(self, pod: Pod):
         return self.sim.evaluators.get(pod.scheduler_name)
+
+    def daemon_pods(self, node: str) -> list[Pod]:
+        """The DaemonSet pods the snapshot runs on `node` (rerun.daemon_pods, indexed once per explanation)."""
+        if self._daemons is None:
+            self._daemons = rerun.daemon_pods(self.inputs)
+        return self._daemons.get(node, [])
 
     def honours_topology(self) -> bool:
         """Whether the plan places groups by their topology constraints (the gate is on)."""

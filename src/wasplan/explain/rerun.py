@@ -149,11 +149,16 @@ def daemonset_owned(pod: Pod) -> bool:
                for o in (owners if isinstance(owners, list) else ()))
 
 
-def daemon_pods(inputs: PlanInputs, node: str) -> list[Pod]:
-    """The pods DaemonSets run on `node` in the snapshot: what a new node of its shape gets too, before any
-    other pod (the DaemonSet controller creates one per matching node, pkg/controller/daemon)."""
-    return [r for r in inputs.existing if isinstance(r, Pod) and r.node_name == node and not r.terminating
-            and daemonset_owned(r)]
+def daemon_pods(inputs: PlanInputs) -> dict[str, list[Pod]]:
+    """The pods DaemonSets run on each node in the snapshot, by node name, in input order: what a new node of a
+    node's shape gets too, before any other pod (the DaemonSet controller creates one per matching node,
+    pkg/controller/daemon). One pass over the snapshot (`Context.daemon_pods` keeps it): asked node by node,
+    a 5,000-node, 35,000-pod snapshot was 175 million record visits, three quarters of an `explain`."""
+    out: dict[str, list[Pod]] = {}
+    for r in inputs.existing:
+        if isinstance(r, Pod) and r.node_name and not r.terminating and daemonset_owned(r):
+            out.setdefault(r.node_name, []).append(r)
+    return out
 
 
 def clone_daemon_pods(pods: list[Pod], node: str) -> list[Pod]:

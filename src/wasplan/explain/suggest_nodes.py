@@ -34,7 +34,7 @@ def _signature(node: Node, published: dict[str, int]) -> tuple:
 def _room(ctx: Context, node: Node) -> dict[str, int]:
     """What a new node of this shape offers pods: its allocatable less its DaemonSet pods' requests."""
     room = dict(node.allocatable)
-    for pod in rerun.daemon_pods(ctx.inputs, node.name):
+    for pod in ctx.daemon_pods(node.name):
         for r, amount in pod.requests.items():
             room[r] = room.get(r, 0) - amount
     return room
@@ -97,7 +97,7 @@ def _variant(ctx: Context, template: Node, labels: dict[str, str], count: int):
     nodes = [rerun.clone_node(template, name, labels) for name in names]
     slices = rerun.node_slices(ctx.inputs).get(template.name, [])
     copies = [s for name in names for s in rerun.clone_slices(slices, template.name, name)]
-    daemons = rerun.daemon_pods(ctx.inputs, template.name)
+    daemons = ctx.daemon_pods(template.name)
     pods = [p for name in names for p in rerun.clone_daemon_pods(daemons, name)]
     return rerun.with_nodes(ctx.inputs, [*nodes, *copies, *pods])
 
@@ -134,7 +134,7 @@ def _daemon_text(ctx: Context, template: Node) -> str:
     """`; its DaemonSet pods kindnet-x7k2p, kube-proxy-2m5lw take cpu: 0.1, memory: 0Gi` (nothing without any)."""
     if ctx.node_shapes:
         return ""
-    daemons = rerun.daemon_pods(ctx.inputs, template.name)
+    daemons = ctx.daemon_pods(template.name)
     if not daemons:
         return ""
     taken: dict[str, int] = {}
