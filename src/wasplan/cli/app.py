@@ -12,7 +12,7 @@ import os
 import sys
 
 from wasplan import __version__
-from wasplan.cli import codecache, collector
+from wasplan.cli import collector
 
 # name -> (module under wasplan.cli, one-line summary), in the order `wasplan --help` lists them. The summary is
 # what `--help` and completion show without importing the module; tests/cli/test_help.py checks it matches the
@@ -61,6 +61,8 @@ def main() -> None:
     if len(args) == 1 and args[0] in _VERSION_FLAGS:  # before Typer and the boundary are even imported
         sys.stdout.write(f"wasplan {__version__}\n")
         return
+    from wasplan.cli import codecache  # after --version, which it would slow down (it needs dataclasses' imports)
+
     codecache.install()
     # numpy's OpenBLAS starts a thread per core when numpy is imported, ~0.1 s of CPU in every process (measured
     # 2026-12-06: `plan` 1.24 s -> 1.09 s CPU, wall the same); wasplan does no linear algebra. A user's own
