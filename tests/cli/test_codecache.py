@@ -72,7 +72,8 @@ with contextlib.redirect_stdout(out):
         app.main()
     except SystemExit as exc:
         code = exc.code
-print(json.dumps({"code": code, "compiled": codecache.compiled, "cached": len(codecache._codes), "out": out.getvalue()}))
+print(json.dumps({"code": code, "compiled": codecache.compiled, "cached": len(codecache._codes),
+                  "out": out.getvalue()}))
 """
 _PLAN = ["plan", str(FIXTURES / "examples" / "training"), "--cluster", str(FIXTURES / "examples" / "cluster.yaml"),
          "-o", "json"]

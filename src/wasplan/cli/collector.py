@@ -11,10 +11,10 @@ tools) keep the collector as they set it; only the CLI entry pauses it.
 
 Most of what a run built ends up reachable only through such cycles: at the end of a 10,000-pod plan about
 350,000 objects (its documents and their YAML nodes, its pods and the engine's records of them) are garbage
-that only the collector could free. CPython's finalization collects once more before the process ends (even with collection disabled), a
-walk of every one of them, about 0.2 s of that plan, to return memory that the operating system takes back
-anyway. `at_exit` moves every object out of the collector's view first (gc.freeze), so that walk finds
-nothing; atexit handlers, buffered output and files still close as usual.
+that only the collector could free. CPython's finalization collects once more before the process ends, even
+with collection disabled: a walk of every one of them, about 0.2 s of that plan, to return memory that the
+operating system takes back anyway. `at_exit` moves every object out of the collector's view first
+(gc.freeze), so that walk finds nothing; atexit handlers, buffered output and files still close as usual.
 """
 
 from __future__ import annotations

@@ -13,8 +13,7 @@ import numpy as np
 
 from wasplan.cluster.model import Node, PlanInputs, Pod
 from wasplan.engine.facade import NOT_CREATED, GroupState, PodState, SimStatus, Simulator, shape_key, tas_on
-from wasplan.explain import devices, probe
-from wasplan.explain import rerun
+from wasplan.explain import devices, probe, rerun
 from wasplan.explain.rerun import Verifier
 from wasplan.explain.model import (BY_PREEMPTING, DOES_NOT_FIT, FITS, GATED, WAITING_FOR_ADMISSION, WAITING_FOR_GROUP,
                                    WAITING_FOR_PODS, DomainFit, Gang, ShapeEvidence, Topology)
